@@ -1,0 +1,86 @@
+/**
+ * `infermeter demo` (`deno task demo`): a real benchmark against the built-in simulated server, with no GPU
+ * and no network. Starts `serve-sim` as a child process on a free loopback port, runs `profile` against it
+ * like a user would (streaming chat, 100-token prompts, 64-token answers, concurrency 4), prints the table,
+ * writes the artifacts under ./artifacts, and stops the server.
+ */
+import { EXIT } from "./exit_codes.ts";
+import { selfCommand } from "./self_command.ts";
+
+const SIM_ARGS = ["--port", "0", "--ttft", "40", "--itl", "4", "--seed", "1"];
+
+export async function runDemo(args: string[]): Promise<number> {
+  if (args.includes("-h") || args.includes("--help")) {
+    console.log(
+      "Usage: infermeter demo [profile options]\n\n" +
+        "Starts the simulated server, profiles it and stops it. Extra options are passed to 'profile'.",
+    );
+    return EXIT.OK;
+  }
+  const sim = new Deno.Command(selfCommand.execPath, {
+    args: [...selfCommand.args, "serve-sim", ...SIM_ARGS],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  try {
+    const url = await readListeningUrl(sim.stdout);
+    console.error(`Simulated server (TTFT 40 ms, ITL 4 ms) listening on ${url}`);
+    const { runProfile } = await import("./profile.ts");
+    return await runProfile([
+      "--model",
+      "sim-model",
+      "--endpoint-type",
+      "chat",
+      "--streaming",
+      "--url",
+      url,
+      "--synthetic-input-tokens-mean",
+      "100",
+      "--output-tokens-mean",
+      "64",
+      "--extra-inputs",
+      "ignore_eos:true",
+      "--concurrency",
+      "4",
+      "--request-count",
+      "40",
+      "--random-seed",
+      "42",
+      ...args,
+    ]);
+  } finally {
+    try {
+      sim.kill("SIGTERM");
+    } catch {
+      // Already gone.
+    }
+    await sim.status;
+  }
+}
+
+/** Reads the sim's stdout until its `serve-sim listening on <url>` line (then keeps draining it). */
+async function readListeningUrl(stdout: ReadableStream<Uint8Array>): Promise<string> {
+  const reader = stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  const deadline = setTimeout(() => reader.cancel("timeout"), 15_000);
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+      const m = /serve-sim listening on (\S+)/.exec(text);
+      if (m) {
+        // Keep draining so the child never blocks on a full pipe.
+        (async () => {
+          try {
+            while (!(await reader.read()).done) { /* discard */ }
+          } catch { /* closed */ }
+        })();
+        return m[1];
+      }
+    }
+  } finally {
+    clearTimeout(deadline);
+  }
+  throw new Error(`the simulated server did not start (its output: ${text.trim() || "nothing"})`);
+}

@@ -1,0 +1,19 @@
+/**
+ * The one exit-code table (documented in README "Exit codes"). Only src/cli turns outcomes into these.
+ */
+export const EXIT = {
+  /** The benchmark ran to completion and at least one request succeeded. */
+  OK: 0,
+  /** The benchmark ran but no request succeeded, or `--failed-request-threshold` was exceeded. */
+  REQUESTS_FAILED: 1,
+  /** Bad command line, YAML, input file or tokenizer: nothing was sent. */
+  USAGE: 2,
+  /** The server could not be reached before the benchmark started. */
+  UNREACHABLE: 3,
+  /** An unexpected internal error (a bug: please report it with the log file). */
+  INTERNAL: 70,
+  /** Interrupted with Ctrl-C: partial results were written. */
+  INTERRUPTED: 130,
+} as const;
+
+export type ExitCode = typeof EXIT[keyof typeof EXIT];

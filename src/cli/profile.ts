@@ -1,0 +1,454 @@
+/**
+ * `infermeter profile`: parse → tokenizer → dataset → request bodies → preflight → run → metrics → exports.
+ *
+ * The only place where profile outcomes become exit codes (see exit_codes.ts). Records flow one way:
+ * engine → RecordProcessor (token counts, off the hot path) → MetricAccumulator + JSONL writer.
+ */
+import { join } from "node:path";
+import { ConfigError } from "../config/config_error.ts";
+import { isProfileHelpRequest, parseProfileArgs, profileHelp } from "../config/parse_profile_args.ts";
+import type { ProfileConfig } from "../config/profile_config.ts";
+import { toInputConfig } from "../config/input_config.ts";
+import { DatasetError } from "../dataset/dataset_error.ts";
+import { loadDataset } from "../dataset/load_dataset.ts";
+import { endpointAdapter } from "../endpoints/endpoint_registry.ts";
+import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
+import { type PreparedEntry, prepareEntries } from "../engine/prepared_entry.ts";
+import { requestHeaders, requestPath } from "../engine/request_headers.ts";
+import { checkReachable } from "../engine/preflight.ts";
+import { type BenchmarkOutcome, runBenchmark } from "../engine/run_benchmark.ts";
+import type { ShardSpec } from "../engine/run_shard.ts";
+import { SeededRandom } from "../dataset/seeded_random.ts";
+import { parseTarget } from "../transport/parse_target.ts";
+import type { Target } from "../transport/http_exchange.ts";
+import { profilingPlan, warmupPlan } from "../timing/load_plan.ts";
+import { loadTokenizer } from "../tokenizer/load_tokenizer.ts";
+import { createTokenCounter } from "../tokenizer/token_counter.ts";
+import type { TokenCounter } from "../tokenizer/token_counter.ts";
+import { RecordProcessor } from "../records/record_processor.ts";
+import type { ProcessedRecord, RequestRecord } from "../records/request_record.ts";
+import { METRIC_REGISTRY } from "../metrics/metric_registry.ts";
+import { goodputTags, resolveGoodput } from "../metrics/goodput.ts";
+import { MetricAccumulator } from "../metrics/metric_accumulator.ts";
+import type { MetricDef } from "../metrics/metric_def.ts";
+import type { RunSummary } from "../metrics/run_summary.ts";
+import { Float64Column } from "../metrics/float64_column.ts";
+import { computeStats } from "../metrics/stats.ts";
+import { type ArtifactPaths, artifactPaths, resolveArtifactDir } from "../export/artifact_paths.ts";
+import { writeInputsJson } from "../export/inputs_json.ts";
+import { JsonlWriter } from "../export/jsonl_writer.ts";
+import { type JsonObject, writeSummaryJson } from "../export/json_export.ts";
+import { writeSummaryCsv } from "../export/csv_export.ts";
+import { renderErrorSummary, renderFooter, renderMetricsTable } from "../export/console_table.ts";
+import { FileSink, Logger, STDERR_SINK } from "../ui/logger.ts";
+import { ProgressBar } from "../ui/progress_bar.ts";
+import { EXIT } from "./exit_codes.ts";
+import { VERSION } from "./version.ts";
+
+/** Client CPU above this share of one core makes timestamps unreliable (the loop lags behind the socket). */
+const CPU_WARN_PERCENT = 70;
+
+/** Errors in the user's input found before anything is sent: one line, exit 2. */
+class UsageError extends Error {}
+
+export async function runProfile(args: string[]): Promise<number> {
+  if (isProfileHelpRequest(args)) {
+    console.log(profileHelp());
+    return EXIT.OK;
+  }
+  const isTty = Deno.stderr.isTerminal();
+  let parsed;
+  try {
+    parsed = parseProfileArgs(args, { env: Deno.env.toObject(), readTextFile: Deno.readTextFileSync, isTty });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`error: ${err.message}`);
+      console.error("Run 'infermeter profile --help' for the list of options.");
+      return EXIT.USAGE;
+    }
+    throw err;
+  }
+  const logger = new Logger(parsed.config.logLevel, STDERR_SINK);
+  for (const w of parsed.warnings) logger.warning(w);
+  try {
+    return await profile(parsed.config, parsed.redactedCommand, logger, isTty);
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof DatasetError) {
+      logger.error(err.message);
+      return EXIT.USAGE;
+    }
+    logger.error(`internal error: ${(err as Error).message}`);
+    if (err instanceof Error && err.stack) logger.debug(err.stack);
+    return EXIT.INTERNAL;
+  }
+}
+
+async function profile(config: ProfileConfig, cliCommand: string, logger: Logger, isTty: boolean): Promise<number> {
+  logger.info(`Starting infermeter ${VERSION}`);
+  logger.debug(`command: ${cliCommand}`);
+  const adapter = endpointAdapter(config.endpointType);
+  const streaming = config.streaming && adapter.capabilities.supportsStreaming;
+  const target = resolveTarget(config);
+  const seed = config.randomSeed ?? crypto.getRandomValues(new Uint32Array(1))[0];
+  const rng = new SeededRandom(seed);
+
+  // Metrics and goodput first: a typo in --goodput should fail before tokenizers load.
+  const metrics = METRIC_REGISTRY.selectMetrics({
+    streaming,
+    producesTokens: adapter.capabilities.producesTokens,
+    tokenizesInput: adapter.capabilities.tokenizesInput,
+    supportsReasoning: adapter.capabilities.supportsReasoning,
+    goodput: config.goodput.length > 0,
+  });
+  const validTags = goodputTags();
+  for (const slo of config.goodput) {
+    if (!validTags.includes(slo.tag)) {
+      throw new UsageError(`unknown --goodput metric '${slo.tag}'; use one of: ${validTags.join(", ")}.`);
+    }
+  }
+  const goodput = resolveGoodput(config.goodput, metrics);
+  for (const w of goodput.warnings) logger.warning(w);
+
+  const tokenizerStart = performance.now();
+  const tokenizer = await loadTokenizer(config.tokenizer).catch((err: Error) => {
+    throw new UsageError(err.message);
+  });
+  logger.debug(`tokenizer ${tokenizer.name} loaded in ${(performance.now() - tokenizerStart).toFixed(0)} ms`);
+
+  const dataset = await loadDataset({
+    inputFile: config.inputFile,
+    customDatasetType: config.customDatasetType,
+    tokenizer,
+    rng,
+    numEntries: config.numDatasetEntries,
+    islMean: config.syntheticInputTokensMean,
+    islStddev: config.syntheticInputTokensStddev,
+    oslMean: config.outputTokensMean,
+    oslStddev: config.outputTokensStddev,
+    countInputTokens: adapter.capabilities.tokenizesInput,
+  });
+  if (dataset.conversations.length === 0) throw new UsageError(`the dataset ${config.inputFile ?? ""} is empty.`);
+  const entries = prepareEntries(dataset, {
+    adapter,
+    modelNames: config.modelNames,
+    modelSelectionStrategy: config.modelSelectionStrategy,
+    streaming,
+    useLegacyMaxTokens: config.useLegacyMaxTokens,
+    useServerTokenCount: config.useServerTokenCount,
+    extraInputs: config.extraInputs,
+    outputTokensMean: config.outputTokensMean,
+    outputTokensStddev: config.outputTokensStddev,
+    rng,
+  });
+  logger.info(
+    `Dataset: ${entries.length} ${dataset.source} entr${entries.length === 1 ? "y" : "ies"}` +
+      (config.inputFile ? ` from ${config.inputFile}` : ""),
+  );
+
+  const plan = profilingPlan(config);
+  const requestCount = plan.requestCount ?? (plan.durationMs === undefined ? entries.length : undefined);
+  const profiling = { ...plan, requestCount };
+  const warmup = warmupPlan(config, profiling);
+
+  // Artifacts: directory, log file, inputs.json before anything is sent.
+  const dir = resolveArtifactDir(config);
+  const paths = artifactPaths(dir, config.profileExportPrefix);
+  await Deno.mkdir(join(dir, "logs"), { recursive: true });
+  const logFile = await FileSink.open(join(dir, "logs", "infermeter.log"));
+  logger.addSink(logFile, "DEBUG");
+  logger.debug(`command: ${cliCommand}`);
+  await writeInputsJson(paths.inputsJson, inputSessions(entries));
+
+  const reach = await checkReachable(target);
+  if (!reach.ok) {
+    logger.error(reach.message!);
+    await logFile.close();
+    return EXIT.UNREACHABLE;
+  }
+  logger.info(`Using ${requestPath(target, config.customEndpoint ?? adapter.capabilities.path)} endpoint`);
+
+  const spec: ShardSpec = {
+    workerId: "worker_0",
+    shardIndex: 0,
+    shardCount: 1,
+    endpointType: config.endpointType,
+    path: requestPath(target, config.customEndpoint ?? adapter.capabilities.path),
+    headers: requestHeaders(target, { streaming, apiKey: config.apiKey, userHeaders: config.headers }),
+    timeoutMs: config.requestTimeoutSeconds * 1000,
+    entries,
+    sampling: config.datasetSamplingStrategy ?? dataset.defaultSampling,
+    seed,
+    warmup,
+    profiling,
+  };
+
+  const run = await runAndCollect({
+    config,
+    spec,
+    target,
+    metrics,
+    goodputEvaluator: goodput.evaluator,
+    paths,
+    logger,
+    isTty,
+  });
+
+  // Summaries and exports: always written, also after Ctrl-C or a failure gate.
+  const summary = run.accumulator.summarize();
+  const warmupSummary = run.warmupAccumulator?.summarize();
+  const cpu = run.outcome?.cpu;
+  if (cpu && cpu.percentOfCore > CPU_WARN_PERCENT) {
+    logger.warning(
+      `the client used ${cpu.percentOfCore.toFixed(0)}% of a CPU core during profiling; above ~${CPU_WARN_PERCENT}% ` +
+        "its timestamps lag the network and latencies read high (use --workers, or a bigger client machine).",
+    );
+  }
+  const infermeter: JsonObject = {
+    client_cpu: cpu
+      ? {
+        user_ms: cpu.userMs,
+        system_ms: cpu.systemMs,
+        wall_ms: cpu.wallMs,
+        percent_of_core: cpu.percentOfCore,
+        over_threshold: cpu.percentOfCore > CPU_WARN_PERCENT,
+        threshold_percent: CPU_WARN_PERCENT,
+      }
+      : null,
+    dispatch_overhead_ms: statsObject(run.dispatch),
+    workers: 1,
+    tokenizer: tokenizer.name,
+  };
+  await writeSummaryJson(paths.summaryJson, summary, {
+    infermeterVersion: VERSION,
+    benchmarkId: run.benchmarkId,
+    startTimeMs: run.startEpochMs,
+    endTimeMs: run.endEpochMs,
+    wasCancelled: run.cancelled,
+    inputConfig: toInputConfig(config) as JsonObject,
+    runInfo: { randomSeed: seed, cliCommand },
+    warmup: warmupSummary,
+    infermeter,
+  });
+  await writeSummaryCsv(paths.summaryCsv, summary);
+
+  const exportsList = [
+    { label: "CSV Export", path: paths.summaryCsv },
+    { label: "JSON Export", path: paths.summaryJson },
+    ...(run.jsonlWritten ? [{ label: "JSONL Export", path: paths.recordsJsonl }] : []),
+    { label: "Log File", path: join(dir, "logs", "infermeter.log") },
+  ];
+  const consoleText = renderConsole(summary, adapter, cliCommand, run.cancelled, exportsList);
+  await Deno.writeTextFile(paths.consoleTxt, consoleText + "\n");
+  console.log(consoleText);
+
+  let code: number = EXIT.OK;
+  if (run.cancelled) {
+    logger.warning("Benchmark cancelled early; partial results were written.");
+    code = EXIT.INTERRUPTED;
+  } else if (run.thresholdExceeded) {
+    logger.error(run.thresholdExceeded);
+    code = EXIT.REQUESTS_FAILED;
+  } else if (summary.successCount === 0) {
+    logger.error(`all ${summary.errorCount} requests failed; see the error summary above.`);
+    code = EXIT.REQUESTS_FAILED;
+  } else {
+    logger.info("Benchmark completed successfully");
+  }
+  logger.info(`Results saved to: ${dir}/`);
+  await logFile.close();
+  return code;
+}
+
+function resolveTarget(config: ProfileConfig): Target {
+  if (config.urls.length > 1) {
+    throw new UsageError("several --url values (client-side load balancing) are not supported yet; pass one URL.");
+  }
+  try {
+    return parseTarget(config.urls[0]);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+function inputSessions(entries: readonly PreparedEntry[]) {
+  const byId = new Map<string, { sessionId: string; payloads: Readonly<Record<string, unknown>>[] }>();
+  for (const e of entries) {
+    let s = byId.get(e.conversationId);
+    if (!s) byId.set(e.conversationId, s = { sessionId: e.conversationId, payloads: [] });
+    s.payloads.push(e.payload);
+  }
+  return byId.values();
+}
+
+function statsObject(column: Float64Column): JsonObject | null {
+  const stats = computeStats(column.view().slice());
+  return stats ? { ...stats } as unknown as JsonObject : null;
+}
+
+function renderConsole(
+  summary: RunSummary,
+  adapter: EndpointAdapter,
+  cliCommand: string,
+  cancelled: boolean,
+  exportsList: { label: string; path: string }[],
+): string {
+  const width = Deno.stdout.isTerminal() ? Math.max(80, Deno.consoleSize().columns) : 140;
+  const parts = [renderMetricsTable(summary, { metricsTitle: adapter.capabilities.metricsTitle, maxWidth: width })];
+  const errors = renderErrorSummary(summary, { maxWidth: width });
+  if (errors) parts.push(errors);
+  parts.push(
+    renderFooter({ cliCommand, benchmarkDurationSec: summary.benchmarkDurationSec, cancelled, exports: exportsList }),
+  );
+  return parts.join("\n\n");
+}
+
+interface CollectOptions {
+  readonly config: ProfileConfig;
+  readonly spec: ShardSpec;
+  readonly target: Target;
+  readonly metrics: readonly MetricDef[];
+  readonly goodputEvaluator: ReturnType<typeof resolveGoodput>["evaluator"];
+  readonly paths: ArtifactPaths;
+  readonly logger: Logger;
+  readonly isTty: boolean;
+}
+
+interface CollectResult {
+  readonly accumulator: MetricAccumulator;
+  readonly warmupAccumulator?: MetricAccumulator;
+  readonly outcome?: BenchmarkOutcome;
+  readonly dispatch: Float64Column;
+  readonly cancelled: boolean;
+  readonly thresholdExceeded?: string;
+  readonly jsonlWritten: boolean;
+  readonly benchmarkId: string;
+  readonly startEpochMs?: number;
+  readonly endEpochMs?: number;
+}
+
+/** Runs the engine and consumes its records: progress, token counting, metrics, JSONL, Ctrl-C, failure gate. */
+async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
+  const { config, logger } = o;
+  const timeOriginMs = performance.timeOrigin;
+  const accumulator = new MetricAccumulator(o.metrics, { timeOriginMs, goodput: o.goodputEvaluator });
+  const warmupAccumulator = o.spec.warmup
+    ? new MetricAccumulator(o.metrics, { timeOriginMs, goodput: o.goodputEvaluator })
+    : undefined;
+  const jsonl = config.exportLevel === "summary"
+    ? undefined
+    : await JsonlWriter.open(o.paths.recordsJsonl, { metrics: o.metrics, timeOriginMs });
+  const dispatch = new Float64Column(1024);
+
+  const counter: TokenCounter | undefined = config.useServerTokenCount
+    ? undefined
+    : await createTokenCounter(config.tokenizer, { inWorker: true });
+  const processor = new RecordProcessor({
+    counter,
+    useServerTokenCount: config.useServerTokenCount,
+    onProcessed: (r: ProcessedRecord) => {
+      if (r.phase === "warmup") {
+        warmupAccumulator?.add(r);
+        return;
+      }
+      const values = accumulator.add(r);
+      jsonl?.write(r, values);
+    },
+  });
+
+  // Ctrl-C once: stop issuing, cancel in-flight requests, export what we have. Twice: leave now.
+  const cancel = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      progress?.clearLine();
+      logger.warning("Interrupted: stopping and writing partial results (press Ctrl+C again to force quit).");
+      cancel.abort();
+    } else {
+      Deno.exit(EXIT.INTERRUPTED);
+    }
+  };
+  Deno.addSignalListener("SIGINT", onSigint);
+
+  let progress: ProgressBar | undefined;
+  const showProgress = config.ui !== "none";
+  const refresher = showProgress ? setInterval(() => progress?.refresh(), 500) : undefined;
+  logger.beforeConsoleWrite = () => progress?.clearLine();
+
+  // The failure gate (AIPerf --failed-request-threshold): judged after max(concurrency, 10) records.
+  let seen = 0;
+  let failed = 0;
+  let thresholdExceeded: string | undefined;
+  const gateAfter = Math.max(o.spec.profiling.concurrency ?? 1, 10);
+
+  let startEpochMs: number | undefined;
+  const benchmarkId = crypto.randomUUID();
+  let outcome: BenchmarkOutcome | undefined;
+  try {
+    outcome = await runBenchmark({
+      target: o.target,
+      spec: o.spec,
+      reuse: config.connectionReuseStrategy === "never" ? "never" : "pooled",
+      signal: cancel.signal,
+      onPhaseStart: (phase, at) => {
+        progress?.finish();
+        const plan = phase === "warmup" ? o.spec.warmup! : o.spec.profiling;
+        if (phase === "profiling") {
+          startEpochMs = timeOriginMs + at;
+          logger.info("infermeter is PROFILING");
+        } else {
+          logger.info(`Warming up with ${plan.requestCount} requests`);
+        }
+        progress = showProgress
+          ? new ProgressBar({
+            label: phase === "warmup" ? "Warming Up" : "Profiling",
+            total: plan.requestCount,
+            durationMs: plan.durationMs,
+            isTty: o.isTty,
+            write: (s) => Deno.stderr.writeSync(new TextEncoder().encode(s)),
+          })
+          : undefined;
+      },
+      onRecord: (r: RequestRecord) => {
+        progress?.tick();
+        processor.push(r);
+        if (r.phase !== "profiling") return;
+        dispatch.push(r.startAt - r.creditIssuedAt);
+        seen++;
+        if (r.error !== undefined) failed++;
+        if (
+          config.failedRequestThreshold !== undefined && thresholdExceeded === undefined && seen >= gateAfter &&
+          failed / seen > config.failedRequestThreshold
+        ) {
+          thresholdExceeded = `${failed} of ${seen} requests failed (${(100 * failed / seen).toFixed(1)}%), above ` +
+            `--failed-request-threshold ${config.failedRequestThreshold}; the run was stopped.`;
+          cancel.abort();
+        }
+      },
+    });
+  } finally {
+    if (refresher !== undefined) clearInterval(refresher);
+    progress?.finish();
+    logger.beforeConsoleWrite = undefined;
+    Deno.removeSignalListener("SIGINT", onSigint);
+    try {
+      await processor.drain();
+    } finally {
+      counter?.close();
+      await jsonl?.close();
+    }
+  }
+  const endAt = outcome?.profilingEndedAt;
+  return {
+    accumulator,
+    warmupAccumulator,
+    outcome,
+    dispatch,
+    cancelled: cancel.signal.aborted && thresholdExceeded === undefined,
+    thresholdExceeded,
+    jsonlWritten: jsonl !== undefined,
+    benchmarkId,
+    startEpochMs,
+    endEpochMs: endAt !== undefined ? timeOriginMs + endAt : undefined,
+  };
+}

@@ -1,0 +1,848 @@
+/**
+ * THE option table of `infermeter profile`: every option declared once, as data. Flags (AIPerf's long name first,
+ * then every AIPerf alias), YAML keys, environment variables, `--help` groups, defaults, bounds and secrecy are all
+ * read from here by the parser (`parse_profile_args.ts`), the YAML loader (`yaml_config.ts`), the help text
+ * (`build_profile_command.ts`) and the redacted command line (`redact_command.ts`).
+ *
+ * Flag names and aliases follow AIPerf's `profile` command (reference/aiperf.md §1.2) so AIPerf users can switch
+ * without relearning; the help texts are our own words.
+ */
+import type { ProfileConfig } from "./profile_config.ts";
+
+/** `--help` sections, in display order (AIPerf's groups; `Not Supported Yet` is ours). */
+export const OPTION_GROUPS = [
+  "Endpoint",
+  "Tokenizer",
+  "Input",
+  "Conversation Input",
+  "Input Sequence Length (ISL)",
+  "Output Sequence Length (OSL)",
+  "Load Generator",
+  "Warmup",
+  "Goodput",
+  "Output",
+  "UI",
+  "Service",
+  "Workers",
+  "Not Supported Yet",
+] as const;
+
+export type OptionGroup = typeof OPTION_GROUPS[number];
+
+/** Where a configuration value came from; later layers win: default < yaml < env < cli. */
+export type ValueSource = "default" | "yaml" | "env" | "cli";
+
+export type OptionKey = keyof ProfileConfig;
+
+/** Fields every option has. */
+interface OptionBase {
+  /** Long flags: AIPerf's long name first, then its aliases (and ours, if any, last). */
+  readonly flags: readonly string[];
+  /**
+   * Short flag (`-m`). A multi-letter short such as `-vv` is not a commander short flag; the parser rewrites the
+   * token to the option's first long flag before parsing.
+   */
+  readonly short?: string;
+  readonly group: OptionGroup;
+  /** One or two sentences, our own words. */
+  readonly help: string;
+  /**
+   * Structured YAML paths (snake_case, dot-separated, from the document root), after the loader's normalization
+   * (`model:` → `benchmark.models.items`, `phases:` list → `benchmark.phases.profiling|warmup`, …). Flat keys (the
+   * long flag names without dashes) are accepted for every option and need not be listed.
+   */
+  readonly yaml?: readonly string[];
+  /** Environment variable read between the YAML layer and the flags. */
+  readonly env?: string;
+  /** The value is a credential: never logged, exported or shown. */
+  readonly secret?: boolean;
+  /** The flag may be given several times; values accumulate (lists append, key/value maps merge, later wins). */
+  readonly repeatable?: boolean;
+  /** Value placeholder shown in `--help` (`<value>` when absent). */
+  readonly metavar?: string;
+  /** Shown as the default in `--help` when the default is computed rather than a constant. */
+  readonly defaultDescription?: string;
+  /** Only accepted on the command line (e.g. `-f/--config` itself). */
+  readonly cliOnly?: boolean;
+}
+
+/** Free text or a file path. */
+export interface StringOptionSpec extends OptionBase {
+  readonly type: "string" | "path";
+  readonly key: OptionKey;
+  readonly default?: string;
+}
+
+/** Whole number with inclusive bounds. */
+export interface IntOptionSpec extends OptionBase {
+  readonly type: "int";
+  readonly key: OptionKey;
+  readonly default?: number;
+  readonly min?: number;
+  readonly max?: number;
+}
+
+/** Real number; `exclusiveMin` makes `min` a strict bound; `allowInfinity` accepts `inf`. */
+export interface FloatOptionSpec extends OptionBase {
+  readonly type: "float";
+  readonly key: OptionKey;
+  readonly default?: number;
+  readonly min?: number;
+  readonly exclusiveMin?: boolean;
+  readonly max?: number;
+  readonly allowInfinity?: boolean;
+}
+
+/** `--x` / `--no-x` / `--x=true|false`. */
+export interface BoolOptionSpec extends OptionBase {
+  readonly type: "bool";
+  readonly key: OptionKey;
+  readonly default: boolean;
+}
+
+/** One of a fixed set of values; matching ignores case and treats `-` and `_` alike. */
+export interface EnumOptionSpec extends OptionBase {
+  readonly type: "enum";
+  readonly key: OptionKey;
+  readonly choices: readonly string[];
+  /** Values AIPerf accepts that infermeter does not support yet: rejected with a "not supported yet" error. */
+  readonly unsupportedChoices?: readonly string[];
+  readonly default?: string;
+}
+
+/** Comma-separated list; repeated flags append. `url` items get `http://` when they have no scheme. */
+export interface ListOptionSpec extends OptionBase {
+  readonly type: "list";
+  readonly key: OptionKey;
+  readonly items: "text" | "url";
+  readonly default?: readonly string[];
+}
+
+/** `key:value` pairs (value JSON-parsed when possible) or a JSON object; merged, later wins. */
+export interface KeyValueOptionSpec extends OptionBase {
+  readonly type: "keyValue";
+  readonly key: OptionKey;
+}
+
+/** HTTP headers: `Name:Value` or a JSON object; merged by case-insensitive name, later wins. */
+export interface HeadersOptionSpec extends OptionBase {
+  readonly type: "headers";
+  readonly key: OptionKey;
+}
+
+/** Space-separated `metric_tag:value` SLOs (or a YAML mapping). */
+export interface GoodputOptionSpec extends OptionBase {
+  readonly type: "goodput";
+  readonly key: OptionKey;
+}
+
+/** A flag without a value that sets `key` to a fixed value (`-v` → `logLevel: DEBUG`). */
+export interface SwitchOptionSpec extends OptionBase {
+  readonly type: "switch";
+  readonly key: OptionKey;
+  readonly value: string;
+}
+
+/** How a flag that we do not implement consumes the command line. */
+export type ValueArity = "none" | "required" | "optional";
+
+/** An AIPerf flag infermeter recognises but does not support yet: using it is an error, never ignored. */
+export interface UnsupportedOptionSpec extends OptionBase {
+  readonly type: "unsupported";
+  readonly arity: ValueArity;
+}
+
+/** An AIPerf flag that asks for something infermeter already does (or never does): accepted with a warning. */
+export interface NoEffectOptionSpec extends OptionBase {
+  readonly type: "noEffect";
+  readonly arity: ValueArity;
+  /** Why the flag changes nothing (one sentence, used in the warning). */
+  readonly reason: string;
+}
+
+/** An option that writes a `ProfileConfig` field. */
+export type ValueOptionSpec =
+  | StringOptionSpec
+  | IntOptionSpec
+  | FloatOptionSpec
+  | BoolOptionSpec
+  | EnumOptionSpec
+  | ListOptionSpec
+  | KeyValueOptionSpec
+  | HeadersOptionSpec
+  | GoodputOptionSpec
+  | SwitchOptionSpec;
+
+export type OptionSpec = ValueOptionSpec | UnsupportedOptionSpec | NoEffectOptionSpec;
+
+/** The AIPerf endpoint types infermeter does not implement yet (`--endpoint-type` rejects them by name). */
+export const UNSUPPORTED_ENDPOINT_TYPES: readonly string[] = [
+  "responses",
+  "messages",
+  "chat_embeddings",
+  "embeddings",
+  "cohere_rankings",
+  "hf_tei_rankings",
+  "huggingface_generate",
+  "image_generation",
+  "image_edit",
+  "video_generation",
+  "image_retrieval",
+  "nim_embeddings",
+  "nim_rankings",
+  "solido_rag",
+  "raw",
+  "template",
+  "audio_transcription",
+];
+
+/** The AIPerf custom dataset formats infermeter does not load yet. */
+export const UNSUPPORTED_DATASET_TYPES: readonly string[] = [
+  "multi_turn",
+  "random_pool",
+  "mooncake_trace",
+  "bailian_trace",
+  "baseten_trace",
+  "burst_gpt_trace",
+  "raw_payload",
+  "inputs_json",
+  "dag_jsonl",
+  "sagemaker_data_capture",
+  "weka_trace",
+];
+
+/** Log levels, most verbose first (AIPerf's set). */
+export const LOG_LEVELS: readonly string[] = [
+  "TRACE",
+  "DEBUG",
+  "INFO",
+  "NOTICE",
+  "WARNING",
+  "SUCCESS",
+  "ERROR",
+  "CRITICAL",
+];
+
+const PHASE = "benchmark.phases.profiling";
+
+/** Options that write configuration values. */
+const VALUE_OPTIONS: readonly ValueOptionSpec[] = [
+  // ── Endpoint ──────────────────────────────────────────────────────────────────────────────────────────────
+  {
+    key: "modelNames",
+    type: "list",
+    items: "text",
+    flags: ["--model-names", "--model"],
+    short: "-m",
+    group: "Endpoint",
+    repeatable: true,
+    metavar: "<names>",
+    env: "INFERMETER_MODEL",
+    yaml: ["benchmark.models.items"],
+    help: "Model name(s) sent in each request; separate several with commas or repeat the flag. Required.",
+  },
+  {
+    key: "modelSelectionStrategy",
+    type: "enum",
+    choices: ["round_robin", "random"],
+    unsupportedChoices: ["weighted"],
+    default: "round_robin",
+    flags: ["--model-selection-strategy"],
+    group: "Endpoint",
+    yaml: ["benchmark.models.strategy"],
+    help: "How a request picks its model when several are given: in turn, or uniformly at random.",
+  },
+  {
+    key: "customEndpoint",
+    type: "string",
+    flags: ["--custom-endpoint", "--endpoint"],
+    group: "Endpoint",
+    metavar: "<path>",
+    yaml: ["benchmark.endpoint.path"],
+    defaultDescription: "the endpoint type's path",
+    help: "URL path appended to the base URL instead of the endpoint type's usual one (e.g. /v1/chat/completions).",
+  },
+  {
+    key: "endpointType",
+    type: "enum",
+    choices: ["chat", "completions"],
+    unsupportedChoices: UNSUPPORTED_ENDPOINT_TYPES,
+    default: "chat",
+    flags: ["--endpoint-type"],
+    group: "Endpoint",
+    env: "INFERMETER_ENDPOINT_TYPE",
+    yaml: ["benchmark.endpoint.type"],
+    help: "API dialect of the server: OpenAI chat completions or legacy text completions.",
+  },
+  {
+    key: "streaming",
+    type: "bool",
+    default: false,
+    flags: ["--streaming"],
+    group: "Endpoint",
+    yaml: ["benchmark.endpoint.streaming"],
+    help: "Ask for server-sent-event streaming; needed for time-to-first-token and inter-token latency.",
+  },
+  {
+    key: "urls",
+    type: "list",
+    items: "url",
+    default: ["http://localhost:8000"],
+    flags: ["--url"],
+    short: "-u",
+    group: "Endpoint",
+    repeatable: true,
+    metavar: "<urls>",
+    env: "INFERMETER_URL",
+    yaml: ["benchmark.endpoint.urls"],
+    help: "Base URL(s) of the server; http:// is added when no scheme is given. Several URLs share the load in turn.",
+  },
+  {
+    key: "requestTimeoutSeconds",
+    type: "float",
+    default: 21600,
+    min: 0,
+    exclusiveMin: true,
+    flags: ["--request-timeout-seconds"],
+    group: "Endpoint",
+    metavar: "<seconds>",
+    env: "INFERMETER_REQUEST_TIMEOUT_SECONDS",
+    yaml: ["benchmark.endpoint.timeout"],
+    help: "Give up on a request after this many seconds, connection time included; it then counts as an error.",
+  },
+  {
+    key: "apiKey",
+    type: "string",
+    flags: ["--api-key"],
+    group: "Endpoint",
+    secret: true,
+    metavar: "<key>",
+    env: "INFERMETER_API_KEY",
+    yaml: ["benchmark.endpoint.api_key"],
+    help: "Credential sent as 'Authorization: Bearer <key>'. Never written to logs or result files.",
+  },
+  {
+    key: "useLegacyMaxTokens",
+    type: "bool",
+    default: false,
+    flags: ["--use-legacy-max-tokens"],
+    group: "Endpoint",
+    yaml: ["benchmark.endpoint.use_legacy_max_tokens"],
+    help: "Send the output length as max_tokens instead of max_completion_tokens (older chat servers).",
+  },
+  {
+    key: "useServerTokenCount",
+    type: "bool",
+    default: false,
+    flags: ["--use-server-token-count"],
+    group: "Endpoint",
+    yaml: ["benchmark.endpoint.use_server_token_count"],
+    help: "Take token counts from the server's usage field instead of counting them with the tokenizer.",
+  },
+  {
+    key: "connectionReuseStrategy",
+    type: "enum",
+    choices: ["pooled", "never", "sticky-user-sessions"],
+    default: "pooled",
+    flags: ["--connection-reuse-strategy"],
+    group: "Endpoint",
+    yaml: ["benchmark.endpoint.connection_reuse"],
+    help: "Keep-alive policy: share pooled connections, open a new one per request, or keep one per session.",
+  },
+  // ── Tokenizer ─────────────────────────────────────────────────────────────────────────────────────────────
+  {
+    key: "tokenizer",
+    type: "string",
+    default: "builtin",
+    flags: ["--tokenizer"],
+    group: "Tokenizer",
+    metavar: "<name|path>",
+    env: "INFERMETER_TOKENIZER",
+    yaml: ["benchmark.tokenizer.name"],
+    help: "Tokenizer for prompt synthesis and token counts: 'builtin' (offline o200k_base) or a local " +
+      "tokenizer.json file or model directory.",
+  },
+  // ── Input ─────────────────────────────────────────────────────────────────────────────────────────────────
+  {
+    key: "extraInputs",
+    type: "keyValue",
+    flags: ["--extra-inputs"],
+    group: "Input",
+    repeatable: true,
+    metavar: "<key:value|json>",
+    yaml: ["benchmark.endpoint.extra"],
+    help: "Extra request-body fields, as key:value (the value is read as JSON when it parses, e.g. " +
+      "ignore_eos:true) or as a JSON object. Later values win.",
+  },
+  {
+    key: "headers",
+    type: "headers",
+    flags: ["--header"],
+    short: "-H",
+    group: "Input",
+    repeatable: true,
+    metavar: "<name:value|json>",
+    yaml: ["benchmark.endpoint.headers"],
+    help: "Extra HTTP header, as Name:Value or a JSON object. Credential values are redacted in logs and exports.",
+  },
+  {
+    key: "inputFile",
+    type: "path",
+    flags: ["--input-file"],
+    group: "Input",
+    metavar: "<path>",
+    yaml: ["benchmark.dataset.path"],
+    help: "JSONL dataset file to send instead of synthetic prompts.",
+  },
+  {
+    key: "customDatasetType",
+    type: "enum",
+    choices: ["single_turn"],
+    unsupportedChoices: UNSUPPORTED_DATASET_TYPES,
+    flags: ["--custom-dataset-type"],
+    group: "Input",
+    yaml: ["benchmark.dataset.format"],
+    defaultDescription: "detected from the file",
+    help: "Format of --input-file.",
+  },
+  {
+    key: "datasetSamplingStrategy",
+    type: "enum",
+    choices: ["sequential", "random", "shuffle"],
+    flags: ["--dataset-sampling-strategy"],
+    group: "Input",
+    yaml: ["benchmark.dataset.sampling"],
+    defaultDescription: "shuffle for synthetic data, sequential for files",
+    help: "Order in which dataset entries are sent: in order, random with replacement, or shuffled without " +
+      "replacement.",
+  },
+  {
+    key: "randomSeed",
+    type: "int",
+    min: 0,
+    flags: ["--random-seed"],
+    group: "Input",
+    metavar: "<int>",
+    env: "INFERMETER_RANDOM_SEED",
+    yaml: ["random_seed", "benchmark.dataset.random_seed"],
+    defaultDescription: "drawn at random and recorded",
+    help: "Seed for every random choice (prompts, sampling, arrivals), so a run can be repeated exactly.",
+  },
+  {
+    key: "configFile",
+    type: "path",
+    flags: ["--config"],
+    short: "-f",
+    group: "Input",
+    metavar: "<file.yaml>",
+    cliOnly: true,
+    help: "YAML file with options (flat flag names or AIPerf's benchmark: layout); flags and environment " +
+      "variables override it.",
+  },
+  // ── Conversation Input ────────────────────────────────────────────────────────────────────────────────────
+  {
+    key: "numDatasetEntries",
+    type: "int",
+    default: 100,
+    min: 1,
+    flags: ["--num-dataset-entries", "--num-prompts"],
+    group: "Conversation Input",
+    metavar: "<int>",
+    yaml: ["benchmark.dataset.entries"],
+    help: "Number of distinct synthetic prompts generated and reused during the run.",
+  },
+  // ── Input Sequence Length ─────────────────────────────────────────────────────────────────────────────────
+  {
+    key: "syntheticInputTokensMean",
+    type: "int",
+    default: 550,
+    min: 0,
+    flags: ["--prompt-input-tokens-mean", "--synthetic-input-tokens-mean", "--isl"],
+    group: "Input Sequence Length (ISL)",
+    metavar: "<tokens>",
+    yaml: ["benchmark.dataset.prompts.isl.mean"],
+    help: "Mean length of synthetic prompts, in tokens.",
+  },
+  {
+    key: "syntheticInputTokensStddev",
+    type: "float",
+    default: 0,
+    min: 0,
+    flags: ["--prompt-input-tokens-stddev", "--synthetic-input-tokens-stddev", "--isl-stddev"],
+    group: "Input Sequence Length (ISL)",
+    metavar: "<tokens>",
+    yaml: ["benchmark.dataset.prompts.isl.stddev"],
+    help: "Standard deviation of the synthetic prompt length (normal distribution).",
+  },
+  // ── Output Sequence Length ────────────────────────────────────────────────────────────────────────────────
+  {
+    key: "outputTokensMean",
+    type: "int",
+    min: 1,
+    flags: ["--prompt-output-tokens-mean", "--output-tokens-mean", "--osl"],
+    group: "Output Sequence Length (OSL)",
+    metavar: "<tokens>",
+    yaml: ["benchmark.dataset.prompts.osl.mean"],
+    defaultDescription: "not sent; the server decides",
+    help: "Mean number of output tokens requested per response (sent as the max-tokens field).",
+  },
+  {
+    key: "outputTokensStddev",
+    type: "float",
+    default: 0,
+    min: 0,
+    flags: ["--prompt-output-tokens-stddev", "--output-tokens-stddev", "--osl-stddev"],
+    group: "Output Sequence Length (OSL)",
+    metavar: "<tokens>",
+    yaml: ["benchmark.dataset.prompts.osl.stddev"],
+    help: "Standard deviation of the requested output length (normal distribution).",
+  },
+  // ── Load Generator ────────────────────────────────────────────────────────────────────────────────────────
+  {
+    key: "benchmarkDuration",
+    type: "float",
+    min: 0,
+    exclusiveMin: true,
+    flags: ["--benchmark-duration"],
+    group: "Load Generator",
+    metavar: "<seconds>",
+    yaml: [`${PHASE}.duration`],
+    help: "Stop sending new requests after this many seconds.",
+  },
+  {
+    key: "benchmarkGracePeriod",
+    type: "float",
+    default: 30,
+    min: 0,
+    allowInfinity: true,
+    flags: ["--benchmark-grace-period"],
+    group: "Load Generator",
+    metavar: "<seconds|inf>",
+    yaml: [`${PHASE}.grace_period`],
+    help: "After --benchmark-duration ends, wait this long for requests still in flight ('inf' waits for all).",
+  },
+  {
+    key: "concurrency",
+    type: "int",
+    min: 1,
+    flags: ["--concurrency"],
+    group: "Load Generator",
+    metavar: "<int>",
+    yaml: [`${PHASE}.concurrency`],
+    defaultDescription: "1 without --request-rate, else no cap",
+    help: "Most requests in flight at once.",
+  },
+  {
+    key: "requestRate",
+    type: "float",
+    min: 0,
+    exclusiveMin: true,
+    flags: ["--request-rate"],
+    group: "Load Generator",
+    metavar: "<req/s>",
+    yaml: [`${PHASE}.rate`],
+    help: "Target request rate in requests per second (open loop); combine with --concurrency to cap in-flight.",
+  },
+  {
+    key: "arrivalPattern",
+    type: "enum",
+    choices: ["constant", "poisson", "gamma", "concurrency_burst"],
+    default: "poisson",
+    flags: ["--arrival-pattern", "--request-rate-mode"],
+    group: "Load Generator",
+    yaml: [`${PHASE}.type`],
+    help: "Spacing of request arrivals under --request-rate: even, exponential (Poisson) or gamma.",
+  },
+  {
+    key: "arrivalSmoothness",
+    type: "float",
+    min: 0,
+    exclusiveMin: true,
+    flags: ["--arrival-smoothness", "--vllm-burstiness"],
+    group: "Load Generator",
+    metavar: "<shape>",
+    yaml: [`${PHASE}.smoothness`],
+    help: "Gamma shape of arrivals (1 = Poisson, below 1 burstier, above 1 smoother); given alone it selects gamma.",
+  },
+  {
+    key: "requestCount",
+    type: "int",
+    min: 1,
+    flags: ["--request-count", "--num-requests"],
+    group: "Load Generator",
+    metavar: "<int>",
+    yaml: [`${PHASE}.requests`],
+    defaultDescription: "max(10, 2 × concurrency) unless --benchmark-duration is set",
+    help: "Stop after this many requests; with --benchmark-duration, whichever comes first stops the run.",
+  },
+  {
+    key: "failedRequestThreshold",
+    type: "float",
+    min: 0,
+    max: 1,
+    flags: ["--failed-request-threshold"],
+    group: "Load Generator",
+    metavar: "<ratio>",
+    help: "Abort with a non-zero exit when the failed share of requests exceeds this ratio (0 to 1).",
+  },
+  // ── Warmup ────────────────────────────────────────────────────────────────────────────────────────────────
+  {
+    key: "warmupRequestCount",
+    type: "int",
+    min: 0,
+    flags: ["--warmup-request-count", "--num-warmup-requests"],
+    group: "Warmup",
+    metavar: "<int>",
+    yaml: ["benchmark.phases.warmup.requests"],
+    defaultDescription: "no warmup",
+    help: "Send this many requests before measuring; their results are left out of the report.",
+  },
+  // ── Goodput ───────────────────────────────────────────────────────────────────────────────────────────────
+  {
+    key: "goodput",
+    type: "goodput",
+    flags: ["--goodput"],
+    group: "Goodput",
+    metavar: "<tag:value ...>",
+    yaml: ["benchmark.slos"],
+    help: "Service-level objectives as space-separated metric_tag:value pairs in the metric's display unit, e.g. " +
+      "'request_latency:250 inter_token_latency:10'; a request is good when it meets all of them.",
+  },
+  // ── Output ────────────────────────────────────────────────────────────────────────────────────────────────
+  {
+    key: "artifactDir",
+    type: "path",
+    default: "artifacts",
+    flags: ["--output-artifact-dir", "--artifact-dir"],
+    group: "Output",
+    metavar: "<dir>",
+    env: "INFERMETER_ARTIFACT_DIR",
+    yaml: ["benchmark.artifacts.dir"],
+    help: "Directory for result files. Left at the default, a per-run subdirectory is added; set explicitly, " +
+      "it is used as is.",
+  },
+  {
+    key: "profileExportPrefix",
+    type: "string",
+    flags: ["--profile-export-prefix", "--profile-export-file"],
+    group: "Output",
+    metavar: "<name>",
+    yaml: ["benchmark.artifacts.prefix"],
+    help: "Base name for the result files (foo → foo.json, foo.csv, foo.jsonl).",
+  },
+  {
+    key: "exportLevel",
+    type: "enum",
+    choices: ["summary", "records", "raw"],
+    default: "records",
+    flags: ["--export-level", "--profile-export-level"],
+    group: "Output",
+    help: "How much to write: the summary only, plus one record per request, or plus raw requests and responses.",
+  },
+  // ── UI ────────────────────────────────────────────────────────────────────────────────────────────────────
+  {
+    key: "ui",
+    type: "enum",
+    choices: ["none", "simple", "dashboard"],
+    flags: ["--ui-type", "--ui"],
+    group: "UI",
+    env: "INFERMETER_UI",
+    yaml: ["benchmark.runtime.ui"],
+    defaultDescription: "simple on a terminal, else none",
+    help: "Progress display on stderr. 'dashboard' currently shows the simple progress bar.",
+  },
+  // ── Service ───────────────────────────────────────────────────────────────────────────────────────────────
+  {
+    key: "logLevel",
+    type: "enum",
+    choices: LOG_LEVELS,
+    default: "INFO",
+    flags: ["--log-level"],
+    group: "Service",
+    env: "INFERMETER_LOG_LEVEL",
+    help: "Least severe log level written to stderr.",
+  },
+  {
+    key: "logLevel",
+    type: "switch",
+    value: "DEBUG",
+    flags: ["--verbose"],
+    short: "-v",
+    group: "Service",
+    help: "Same as --log-level DEBUG.",
+  },
+  {
+    key: "logLevel",
+    type: "switch",
+    value: "TRACE",
+    flags: ["--extra-verbose"],
+    short: "-vv",
+    group: "Service",
+    help: "Same as --log-level TRACE.",
+  },
+  // ── Workers ───────────────────────────────────────────────────────────────────────────────────────────────
+  {
+    key: "workers",
+    type: "int",
+    min: 1,
+    max: 1024,
+    flags: ["--workers-max", "--max-workers", "--workers"],
+    group: "Workers",
+    metavar: "<int>",
+    env: "INFERMETER_WORKERS",
+    yaml: ["benchmark.runtime.workers"],
+    defaultDescription: "chosen from the CPU count and the load",
+    help: "Number of engine workers (each a Deno Worker driving a share of the load).",
+  },
+];
+
+/** AIPerf flags that do nothing here because infermeter already behaves that way. */
+const NO_EFFECT_OPTIONS: readonly NoEffectOptionSpec[] = [
+  {
+    type: "noEffect",
+    arity: "none",
+    flags: ["--no-server-metrics"],
+    group: "Not Supported Yet",
+    help: "Accepted for AIPerf compatibility; infermeter does not scrape server metrics yet.",
+    reason: "infermeter does not scrape server metrics yet",
+  },
+  {
+    type: "noEffect",
+    arity: "none",
+    flags: ["--no-gpu-telemetry"],
+    group: "Not Supported Yet",
+    help: "Accepted for AIPerf compatibility; infermeter does not collect GPU telemetry yet.",
+    reason: "infermeter does not collect GPU telemetry yet",
+  },
+];
+
+/** Shorthand for the reserved AIPerf flags below. */
+function reserved(arity: ValueArity, flags: readonly string[], short?: string): UnsupportedOptionSpec {
+  return {
+    type: "unsupported",
+    arity,
+    flags,
+    short,
+    group: "Not Supported Yet",
+    help: "AIPerf option that infermeter does not support yet.",
+  };
+}
+
+/** AIPerf flags users will try: parsed so they get a precise "not supported yet" error instead of "unknown". */
+const UNSUPPORTED_OPTIONS: readonly UnsupportedOptionSpec[] = [
+  reserved("required", ["--public-dataset"]),
+  reserved("required", ["--hf-subset"]),
+  reserved("required", ["--system-prompt"]),
+  reserved("none", ["--fixed-schedule"]),
+  reserved("none", ["--fixed-schedule-auto-offset"]),
+  reserved("required", ["--fixed-schedule-start-offset"]),
+  reserved("required", ["--fixed-schedule-end-offset"]),
+  reserved("required", ["--conversation-num", "--num-conversations", "--num-sessions"]),
+  reserved("required", ["--conversation-turn-mean", "--session-turns-mean"]),
+  reserved("required", ["--conversation-turn-delay-mean", "--session-turn-delay-mean"]),
+  reserved("required", ["--prompt-batch-size", "--batch-size-text", "--batch-size"], "-b"),
+  reserved("required", ["--prompt-prefix-pool-size", "--prefix-prompt-pool-size", "--num-prefix-prompts"]),
+  reserved("required", ["--prompt-prefix-length", "--prefix-prompt-length"]),
+  reserved("required", ["--shared-system-prompt-length"]),
+  reserved("required", ["--seq-dist", "--sequence-distribution"]),
+  reserved("required", ["--image-width-mean"]),
+  reserved("required", ["--image-height-mean"]),
+  reserved("required", ["--image-batch-size", "--batch-size-image"]),
+  reserved("required", ["--audio-length-mean"]),
+  reserved("required", ["--audio-batch-size", "--batch-size-audio"]),
+  reserved("required", ["--video-batch-size", "--batch-size-video"]),
+  reserved("required", ["--tokenizer-revision"]),
+  reserved("none", ["--tokenizer-trust-remote-code"]),
+  reserved("none", ["--apply-chat-template"]),
+  reserved("required", ["--prefill-concurrency"]),
+  reserved("required", ["--concurrency-ramp-duration"]),
+  reserved("required", ["--request-rate-ramp-duration"]),
+  reserved("required", ["--user-centric-rate"]),
+  reserved("required", ["--num-users"]),
+  reserved("required", ["--request-cancellation-rate"]),
+  reserved("required", ["--request-cancellation-delay"]),
+  reserved("required", ["--warmup-duration"]),
+  reserved("required", ["--warmup-concurrency"]),
+  reserved("required", ["--warmup-request-rate"]),
+  reserved("required", ["--num-warmup-sessions"]),
+  reserved("required", ["--warmup-grace-period"]),
+  reserved("required", ["--slice-duration"]),
+  reserved("none", ["--export-http-trace"]),
+  reserved("none", ["--export-outputs-json"]),
+  reserved("none", ["--auto-plot"]),
+  reserved("optional", ["--server-metrics"]),
+  reserved("optional", ["--gpu-telemetry"]),
+  reserved("required", ["--num-profile-runs"]),
+  reserved("required", ["--api-port"]),
+  reserved("required", ["--api-host"]),
+  reserved("required", ["--record-processors", "--record-processor-service-count"]),
+  reserved("required", ["--stats-interval"]),
+  reserved("required", ["--wait-for-model-timeout"]),
+  reserved("required", ["--transport", "--transport-type"]),
+  reserved("required", ["--url-strategy"]),
+];
+
+/** Every option of `infermeter profile`, in `--help` order. */
+export const OPTION_TABLE: readonly OptionSpec[] = [...VALUE_OPTIONS, ...NO_EFFECT_OPTIONS, ...UNSUPPORTED_OPTIONS];
+
+/** True for options that write a `ProfileConfig` field. */
+export function isValueOption(spec: OptionSpec): spec is ValueOptionSpec {
+  return spec.type !== "unsupported" && spec.type !== "noEffect";
+}
+
+/** Does the option consume a value on the command line (`--x <value>`)? */
+export function optionArity(spec: OptionSpec): ValueArity {
+  switch (spec.type) {
+    case "bool":
+    case "switch":
+      return "none";
+    case "unsupported":
+    case "noEffect":
+      return spec.arity;
+    default:
+      return "required";
+  }
+}
+
+/** The preferred way to name an option in messages: its first long flag. */
+export function optionName(spec: OptionSpec): string {
+  return spec.flags[0];
+}
+
+/** Every flag spelling of an option: short first, then the long flags. */
+export function optionFlagNames(spec: OptionSpec): readonly string[] {
+  return spec.short === undefined ? spec.flags : [spec.short, ...spec.flags];
+}
+
+const BY_FLAG: ReadonlyMap<string, OptionSpec> = new Map(
+  OPTION_TABLE.flatMap((spec) => optionFlagNames(spec).map((flag) => [flag, spec] as const)),
+);
+
+/** The option a flag (`--isl`, `-m`) belongs to, or undefined. Negated booleans (`--no-x`) resolve to `--x`. */
+export function findOptionByFlag(flag: string): OptionSpec | undefined {
+  const direct = BY_FLAG.get(flag);
+  if (direct !== undefined) return direct;
+  if (flag.startsWith("--no-")) {
+    const positive = BY_FLAG.get(`--${flag.slice(5)}`);
+    if (positive?.type === "bool") return positive;
+  }
+  return undefined;
+}
+
+/** Every flag spelling accepted on the command line, including `--no-x` for booleans. */
+export function allFlagNames(): readonly string[] {
+  const names: string[] = [];
+  for (const spec of OPTION_TABLE) {
+    names.push(...optionFlagNames(spec));
+    if (spec.type === "bool") names.push(...spec.flags.map((flag) => `--no-${flag.slice(2)}`));
+  }
+  return names;
+}
+
+/** The default value of a configuration field as declared in the table, or undefined. */
+export function tableDefault(key: OptionKey): unknown {
+  for (const spec of VALUE_OPTIONS) {
+    if (spec.key === key && "default" in spec && spec.default !== undefined) return spec.default;
+  }
+  return undefined;
+}

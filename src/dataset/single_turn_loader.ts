@@ -1,0 +1,270 @@
+/**
+ * AIPerf's `single_turn` JSONL format (`reference/aiperf.md` §5.3): one request per line.
+ *
+ * ```jsonl
+ * {"text": "What is deep learning?"}
+ * {"texts": ["Who are you?", "Hello world"], "output_length": 64, "extra": {"temperature": 0}}
+ * {"texts": [{"name": "query", "contents": ["a", "b"]}], "role": "user", "model": "m2"}
+ * {"session_id": "s1", "delay": 500, "text": "first"}
+ * {"session_id": "s1", "timestamp": 1000, "text": "second"}
+ * ```
+ *
+ * Fields (null = absent): `text` (string) or `texts` (strings and/or `{name, contents: [strings]}` objects, flattened
+ * in order; not both), `role`, `output_length` (positive integer → `maxTokens`), `extra` (object merged into the
+ * request body), `timestamp` or `delay` (ms, ≥ 0; not both), `session_id`, `model`, and an optional
+ * `type: "single_turn"`. Other fields are ignored. AIPerf's media fields (`image(s)`, `image_uuids`, `audio(s)`,
+ * `video(s)`) are rejected with a clear error until media inputs are implemented.
+ *
+ * Each line becomes a one-turn conversation; lines sharing a `session_id` become the turns of one conversation,
+ * in file order, sent one after another without history (as AIPerf does). Conversations keep the order of their
+ * first line. Lines without a `session_id` get the id `line_<n>` (their line number). Empty lines are skipped.
+ */
+import type { Conversation, Dataset, Turn } from "./conversation.ts";
+import { DatasetError } from "./dataset_error.ts";
+import type { DatasetLoader } from "./dataset_loader.ts";
+import { readLines } from "./read_lines.ts";
+
+export const SINGLE_TURN = "single_turn";
+
+const MEDIA_FIELDS = ["image", "images", "image_uuids", "audio", "audios", "video", "videos"] as const;
+
+/** A JSON value's kind in words, for error messages. */
+export function describeJson(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "nothing";
+  if (Array.isArray(value)) return "an array";
+  switch (typeof value) {
+    case "string":
+      return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
+    case "number":
+      return `the number ${value}`;
+    case "boolean":
+      return `${value}`;
+    case "object":
+      return "an object";
+    default:
+      return typeof value;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** Field value with JSON null treated as absent. */
+function field(record: Record<string, unknown>, name: string): unknown {
+  const value = record[name];
+  return value === null ? undefined : value;
+}
+
+/** A parsed line: its turn and the session it belongs to, if any. */
+export interface SingleTurnRecord {
+  readonly sessionId?: string;
+  readonly turn: Turn;
+}
+
+/**
+ * Validate one parsed line.
+ *
+ * @throws {DatasetError} naming `file:line` and the first problem found.
+ */
+export function parseSingleTurnRecord(record: unknown, file: string, line: number): SingleTurnRecord {
+  const fail = (reason: string): never => {
+    throw new DatasetError(file, line, reason);
+  };
+  if (!isObject(record)) {
+    return fail(`expected a JSON object with "text" or "texts" (got ${describeJson(record)})`);
+  }
+  const type = field(record, "type");
+  if (type !== undefined && type !== SINGLE_TURN) {
+    fail(
+      `"type" is ${
+        describeJson(type)
+      } but this file is read as ${SINGLE_TURN}; remove "type" or set it to "${SINGLE_TURN}"`,
+    );
+  }
+  for (const name of MEDIA_FIELDS) {
+    if (field(record, name) !== undefined) {
+      fail(`"${name}" is not supported yet (media inputs are not implemented); remove it to send the text alone`);
+    }
+  }
+
+  const text = field(record, "text");
+  const textList = field(record, "texts");
+  if (text !== undefined && textList !== undefined) fail(`"text" and "texts" cannot both be set; keep one of them`);
+  let texts: string[];
+  if (text !== undefined) {
+    if (typeof text !== "string") fail(`"text" must be a string (got ${describeJson(text)})`);
+    if (text === "") fail(`"text" is empty; give every line a non-empty prompt`);
+    texts = [text as string];
+  } else if (textList !== undefined) {
+    texts = parseTexts(textList, fail);
+  } else {
+    return fail(`expected "text" or "texts" with the prompt (found neither)`);
+  }
+
+  const turn: { -readonly [K in keyof Turn]: Turn[K] } = { texts };
+  const role = field(record, "role");
+  if (role !== undefined) {
+    if (typeof role !== "string" || role === "") fail(`"role" must be a non-empty string (got ${describeJson(role)})`);
+    turn.role = role as string;
+  }
+  const outputLength = field(record, "output_length");
+  if (outputLength !== undefined) {
+    if (typeof outputLength !== "number" || !Number.isInteger(outputLength) || outputLength < 1) {
+      fail(`"output_length" must be a positive integer (got ${describeJson(outputLength)})`);
+    }
+    turn.maxTokens = outputLength as number;
+  }
+  const extra = field(record, "extra");
+  if (extra !== undefined) {
+    if (!isObject(extra)) fail(`"extra" must be an object of request-body fields (got ${describeJson(extra)})`);
+    turn.extra = extra as Record<string, unknown>;
+  }
+  const model = field(record, "model");
+  if (model !== undefined) {
+    if (typeof model !== "string" || model === "") {
+      fail(`"model" must be a non-empty string (got ${describeJson(model)})`);
+    }
+    turn.model = model as string;
+  }
+  const timestamp = field(record, "timestamp");
+  const delay = field(record, "delay");
+  if (timestamp !== undefined && delay !== undefined) {
+    fail(`"timestamp" and "delay" cannot both be set; keep one of them`);
+  }
+  if (timestamp !== undefined) turn.timestampMs = milliseconds("timestamp", timestamp, fail);
+  if (delay !== undefined) turn.delayMs = milliseconds("delay", delay, fail);
+
+  const sessionId = field(record, "session_id");
+  if (sessionId !== undefined && (typeof sessionId !== "string" || sessionId === "")) {
+    fail(`"session_id" must be a non-empty string (got ${describeJson(sessionId)})`);
+  }
+  return sessionId === undefined ? { turn } : { sessionId: sessionId as string, turn };
+}
+
+function milliseconds(name: string, value: unknown, fail: (reason: string) => never): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    fail(`"${name}" must be a number of milliseconds ≥ 0 (got ${describeJson(value)})`);
+  }
+  return value as number;
+}
+
+function parseTexts(value: unknown, fail: (reason: string) => never): string[] {
+  if (!Array.isArray(value) || value.length === 0) {
+    return fail(
+      `"texts" must be a non-empty list of strings or {"name", "contents"} objects (got ${describeJson(value)})`,
+    );
+  }
+  const texts: string[] = [];
+  value.forEach((item, i) => {
+    if (typeof item === "string") {
+      texts.push(item);
+      return;
+    }
+    if (!isObject(item)) {
+      fail(`"texts"[${i}] must be a string or a {"name", "contents"} object (got ${describeJson(item)})`);
+    }
+    const entry = item as Record<string, unknown>;
+    const name = field(entry, "name");
+    if (name !== undefined && typeof name !== "string") {
+      fail(`"texts"[${i}].name must be a string (got ${describeJson(name)})`);
+    }
+    const contents = field(entry, "contents");
+    if (!Array.isArray(contents)) {
+      fail(`"texts"[${i}].contents must be a list of strings (got ${describeJson(contents)})`);
+    }
+    (contents as unknown[]).forEach((content, j) => {
+      if (typeof content !== "string") {
+        fail(`"texts"[${i}].contents[${j}] must be a string (got ${describeJson(content)})`);
+      }
+      texts.push(content as string);
+    });
+  });
+  if (texts.length === 0) fail(`"texts" holds no text; give every line at least one prompt`);
+  return texts;
+}
+
+/**
+ * Parse one JSONL line; undefined for a blank line.
+ *
+ * @throws {DatasetError} when the line is not valid JSON.
+ */
+export function parseJsonLine(text: string, file: string, line: number): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DatasetError(file, line, `invalid JSON (${reason}); each line must hold one JSON object`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Read a `single_turn` JSONL file, streaming it line by line.
+ *
+ * @throws {DatasetError} for an unreadable or empty file and for every malformed line (the first one found).
+ */
+export async function loadSingleTurn(path: string): Promise<Dataset> {
+  interface Session {
+    id: string | undefined;
+    readonly line: number;
+    readonly turns: Turn[];
+  }
+  const sessions: Session[] = [];
+  const byId = new Map<string, Session>();
+  try {
+    for await (const { number, text } of readLines(path)) {
+      const record = parseJsonLine(text, path, number);
+      if (record === undefined) continue;
+      const { sessionId, turn } = parseSingleTurnRecord(record, path, number);
+      if (sessionId === undefined) {
+        sessions.push({ id: undefined, line: number, turns: [turn] });
+        continue;
+      }
+      const existing = byId.get(sessionId);
+      if (existing !== undefined) existing.turns.push(turn);
+      else {
+        const session: Session = { id: sessionId, line: number, turns: [turn] };
+        byId.set(sessionId, session);
+        sessions.push(session);
+      }
+    }
+  } catch (error) {
+    if (error instanceof DatasetError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new DatasetError(path, undefined, `cannot be read (${reason}); check the --input-file path`, {
+      cause: error,
+    });
+  }
+  if (sessions.length === 0) {
+    throw new DatasetError(path, undefined, "has no records; write one JSON object per line");
+  }
+  const conversations: Conversation[] = sessions.map((session) => {
+    let id = session.id;
+    if (id === undefined) {
+      id = `line_${session.line}`;
+      for (let k = 2; byId.has(id); k++) id = `line_${session.line}_${k}`;
+    }
+    return { id, turns: session.turns };
+  });
+  return { conversations, defaultSampling: "sequential", source: "file" };
+}
+
+/** Structural check for auto-detection: an object with a text field (or media), no `turns`, no foreign `type`. */
+export function canLoadSingleTurn(record: unknown): boolean {
+  if (!isObject(record)) return false;
+  if (field(record, "turns") !== undefined) return false;
+  const type = field(record, "type");
+  if (type !== undefined && type !== SINGLE_TURN) return false;
+  if (field(record, "text") !== undefined || field(record, "texts") !== undefined) return true;
+  return MEDIA_FIELDS.some((name) => field(record, name) !== undefined);
+}
+
+export const singleTurnLoader: DatasetLoader = {
+  name: SINGLE_TURN,
+  canLoad: canLoadSingleTurn,
+  load: loadSingleTurn,
+};

@@ -1,0 +1,93 @@
+/**
+ * The synthetic dataset (AIPerf §5.2, text only): `numEntries` one-turn conversations whose prompts encode to an
+ * exact, sampled number of tokens.
+ *
+ * - ISL ~ Normal(`islMean`, `islStddev`), rounded, ≥ 1; the prompt is synthesized to exactly that length and
+ *   `inputTokens` records the achieved length (§12 item 11).
+ * - OSL ~ Normal(`oslMean`, `oslStddev`), rounded, ≥ 1 → `maxTokens`; no `oslMean` → no `maxTokens`.
+ * - Deterministic: the same options (seed included) give the same dataset. ISL, OSL and prompt windows use
+ *   separate streams derived from the root generator (`synthetic.isl`, `synthetic.osl`, `synthetic.prompts`), so
+ *   changing one distribution never shifts the others and the root is never advanced.
+ * - Ids are `session_000000`, `session_000001`, … (six digits, more when needed).
+ */
+import type { Tokenizer } from "../tokenizer/tokenizer.ts";
+import type { Conversation, Dataset, Turn } from "./conversation.ts";
+import { DEFAULT_CORPUS } from "./default_corpus.ts";
+import { PromptSynthesizer } from "./prompt_synthesizer.ts";
+import { sampleLength, SeededRandom } from "./seeded_random.ts";
+
+export interface SyntheticDatasetOptions {
+  /** Tokenizer that defines "token" for prompt lengths. */
+  readonly tokenizer: Tokenizer;
+  /** Unique entries generated (AIPerf `--num-dataset-entries` / `--num-prompts`). @default 100 */
+  readonly numEntries?: number;
+  /** Mean input length in tokens (`--isl`, `--synthetic-input-tokens-mean`). @default 550 */
+  readonly islMean?: number;
+  /** Standard deviation of the input length (`--isl-stddev`). @default 0 */
+  readonly islStddev?: number;
+  /** Mean requested output tokens (`--osl`); undefined = no `maxTokens` (server decides). @default undefined */
+  readonly oslMean?: number;
+  /** Standard deviation of the output length (`--osl-stddev`). @default 0 */
+  readonly oslStddev?: number;
+  /**
+   * Root random stream (the run's `--random-seed` generator); only named streams derived from it are used, so it
+   * is not advanced. Takes precedence over `seed`. @default new SeededRandom(seed)
+   */
+  readonly rng?: SeededRandom;
+  /** Seed used when no `rng` is given; the caller draws one from entropy when the user gave none. @default 0 */
+  readonly seed?: number;
+  /** Text the prompts are cut from. @default DEFAULT_CORPUS (the bundled `datasets/corpus`) */
+  readonly corpus?: string;
+}
+
+/** Default mean ISL, as AIPerf. */
+export const DEFAULT_ISL_MEAN = 550;
+/** Default number of entries, as AIPerf. */
+export const DEFAULT_NUM_ENTRIES = 100;
+
+/** `session_000042`: zero-padded to six digits so ids sort in creation order. */
+export function syntheticSessionId(index: number): string {
+  return `session_${String(index).padStart(6, "0")}`;
+}
+
+/**
+ * Build the synthetic dataset.
+ *
+ * @throws {RangeError} for a non-positive entry count or mean, or a negative standard deviation.
+ */
+export function buildSyntheticDataset(options: SyntheticDatasetOptions): Dataset {
+  const numEntries = options.numEntries ?? DEFAULT_NUM_ENTRIES;
+  const islMean = options.islMean ?? DEFAULT_ISL_MEAN;
+  const islStddev = options.islStddev ?? 0;
+  const oslStddev = options.oslStddev ?? 0;
+  const oslMean = options.oslMean;
+  if (!Number.isInteger(numEntries) || numEntries < 1) {
+    throw new RangeError(`numEntries must be a positive integer, got ${numEntries}; use at least 1`);
+  }
+  if (!(islMean >= 1)) throw new RangeError(`islMean must be at least 1 token, got ${islMean}; use a positive mean`);
+  if (!(islStddev >= 0)) throw new RangeError(`islStddev must be ≥ 0, got ${islStddev}; use 0 for a fixed length`);
+  if (oslMean !== undefined && !(oslMean >= 1)) {
+    throw new RangeError(`oslMean must be at least 1 token, got ${oslMean}; leave it unset to let the server decide`);
+  }
+  if (!(oslStddev >= 0)) throw new RangeError(`oslStddev must be ≥ 0, got ${oslStddev}; use 0 for a fixed length`);
+
+  const root = options.rng ?? new SeededRandom(options.seed ?? 0);
+  const islRng = root.derive("synthetic.isl");
+  const oslRng = root.derive("synthetic.osl");
+  const synthesizer = new PromptSynthesizer(
+    options.tokenizer,
+    options.corpus ?? DEFAULT_CORPUS,
+    root.derive("synthetic.prompts"),
+  );
+
+  const conversations: Conversation[] = new Array(numEntries);
+  for (let i = 0; i < numEntries; i++) {
+    const isl = sampleLength(islRng, islMean, islStddev);
+    const prompt = synthesizer.prompt(isl);
+    const turn: Turn = oslMean === undefined
+      ? { texts: [prompt.text], inputTokens: prompt.tokens }
+      : { texts: [prompt.text], inputTokens: prompt.tokens, maxTokens: sampleLength(oslRng, oslMean, oslStddev) };
+    conversations[i] = { id: syntheticSessionId(i), turns: [turn] };
+  }
+  return { conversations, defaultSampling: "shuffle", source: "synthetic" };
+}

@@ -1,0 +1,91 @@
+/**
+ * OpenAI Chat Completions (`POST /v1/chat/completions`).
+ * Reference: https://platform.openai.com/docs/api-reference/chat — request `{model, messages, stream,
+ * max_completion_tokens | max_tokens, stream_options}`; streaming chunks `chat.completion.chunk` with
+ * `choices[0].delta.{content, reasoning_content | reasoning, tool_calls}`; the final usage chunk has
+ * `choices: []`. vLLM puts reasoning in `reasoning_content` (or `reasoning` in newer versions).
+ */
+import type { Turn } from "../dataset/conversation.ts";
+import type { BuildContext, Delta, EndpointAdapter } from "./endpoint_adapter.ts";
+import {
+  asObject,
+  asText,
+  type JsonObject,
+  mergeExtras,
+  parseSseJson,
+  readApiError,
+  readReasoning,
+  readToolCallText,
+  readUsage,
+} from "./openai_fields.ts";
+
+function userContent(turn: Turn): string | { type: "text"; text: string }[] {
+  if (turn.texts.length === 1) return turn.texts[0];
+  return turn.texts.map((text) => ({ type: "text" as const, text }));
+}
+
+function readChoice(obj: JsonObject, key: "delta" | "message"): Delta {
+  const usage = readUsage(obj.usage);
+  const error = readApiError(obj);
+  const choices = Array.isArray(obj.choices) ? obj.choices : [];
+  const choice = asObject(choices[0]);
+  const part = choice ? asObject(choice[key]) : undefined;
+  if (!part) {
+    return { usage, error, finishReason: asText(choice?.finish_reason) };
+  }
+  return {
+    content: asText(part.content),
+    reasoning: readReasoning(part),
+    toolCalls: readToolCallText(part.tool_calls, part.function_call),
+    usage,
+    finishReason: asText(choice?.finish_reason),
+    error,
+  };
+}
+
+export const CHAT_ADAPTER: EndpointAdapter = {
+  capabilities: {
+    type: "chat",
+    path: "/v1/chat/completions",
+    supportsStreaming: true,
+    producesTokens: true,
+    tokenizesInput: true,
+    supportsReasoning: true,
+    metricsTitle: "LLM Metrics",
+    serviceKind: "openai",
+  },
+
+  buildRequest(turn: Turn, ctx: BuildContext): Record<string, unknown> {
+    const messages: JsonObject[] = [];
+    if (ctx.systemMessage !== undefined) messages.push({ role: "system", content: ctx.systemMessage });
+    messages.push({ role: turn.role ?? "user", content: userContent(turn) });
+    const body: JsonObject = { model: turn.model ?? ctx.model, messages, stream: ctx.streaming };
+    if (ctx.maxTokens !== undefined) {
+      body[ctx.useLegacyMaxTokens ? "max_tokens" : "max_completion_tokens"] = ctx.maxTokens;
+    }
+    // AIPerf always asks for the usage chunk when streaming chat, so server counts are available.
+    if (ctx.streaming && ctx.includeUsage) body.stream_options = { include_usage: true };
+    return mergeExtras(body, ctx.extraInputs, turn.extra);
+  },
+
+  parseEvent(data: string): Delta | undefined {
+    const obj = parseSseJson(data);
+    return obj ? readChoice(obj, "delta") : undefined;
+  },
+
+  parseBody(json: unknown): Delta {
+    const obj = asObject(json);
+    if (!obj) return { error: { message: "the response body is not a JSON object", type: "ParseError" } };
+    // Some servers answer a streaming request with a plain completion (and vice versa); accept both shapes.
+    const first = Array.isArray(obj.choices) ? asObject(obj.choices[0]) : undefined;
+    return readChoice(
+      obj,
+      first && asObject(first.message) === undefined && asObject(first.delta) ? "delta" : "message",
+    );
+  },
+
+  inputText(turn: Turn, ctx: Pick<BuildContext, "systemMessage">): string {
+    const text = turn.texts.join("\n");
+    return ctx.systemMessage !== undefined ? ctx.systemMessage + "\n" + text : text;
+  },
+};

@@ -1,0 +1,67 @@
+/**
+ * OpenAI Completions (`POST /v1/completions`, legacy text completions that vLLM, SGLang, TRT-LLM and
+ * llama.cpp still serve). Reference: https://platform.openai.com/docs/api-reference/completions — request
+ * `{model, prompt, stream, max_tokens}`; chunks `text_completion` with `choices[0].text`.
+ * A single prompt is sent as a bare string (AIPerf checklist item 7), several as a list.
+ */
+import type { Turn } from "../dataset/conversation.ts";
+import type { BuildContext, Delta, EndpointAdapter } from "./endpoint_adapter.ts";
+import {
+  asObject,
+  asText,
+  type JsonObject,
+  mergeExtras,
+  parseSseJson,
+  readApiError,
+  readReasoning,
+  readUsage,
+} from "./openai_fields.ts";
+
+function readChoice(obj: JsonObject): Delta {
+  const choices = Array.isArray(obj.choices) ? obj.choices : [];
+  const choice = asObject(choices[0]);
+  return {
+    content: choice ? asText(choice.text) : undefined,
+    reasoning: choice ? readReasoning(choice) : undefined,
+    usage: readUsage(obj.usage),
+    finishReason: choice ? asText(choice.finish_reason) : undefined,
+    error: readApiError(obj),
+  };
+}
+
+export const COMPLETIONS_ADAPTER: EndpointAdapter = {
+  capabilities: {
+    type: "completions",
+    path: "/v1/completions",
+    supportsStreaming: true,
+    producesTokens: true,
+    tokenizesInput: true,
+    supportsReasoning: false,
+    metricsTitle: "LLM Metrics",
+    serviceKind: "openai",
+  },
+
+  buildRequest(turn: Turn, ctx: BuildContext): Record<string, unknown> {
+    const prompt = turn.texts.length === 1 ? turn.texts[0] : [...turn.texts];
+    const body: JsonObject = { model: turn.model ?? ctx.model, prompt, stream: ctx.streaming };
+    if (ctx.maxTokens !== undefined) body.max_tokens = ctx.maxTokens;
+    if (ctx.streaming && ctx.includeUsage) body.stream_options = { include_usage: true };
+    return mergeExtras(body, ctx.extraInputs, turn.extra);
+  },
+
+  parseEvent(data: string): Delta | undefined {
+    const obj = parseSseJson(data);
+    return obj ? readChoice(obj) : undefined;
+  },
+
+  parseBody(json: unknown): Delta {
+    const obj = asObject(json);
+    if (!obj) return { error: { message: "the response body is not a JSON object", type: "ParseError" } };
+    return readChoice(obj);
+  },
+
+  inputText(turn: Turn, ctx: Pick<BuildContext, "systemMessage">): string {
+    const text = turn.texts.join("\n");
+    return ctx.systemMessage !== undefined ? ctx.systemMessage + "\n" + text : text;
+  },
+};

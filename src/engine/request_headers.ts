@@ -1,0 +1,36 @@
+/**
+ * The constant part of every request's headers, computed once per run (AIPerf §4.2): content type, accept,
+ * user agent, credentials, then the user's `-H` headers, which replace defaults of the same name — except
+ * Content-Type on JSON endpoints, which stays `application/json` because the body is JSON.
+ */
+import type { Target } from "../transport/http_exchange.ts";
+import { USER_AGENT } from "../cli/version.ts";
+
+export interface HeaderOptions {
+  readonly streaming: boolean;
+  /** SECRET: sent as `Authorization: Bearer <key>`. */
+  readonly apiKey?: string;
+  readonly userHeaders: ReadonlyArray<readonly [string, string]>;
+}
+
+export function requestHeaders(target: Target, opts: HeaderOptions): ReadonlyArray<readonly [string, string]> {
+  const headers = new Map<string, [string, string]>();
+  const set = (name: string, value: string) => headers.set(name.toLowerCase(), [name, value]);
+  set("Content-Type", "application/json");
+  set("Accept", opts.streaming ? "text/event-stream" : "application/json");
+  set("User-Agent", USER_AGENT);
+  if (target.authorization !== undefined) set("Authorization", target.authorization);
+  if (opts.apiKey !== undefined) set("Authorization", `Bearer ${opts.apiKey}`);
+  for (const [name, value] of opts.userHeaders) {
+    if (name.toLowerCase() === "content-type") continue;
+    if (name.toLowerCase() === "host" || name.toLowerCase() === "content-length") continue; // transport owns these
+    set(name, value);
+  }
+  return [...headers.values()];
+}
+
+/** Base path of the URL + the endpoint path (`--endpoint` overrides the adapter's default). */
+export function requestPath(target: Target, endpointPath: string): string {
+  const path = endpointPath.startsWith("/") ? endpointPath : "/" + endpointPath;
+  return target.basePath + path;
+}

@@ -1,0 +1,68 @@
+/**
+ * Folds a response's SSE events (or its single body) into the fields of a RequestRecord. This runs on the
+ * hot path, once per event: parse the JSON payload, keep the arrival time, append text. Token counting
+ * happens later, off the hot path (records/record_processor.ts).
+ */
+import type { Delta, EndpointAdapter, Usage } from "../endpoints/endpoint_adapter.ts";
+
+export class ResponseCollector {
+  readonly responseTimes: number[] = [];
+  content = "";
+  reasoning = "";
+  firstOutputAt: number | undefined;
+  lastResponseAt: number | undefined;
+  usage: Usage | undefined;
+  finishReason: string | undefined;
+  /** First API error object seen in the stream or body. */
+  apiError: Delta["error"] | undefined;
+  /** First payload that could not be parsed. */
+  parseError: string | undefined;
+  readonly #adapter: EndpointAdapter;
+
+  constructor(adapter: EndpointAdapter) {
+    this.#adapter = adapter;
+  }
+
+  /** SSE handler: `t` is the arrival time of the event's first byte. */
+  readonly onEvent = (data: string, t: number): void => {
+    let delta: Delta | undefined;
+    try {
+      delta = this.#adapter.parseEvent(data);
+    } catch (err) {
+      this.parseError ??= (err as Error).message;
+      return;
+    }
+    if (delta !== undefined) this.add(delta, t);
+  };
+
+  /** A complete non-streaming body, received in full at `t`. */
+  addBody(body: Uint8Array, t: number): void {
+    let json: unknown;
+    try {
+      json = JSON.parse(new TextDecoder().decode(body));
+    } catch {
+      const text = new TextDecoder().decode(body.subarray(0, 200));
+      this.parseError ??= `the response body is not JSON: ${text}`;
+      return;
+    }
+    this.add(this.#adapter.parseBody(json), t);
+  }
+
+  add(delta: Delta, t: number): void {
+    this.lastResponseAt = t;
+    if (delta.usage !== undefined) this.usage = delta.usage;
+    if (delta.finishReason !== undefined) this.finishReason = delta.finishReason;
+    if (delta.error !== undefined) this.apiError ??= delta.error;
+    const content = delta.content;
+    const output = delta.toolCalls === undefined ? content : (content ?? "") + delta.toolCalls;
+    const reasoning = delta.reasoning;
+    if (output === undefined && reasoning === undefined) return;
+    // A content response: counts for TTFT/ITL whether it carries answer, reasoning or tool-call text.
+    this.responseTimes.push(t);
+    if (reasoning !== undefined) this.reasoning += reasoning;
+    if (output !== undefined) {
+      this.content += output;
+      if (this.firstOutputAt === undefined) this.firstOutputAt = t;
+    }
+  }
+}

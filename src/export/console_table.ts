@@ -1,0 +1,117 @@
+/**
+ * The end-of-run console output (AIPerf §3.6): the metrics table titled `infermeter | <metrics title>`, the
+ * error summary table when requests failed, and the footer lines.
+ *
+ * Metrics table: right-aligned `Header (unit)` names, columns avg, min, max, p99, p50 (as in AIPerf's docs),
+ * rows in display order. Numbers are Python's `f"{x:,.2f}"` (thousands separators, two decimals) like
+ * AIPerf's Rich table; single-valued metrics show their value under `avg` and `-` elsewhere; a non-finite
+ * value shows `N/A`.
+ */
+import type { MetricResult, RunSummary } from "../metrics/run_summary.ts";
+import type { StatKey } from "../metrics/stats.ts";
+import { type BoxColumn, renderBoxTable } from "./box_table.ts";
+import { formatCount, formatFixed, formatGrouped } from "./number_format.ts";
+
+export interface ConsoleTableOptions {
+  /** The endpoint's `capabilities.metricsTitle`. @default "LLM Metrics" */
+  readonly metricsTitle?: string;
+  /** Statistic columns after `Metric`. @default ["avg", "min", "max", "p99", "p50"] */
+  readonly columns?: readonly StatKey[];
+  /** Widest the table may be; only metric names (and error messages) wrap. @default 140 */
+  readonly maxWidth?: number;
+}
+
+/** The product name in table titles. */
+export const CONSOLE_TITLE_PREFIX = "infermeter";
+
+const DEFAULT_COLUMNS: readonly StatKey[] = ["avg", "min", "max", "p99", "p50"];
+
+/** Whether a metric belongs in the console table. */
+export function showInConsole(m: MetricResult): boolean {
+  if (m.flags.noConsole || m.flags.jsonOnly) return false;
+  if (!m.flags.consoleOnlyIfNonZero) return true;
+  return m.stats !== undefined ? m.stats.max !== 0 || m.stats.min !== 0 : m.value !== 0;
+}
+
+function cell(x: number | undefined): string {
+  return x === undefined || !Number.isFinite(x) ? "N/A" : formatGrouped(x, 2);
+}
+
+/** `Header (unit)` as shown in the console (`consoleUnit` when the metric has one, e.g. `req/s`). */
+export function consoleMetricName(m: Pick<MetricResult, "header" | "unit" | "consoleUnit">): string {
+  return `${m.header} (${m.consoleUnit ?? m.unit})`;
+}
+
+/** The metrics table, or "" when no metric is shown. */
+export function renderMetricsTable(summary: RunSummary, options: ConsoleTableOptions = {}): string {
+  const stats = options.columns ?? DEFAULT_COLUMNS;
+  const shown = summary.metrics.filter(showInConsole);
+  if (shown.length === 0) return "";
+  const columns: BoxColumn[] = [
+    { header: "Metric", justify: "right", wrap: true },
+    ...stats.map((key): BoxColumn => ({ header: key, justify: "right" })),
+  ];
+  const rows = shown.map((m) => [
+    consoleMetricName(m),
+    ...stats.map((key) => m.stats !== undefined ? cell(m.stats[key]) : key === "avg" ? cell(m.value) : "-"),
+  ]);
+  return renderBoxTable(columns, rows, {
+    title: `${CONSOLE_TITLE_PREFIX} | ${options.metricsTitle ?? "LLM Metrics"}`,
+    maxWidth: options.maxWidth ?? 140,
+  });
+}
+
+/** The `Error Summary` table (Code | Type | Message | Count), or "" when nothing failed. */
+export function renderErrorSummary(
+  summary: Pick<RunSummary, "errors">,
+  options: Pick<ConsoleTableOptions, "maxWidth"> = {},
+): string {
+  if (summary.errors.length === 0) return "";
+  const columns: BoxColumn[] = [
+    { header: "Code", justify: "right" },
+    { header: "Type", justify: "right" },
+    { header: "Message", justify: "left", wrap: true },
+    { header: "Count", justify: "right" },
+  ];
+  const rows = summary.errors.map(({ error, count }) => [
+    error.code === undefined ? "N/A" : String(error.code),
+    error.type === "" ? "N/A" : error.type,
+    error.message,
+    formatCount(count),
+  ]);
+  return renderBoxTable(columns, rows, {
+    title: `${CONSOLE_TITLE_PREFIX} | Error Summary`,
+    maxWidth: options.maxWidth ?? 140,
+  });
+}
+
+/** One `<label>: <path>` footer line, e.g. `{ label: "CSV Export", path }`. */
+export interface FooterExport {
+  readonly label: string;
+  readonly path: string;
+}
+
+export interface FooterInfo {
+  /** The redacted command line. */
+  readonly cliCommand?: string;
+  readonly benchmarkDurationSec?: number;
+  /** The run was interrupted: the duration line says `(cancelled early)`. @default false */
+  readonly cancelled?: boolean;
+  /** In print order, e.g. CSV Export, JSON Export, JSONL Export. */
+  readonly exports?: readonly FooterExport[];
+}
+
+/** The footer lines: command, duration (`X.XX sec`), export paths. */
+export function renderFooter(info: FooterInfo): string {
+  const lines: string[] = [];
+  if (info.cliCommand !== undefined) lines.push(`CLI Command: ${info.cliCommand}`);
+  if (info.benchmarkDurationSec !== undefined) {
+    lines.push(
+      `Benchmark Duration: ${formatFixed(info.benchmarkDurationSec, 2)} sec${
+        info.cancelled ? " (cancelled early)" : ""
+      }`,
+    );
+  } else if (info.cancelled) lines.push("Benchmark Duration: N/A (cancelled early)");
+  for (const e of info.exports ?? []) lines.push(`${e.label}: ${e.path}`);
+  return lines.join("\n");
+}

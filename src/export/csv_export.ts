@@ -1,0 +1,58 @@
+/**
+ * `profile_export_aiperf.csv` exactly as AIPerf writes it (§3.4, its `MetricsCsvExporter`):
+ *
+ * - section 1, metrics with a distribution: `Metric,avg,min,max,p1,p5,p10,p25,p50,p75,p90,p95,p99,std`;
+ * - a blank line (only when both sections exist);
+ * - section 2, single values: `Metric,Value`.
+ *
+ * Rows are sorted by tag; the name is `Header (unit)`, without the unit for `requests`; numbers are Python's
+ * `f"{x:.2f}"`, empty when absent. Lines end in CRLF, Python's `csv.writer` default; fields containing a
+ * comma, quote or line break are quoted. Bookkeeping metrics flagged `jsonOnly` are left out.
+ */
+import type { MetricResult, RunSummary } from "../metrics/run_summary.ts";
+import { STAT_KEYS } from "../metrics/stats.ts";
+import { formatFixed } from "./number_format.ts";
+
+const CRLF = "\r\n";
+
+/** A CSV field, quoted like Python's `csv.QUOTE_MINIMAL`. */
+function field(text: string): string {
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+function row(fields: readonly string[]): string {
+  return fields.map(field).join(",") + CRLF;
+}
+
+/** `Header (unit)`; AIPerf omits the unit `requests` (and `count`). */
+export function csvMetricName(result: Pick<MetricResult, "header" | "unit">): string {
+  const unit = result.unit;
+  return unit && unit !== "requests" ? `${result.header} (${unit})` : result.header;
+}
+
+function num(x: number | undefined): string {
+  return x === undefined ? "" : formatFixed(x, 2);
+}
+
+/** The CSV text of a run summary. */
+export function renderSummaryCsv(summary: RunSummary): string {
+  const exported = summary.metrics.filter((m) => !m.flags.jsonOnly).sort((a, b) => (a.tag < b.tag ? -1 : 1));
+  const distributions = exported.filter((m) => m.stats !== undefined);
+  const scalars = exported.filter((m) => m.stats === undefined);
+  let out = "";
+  if (distributions.length > 0) {
+    out += row(["Metric", ...STAT_KEYS]);
+    for (const m of distributions) out += row([csvMetricName(m), ...STAT_KEYS.map((k) => num(m.stats?.[k]))]);
+    if (scalars.length > 0) out += CRLF;
+  }
+  if (scalars.length > 0) {
+    out += row(["Metric", "Value"]);
+    for (const m of scalars) out += row([csvMetricName(m), num(m.value)]);
+  }
+  return out;
+}
+
+/** Writes the summary CSV to `path` (directory must exist). */
+export async function writeSummaryCsv(path: string, summary: RunSummary): Promise<void> {
+  await Deno.writeTextFile(path, renderSummaryCsv(summary));
+}

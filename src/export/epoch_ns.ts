@@ -1,0 +1,28 @@
+/**
+ * Wall-clock epoch nanoseconds as exact integer digits. Epoch ns (~1.7e18) exceed 2^53, so a float cannot
+ * hold them: the integer ms of the time origin and the sub-ms remainders are combined in BigInt.
+ */
+
+/**
+ * `timeOriginMs + t` (both ms, fractional allowed) as epoch nanoseconds, rounded to the nearest ns.
+ * @param timeOriginMs epoch ms at run-clock 0 (`performance.timeOrigin`).
+ * @param t run-clock ms.
+ */
+export function epochNs(timeOriginMs: number, t: number): bigint {
+  const originMs = Math.floor(timeOriginMs);
+  // Sub-ms parts are small, so their ns values are exact integers in a double.
+  const restNs = Math.round((timeOriginMs - originMs) * 1e6 + t * 1e6);
+  return BigInt(originMs) * 1_000_000n + BigInt(restNs);
+}
+
+/** Python `datetime.isoformat()` of a naive UTC datetime: `2025-10-17T20:22:08.939332` (fraction omitted
+ * when it is zero, as Python does). */
+export function isoUtcMicros(epochMs: number): string {
+  const wholeMs = Math.floor(epochMs);
+  const micros = Math.round((epochMs - wholeMs) * 1000);
+  const carry = micros === 1000 ? 1 : 0;
+  const date = new Date(wholeMs + carry);
+  const base = date.toISOString().slice(0, 19);
+  const fraction = date.getUTCMilliseconds() * 1000 + (carry ? 0 : micros);
+  return fraction === 0 ? base : `${base}.${String(fraction).padStart(6, "0")}`;
+}

@@ -1,0 +1,250 @@
+/**
+ * Accumulates records into column-wise float64 storage (≈ 8 bytes per record metric value, no per-record
+ * objects retained) and turns them into a `RunSummary` with exact statistics at the end.
+ *
+ * Successful records feed the record and aggregate metrics; failed ones (an `error`, or `cancelled`) feed
+ * only the `errorOnly` metrics and the error summary — as in AIPerf.
+ */
+import type { ProcessedRecord } from "../records/request_record.ts";
+import { Float64Column } from "./float64_column.ts";
+import type { GoodputEvaluator } from "./goodput.ts";
+import type {
+  AggregateContext,
+  AggregateMetricDef,
+  DerivedInputs,
+  DerivedMetricDef,
+  MetricDef,
+  RecordMetricDef,
+  RecordMetrics,
+  RecordValue,
+} from "./metric_def.ts";
+import type { ErrorDetails, ErrorSummaryEntry, LiveSnapshot, MetricResult, RunSummary } from "./run_summary.ts";
+import { computeStatsInPlace, type Stats } from "./stats.ts";
+
+export interface MetricAccumulatorOptions {
+  /** Epoch ms at run-clock 0 (`RunClock.timeOriginMs`), for wall-clock timestamp metrics. @default 0 */
+  readonly timeOriginMs?: number;
+  /** From `resolveGoodput()`; without it the goodput metrics have no value. @default undefined */
+  readonly goodput?: GoodputEvaluator;
+  /** Values reserved per column up front. @default 1024 */
+  readonly initialCapacity?: number;
+}
+
+interface RecordSlot {
+  readonly def: RecordMetricDef;
+  readonly column: Float64Column;
+}
+
+interface AggregateSlot {
+  readonly def: AggregateMetricDef;
+  value: number;
+  seen: boolean;
+}
+
+/** The error recorded for a cancelled request that carries no error of its own (AIPerf uses code 499). */
+const CANCELLED: ErrorDetails = { code: 499, type: "RequestCancellationError", message: "Request was cancelled" };
+
+function resultOf(def: MetricDef, data: { stats: Stats } | { value: number }): MetricResult {
+  return {
+    tag: def.tag,
+    header: def.header,
+    ...(def.shortHeader === undefined ? {} : { shortHeader: def.shortHeader }),
+    unit: def.unit,
+    ...(def.consoleUnit === undefined ? {} : { consoleUnit: def.consoleUnit }),
+    kind: def.kind,
+    flags: def.flags,
+    displayOrder: def.displayOrder,
+    ...data,
+  };
+}
+
+function allFinite(values: readonly number[]): boolean {
+  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i])) return false;
+  return true;
+}
+
+export class MetricAccumulator {
+  readonly #metrics: readonly MetricDef[];
+  readonly #timeOriginMs: number;
+  readonly #ctx: AggregateContext;
+  readonly #okRecord: RecordSlot[] = [];
+  readonly #errRecord: RecordSlot[] = [];
+  readonly #okAggregate: AggregateSlot[] = [];
+  readonly #errAggregate: AggregateSlot[] = [];
+  readonly #derived: DerivedMetricDef[] = [];
+  readonly #errors = new Map<string, { error: ErrorDetails; count: number }>();
+  readonly #lateness: Float64Column;
+  #successCount = 0;
+  #errorCount = 0;
+  #okFirstStart = Infinity;
+  #okLastEnd = -Infinity;
+  #anyFirstStart = Infinity;
+  #anyLastEnd = -Infinity;
+
+  /**
+   * @param metrics the run's metrics in topological order, as returned by `selectMetrics()`.
+   */
+  constructor(metrics: readonly MetricDef[], options: MetricAccumulatorOptions = {}) {
+    this.#metrics = metrics;
+    this.#timeOriginMs = options.timeOriginMs ?? 0;
+    this.#ctx = options.goodput === undefined ? {} : { isGood: options.goodput };
+    const capacity = options.initialCapacity ?? 1024;
+    this.#lateness = new Float64Column(16);
+    for (const def of metrics) {
+      if (def.kind === "record") {
+        (def.flags.errorOnly ? this.#errRecord : this.#okRecord).push({ def, column: new Float64Column(capacity) });
+      } else if (def.kind === "aggregate") {
+        const start = def.fold === "min" ? Infinity : def.fold === "max" ? -Infinity : 0;
+        (def.flags.errorOnly ? this.#errAggregate : this.#okAggregate).push({ def, value: start, seen: false });
+      } else {
+        this.#derived.push(def);
+      }
+    }
+  }
+
+  /**
+   * Computes one record's metric values, folds them into the run, and returns them (record metrics only,
+   * in computation order) for the per-record JSONL writer. Metrics that do not apply are absent.
+   */
+  add(record: ProcessedRecord): RecordMetrics {
+    const failed = record.error !== undefined || record.cancelled;
+    const values: Record<string, RecordValue> = {};
+    const slots = failed ? this.#errRecord : this.#okRecord;
+    for (let i = 0; i < slots.length; i++) {
+      const { def, column } = slots[i];
+      const v = def.compute(record, values);
+      if (v === undefined) continue;
+      if (typeof v === "number") {
+        if (!Number.isFinite(v)) continue;
+        column.push(v);
+      } else if (allFinite(v)) {
+        column.pushAll(v);
+      } else {
+        const finite = v.filter(Number.isFinite);
+        column.pushAll(finite);
+        values[def.tag] = finite;
+        continue;
+      }
+      values[def.tag] = v;
+    }
+    const aggregates = failed ? this.#errAggregate : this.#okAggregate;
+    for (let i = 0; i < aggregates.length; i++) {
+      const slot = aggregates[i];
+      const v = slot.def.compute(record, values, this.#ctx);
+      if (v === undefined || !Number.isFinite(v)) continue;
+      slot.seen = true;
+      switch (slot.def.fold) {
+        case "count":
+          slot.value += 1;
+          break;
+        case "sum":
+          slot.value += v;
+          break;
+        case "min":
+          if (v < slot.value) slot.value = v;
+          break;
+        case "max":
+          if (v > slot.value) slot.value = v;
+          break;
+      }
+    }
+    if (failed) {
+      this.#errorCount++;
+      const error: ErrorDetails = record.error ?? CANCELLED;
+      const key = `${error.type}\u0000${error.code ?? ""}\u0000${error.message}`;
+      const entry = this.#errors.get(key);
+      if (entry === undefined) {
+        this.#errors.set(key, {
+          error: {
+            ...(error.code === undefined ? {} : { code: error.code }),
+            type: error.type,
+            message: error.message,
+          },
+          count: 1,
+        });
+      } else entry.count++;
+    } else {
+      this.#successCount++;
+      const latency = values["request_latency"];
+      const end = typeof latency === "number" ? record.startAt + latency : record.endAt;
+      if (record.startAt < this.#okFirstStart) this.#okFirstStart = record.startAt;
+      if (end > this.#okLastEnd) this.#okLastEnd = end;
+    }
+    if (record.startAt < this.#anyFirstStart) this.#anyFirstStart = record.startAt;
+    if (record.endAt > this.#anyLastEnd) this.#anyLastEnd = record.endAt;
+    if (record.scheduledAt !== undefined) this.#lateness.push(record.startAt - record.scheduledAt);
+    return values;
+  }
+
+  /** Counts and running means so far; O(number of metrics), no sorting. */
+  snapshot(): LiveSnapshot {
+    const averages: Record<string, number> = {};
+    const sums: Record<string, number> = {};
+    const good = this.#ctx.isGood === undefined
+      ? undefined
+      : this.#okAggregate.find((slot) => slot.def.tag === "good_request_count");
+    for (const { def, column } of this.#okRecord) {
+      if (def.flags.list || column.length === 0) continue;
+      averages[def.tag] = column.sum / column.length;
+      sums[def.tag] = column.sum;
+    }
+    return {
+      successCount: this.#successCount,
+      errorCount: this.#errorCount,
+      ...(good === undefined ? {} : { goodCount: good.value }),
+      elapsedSec: this.#successCount > 0 ? (this.#okLastEnd - this.#okFirstStart) / 1000 : 0,
+      averages,
+      sums,
+    };
+  }
+
+  /**
+   * Exact statistics for every record metric, aggregate values, then derived metrics; sorted by display
+   * order. Sorts the stored columns in place (cheap to call again; later `add()` calls remain valid).
+   */
+  summarize(): RunSummary {
+    const results = new Map<string, MetricResult>();
+    const raw = new Map<string, number>();
+    const recordStats = new Map<string, Stats>();
+    for (const { def, column } of [...this.#okRecord, ...this.#errRecord]) {
+      const stats = computeStatsInPlace(column.view());
+      if (stats === undefined) continue;
+      recordStats.set(def.tag, stats);
+      results.set(def.tag, resultOf(def, { stats }));
+    }
+    const display = { timeOriginMs: this.#timeOriginMs };
+    for (const slot of [...this.#okAggregate, ...this.#errAggregate]) {
+      if (!slot.seen) continue;
+      raw.set(slot.def.tag, slot.value);
+      const value = slot.def.toDisplay === undefined ? slot.value : slot.def.toDisplay(slot.value, display);
+      results.set(slot.def.tag, resultOf(slot.def, { value }));
+    }
+    const inputs: DerivedInputs = {
+      value: (tag) => raw.get(tag),
+      sum: (tag) => recordStats.get(tag)?.sum,
+      count: (tag) => recordStats.get(tag)?.count ?? 0,
+    };
+    for (const def of this.#derived) {
+      const value = def.compute(inputs);
+      if (value === undefined || !Number.isFinite(value)) continue;
+      raw.set(def.tag, value);
+      results.set(def.tag, resultOf(def, { value }));
+    }
+    const metrics = this.#metrics
+      .map((def) => results.get(def.tag))
+      .filter((r): r is MetricResult => r !== undefined)
+      .sort((a, b) => a.displayOrder - b.displayOrder);
+    const errors: ErrorSummaryEntry[] = [...this.#errors.values()].map(({ error, count }) => ({ error, count }));
+    const duration = raw.get("benchmark_duration") ??
+      (this.#anyLastEnd >= this.#anyFirstStart ? (this.#anyLastEnd - this.#anyFirstStart) / 1000 : undefined);
+    const lateness = computeStatsInPlace(this.#lateness.view());
+    return {
+      metrics,
+      errors,
+      successCount: this.#successCount,
+      errorCount: this.#errorCount,
+      ...(duration === undefined ? {} : { benchmarkDurationSec: duration }),
+      ...(lateness === undefined ? {} : { scheduleLatenessMs: lateness }),
+    };
+  }
+}

@@ -1,0 +1,482 @@
+/**
+ * Every metric infermeter publishes, declared once. Tags, headers, units and formulas follow AIPerf
+ * (`reference/aiperf.md` §2.2–2.4); each formula sits in the doc comment beside its `compute`.
+ *
+ * Notation: `start` = `record.startAt`; `content[i]` = `record.responseTimes[i]` (arrival of the i-th response
+ * carrying text, reasoning or tool calls); all times are run-clock ms; `duration_s` = benchmark duration in s.
+ * Record and aggregate metrics see successful records only, except those flagged `errorOnly`.
+ */
+import type { AggregateMetricDef, DerivedMetricDef, MetricDef, RecordMetricDef } from "./metric_def.ts";
+
+/** Reads a numeric value of an already computed record metric. */
+function num(values: Readonly<Record<string, unknown>>, tag: string): number | undefined {
+  const v = values[tag];
+  return typeof v === "number" ? v : undefined;
+}
+
+/** `a / b`, undefined when either is missing or `b` is not positive. */
+function ratio(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined || b === undefined || !(b > 0) ? undefined : a / b;
+}
+
+/** The last content response, else the last response of any kind, else the end of the exchange. */
+function lastContentAt(r: { responseTimes: readonly number[]; lastResponseAt?: number; endAt: number }): number {
+  const n = r.responseTimes.length;
+  return n > 0 ? r.responseTimes[n - 1] : (r.lastResponseAt ?? r.endAt);
+}
+
+// ---------------------------------------------------------------------------------------------- record metrics
+
+/** `request_latency = content[-1] − start` (falls back to the last response, then `endAt`, without content).
+ * AIPerf ends the request at the last content chunk, not at stream close. */
+export const REQUEST_LATENCY: RecordMetricDef = {
+  tag: "request_latency",
+  header: "Request Latency",
+  shortHeader: "Req Latency",
+  unit: "ms",
+  kind: "record",
+  requires: [],
+  flags: {},
+  displayOrder: 100,
+  compute: (r) => lastContentAt(r) - r.startAt,
+};
+
+/** `time_to_first_token = content[0] − start` (reasoning counts as a token, unlike GenAI-Perf). */
+export const TIME_TO_FIRST_TOKEN: RecordMetricDef = {
+  tag: "time_to_first_token",
+  header: "Time to First Token",
+  shortHeader: "TTFT",
+  unit: "ms",
+  kind: "record",
+  requires: [],
+  flags: { streamingOnly: true, producesTokensOnly: true },
+  displayOrder: 200,
+  compute: (r) => (r.responseTimes.length > 0 ? r.responseTimes[0] - r.startAt : undefined),
+};
+
+/** `time_to_second_token = content[1] − content[0]`; needs two content responses. */
+export const TIME_TO_SECOND_TOKEN: RecordMetricDef = {
+  tag: "time_to_second_token",
+  header: "Time to Second Token",
+  shortHeader: "TTST",
+  unit: "ms",
+  kind: "record",
+  requires: [],
+  flags: { streamingOnly: true, producesTokensOnly: true },
+  displayOrder: 300,
+  compute: (r) => (r.responseTimes.length > 1 ? r.responseTimes[1] - r.responseTimes[0] : undefined),
+};
+
+/** `time_to_first_output_token = firstOutputAt − start` (first non-reasoning content; GenAI-Perf's TTFT). */
+export const TIME_TO_FIRST_OUTPUT_TOKEN: RecordMetricDef = {
+  tag: "time_to_first_output_token",
+  header: "Time to First Output Token",
+  shortHeader: "TTFO",
+  unit: "ms",
+  kind: "record",
+  requires: [],
+  flags: { streamingOnly: true, producesTokensOnly: true },
+  displayOrder: 400,
+  compute: (r) => (r.firstOutputAt === undefined ? undefined : r.firstOutputAt - r.startAt),
+};
+
+/** `output_token_count = tokens(content)` (tool-call text included; server usage with server token counts). */
+export const OUTPUT_TOKEN_COUNT: RecordMetricDef = {
+  tag: "output_token_count",
+  header: "Output Token Count",
+  shortHeader: "Output Tokens",
+  unit: "tokens",
+  kind: "record",
+  requires: [],
+  flags: { producesTokensOnly: true },
+  displayOrder: 700,
+  compute: (r) => r.outputTokens,
+};
+
+/** `reasoning_token_count = tokens(reasoning)`. */
+export const REASONING_TOKEN_COUNT: RecordMetricDef = {
+  tag: "reasoning_token_count",
+  header: "Reasoning Token Count",
+  shortHeader: "Reasoning Tokens",
+  unit: "tokens",
+  kind: "record",
+  requires: [],
+  flags: { producesTokensOnly: true, supportsReasoningOnly: true, consoleOnlyIfNonZero: true },
+  displayOrder: 800,
+  compute: (r) => r.reasoningTokens,
+};
+
+/** `output_sequence_length = output_token_count + reasoning_token_count` (reasoning 0 when unknown). */
+export const OUTPUT_SEQUENCE_LENGTH: RecordMetricDef = {
+  tag: "output_sequence_length",
+  header: "Output Sequence Length",
+  shortHeader: "OSL",
+  unit: "tokens",
+  kind: "record",
+  requires: [],
+  flags: { producesTokensOnly: true, largerIsBetter: true },
+  displayOrder: 900,
+  compute: (r) => (r.outputTokens === undefined ? undefined : r.outputTokens + (r.reasoningTokens ?? 0)),
+};
+
+/** `input_sequence_length = tokens(prompt)` (client tokenizer, or server `prompt_tokens`). */
+export const INPUT_SEQUENCE_LENGTH: RecordMetricDef = {
+  tag: "input_sequence_length",
+  header: "Input Sequence Length",
+  shortHeader: "ISL",
+  unit: "tokens",
+  kind: "record",
+  requires: [],
+  flags: { tokenizesInputOnly: true, largerIsBetter: true },
+  displayOrder: 1000,
+  compute: (r) => r.isl,
+};
+
+/** `inter_token_latency = (request_latency − time_to_first_token) / (output_sequence_length − 1)`; needs
+ * OSL ≥ 2. A per-request average (TPOT), not per-token gaps. */
+export const INTER_TOKEN_LATENCY: RecordMetricDef = {
+  tag: "inter_token_latency",
+  header: "Inter Token Latency",
+  shortHeader: "ITL",
+  unit: "ms",
+  kind: "record",
+  requires: ["request_latency", "time_to_first_token", "output_sequence_length"],
+  flags: { streamingOnly: true, producesTokensOnly: true },
+  displayOrder: 500,
+  compute: (_r, v) => {
+    const latency = num(v, "request_latency");
+    const ttft = num(v, "time_to_first_token");
+    const osl = num(v, "output_sequence_length");
+    if (latency === undefined || ttft === undefined || osl === undefined || osl < 2) return undefined;
+    return (latency - ttft) / (osl - 1);
+  },
+};
+
+/** `inter_chunk_latency = [content[i] − content[i−1] for i ≥ 1]`; a list per record, statistics pool every gap. */
+export const INTER_CHUNK_LATENCY: RecordMetricDef = {
+  tag: "inter_chunk_latency",
+  header: "Inter Chunk Latency",
+  shortHeader: "ICL",
+  unit: "ms",
+  kind: "record",
+  requires: [],
+  flags: { streamingOnly: true, producesTokensOnly: true, list: true, noConsole: true },
+  displayOrder: 550,
+  compute: (r) => {
+    const t = r.responseTimes;
+    if (t.length < 2) return undefined;
+    const gaps = new Array<number>(t.length - 1);
+    for (let i = 1; i < t.length; i++) gaps[i - 1] = t[i] - t[i - 1];
+    return gaps;
+  },
+};
+
+/** `output_token_throughput_per_user = 1000 / inter_token_latency_ms` (= 1 / ITL in seconds); absent when ITL is 0. */
+export const OUTPUT_TOKEN_THROUGHPUT_PER_USER: RecordMetricDef = {
+  tag: "output_token_throughput_per_user",
+  header: "Output Token Throughput Per User",
+  shortHeader: "Output TPS/User",
+  unit: "tokens/sec/user",
+  kind: "record",
+  requires: ["inter_token_latency"],
+  flags: { streamingOnly: true, producesTokensOnly: true, largerIsBetter: true },
+  displayOrder: 600,
+  compute: (_r, v) => ratio(1000, num(v, "inter_token_latency")),
+};
+
+/** `error_isl = tokens(prompt)` of a failed request. */
+export const ERROR_ISL: RecordMetricDef = {
+  tag: "error_isl",
+  header: "Error Input Sequence Length",
+  shortHeader: "Error ISL",
+  unit: "tokens",
+  kind: "record",
+  requires: [],
+  flags: { errorOnly: true, tokenizesInputOnly: true, noConsole: true },
+  displayOrder: 2400,
+  compute: (r) => r.isl ?? r.inputTokens,
+};
+
+// ------------------------------------------------------------------------------------------- aggregate metrics
+
+/** `request_count = count(successful requests)`. */
+export const REQUEST_COUNT: AggregateMetricDef = {
+  tag: "request_count",
+  header: "Request Count",
+  shortHeader: "Requests",
+  unit: "requests",
+  kind: "aggregate",
+  fold: "count",
+  requires: [],
+  flags: { largerIsBetter: true, noIndividualRecords: true },
+  displayOrder: 1400,
+  compute: () => 1,
+};
+
+/** `error_request_count = count(failed requests)` (HTTP errors, timeouts, cancellations, parse failures). */
+export const ERROR_REQUEST_COUNT: AggregateMetricDef = {
+  tag: "error_request_count",
+  header: "Error Request Count",
+  shortHeader: "Errors",
+  unit: "requests",
+  kind: "aggregate",
+  fold: "count",
+  requires: [],
+  flags: { errorOnly: true, noIndividualRecords: true, consoleOnlyIfNonZero: true },
+  displayOrder: 1500,
+  compute: () => 1,
+};
+
+/** `min_request_timestamp = min(start)`, displayed as wall-clock epoch ns (`(timeOriginMs + start) · 1e6`). */
+export const MIN_REQUEST_TIMESTAMP: AggregateMetricDef = {
+  tag: "min_request_timestamp",
+  header: "Minimum Request Timestamp",
+  shortHeader: "Min Req",
+  unit: "ns",
+  kind: "aggregate",
+  fold: "min",
+  requires: [],
+  flags: { noConsole: true, noIndividualRecords: true, jsonOnly: true },
+  displayOrder: 2600,
+  compute: (r) => r.startAt,
+  toDisplay: (raw, ctx) => (ctx.timeOriginMs + raw) * 1e6,
+};
+
+/** `max_response_timestamp = max(start + request_latency)`, displayed as wall-clock epoch ns. */
+export const MAX_RESPONSE_TIMESTAMP: AggregateMetricDef = {
+  tag: "max_response_timestamp",
+  header: "Maximum Response Timestamp",
+  shortHeader: "Max Resp",
+  unit: "ns",
+  kind: "aggregate",
+  fold: "max",
+  requires: ["request_latency"],
+  flags: { noConsole: true, noIndividualRecords: true, jsonOnly: true },
+  displayOrder: 2610,
+  compute: (r, v) => {
+    const latency = num(v, "request_latency");
+    return latency === undefined ? undefined : r.startAt + latency;
+  },
+  toDisplay: (raw, ctx) => (ctx.timeOriginMs + raw) * 1e6,
+};
+
+/** `good_request_count = count(successful requests meeting every goodput SLO)`. */
+export const GOOD_REQUEST_COUNT: AggregateMetricDef = {
+  tag: "good_request_count",
+  header: "Good Request Count",
+  shortHeader: "Good Requests",
+  unit: "requests",
+  kind: "aggregate",
+  fold: "sum",
+  requires: [],
+  flags: { goodputOnly: true, noConsole: true, noIndividualRecords: true },
+  displayOrder: 1800,
+  compute: (_r, v, ctx) => (ctx.isGood === undefined ? undefined : ctx.isGood(v) ? 1 : 0),
+};
+
+// --------------------------------------------------------------------------------------------- derived metrics
+
+/** A derived total: `Σ of` over successful (or, for error metrics, failed) records. */
+function totalOf(
+  tag: string,
+  of: string,
+  header: string,
+  shortHeader: string,
+  displayOrder: number,
+): DerivedMetricDef {
+  return {
+    tag,
+    header,
+    shortHeader,
+    unit: "tokens",
+    kind: "derived",
+    requires: [of],
+    flags: { noConsole: true, noIndividualRecords: true },
+    displayOrder,
+    compute: (m) => m.sum(of),
+  };
+}
+
+/** `total_isl = Σ input_sequence_length`. */
+export const TOTAL_ISL: DerivedMetricDef = totalOf(
+  "total_isl",
+  "input_sequence_length",
+  "Total Input Sequence Length",
+  "Total ISL",
+  2000,
+);
+/** `total_osl = Σ output_sequence_length`. */
+export const TOTAL_OSL: DerivedMetricDef = totalOf(
+  "total_osl",
+  "output_sequence_length",
+  "Total Output Sequence Length",
+  "Total OSL",
+  2010,
+);
+/** `total_output_tokens = Σ output_token_count`. */
+export const TOTAL_OUTPUT_TOKENS: DerivedMetricDef = totalOf(
+  "total_output_tokens",
+  "output_token_count",
+  "Total Output Tokens",
+  "Total Output",
+  2020,
+);
+/** `total_reasoning_tokens = Σ reasoning_token_count`. */
+export const TOTAL_REASONING_TOKENS: DerivedMetricDef = totalOf(
+  "total_reasoning_tokens",
+  "reasoning_token_count",
+  "Total Reasoning Tokens",
+  "Total Reasoning",
+  2030,
+);
+/** `total_error_isl = Σ error_isl` (failed requests). */
+export const TOTAL_ERROR_ISL: DerivedMetricDef = totalOf(
+  "total_error_isl",
+  "error_isl",
+  "Total Error Input Sequence Length",
+  "Total Error ISL",
+  2410,
+);
+
+/** `benchmark_duration = (max_response_timestamp − min_request_timestamp) / 1000` in seconds; the
+ * denominator of every throughput. */
+export const BENCHMARK_DURATION: DerivedMetricDef = {
+  tag: "benchmark_duration",
+  header: "Benchmark Duration",
+  shortHeader: "Duration",
+  unit: "sec",
+  kind: "derived",
+  requires: ["min_request_timestamp", "max_response_timestamp"],
+  flags: { noConsole: true, noIndividualRecords: true },
+  displayOrder: 1900,
+  compute: (m) => {
+    const first = m.value("min_request_timestamp");
+    const last = m.value("max_response_timestamp");
+    return first === undefined || last === undefined ? undefined : (last - first) / 1000;
+  },
+};
+
+/** `output_token_throughput = total_osl / duration_s`. */
+export const OUTPUT_TOKEN_THROUGHPUT: DerivedMetricDef = {
+  tag: "output_token_throughput",
+  header: "Output Token Throughput",
+  shortHeader: "Output TPS",
+  unit: "tokens/sec",
+  kind: "derived",
+  requires: ["total_osl", "benchmark_duration"],
+  flags: { producesTokensOnly: true, largerIsBetter: true, noIndividualRecords: true },
+  displayOrder: 1100,
+  compute: (m) => ratio(m.value("total_osl"), m.value("benchmark_duration")),
+};
+
+/** `total_token_throughput = (total_isl + total_osl) / duration_s`. */
+export const TOTAL_TOKEN_THROUGHPUT: DerivedMetricDef = {
+  tag: "total_token_throughput",
+  header: "Total Token Throughput",
+  shortHeader: "Total TPS",
+  unit: "tokens/sec",
+  kind: "derived",
+  requires: ["total_isl", "total_osl", "benchmark_duration"],
+  flags: { producesTokensOnly: true, tokenizesInputOnly: true, largerIsBetter: true, noIndividualRecords: true },
+  displayOrder: 1200,
+  compute: (m) => {
+    const isl = m.value("total_isl");
+    const osl = m.value("total_osl");
+    return isl === undefined || osl === undefined ? undefined : ratio(isl + osl, m.value("benchmark_duration"));
+  },
+};
+
+/** `request_throughput = request_count / duration_s`. */
+export const REQUEST_THROUGHPUT: DerivedMetricDef = {
+  tag: "request_throughput",
+  header: "Request Throughput",
+  shortHeader: "Req/s",
+  unit: "requests/sec",
+  consoleUnit: "req/s",
+  kind: "derived",
+  requires: ["request_count", "benchmark_duration"],
+  flags: { largerIsBetter: true, noIndividualRecords: true },
+  displayOrder: 1300,
+  compute: (m) => ratio(m.value("request_count"), m.value("benchmark_duration")),
+};
+
+/** `request_error_rate = 100 · error_request_count / (request_count + error_request_count)`; a missing
+ * count is 0, so a clean run reports 0 % and a fully failed run 100 %. */
+export const REQUEST_ERROR_RATE: DerivedMetricDef = {
+  tag: "request_error_rate",
+  header: "Request Error Rate",
+  shortHeader: "Err %",
+  unit: "%",
+  kind: "derived",
+  requires: [],
+  reads: ["request_count", "error_request_count"],
+  flags: { noIndividualRecords: true, consoleOnlyIfNonZero: true },
+  displayOrder: 1600,
+  compute: (m) => {
+    const ok = m.value("request_count") ?? 0;
+    const errors = m.value("error_request_count") ?? 0;
+    return ok + errors > 0 ? (100 * errors) / (ok + errors) : undefined;
+  },
+};
+
+/** `good_request_fraction = good_request_count / (request_count + error_request_count)` (0–1). */
+export const GOOD_REQUEST_FRACTION: DerivedMetricDef = {
+  tag: "good_request_fraction",
+  header: "Good Request Fraction",
+  shortHeader: "Good %",
+  unit: "ratio",
+  kind: "derived",
+  requires: ["good_request_count"],
+  reads: ["request_count", "error_request_count"],
+  flags: { goodputOnly: true, noConsole: true, noIndividualRecords: true },
+  displayOrder: 1810,
+  compute: (m) =>
+    ratio(m.value("good_request_count"), (m.value("request_count") ?? 0) + (m.value("error_request_count") ?? 0)),
+};
+
+/** `goodput = good_request_count / duration_s`. */
+export const GOODPUT: DerivedMetricDef = {
+  tag: "goodput",
+  header: "Goodput",
+  shortHeader: "Goodput",
+  unit: "requests/sec",
+  consoleUnit: "req/s",
+  kind: "derived",
+  requires: ["good_request_count", "benchmark_duration"],
+  flags: { goodputOnly: true, largerIsBetter: true, noIndividualRecords: true },
+  displayOrder: 1700,
+  compute: (m) => ratio(m.value("good_request_count"), m.value("benchmark_duration")),
+};
+
+/** All metrics, in declaration order (dependencies first reads best, but the registry sorts topologically). */
+export const METRIC_DEFS: readonly MetricDef[] = [
+  REQUEST_LATENCY,
+  TIME_TO_FIRST_TOKEN,
+  TIME_TO_SECOND_TOKEN,
+  TIME_TO_FIRST_OUTPUT_TOKEN,
+  OUTPUT_TOKEN_COUNT,
+  REASONING_TOKEN_COUNT,
+  OUTPUT_SEQUENCE_LENGTH,
+  INPUT_SEQUENCE_LENGTH,
+  INTER_TOKEN_LATENCY,
+  INTER_CHUNK_LATENCY,
+  OUTPUT_TOKEN_THROUGHPUT_PER_USER,
+  ERROR_ISL,
+  REQUEST_COUNT,
+  ERROR_REQUEST_COUNT,
+  MIN_REQUEST_TIMESTAMP,
+  MAX_RESPONSE_TIMESTAMP,
+  GOOD_REQUEST_COUNT,
+  TOTAL_ISL,
+  TOTAL_OSL,
+  TOTAL_OUTPUT_TOKENS,
+  TOTAL_REASONING_TOKENS,
+  TOTAL_ERROR_ISL,
+  BENCHMARK_DURATION,
+  OUTPUT_TOKEN_THROUGHPUT,
+  TOTAL_TOKEN_THROUGHPUT,
+  REQUEST_THROUGHPUT,
+  REQUEST_ERROR_RATE,
+  GOOD_REQUEST_FRACTION,
+  GOODPUT,
+];

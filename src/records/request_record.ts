@@ -1,0 +1,93 @@
+/**
+ * One request's outcome as the engine hands it on: timestamps, response texts and errors, never exceptions.
+ *
+ * Time base: every `*At` field and `responseTimes` entry is milliseconds (float, µs resolution) on the run
+ * clock, i.e. `performance.now()` of the main thread. Workers convert their own clock before handing a record
+ * over, so records from all shards compare directly. Wall-clock epoch ms = `run.timeOriginMs + t`.
+ */
+import type { Usage } from "../endpoints/endpoint_adapter.ts";
+
+export type Phase = "warmup" | "profiling";
+
+/** A per-request failure, summarized by (type, code, message) in the error summary. */
+export interface RecordError {
+  /** Class of failure: `HTTPError`, `TimeoutError`, `ConnectionError`, `ProtocolError`, `ParseError`,
+   * `RequestCancellationError`, or the API error `type` reported by the server. */
+  readonly type: string;
+  /** HTTP status when there was one; 499 for cancellation (AIPerf). */
+  readonly code?: number;
+  readonly message: string;
+}
+
+export interface RequestRecord {
+  readonly phase: Phase;
+  /** 0-based index of this request within its phase, unique across shards. */
+  readonly requestIndex: number;
+  /** 0-based index of the virtual-user session that sent it (AIPerf `session_num`). */
+  readonly sessionNum: number;
+  readonly conversationId: string;
+  readonly turnIndex: number;
+  /** Value of the `X-Request-ID` header sent. */
+  readonly xRequestId: string;
+  /** Value of the `X-Correlation-ID` header sent (stable per session). */
+  readonly xCorrelationId: string;
+  /** Shard / worker that sent it, e.g. `worker_0`. */
+  readonly workerId: string;
+
+  /** When the permit for this request was issued (closed loop: when the slot became free). */
+  readonly creditIssuedAt: number;
+  /** Open-loop schedules: when the request was due. `startAt - scheduledAt` is the lateness. */
+  readonly scheduledAt?: number;
+  /** Taken immediately before the request bytes are written (AIPerf `start_perf_ns`). */
+  readonly startAt: number;
+  /** Request bytes fully handed to the socket. */
+  readonly sentAt?: number;
+  /** Status line and headers fully received (AIPerf `recv_start_perf_ns` / `request_ack`). */
+  readonly headersAt?: number;
+  /** Last byte received, or the moment the failure was detected. */
+  readonly endAt: number;
+
+  /** Arrival time (first byte) of each content response: SSE events carrying text, reasoning or tool calls,
+   * or the single body of a non-streaming response. */
+  readonly responseTimes: readonly number[];
+  /** Arrival of the first response whose non-reasoning content is non-empty (TTFO). */
+  readonly firstOutputAt?: number;
+  /** Arrival of the last response of any kind, including usage-only chunks. */
+  readonly lastResponseAt?: number;
+
+  readonly status?: number;
+  /** Concatenated non-reasoning output text, tool-call text included (counted as output tokens). */
+  readonly content: string;
+  /** Concatenated reasoning text (`reasoning_content` / `reasoning`). */
+  readonly reasoning: string;
+  /** Last non-null usage seen. */
+  readonly usage?: Usage;
+  readonly finishReason?: string;
+  readonly error?: RecordError;
+  readonly cancelled: boolean;
+
+  /** ISL from the dataset entry (client tokenizer), when the endpoint tokenizes input. */
+  readonly inputTokens?: number;
+  /** Output tokens requested (`max_tokens` / `max_completion_tokens` sent), if any. */
+  readonly requestedOutputTokens?: number;
+  /** Whether the request went over a kept-alive connection. */
+  readonly connectionReused?: boolean;
+  readonly bytesSent?: number;
+  readonly bytesReceived?: number;
+}
+
+/** A record after token counting, off the hot path. Counts are undefined when they cannot be known. */
+export interface ProcessedRecord extends RequestRecord {
+  /** Tokens of `content` (client tokenizer) or server usage when `--use-server-token-count`. */
+  readonly outputTokens?: number;
+  /** Tokens of `reasoning`. */
+  readonly reasoningTokens?: number;
+  /** ISL used by metrics (client count, or server `prompt_tokens` with server token counts). */
+  readonly isl?: number;
+}
+
+/** Run-level time information every consumer needs to turn run-clock times into wall-clock times. */
+export interface RunClock {
+  /** `performance.timeOrigin` of the main thread: epoch ms at run-clock 0. */
+  readonly timeOriginMs: number;
+}

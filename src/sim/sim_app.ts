@@ -1,0 +1,262 @@
+/**
+ * The simulated OpenAI-compatible inference server as a Hono app (testable with `app.request()`).
+ *
+ * Routes: `POST /v1/chat/completions`, `POST /v1/completions` (streaming and not), `GET /v1/models`,
+ * `GET /health`, `GET /v1/health/live`, `GET /v1/health/ready`, `GET /metrics` (Prometheus text).
+ * With an API key, every `/v1/*` route except the health checks needs `Authorization: Bearer <key>`.
+ *
+ * Latency: a streamed response's token k is due `ttft + k·itl` ms after the request arrived (`TokenClock`) and is
+ * written by the shared `StreamScheduler`; a non-streamed one is answered when its last token is due,
+ * `ttft + itl·(n−1)`. With `ttftMs = itlMs = 0` the whole body is built as one string and returned at once: no
+ * timers, no stream — the mode the throughput benchmark measures.
+ *
+ * Errors and randomness: `errorRate` % of well-formed inference requests get a 500. Every random choice of a
+ * request (error, length, jitter, words, id) comes from a generator seeded by `RequestSeeder`, so a seeded
+ * server gives the same answers whatever the arrival order.
+ */
+import { Hono } from "hono";
+import type { Tokenizer } from "../tokenizer/tokenizer.ts";
+import { completionBody, type ResponseIdentity } from "./completion_body.ts";
+import { type GenerationRequest, parseGenerationRequest, type SimEndpoint } from "./generation_request.ts";
+import { planGeneration } from "./plan_generation.ts";
+import { RequestSeeder } from "./request_seeder.ts";
+import { simErrorBody, SimRequestError } from "./sim_error.ts";
+import { resolveSimOptions, type SimOptions } from "./sim_options.ts";
+import { SimStats } from "./sim_stats.ts";
+import { SseEmitter } from "./sse_emitter.ts";
+import { type ScheduledHandle, StreamScheduler } from "./stream_scheduler.ts";
+import { TokenClock } from "./token_clock.ts";
+import { WordSource } from "./word_source.ts";
+
+export interface SimDeps {
+  /** Counts prompt tokens (`prompt_tokens`); the CLI passes the builtin o200k_base tokenizer. */
+  readonly tokenizer: Tokenizer;
+  /** Live counters; pass one to read them from outside. @default new SimStats() */
+  readonly stats?: SimStats;
+  /** Timer for slow responses; pass one to abort its streams on shutdown. @default new StreamScheduler() */
+  readonly scheduler?: StreamScheduler;
+}
+
+const CHAT_PATH = "/v1/chat/completions";
+const COMPLETIONS_PATH = "/v1/completions";
+const JSON_HEADERS = { "content-type": "application/json" } as const;
+const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" } as const;
+const PROMETHEUS_HEADERS = { "content-type": "text/plain; version=0.0.4; charset=utf-8" } as const;
+/** Bound of the prompt-count memo; benchmarks often repeat prompts, and counting is the costliest step. */
+const COUNT_CACHE_LIMIT = 4096;
+
+export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono {
+  const o = resolveSimOptions(options);
+  const stats = deps.stats ?? new SimStats();
+  const scheduler = deps.scheduler ?? new StreamScheduler();
+  const tokenizer = deps.tokenizer;
+  const seeder = new RequestSeeder(o.seed ?? crypto.getRandomValues(new Uint32Array(1))[0]);
+  const modelSet = new Set(o.models);
+  const startedAt = Math.floor(Date.now() / 1000);
+  const zeroLatency = o.ttftMs === 0 && o.itlMs === 0;
+  const encoder = new TextEncoder();
+  const countCache = new Map<string, number>();
+
+  const countText = (text: string): number => {
+    const cached = countCache.get(text);
+    if (cached !== undefined) return cached;
+    const n = tokenizer.count(text);
+    if (countCache.size >= COUNT_CACHE_LIMIT) countCache.clear();
+    countCache.set(text, n);
+    return n;
+  };
+
+  const promptTokensOf = (request: GenerationRequest): number => {
+    let n = request.promptTokenIds;
+    for (const text of request.promptTexts) n += countText(text);
+    return n;
+  };
+
+  /** Waits on the shared scheduler (not a timer of its own); resolves early on shutdown. */
+  const waitUntil = (due: number): Promise<void> =>
+    new Promise((resolve) => {
+      scheduler.add({
+        run: () => {
+          resolve();
+          return undefined;
+        },
+        abort: resolve,
+      }, due);
+    });
+
+  const generate = async (req: Request, endpoint: SimEndpoint, path: string): Promise<Response> => {
+    const arrival = performance.now();
+    stats.begin();
+    let streaming = false;
+    try {
+      const text = await req.text();
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch (e) {
+        throw new SimRequestError(400, "invalid_request_error", `The request body is not valid JSON: ${message(e)}`);
+      }
+      const request = parseGenerationRequest(endpoint, json);
+      if (o.strictModel && request.model !== undefined && !modelSet.has(request.model)) {
+        throw new SimRequestError(
+          404,
+          "not_found_error",
+          `The model '${request.model}' does not exist; this server serves ${o.models.join(", ")}.`,
+          "model",
+        );
+      }
+      const rng = seeder.rngFor(text);
+      if (o.errorRate > 0 && rng.derive("error").next() * 100 < o.errorRate) {
+        stats.count(path, 500);
+        return new Response(
+          simErrorBody(500, "server_error", "Simulated internal server error (--error-rate)."),
+          { status: 500, headers: JSON_HEADERS },
+        );
+      }
+      const plan = planGeneration(request, promptTokensOf(request), o, rng.derive("length"));
+      const ids = rng.derive("id");
+      const identity: ResponseIdentity = {
+        endpoint,
+        id: `${endpoint === "chat" ? "chatcmpl" : "cmpl"}-${hex8(ids.nextUint32())}${hex8(ids.nextUint32())}`,
+        created: Math.floor(Date.now() / 1000),
+        model: request.model ?? o.models[0],
+      };
+      const words = new WordSource(rng.derive("words"));
+      const clock = new TokenClock(o, rng.derive("latency"));
+      stats.count(path, 200);
+      stats.promptTokensTotal += plan.promptTokens;
+      const total = plan.reasoningTokens + plan.contentTokens;
+
+      if (!request.stream) {
+        const lastDue = total > 0 ? clock.advance(total) : 0;
+        if (lastDue > 0) await waitUntil(arrival + lastDue);
+        const reasoning = words.take(plan.reasoningTokens);
+        const content = words.take(plan.contentTokens);
+        stats.outputTokensTotal += total;
+        return new Response(completionBody(identity, plan, reasoning, content), { status: 200, headers: JSON_HEADERS });
+      }
+
+      const emitter = new SseEmitter({
+        identity,
+        plan,
+        words,
+        clock,
+        tokensPerChunk: o.tokensPerChunk,
+        includeUsage: request.includeUsage,
+        continuousUsage: request.continuousUsage,
+        emitSendTimes: o.emitSendTimes,
+      });
+      if (zeroLatency) {
+        const body = emitter.emit(Infinity);
+        stats.outputTokensTotal += emitter.tokensSent;
+        return new Response(body, { status: 200, headers: SSE_HEADERS });
+      }
+      streaming = true;
+      return new Response(timedStream(emitter, arrival), { status: 200, headers: SSE_HEADERS });
+    } catch (e) {
+      if (e instanceof SimRequestError) {
+        stats.count(path, e.status);
+        return new Response(simErrorBody(e.status, e.type, e.message, e.param), {
+          status: e.status,
+          headers: JSON_HEADERS,
+        });
+      }
+      throw e;
+    } finally {
+      // A timed stream leaves the in-flight gauge when its last event is written or the client goes away.
+      if (!streaming) stats.end();
+    }
+  };
+
+  const timedStream = (emitter: SseEmitter, arrival: number): ReadableStream<Uint8Array> => {
+    let handle: ScheduledHandle | undefined;
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      stats.end();
+      stats.outputTokensTotal += emitter.tokensSent;
+    };
+    return new ReadableStream<Uint8Array>({
+      start(controller) {
+        handle = scheduler.add({
+          run(horizon) {
+            const text = emitter.emit(horizon - arrival);
+            if (text.length > 0) controller.enqueue(encoder.encode(text));
+            if (!emitter.done) return arrival + emitter.nextDue;
+            controller.close();
+            finish();
+            return undefined;
+          },
+          abort() {
+            try {
+              controller.close();
+            } catch {
+              // Already closed or errored by the client going away: nothing left to cut short.
+            }
+            finish();
+          },
+        }, arrival + emitter.nextDue);
+      },
+      cancel() {
+        handle?.cancel();
+        finish();
+      },
+    });
+  };
+
+  const app = new Hono();
+
+  app.onError((err) => {
+    return new Response(simErrorBody(500, "server_error", `Internal error: ${message(err)}`), {
+      status: 500,
+      headers: JSON_HEADERS,
+    });
+  });
+  app.notFound((c) => {
+    return new Response(
+      simErrorBody(404, "not_found_error", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`),
+      { status: 404, headers: JSON_HEADERS },
+    );
+  });
+
+  // Health and metrics stay open even with an API key so orchestrators and scrapers need no secret.
+  const health = () => new Response('{"status":"ok"}', { status: 200, headers: JSON_HEADERS });
+  app.get("/health", health);
+  app.get("/v1/health/live", () => jsonResponse({ object: "health.response", message: "Service is live." }));
+  app.get("/v1/health/ready", () => jsonResponse({ object: "health.response", message: "Service is ready." }));
+  app.get("/metrics", () => new Response(stats.toPrometheus(), { status: 200, headers: PROMETHEUS_HEADERS }));
+
+  if (o.apiKey !== undefined) {
+    const expected = `Bearer ${o.apiKey}`;
+    app.use("/v1/*", async (c, next) => {
+      if (c.req.path.startsWith("/v1/health/")) return await next();
+      if (c.req.header("authorization") === expected) return await next();
+      return new Response(
+        simErrorBody(401, "authentication_error", "Missing or invalid API key; send 'Authorization: Bearer <key>'."),
+        { status: 401, headers: JSON_HEADERS },
+      );
+    });
+  }
+
+  app.get("/v1/models", () =>
+    jsonResponse({
+      object: "list",
+      data: o.models.map((id) => ({ id, object: "model", created: startedAt, owned_by: "infermeter-sim" })),
+    }));
+  app.post(CHAT_PATH, (c) => generate(c.req.raw, "chat", CHAT_PATH));
+  app.post(COMPLETIONS_PATH, (c) => generate(c.req.raw, "completions", COMPLETIONS_PATH));
+  return app;
+}
+
+function jsonResponse(value: unknown): Response {
+  return new Response(JSON.stringify(value), { status: 200, headers: JSON_HEADERS });
+}
+
+function hex8(n: number): string {
+  return (n >>> 0).toString(16).padStart(8, "0");
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,76 @@
+/**
+ * Runs the simulated server app on `Deno.serve` (HTTP/1.1, loopback by default).
+ *
+ * `close()` stops accepting connections, lets in-flight responses finish for up to `shutdownGraceMs`, then cuts
+ * the remaining streams short (their clients see the body end without `[DONE]`) so a benchmark server never
+ * hangs on shutdown.
+ */
+import type { Tokenizer } from "../tokenizer/tokenizer.ts";
+import { createSimApp } from "./sim_app.ts";
+import { resolveSimOptions, type SimOptions } from "./sim_options.ts";
+import { SimStats } from "./sim_stats.ts";
+import { StreamScheduler } from "./stream_scheduler.ts";
+
+export interface SimServer {
+  readonly hostname: string;
+  readonly port: number;
+  /** Base URL, e.g. `http://127.0.0.1:8000`. */
+  readonly url: string;
+  /** Live counters (also served as Prometheus text on `/metrics`). */
+  readonly stats: SimStats;
+  /** Stop the server; resolves when every connection is closed. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface StartSimServerOptions extends Partial<SimOptions> {
+  /** Prompt-token counter. @default the builtin o200k_base tokenizer (`loadTokenizer("builtin")`) */
+  readonly tokenizer?: Tokenizer;
+}
+
+export async function startSimServer(options: StartSimServerOptions = {}): Promise<SimServer> {
+  const { tokenizer: given, ...rest } = options;
+  const o = resolveSimOptions(rest);
+  const tokenizer = given ?? await loadBuiltinTokenizer();
+  const stats = new SimStats();
+  const scheduler = new StreamScheduler();
+  const app = createSimApp(o, { tokenizer, stats, scheduler });
+
+  const listening = Promise.withResolvers<Deno.NetAddr>();
+  const server = Deno.serve({
+    hostname: o.host,
+    port: o.port,
+    // The CLI prints its own single line; Deno's default banner would break parsers of that line.
+    onListen: (addr) => listening.resolve(addr as Deno.NetAddr),
+    onError: (err) =>
+      new Response(JSON.stringify({ error: { message: String(err), type: "server_error", param: null, code: 500 } }), {
+        status: 500,
+        headers: { "content-type": "application/json" },
+      }),
+  }, app.fetch);
+  const addr = await listening.promise;
+  const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      const shutdown = server.shutdown();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const grace = new Promise<"timeout">((resolve) => {
+        timer = setTimeout(() => resolve("timeout"), o.shutdownGraceMs);
+      });
+      const first = await Promise.race([shutdown.then(() => "done" as const), grace]);
+      clearTimeout(timer);
+      if (first === "timeout") scheduler.abortAll();
+      await server.finished;
+    })();
+    return closing;
+  };
+
+  return { hostname: addr.hostname, port: addr.port, url: `http://${host}:${addr.port}`, stats, close };
+}
+
+/** Loaded lazily so that importing the server (e.g. in tests with an injected tokenizer) never pays for it. */
+async function loadBuiltinTokenizer(): Promise<Tokenizer> {
+  const { loadTokenizer } = await import("../tokenizer/load_tokenizer.ts");
+  return await loadTokenizer("builtin");
+}

@@ -1,0 +1,77 @@
+/**
+ * The engine's only access to time, so schedules can be tested with a virtual clock.
+ *
+ * `sleepUntil` takes an ABSOLUTE deadline: open-loop schedules compute every send time from the phase start,
+ * so a late wake-up never shifts later sends (no drift). Deno timers fire with ~1 ms granularity; the
+ * remaining lateness is measured per request (`startAt - scheduledAt`) and reported, never hidden.
+ */
+export interface Clock {
+  /** Milliseconds on the run clock (main thread `performance.now()`, or offset in a worker). */
+  now(): number;
+  /** Resolves at or after `t`; resolves early (at once) when `signal` aborts. */
+  sleepUntil(t: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** The real clock: `performance.now()` plus a fixed offset (a worker's distance to the main thread). */
+export class SystemClock implements Clock {
+  readonly #offset: number;
+  constructor(offsetMs = 0) {
+    this.#offset = offsetMs;
+  }
+  now(): number {
+    return performance.now() + this.#offset;
+  }
+  sleepUntil(t: number, signal?: AbortSignal): Promise<void> {
+    const delay = t - this.now();
+    if (delay <= 0 || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, delay);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+  }
+}
+
+/** A virtual clock for tests: time moves only when `advance()` is called. */
+export class ManualClock implements Clock {
+  #now: number;
+  #sleepers: { t: number; resolve: () => void }[] = [];
+  constructor(start = 0) {
+    this.#now = start;
+  }
+  now(): number {
+    return this.#now;
+  }
+  sleepUntil(t: number, signal?: AbortSignal): Promise<void> {
+    if (t <= this.#now || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const sleeper = { t, resolve };
+      this.#sleepers.push(sleeper);
+      signal?.addEventListener("abort", () => {
+        this.#sleepers = this.#sleepers.filter((s) => s !== sleeper);
+        resolve();
+      }, { once: true });
+    });
+  }
+  /** Move time forward to `t`, waking sleepers in deadline order (letting each one's continuation run). */
+  async advanceTo(t: number): Promise<void> {
+    for (;;) {
+      // Let pending code run (all its microtasks) and register its next sleep before picking the next one.
+      await new Promise((r) => setTimeout(r, 0));
+      this.#sleepers.sort((a, b) => a.t - b.t);
+      const next = this.#sleepers[0];
+      if (!next || next.t > t) break;
+      this.#sleepers.shift();
+      this.#now = Math.max(this.#now, next.t);
+      next.resolve();
+    }
+    this.#now = Math.max(this.#now, t);
+  }
+  get pendingSleepers(): number {
+    return this.#sleepers.length;
+  }
+}

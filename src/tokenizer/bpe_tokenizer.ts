@@ -1,0 +1,359 @@
+/**
+ * A tiktoken-compatible byte-pair-encoding tokenizer over a {@linkcode BpeRanks} table.
+ *
+ * Algorithm (the same as tiktoken's core, so ids match token for token):
+ * 1. Pre-tokenize: split the text into pieces with the encoding's `pat_str` regex (Unicode mode; matching is
+ *    done on the whole text so lookaheads see what follows a piece).
+ * 2. UTF-8 encode the piece into a reused scratch buffer (ASCII written directly, otherwise `encodeInto`).
+ * 3. If the whole piece is a token, emit it (most English words are).
+ * 4. Otherwise repeatedly merge the adjacent pair of parts whose concatenation has the lowest rank (leftmost on
+ *    ties) until no pair is a token; emit the parts' ranks. Short pieces use a linear scan (O(n²) with tiny n,
+ *    like tiktoken); longer pieces (runs of letters, spaces or symbols) use a binary heap with lazy invalidation
+ *    (O(n log n)), so a pathological input cannot stall the counter.
+ *
+ * Multi-token pieces are memoized (piece text → ids) in a bounded `Map` that is cleared when full, so repeated
+ * words cost one regex step and one map lookup. Special tokens are never produced: `<|endoftext|>` in the input
+ * is ordinary text.
+ */
+import type { Tokenizer } from "./tokenizer.ts";
+import { BPE_HASH_PRIME, BPE_HASH_SEED, type BpeRanks, finishHash, hashBytes, NO_RANK } from "./bpe_ranks.ts";
+
+/** Default for {@linkcode BpeTokenizerOptions.heapMergeThreshold}. */
+export const HEAP_MERGE_THRESHOLD = 128;
+
+export interface BpeTokenizerOptions {
+  /** Reported as {@linkcode Tokenizer.name}. */
+  readonly name: string;
+  /** Token bytes ↔ ranks. */
+  readonly ranks: BpeRanks;
+  /** Pre-tokenizer regex source (tiktoken `pat_str`), compiled with Unicode semantics. */
+  readonly pattern: string;
+  /** Special tokens (text → id); used only so that `decode()` can render their ids. @default {} */
+  readonly specialTokens?: Readonly<Record<string, number>>;
+  /** Memo capacity in pieces; the memo is cleared when it reaches this size. 0 disables it. @default 50_000 */
+  readonly memoSize?: number;
+  /** Pieces longer than this (UTF-16 code units) are not memoized. @default 256 */
+  readonly memoMaxPieceLength?: number;
+  /** Pieces longer than this many bytes are merged with a heap instead of a linear scan. @default 128 */
+  readonly heapMergeThreshold?: number;
+}
+
+type MemoEntry = readonly number[];
+
+export class BpeTokenizer implements Tokenizer {
+  readonly name: string;
+  readonly #ranks: BpeRanks;
+  /** Sticky: a match must start exactly where the previous one ended (tiktoken's pieces are contiguous). */
+  readonly #sticky: RegExp;
+  /** Global twin, used only to skip characters the pattern cannot match (tiktoken drops them). */
+  readonly #search: RegExp;
+  readonly #specialBytes: Map<number, Uint8Array>;
+  readonly #memo = new Map<string, MemoEntry>();
+  readonly #memoSize: number;
+  readonly #memoMaxPieceLength: number;
+  readonly #heapMergeThreshold: number;
+  readonly #encoder = new TextEncoder();
+  readonly #decoder = new TextDecoder("utf-8");
+  #scratch = new Uint8Array(1024);
+  #parts = new Int32Array(256);
+  #pairRanks = new Int32Array(256);
+  #pieceIds: number[] = [];
+  /** Hash of the bytes last written by {@linkcode #utf8} (computed while writing them). */
+  #hash = 0;
+
+  constructor(options: BpeTokenizerOptions) {
+    this.name = options.name;
+    this.#ranks = options.ranks;
+    this.#sticky = new RegExp(options.pattern, "uy");
+    this.#search = new RegExp(options.pattern, "gu");
+    this.#memoSize = options.memoSize ?? 50_000;
+    this.#memoMaxPieceLength = options.memoMaxPieceLength ?? 256;
+    this.#heapMergeThreshold = options.heapMergeThreshold ?? HEAP_MERGE_THRESHOLD;
+    this.#specialBytes = new Map();
+    for (const [text, id] of Object.entries(options.specialTokens ?? {})) {
+      this.#specialBytes.set(id, this.#encoder.encode(text));
+    }
+  }
+
+  encode(text: string): number[] {
+    const out: number[] = [];
+    this.#run(text, out);
+    return out;
+  }
+
+  count(text: string): number {
+    return this.#run(text, undefined);
+  }
+
+  decode(ids: readonly number[]): string {
+    const ranks = this.#ranks;
+    let length = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      if (ranks.has(id)) length += ranks.tokenLength(id);
+      else {
+        const special = this.#specialBytes.get(id);
+        if (special === undefined) {
+          throw new RangeError(`Token id ${id} is not in the ${this.name} vocabulary; pass ids produced by encode()`);
+        }
+        length += special.length;
+      }
+    }
+    const bytes = new Uint8Array(length);
+    let at = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i];
+      if (ranks.has(id)) at = ranks.copyToken(id, bytes, at);
+      else {
+        const special = this.#specialBytes.get(id)!;
+        bytes.set(special, at);
+        at += special.length;
+      }
+    }
+    return this.#decoder.decode(bytes);
+  }
+
+  /** Number of memoized pieces (for tests and benchmarks). */
+  get memoEntries(): number {
+    return this.#memo.size;
+  }
+
+  /** Tokenize `text`; appends ids to `out` when given; returns the token count. */
+  #run(text: string, out: number[] | undefined): number {
+    const sticky = this.#sticky;
+    const ranks = this.#ranks;
+    const memo = this.#memo;
+    const length = text.length;
+    let count = 0;
+    let pos = 0;
+    while (pos < length) {
+      sticky.lastIndex = pos;
+      if (!sticky.test(text)) {
+        // Nothing matches here: skip to the next match, dropping the unmatched characters like tiktoken.
+        const search = this.#search;
+        search.lastIndex = pos;
+        const next = search.exec(text);
+        if (next === null) break;
+        pos = next.index;
+        continue;
+      }
+      const end = sticky.lastIndex;
+      if (end === pos) {
+        // An empty match encodes to nothing; step over one code point.
+        const c = text.charCodeAt(pos);
+        pos += c >= 0xd800 && c <= 0xdbff && pos + 1 < length ? 2 : 1;
+        continue;
+      }
+      const byteLength = this.#utf8(text, pos, end);
+      const whole = ranks.rankOfHashed(this.#scratch, 0, byteLength, this.#hash);
+      if (whole !== NO_RANK) {
+        if (out !== undefined) out.push(whole);
+        count++;
+        pos = end;
+        continue;
+      }
+      const memoize = this.#memoSize > 0 && end - pos <= this.#memoMaxPieceLength;
+      const piece = memoize ? text.substring(pos, end) : "";
+      let ids = memoize ? memo.get(piece) : undefined;
+      if (ids === undefined) {
+        const fresh = this.#pieceIds;
+        fresh.length = 0;
+        this.#merge(byteLength, fresh);
+        if (memoize) {
+          if (memo.size >= this.#memoSize) memo.clear();
+          ids = fresh.slice();
+          memo.set(piece, ids);
+        } else {
+          ids = fresh;
+        }
+      }
+      if (out !== undefined) { for (let i = 0; i < ids.length; i++) out.push(ids[i]); }
+      count += ids.length;
+      pos = end;
+    }
+    return count;
+  }
+
+  /**
+   * UTF-8 encode `text[start, end)` into the scratch buffer and hash it (into `#hash`); returns the byte length.
+   * ASCII is written and hashed in one pass; anything else goes through `encodeInto`.
+   */
+  #utf8(text: string, start: number, end: number): number {
+    const need = (end - start) * 3;
+    if (need > this.#scratch.length) this.#scratch = new Uint8Array(Math.max(need, this.#scratch.length * 2));
+    const scratch = this.#scratch;
+    let n = 0;
+    let h = BPE_HASH_SEED;
+    for (let i = start; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80) {
+        n = this.#encoder.encodeInto(text.substring(start, end), scratch).written;
+        this.#hash = hashBytes(scratch, 0, n);
+        return n;
+      }
+      scratch[n++] = c;
+      h = Math.imul(h ^ c, BPE_HASH_PRIME);
+    }
+    this.#hash = finishHash(h);
+    return n;
+  }
+
+  /** Byte-pair merge of the scratch bytes `[0, n)`; appends the resulting ranks to `out`. */
+  #merge(n: number, out: number[]): void {
+    if (n > this.#heapMergeThreshold) {
+      this.#heapMerge(n, out);
+      return;
+    }
+    const bytes = this.#scratch;
+    const ranks = this.#ranks;
+    if (this.#parts.length < n + 1) {
+      this.#parts = new Int32Array(2 * (n + 1));
+      this.#pairRanks = new Int32Array(2 * (n + 1));
+    }
+    // parts[k] = start of part k (parts[m] = n); pairRanks[k] = rank of parts k and k+1 joined, or NO_RANK.
+    const parts = this.#parts;
+    const pairRanks = this.#pairRanks;
+    for (let k = 0; k <= n; k++) parts[k] = k;
+    for (let k = 0; k < n - 1; k++) pairRanks[k] = ranks.rankOf(bytes, k, k + 2);
+    let m = n;
+    while (m > 1) {
+      let best = -1;
+      let bestRank = 0x7fffffff;
+      for (let k = 0; k < m - 1; k++) {
+        const r = pairRanks[k];
+        if (r !== NO_RANK && r < bestRank) {
+          bestRank = r;
+          best = k;
+        }
+      }
+      if (best < 0) break;
+      // Merge parts best and best+1: drop boundary best+1.
+      for (let k = best + 1; k < m; k++) parts[k] = parts[k + 1];
+      for (let k = best + 1; k < m - 2; k++) pairRanks[k] = pairRanks[k + 1];
+      m--;
+      pairRanks[best] = best + 1 < m ? ranks.rankOf(bytes, parts[best], parts[best + 2]) : NO_RANK;
+      if (best > 0) pairRanks[best - 1] = ranks.rankOf(bytes, parts[best - 1], parts[best + 1]);
+    }
+    for (let k = 0; k < m; k++) out.push(this.#partRank(parts[k], parts[k + 1]));
+  }
+
+  /** The same merge order as {@linkcode #merge}, driven by a min-heap keyed by (rank, start). */
+  #heapMerge(n: number, out: number[]): void {
+    const bytes = this.#scratch;
+    const ranks = this.#ranks;
+    // Parts are named by their start byte; next[k] = start of the following part (n at the end).
+    const next = new Int32Array(n);
+    const prev = new Int32Array(n);
+    const alive = new Uint8Array(n);
+    const version = new Int32Array(n);
+    for (let k = 0; k < n; k++) {
+      next[k] = k + 1;
+      prev[k] = k - 1;
+      alive[k] = 1;
+    }
+    const heap = new MergeHeap(n);
+    for (let k = 0; k < n - 1; k++) {
+      const r = ranks.rankOf(bytes, k, k + 2);
+      if (r !== NO_RANK) heap.push(r, k, 0);
+    }
+    while (heap.size > 0) {
+      heap.pop();
+      const k = heap.poppedStart;
+      if (alive[k] === 0 || version[k] !== heap.poppedVersion) continue;
+      // Merge part k with its successor j.
+      const j = next[k];
+      alive[j] = 0;
+      const after = next[j];
+      next[k] = after;
+      if (after < n) prev[after] = k;
+      version[k]++;
+      if (after < n) {
+        const r = ranks.rankOf(bytes, k, next[after]);
+        if (r !== NO_RANK) heap.push(r, k, version[k]);
+      }
+      const p = prev[k];
+      if (p >= 0) {
+        version[p]++;
+        const r = ranks.rankOf(bytes, p, after);
+        if (r !== NO_RANK) heap.push(r, p, version[p]);
+      }
+    }
+    for (let k = 0; k < n; k = next[k]) out.push(this.#partRank(k, next[k]));
+  }
+
+  #partRank(start: number, end: number): number {
+    const r = this.#ranks.rankOf(this.#scratch, start, end);
+    if (r === NO_RANK) {
+      // Only possible with a vocabulary that lacks some single bytes (never for tiktoken encodings).
+      throw new RangeError(
+        `The ${this.name} vocabulary has no token for a ${end - start}-byte piece; use a byte-complete vocabulary`,
+      );
+    }
+    return r;
+  }
+}
+
+/** Binary min-heap of merge candidates ordered by (rank, start), in typed arrays. */
+class MergeHeap {
+  size = 0;
+  poppedStart = 0;
+  poppedVersion = 0;
+  #keys: Float64Array;
+  #versions: Int32Array;
+  readonly #n: number;
+
+  constructor(n: number) {
+    this.#n = n;
+    this.#keys = new Float64Array(Math.max(16, 2 * n));
+    this.#versions = new Int32Array(Math.max(16, 2 * n));
+  }
+
+  push(rank: number, start: number, version: number): void {
+    if (this.size === this.#keys.length) {
+      const keys = new Float64Array(this.#keys.length * 2);
+      keys.set(this.#keys);
+      this.#keys = keys;
+      const versions = new Int32Array(this.#versions.length * 2);
+      versions.set(this.#versions);
+      this.#versions = versions;
+    }
+    const keys = this.#keys;
+    const versions = this.#versions;
+    const key = rank * this.#n + start;
+    let i = this.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (keys[parent] <= key) break;
+      keys[i] = keys[parent];
+      versions[i] = versions[parent];
+      i = parent;
+    }
+    keys[i] = key;
+    versions[i] = version;
+  }
+
+  /** Remove the minimum; its start and version land in `poppedStart` / `poppedVersion`. */
+  pop(): void {
+    const keys = this.#keys;
+    const versions = this.#versions;
+    const top = keys[0];
+    this.poppedStart = top % this.#n;
+    this.poppedVersion = versions[0];
+    const last = --this.size;
+    if (last === 0) return;
+    const key = keys[last];
+    const version = versions[last];
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= last) break;
+      if (child + 1 < last && keys[child + 1] < keys[child]) child++;
+      if (keys[child] >= key) break;
+      keys[i] = keys[child];
+      versions[i] = versions[child];
+      i = child;
+    }
+    keys[i] = key;
+    versions[i] = version;
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * The builtin tokenizer: OpenAI's o200k_base encoding, with no network and no model files.
+ *
+ * The rank data comes from js-tiktoken's `ranks/o200k_base` module (pattern, special tokens, base64 ranks); the
+ * encoder is our own {@linkcode BpeTokenizer}, which builds its tables in milliseconds where js-tiktoken's
+ * constructor takes over a second. The rank module (~2.3 MB of text) is imported dynamically, so commands that
+ * never tokenize never load it.
+ */
+import type { Tokenizer } from "./tokenizer.ts";
+import { BpeRanks } from "./bpe_ranks.ts";
+import { BpeTokenizer } from "./bpe_tokenizer.ts";
+
+/** The name every builtin tokenizer reports, and the `--tokenizer` value that selects it. */
+export const BUILTIN_TOKENIZER_NAME = "builtin";
+
+interface O200kData {
+  readonly pat_str: string;
+  readonly special_tokens: Readonly<Record<string, number>>;
+  readonly ranks: BpeRanks;
+}
+
+let o200k: Promise<O200kData> | undefined;
+
+/** Parsed o200k_base tables, shared by every builtin tokenizer in this isolate (they are immutable). */
+function loadO200k(): Promise<O200kData> {
+  o200k ??= import("js-tiktoken/ranks/o200k_base").then(({ default: data }) => ({
+    pat_str: data.pat_str,
+    special_tokens: data.special_tokens,
+    ranks: BpeRanks.parse(data.bpe_ranks),
+  }));
+  return o200k;
+}
+
+/** A new o200k_base tokenizer (named `builtin`); the rank tables are loaded once and shared. */
+export async function loadBuiltinTokenizer(): Promise<Tokenizer> {
+  const data = await loadO200k();
+  return new BpeTokenizer({
+    name: BUILTIN_TOKENIZER_NAME,
+    ranks: data.ranks,
+    pattern: data.pat_str,
+    specialTokens: data.special_tokens,
+  });
+}

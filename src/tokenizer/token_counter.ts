@@ -1,0 +1,186 @@
+/**
+ * Token counting off the request path.
+ *
+ * Output tokens are counted for every response (AIPerf: encode the joined output text), which is too slow to do on
+ * the engine's event loop at high rates. {@linkcode WorkerTokenCounter} runs the tokenizer in a Deno Worker: calls
+ * made in the same tick are sent as one message, the worker answers them in order, and the loop only pays for a
+ * `postMessage`. {@linkcode InlineTokenCounter} does the same work on the calling thread, for tests and tools.
+ */
+import type { Tokenizer } from "./tokenizer.ts";
+import type { CountRequest, TokenCounterReply, TokenCounterRequest } from "./token_counter_worker.ts";
+
+export interface TokenCounter {
+  /** Token count of each text, in order. Rejects (never throws synchronously) when counting fails. */
+  count(texts: readonly string[]): Promise<number[]>;
+  /** Release the tokenizer (terminates a worker); pending and later counts reject. Idempotent. */
+  close(): void;
+}
+
+/** Counts on the calling thread. */
+export class InlineTokenCounter implements TokenCounter {
+  #tokenizer: Tokenizer | undefined;
+
+  constructor(tokenizer: Tokenizer) {
+    this.#tokenizer = tokenizer;
+  }
+
+  count(texts: readonly string[]): Promise<number[]> {
+    const tokenizer = this.#tokenizer;
+    if (tokenizer === undefined) return Promise.reject(new Error(CLOSED_MESSAGE));
+    try {
+      return Promise.resolve(texts.map((text) => tokenizer.count(text)));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  close(): void {
+    this.#tokenizer = undefined;
+  }
+}
+
+const CLOSED_MESSAGE = "The token counter is closed; create a new one with createTokenCounter()";
+
+interface Pending {
+  readonly id: number;
+  readonly resolve: (counts: number[]) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/**
+ * Counts in a dedicated Deno Worker that loads the tokenizer itself (from the same `--tokenizer` spec), so the
+ * main thread never holds the rank tables. Counting may start before the worker is ready; requests queue.
+ */
+export class WorkerTokenCounter implements TokenCounter {
+  readonly spec: string;
+  /** Resolves with the tokenizer's name once the worker has loaded it; rejects with the load error. */
+  readonly ready: Promise<string>;
+  #worker: Worker | undefined;
+  #nextId = 0;
+  /** Sent and unanswered, in request order (the worker answers in order). */
+  #inFlight: Pending[] = [];
+  /** Made in this tick, not yet sent. */
+  #batch: CountRequest[] = [];
+  #flushScheduled = false;
+  #failure: Error | undefined;
+  #resolveReady!: (name: string) => void;
+  #rejectReady!: (error: Error) => void;
+
+  constructor(spec: string) {
+    this.spec = spec;
+    this.ready = new Promise((resolve, reject) => {
+      this.#resolveReady = resolve;
+      this.#rejectReady = reject;
+    });
+    // A load failure is also reported to every count; do not let an unobserved `ready` crash the process.
+    this.ready.catch(() => {});
+    const worker = new Worker(new URL("./token_counter_worker.ts", import.meta.url), { type: "module" });
+    worker.onmessage = (event: MessageEvent<TokenCounterReply>) => this.#onReply(event.data);
+    worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      this.#fail(new Error(`The token counter worker crashed (${event.message}); token counts are unavailable.`));
+    };
+    worker.onmessageerror = () => {
+      this.#fail(
+        new Error("The token counter worker sent a message that could not be read; token counts are unavailable."),
+      );
+    };
+    this.#worker = worker;
+    worker.postMessage({ type: "init", spec } satisfies TokenCounterRequest);
+  }
+
+  count(texts: readonly string[]): Promise<number[]> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    if (this.#worker === undefined) return Promise.reject(new Error(CLOSED_MESSAGE));
+    const id = this.#nextId++;
+    return new Promise<number[]>((resolve, reject) => {
+      this.#inFlight.push({ id, resolve, reject });
+      this.#batch.push({ id, texts: [...texts] });
+      if (!this.#flushScheduled) {
+        this.#flushScheduled = true;
+        queueMicrotask(() => this.#flush());
+      }
+    });
+  }
+
+  close(): void {
+    if (this.#worker === undefined) return;
+    this.#worker.terminate();
+    this.#worker = undefined;
+    this.#batch = [];
+    this.#rejectAll(new Error(CLOSED_MESSAGE));
+    this.#rejectReady(new Error(CLOSED_MESSAGE));
+  }
+
+  #flush(): void {
+    this.#flushScheduled = false;
+    if (this.#worker === undefined || this.#batch.length === 0) return;
+    const requests = this.#batch;
+    this.#batch = [];
+    this.#worker.postMessage({ type: "count", requests } satisfies TokenCounterRequest);
+  }
+
+  #onReply(reply: TokenCounterReply): void {
+    switch (reply.type) {
+      case "ready":
+        this.#resolveReady(reply.name);
+        return;
+      case "failed":
+        this.#fail(new Error(reply.message));
+        return;
+      case "counted":
+      case "error": {
+        const pending = this.#inFlight[0];
+        if (pending === undefined || pending.id !== reply.id) {
+          this.#fail(new Error(`The token counter worker answered request ${reply.id} out of order; this is a bug.`));
+          return;
+        }
+        this.#inFlight.shift();
+        if (reply.type === "counted") pending.resolve(reply.counts);
+        else pending.reject(new Error(`Token counting failed: ${reply.message}`));
+        return;
+      }
+    }
+  }
+
+  /** Stop for good: reject everything pending and every later count with `error`. */
+  #fail(error: Error): void {
+    if (this.#failure !== undefined) return;
+    this.#failure = error;
+    this.#rejectReady(error);
+    this.#worker?.terminate();
+    this.#worker = undefined;
+    this.#batch = [];
+    this.#rejectAll(error);
+  }
+
+  #rejectAll(error: Error): void {
+    const pending = this.#inFlight;
+    this.#inFlight = [];
+    for (const p of pending) p.reject(error);
+  }
+}
+
+export interface TokenCounterOptions {
+  /** Count in a Deno Worker (off the event loop) instead of on the calling thread. @default true */
+  readonly inWorker?: boolean;
+}
+
+/**
+ * A token counter for the `--tokenizer` `spec` (see `loadTokenizer`), ready to count: it resolves once the
+ * tokenizer has loaded and rejects with the load error (e.g. an unknown path) otherwise.
+ */
+export async function createTokenCounter(spec: string, options: TokenCounterOptions = {}): Promise<TokenCounter> {
+  if (options.inWorker ?? true) {
+    const counter = new WorkerTokenCounter(spec);
+    try {
+      await counter.ready;
+    } catch (error) {
+      counter.close();
+      throw error;
+    }
+    return counter;
+  }
+  const { loadTokenizer } = await import("./load_tokenizer.ts");
+  return new InlineTokenCounter(await loadTokenizer(spec));
+}

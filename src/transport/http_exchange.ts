@@ -1,0 +1,82 @@
+/**
+ * Types of the HTTP/1.1 transport contract. `HttpClient.send()` never rejects for HTTP or network failures:
+ * they come back as `exchange.error`.
+ */
+
+/** Where requests go. Produced from `--url` (scheme optional, `http://` assumed). */
+export interface Target {
+  readonly scheme: "http" | "https";
+  /** Host to connect to (IPv6 without brackets). */
+  readonly hostname: string;
+  readonly port: number;
+  /** Value of the `Host` header (`host[:port]`, brackets for IPv6). */
+  readonly hostHeader: string;
+  /** Path prefix from the URL (no trailing slash), e.g. `` or `/proxy`. */
+  readonly basePath: string;
+  /** Extra local destination addresses to spread connections over (scale: ephemeral-port exhaustion). */
+  readonly extraHostnames?: readonly string[];
+  /**
+   * SECRET. `Basic …` value for an `Authorization` header, built from the URL's user info
+   * (`http://user:pass@host`), which is kept out of every other field. Never log or export it; callers add it
+   * to request headers themselves.
+   */
+  readonly authorization?: string;
+}
+
+export interface HttpRequest {
+  readonly method: "GET" | "POST";
+  /** Full path including `target.basePath` and query. */
+  readonly path: string;
+  /** Header name/value pairs, written in order after `Host`. Content-Length is added for bodies. */
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  readonly body?: Uint8Array;
+}
+
+/**
+ * Called synchronously for every complete SSE event; `t` = arrival time of the event's first byte.
+ * `data` may be a slice sharing storage with the text of the whole read it came from: parse it and keep the
+ * result; keeping `data` itself keeps that read's text (up to the read buffer size) alive.
+ */
+export type SseEventHandler = (data: string, t: number, event: string | undefined) => void;
+
+export interface SendOptions {
+  /** Aborts the exchange: the connection is closed and `error.kind = "cancelled"`. */
+  readonly signal?: AbortSignal;
+  /** Absolute `performance.now()` deadline; exceeded → connection closed, `error.kind = "timeout"`. */
+  readonly deadline?: number;
+  /** When the response is `text/event-stream`, events are delivered here instead of being buffered. */
+  readonly onSseEvent?: SseEventHandler;
+}
+
+export type TransportErrorKind = "connect" | "timeout" | "reset" | "protocol" | "cancelled";
+
+export interface TransportError {
+  readonly kind: TransportErrorKind;
+  readonly message: string;
+}
+
+/** Everything observed about one request/response. All times are `performance.now()` of the calling thread. */
+export interface HttpExchange {
+  /** Connection set up for this request (undefined when a kept-alive one was reused). */
+  readonly connectStart?: number;
+  readonly connectEnd?: number;
+  readonly reused: boolean;
+  /** Request bytes fully written. */
+  readonly requestSent?: number;
+  /** First response byte arrived. */
+  readonly firstByteAt?: number;
+  /** Status line and all headers parsed (time of the read that completed them). */
+  readonly headersAt?: number;
+  /** Last body byte arrived (or failure time). */
+  readonly lastByteAt?: number;
+  readonly status?: number;
+  /** Lower-cased response headers. */
+  readonly headers?: ReadonlyMap<string, string>;
+  /** True when the body was framed as SSE and delivered to `onSseEvent`. */
+  readonly streamed: boolean;
+  /** The body when it was not streamed as SSE (non-2xx bodies included), else undefined. */
+  readonly body?: Uint8Array;
+  readonly bytesSent: number;
+  readonly bytesReceived: number;
+  readonly error?: TransportError;
+}

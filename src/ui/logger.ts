@@ -1,0 +1,115 @@
+/**
+ * Levelled logging to stderr (stdout is for results) and, once the artifact directory exists, to a log
+ * file. Lines look like AIPerf's: `14:03:07.512345 INFO     message`. Callers never pass secrets: the
+ * config keeps them out of everything that is logged (the command line is logged in redacted form).
+ */
+import type { LogLevel } from "../config/profile_config.ts";
+
+const LEVELS: Readonly<Record<LogLevel, number>> = {
+  TRACE: 5,
+  DEBUG: 10,
+  INFO: 20,
+  NOTICE: 25,
+  WARNING: 30,
+  SUCCESS: 35,
+  ERROR: 40,
+  CRITICAL: 50,
+};
+
+export interface LogSink {
+  write(line: string): void;
+}
+
+export class Logger {
+  #threshold: number;
+  readonly #sinks: { sink: LogSink; threshold: number }[] = [];
+  /** Called before a console line is written (the progress bar clears its line). */
+  beforeConsoleWrite: (() => void) | undefined;
+  readonly #console: LogSink;
+
+  constructor(level: LogLevel, console: LogSink) {
+    this.#threshold = LEVELS[level];
+    this.#console = console;
+  }
+
+  /** Adds a sink (e.g. the run's log file) that receives every line at `level` or above. */
+  addSink(sink: LogSink, level: LogLevel = "DEBUG"): void {
+    this.#sinks.push({ sink, threshold: LEVELS[level] });
+  }
+
+  enabled(level: LogLevel): boolean {
+    return LEVELS[level] >= this.#threshold;
+  }
+
+  log(level: LogLevel, message: string): void {
+    const n = LEVELS[level];
+    const needsConsole = n >= this.#threshold;
+    if (!needsConsole && !this.#sinks.some((s) => n >= s.threshold)) return;
+    const line = `${timestamp()} ${level.padEnd(8)} ${message}\n`;
+    if (needsConsole) {
+      this.beforeConsoleWrite?.();
+      this.#console.write(line);
+    }
+    for (const s of this.#sinks) if (n >= s.threshold) s.sink.write(line);
+  }
+
+  trace(message: string): void {
+    this.log("TRACE", message);
+  }
+  debug(message: string): void {
+    this.log("DEBUG", message);
+  }
+  info(message: string): void {
+    this.log("INFO", message);
+  }
+  warning(message: string): void {
+    this.log("WARNING", message);
+  }
+  error(message: string): void {
+    this.log("ERROR", message);
+  }
+}
+
+function timestamp(): string {
+  const d = new Date();
+  const us = Math.floor((performance.timeOrigin + performance.now()) * 1000) % 1_000_000;
+  const p = (n: number, w = 2) => String(n).padStart(w, "0");
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(us, 6)}`;
+}
+
+/** A sink writing synchronously to stderr (log lines are rare; ordering with the table matters more). */
+export const STDERR_SINK: LogSink = {
+  write(line: string): void {
+    Deno.stderr.writeSync(new TextEncoder().encode(line));
+  },
+};
+
+/** A sink that appends to a file through one open handle, flushing asynchronously. */
+export class FileSink implements LogSink {
+  readonly #file: Deno.FsFile;
+  #chain: Promise<unknown> = Promise.resolve();
+  readonly #encoder = new TextEncoder();
+
+  constructor(file: Deno.FsFile) {
+    this.#file = file;
+  }
+
+  static async open(path: string): Promise<FileSink> {
+    return new FileSink(await Deno.open(path, { create: true, write: true, truncate: true }));
+  }
+
+  write(line: string): void {
+    const bytes = this.#encoder.encode(line);
+    this.#chain = this.#chain.then(() => writeAll(this.#file, bytes)).catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    await this.#chain;
+    this.#file.close();
+  }
+}
+
+async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
+  let off = 0;
+  while (off < bytes.length) off += await file.write(bytes.subarray(off));
+}

@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import {
+  allFlagNames,
+  findOptionByFlag,
+  isValueOption,
+  OPTION_GROUPS,
+  OPTION_TABLE,
+  optionFlagNames,
+} from "../../src/config/option_table.ts";
+import { buildProfileCommand, profileHelp, profileHelpGroups } from "../../src/config/build_profile_command.ts";
+import { parseProfileArgs } from "../../src/config/parse_profile_args.ts";
+import { fakeIo } from "./_fake_io.ts";
+
+Deno.test("option table gives every option help text, a known group and well-formed flags", () => {
+  for (const spec of OPTION_TABLE) {
+    const name = spec.flags[0];
+    assert.ok(spec.help.trim().length > 10, `${name} has help text`);
+    assert.ok(OPTION_GROUPS.includes(spec.group), `${name} has a known group`);
+    assert.ok(spec.flags.length >= 1, `${name} has a long flag`);
+    for (const flag of spec.flags) assert.match(flag, /^--[a-z][a-z0-9-]*$/, `${flag} is a kebab-case long flag`);
+    if (spec.short !== undefined) assert.match(spec.short, /^-[A-Za-z]+$/, `${spec.short} is a short flag`);
+  }
+});
+
+Deno.test("option table has no flag or alias used twice, including --no- forms", () => {
+  const seen = new Map<string, string>();
+  for (const spec of OPTION_TABLE) {
+    for (const flag of optionFlagNames(spec)) {
+      assert.ok(!seen.has(flag), `${flag} is declared by both ${seen.get(flag)} and ${spec.flags[0]}`);
+      seen.set(flag, spec.flags[0]);
+    }
+  }
+  const all = allFlagNames();
+  assert.equal(new Set(all).size, all.length, "no collision between a flag and a generated --no- form");
+  assert.doesNotThrow(() => buildProfileCommand(), "commander accepts every flag");
+});
+
+Deno.test("option table declares every flag's key once for secrets and YAML paths", () => {
+  const yamlPaths = OPTION_TABLE.flatMap((spec) => spec.yaml ?? []);
+  assert.equal(new Set(yamlPaths).size, yamlPaths.length, "no YAML path is shared by two options");
+  const secrets = OPTION_TABLE.filter((spec) => spec.secret).map((spec) => spec.flags[0]);
+  assert.deepEqual(secrets, ["--api-key"]);
+});
+
+Deno.test("findOptionByFlag resolves every spelling to its option", () => {
+  for (const spec of OPTION_TABLE) {
+    for (const flag of optionFlagNames(spec)) assert.equal(findOptionByFlag(flag), spec, flag);
+  }
+  assert.equal(findOptionByFlag("--no-streaming")?.flags[0], "--streaming");
+  assert.equal(findOptionByFlag("--no-concurrency"), undefined);
+  assert.equal(findOptionByFlag("--nope"), undefined);
+});
+
+Deno.test("every value option's aliases parse to the same field as its first flag", () => {
+  const sample: Record<string, string | undefined> = {
+    string: "x",
+    path: "x",
+    int: "3",
+    float: "0.5",
+    bool: undefined,
+    switch: undefined,
+    list: "x",
+    keyValue: "k:1",
+    headers: "X-A:1",
+    goodput: "request_latency:5",
+  };
+  for (const spec of OPTION_TABLE) {
+    if (!isValueOption(spec) || spec.key === "configFile") continue;
+    const value = spec.type === "enum" ? spec.choices[0] : sample[spec.type];
+    const context = spec.key === "modelNames" ? [] : ["-m", "m"];
+    if (spec.key === "arrivalSmoothness" || spec.key === "arrivalPattern") context.push("--request-rate", "1");
+    if (spec.key === "benchmarkGracePeriod") context.push("--benchmark-duration", "5");
+    if (spec.key === "outputTokensStddev") context.push("--osl", "5");
+    if (spec.key === "customDatasetType") context.push("--input-file", "in.jsonl");
+    const argsFor = (flag: string): string[] => value === undefined ? [...context, flag] : [...context, flag, value];
+    const expected: unknown = parseProfileArgs(argsFor(spec.flags[0]), fakeIo()).config[spec.key];
+    assert.notEqual(expected, undefined, `${spec.flags[0]} sets ${spec.key}`);
+    for (const flag of optionFlagNames(spec)) {
+      const actual: unknown = parseProfileArgs(argsFor(flag), fakeIo()).config[spec.key];
+      assert.deepEqual(actual, expected, `${flag} writes ${spec.key} like ${spec.flags[0]}`);
+    }
+  }
+});
+
+Deno.test("profileHelp lists AIPerf's groups in order, with every alias, defaults and choices", () => {
+  const help = profileHelp();
+  assert.match(help, /^Usage: infermeter profile \[options\]/);
+  let last = -1;
+  for (const group of profileHelpGroups()) {
+    const at = help.indexOf(`\n${group}:\n`);
+    assert.ok(at > last, `group ${group} appears, in order`);
+    last = at;
+  }
+  for (
+    const group of [
+      "Endpoint",
+      "Tokenizer",
+      "Input",
+      "Input Sequence Length (ISL)",
+      "Output Sequence Length (OSL)",
+      "Load Generator",
+      "Warmup",
+      "Goodput",
+      "Output",
+      "UI",
+      "Service",
+      "Workers",
+    ]
+  ) assert.ok(help.includes(`\n${group}:\n`), `help shows the ${group} group`);
+  for (const spec of OPTION_TABLE) {
+    if (!isValueOption(spec)) continue;
+    assert.ok(help.includes(optionFlagNames(spec).join(", ")), `help lists all spellings of ${spec.flags[0]}`);
+  }
+  assert.match(help, /--prompt-input-tokens-mean, --synthetic-input-tokens-mean, --isl <tokens>/);
+  assert.match(help, /-m, --model-names, --model <names>/);
+  assert.match(help, /--streaming, --no-streaming/);
+  assert.match(help, /-vv, --extra-verbose/);
+  const flat = help.replace(/\s+/g, " ");
+  assert.match(flat, /choices: chat, completions; default: chat/);
+  assert.match(flat, /default: 21600/);
+  assert.match(flat, /env: INFERMETER_API_KEY/);
+  assert.match(help, /AIPerf options recognised but not supported yet/);
+  assert.match(help, /--public-dataset/);
+  for (const line of help.split("\n")) assert.ok(line.length <= 100, `line fits 100 columns: ${line}`);
+});

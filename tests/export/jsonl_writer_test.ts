@@ -1,0 +1,134 @@
+import assert from "node:assert/strict";
+import { JsonlWriter, RecordLineFormatter } from "../../src/export/jsonl_writer.ts";
+import { MetricAccumulator } from "../../src/metrics/metric_accumulator.ts";
+import { METRIC_REGISTRY } from "../../src/metrics/metric_registry.ts";
+import { makeRecord } from "../metrics/record_fixture.ts";
+
+const metrics = METRIC_REGISTRY.selectMetrics({
+  streaming: true,
+  producesTokens: true,
+  tokenizesInput: true,
+  supportsReasoning: false,
+  goodput: false,
+});
+// epoch ms at run-clock 0; run-clock times below carry µs fractions
+const ORIGIN = 1_759_813_207_000;
+
+const ok = makeRecord({
+  sessionNum: 45,
+  xRequestId: "7609a2e7",
+  xCorrelationId: "32ee4f33",
+  conversationId: "77aa5b0e",
+  creditIssuedAt: 532.5,
+  startAt: 532.900363,
+  headersAt: 650.730976,
+  responseTimes: [788.5, 790.25, 800],
+  endAt: 838.764604,
+  outputTokens: 3,
+  isl: 550,
+  workerId: "worker_1",
+});
+const failed = makeRecord({
+  sessionNum: 80,
+  xRequestId: "c35e4b1b",
+  xCorrelationId: "77ecf78d",
+  conversationId: "9526b41d",
+  creditIssuedAt: 100,
+  startAt: 119.147826,
+  endAt: 119.772754,
+  cancelled: true,
+  error: { code: 499, type: "RequestCancellationError", message: "Request was cancelled after 0.000 seconds" },
+  isl: 550,
+});
+
+const OK_LINE = '{"metadata":{"session_num":45,"x_request_id":"7609a2e7","x_correlation_id":"32ee4f33",' +
+  '"conversation_id":"77aa5b0e","turn_index":0,"request_start_ns":1759813207532900363,' +
+  '"request_ack_ns":1759813207650730976,"request_end_ns":1759813207838764604,"worker_id":"worker_1",' +
+  '"record_processor_id":"record_processor_0","benchmark_phase":"profiling","was_cancelled":false,' +
+  '"credit_issued_ns":1759813207532500000},"metrics":{"request_latency":{"value":267.099637,"unit":"ms"},' +
+  '"time_to_first_token":{"value":255.599637,"unit":"ms"},"time_to_second_token":{"value":1.75,"unit":"ms"},' +
+  '"output_token_count":{"value":3,"unit":"tokens"},"output_sequence_length":{"value":3,"unit":"tokens"},' +
+  '"input_sequence_length":{"value":550,"unit":"tokens"},"inter_chunk_latency":{"value":[1.75,9.75],"unit":"ms"},' +
+  '"inter_token_latency":{"value":5.75,"unit":"ms"},' +
+  '"output_token_throughput_per_user":{"value":173.91304347826087,"unit":"tokens/sec/user"}},"error":null}';
+
+const FAILED_LINE = '{"metadata":{"session_num":80,"x_request_id":"c35e4b1b","x_correlation_id":"77ecf78d",' +
+  '"conversation_id":"9526b41d","turn_index":0,"request_start_ns":1759813207119147826,' +
+  '"request_end_ns":1759813207119772754,"worker_id":"worker_0","record_processor_id":"record_processor_0",' +
+  '"benchmark_phase":"profiling","was_cancelled":true,"cancellation_time_ns":1759813207119772754,' +
+  '"credit_issued_ns":1759813207100000000},"metrics":{"error_isl":{"value":550,"unit":"tokens"}},' +
+  '"error":{"code":499,"type":"RequestCancellationError","message":"Request was cancelled after 0.000 seconds"}}';
+
+function lines(): string[] {
+  const acc = new MetricAccumulator(metrics);
+  const f = new RecordLineFormatter({ metrics, timeOriginMs: ORIGIN });
+  return [f.format(ok, acc.add(ok)), f.format(failed, acc.add(failed))];
+}
+
+Deno.test("per-record line has metadata with exact epoch ns, metrics with units, and a null error", () => {
+  // latency 800 − 532.900363 = 267.099637; TTFT 788.5 − 532.900363 = 255.599637; ITL (267.099637 − 255.599637)/2 = 5.75
+  const [line] = lines();
+  const parsed = JSON.parse(line);
+  assert.ok(Math.abs(parsed.metrics.request_latency.value - 267.099637) < 1e-9);
+  // compare the exact text, with the floating values as JavaScript prints them
+  const expected = JSON.parse(OK_LINE);
+  expected.metrics.request_latency.value = 800 - 532.900363;
+  expected.metrics.time_to_first_token.value = 788.5 - 532.900363;
+  expected.metrics.inter_token_latency.value = (800 - 788.5) / 2;
+  expected.metrics.output_token_throughput_per_user.value = 1000 / ((800 - 788.5) / 2);
+  assert.deepEqual(parsed, expected);
+  assert.deepEqual(Object.keys(parsed), ["metadata", "metrics", "error"]);
+  assert.deepEqual(Object.keys(parsed.metadata), Object.keys(expected.metadata));
+  assert.deepEqual(Object.keys(parsed.metrics), Object.keys(expected.metrics));
+  // epoch ns are integer digits, never floats
+  assert.match(line, /"request_start_ns":1759813207532900363,/);
+  assert.match(line, /"request_ack_ns":1759813207650730976,/);
+  assert.match(line, /"output_token_count":\{"value":3,"unit":"tokens"\}/);
+});
+
+Deno.test("failed record line carries only error_isl and the error, with cancellation time", () => {
+  assert.equal(lines()[1], FAILED_LINE);
+});
+
+Deno.test("JSONL writer buffers lines and writes them in batches", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/profile_export.jsonl`;
+  try {
+    const writer = await JsonlWriter.open(path, {
+      metrics,
+      timeOriginMs: ORIGIN,
+      flushEveryRecords: 2,
+      flushIntervalMs: 60_000,
+    });
+    const acc = new MetricAccumulator(metrics);
+    writer.write(ok, acc.add(ok));
+    // below the batch size and before the interval: nothing written yet
+    await new Promise((r) => setTimeout(r, 10));
+    assert.equal(await Deno.readTextFile(path), "");
+    writer.write(failed, acc.add(failed));
+    await writer.flush();
+    assert.equal(writer.recordsWritten, 2);
+    writer.write(failed, acc.add(failed));
+    await writer.close();
+    await writer.close();
+    const text = await Deno.readTextFile(path);
+    assert.equal(text, [lines()[0], FAILED_LINE, FAILED_LINE, ""].join("\n"));
+    assert.throws(() => writer.write(ok, {}), TypeError);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("JSONL writer flushes on its interval without more records", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/r.jsonl`;
+  try {
+    const writer = await JsonlWriter.open(path, { metrics, timeOriginMs: ORIGIN, flushIntervalMs: 5 });
+    writer.write(failed, new MetricAccumulator(metrics).add(failed));
+    for (let i = 0; i < 100 && (await Deno.readTextFile(path)) === ""; i++) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(await Deno.readTextFile(path), FAILED_LINE + "\n");
+    await writer.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,159 @@
+import assert from "node:assert/strict";
+import { parseGoodput, resolveGoodput } from "../../src/metrics/goodput.ts";
+import { MetricAccumulator } from "../../src/metrics/metric_accumulator.ts";
+import { METRIC_REGISTRY } from "../../src/metrics/metric_registry.ts";
+import type { MetricResult, RunSummary } from "../../src/metrics/run_summary.ts";
+import { makeRecord } from "./record_fixture.ts";
+
+const selection = {
+  streaming: true,
+  producesTokens: true,
+  tokenizesInput: true,
+  supportsReasoning: true,
+  goodput: true,
+};
+const metrics = METRIC_REGISTRY.selectMetrics(selection);
+const ORIGIN = 1_700_000_000_000;
+
+// R1: start 0, chunks 100/150/200 → latency 200, TTFT 100, OSL 3, ITL (200 − 100)/2 = 50, ICL [50, 50]
+const r1 = makeRecord({ startAt: 0, responseTimes: [100, 150, 200], endAt: 210, outputTokens: 3, isl: 10 });
+// R2: start 50, chunks 150…450 → latency 400, TTFT 100, OSL 4, ITL (400 − 100)/3 = 100, ICL [100, 100, 100]
+const r2 = makeRecord({
+  startAt: 50,
+  responseTimes: [150, 250, 350, 450],
+  endAt: 460,
+  outputTokens: 4,
+  isl: 20,
+  scheduledAt: 45,
+});
+const http500 = { type: "HTTPError", code: 500, message: "boom" };
+const e1 = makeRecord({ startAt: 100, endAt: 130, error: http500, isl: 30 });
+const e2 = makeRecord({ startAt: 120, endAt: 600, error: http500, inputTokens: 30 });
+const cancelled = makeRecord({ startAt: 130, endAt: 140, cancelled: true, isl: 30 });
+
+function run(): { acc: MetricAccumulator; summary: RunSummary } {
+  const { evaluator } = resolveGoodput(parseGoodput("request_latency:300"), metrics);
+  const acc = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN, goodput: evaluator, initialCapacity: 1 });
+  for (const r of [r1, e1, r2, e2, cancelled]) acc.add(r);
+  return { acc, summary: acc.summarize() };
+}
+
+function get(summary: RunSummary, tag: string): MetricResult {
+  const m = summary.metrics.find((x) => x.tag === tag);
+  assert.ok(m, `missing ${tag}`);
+  return m;
+}
+
+const close = (a: number | undefined, b: number) => assert.ok(a !== undefined && Math.abs(a - b) < 1e-9, `${a} ≈ ${b}`);
+
+Deno.test("accumulator returns one record's metric values in computation order", () => {
+  const acc = new MetricAccumulator(metrics);
+  const values = acc.add(r1);
+  assert.equal(values.request_latency, 200);
+  assert.equal(values.inter_token_latency, 50);
+  assert.deepEqual(values.inter_chunk_latency, [50, 50]);
+  const order = Object.keys(values);
+  assert.ok(order.indexOf("output_sequence_length") < order.indexOf("inter_token_latency"));
+  // failed records only get error_isl
+  assert.deepEqual(acc.add(e1), { error_isl: 30 });
+});
+
+Deno.test("accumulator computes record statistics over successful requests only", () => {
+  const { summary } = run();
+  const latency = get(summary, "request_latency").stats;
+  assert.ok(latency);
+  // latencies [200, 400]: avg 300, p50 300, p99 200 + 200·0.99 = 398, population std 100
+  assert.deepEqual([latency.count, latency.min, latency.max, latency.avg, latency.p50], [2, 200, 400, 300, 300]);
+  close(latency.p99, 398);
+  assert.equal(latency.std, 100);
+  // ICL pools every gap: [50, 50, 100, 100, 100] → avg 80, count 5
+  const icl = get(summary, "inter_chunk_latency").stats;
+  assert.ok(icl);
+  assert.deepEqual([icl.count, icl.avg, icl.p50], [5, 80, 100]);
+});
+
+Deno.test("accumulator derives duration, throughputs, totals and the error rate", () => {
+  const { summary } = run();
+  // first successful start 0, last successful response 50 + 400 = 450 → 0.45 s
+  close(get(summary, "benchmark_duration").value, 0.45);
+  assert.equal(summary.benchmarkDurationSec, get(summary, "benchmark_duration").value);
+  assert.equal(get(summary, "request_count").value, 2);
+  close(get(summary, "request_throughput").value, 2 / 0.45);
+  // total OSL 3 + 4 = 7, total ISL 10 + 20 = 30
+  assert.equal(get(summary, "total_osl").value, 7);
+  assert.equal(get(summary, "total_isl").value, 30);
+  close(get(summary, "output_token_throughput").value, 7 / 0.45);
+  close(get(summary, "total_token_throughput").value, 37 / 0.45);
+  // 3 failures of 5 → 60 %
+  assert.equal(get(summary, "error_request_count").value, 3);
+  assert.equal(get(summary, "request_error_rate").value, 60);
+  // error ISL 30 × 3
+  assert.equal(get(summary, "error_isl").stats?.count, 3);
+  assert.equal(get(summary, "total_error_isl").value, 90);
+  // wall-clock timestamps in ns: (origin + 0) · 1e6 and (origin + 450) · 1e6
+  assert.equal(get(summary, "min_request_timestamp").value, ORIGIN * 1e6);
+  assert.equal(get(summary, "max_response_timestamp").value, (ORIGIN + 450) * 1e6);
+  // reasoning was never reported → no reasoning metrics
+  assert.ok(!summary.metrics.some((m) => m.tag === "reasoning_token_count" || m.tag === "total_reasoning_tokens"));
+});
+
+Deno.test("accumulator counts good requests against the goodput SLOs", () => {
+  const { summary } = run();
+  // request_latency ≤ 300: R1 (200) yes, R2 (400) no → 1 good; 1 / 0.45 req/s; 1 / 5 requests
+  assert.equal(get(summary, "good_request_count").value, 1);
+  close(get(summary, "goodput").value, 1 / 0.45);
+  assert.equal(get(summary, "good_request_fraction").value, 0.2);
+});
+
+Deno.test("accumulator groups errors by type, code and message in first-seen order", () => {
+  const { summary } = run();
+  assert.equal(summary.successCount, 2);
+  assert.equal(summary.errorCount, 3);
+  assert.deepEqual(summary.errors, [
+    { error: { code: 500, type: "HTTPError", message: "boom" }, count: 2 },
+    { error: { code: 499, type: "RequestCancellationError", message: "Request was cancelled" }, count: 1 },
+  ]);
+});
+
+Deno.test("accumulator sorts results by display order and reports schedule lateness", () => {
+  const { summary } = run();
+  const orders = summary.metrics.map((m) => m.displayOrder);
+  assert.deepEqual(orders, [...orders].sort((a, b) => a - b));
+  assert.equal(summary.metrics[0].tag, "request_latency");
+  // only R2 had a due time: 50 − 45 = 5 ms late
+  assert.equal(summary.scheduleLatenessMs?.avg, 5);
+});
+
+Deno.test("accumulator snapshot gives counts and running means without summarizing", () => {
+  const { acc } = run();
+  const snap = acc.snapshot();
+  assert.equal(snap.successCount, 2);
+  assert.equal(snap.errorCount, 3);
+  assert.equal(snap.goodCount, 1);
+  close(snap.elapsedSec, 0.45);
+  assert.equal(snap.averages.request_latency, 300);
+  assert.equal(snap.sums.output_sequence_length, 7);
+  assert.equal(snap.averages.inter_chunk_latency, undefined);
+});
+
+Deno.test("accumulator summary of a fully failed run keeps the error rate and a duration", () => {
+  const acc = new MetricAccumulator(metrics);
+  acc.add(e1);
+  acc.add(e2);
+  const summary = acc.summarize();
+  assert.deepEqual(
+    summary.metrics.map((m) => m.tag),
+    ["error_request_count", "request_error_rate", "error_isl", "total_error_isl"],
+  );
+  assert.equal(get(summary, "request_error_rate").value, 100);
+  // span over all records: 100 → 600 ms
+  assert.equal(summary.benchmarkDurationSec, 0.5);
+});
+
+Deno.test("accumulator without goodput leaves the goodput metrics out", () => {
+  const acc = new MetricAccumulator(metrics);
+  acc.add(r1);
+  const summary = acc.summarize();
+  assert.ok(!summary.metrics.some((m) => m.tag.startsWith("good")));
+  assert.equal(acc.snapshot().goodCount, undefined);
+});

@@ -1,0 +1,109 @@
+import assert from "node:assert/strict";
+import { runServeSim, type ServeSimIo } from "../../src/cli/serve_sim.ts";
+import type { SimServer } from "../../src/sim/sim_server.ts";
+import { oracleTokenizer } from "./oracle_tokenizer.ts";
+
+interface Captured {
+  readonly io: ServeSimIo;
+  readonly out: string[];
+  readonly err: string[];
+}
+
+function capture(extra: Partial<ServeSimIo> = {}): Captured {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    io: { stdout: (t) => out.push(t), stderr: (t) => err.push(t), tokenizer: oracleTokenizer(), ...extra },
+    out,
+    err,
+  };
+}
+
+Deno.test("serve-sim --help lists every option and exits 0", async () => {
+  const c = capture();
+  assert.equal(await runServeSim(["--help"], c.io), 0);
+  const help = c.out.join("");
+  for (
+    const flag of [
+      "--host",
+      "--port",
+      "--models",
+      "--strict-model",
+      "--api-key",
+      "--ttft",
+      "--itl",
+      "--ttft-jitter",
+      "--itl-jitter",
+      "--tokens-per-chunk",
+      "--fast",
+      "--max-default-tokens",
+      "--eos-rate",
+      "--reasoning",
+      "--reasoning-tokens",
+      "--error-rate",
+      "--seed",
+      "--emit-send-times",
+      "--shutdown-grace",
+    ]
+  ) {
+    assert.ok(help.includes(flag), `help lacks ${flag}`);
+  }
+  assert.match(help, /sim_sent_at_ms/);
+});
+
+Deno.test("serve-sim rejects invalid values with one stderr line and exit code 2", async () => {
+  for (
+    const args of [
+      ["--ttft", "abc"],
+      ["--port", "70000"],
+      ["--port", "1.5"],
+      ["--error-rate", "101"],
+      ["--eos-rate", "2"],
+      ["--tokens-per-chunk", "0"],
+      ["--itl", "-1"],
+      ["--max-default-tokens", "8"],
+      ["--seed", "-3"],
+      ["--models", ","],
+      ["--no-such-flag"],
+      ["extra-argument"],
+    ]
+  ) {
+    const c = capture();
+    assert.equal(await runServeSim(args, c.io), 2, args.join(" "));
+    const err = c.err.join("");
+    assert.equal(err.trimEnd().split("\n").length, 1, `${args.join(" ")}: ${err}`);
+    assert.match(err, /^error: /);
+    assert.deepEqual(c.out, []);
+  }
+});
+
+Deno.test("serve-sim prints one listening line, serves, and exits 0 when stopped", async () => {
+  const stop = new AbortController();
+  let server: SimServer | undefined;
+  const c = capture({ signal: stop.signal, onListening: (s) => (server = s) });
+  const exit = runServeSim(["--port", "0", "--fast", "--models", "a,b", "--seed", "9"], c.io);
+  const deadline = performance.now() + 5000;
+  while (server === undefined && performance.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(server);
+  assert.equal(c.out.length, 1);
+  const match = c.out[0].match(/^serve-sim listening on http:\/\/127\.0\.0\.1:(\d+)\n$/);
+  assert.ok(match, c.out[0]);
+  assert.equal(Number(match[1]), server.port);
+  const models = await (await fetch(`${server.url}/v1/models`)).json() as { data: { id: string }[] };
+  assert.deepEqual(models.data.map((m) => m.id), ["a", "b"]);
+  stop.abort();
+  assert.equal(await exit, 0);
+  assert.deepEqual(c.err, []);
+});
+
+Deno.test("serve-sim reports an address in use with exit code 2", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const c = capture();
+    const port = (listener.addr as Deno.NetAddr).port;
+    assert.equal(await runServeSim(["--port", String(port)], c.io), 2);
+    assert.match(c.err.join(""), /^error: cannot listen on 127\.0\.0\.1:\d+: .*choose another --port\.\n$/);
+  } finally {
+    listener.close();
+  }
+});

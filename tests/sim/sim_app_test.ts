@@ -1,0 +1,444 @@
+import assert from "node:assert/strict";
+import { oracleTokenizer } from "./oracle_tokenizer.ts";
+import { chat, type JsonObject, makeApp, post, sseChunks, streamTexts } from "./sim_test_helpers.ts";
+
+const CHAT = "/v1/chat/completions";
+const COMPLETIONS = "/v1/completions";
+const PROMPT = "Explain, in plain words, why the sky looks blue on a clear afternoon.";
+
+interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  completion_tokens_details?: { reasoning_tokens: number };
+}
+
+async function json(res: Response): Promise<JsonObject> {
+  return await res.json() as JsonObject;
+}
+
+function firstChoice(body: JsonObject): JsonObject {
+  return (body.choices as JsonObject[])[0];
+}
+
+Deno.test("sim chat completion reports exact usage and the max token count", async () => {
+  const { app } = makeApp();
+  const tok = oracleTokenizer();
+  const res = await post(app, CHAT, chat(PROMPT, { max_completion_tokens: 37 }));
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
+  const body = await json(res);
+  assert.equal(body.object, "chat.completion");
+  assert.equal(body.model, "sim-model");
+  assert.match(body.id as string, /^chatcmpl-[0-9a-f]{16}$/);
+  const choice = firstChoice(body);
+  const message = choice.message as JsonObject;
+  assert.equal(message.role, "assistant");
+  assert.equal(choice.finish_reason, "length");
+  const usage = body.usage as Usage;
+  assert.equal(usage.prompt_tokens, tok.count(PROMPT));
+  assert.equal(usage.completion_tokens, 37);
+  assert.equal(tok.count(message.content as string), 37);
+  assert.equal(usage.total_tokens, usage.prompt_tokens + 37);
+  assert.equal(usage.completion_tokens_details, undefined);
+});
+
+Deno.test("sim chat prompt tokens sum every message's text, text parts joined by newlines", async () => {
+  const { app } = makeApp();
+  const tok = oracleTokenizer();
+  const messages = [
+    { role: "system", content: "You are terse." },
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "First part." },
+        { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+        { type: "text", text: "Second part, with 12 numbers." },
+      ],
+    },
+    { role: "assistant", content: null, tool_calls: [] },
+    { role: "user", content: "Go on." },
+  ];
+  const body = await json(await post(app, CHAT, { model: "m", messages, max_tokens: 3 }));
+  const expected = tok.count("You are terse.") + tok.count("First part.\nSecond part, with 12 numbers.") +
+    tok.count("Go on.");
+  assert.equal((body.usage as Usage).prompt_tokens, expected);
+});
+
+Deno.test("sim completions answers text_completion for string, list and token-id prompts", async () => {
+  const { app } = makeApp();
+  const tok = oracleTokenizer();
+  const one = await json(await post(app, COMPLETIONS, { model: "m", prompt: PROMPT, max_tokens: 9 }));
+  assert.equal(one.object, "text_completion");
+  assert.match(one.id as string, /^cmpl-/);
+  assert.equal(tok.count(firstChoice(one).text as string), 9);
+  assert.deepEqual(one.usage, {
+    prompt_tokens: tok.count(PROMPT),
+    completion_tokens: 9,
+    total_tokens: 9 + tok.count(PROMPT),
+  });
+
+  const list = await json(await post(app, COMPLETIONS, { prompt: ["a b c", "hello world"], max_tokens: 2 }));
+  assert.equal((list.usage as Usage).prompt_tokens, tok.count("a b c") + tok.count("hello world"));
+  assert.equal(list.model, "sim-model");
+
+  const ids = await json(await post(app, COMPLETIONS, { prompt: [1, 2, 3, 4, 5], max_tokens: 2 }));
+  assert.equal((ids.usage as Usage).prompt_tokens, 5);
+  const nested = await json(await post(app, COMPLETIONS, { prompt: [[1, 2], [3, 4, 5]], max_tokens: 2 }));
+  assert.equal((nested.usage as Usage).prompt_tokens, 5);
+});
+
+Deno.test("sim chat stream sends a role chunk, one token per chunk, finish on the last, then [DONE]", async () => {
+  const { app } = makeApp();
+  const tok = oracleTokenizer();
+  const res = await post(app, CHAT, chat(PROMPT, { max_completion_tokens: 20, stream: true }));
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get("content-type") ?? "", /^text\/event-stream/);
+  const { chunks, done } = sseChunks(await res.text());
+  assert.ok(done);
+  assert.equal(chunks.length, 21); // role + 20 tokens, no usage chunk
+  const ids = new Set(chunks.map((c) => c.id));
+  assert.equal(ids.size, 1);
+  for (const c of chunks) assert.equal(c.object, "chat.completion.chunk");
+  assert.deepEqual(firstChoice(chunks[0]).delta, { role: "assistant", content: "" });
+  for (const c of chunks.slice(1)) {
+    assert.equal(tok.count((firstChoice(c).delta as JsonObject).content as string), 1);
+  }
+  assert.deepEqual(chunks.slice(0, -1).map((c) => firstChoice(c).finish_reason), Array(20).fill(null));
+  assert.equal(firstChoice(chunks[20]).finish_reason, "length");
+  assert.equal(tok.count(streamTexts(chunks).content), 20);
+});
+
+Deno.test("sim stream with include_usage ends with a choices-less usage chunk before [DONE]", async () => {
+  const { app } = makeApp();
+  const tok = oracleTokenizer();
+  for (
+    const [path, body] of [
+      [CHAT, chat(PROMPT, { max_tokens: 12 })],
+      [COMPLETIONS, { model: "m", prompt: PROMPT, max_tokens: 12 }],
+    ] as const
+  ) {
+    const res = await post(app, path, { ...body, stream: true, stream_options: { include_usage: true } });
+    const { chunks, done } = sseChunks(await res.text());
+    assert.ok(done);
+    const last = chunks.at(-1)!;
+    assert.deepEqual(last.choices, []);
+    assert.deepEqual(last.usage, {
+      prompt_tokens: tok.count(PROMPT),
+      completion_tokens: 12,
+      total_tokens: 12 + tok.count(PROMPT),
+    });
+    const tokenChunks = chunks.slice(0, -1);
+    assert.equal(tok.count(streamTexts(tokenChunks).content), 12);
+    for (const c of tokenChunks) assert.equal(c.usage, undefined);
+    if (path === COMPLETIONS) {
+      assert.equal(tokenChunks.length, 12);
+      assert.equal(tokenChunks[0].object, "text_completion");
+      assert.equal(firstChoice(tokenChunks[11]).finish_reason, "length");
+    }
+  }
+});
+
+Deno.test("sim stream with continuous_usage_stats carries the running usage on every token chunk", async () => {
+  const { app } = makeApp();
+  const res = await post(
+    app,
+    CHAT,
+    chat("hi", { max_tokens: 4, stream: true, stream_options: { include_usage: true, continuous_usage_stats: true } }),
+  );
+  const { chunks } = sseChunks(await res.text());
+  const running = chunks.slice(1, 5).map((c) => (c.usage as Usage).completion_tokens);
+  assert.deepEqual(running, [1, 2, 3, 4]);
+});
+
+Deno.test("sim stream groups tokens per chunk with tokens-per-chunk", async () => {
+  const { app } = makeApp({ tokensPerChunk: 4 });
+  const tok = oracleTokenizer();
+  const res = await post(app, COMPLETIONS, { prompt: PROMPT, max_tokens: 10, stream: true });
+  const { chunks } = sseChunks(await res.text());
+  assert.deepEqual(chunks.map((c) => tok.count(firstChoice(c).text as string)), [4, 4, 2]);
+});
+
+Deno.test("sim max_completion_tokens wins over max_tokens in chat; completions read max_tokens", async () => {
+  const { app } = makeApp();
+  const a = await json(await post(app, CHAT, chat(PROMPT, { max_completion_tokens: 5, max_tokens: 50 })));
+  assert.equal((a.usage as Usage).completion_tokens, 5);
+  const b = await json(await post(app, CHAT, chat(PROMPT, { max_tokens: 7 })));
+  assert.equal((b.usage as Usage).completion_tokens, 7);
+  const c = await json(await post(app, COMPLETIONS, { prompt: PROMPT, max_tokens: 8, max_completion_tokens: 2 }));
+  assert.equal((c.usage as Usage).completion_tokens, 8);
+});
+
+Deno.test("sim without a max the length is 0.8-1.2x the prompt, at least 16, at most max-default-tokens", async () => {
+  const { app } = makeApp({ maxDefaultTokens: 300 });
+  const tok = oracleTokenizer();
+  const short = await json(await post(app, CHAT, chat("hi")));
+  assert.equal((short.usage as Usage).completion_tokens, 16);
+  assert.equal(firstChoice(short).finish_reason, "stop");
+  for (let i = 0; i < 20; i++) {
+    const prompt = `${"word ".repeat(100 + i * 3)}end`;
+    const p = tok.count(prompt);
+    const body = await json(await post(app, CHAT, chat(prompt)));
+    const n = (body.usage as Usage).completion_tokens;
+    assert.ok(n >= Math.round(0.8 * p) && n <= Math.round(1.2 * p), `${n} for prompt ${p}`);
+    assert.equal(tok.count((firstChoice(body).message as JsonObject).content as string), n);
+  }
+  const long = await json(await post(app, COMPLETIONS, { prompt: "word ".repeat(2000) }));
+  assert.equal((long.usage as Usage).completion_tokens, 300);
+  const atLeast = await json(await post(app, CHAT, chat("hi", { min_tokens: 40 })));
+  assert.equal((atLeast.usage as Usage).completion_tokens, 40);
+});
+
+Deno.test("sim eos-rate stops early after min_tokens; ignore_eos (also in nvext) gives exactly max", async () => {
+  const { app } = makeApp({ eosRate: 0.05 });
+  const lengths: number[] = [];
+  for (let i = 0; i < 60; i++) {
+    const body = await json(await post(app, CHAT, chat(`${PROMPT} #${i}`, { max_tokens: 100, min_tokens: 10 })));
+    const n = (body.usage as Usage).completion_tokens;
+    assert.ok(n >= 10 && n <= 100);
+    assert.equal(firstChoice(body).finish_reason, n < 100 ? "stop" : "length");
+    lengths.push(n);
+  }
+  const mean = lengths.reduce((a, b) => a + b, 0) / lengths.length;
+  // 10 + Geometric(0.05) failures (mean 19) truncated at 100: mean ~29; generous bounds.
+  assert.ok(mean > 18 && mean < 45, `mean ${mean}`);
+  for (const extra of [{ ignore_eos: true }, { nvext: { ignore_eos: true } }, { extra_body: { ignore_eos: true } }]) {
+    const body = await json(await post(app, CHAT, chat(PROMPT, { max_tokens: 100, ...extra })));
+    assert.equal((body.usage as Usage).completion_tokens, 100);
+    assert.equal(firstChoice(body).finish_reason, "length");
+  }
+  const nested = await json(await post(app, CHAT, chat(PROMPT, { max_tokens: 100, nvext: { min_tokens: 100 } })));
+  assert.equal((nested.usage as Usage).completion_tokens, 100);
+});
+
+Deno.test("sim reasoning tokens come first, count within max and are reported in usage", async () => {
+  const { app } = makeApp({ reasoningTokens: 5 });
+  const tok = oracleTokenizer();
+  const body = await json(await post(app, CHAT, chat(PROMPT, { max_tokens: 8 })));
+  const message = firstChoice(body).message as JsonObject;
+  assert.equal(tok.count(message.reasoning_content as string), 5);
+  assert.equal(tok.count(message.content as string), 3);
+  assert.deepEqual((body.usage as Usage).completion_tokens_details, { reasoning_tokens: 5 });
+  assert.equal((body.usage as Usage).completion_tokens, 8);
+
+  const res = await post(
+    app,
+    CHAT,
+    chat(PROMPT, { max_tokens: 8, stream: true, stream_options: { include_usage: true } }),
+  );
+  const { chunks } = sseChunks(await res.text());
+  const kinds = chunks.slice(1, -1).map((c) => Object.keys(firstChoice(c).delta as JsonObject)[0]);
+  assert.deepEqual(kinds, [...Array(5).fill("reasoning_content"), ...Array(3).fill("content")]);
+  const texts = streamTexts(chunks);
+  assert.equal(tok.count(texts.reasoning), 5);
+  assert.equal(tok.count(texts.content), 3);
+  assert.deepEqual((chunks.at(-1)!.usage as Usage).completion_tokens_details, { reasoning_tokens: 5 });
+
+  const cut = await json(await post(app, CHAT, chat(PROMPT, { max_tokens: 3 })));
+  assert.deepEqual((cut.usage as Usage).completion_tokens_details, { reasoning_tokens: 3 });
+  assert.equal((firstChoice(cut).message as JsonObject).content, "");
+
+  const completions = await json(await post(app, COMPLETIONS, { prompt: PROMPT, max_tokens: 8 }));
+  assert.equal((completions.usage as Usage).completion_tokens_details, undefined);
+});
+
+Deno.test("sim reasoning mode maps reasoning_effort to 100/250/500 tokens and honours enable_thinking false", async () => {
+  const { app } = makeApp({ reasoning: true });
+  const reasoningOf = async (extra: JsonObject) => {
+    const body = await json(await post(app, CHAT, chat(PROMPT, { max_tokens: 1000, ...extra })));
+    return (body.usage as Usage).completion_tokens_details?.reasoning_tokens ?? 0;
+  };
+  assert.equal(await reasoningOf({ reasoning_effort: "low" }), 100);
+  assert.equal(await reasoningOf({ reasoning_effort: "medium" }), 250);
+  assert.equal(await reasoningOf({ reasoning_effort: "high" }), 500);
+  assert.equal(await reasoningOf({}), 250);
+  assert.equal(await reasoningOf({ reasoning_effort: "high", chat_template_kwargs: { enable_thinking: false } }), 0);
+  const { app: plain } = makeApp();
+  const body = await json(await post(plain, CHAT, chat(PROMPT, { max_tokens: 10, reasoning_effort: "high" })));
+  assert.equal((body.usage as Usage).completion_tokens_details, undefined);
+});
+
+Deno.test("sim error-rate answers 500s for a seeded, order-independent subset of requests", async () => {
+  const bodies = Array.from({ length: 200 }, (_, i) => chat(`${PROMPT} ${i}`, { max_tokens: 2 }));
+  const failing = async (order: readonly JsonObject[], seed: number) => {
+    const { app, stats } = makeApp({ errorRate: 30, seed });
+    const statuses = await Promise.all(order.map((b) =>
+      post(app, CHAT, b).then(async (r) => {
+        const text = await r.text();
+        if (r.status === 500) {
+          const err = (JSON.parse(text) as { error: JsonObject }).error;
+          assert.equal(err.code, 500);
+          assert.equal(err.type, "server_error");
+        }
+        return [JSON.stringify(b), r.status] as const;
+      })
+    ));
+    assert.equal(stats.requests(CHAT, 500) + stats.requests(CHAT, 200), order.length);
+    return new Set(statuses.filter(([, s]) => s === 500).map(([b]) => b));
+  };
+  const a = await failing(bodies, 5);
+  const b = await failing([...bodies].reverse(), 5);
+  assert.ok(a.size > 35 && a.size < 85, `${a.size} errors of 200 at 30 %`);
+  assert.deepEqual(b, a);
+  const c = await failing(bodies, 6);
+  assert.notDeepEqual(c, a);
+
+  // Identical bodies still fail at about the rate asked (repeats are counted, not all-or-nothing).
+  const { app } = makeApp({ errorRate: 30, seed: 5 });
+  let errors = 0;
+  for (let i = 0; i < 200; i++) if ((await post(app, CHAT, bodies[0])).status === 500) errors++;
+  assert.ok(errors > 35 && errors < 85, `${errors} errors of 200 repeats`);
+});
+
+Deno.test("sim seed makes outputs deterministic; another seed changes them", async () => {
+  const text = async (seed: number) => {
+    const { app } = makeApp({ seed, ttftJitter: 0.5 });
+    const body = await json(await post(app, CHAT, chat(PROMPT, { max_tokens: 30 })));
+    return (firstChoice(body).message as JsonObject).content as string;
+  };
+  assert.equal(await text(42), await text(42));
+  assert.notEqual(await text(42), await text(43));
+});
+
+Deno.test("sim rejects malformed requests with OpenAI-style 400 errors", async () => {
+  const { app, stats } = makeApp();
+  const cases: [string, unknown][] = [
+    [CHAT, "{not json"],
+    [CHAT, "[1, 2]"],
+    [CHAT, { model: "m" }],
+    [CHAT, { model: "m", messages: [] }],
+    [CHAT, { model: "m", messages: [{ content: "no role" }] }],
+    [CHAT, { model: "m", messages: [{ role: "user", content: 5 }] }],
+    [CHAT, chat("x", { max_tokens: 0 })],
+    [CHAT, chat("x", { max_tokens: "5" })],
+    [CHAT, chat("x", { max_completion_tokens: 1.5 })],
+    [CHAT, chat("x", { max_tokens: 5, min_tokens: 6 })],
+    [CHAT, chat("x", { stream: "yes" })],
+    [CHAT, chat("x", { stream_options: { include_usage: 1 } })],
+    [COMPLETIONS, { model: "m" }],
+    [COMPLETIONS, { prompt: [] }],
+    [COMPLETIONS, { prompt: [1, "a"] }],
+  ];
+  for (const [path, body] of cases) {
+    const res = await post(app, path, body);
+    assert.equal(res.status, 400, JSON.stringify(body));
+    const error = (await json(res)).error as JsonObject;
+    assert.equal(error.type, "invalid_request_error");
+    assert.equal(error.code, 400);
+    assert.equal(typeof error.message, "string");
+  }
+  assert.equal(stats.requests(CHAT, 400), 12);
+  assert.equal(stats.requests(COMPLETIONS, 400), 3);
+  assert.equal(stats.inFlight, 0);
+});
+
+Deno.test("sim api key guards /v1 routes with 401 and leaves health and metrics open", async () => {
+  const { app } = makeApp({ apiKey: "sekret" });
+  const denied = await post(app, CHAT, chat("x", { max_tokens: 1 }));
+  assert.equal(denied.status, 401);
+  assert.equal(((await json(denied)).error as JsonObject).type, "authentication_error");
+  assert.equal((await post(app, CHAT, chat("x", { max_tokens: 1 }), { authorization: "Bearer nope" })).status, 401);
+  const ok = await post(app, CHAT, chat("x", { max_tokens: 1 }), { authorization: "Bearer sekret" });
+  assert.equal(ok.status, 200);
+  await ok.body?.cancel();
+  assert.equal((await app.request("/v1/models")).status, 401);
+  assert.equal((await app.request("/v1/models", { headers: { authorization: "Bearer sekret" } })).status, 200);
+  for (const path of ["/health", "/v1/health/live", "/v1/health/ready", "/metrics"]) {
+    const res = await app.request(path);
+    assert.equal(res.status, 200, path);
+    await res.body?.cancel();
+  }
+});
+
+Deno.test("sim models lists the configured names, accepts any name unless strict", async () => {
+  const { app } = makeApp({ models: ["alpha", "beta"] });
+  const list = await json(await app.request("/v1/models"));
+  assert.equal(list.object, "list");
+  assert.deepEqual((list.data as JsonObject[]).map((m) => [m.id, m.object]), [["alpha", "model"], ["beta", "model"]]);
+  const other = await json(
+    await post(app, CHAT, { model: "gamma", messages: [{ role: "user", content: "x" }], max_tokens: 1 }),
+  );
+  assert.equal(other.model, "gamma");
+  const unnamed = await json(await post(app, COMPLETIONS, { prompt: "x", max_tokens: 1 }));
+  assert.equal(unnamed.model, "alpha");
+
+  const { app: strict } = makeApp({ models: ["alpha"], strictModel: true });
+  const res = await post(strict, CHAT, { model: "gamma", messages: [{ role: "user", content: "x" }] });
+  assert.equal(res.status, 404);
+  const error = (await json(res)).error as JsonObject;
+  assert.equal(error.type, "not_found_error");
+  assert.equal(error.param, "model");
+  assert.equal((await post(strict, CHAT, { model: "alpha", messages: [{ role: "user", content: "x" }] })).status, 200);
+});
+
+Deno.test("sim health routes answer 200 JSON and unknown routes 404 JSON", async () => {
+  const { app } = makeApp();
+  assert.deepEqual(await json(await app.request("/health")), { status: "ok" });
+  assert.equal((await json(await app.request("/v1/health/live"))).object, "health.response");
+  assert.equal((await json(await app.request("/v1/health/ready"))).message, "Service is ready.");
+  const missing = await app.request("/v2/whatever");
+  assert.equal(missing.status, 404);
+  assert.equal(((await json(missing)).error as JsonObject).code, 404);
+  const wrongMethod = await app.request(CHAT);
+  assert.equal(wrongMethod.status, 404);
+  await wrongMethod.body?.cancel();
+});
+
+Deno.test("sim metrics exposes request counters, in-flight gauges and token totals as Prometheus text", async () => {
+  const { app } = makeApp({ errorRate: 0 });
+  const tok = oracleTokenizer();
+  await (await post(app, CHAT, chat(PROMPT, { max_tokens: 10 }))).text();
+  await (await post(app, CHAT, chat(PROMPT, { max_tokens: 5, stream: true }))).text();
+  await (await post(app, COMPLETIONS, { prompt: PROMPT, max_tokens: 7 })).text();
+  await (await post(app, COMPLETIONS, "nope")).text();
+  const res = await app.request("/metrics");
+  assert.match(res.headers.get("content-type") ?? "", /^text\/plain; version=0\.0\.4/);
+  const text = await res.text();
+  assert.match(text, /^# TYPE sim_requests_total counter$/m);
+  assert.match(text, /^sim_requests_total\{endpoint="\/v1\/chat\/completions",status="200"\} 2$/m);
+  assert.match(text, /^sim_requests_total\{endpoint="\/v1\/completions",status="200"\} 1$/m);
+  assert.match(text, /^sim_requests_total\{endpoint="\/v1\/completions",status="400"\} 1$/m);
+  assert.match(text, /^# TYPE sim_requests_in_flight gauge$/m);
+  assert.match(text, /^sim_requests_in_flight 0$/m);
+  assert.match(text, /^sim_requests_max_in_flight 1$/m);
+  assert.match(text, /^sim_output_tokens_total 22$/m);
+  assert.match(text, new RegExp(`^sim_prompt_tokens_total ${3 * tok.count(PROMPT)}$`, "m"));
+  assert.ok(text.endsWith("\n"));
+});
+
+Deno.test("sim emit-send-times stamps every streamed chunk with the epoch send time", async () => {
+  const { app } = makeApp({ emitSendTimes: true });
+  const before = performance.timeOrigin + performance.now();
+  const res = await post(
+    app,
+    CHAT,
+    chat(PROMPT, { max_tokens: 6, stream: true, stream_options: { include_usage: true } }),
+  );
+  const { chunks } = sseChunks(await res.text());
+  const after = performance.timeOrigin + performance.now();
+  assert.equal(chunks.length, 8);
+  let last = 0;
+  for (const c of chunks) {
+    const t = c.sim_sent_at_ms as number;
+    assert.equal(typeof t, "number");
+    assert.ok(t >= before && t <= after && t >= last);
+    last = t;
+  }
+  const { app: plain } = makeApp();
+  const plainChunks = sseChunks(await (await post(plain, CHAT, chat(PROMPT, { max_tokens: 2, stream: true }))).text());
+  assert.equal(plainChunks.chunks[1].sim_sent_at_ms, undefined);
+});
+
+Deno.test("sim non-streaming response waits ttft plus itl for each further token", async () => {
+  const { app, stats } = makeApp({ ttftMs: 40, itlMs: 3 });
+  const start = performance.now();
+  const pending = post(app, CHAT, chat(PROMPT, { max_tokens: 11 }));
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(stats.inFlight, 1);
+  const body = await json(await pending);
+  const elapsed = performance.now() - start;
+  assert.equal((body.usage as Usage).completion_tokens, 11);
+  assert.ok(elapsed >= 68, `answered after ${elapsed} ms, expected >= 70`);
+  assert.ok(elapsed < 1000, `answered after ${elapsed} ms`);
+  assert.equal(stats.inFlight, 0);
+});

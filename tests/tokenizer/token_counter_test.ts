@@ -1,0 +1,117 @@
+import assert from "node:assert/strict";
+import {
+  createTokenCounter,
+  InlineTokenCounter,
+  type TokenCounter,
+  WorkerTokenCounter,
+} from "../../src/tokenizer/token_counter.ts";
+import { loadBuiltinTokenizer } from "../../src/tokenizer/builtin_tokenizer.ts";
+
+const FIXTURE_DIR = new URL("../fixtures/tiny_bpe/", import.meta.url).pathname;
+const builtin = await loadBuiltinTokenizer();
+const TEXTS = ["Hello, world!", "", "The quick brown fox jumps over the lazy dog.", "日本語 😀 <|endoftext|>"];
+const EXPECTED = TEXTS.map((text) => builtin.encode(text).length);
+
+async function withCounter(counter: TokenCounter, body: (counter: TokenCounter) => Promise<void>): Promise<void> {
+  try {
+    await body(counter);
+  } finally {
+    counter.close();
+  }
+}
+
+Deno.test("InlineTokenCounter counts each text with the tokenizer", async () => {
+  await withCounter(new InlineTokenCounter(builtin), async (counter) => {
+    assert.deepEqual(await counter.count(TEXTS), EXPECTED);
+    assert.deepEqual(await counter.count([]), []);
+  });
+});
+
+Deno.test("InlineTokenCounter rejects after close", async () => {
+  const counter = new InlineTokenCounter(builtin);
+  counter.close();
+  counter.close();
+  await assert.rejects(counter.count(["x"]), /token counter is closed/);
+});
+
+Deno.test("WorkerTokenCounter counts in a worker with the builtin tokenizer", async () => {
+  await withCounter(new WorkerTokenCounter("builtin"), async (counter) => {
+    assert.deepEqual(await counter.count(TEXTS), EXPECTED);
+  });
+});
+
+Deno.test("WorkerTokenCounter answers many calls made in one tick, each with its own counts", async () => {
+  await withCounter(new WorkerTokenCounter("builtin"), async (counter) => {
+    const calls = Array.from({ length: 200 }, (_, i) => counter.count([TEXTS[i % TEXTS.length], " word".repeat(i)]));
+    const results = await Promise.all(calls);
+    results.forEach((counts, i) => assert.deepEqual(counts, [EXPECTED[i % TEXTS.length], i], `call ${i}`));
+  });
+});
+
+Deno.test("WorkerTokenCounter accepts counts before the worker is ready and across ticks", async () => {
+  const counter = new WorkerTokenCounter("builtin");
+  await withCounter(counter, async () => {
+    const early = counter.count(["one two three"]);
+    assert.equal(await counter.ready, "builtin");
+    assert.deepEqual(await early, [3]);
+    assert.deepEqual(await counter.count(["four"]), [1]);
+  });
+});
+
+Deno.test("WorkerTokenCounter loads a Hugging Face tokenizer from a local directory", async () => {
+  const counter = new WorkerTokenCounter(FIXTURE_DIR);
+  await withCounter(counter, async () => {
+    assert.equal(await counter.ready, FIXTURE_DIR);
+    assert.deepEqual(await counter.count(["hello world"]), [2]);
+  });
+});
+
+Deno.test("WorkerTokenCounter rejects a failing count and keeps serving the next ones", async () => {
+  await withCounter(new WorkerTokenCounter("builtin"), async (counter) => {
+    const bad = counter.count([null as unknown as string]);
+    const good = counter.count(["hello world"]);
+    await assert.rejects(bad, /^Error: Token counting failed: /);
+    assert.deepEqual(await good, [2]);
+  });
+});
+
+Deno.test("WorkerTokenCounter reports a tokenizer that cannot load to every caller", async () => {
+  const counter = new WorkerTokenCounter("no-such-org/no-such-model");
+  await withCounter(counter, async () => {
+    const pending = counter.count(["x"]);
+    await assert.rejects(counter.ready, /is not a local file or directory/);
+    await assert.rejects(pending, /is not a local file or directory/);
+    await assert.rejects(counter.count(["y"]), /is not a local file or directory/);
+  });
+});
+
+Deno.test("WorkerTokenCounter close rejects pending and later counts", async () => {
+  const counter = new WorkerTokenCounter("builtin");
+  const pending = counter.count(["never answered"]);
+  counter.close();
+  counter.close();
+  await assert.rejects(pending, /token counter is closed/);
+  await assert.rejects(counter.count(["x"]), /token counter is closed/);
+});
+
+Deno.test("createTokenCounter builds a ready worker counter by default", async () => {
+  await withCounter(await createTokenCounter("builtin"), async (counter) => {
+    assert.ok(counter instanceof WorkerTokenCounter);
+    assert.deepEqual(await counter.count(TEXTS), EXPECTED);
+  });
+});
+
+Deno.test("createTokenCounter builds an inline counter when asked", async () => {
+  await withCounter(await createTokenCounter("builtin", { inWorker: false }), async (counter) => {
+    assert.ok(counter instanceof InlineTokenCounter);
+    assert.deepEqual(await counter.count(TEXTS), EXPECTED);
+  });
+});
+
+Deno.test("createTokenCounter rejects with the load error for an unknown tokenizer", async () => {
+  await assert.rejects(createTokenCounter("Org/Model"), /Tokenizer "Org\/Model" is not a local file or directory/);
+  await assert.rejects(
+    createTokenCounter("Org/Model", { inWorker: false }),
+    /Tokenizer "Org\/Model" is not a local file or directory/,
+  );
+});

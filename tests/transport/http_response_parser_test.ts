@@ -1,0 +1,221 @@
+import { deepStrictEqual, throws } from "node:assert/strict";
+import assert from "node:assert/strict";
+import { type HttpResponseHead, HttpResponseParser } from "../../src/transport/http_response_parser.ts";
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+interface Run {
+  readonly parser: HttpResponseParser;
+  readonly heads: HttpResponseHead[];
+  readonly body: () => string;
+  /** Buffers that onBody ranges pointed into. */
+  readonly sources: Uint8Array[];
+}
+
+function setup(noBody = false): Run {
+  const heads: HttpResponseHead[] = [];
+  const parts: Uint8Array[] = [];
+  const sources: Uint8Array[] = [];
+  const parser = new HttpResponseParser({
+    onHead: (h) => heads.push(h),
+    onBody: (bytes, start, end) => {
+      sources.push(bytes);
+      parts.push(bytes.slice(start, end));
+    },
+  });
+  parser.start(noBody);
+  return { parser, heads, sources, body: () => parts.map((p) => dec.decode(p)).join("") };
+}
+
+/** Pushes `text` split at `cuts`; each piece is its own buffer. Returns the consumed byte count. */
+function pushSplit(run: Run, text: string, cuts: readonly number[] = []): number {
+  const bytes = enc.encode(text);
+  let consumed = 0;
+  let start = 0;
+  for (const cut of [...cuts, bytes.length]) {
+    const piece = bytes.slice(start, cut);
+    consumed += run.parser.push(piece, 0, piece.length);
+    start = cut;
+  }
+  return consumed;
+}
+
+const CHUNKED = "HTTP/1.1 200 OK\r\n" +
+  "Content-Type: text/event-stream\r\n" +
+  "Transfer-Encoding: chunked\r\n\r\n" +
+  "5\r\nhello\r\n" +
+  '7;ext=1;other="x"\r\n, world\r\n' +
+  "A \r\n0123456789\r\n" +
+  "0\r\nX-Trailer: yes\r\nAnother: 1\r\n\r\n";
+
+Deno.test("HttpResponseParser decodes chunked bodies identically when split at every position", () => {
+  const length = enc.encode(CHUNKED).length;
+  for (let cut = 0; cut <= length; cut++) {
+    const run = setup();
+    const consumed = pushSplit(run, CHUNKED, [cut]);
+    deepStrictEqual(run.body(), "hello, world0123456789", `split at ${cut}`);
+    deepStrictEqual(consumed, length);
+    assert.ok(run.parser.done, `split at ${cut}`);
+    assert.ok(run.parser.keepAlive);
+    deepStrictEqual(run.heads.length, 1);
+    deepStrictEqual(run.heads[0].headers.get("content-type"), "text/event-stream");
+  }
+});
+
+Deno.test("HttpResponseParser decodes chunked bodies fed one byte at a time", () => {
+  const run = setup();
+  const cuts = Array.from({ length: enc.encode(CHUNKED).length - 1 }, (_, i) => i + 1);
+  pushSplit(run, CHUNKED, cuts);
+  deepStrictEqual(run.body(), "hello, world0123456789");
+  assert.ok(run.parser.done);
+});
+
+Deno.test("HttpResponseParser hands body ranges on the caller's buffer without copying", () => {
+  const run = setup();
+  const bytes = enc.encode(CHUNKED);
+  run.parser.push(bytes, 0, bytes.length);
+  assert.ok(run.sources.length >= 3);
+  assert.ok(run.sources.every((s) => s === bytes));
+});
+
+Deno.test("HttpResponseParser reads Content-Length bodies and stops at their end", () => {
+  const run = setup();
+  const text = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhelloEXTRA";
+  const consumed = pushSplit(run, text);
+  deepStrictEqual(run.body(), "hello");
+  deepStrictEqual(consumed, text.length - "EXTRA".length);
+  assert.ok(run.parser.done && run.parser.keepAlive);
+  deepStrictEqual(run.parser.framing, "length");
+  deepStrictEqual(run.parser.contentLength, 5);
+  deepStrictEqual(run.heads[0].status, 200);
+  deepStrictEqual(run.heads[0].reason, "OK");
+});
+
+Deno.test("HttpResponseParser accepts repeated identical Content-Length values and rejects conflicting ones", () => {
+  const ok = setup();
+  pushSplit(ok, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nhi");
+  deepStrictEqual(ok.body(), "hi");
+  const bad = setup();
+  throws(() => pushSplit(bad, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nhi"), SyntaxError);
+  throws(() => pushSplit(setup(), "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n"), SyntaxError);
+});
+
+Deno.test("HttpResponseParser reads close-delimited bodies until end of file", () => {
+  const run = setup();
+  pushSplit(run, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\npart one,", [20]);
+  pushSplit(run, " part two");
+  assert.ok(!run.parser.done);
+  assert.ok(run.parser.finish());
+  assert.ok(run.parser.done);
+  assert.ok(!run.parser.keepAlive);
+  deepStrictEqual(run.parser.framing, "close");
+  deepStrictEqual(run.body(), "part one, part two");
+});
+
+Deno.test("HttpResponseParser reports a cut-short body when end of file arrives early", () => {
+  const run = setup();
+  pushSplit(run, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc");
+  assert.ok(!run.parser.finish());
+  deepStrictEqual(run.parser.phase, "body");
+  deepStrictEqual(run.parser.bodyBytes, 3);
+  const head = setup();
+  pushSplit(head, "HTTP/1.1 200 OK\r\nContent-");
+  assert.ok(!head.parser.finish());
+  deepStrictEqual(head.parser.phase, "head");
+});
+
+Deno.test("HttpResponseParser skips 100 Continue and other interim responses", () => {
+  const text = "HTTP/1.1 100 Continue\r\n\r\n" +
+    "HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n" +
+    "HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok";
+  for (let cut = 0; cut <= text.length; cut++) {
+    const run = setup();
+    pushSplit(run, text, [cut]);
+    deepStrictEqual(run.heads.map((h) => [h.status, h.headers.has("link")]), [[201, false]], `split at ${cut}`);
+    deepStrictEqual(run.body(), "ok");
+  }
+});
+
+Deno.test("HttpResponseParser rejects a bad status line with a clear SyntaxError", () => {
+  for (const line of ["HTTP/2 200 OK", "garbage", "HTTP/1.1 20 OK", "HTTP/1.1 099 Low", "ICY 200 OK"]) {
+    throws(() => pushSplit(setup(), `${line}\r\n\r\n`), (e: unknown) => {
+      assert.ok(e instanceof SyntaxError, line);
+      assert.match(e.message, /status/, line);
+      return true;
+    });
+  }
+  throws(() => pushSplit(setup(), "HTTP/1.1 101 Switching Protocols\r\n\r\n"), SyntaxError);
+});
+
+Deno.test("HttpResponseParser lower-cases header names and joins repeated fields with a comma", () => {
+  const run = setup();
+  pushSplit(
+    run,
+    "HTTP/1.1 200 OK\r\nX-Multi: a\r\nx-multi:b\r\nX-Folded: one\r\n  two\r\nContent-Length:  0 \r\n\r\n",
+  );
+  const headers = run.heads[0].headers;
+  deepStrictEqual(headers.get("x-multi"), "a, b");
+  deepStrictEqual(headers.get("x-folded"), "one two");
+  deepStrictEqual(headers.get("content-length"), "0");
+  assert.ok(run.parser.done);
+});
+
+Deno.test("HttpResponseParser accepts LF-only line endings in the head and the chunked framing", () => {
+  const run = setup();
+  pushSplit(run, "HTTP/1.1 200 OK\nTransfer-Encoding: chunked\n\n3\nabc\n0\n\n");
+  deepStrictEqual(run.body(), "abc");
+  assert.ok(run.parser.done);
+});
+
+Deno.test("HttpResponseParser decides keep-alive from the version and the Connection header", () => {
+  const cases: [string, boolean][] = [
+    ["HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", true],
+    ["HTTP/1.1 200 OK\r\nConnection: Close\r\nContent-Length: 0\r\n\r\n", false],
+    ["HTTP/1.1 200 OK\r\nConnection: upgrade, close\r\nContent-Length: 0\r\n\r\n", false],
+    ["HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n", false],
+    ["HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 0\r\n\r\n", true],
+    ["HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n0\r\n\r\n", false],
+  ];
+  for (const [text, keepAlive] of cases) {
+    const run = setup();
+    pushSplit(run, text);
+    assert.ok(run.parser.done, text);
+    deepStrictEqual(run.parser.keepAlive, keepAlive, text);
+  }
+});
+
+Deno.test("HttpResponseParser expects no body for 204, 304 and HEAD responses", () => {
+  for (const status of [204, 304]) {
+    const run = setup();
+    const text = `HTTP/1.1 ${status} X\r\nContent-Length: 10\r\n\r\n`;
+    deepStrictEqual(pushSplit(run, text), text.length);
+    assert.ok(run.parser.done);
+  }
+  const head = setup(true);
+  pushSplit(head, "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n");
+  assert.ok(head.parser.done);
+  deepStrictEqual(head.parser.framing, "none");
+});
+
+Deno.test("HttpResponseParser rejects broken chunked framing", () => {
+  const head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+  for (const body of ["zz\r\n", "\r\nabc", "3\r\nabcd\r\n", "3\r\nabc\rX", "FFFFFFFFFFFFFFFF\r\n"]) {
+    throws(() => pushSplit(setup(), head + body), SyntaxError, JSON.stringify(body));
+  }
+});
+
+Deno.test("HttpResponseParser rejects header lines without a colon and oversized heads", () => {
+  throws(() => pushSplit(setup(), "HTTP/1.1 200 OK\r\nno colon here\r\n\r\n"), SyntaxError);
+  throws(() => pushSplit(setup(), `HTTP/1.1 200 OK\r\nX: ${"a".repeat(300 * 1024)}`), SyntaxError);
+});
+
+Deno.test("HttpResponseParser can be restarted for the next response on a kept-alive connection", () => {
+  const run = setup();
+  pushSplit(run, "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\na");
+  run.parser.start();
+  assert.ok(!run.parser.done);
+  pushSplit(run, "HTTP/1.1 404 Not Found\r\nContent-Length: 1\r\n\r\nb");
+  deepStrictEqual(run.heads.map((h) => h.status), [200, 404]);
+  deepStrictEqual(run.body(), "ab");
+});
