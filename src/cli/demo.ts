@@ -5,7 +5,7 @@
  * writes the artifacts under ./artifacts, and stops the server.
  */
 import { EXIT } from "./exit_codes.ts";
-import { selfCommand } from "./self_command.ts";
+import { selfCommand } from "../runtime/self_command.ts";
 
 const SIM_ARGS = ["--port", "0", "--ttft", "40", "--itl", "4", "--seed", "1"];
 

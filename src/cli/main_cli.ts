@@ -4,6 +4,7 @@
  */
 import { EXIT } from "./exit_codes.ts";
 import { VERSION } from "./version.ts";
+import { didYouMeanHint } from "../config/did_you_mean.ts";
 
 interface CommandEntry {
   readonly summary: string;
@@ -18,6 +19,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   "serve-sim": {
     summary: "Run the simulated OpenAI-compatible inference server (no GPU, no network).",
     run: async (args) => (await import("./serve_sim.ts")).runServeSim(args),
+  },
+  calibrate: {
+    summary: "Measure the timing error the client adds, against a server with known, paced latencies.",
+    run: async (args) => (await import("./calibrate.ts")).runCalibrate(args),
   },
   demo: {
     summary: "Start the simulated server, profile it, print the results and stop it.",
@@ -55,35 +60,9 @@ export async function runCli(args: readonly string[]): Promise<number> {
   }
   const command = COMMANDS[first];
   if (!command) {
-    const hint = closest(first, Object.keys(COMMANDS));
-    console.error(
-      `error: unknown command '${first}'${hint ? ` (did you mean '${hint}'?)` : ""}; run 'infermeter --help'.`,
-    );
+    const hint = didYouMeanHint(first, Object.keys(COMMANDS));
+    console.error(`error: unknown command '${first}';${hint} Run 'infermeter --help' for the commands.`);
     return EXIT.USAGE;
   }
   return await command.run([...rest]);
-}
-
-function closest(word: string, options: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDist = Infinity;
-  for (const o of options) {
-    const d = editDistance(word, o);
-    if (d < bestDist) [best, bestDist] = [o, d];
-  }
-  return bestDist <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0];
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j];
-      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length];
 }

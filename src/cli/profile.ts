@@ -21,7 +21,7 @@ import type { ShardSpec } from "../engine/run_shard.ts";
 import { SeededRandom } from "../dataset/seeded_random.ts";
 import { parseTarget } from "../transport/parse_target.ts";
 import type { Target } from "../transport/http_exchange.ts";
-import { profilingPlan, warmupPlan } from "../timing/load_plan.ts";
+import { type LoadPlan, profilingPlan, warmupPlan } from "../timing/load_plan.ts";
 import { loadTokenizer } from "../tokenizer/load_tokenizer.ts";
 import { createTokenCounter } from "../tokenizer/token_counter.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
@@ -63,7 +63,6 @@ export async function runProfile(args: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`error: ${err.message}`);
-      console.error("Run 'infermeter profile --help' for the list of options.");
       return EXIT.USAGE;
     }
     throw err;
@@ -182,7 +181,10 @@ async function profile(config: ProfileConfig, cliCommand: string, logger: Logger
     profiling,
   };
 
+  const shards = config.workers ?? defaultShards(profiling);
+  if (shards > 1) logger.info(`Engine: ${shards} shards (Workers), ${navigator.hardwareConcurrency} cores`);
   const run = await runAndCollect({
+    shards,
     config,
     spec,
     target,
@@ -197,10 +199,11 @@ async function profile(config: ProfileConfig, cliCommand: string, logger: Logger
   const summary = run.accumulator.summarize();
   const warmupSummary = run.warmupAccumulator?.summarize();
   const cpu = run.outcome?.cpu;
-  if (cpu && cpu.percentOfCore > CPU_WARN_PERCENT) {
+  if (cpu && cpu.percentPerShard > CPU_WARN_PERCENT) {
     logger.warning(
-      `the client used ${cpu.percentOfCore.toFixed(0)}% of a CPU core during profiling; above ~${CPU_WARN_PERCENT}% ` +
-        "its timestamps lag the network and latencies read high (use --workers, or a bigger client machine).",
+      `each engine thread used ${cpu.percentPerShard.toFixed(0)}% of a CPU core during profiling; above ` +
+        `~${CPU_WARN_PERCENT}% its timestamps lag the network and latencies read high (use more --workers, or a ` +
+        "bigger client machine).",
     );
   }
   const infermeter: JsonObject = {
@@ -210,12 +213,13 @@ async function profile(config: ProfileConfig, cliCommand: string, logger: Logger
         system_ms: cpu.systemMs,
         wall_ms: cpu.wallMs,
         percent_of_core: cpu.percentOfCore,
-        over_threshold: cpu.percentOfCore > CPU_WARN_PERCENT,
+        percent_per_shard: cpu.percentPerShard,
+        over_threshold: cpu.percentPerShard > CPU_WARN_PERCENT,
         threshold_percent: CPU_WARN_PERCENT,
       }
       : null,
     dispatch_overhead_ms: statsObject(run.dispatch),
-    workers: 1,
+    workers: shards,
     tokenizer: tokenizer.name,
   };
   await writeSummaryJson(paths.summaryJson, summary, {
@@ -257,6 +261,17 @@ async function profile(config: ProfileConfig, cliCommand: string, logger: Logger
   logger.info(`Results saved to: ${dir}/`);
   await logFile.close();
   return code;
+}
+
+/**
+ * Engine shards when `--workers` is not given: one (the main thread) on small machines, where the other
+ * cores serve the model or the server under test; otherwise one per 256 concurrent requests (or 2000 req/s),
+ * keeping two cores free for the main thread and token counting, at most 32.
+ */
+export function defaultShards(plan: LoadPlan, cores = navigator.hardwareConcurrency): number {
+  if (cores < 4) return 1;
+  const byLoad = plan.mode === "closed" ? Math.ceil((plan.concurrency ?? 1) / 256) : Math.ceil((plan.rate ?? 1) / 2000);
+  return Math.max(1, Math.min(byLoad, cores - 2, 32));
 }
 
 function resolveTarget(config: ProfileConfig): Target {
@@ -311,6 +326,7 @@ interface CollectOptions {
   readonly paths: ArtifactPaths;
   readonly logger: Logger;
   readonly isTty: boolean;
+  readonly shards: number;
 }
 
 interface CollectResult {
@@ -341,7 +357,7 @@ async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
 
   const counter: TokenCounter | undefined = config.useServerTokenCount
     ? undefined
-    : await createTokenCounter(config.tokenizer, { inWorker: true });
+    : await createTokenCounter(config.tokenizer, { inWorker: true, workers: Math.ceil(o.shards / 4) });
   const processor = new RecordProcessor({
     counter,
     useServerTokenCount: config.useServerTokenCount,
@@ -388,6 +404,8 @@ async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
     outcome = await runBenchmark({
       target: o.target,
       spec: o.spec,
+      shards: o.shards,
+      readBufferBytes: (o.spec.profiling.concurrency ?? 0) > 1000 ? 16 * 1024 : undefined,
       reuse: config.connectionReuseStrategy === "never" ? "never" : "pooled",
       signal: cancel.signal,
       onPhaseStart: (phase, at) => {

@@ -2,31 +2,43 @@
  * Drives a whole benchmark: one or more engine shards, their records delivered on the main thread, client
  * CPU measured around the profiling phase. Knows nothing about metrics, files or terminals (design §1):
  * consumers subscribe through `onRecord` / `onPhaseStart`.
+ *
+ * One shard runs on the main thread (no messaging at all). With `shards > 1` every shard runs in its own
+ * Worker (own event loop and connections, on its own core), and the main thread only receives record
+ * batches — the measured timestamps are taken in the shards, so main-thread work never delays them.
  */
 import process from "node:process";
 import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { Target } from "../transport/http_exchange.ts";
 import { HttpClient } from "../transport/http_client.ts";
 import { SystemClock } from "../timing/clock.ts";
-import { type ShardOutcome, runShard, type ShardSpec } from "./run_shard.ts";
+import { spawnWorker } from "../runtime/spawn_worker.ts";
+import { runShard, type ShardOutcome, type ShardSpec } from "./run_shard.ts";
+import type { FromShard, ToShard } from "./shard_protocol.ts";
 
 export interface BenchmarkOptions {
   readonly target: Target;
   /** The shard spec with shardIndex 0 / shardCount 1; multi-shard runs derive the others from it. */
   readonly spec: ShardSpec;
+  /** Engine shards. @default 1 */
+  readonly shards?: number;
   readonly reuse: "pooled" | "never";
+  /** Per-connection read buffer (smaller for tens of thousands of connections). @default 65536 */
+  readonly readBufferBytes?: number;
   readonly signal: AbortSignal;
   readonly onRecord: (record: RequestRecord) => void;
   readonly onPhaseStart?: (phase: Phase, at: number) => void;
 }
 
-/** CPU the client process used while the profiling phase ran. */
+/** CPU the client process (all threads) used while the profiling phase ran. */
 export interface ClientCpu {
   readonly userMs: number;
   readonly systemMs: number;
   readonly wallMs: number;
-  /** (user + system) / wall × 100: percent of ONE core (may exceed 100 with several shards). */
+  /** (user + system) / wall × 100: percent of ONE core (exceeds 100 with several shards). */
   readonly percentOfCore: number;
+  /** The same divided by the shard count: how busy each engine thread was, on average. */
+  readonly percentPerShard: number;
 }
 
 export interface BenchmarkOutcome {
@@ -38,39 +50,111 @@ export interface BenchmarkOutcome {
 }
 
 export async function runBenchmark(opts: BenchmarkOptions): Promise<BenchmarkOutcome> {
-  const client = new HttpClient(opts.target, { reuse: opts.reuse });
-  let cpuStart: ReturnType<typeof process.cpuUsage> | undefined;
-  let wallStart = 0;
+  const shards = Math.max(1, opts.shards ?? 1);
+  const cpu = new CpuMeter();
+  const started = new Set<Phase>();
+  const onPhaseStart = (phase: Phase, at: number) => {
+    if (started.has(phase)) return; // every shard reports it; the first one marks the phase start
+    started.add(phase);
+    if (phase === "profiling") cpu.start();
+    opts.onPhaseStart?.(phase, at);
+  };
+  const outcomes = shards === 1
+    ? [await runInProcess(opts, onPhaseStart)]
+    : await Promise.all(Array.from({ length: shards }, (_, i) => runInWorker(opts, i, shards, onPhaseStart)));
+  const profiling = outcomes.map((o) => o.profiling).filter((p) => p !== undefined);
+  return {
+    shards: outcomes,
+    cpu: cpu.stop(shards),
+    profilingStartedAt: profiling.length ? Math.min(...profiling.map((p) => p.startedAt)) : undefined,
+    profilingEndedAt: profiling.length ? Math.max(...profiling.map((p) => p.endedAt)) : undefined,
+  };
+}
+
+async function runInProcess(
+  opts: BenchmarkOptions,
+  onPhaseStart: (phase: Phase, at: number) => void,
+): Promise<ShardOutcome> {
+  const client = new HttpClient(opts.target, { reuse: opts.reuse, readBufferBytes: opts.readBufferBytes });
   try {
-    const outcome = await runShard(opts.spec, {
+    return await runShard(opts.spec, {
       sender: client,
       clock: new SystemClock(),
       clockOffsetMs: 0,
       signal: opts.signal,
       onRecord: opts.onRecord,
-      onPhaseStart: (phase, at) => {
-        if (phase === "profiling") {
-          cpuStart = process.cpuUsage();
-          wallStart = performance.now();
-        }
-        opts.onPhaseStart?.(phase, at);
-      },
+      onPhaseStart,
     });
-    let cpu: ClientCpu | undefined;
-    if (cpuStart !== undefined) {
-      const used = process.cpuUsage(cpuStart);
-      const wallMs = performance.now() - wallStart;
-      const userMs = used.user / 1000;
-      const systemMs = used.system / 1000;
-      cpu = { userMs, systemMs, wallMs, percentOfCore: wallMs > 0 ? (userMs + systemMs) / wallMs * 100 : 0 };
-    }
-    return {
-      shards: [outcome],
-      cpu,
-      profilingStartedAt: outcome.profiling?.startedAt,
-      profilingEndedAt: outcome.profiling?.endedAt,
-    };
   } finally {
     client.close();
+  }
+}
+
+function runInWorker(
+  opts: BenchmarkOptions,
+  index: number,
+  count: number,
+  onPhaseStart: (phase: Phase, at: number) => void,
+): Promise<ShardOutcome> {
+  const worker = spawnWorker("engine-shard");
+  const send = (m: ToShard) => worker.postMessage(m);
+  const onAbort = () => send({ type: "cancel" });
+  return new Promise<ShardOutcome>((resolve, reject) => {
+    const finish = (err: Error | undefined, outcome?: ShardOutcome) => {
+      opts.signal.removeEventListener("abort", onAbort);
+      worker.terminate();
+      if (err) reject(err);
+      else resolve(outcome!);
+    };
+    worker.onmessage = (event: MessageEvent<FromShard>) => {
+      const m = event.data;
+      switch (m.type) {
+        case "records":
+          for (const r of m.records) opts.onRecord(r);
+          break;
+        case "phase":
+          onPhaseStart(m.phase, m.at);
+          break;
+        case "done":
+          finish(undefined, m.outcome);
+          break;
+        case "failed":
+          finish(new Error(`engine shard ${index} failed: ${m.message}`));
+          break;
+      }
+    };
+    worker.onerror = (e: ErrorEvent) => {
+      e.preventDefault();
+      finish(new Error(`engine shard ${index} crashed: ${e.message}`));
+    };
+    opts.signal.addEventListener("abort", onAbort, { once: true });
+    send({
+      type: "start",
+      spec: { ...opts.spec, shardIndex: index, shardCount: count, workerId: `worker_${index}` },
+      target: opts.target,
+      reuse: opts.reuse,
+      readBufferBytes: opts.readBufferBytes,
+      mainTimeOrigin: performance.timeOrigin,
+    });
+    if (opts.signal.aborted) onAbort();
+  });
+}
+
+/** Process CPU (all threads) between start() and stop(). */
+class CpuMeter {
+  #cpu: ReturnType<typeof process.cpuUsage> | undefined;
+  #wall = 0;
+  start(): void {
+    this.#cpu = process.cpuUsage();
+    this.#wall = performance.now();
+  }
+  stop(shards: number): ClientCpu | undefined {
+    if (this.#cpu === undefined) return undefined;
+    const used = process.cpuUsage(this.#cpu);
+    const wallMs = performance.now() - this.#wall;
+    const userMs = used.user / 1000;
+    const systemMs = used.system / 1000;
+    const percentOfCore = wallMs > 0 ? (userMs + systemMs) / wallMs * 100 : 0;
+    return { userMs, systemMs, wallMs, percentOfCore, percentPerShard: percentOfCore / shards };
   }
 }

@@ -3,6 +3,10 @@
  * batched and their texts counted by a TokenCounter (normally in a Worker), then handed on in completion
  * order. With `--use-server-token-count` nothing is tokenized: counts come from the server's `usage`.
  *
+ * Handing on (metrics, JSONL) happens in slices of at most `sliceMs`, with a ~5 µs yield to the event loop in
+ * between: a burst of hundreds of requests finishing together (a decode step of a batching server) must not
+ * hold up the socket reads, and therefore the timestamps, of the streams still running on this thread.
+ *
  * Counting rules (AIPerf §2.3): output tokens = tokens of the concatenated answer text (tool-call text
  * included), reasoning tokens = tokens of the concatenated reasoning text; both encoded once per request,
  * never per chunk. Server counts: OSL = `completion_tokens`, reasoning = `completion_tokens_details.
@@ -10,6 +14,7 @@
  */
 import type { ProcessedRecord, RequestRecord } from "./request_record.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
+import { nextMacrotask } from "../runtime/next_macrotask.ts";
 
 export interface RecordProcessorOptions {
   /** Undefined only with server token counts. */
@@ -21,14 +26,17 @@ export interface RecordProcessorOptions {
   readonly batchSize?: number;
   /** Longest a record waits for its batch to fill, ms. @default 20 */
   readonly maxDelayMs?: number;
+  /** Longest stretch of `onProcessed` calls before yielding to the event loop, ms. @default 1 */
+  readonly sliceMs?: number;
 }
 
 export class RecordProcessor {
   readonly #opts: RecordProcessorOptions;
   #pending: RequestRecord[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
-  /** Serializes batches so records are handed on in order. */
-  #chain: Promise<void> = Promise.resolve();
+  /** Counted batches in push order; each resolves to its processed records. */
+  #batches: Promise<ProcessedRecord[]>[] = [];
+  #draining: Promise<void> | undefined;
   #failure: Error | undefined;
 
   constructor(opts: RecordProcessorOptions) {
@@ -39,14 +47,6 @@ export class RecordProcessor {
   }
 
   push(record: RequestRecord): void {
-    if (this.#opts.useServerTokenCount || record.error !== undefined) {
-      // Nothing to count: hand it on now, but behind any batch still being counted, to keep the order.
-      if (this.#pending.length === 0) {
-        const processed = this.#opts.useServerTokenCount ? withServerCounts(record) : record;
-        this.#chain = this.#chain.then(() => this.#opts.onProcessed(processed));
-        return;
-      }
-    }
     this.#pending.push(record);
     if (this.#pending.length >= (this.#opts.batchSize ?? 256)) this.#flush();
     else if (this.#timer === undefined) this.#timer = setTimeout(() => this.#flush(), this.#opts.maxDelayMs ?? 20);
@@ -55,7 +55,7 @@ export class RecordProcessor {
   /** Resolves when every pushed record has been handed on; rejects if counting failed. */
   async drain(): Promise<void> {
     this.#flush();
-    await this.#chain;
+    while (this.#draining) await this.#draining;
     if (this.#failure) throw this.#failure;
   }
 
@@ -67,19 +67,28 @@ export class RecordProcessor {
     if (this.#pending.length === 0) return;
     const batch = this.#pending;
     this.#pending = [];
-    const counted = this.#opts.useServerTokenCount
-      ? Promise.resolve(batch.map(withServerCounts))
-      : this.#count(batch);
-    this.#chain = this.#chain.then(async () => {
-      let processed: ProcessedRecord[];
-      try {
-        processed = await counted;
-      } catch (err) {
-        this.#failure ??= new Error(`counting output tokens failed: ${(err as Error).message}`, { cause: err });
-        processed = batch; // keep the records (without counts) rather than lose them
+    this.#batches.push(
+      this.#opts.useServerTokenCount ? Promise.resolve(batch.map(withServerCounts)) : this.#count(batch),
+    );
+    this.#draining ??= this.#handOn().finally(() => this.#draining = undefined);
+  }
+
+  /** Hands batches on in order, in time slices. */
+  async #handOn(): Promise<void> {
+    const sliceMs = this.#opts.sliceMs ?? 1;
+    while (this.#batches.length > 0) {
+      const records = await this.#batches[0];
+      this.#batches.shift();
+      let sliceStart = performance.now();
+      for (let i = 0; i < records.length; i++) {
+        this.#opts.onProcessed(records[i]);
+        if (performance.now() - sliceStart > sliceMs && i + 1 < records.length) {
+          await nextMacrotask();
+          sliceStart = performance.now();
+        }
       }
-      for (const r of processed) this.#opts.onProcessed(r);
-    });
+      await nextMacrotask();
+    }
   }
 
   async #count(batch: readonly RequestRecord[]): Promise<ProcessedRecord[]> {
@@ -87,7 +96,13 @@ export class RecordProcessor {
     for (const r of batch) {
       if (r.error === undefined) texts.push(r.content, r.reasoning);
     }
-    const counts = texts.length > 0 ? await this.#opts.counter!.count(texts) : [];
+    let counts: number[];
+    try {
+      counts = texts.length > 0 ? await this.#opts.counter!.count(texts) : [];
+    } catch (err) {
+      this.#failure ??= new Error(`counting output tokens failed: ${(err as Error).message}`, { cause: err });
+      return [...batch]; // keep the records (without counts) rather than lose them
+    }
     let i = 0;
     return batch.map((r) => {
       if (r.error !== undefined) return r;

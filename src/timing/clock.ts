@@ -1,9 +1,11 @@
+import { preciseSleepUntil } from "./precise_timer.ts";
+
 /**
  * The engine's only access to time, so schedules can be tested with a virtual clock.
  *
  * `sleepUntil` takes an ABSOLUTE deadline: open-loop schedules compute every send time from the phase start,
- * so a late wake-up never shifts later sends (no drift). Deno timers fire with ~1 ms granularity; the
- * remaining lateness is measured per request (`startAt - scheduledAt`) and reported, never hidden.
+ * so a late wake-up never shifts later sends (no drift). The real clock wakes within microseconds of the
+ * target (precise_timer.ts); any lateness left is measured per request (`startAt - scheduledAt`) and reported.
  */
 export interface Clock {
   /** Milliseconds on the run clock (main thread `performance.now()`, or offset in a worker). */
@@ -22,17 +24,7 @@ export class SystemClock implements Clock {
     return performance.now() + this.#offset;
   }
   sleepUntil(t: number, signal?: AbortSignal): Promise<void> {
-    const delay = t - this.now();
-    if (delay <= 0 || signal?.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", done);
-        resolve();
-      };
-      const timer = setTimeout(done, delay);
-      signal?.addEventListener("abort", done, { once: true });
-    });
+    return preciseSleepUntil(t - this.#offset, signal);
   }
 }
 

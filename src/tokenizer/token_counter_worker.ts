@@ -35,43 +35,46 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-let tokenizer: Promise<Tokenizer> | undefined;
-/** Serializes batches so replies leave in request order even while the tokenizer is still loading. */
-let queue: Promise<void> = Promise.resolve();
+/** Installs the message handler; called by the worker entry (cli/worker_main.ts) for the token-counter role. */
+export function startTokenCounterWorker(): void {
+  let tokenizer: Promise<Tokenizer> | undefined;
+  /** Serializes batches so replies leave in request order even while the tokenizer is still loading. */
+  let queue: Promise<void> = Promise.resolve();
 
-self.onmessage = (event: MessageEvent<TokenCounterRequest>) => {
-  const message = event.data;
-  if (message.type === "init") {
-    tokenizer = loadTokenizer(message.spec);
-    queue = tokenizer.then(
-      (tok) => post({ type: "ready", name: tok.name }),
-      (error) => post({ type: "failed", message: messageOf(error) }),
-    );
-    return;
-  }
-  const pending = tokenizer;
-  queue = queue.then(async () => {
-    let tok: Tokenizer | undefined;
-    let failure = "the token counter worker received a count before init";
-    if (pending !== undefined) {
-      try {
-        tok = await pending;
-      } catch (error) {
-        failure = messageOf(error);
-      }
+  self.onmessage = (event: MessageEvent<TokenCounterRequest>) => {
+    const message = event.data;
+    if (message.type === "init") {
+      tokenizer = loadTokenizer(message.spec);
+      queue = tokenizer.then(
+        (tok) => post({ type: "ready", name: tok.name }),
+        (error) => post({ type: "failed", message: messageOf(error) }),
+      );
+      return;
     }
-    for (const request of message.requests) {
-      if (tok === undefined) {
-        post({ type: "error", id: request.id, message: failure });
-        continue;
+    const pending = tokenizer;
+    queue = queue.then(async () => {
+      let tok: Tokenizer | undefined;
+      let failure = "the token counter worker received a count before init";
+      if (pending !== undefined) {
+        try {
+          tok = await pending;
+        } catch (error) {
+          failure = messageOf(error);
+        }
       }
-      try {
-        const counts = new Array<number>(request.texts.length);
-        for (let i = 0; i < request.texts.length; i++) counts[i] = tok.count(request.texts[i]);
-        post({ type: "counted", id: request.id, counts });
-      } catch (error) {
-        post({ type: "error", id: request.id, message: messageOf(error) });
+      for (const request of message.requests) {
+        if (tok === undefined) {
+          post({ type: "error", id: request.id, message: failure });
+          continue;
+        }
+        try {
+          const counts = new Array<number>(request.texts.length);
+          for (let i = 0; i < request.texts.length; i++) counts[i] = tok.count(request.texts[i]);
+          post({ type: "counted", id: request.id, counts });
+        } catch (error) {
+          post({ type: "error", id: request.id, message: messageOf(error) });
+        }
       }
-    }
-  });
-};
+    });
+  };
+}

@@ -115,3 +115,20 @@ Deno.test("createTokenCounter rejects with the load error for an unknown tokeniz
     /Tokenizer "Org\/Model" is not a local file or directory/,
   );
 });
+
+Deno.test("token counter workers never lose their init message when many start at once", async () => {
+  // Regression: the worker entry loads its role module with awaits; an init message arriving meanwhile was
+  // dropped and `ready` never settled. Each counter must now become ready (and count) every time.
+  const counters = Array.from({ length: 8 }, () => new WorkerTokenCounter("builtin"));
+  try {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("a token counter worker never became ready")), 30_000);
+    });
+    await Promise.race([Promise.all(counters.map((c) => c.ready)), timeout]).finally(() => clearTimeout(timer));
+    const counts = await Promise.all(counters.map((c) => c.count(["hello world"])));
+    for (const c of counts) assert.deepStrictEqual(c, [2]);
+  } finally {
+    for (const c of counters) c.close();
+  }
+});

@@ -1,0 +1,362 @@
+/**
+ * `infermeter calibrate`: proves how much error the client adds to the numbers it exports.
+ *
+ * Method: a reference server (sim/calibration_server.ts, its own process) streams tokens on a known schedule
+ * and records the instant it wrote each one. For every stream level we run the real product — `infermeter
+ * profile`, its own process, exports included — against it, then rebuild the client's arrival time of every
+ * token from the exported JSONL (`request_start_ns` + TTFT + the inter-chunk latencies) and compare with the
+ * server's write times of the same request (joined on `x_request_id`). The difference is everything between
+ * the server's `write()` and the exported number: kernel loopback, event-loop delay, parsing, clock reading.
+ *
+ * Both processes read epoch time as `performance.timeOrigin + performance.now()`; `GET /clock` pings measure
+ * the offset between the two clocks, which is reported (and subtracted when it exceeds its uncertainty).
+ */
+import { Command, CommanderError } from "commander";
+import { join } from "node:path";
+import { EXIT } from "./exit_codes.ts";
+import { selfCommand } from "../runtime/self_command.ts";
+import { computeStats, type Stats } from "../metrics/stats.ts";
+import { startCalibrationServer } from "../sim/calibration_server.ts";
+
+interface CalibrateOptions {
+  readonly streams: number[];
+  readonly ttft: number;
+  readonly itl: number;
+  readonly tokens: number;
+  readonly duration: number;
+  readonly workers?: number;
+  readonly json: boolean;
+  readonly serve: boolean;
+  readonly port: number;
+  /** Extra `profile` options given after `--`. */
+  readonly profileArgs: readonly string[];
+}
+
+export interface LevelReport {
+  readonly streams: number;
+  readonly requests: number;
+  readonly events: number;
+  readonly eventsPerSecond: number;
+  /** Client-added error of each statistic, in ms. */
+  readonly ttftErrorMs: Stats | undefined;
+  readonly itlErrorMs: Stats | undefined;
+  readonly requestLatencyErrorMs: Stats | undefined;
+  readonly eventErrorMs: Stats | undefined;
+  readonly clientCpuPercentOfCore?: number;
+  /** Requests the profile run reported as failed (should be 0). */
+  readonly errors: number;
+}
+
+export interface CalibrationReport {
+  readonly ttftMs: number;
+  readonly itlMs: number;
+  readonly tokensPerRequest: number;
+  readonly durationSec: number;
+  /** Server clock minus client clock, ms, and the half round trip bounding its uncertainty. */
+  readonly clockOffsetMs: number;
+  readonly clockUncertaintyMs: number;
+  readonly pinned: boolean;
+  readonly levels: readonly LevelReport[];
+}
+
+function parseArgs(allArgs: string[]): CalibrateOptions {
+  const dashes = allArgs.indexOf("--");
+  const args = dashes < 0 ? allArgs : allArgs.slice(0, dashes);
+  const profileArgs = dashes < 0 ? [] : allArgs.slice(dashes + 1);
+  const cmd = new Command("infermeter calibrate")
+    .description(
+      "Measure the timing error the client adds (TTFT, ITL, request latency) against a paced server.\n" +
+        "Options after `--` are passed to every `infermeter profile` run (e.g. -- --use-server-token-count).",
+    )
+    .option("--streams <list>", "concurrent streams per level, comma-separated", "16,256")
+    .option("--ttft <ms>", "server time to first token", "50")
+    .option("--itl <ms>", "server time between tokens (13 ms × 256 streams ≈ 19.7k events/s)", "13")
+    .option("--tokens <n>", "tokens per response", "100")
+    .option("--duration <s>", "seconds per level", "8")
+    .option("--workers <n>", "engine shards for the profile runs (default: the profile command's choice)")
+    .option("--json", "print the report as JSON on stdout", false)
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => Deno.stderr.writeSync(new TextEncoder().encode(s)) });
+  cmd.option("--serve", "(internal) run only the reference server", false);
+  cmd.option("--port <n>", "(internal) reference server port", "0");
+  cmd.parse(args, { from: "user" });
+  const o = cmd.opts();
+  const num = (name: string, v: string, min: number) => {
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < min) {
+      throw new CommanderError(2, "calibrate.value", `error: --${name} ${v} must be a number ≥ ${min}`);
+    }
+    return n;
+  };
+  return {
+    streams: String(o.streams).split(",").map((s) => Math.floor(num("streams", s.trim(), 1))),
+    ttft: num("ttft", o.ttft, 0),
+    itl: num("itl", o.itl, 0),
+    tokens: Math.floor(num("tokens", o.tokens, 2)),
+    duration: num("duration", o.duration, 0.5),
+    workers: o.workers !== undefined ? Math.floor(num("workers", o.workers, 1)) : undefined,
+    json: Boolean(o.json),
+    serve: Boolean(o.serve),
+    port: Math.floor(num("port", o.port, 0)),
+    profileArgs,
+  };
+}
+
+export async function runCalibrate(args: string[]): Promise<number> {
+  let opts: CalibrateOptions;
+  try {
+    opts = parseArgs(args);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.exitCode === 0) return EXIT.OK;
+      if (!err.message.startsWith("error:") || err.code === "calibrate.value") console.error(err.message);
+      return EXIT.USAGE;
+    }
+    throw err;
+  }
+  if (opts.serve) return await serveOnly(opts);
+  const report = await calibrate(opts, (line) => console.error(line));
+  if (opts.json) console.log(JSON.stringify(report, null, 2));
+  else console.log(renderReport(report));
+  return report.levels.every((l) => l.errors === 0 && l.events > 0) ? EXIT.OK : EXIT.REQUESTS_FAILED;
+}
+
+async function serveOnly(opts: CalibrateOptions): Promise<number> {
+  const server = startCalibrationServer({ port: opts.port, ttftMs: opts.ttft, itlMs: opts.itl });
+  console.log(`calibration-server listening on ${server.url}`);
+  await new Promise<void>((resolve) => {
+    Deno.addSignalListener("SIGTERM", resolve);
+    Deno.addSignalListener("SIGINT", resolve);
+  });
+  server.close();
+  return EXIT.OK;
+}
+
+/** Runs every level and returns the report; `log` receives progress lines (stderr). */
+export async function calibrate(opts: CalibrateOptions, log: (line: string) => void): Promise<CalibrationReport> {
+  const pin = await canPin();
+  const server = new Deno.Command(pin ? "taskset" : selfCommand.execPath, {
+    args: [
+      ...(pin ? ["-c", "1", selfCommand.execPath] : []),
+      ...selfCommand.args,
+      "calibrate",
+      "--serve",
+      "--ttft",
+      String(opts.ttft),
+      "--itl",
+      String(opts.itl),
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const dir = await Deno.makeTempDir({ prefix: "infermeter-calibrate-" });
+  try {
+    const url = await readLine(server.stdout, /calibration-server listening on (\S+)/);
+    const clock = await measureClockOffset(url);
+    log(
+      `reference server ${url} (TTFT ${opts.ttft} ms, ITL ${opts.itl} ms, ${opts.tokens} tokens); clock offset ` +
+        `${(clock.offset * 1000).toFixed(1)} µs ± ${(clock.uncertainty * 1000).toFixed(1)} µs${
+          pin ? "; server on CPU 1, client on CPU 0" : ""
+        }`,
+    );
+    const levels: LevelReport[] = [];
+    for (const streams of opts.streams) {
+      log(`level: ${streams} concurrent streams for ${opts.duration} s …`);
+      levels.push(await runLevel(opts, url, streams, join(dir, `streams${streams}`), clock, pin));
+    }
+    return {
+      ttftMs: opts.ttft,
+      itlMs: opts.itl,
+      tokensPerRequest: opts.tokens,
+      durationSec: opts.duration,
+      clockOffsetMs: clock.offset,
+      clockUncertaintyMs: clock.uncertainty,
+      pinned: pin,
+      levels,
+    };
+  } finally {
+    try {
+      server.kill("SIGTERM");
+    } catch {
+      // already gone
+    }
+    await server.status;
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+async function runLevel(
+  opts: CalibrateOptions,
+  url: string,
+  streams: number,
+  dir: string,
+  clock: { offset: number; uncertainty: number },
+  pin: boolean,
+): Promise<LevelReport> {
+  const profileArgs = [
+    ...selfCommand.args,
+    "profile",
+    "-m",
+    "calibration",
+    "--url",
+    url,
+    "--streaming",
+    "--concurrency",
+    String(streams),
+    "--benchmark-duration",
+    String(opts.duration),
+    "--benchmark-grace-period",
+    "60",
+    "--synthetic-input-tokens-mean",
+    "8",
+    "--output-tokens-mean",
+    String(opts.tokens),
+    "--extra-inputs",
+    "ignore_eos:true",
+    "--artifact-dir",
+    dir,
+    "--ui",
+    "none",
+    "--log-level",
+    "WARNING",
+    ...(opts.workers !== undefined ? ["--workers", String(opts.workers)] : []),
+    ...opts.profileArgs,
+  ];
+  const child = await new Deno.Command(pin ? "taskset" : selfCommand.execPath, {
+    args: pin ? ["-c", "0", selfCommand.execPath, ...profileArgs] : profileArgs,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!child.success) {
+    throw new Error(`the profile run failed (exit ${child.code}): ${new TextDecoder().decode(child.stderr).trim()}`);
+  }
+  const sent: Record<string, number[]> = await (await fetch(`${url}/calibration/sent`)).json();
+  const summary = JSON.parse(await Deno.readTextFile(join(dir, "profile_export_aiperf.json")));
+  const jsonl = await Deno.readTextFile(join(dir, "profile_export.jsonl"));
+
+  const ttft: number[] = [];
+  const itl: number[] = [];
+  const latency: number[] = [];
+  const events: number[] = [];
+  let requests = 0;
+  let errors = 0;
+  // The offset is only subtracted when it is larger than what the ping could resolve.
+  const correction = Math.abs(clock.offset) > clock.uncertainty ? clock.offset : 0;
+  for (const line of jsonl.split("\n")) {
+    if (!line) continue;
+    const rec = JSON.parse(line);
+    if (rec.error) {
+      errors++;
+      continue;
+    }
+    // request_start_ns exceeds 2^53: read its digits, not the float JSON.parse made of it.
+    const startNs = /"request_start_ns":(\d+)/.exec(line)?.[1];
+    const writes = sent[rec.metadata.x_request_id];
+    const t0 = rec.metrics.time_to_first_token?.value;
+    const gaps: number[] = rec.metrics.inter_chunk_latency?.value ?? [];
+    if (!startNs || !writes || t0 === undefined || writes.length !== gaps.length + 1) continue;
+    requests++;
+    const big = BigInt(startNs);
+    const startMs = Number(big / 1_000_000n) + Number(big % 1_000_000n) / 1e6;
+    let arrival = startMs + t0;
+    const arrivals = [arrival];
+    for (const g of gaps) arrivals.push(arrival += g);
+    for (let k = 0; k < arrivals.length; k++) events.push(arrivals[k] - (writes[k] - correction));
+    const n = arrivals.length - 1;
+    ttft.push(arrivals[0] - (writes[0] - correction));
+    latency.push(arrivals[n] - (writes[n] - correction));
+    itl.push((arrivals[n] - arrivals[0]) / n - (writes[n] - writes[0]) / n);
+  }
+  const durationSec = summary.benchmark_duration?.avg ?? opts.duration;
+  return {
+    streams,
+    requests,
+    events: events.length,
+    eventsPerSecond: events.length / durationSec,
+    ttftErrorMs: computeStats(ttft),
+    itlErrorMs: computeStats(itl),
+    requestLatencyErrorMs: computeStats(latency),
+    eventErrorMs: computeStats(events),
+    clientCpuPercentOfCore: summary.infermeter?.client_cpu?.percent_of_core,
+    errors: summary.error_request_count?.avg ?? errors,
+  };
+}
+
+/** NTP-style: the ping with the shortest round trip bounds the offset best. */
+async function measureClockOffset(url: string): Promise<{ offset: number; uncertainty: number }> {
+  let best = { offset: 0, uncertainty: Infinity };
+  for (let i = 0; i < 50; i++) {
+    const t0 = performance.timeOrigin + performance.now();
+    const { t } = await (await fetch(`${url}/clock`)).json();
+    const t1 = performance.timeOrigin + performance.now();
+    const half = (t1 - t0) / 2;
+    if (half < best.uncertainty) best = { offset: t - (t0 + half), uncertainty: half };
+  }
+  return best;
+}
+
+async function canPin(): Promise<boolean> {
+  if (navigator.hardwareConcurrency < 2) return false;
+  try {
+    return (await new Deno.Command("taskset", { args: ["-c", "0", "true"], stdout: "null", stderr: "null" }).output())
+      .success;
+  } catch {
+    return false;
+  }
+}
+
+async function readLine(stream: ReadableStream<Uint8Array>, re: RegExp): Promise<string> {
+  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the reference server did not start (output: ${text.trim() || "nothing"})`);
+    text += value;
+    const m = re.exec(text);
+    if (m) {
+      (async () => {
+        while (!(await reader.read()).done) { /* drain */ }
+      })().catch(() => {});
+      return m[1];
+    }
+  }
+}
+
+export function renderReport(r: CalibrationReport): string {
+  const f = (s: Stats | undefined, k: "p50" | "p99" | "max") => s ? (s[k] as number).toFixed(3) : "-";
+  const rows = r.levels.map((l) => [
+    String(l.streams),
+    Math.round(l.eventsPerSecond).toLocaleString("en-US"),
+    f(l.ttftErrorMs, "p50"),
+    f(l.ttftErrorMs, "p99"),
+    f(l.itlErrorMs, "p50"),
+    f(l.itlErrorMs, "p99"),
+    f(l.requestLatencyErrorMs, "p50"),
+    f(l.requestLatencyErrorMs, "p99"),
+    f(l.eventErrorMs, "max"),
+    l.clientCpuPercentOfCore !== undefined ? l.clientCpuPercentOfCore.toFixed(0) + "%" : "-",
+  ]);
+  const header = [
+    "streams",
+    "events/s",
+    "TTFT p50",
+    "TTFT p99",
+    "ITL p50",
+    "ITL p99",
+    "latency p50",
+    "latency p99",
+    "event max",
+    "client CPU",
+  ];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join("  ");
+  return [
+    `infermeter | Calibration: client-added error in ms (server TTFT ${r.ttftMs} ms, ITL ${r.itlMs} ms, ` +
+    `${r.tokensPerRequest} tokens)`,
+    line(header),
+    ...rows.map(line),
+    `clock offset between processes: ${(r.clockOffsetMs * 1000).toFixed(1)} µs ± ${
+      (r.clockUncertaintyMs * 1000).toFixed(1)
+    } µs`,
+  ].join("\n");
+}

@@ -1,0 +1,25 @@
+/**
+ * Messages between the main thread and an engine-shard Worker (structured clone). Records cross in batches so
+ * a busy shard posts a few messages per second per 1k requests, not one per request.
+ */
+import type { Phase, RequestRecord } from "../records/request_record.ts";
+import type { Target } from "../transport/http_exchange.ts";
+import type { ShardOutcome, ShardSpec } from "./run_shard.ts";
+
+export interface ShardStart {
+  readonly type: "start";
+  readonly spec: ShardSpec;
+  readonly target: Target;
+  readonly reuse: "pooled" | "never";
+  readonly readBufferBytes?: number;
+  /** `performance.timeOrigin` of the main thread: the worker converts its times onto the run clock. */
+  readonly mainTimeOrigin: number;
+}
+
+export type ToShard = ShardStart | { readonly type: "cancel" };
+
+export type FromShard =
+  | { readonly type: "phase"; readonly phase: Phase; readonly at: number }
+  | { readonly type: "records"; readonly records: readonly RequestRecord[] }
+  | { readonly type: "done"; readonly outcome: ShardOutcome }
+  | { readonly type: "failed"; readonly message: string };
