@@ -12,7 +12,7 @@
  * the offset between the two clocks, which is reported (and subtracted when it exceeds its uncertainty).
  */
 import { Command, CommanderError } from "commander";
-import { join } from "node:path";
+import { joinPath as join } from "../runtime/file_path.ts";
 import { EXIT } from "./exit_codes.ts";
 import { selfCommand } from "../runtime/self_command.ts";
 import { computeStats, type Stats } from "../metrics/stats.ts";
@@ -28,6 +28,7 @@ interface CalibrateOptions {
   readonly json: boolean;
   readonly serve: boolean;
   readonly port: number;
+  readonly floorClient?: string;
   /** Extra `profile` options given after `--`. */
   readonly profileArgs: readonly string[];
 }
@@ -42,6 +43,8 @@ export interface LevelReport {
   readonly itlErrorMs: Stats | undefined;
   readonly requestLatencyErrorMs: Stats | undefined;
   readonly eventErrorMs: Stats | undefined;
+  /** The same event error for a bare socket reader at this concurrency: what no client here can beat. */
+  readonly floorEventErrorMs: Stats | undefined;
   readonly clientCpuPercentOfCore?: number;
   /** Requests the profile run reported as failed (should be 0). */
   readonly errors: number;
@@ -79,6 +82,7 @@ function parseArgs(allArgs: string[]): CalibrateOptions {
     .configureOutput({ writeErr: (s) => Deno.stderr.writeSync(new TextEncoder().encode(s)) });
   cmd.option("--serve", "(internal) run only the reference server", false);
   cmd.option("--port <n>", "(internal) reference server port", "0");
+  cmd.option("--floor-client <url>", "(internal) run the bare floor reader against <url>");
   cmd.parse(args, { from: "user" });
   const o = cmd.opts();
   const num = (name: string, v: string, min: number) => {
@@ -98,6 +102,7 @@ function parseArgs(allArgs: string[]): CalibrateOptions {
     json: Boolean(o.json),
     serve: Boolean(o.serve),
     port: Math.floor(num("port", o.port, 0)),
+    floorClient: o.floorClient,
     profileArgs,
   };
 }
@@ -115,6 +120,11 @@ export async function runCalibrate(args: string[]): Promise<number> {
     throw err;
   }
   if (opts.serve) return await serveOnly(opts);
+  if (opts.floorClient !== undefined) {
+    const { runFloorClient } = await import("./calibrate_floor.ts");
+    await runFloorClient(opts.floorClient, opts.streams[0], opts.duration, opts.tokens);
+    return EXIT.OK;
+  }
   const report = await calibrate(opts, (line) => console.error(line));
   if (opts.json) console.log(JSON.stringify(report, null, 2));
   else console.log(renderReport(report));
@@ -222,6 +232,7 @@ async function runLevel(
     ...(opts.workers !== undefined ? ["--workers", String(opts.workers)] : []),
     ...opts.profileArgs,
   ];
+  const floor = await floorErrors(opts, url, streams, clock, pin);
   const child = await new Deno.Command(pin ? "taskset" : selfCommand.execPath, {
     args: pin ? ["-c", "0", selfCommand.execPath, ...profileArgs] : profileArgs,
     stdout: "null",
@@ -277,9 +288,48 @@ async function runLevel(
     itlErrorMs: computeStats(itl),
     requestLatencyErrorMs: computeStats(latency),
     eventErrorMs: computeStats(events),
+    floorEventErrorMs: floor,
     clientCpuPercentOfCore: summary.infermeter?.client_cpu?.percent_of_core,
     errors: summary.error_request_count?.avg ?? errors,
   };
+}
+
+/** Per-event error of the bare floor reader (calibrate_floor.ts) over a short run at `streams`. */
+async function floorErrors(
+  opts: CalibrateOptions,
+  url: string,
+  streams: number,
+  clock: { offset: number; uncertainty: number },
+  pin: boolean,
+): Promise<Stats | undefined> {
+  const args = [
+    ...selfCommand.args,
+    "calibrate",
+    "--floor-client",
+    url,
+    "--streams",
+    String(streams),
+    "--duration",
+    String(Math.min(3, opts.duration)),
+    "--tokens",
+    String(opts.tokens),
+  ];
+  const child = await new Deno.Command(pin ? "taskset" : selfCommand.execPath, {
+    args: pin ? ["-c", "0", selfCommand.execPath, ...args] : args,
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!child.success) return undefined;
+  const arrivals: Record<string, number[]> = JSON.parse(new TextDecoder().decode(child.stdout));
+  const sent: Record<string, number[]> = await (await fetch(`${url}/calibration/sent`)).json();
+  const correction = Math.abs(clock.offset) > clock.uncertainty ? clock.offset : 0;
+  const errors: number[] = [];
+  for (const [id, times] of Object.entries(arrivals)) {
+    const writes = sent[id];
+    if (!writes || writes.length !== times.length) continue; // unfinished at the end of the run
+    for (let k = 0; k < times.length; k++) errors.push(times[k] - (writes[k] - correction));
+  }
+  return computeStats(errors);
 }
 
 /** NTP-style: the ping with the shortest round trip bounds the offset best. */
@@ -333,7 +383,10 @@ export function renderReport(r: CalibrationReport): string {
     f(l.itlErrorMs, "p99"),
     f(l.requestLatencyErrorMs, "p50"),
     f(l.requestLatencyErrorMs, "p99"),
-    f(l.eventErrorMs, "max"),
+    f(l.eventErrorMs, "p50"),
+    f(l.eventErrorMs, "p99"),
+    f(l.floorEventErrorMs, "p50"),
+    f(l.floorEventErrorMs, "p99"),
     l.clientCpuPercentOfCore !== undefined ? l.clientCpuPercentOfCore.toFixed(0) + "%" : "-",
   ]);
   const header = [
@@ -345,7 +398,10 @@ export function renderReport(r: CalibrationReport): string {
     "ITL p99",
     "latency p50",
     "latency p99",
-    "event max",
+    "event p50",
+    "event p99",
+    "floor p50",
+    "floor p99",
     "client CPU",
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
@@ -355,6 +411,7 @@ export function renderReport(r: CalibrationReport): string {
     `${r.tokensPerRequest} tokens)`,
     line(header),
     ...rows.map(line),
+    "floor: the same per-event error for a bare socket reader (no HTTP, SSE or JSON work): kernel, runtime and server.",
     `clock offset between processes: ${(r.clockOffsetMs * 1000).toFixed(1)} µs ± ${
       (r.clockUncertaintyMs * 1000).toFixed(1)
     } µs`,

@@ -4,7 +4,7 @@
  * The only place where profile outcomes become exit codes (see exit_codes.ts). Records flow one way:
  * engine → RecordProcessor (token counts, off the hot path) → MetricAccumulator + JSONL writer.
  */
-import { join } from "node:path";
+import { joinPath as join } from "../runtime/file_path.ts";
 import { ConfigError } from "../config/config_error.ts";
 import { isProfileHelpRequest, parseProfileArgs, profileHelp } from "../config/parse_profile_args.ts";
 import type { ProfileConfig } from "../config/profile_config.ts";
@@ -24,6 +24,7 @@ import type { Target } from "../transport/http_exchange.ts";
 import { type LoadPlan, profilingPlan, warmupPlan } from "../timing/load_plan.ts";
 import { loadTokenizer } from "../tokenizer/load_tokenizer.ts";
 import { createTokenCounter } from "../tokenizer/token_counter.ts";
+import { BUILTIN_TOKENIZER_NAME, builtinTokenizerSnapshot } from "../tokenizer/builtin_tokenizer.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
 import { RecordProcessor } from "../records/record_processor.ts";
 import type { ProcessedRecord, RequestRecord } from "../records/request_record.ts";
@@ -108,11 +109,24 @@ async function profile(config: ProfileConfig, cliCommand: string, logger: Logger
   const goodput = resolveGoodput(config.goodput, metrics);
   for (const w of goodput.warnings) logger.warning(w);
 
+  const shards = config.workers ?? defaultShards(profilingPlan(config));
   const tokenizerStart = performance.now();
   const tokenizer = await loadTokenizer(config.tokenizer).catch((err: Error) => {
     throw new UsageError(err.message);
   });
-  logger.debug(`tokenizer ${tokenizer.name} loaded in ${(performance.now() - tokenizerStart).toFixed(0)} ms`);
+  logger.debug(
+    `tokenizer ${tokenizer.name} loaded in ${(performance.now() - tokenizerStart).toFixed(0)} ms ${since()}`,
+  );
+
+  // The counting Worker gets the builtin tables this thread already built (no second parse) and starts
+  // while the dataset is built; nothing waits for it until the first records need counting.
+  const counter = config.useServerTokenCount ? undefined : deferredCounter(
+    createTokenCounter(config.tokenizer, {
+      inWorker: true,
+      workers: Math.ceil(shards / 4),
+      prebuilt: tokenizer.name === BUILTIN_TOKENIZER_NAME ? await builtinTokenizerSnapshot() : undefined,
+    }),
+  );
 
   const dataset = await loadDataset({
     inputFile: config.inputFile,
@@ -139,6 +153,7 @@ async function profile(config: ProfileConfig, cliCommand: string, logger: Logger
     outputTokensStddev: config.outputTokensStddev,
     rng,
   });
+  logger.debug(`request bodies prepared ${since()}`);
   logger.info(
     `Dataset: ${entries.length} ${dataset.source} entr${entries.length === 1 ? "y" : "ies"}` +
       (config.inputFile ? ` from ${config.inputFile}` : ""),
@@ -156,14 +171,18 @@ async function profile(config: ProfileConfig, cliCommand: string, logger: Logger
   const logFile = await FileSink.open(join(dir, "logs", "infermeter.log"));
   logger.addSink(logFile, "DEBUG");
   logger.debug(`command: ${cliCommand}`);
-  await writeInputsJson(paths.inputsJson, inputSessions(entries));
+  // Written while the benchmark runs (awaited before the summary): it is not needed to send anything.
+  const inputsWritten = writeInputsJson(paths.inputsJson, inputSessions(entries));
 
   const reach = await checkReachable(target);
   if (!reach.ok) {
     logger.error(reach.message!);
+    counter?.close();
+    await inputsWritten;
     await logFile.close();
     return EXIT.UNREACHABLE;
   }
+  logger.debug(`server reachable (connect ${reach.connectMs?.toFixed(2)} ms) ${since()}`);
   logger.info(`Using ${requestPath(target, config.customEndpoint ?? adapter.capabilities.path)} endpoint`);
 
   const spec: ShardSpec = {
@@ -181,10 +200,10 @@ async function profile(config: ProfileConfig, cliCommand: string, logger: Logger
     profiling,
   };
 
-  const shards = config.workers ?? defaultShards(profiling);
   if (shards > 1) logger.info(`Engine: ${shards} shards (Workers), ${navigator.hardwareConcurrency} cores`);
   const run = await runAndCollect({
     shards,
+    counter,
     config,
     spec,
     target,
@@ -195,11 +214,14 @@ async function profile(config: ProfileConfig, cliCommand: string, logger: Logger
     isTty,
   });
 
+  await inputsWritten;
   // Summaries and exports: always written, also after Ctrl-C or a failure gate.
   const summary = run.accumulator.summarize();
   const warmupSummary = run.warmupAccumulator?.summarize();
   const cpu = run.outcome?.cpu;
-  if (cpu && cpu.percentPerShard > CPU_WARN_PERCENT) {
+  // CPU time is read in 10 ms ticks: judge it only over runs long enough for that to be precise.
+  const cpuJudged = cpu !== undefined && cpu.wallMs >= 1000;
+  if (cpuJudged && cpu.percentPerShard > CPU_WARN_PERCENT) {
     logger.warning(
       `each engine thread used ${cpu.percentPerShard.toFixed(0)}% of a CPU core during profiling; above ` +
         `~${CPU_WARN_PERCENT}% its timestamps lag the network and latencies read high (use more --workers, or a ` +
@@ -214,7 +236,7 @@ async function profile(config: ProfileConfig, cliCommand: string, logger: Logger
         wall_ms: cpu.wallMs,
         percent_of_core: cpu.percentOfCore,
         percent_per_shard: cpu.percentPerShard,
-        over_threshold: cpu.percentPerShard > CPU_WARN_PERCENT,
+        over_threshold: cpuJudged && cpu.percentPerShard > CPU_WARN_PERCENT,
         threshold_percent: CPU_WARN_PERCENT,
       }
       : null,
@@ -274,6 +296,20 @@ export function defaultShards(plan: LoadPlan, cores = navigator.hardwareConcurre
   return Math.max(1, Math.min(byLoad, cores - 2, 32));
 }
 
+/** `(+N ms since process start)` for startup tracing in debug logs. */
+function since(): string {
+  return `(+${performance.now().toFixed(0)} ms since start)`;
+}
+
+/** A counter usable at once: calls wait for the Worker to be ready; a load failure rejects every count. */
+function deferredCounter(ready: Promise<TokenCounter>): TokenCounter {
+  ready.catch(() => {}); // reported through count() rejections, not as an unhandled rejection
+  return {
+    count: async (texts) => (await ready).count(texts),
+    close: () => void ready.then((c) => c.close(), () => {}),
+  };
+}
+
 function resolveTarget(config: ProfileConfig): Target {
   if (config.urls.length > 1) {
     throw new UsageError("several --url values (client-side load balancing) are not supported yet; pass one URL.");
@@ -327,6 +363,7 @@ interface CollectOptions {
   readonly logger: Logger;
   readonly isTty: boolean;
   readonly shards: number;
+  readonly counter?: TokenCounter;
 }
 
 interface CollectResult {
@@ -355,9 +392,7 @@ async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
     : await JsonlWriter.open(o.paths.recordsJsonl, { metrics: o.metrics, timeOriginMs });
   const dispatch = new Float64Column(1024);
 
-  const counter: TokenCounter | undefined = config.useServerTokenCount
-    ? undefined
-    : await createTokenCounter(config.tokenizer, { inWorker: true, workers: Math.ceil(o.shards / 4) });
+  const counter = o.counter;
   const processor = new RecordProcessor({
     counter,
     useServerTokenCount: config.useServerTokenCount,
@@ -413,6 +448,7 @@ async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
         const plan = phase === "warmup" ? o.spec.warmup! : o.spec.profiling;
         if (phase === "profiling") {
           startEpochMs = timeOriginMs + at;
+          logger.debug(`profiling phase starts ${since()}`);
           logger.info("infermeter is PROFILING");
         } else {
           logger.info(`Warming up with ${plan.requestCount} requests`);

@@ -3,12 +3,12 @@
  * HTTP status, API error objects, unparsable payloads, timeouts, cancellation) become `record.error`;
  * nothing here throws.
  */
-import { STATUS_CODES } from "node:http";
 import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
 import type { HttpExchange, HttpRequest, SendOptions, TransportError } from "../transport/http_exchange.ts";
 import type { Phase, RecordError, RequestRecord } from "../records/request_record.ts";
 import type { PreparedEntry } from "./prepared_entry.ts";
 import { ResponseCollector } from "./response_collector.ts";
+import { httpReason } from "./http_reason.ts";
 
 /** The transport as the engine sees it (HttpClient implements it; tests pass fakes). */
 export interface RequestSender {
@@ -67,6 +67,7 @@ export async function executeRequest(
     onSseEvent: collector.onEvent,
   });
   const end = ex.lastByteAt ?? performance.now();
+  collector.flush();
   if (!ex.error && !ex.streamed && ex.body !== undefined && isOk(ex.status)) collector.addBody(ex.body, end);
 
   const off = ctx.clockOffsetMs;
@@ -120,7 +121,7 @@ function recordError(ex: HttpExchange, c: ResponseCollector, timeoutMs: number):
   }
   if (!isOk(ex.status)) {
     const status = ex.status ?? 0;
-    return { type: STATUS_CODES[status] ?? "HTTPError", code: status, message: errorBodyMessage(ex.body) };
+    return { type: httpReason(status), code: status, message: errorBodyMessage(ex.body) };
   }
   if (c.apiError) {
     return { type: c.apiError.type ?? "APIError", code: c.apiError.code, message: c.apiError.message };

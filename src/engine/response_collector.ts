@@ -1,7 +1,11 @@
 /**
- * Folds a response's SSE events (or its single body) into the fields of a RequestRecord. This runs on the
- * hot path, once per event: parse the JSON payload, keep the arrival time, append text. Token counting
- * happens later, off the hot path (records/record_processor.ts).
+ * Folds a response's SSE events (or its single body) into the fields of a RequestRecord.
+ *
+ * Stamp first, parse later: `onEvent` only keeps the payload and its arrival time and queues one microtask
+ * to parse. When a batching server answers hundreds of streams in the same instant, the runtime resumes all
+ * their pending reads in one batch; because parsing is queued behind that whole batch, every socket's read is
+ * stamped before any JSON is parsed, instead of each waiting for its predecessors' parsing. Token counting
+ * happens later still, off this thread (records/record_processor.ts).
  */
 import type { Delta, EndpointAdapter, Usage } from "../endpoints/endpoint_adapter.ts";
 
@@ -23,16 +27,38 @@ export class ResponseCollector {
     this.#adapter = adapter;
   }
 
-  /** SSE handler: `t` is the arrival time of the event's first byte. */
+  #pendingData: string[] = [];
+  #pendingTimes: number[] = [];
+  #scheduled = false;
+
+  /** SSE handler: `t` is the arrival time of the event's first byte. Parsing is deferred (see above). */
   readonly onEvent = (data: string, t: number): void => {
-    let delta: Delta | undefined;
-    try {
-      delta = this.#adapter.parseEvent(data);
-    } catch (err) {
-      this.parseError ??= (err as Error).message;
-      return;
+    this.#pendingData.push(data);
+    this.#pendingTimes.push(t);
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      queueMicrotask(this.flush);
     }
-    if (delta !== undefined) this.add(delta, t);
+  };
+
+  /** Parses every event received so far; called before the record is built. */
+  readonly flush = (): void => {
+    this.#scheduled = false;
+    const data = this.#pendingData;
+    const times = this.#pendingTimes;
+    if (data.length === 0) return;
+    this.#pendingData = [];
+    this.#pendingTimes = [];
+    for (let i = 0; i < data.length; i++) {
+      let delta: Delta | undefined;
+      try {
+        delta = this.#adapter.parseEvent(data[i]);
+      } catch (err) {
+        this.parseError ??= (err as Error).message;
+        continue;
+      }
+      if (delta !== undefined) this.add(delta, times[i]);
+    }
   };
 
   /** A complete non-streaming body, received in full at `t`. */

@@ -7,12 +7,12 @@
  * Worker (own event loop and connections, on its own core), and the main thread only receives record
  * batches — the measured timestamps are taken in the shards, so main-thread work never delays them.
  */
-import process from "node:process";
 import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { Target } from "../transport/http_exchange.ts";
 import { HttpClient } from "../transport/http_client.ts";
 import { SystemClock } from "../timing/clock.ts";
 import { spawnWorker } from "../runtime/spawn_worker.ts";
+import { type CpuTime, cpuTimeReader } from "../runtime/cpu_time.ts";
 import { runShard, type ShardOutcome, type ShardSpec } from "./run_shard.ts";
 import type { FromShard, ToShard } from "./shard_protocol.ts";
 
@@ -51,7 +51,7 @@ export interface BenchmarkOutcome {
 
 export async function runBenchmark(opts: BenchmarkOptions): Promise<BenchmarkOutcome> {
   const shards = Math.max(1, opts.shards ?? 1);
-  const cpu = new CpuMeter();
+  const cpu = new CpuMeter(await cpuTimeReader());
   const started = new Set<Phase>();
   const onPhaseStart = (phase: Phase, at: number) => {
     if (started.has(phase)) return; // every shard reports it; the first one marks the phase start
@@ -142,18 +142,22 @@ function runInWorker(
 
 /** Process CPU (all threads) between start() and stop(). */
 class CpuMeter {
-  #cpu: ReturnType<typeof process.cpuUsage> | undefined;
+  readonly #read: () => CpuTime;
+  #cpu: CpuTime | undefined;
   #wall = 0;
+  constructor(read: () => CpuTime) {
+    this.#read = read;
+  }
   start(): void {
-    this.#cpu = process.cpuUsage();
+    this.#cpu = this.#read();
     this.#wall = performance.now();
   }
   stop(shards: number): ClientCpu | undefined {
     if (this.#cpu === undefined) return undefined;
-    const used = process.cpuUsage(this.#cpu);
+    const now = this.#read();
     const wallMs = performance.now() - this.#wall;
-    const userMs = used.user / 1000;
-    const systemMs = used.system / 1000;
+    const userMs = now.userMs - this.#cpu.userMs;
+    const systemMs = now.systemMs - this.#cpu.systemMs;
     const percentOfCore = wallMs > 0 ? (userMs + systemMs) / wallMs * 100 : 0;
     return { userMs, systemMs, wallMs, percentOfCore, percentPerShard: percentOfCore / shards };
   }

@@ -16,6 +16,7 @@ import { type LoadPlan, shardPlan } from "../timing/load_plan.ts";
 import type { PreparedEntry } from "./prepared_entry.ts";
 import { executeRequest, type ExecutorContext, type RequestSender } from "./request_executor.ts";
 import { type PhaseOutcome, runPhase } from "./phase_runner.ts";
+import { warmUpHotPath } from "./warm_up.ts";
 
 export interface ShardSpec {
   readonly workerId: string;
@@ -54,6 +55,7 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
   const sampler = createSampler(spec.sampling, spec.entries.length, rng.derive("dataset-sampling"));
   const arrivals = rng.derive(`arrivals-${spec.shardIndex}`);
   const warmupCount = spec.warmup?.requestCount ?? 0;
+  warmUpHotPath(adapter);
 
   const run = (phase: Phase, plan: LoadPlan, indexOffset: number): Promise<PhaseOutcome> => {
     const ctx: ExecutorContext = {

@@ -7,7 +7,7 @@
  * `foo_raw.jsonl`, `foo_console.txt`, after stripping a known suffix the user may have typed
  * (`foo.json`, `foo_raw.jsonl`, ... → `foo`). `inputs.json` keeps its name, as in AIPerf.
  */
-import { join } from "node:path";
+import { joinPath as join } from "../runtime/file_path.ts";
 import type { ProfileConfig } from "../config/profile_config.ts";
 import { formatPyFloat } from "./number_format.ts";
 

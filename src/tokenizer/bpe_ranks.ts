@@ -53,6 +53,15 @@ export function hashBytes(bytes: Uint8Array, start: number, end: number): number
   return finishHash(h);
 }
 
+/** The built tables as plain typed arrays: cheap to clone into a Worker instead of parsing the ranks again. */
+export interface BpeRanksSnapshot {
+  readonly bytes: Uint8Array;
+  readonly rankStart: Int32Array;
+  readonly rankEnd: Int32Array;
+  readonly slots: Int32Array;
+  readonly size: number;
+}
+
 export class BpeRanks {
   /** Number of (bytes → rank) entries in the lookup table. */
   readonly size: number;
@@ -76,11 +85,18 @@ export class BpeRanks {
     rankEnd: Int32Array,
     entryRanks: Int32Array,
     entryHashes: Int32Array,
+    prebuilt?: BpeRanksSnapshot,
   ) {
     this.#bytes = bytes;
     this.#rankStart = rankStart;
     this.#rankEnd = rankEnd;
     this.maxRank = rankStart.length - 1;
+    if (prebuilt !== undefined) {
+      this.#slots = prebuilt.slots;
+      this.#mask = prebuilt.slots.length / 2 - 1;
+      this.size = prebuilt.size;
+      return;
+    }
     let capacity = 16;
     while (capacity < entryRanks.length * 2) capacity *= 2;
     const mask = capacity - 1;
@@ -116,6 +132,23 @@ export class BpeRanks {
    *
    * @throws {SyntaxError} on a missing offset or a token that is not padded base64.
    */
+  /** The tables, for {@linkcode BpeRanks.fromSnapshot} in another thread. */
+  snapshot(): BpeRanksSnapshot {
+    return {
+      bytes: this.#bytes,
+      rankStart: this.#rankStart,
+      rankEnd: this.#rankEnd,
+      slots: this.#slots,
+      size: this.size,
+    };
+  }
+
+  /** Rebuilds from {@linkcode BpeRanks.snapshot} without hashing anything again. */
+  static fromSnapshot(s: BpeRanksSnapshot): BpeRanks {
+    const none = new Int32Array(0);
+    return new BpeRanks(s.bytes, s.rankStart, s.rankEnd, none, none, s);
+  }
+
   static parse(bpeRanks: string): BpeRanks {
     const s = bpeRanks;
     const n = s.length;

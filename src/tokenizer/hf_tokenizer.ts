@@ -11,7 +11,7 @@
  *
  * Never touches the network: a hub id must be resolved to local files by the caller (`load_tokenizer.ts`).
  */
-import { dirname, join } from "node:path";
+import { joinPath as join, parentDir as dirname } from "../runtime/file_path.ts";
 import { Tokenizer as HfTokenizerCore } from "@huggingface/tokenizers";
 import type { Tokenizer } from "./tokenizer.ts";
 

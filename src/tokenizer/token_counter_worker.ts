@@ -11,6 +11,7 @@
 /// <reference lib="deno.worker" />
 import type { Tokenizer } from "./tokenizer.ts";
 import { loadTokenizer } from "./load_tokenizer.ts";
+import { builtinTokenizerFromSnapshot, type BuiltinTokenizerSnapshot } from "./builtin_tokenizer.ts";
 
 export interface CountRequest {
   readonly id: number;
@@ -18,7 +19,7 @@ export interface CountRequest {
 }
 
 export type TokenCounterRequest =
-  | { readonly type: "init"; readonly spec: string }
+  | { readonly type: "init"; readonly spec: string; readonly prebuilt?: BuiltinTokenizerSnapshot }
   | { readonly type: "count"; readonly requests: readonly CountRequest[] };
 
 export type TokenCounterReply =
@@ -44,7 +45,9 @@ export function startTokenCounterWorker(): void {
   self.onmessage = (event: MessageEvent<TokenCounterRequest>) => {
     const message = event.data;
     if (message.type === "init") {
-      tokenizer = loadTokenizer(message.spec);
+      tokenizer = message.prebuilt !== undefined
+        ? Promise.resolve(builtinTokenizerFromSnapshot(message.prebuilt))
+        : loadTokenizer(message.spec);
       queue = tokenizer.then(
         (tok) => post({ type: "ready", name: tok.name }),
         (error) => post({ type: "failed", message: messageOf(error) }),
