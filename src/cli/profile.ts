@@ -6,7 +6,13 @@
  */
 import { joinPath as join } from "../runtime/file_path.ts";
 import { ConfigError } from "../config/config_error.ts";
-import { isProfileHelpRequest, parseProfileArgs, profileHelp } from "../config/parse_profile_args.ts";
+import {
+  isProfileHelpRequest,
+  mayNameConfigFile,
+  parseProfileArgs,
+  preloadYamlConfig,
+  profileHelp,
+} from "../config/parse_profile_args.ts";
 import type { ProfileConfig } from "../config/profile_config.ts";
 import { toInputConfig } from "../config/input_config.ts";
 import { DatasetError } from "../dataset/dataset_error.ts";
@@ -14,7 +20,7 @@ import { loadDataset } from "../dataset/load_dataset.ts";
 import { endpointAdapter } from "../endpoints/endpoint_registry.ts";
 import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
 import { type PreparedEntry, prepareEntries } from "../engine/prepared_entry.ts";
-import { requestHeaders, requestPath } from "../engine/request_headers.ts";
+import { endpointPath, requestHeaders } from "../engine/request_headers.ts";
 import { checkReachable } from "../engine/preflight.ts";
 import { type BenchmarkOutcome, runBenchmark } from "../engine/run_benchmark.ts";
 import type { ShardSpec } from "../engine/run_shard.ts";
@@ -45,6 +51,8 @@ import { FileSink, Logger, STDERR_SINK } from "../ui/logger.ts";
 import { ProgressBar } from "../ui/progress_bar.ts";
 import { EXIT } from "./exit_codes.ts";
 import { VERSION } from "./version.ts";
+import { peakRssBytes } from "../runtime/peak_rss.ts";
+import { ensureFdLimit } from "../runtime/fd_limit.ts";
 
 /** Client CPU above this share of one core makes timestamps unreliable (the loop lags behind the socket). */
 const CPU_WARN_PERCENT = 70;
@@ -54,10 +62,11 @@ class UsageError extends Error {}
 
 export async function runProfile(args: string[]): Promise<number> {
   if (isProfileHelpRequest(args)) {
-    console.log(profileHelp());
+    console.log(await profileHelp());
     return EXIT.OK;
   }
   const isTty = Deno.stderr.isTerminal();
+  if (mayNameConfigFile(args)) await preloadYamlConfig(); // js-yaml (~7 ms) only when a config file is given
   let parsed;
   try {
     parsed = parseProfileArgs(args, { env: Deno.env.toObject(), readTextFile: Deno.readTextFileSync, isTty });
@@ -88,7 +97,8 @@ async function profile(config: ProfileConfig, cliCommand: string, logger: Logger
   logger.debug(`command: ${cliCommand}`);
   const adapter = endpointAdapter(config.endpointType);
   const streaming = config.streaming && adapter.capabilities.supportsStreaming;
-  const target = resolveTarget(config);
+  const targets = resolveTargets(config);
+  const target = targets[0];
   const seed = config.randomSeed ?? crypto.getRandomValues(new Uint32Array(1))[0];
   const rng = new SeededRandom(seed);
 
@@ -174,7 +184,8 @@ async function profile(config: ProfileConfig, cliCommand: string, logger: Logger
   // Written while the benchmark runs (awaited before the summary): it is not needed to send anything.
   const inputsWritten = writeInputsJson(paths.inputsJson, inputSessions(entries));
 
-  const reach = await checkReachable(target);
+  const reaches = await Promise.all(targets.map((t) => checkReachable(t)));
+  const reach = reaches.find((r) => !r.ok) ?? reaches[0];
   if (!reach.ok) {
     logger.error(reach.message!);
     counter?.close();
@@ -183,14 +194,15 @@ async function profile(config: ProfileConfig, cliCommand: string, logger: Logger
     return EXIT.UNREACHABLE;
   }
   logger.debug(`server reachable (connect ${reach.connectMs?.toFixed(2)} ms) ${since()}`);
-  logger.info(`Using ${requestPath(target, config.customEndpoint ?? adapter.capabilities.path)} endpoint`);
+  const path = endpointPath(config.customEndpoint ?? adapter.capabilities.path);
+  logger.info(`Using ${path} endpoint` + (targets.length > 1 ? ` on ${targets.length} servers (round robin)` : ""));
 
   const spec: ShardSpec = {
     workerId: "worker_0",
     shardIndex: 0,
     shardCount: 1,
     endpointType: config.endpointType,
-    path: requestPath(target, config.customEndpoint ?? adapter.capabilities.path),
+    path,
     headers: requestHeaders(target, { streaming, apiKey: config.apiKey, userHeaders: config.headers }),
     timeoutMs: config.requestTimeoutSeconds * 1000,
     entries,
@@ -200,13 +212,23 @@ async function profile(config: ProfileConfig, cliCommand: string, logger: Logger
     profiling,
   };
 
+  // Every stream is a socket (file descriptor); say so up front when the limit cannot fit the load.
+  const sockets = (profiling.concurrency ?? 0) + 64;
+  const fds = ensureFdLimit(sockets);
+  if (fds !== undefined && fds.soft < sockets) {
+    logger.warning(
+      `--concurrency ${profiling.concurrency} needs about ${sockets} open files, but this process may open only ` +
+        `${fds.soft} (hard limit ${fds.hard}); connections beyond that fail with 'Too many open files'. Raise the ` +
+        "limit (ulimit -n) or lower the concurrency.",
+    );
+  }
   if (shards > 1) logger.info(`Engine: ${shards} shards (Workers), ${navigator.hardwareConcurrency} cores`);
   const run = await runAndCollect({
     shards,
     counter,
     config,
     spec,
-    target,
+    targets,
     metrics,
     goodputEvaluator: goodput.evaluator,
     paths,
@@ -242,6 +264,10 @@ async function profile(config: ProfileConfig, cliCommand: string, logger: Logger
       : null,
     dispatch_overhead_ms: statsObject(run.dispatch),
     workers: shards,
+    peak_rss_bytes: peakRssBytes(),
+    retained_bytes_per_request: summary.successCount + summary.errorCount > 0
+      ? run.accumulator.retainedBytes() / (summary.successCount + summary.errorCount)
+      : null,
     tokenizer: tokenizer.name,
   };
   await writeSummaryJson(paths.summaryJson, summary, {
@@ -310,12 +336,9 @@ function deferredCounter(ready: Promise<TokenCounter>): TokenCounter {
   };
 }
 
-function resolveTarget(config: ProfileConfig): Target {
-  if (config.urls.length > 1) {
-    throw new UsageError("several --url values (client-side load balancing) are not supported yet; pass one URL.");
-  }
+function resolveTargets(config: ProfileConfig): Target[] {
   try {
-    return parseTarget(config.urls[0]);
+    return config.urls.map((u) => parseTarget(u));
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
@@ -356,7 +379,7 @@ function renderConsole(
 interface CollectOptions {
   readonly config: ProfileConfig;
   readonly spec: ShardSpec;
-  readonly target: Target;
+  readonly targets: readonly Target[];
   readonly metrics: readonly MetricDef[];
   readonly goodputEvaluator: ReturnType<typeof resolveGoodput>["evaluator"];
   readonly paths: ArtifactPaths;
@@ -437,7 +460,7 @@ async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
   let outcome: BenchmarkOutcome | undefined;
   try {
     outcome = await runBenchmark({
-      target: o.target,
+      targets: o.targets,
       spec: o.spec,
       shards: o.shards,
       readBufferBytes: (o.spec.profiling.concurrency ?? 0) > 1000 ? 16 * 1024 : undefined,

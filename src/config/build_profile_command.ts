@@ -1,10 +1,9 @@
 /**
  * The commander `Command` for `infermeter profile`, generated from the option table: each option's first long flag
  * (with its short flag) is the visible option, every alias and every `--no-x` form is a hidden option of its own.
- * Aliases do not share commander's attribute storage; the parser listens to each option's `option:<name>` event
- * instead (`read_cli_args.ts`), which keeps the order of all spellings so the last one wins and repeatable values
- * accumulate across aliases. `--help` is rendered by commander with AIPerf's groups, all aliases, defaults, choices
- * and environment variables.
+ * Only `--help` uses it: commander renders it with AIPerf's groups, all aliases, defaults, choices and environment
+ * variables. Arguments are parsed by `read_cli_args.ts` without commander, whose import alone costs ~25–30 ms of
+ * startup; so import this module lazily (`profileHelp()` in `parse_profile_args.ts` does).
  */
 import { Command, type Help, Option } from "commander";
 import {

@@ -66,6 +66,7 @@ export function toInputConfig(config: ProfileConfig): Record<string, unknown> {
       request_count: config.requestCount,
       benchmark_duration: config.benchmarkDuration,
       benchmark_grace_period: jsonNumber(config.benchmarkGracePeriod),
+      concurrency_ramp_duration: jsonNumber(config.concurrencyRampDuration),
       warmup_request_count: config.warmupRequestCount,
       failed_request_threshold: config.failedRequestThreshold,
     },

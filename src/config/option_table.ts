@@ -522,6 +522,17 @@ const VALUE_OPTIONS: readonly ValueOptionSpec[] = [
     help: "After --benchmark-duration ends, wait this long for requests still in flight ('inf' waits for all).",
   },
   {
+    key: "concurrencyRampDuration",
+    type: "float",
+    min: 0,
+    flags: ["--concurrency-ramp-duration"],
+    group: "Load Generator",
+    metavar: "<seconds>",
+    yaml: [`${PHASE}.concurrency_ramp`],
+    help: "Grow the concurrency from 1 to --concurrency in even steps over this many seconds instead of opening " +
+      "every stream at once (large runs: a server accepts connections only so fast).",
+  },
+  {
     key: "concurrency",
     type: "int",
     min: 1,
@@ -755,7 +766,6 @@ const UNSUPPORTED_OPTIONS: readonly UnsupportedOptionSpec[] = [
   reserved("none", ["--tokenizer-trust-remote-code"]),
   reserved("none", ["--apply-chat-template"]),
   reserved("required", ["--prefill-concurrency"]),
-  reserved("required", ["--concurrency-ramp-duration"]),
   reserved("required", ["--request-rate-ramp-duration"]),
   reserved("required", ["--user-centric-rate"]),
   reserved("required", ["--num-users"]),

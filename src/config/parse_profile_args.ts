@@ -5,21 +5,37 @@
  *
  * The CLI calls it like this:
  * ```ts
- * if (isProfileHelpRequest(args)) { stdout.write(profileHelp()); return 0; }
+ * if (isProfileHelpRequest(args)) { stdout.write(await profileHelp()); return 0; }
+ * if (mayNameConfigFile(args)) await preloadYamlConfig();
  * const parsed = parseProfileArgs(args, { env: Deno.env.toObject(), readTextFile: Deno.readTextFileSync, isTty });
  * ```
+ *
+ * Startup cost matters here (`profile` must send its first request within 150 ms of process start), so this module
+ * loads no npm package: commander (~25–30 ms) is imported only to render `--help`, and js-yaml (~7 ms) only when a
+ * `-f/--config` file is given (see `lazy_yaml_config.ts`). `tests/config/import_graph_test.ts` keeps it that way.
  */
+import type { BuildProfileCommandOptions } from "./build_profile_command.ts";
 import { ConfigError } from "./config_error.ts";
 import { layerOptionValues, type OptionAssignment } from "./layer_option_values.ts";
+import { loadedYamlConfigLoader } from "./lazy_yaml_config.ts";
 import { OPTION_TABLE, type OptionKey, type ValueSource } from "./option_table.ts";
 import type { ProfileConfig } from "./profile_config.ts";
 import { isProfileHelpRequest, readCliArgs } from "./read_cli_args.ts";
 import { redactCommand } from "./redact_command.ts";
 import { resolveProfileConfig } from "./resolve_profile_config.ts";
-import { loadYamlConfig } from "./yaml_config.ts";
 
-export { profileHelp } from "./build_profile_command.ts";
 export { isProfileHelpRequest } from "./read_cli_args.ts";
+// parseProfileArgs is synchronous, so the YAML loader must be in memory before it meets -f: callers whose
+// arguments may name a config file `await preloadYamlConfig()` first (the CLI does, see cli/profile.ts).
+export { mayNameConfigFile, preloadYamlConfig } from "./lazy_yaml_config.ts";
+
+/**
+ * The `infermeter profile --help` text, grouped like AIPerf's (rendered by commander, which is loaded only here).
+ */
+export async function profileHelp(options: BuildProfileCommandOptions = {}): Promise<string> {
+  const { profileHelp } = await import("./build_profile_command.ts");
+  return profileHelp(options);
+}
 
 /** What the parser needs from the outside world (injected so tests need no real files or environment). */
 export interface ProfileIo {
@@ -43,7 +59,10 @@ export interface ParsedProfile {
   readonly sources: Readonly<Record<OptionKey, ValueSource>>;
 }
 
-/** Parses, layers and validates; throws one `ConfigError` listing every problem. */
+/**
+ * Parses, layers and validates; throws one `ConfigError` listing every problem. With `-f/--config`, throws an
+ * `Error` if the YAML loader was not loaded first (see {@link preloadYamlConfig}).
+ */
 export function parseProfileArgs(argv: readonly string[], io: ProfileIo): ParsedProfile {
   if (isProfileHelpRequest(argv)) {
     throw new ConfigError([
@@ -61,6 +80,13 @@ export function parseProfileArgs(argv: readonly string[], io: ProfileIo): Parsed
     "key" in occurrence.spec && occurrence.spec.key === "configFile"
   );
   if (configFile?.raw !== undefined && configFile.raw.trim() !== "") {
+    const loadYamlConfig = loadedYamlConfigLoader();
+    if (loadYamlConfig === undefined) {
+      throw new Error(
+        "parseProfileArgs: -f/--config needs the YAML loader; call `await preloadYamlConfig()` first " +
+          "(done automatically when this process's arguments name the file).",
+      );
+    }
     const path = configFile.raw.trim();
     let text: string | undefined;
     try {

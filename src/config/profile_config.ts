@@ -70,6 +70,8 @@ export interface ProfileConfig {
   readonly requestCount?: number;
   readonly benchmarkDuration?: number;
   readonly benchmarkGracePeriod: number;
+  /** Seconds over which the concurrency grows from 1 to `concurrency` (closed loop). */
+  readonly concurrencyRampDuration?: number;
   readonly warmupRequestCount?: number;
   /** Abort (non-zero exit) when failed/total exceeds this after max(concurrency, 10) records. */
   readonly failedRequestThreshold?: number;

@@ -1,12 +1,22 @@
 /**
- * Reads `infermeter profile` arguments with the commander command built from the option table, returning every
- * option occurrence in command-line order (raw, not yet typed) and every problem found: unknown flags with a
- * "did you mean" hint, stray arguments, missing values.
+ * Reads `infermeter profile` arguments against the option table, returning every option occurrence in command-line
+ * order (raw, not yet typed) and every problem found: unknown flags with a "did you mean" hint, stray arguments,
+ * missing values.
+ *
+ * The parser is our own, table-driven, and imports nothing heavy: loading commander (CommonJS, which pulls in
+ * Deno's Node compatibility layer) cost ~25–30 ms of `profile`'s startup; commander now only renders `--help`
+ * (`build_profile_command.ts`, imported lazily). It reproduces exactly how commander 15's `parseOptions` read
+ * these arguments (the rules are listed on {@link scanOptions}), so messages and edge cases did not change.
  */
-import { CommanderError, type Option } from "commander";
-import { buildProfileCommand, type OptionBinding } from "./build_profile_command.ts";
 import { didYouMeanHint } from "./did_you_mean.ts";
-import { allFlagNames, findOptionByFlag, OPTION_TABLE, optionArity, type OptionSpec } from "./option_table.ts";
+import {
+  allFlagNames,
+  findOptionByFlag,
+  OPTION_TABLE,
+  optionArity,
+  type OptionSpec,
+  type ValueArity,
+} from "./option_table.ts";
 import { isSecretKeyName, REDACTED } from "./redact_secrets.ts";
 
 /** One option as it appeared on the command line. */
@@ -45,44 +55,156 @@ const SEE_HELP = "see 'infermeter profile --help' for all options";
 export function readCliArgs(argv: readonly string[]): CliArgs {
   const problems: string[] = [];
   const { args, afterTerminator } = preprocess(argv, problems);
-  const { command, bindings } = buildProfileCommand();
   const occurrences: CliOccurrence[] = [];
-  for (const [option, binding] of bindings) listen(command.on.bind(command), option, binding, occurrences);
-
-  let operands: string[] = [];
-  let unknown: string[] = [];
-  try {
-    ({ operands, unknown } = command.parseOptions(args));
-  } catch (error) {
-    if (!(error instanceof CommanderError)) throw error;
+  const scanned = scanOptions(args, occurrences);
+  if (scanned === "missingValue") {
+    // Parsing stopped at the last word, an option without its value; words read so far are not reported as strays.
     const flag = args[args.length - 1];
     problems.push(`${flag} needs a value; put one after it, e.g. ${flag} ${exampleValue(flag)}.`);
+    reportStrays([], [], afterTerminator, args, problems);
+  } else {
+    reportStrays(scanned.operands, scanned.unknown, afterTerminator, args, problems);
   }
-
-  reportStrays(operands, unknown, afterTerminator, args, problems);
   return { occurrences, problems };
 }
 
-/** Subscribes to one commander option's events (emitted once per occurrence, in order). */
-function listen(
-  on: (event: string, listener: (value: unknown) => void) => unknown,
-  option: Option,
-  binding: OptionBinding,
-  out: CliOccurrence[],
-): void {
-  on(`option:${option.name()}`, (value: unknown) => {
-    out.push({
-      spec: binding.spec,
-      flag: binding.flag,
-      raw: typeof value === "string" ? value : undefined,
-      negated: binding.negated,
-    });
-  });
+/** What one flag spelling stands for. */
+interface FlagBinding {
+  readonly spec: OptionSpec;
+  /** The spelling(s) reported in occurrences and messages (`--isl`, `-m/--model-names`, `--no-streaming`). */
+  readonly flag: string;
+  readonly negated: boolean;
+  readonly arity: ValueArity;
 }
 
 /**
- * Rewrites what commander cannot express: `-vv` → `--extra-verbose`, `--flag=true|false` for booleans (→ `--flag`
- * or `--no-flag`), and splits off everything after `--`.
+ * Every spelling the scanner recognises as a whole word: each option's one-letter short flag and first long flag
+ * (reported together as `-m/--model-names`, since the two are one option), each alias, and the `--no-` form of each
+ * boolean flag. Multi-letter shorts (`-vv`) are not here: {@link preprocess} rewrites them to their long flag.
+ */
+const BINDINGS: ReadonlyMap<string, FlagBinding> = (() => {
+  const map = new Map<string, FlagBinding>();
+  for (const spec of OPTION_TABLE) {
+    const arity = optionArity(spec);
+    const short = spec.short !== undefined && spec.short.length === 2 ? spec.short : undefined;
+    const [first, ...aliases] = spec.flags;
+    const main: FlagBinding = { spec, flag: short === undefined ? first : `${short}/${first}`, negated: false, arity };
+    if (short !== undefined) map.set(short, main);
+    map.set(first, main);
+    for (const alias of aliases) map.set(alias, { spec, flag: alias, negated: false, arity });
+    if (spec.type === "bool") {
+      for (const flag of spec.flags) {
+        const negated = `--no-${flag.slice(2)}`;
+        map.set(negated, { spec, flag: negated, negated: true, arity: "none" });
+      }
+    }
+  }
+  return map;
+})();
+
+/** A negative number is a value, not an option, unless some option is spelled like one (`-1`). */
+const NEGATIVE_NUMBERS_ARE_VALUES = ![...BINDINGS.keys()].some((flag) => /^-\d$/.test(flag));
+
+/** Looks like an option: two or more characters starting with `-`. */
+function maybeOption(arg: string): boolean {
+  return arg.length > 1 && arg[0] === "-";
+}
+
+function isNegativeNumber(arg: string): boolean {
+  return NEGATIVE_NUMBERS_ARE_VALUES && /^-(\d+|\d*\.\d+)([eE][+-]?\d+)?$/.test(arg);
+}
+
+/**
+ * Reads the options out of `args` (already preprocessed, no `--` terminator left except as a value), appending one
+ * occurrence per option in order. Returns the words that belong to no option (`operands` before the first unknown
+ * option, `unknown` from it on), or `"missingValue"` when the last word is an option that needs a value.
+ *
+ * These are commander 15's `parseOptions` rules, which `profile` followed before this parser replaced commander:
+ * - a word that is a known flag takes the next word as its value whatever it looks like (`--extra-inputs -1`,
+ *   `--model -x`) when the option requires one; an optional value is taken only if the next word does not look like
+ *   an option (negative numbers do not count as options);
+ * - `-Xrest`, where `-X` is a known short flag: the rest is the value (`-Hx-a:1`, `-m=foo` → `=foo`); for an option
+ *   without a value the rest is read again as `-rest` (`-vvv` is three `-v`, `-vm x` is `-v -m x`);
+ * - `--flag=value` for a known flag that takes a value;
+ * - a bare `--` ends option parsing: the words after it are operands (after an unknown option: `unknown`, `--`
+ *   included);
+ * - anything else that looks like an option (and is not a negative number) is unknown: it and every later word that
+ *   is not a known option land in `unknown`; other words are operands.
+ */
+function scanOptions(
+  args: readonly string[],
+  out: CliOccurrence[],
+): { operands: string[]; unknown: string[] } | "missingValue" {
+  const operands: string[] = [];
+  const unknown: string[] = [];
+  let dest = operands;
+  const emit = (binding: FlagBinding, raw: string | undefined): void => {
+    out.push({ spec: binding.spec, flag: binding.flag, raw, negated: binding.negated });
+  };
+  let pendingGroup: string | undefined; // the rest of a group of short flags, like `-vm` after `-v`
+  let i = 0;
+  while (i < args.length || pendingGroup !== undefined) {
+    const arg = pendingGroup ?? args[i++];
+    pendingGroup = undefined;
+
+    if (arg === "--") {
+      // Only reachable as a word that preprocess took for a value but an option before it consumed instead
+      // (`-vm --isl -- x`), or as the rest of a short group (`-v-`): everything after it is an operand.
+      if (dest === unknown) dest.push(arg);
+      dest.push(...args.slice(i));
+      break;
+    }
+
+    if (maybeOption(arg)) {
+      const binding = BINDINGS.get(arg);
+      if (binding !== undefined) {
+        if (binding.arity === "required") {
+          if (i >= args.length) return "missingValue";
+          emit(binding, args[i++]);
+        } else if (binding.arity === "optional") {
+          const next = args[i];
+          const takesNext = i < args.length && (!maybeOption(next) || isNegativeNumber(next));
+          if (takesNext) i++;
+          emit(binding, takesNext ? next : undefined);
+        } else {
+          emit(binding, undefined);
+        }
+        continue;
+      }
+    }
+
+    if (arg.length > 2 && arg[0] === "-" && arg[1] !== "-") {
+      const binding = BINDINGS.get(arg.slice(0, 2));
+      if (binding !== undefined) {
+        if (binding.arity === "none") {
+          emit(binding, undefined);
+          pendingGroup = `-${arg.slice(2)}`;
+        } else {
+          emit(binding, arg.slice(2));
+        }
+        continue;
+      }
+    }
+
+    if (/^--[^=]+=/.test(arg)) {
+      const eq = arg.indexOf("=");
+      const binding = BINDINGS.get(arg.slice(0, eq));
+      if (binding !== undefined && binding.arity !== "none") {
+        emit(binding, arg.slice(eq + 1));
+        continue;
+      }
+    }
+
+    if (dest === operands && maybeOption(arg) && !isNegativeNumber(arg)) dest = unknown;
+    dest.push(arg);
+  }
+  return { operands, unknown };
+}
+
+/**
+ * Rewrites what {@link scanOptions} does not handle: `-vv` → `--extra-verbose`, `--flag=true|false` for booleans
+ * (→ `--flag` or `--no-flag`), a required value forgotten before the next option, and splits off everything after
+ * `--`.
  */
 function preprocess(argv: readonly string[], problems: string[]): { args: string[]; afterTerminator: string[] } {
   const args: string[] = [];

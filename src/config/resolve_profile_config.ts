@@ -66,6 +66,7 @@ const CONFIG_FIELDS: Readonly<Record<OptionKey, true>> = {
   requestCount: true,
   benchmarkDuration: true,
   benchmarkGracePeriod: true,
+  concurrencyRampDuration: true,
   warmupRequestCount: true,
   failedRequestThreshold: true,
   goodput: true,
@@ -173,6 +174,13 @@ export function resolveProfileConfig(
         "or remove the grace period.",
     );
   }
+  const concurrencyRampDuration = get<number>("concurrencyRampDuration");
+  if (concurrencyRampDuration !== undefined && requestRate !== undefined) {
+    problems.push(
+      `${named("concurrencyRampDuration")} ramps a concurrency run; with ${named("requestRate")} the rate sets the ` +
+        "load, so remove one of them.",
+    );
+  }
   let requestCount = get<number>("requestCount");
   if (requestCount === undefined && benchmarkDuration === undefined && inputFile === undefined) {
     requestCount = Math.max(10, 2 * (concurrency ?? 1));
@@ -222,6 +230,7 @@ export function resolveProfileConfig(
     requestCount,
     benchmarkDuration,
     benchmarkGracePeriod,
+    concurrencyRampDuration,
     warmupRequestCount: get<number>("warmupRequestCount"),
     failedRequestThreshold: get<number>("failedRequestThreshold"),
     goodput: get<readonly GoodputSlo[]>("goodput") ?? [],

@@ -19,6 +19,7 @@ import * as yaml from "js-yaml";
 import { didYouMeanHint } from "./did_you_mean.ts";
 import type { OptionAssignment } from "./layer_option_values.ts";
 import { OPTION_TABLE, type OptionSpec } from "./option_table.ts";
+import { registerYamlConfigLoader } from "./lazy_yaml_config.ts";
 
 /** Options for {@link loadYamlConfig}. */
 export interface LoadYamlConfigOptions {
@@ -107,7 +108,10 @@ function isMapping(value: unknown): value is Mapping {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** Parses `text` (the content of `options.path`) into assignments and problems. Never throws. */
+/**
+ * Parses `text` (the content of `options.path`) into assignments and problems. Never throws. (`parseProfileArgs`
+ * reaches it through `lazy_yaml_config.ts`, so that js-yaml is loaded only when a config file is given.)
+ */
 export function loadYamlConfig(text: string, options: LoadYamlConfigOptions): YamlConfig {
   const file = options.path;
   const problems: string[] = [];
@@ -524,3 +528,6 @@ function typed(text: string): unknown {
   if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) return Number(trimmed);
   return text;
 }
+
+// Makes the loader reachable from `parseProfileArgs` (see lazy_yaml_config.ts) whenever this module is loaded.
+registerYamlConfigLoader(loadYamlConfig);

@@ -46,6 +46,30 @@ export interface PhaseOutcome {
   readonly cancelled: boolean;
 }
 
+/**
+ * Adds slots to `gate` so that `target` are open by `start + rampMs`: slot k (of target − 1 added) at
+ * `start + k·rampMs/(target − 1)`, checked every ≥ 10 ms so a 20k-stream ramp is not 20k timers.
+ */
+async function rampUp(
+  gate: SlotGate,
+  target: number,
+  start: number,
+  rampMs: number,
+  clock: Clock,
+  signal: AbortSignal,
+): Promise<void> {
+  const steps = target - 1;
+  let added = 0;
+  while (added < steps && !signal.aborted) {
+    const due = Math.min(steps, Math.floor((clock.now() - start) / rampMs * steps));
+    for (; added < due; added++) gate.release();
+    if (added >= steps) break;
+    // Sleep until the next slot is due, but not less than 10 ms.
+    const next = start + (added + 1) * rampMs / steps;
+    await clock.sleepUntil(Math.max(next, clock.now() + 10), signal);
+  }
+}
+
 export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
   const { clock, launch } = opts;
   const { plan, firstIndex, indexStride } = opts.shard;
@@ -63,7 +87,9 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
   if (opts.signal.aborted) onCancel();
   opts.signal.addEventListener("abort", onCancel, { once: true });
 
-  const gate = plan.concurrency !== undefined ? new SlotGate(plan.concurrency) : undefined;
+  const ramping = plan.mode === "closed" && (plan.concurrencyRampMs ?? 0) > 0 && (plan.concurrency ?? 1) > 1;
+  const gate = plan.concurrency !== undefined ? new SlotGate(ramping ? 1 : plan.concurrency) : undefined;
+  if (ramping) rampUp(gate!, plan.concurrency!, startedAt, plan.concurrencyRampMs!, clock, stop.signal);
   let durationReached = false;
   if (deadline !== Infinity) {
     clock.sleepUntil(deadline, stop.signal).then(() => {

@@ -29,8 +29,8 @@ export function requestHeaders(target: Target, opts: HeaderOptions): ReadonlyArr
   return [...headers.values()];
 }
 
-/** Base path of the URL + the endpoint path (`--endpoint` overrides the adapter's default). */
-export function requestPath(target: Target, endpointPath: string): string {
-  const path = endpointPath.startsWith("/") ? endpointPath : "/" + endpointPath;
-  return target.basePath + path;
+/** The endpoint path (`--endpoint` overrides the adapter's default); the target's base path is added per
+ * target when sending (target_set.ts). */
+export function endpointPath(path: string): string {
+  return path.startsWith("/") ? path : "/" + path;
 }

@@ -9,7 +9,7 @@
  */
 import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { Target } from "../transport/http_exchange.ts";
-import { HttpClient } from "../transport/http_client.ts";
+import { TargetSet } from "./target_set.ts";
 import { SystemClock } from "../timing/clock.ts";
 import { spawnWorker } from "../runtime/spawn_worker.ts";
 import { type CpuTime, cpuTimeReader } from "../runtime/cpu_time.ts";
@@ -17,7 +17,8 @@ import { runShard, type ShardOutcome, type ShardSpec } from "./run_shard.ts";
 import type { FromShard, ToShard } from "./shard_protocol.ts";
 
 export interface BenchmarkOptions {
-  readonly target: Target;
+  /** Where requests go; several = round robin (target_set.ts). */
+  readonly targets: readonly Target[];
   /** The shard spec with shardIndex 0 / shardCount 1; multi-shard runs derive the others from it. */
   readonly spec: ShardSpec;
   /** Engine shards. @default 1 */
@@ -75,7 +76,13 @@ async function runInProcess(
   opts: BenchmarkOptions,
   onPhaseStart: (phase: Phase, at: number) => void,
 ): Promise<ShardOutcome> {
-  const client = new HttpClient(opts.target, { reuse: opts.reuse, readBufferBytes: opts.readBufferBytes });
+  // Connection setup is bounded by the request timeout, as in AIPerf: a server slow to accept shows up as
+  // a long TTFT (the truth), not as connect errors. Unreachable servers are caught by the preflight check.
+  const client = new TargetSet(opts.targets, {
+    reuse: opts.reuse,
+    readBufferBytes: opts.readBufferBytes,
+    connectTimeoutMs: opts.spec.timeoutMs,
+  });
   try {
     return await runShard(opts.spec, {
       sender: client,
@@ -131,7 +138,7 @@ function runInWorker(
     send({
       type: "start",
       spec: { ...opts.spec, shardIndex: index, shardCount: count, workerId: `worker_${index}` },
-      target: opts.target,
+      targets: opts.targets,
       reuse: opts.reuse,
       readBufferBytes: opts.readBufferBytes,
       mainTimeOrigin: performance.timeOrigin,

@@ -9,7 +9,7 @@ import type { ShardOutcome, ShardSpec } from "./run_shard.ts";
 export interface ShardStart {
   readonly type: "start";
   readonly spec: ShardSpec;
-  readonly target: Target;
+  readonly targets: readonly Target[];
   readonly reuse: "pooled" | "never";
   readonly readBufferBytes?: number;
   /** `performance.timeOrigin` of the main thread: the worker converts its times onto the run clock. */

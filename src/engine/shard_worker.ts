@@ -5,7 +5,7 @@
 /// <reference no-default-lib="true" />
 /// <reference lib="deno.worker" />
 import type { RequestRecord } from "../records/request_record.ts";
-import { HttpClient } from "../transport/http_client.ts";
+import { TargetSet } from "./target_set.ts";
 import { SystemClock } from "../timing/clock.ts";
 import { runShard } from "./run_shard.ts";
 import type { FromShard, ShardStart, ToShard } from "./shard_protocol.ts";
@@ -28,7 +28,11 @@ export function startShardWorker(): void {
 
 async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) => void): Promise<void> {
   const offset = performance.timeOrigin - start.mainTimeOrigin;
-  const client = new HttpClient(start.target, { reuse: start.reuse, readBufferBytes: start.readBufferBytes });
+  const client = new TargetSet(start.targets, {
+    reuse: start.reuse,
+    readBufferBytes: start.readBufferBytes,
+    connectTimeoutMs: start.spec.timeoutMs,
+  });
   let batch: RequestRecord[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {

@@ -92,7 +92,10 @@ export class MetricAccumulator {
     this.#lateness = new Float64Column(16);
     for (const def of metrics) {
       if (def.kind === "record") {
-        (def.flags.errorOnly ? this.#errRecord : this.#okRecord).push({ def, column: new Float64Column(capacity) });
+        (def.flags.errorOnly ? this.#errRecord : this.#okRecord).push({
+          def,
+          column: new Float64Column(capacity, def.flags.list === true),
+        });
       } else if (def.kind === "aggregate") {
         const start = def.fold === "min" ? Infinity : def.fold === "max" ? -Infinity : 0;
         (def.flags.errorOnly ? this.#errAggregate : this.#okAggregate).push({ def, value: start, seen: false });
@@ -177,6 +180,17 @@ export class MetricAccumulator {
   }
 
   /** Counts and running means so far; O(number of metrics), no sorting. */
+  /**
+   * Bytes this accumulator keeps for the records added so far: the column buffers, the only per-request
+   * memory retained by a run (texts and per-request objects are dropped once counted).
+   */
+  retainedBytes(): number {
+    let bytes = this.#lateness.bytes;
+    for (const slot of this.#okRecord) bytes += slot.column.bytes;
+    for (const slot of this.#errRecord) bytes += slot.column.bytes;
+    return bytes;
+  }
+
   snapshot(): LiveSnapshot {
     const averages: Record<string, number> = {};
     const sums: Record<string, number> = {};

@@ -13,6 +13,12 @@
  */
 
 /** The statistics AIPerf reports for a distribution. */
+/**
+ * Sample storage: float64, or float32 for large list metrics (inter-chunk latencies), whose 24-bit mantissa
+ * still resolves 100 ms to 6 ns. Every computation is done in float64.
+ */
+export type Samples = Float64Array | Float32Array;
+
 export interface Stats {
   readonly avg: number;
   readonly min: number;
@@ -74,7 +80,7 @@ export function percentileSorted(sorted: ArrayLike<number>, q: number): number {
 }
 
 /** Neumaier-compensated Σ x: exact to within one rounding for any realistic benchmark data. */
-function compensatedSum(values: Float64Array): number {
+function compensatedSum(values: Samples): number {
   let sum = 0;
   let c = 0;
   for (let i = 0; i < values.length; i++) {
@@ -87,7 +93,7 @@ function compensatedSum(values: Float64Array): number {
 }
 
 /** Neumaier-compensated Σ (x − mean)², the second pass of the two-pass variance numpy uses. */
-function sumSquaredDeviations(values: Float64Array, mean: number): number {
+function sumSquaredDeviations(values: Samples, mean: number): number {
   let sum = 0;
   let c = 0;
   for (let i = 0; i < values.length; i++) {
@@ -112,7 +118,7 @@ const PERCENTILES: readonly (readonly [PercentileKey, number])[] = [
   ["p99", 99],
 ];
 
-function insertionSort(a: Float64Array, lo: number, hi: number): void {
+function insertionSort(a: Samples, lo: number, hi: number): void {
   for (let i = lo + 1; i <= hi; i++) {
     const x = a[i];
     let j = i - 1;
@@ -129,7 +135,7 @@ function insertionSort(a: Float64Array, lo: number, hi: number): void {
  * array had been sorted. Hoare partitioning around a median-of-three pivot, recursing only into the sides
  * that contain requested ranks.
  */
-export function selectRanks(a: Float64Array, ranks: readonly number[]): void {
+export function selectRanks(a: Samples, ranks: readonly number[]): void {
   if (a.length < 2 || ranks.length === 0) return;
   const depthLimit = 2 * Math.ceil(Math.log2(a.length)) + 8;
   // Explicit stack of [lo, hi, firstRank, endRank, depth] ranges.
@@ -185,7 +191,7 @@ const BUCKETS = 4096;
  * stubborn inputs go to {@linkcode selectRanks}. Two linear passes per level, a few levels at most.
  */
 function orderStatistics(
-  a: Float64Array,
+  a: Samples,
   ranks: readonly number[],
   min: number,
   max: number,
@@ -259,7 +265,7 @@ function orderStatistics(
  * you own to avoid a copy; see {@linkcode computeStats} otherwise. Values must be finite. Returns undefined
  * for no samples.
  */
-export function computeStatsInPlace(values: Float64Array): Stats | undefined {
+export function computeStatsInPlace(values: Samples): Stats | undefined {
   const n = values.length;
   if (n === 0) return undefined;
   let min = values[0];
@@ -311,6 +317,6 @@ export function computeStatsInPlace(values: Float64Array): Stats | undefined {
 }
 
 /** Statistics of `values` (left untouched: a Float64Array copy is sorted). Undefined for no samples. */
-export function computeStats(values: Float64Array | readonly number[]): Stats | undefined {
+export function computeStats(values: Samples | readonly number[]): Stats | undefined {
   return computeStatsInPlace(Float64Array.from(values));
 }

@@ -4,14 +4,15 @@
  * Forward slashes work on every platform Deno runs on.
  */
 
-/** Joins segments with `/`, dropping empty ones and doubled separators (`join("a/", "b")` → `a/b`). */
+/**
+ * Joins segments with `/`, dropping empty and `.` segments like `node:path`'s join does
+ * (`join("./artifacts/", "run")` → `artifacts/run`); `..` is kept as written.
+ */
 export function joinPath(...parts: string[]): string {
-  const kept = parts.filter((p) => p !== "");
-  if (kept.length === 0) return ".";
-  return kept.map((p, i) => i === 0 ? p.replace(/[\\/]+$/, "") || "/" : p.replace(/^[\\/]+|[\\/]+$/g, ""))
-    .filter((p, i) => i === 0 || p !== "")
-    .join("/")
-    .replace(/^\/\//, "/");
+  const absolute = parts.find((p) => p !== "")?.startsWith("/") ?? false;
+  const segments = parts.flatMap((p) => p.split(/[\\/]+/)).filter((seg) => seg !== "" && seg !== ".");
+  const joined = segments.join("/");
+  return absolute ? "/" + joined : joined === "" ? "." : joined;
 }
 
 /** The directory part of a path (`a/b/c.json` → `a/b`, `c.json` → `.`). */

@@ -5,6 +5,7 @@
  * the remaining streams short (their clients see the body end without `[DONE]`) so a benchmark server never
  * hangs on shutdown.
  */
+import { ensureFdLimit } from "../runtime/fd_limit.ts";
 import type { Tokenizer } from "../tokenizer/tokenizer.ts";
 import { createSimApp } from "./sim_app.ts";
 import { resolveSimOptions, type SimOptions } from "./sim_options.ts";
@@ -36,6 +37,8 @@ export async function startSimServer(options: StartSimServerOptions = {}): Promi
   const app = createSimApp(o, { tokenizer, stats, scheduler });
 
   const listening = Promise.withResolvers<Deno.NetAddr>();
+  // Each client stream is a socket here too: take as many file descriptors as the process may.
+  ensureFdLimit(1 << 20);
   const server = Deno.serve({
     hostname: o.host,
     port: o.port,

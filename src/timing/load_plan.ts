@@ -20,6 +20,11 @@ export interface LoadPlan {
   readonly durationMs?: number;
   /** After the duration, wait this long for in-flight requests before cancelling them. */
   readonly gracePeriodMs: number;
+  /**
+   * Closed loop: grow the concurrency from 1 to `concurrency` in even steps over this many ms (AIPerf
+   * `--concurrency-ramp-duration`), instead of opening every stream at once.
+   */
+  readonly concurrencyRampMs?: number;
 }
 
 export function profilingPlan(config: ProfileConfig): LoadPlan {
@@ -40,7 +45,8 @@ export function profilingPlan(config: ProfileConfig): LoadPlan {
       ...common,
     };
   }
-  return { mode: "closed", concurrency: config.concurrency ?? 1, ...common };
+  const rampMs = config.concurrencyRampDuration !== undefined ? config.concurrencyRampDuration * 1000 : undefined;
+  return { mode: "closed", concurrency: config.concurrency ?? 1, concurrencyRampMs: rampMs, ...common };
 }
 
 /** Warmup inherits the profiling load (AIPerf checklist 8) with its own request count and no duration. */

@@ -36,6 +36,13 @@ export interface HttpClientOptions {
    * @default {"pooled"}
    */
   readonly reuse?: ConnectionReuse;
+  /**
+   * Connection attempts in flight at once; more wait their turn. Thousands of simultaneous SYNs overflow a
+   * server's accept backlog (Deno.serve's is 511) and the kernel then retries them after 1 s, 3 s, … — a slow,
+   * uneven start instead of a fast one.
+   * @default {256}
+   */
+  readonly maxConcurrentConnects?: number;
   /** Budget for TCP connect plus TLS handshake; exceeding it is a `connect` error. @default {10000} */
   readonly connectTimeoutMs?: number;
   /**
@@ -226,6 +233,9 @@ export class HttpClient {
   readonly #maxConnections: number;
   readonly #reuse: ConnectionReuse;
   readonly #connectTimeoutMs: number;
+  readonly #maxConcurrentConnects: number;
+  #connecting = 0;
+  #connectQueue: (() => void)[] = [];
   readonly #caCerts: string[] | undefined;
   readonly #skipHostnameVerification: boolean;
   readonly #readBufferBytes: number;
@@ -252,6 +262,7 @@ export class HttpClient {
     this.#maxConnections = max;
     this.#reuse = options.reuse ?? "pooled";
     this.#connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    this.#maxConcurrentConnects = Math.max(1, options.maxConcurrentConnects ?? 256);
     if (!(this.#connectTimeoutMs > 0)) {
       throw new RangeError(
         `HttpClient connectTimeoutMs ${this.#connectTimeoutMs} is not positive; pass milliseconds above 0.`,
@@ -442,6 +453,10 @@ export class HttpClient {
     this.#nextHost = (this.#nextHost + 1) % this.#hosts.length;
     ctl.stage = "connecting";
     ex.connectStart = performance.now();
+    if (this.#connecting >= this.#maxConcurrentConnects) {
+      await new Promise<void>((resolve) => this.#connectQueue.push(resolve));
+    }
+    this.#connecting++;
     const aborter = new AbortController();
     let pending: Deno.Conn | undefined;
     let timedOut = false;
@@ -504,6 +519,8 @@ export class HttpClient {
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       ctl.onInterrupt = undefined;
+      this.#connecting--;
+      this.#connectQueue.shift()?.();
     }
     ex.connectEnd = performance.now();
     return new Connection(socket, this.#readBufferBytes);

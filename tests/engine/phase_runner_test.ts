@@ -104,3 +104,13 @@ Deno.test("cancellation stops issuing and aborts requests in flight", async () =
   assert.equal(outcome.issued, 6);
   assert.deepStrictEqual(seen, [false, false, false, false, true, true]);
 });
+
+Deno.test("a concurrency ramp opens slots evenly from 1 to the target over the ramp duration", async () => {
+  const { launched } = await simulate(
+    { mode: "closed", concurrency: 5, requestCount: 5, gracePeriodMs: 0, concurrencyRampMs: 400 },
+    1000,
+    5000,
+  );
+  // One slot at the start, then one more every 400/4 = 100 ms (checked at ≥ 10 ms intervals).
+  assert.deepStrictEqual(launched.map((l) => l.startedAt), [1000, 1100, 1200, 1300, 1400]);
+});

@@ -157,3 +157,43 @@ Deno.test("accumulator without goodput leaves the goodput metrics out", () => {
   assert.ok(!summary.metrics.some((m) => m.tag.startsWith("good")));
   assert.equal(acc.snapshot().goodCount, undefined);
 });
+
+Deno.test("accumulator retains well under 1 KB per 100-token request", () => {
+  const metrics = METRIC_REGISTRY.selectMetrics({
+    streaming: true,
+    producesTokens: true,
+    tokenizesInput: true,
+    supportsReasoning: true,
+    goodput: false,
+  });
+  const acc = new MetricAccumulator(metrics);
+  const n = 20_000;
+  for (let i = 0; i < n; i++) {
+    const times = Array.from({ length: 100 }, (_, k) => i + 50 + k * 13);
+    acc.add({
+      phase: "profiling",
+      requestIndex: i,
+      sessionNum: i,
+      conversationId: "c",
+      turnIndex: 0,
+      xRequestId: "r",
+      xCorrelationId: "c",
+      workerId: "w",
+      creditIssuedAt: i,
+      startAt: i,
+      endAt: times[99],
+      responseTimes: times,
+      firstOutputAt: times[0],
+      lastResponseAt: times[99],
+      content: "",
+      reasoning: "",
+      cancelled: false,
+      outputTokens: 100,
+      reasoningTokens: 0,
+      isl: 8,
+    });
+  }
+  // 99 inter-chunk gaps as float32 (396 B) + ~17 scalar record metrics as float64, plus growth slack.
+  const perRequest = acc.retainedBytes() / n;
+  assert.ok(perRequest < 1024, `retained ${perRequest.toFixed(0)} B per request`);
+});

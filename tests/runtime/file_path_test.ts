@@ -14,3 +14,10 @@ Deno.test("parentDir returns the directory part", () => {
   assert.equal(parentDir("c.json"), ".");
   assert.equal(parentDir("/c.json"), "/");
 });
+
+Deno.test("joinPath drops ./ segments like node:path does", () => {
+  assert.equal(joinPath("./artifacts", "run-1"), "artifacts/run-1");
+  assert.equal(joinPath("out/./x", "y"), "out/x/y");
+  assert.equal(joinPath("../up", "y"), "../up/y");
+  assert.equal(joinPath("/", "x"), "/x");
+});

@@ -1,0 +1,98 @@
+/**
+ * The pure parts of the bench harness: wrk's report, SSE counting, the tiktoken file, cpu lists, options,
+ * verdict. (The harness itself runs for real with `deno task bench`.)
+ */
+import assert, { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
+import { parseWrkReport, wrkScript } from "./client_wrk.ts";
+import { countSseEvents } from "./response_shape.ts";
+import { toTiktokenFile } from "./tiktoken_cache.ts";
+import { parseCpuList } from "./machine_info.ts";
+import { parseBenchOptions } from "./bench_options.ts";
+import { pickScenarios, requestBody } from "./bench_scenarios.ts";
+import { verdict } from "./bench_report.ts";
+import type { ClientResult, ScenarioResult } from "./bench_types.ts";
+import { treeOf } from "./proc_tree.ts";
+
+Deno.test("parseWrkReport reads requests, duration, rate and errors", () => {
+  const text = `Running 5s test @ http://127.0.0.1:1/v1/chat/completions
+  1 threads and 64 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency     3.01ms  401.00us   9.00ms   90.00%
+  103265 requests in 5.00s, 1.20GB read
+  Socket errors: connect 0, read 2, write 0, timeout 1
+  Non-2xx or 3xx responses: 4
+Requests/sec:  20653.00
+Transfer/sec:    245.00MB
+`;
+  assertEquals(parseWrkReport(text), {
+    requests: 103265,
+    seconds: 5,
+    requestsPerSec: 20653,
+    non2xx: 4,
+    socketErrors: 3,
+  });
+  assertEquals(parseWrkReport("unable to connect"), undefined);
+});
+
+Deno.test("wrkScript keeps a body containing ]] intact", () => {
+  const script = wrkScript('{"a":[[1]]}');
+  assert(script.includes('wrk.body = [=[{"a":[[1]]}]=]'));
+});
+
+Deno.test("countSseEvents counts data events and content events across line endings", () => {
+  const text = 'data: {"choices":[{"delta":{"role":"assistant","content":""}}]}\r\n\r\n' +
+    'data: {"choices":[{"delta":{"content":" a"}}]}\n\n' +
+    ": comment\n\n" +
+    'data: {"choices":[],"usage":{"completion_tokens":1}}\n\n' +
+    "data: [DONE]\n\n";
+  assertEquals(countSseEvents(text), { sseEvents: 4, contentEvents: 1 });
+});
+
+Deno.test("toTiktokenFile numbers tokens from each line's first rank", () => {
+  assertEquals(toTiktokenFile("! 0 IQ== Ig==\n! 5 Iw==\n"), "IQ== 0\nIg== 1\nIw== 5\n");
+});
+
+Deno.test("parseCpuList expands ranges", () => {
+  assertEquals(parseCpuList("0-2,5,7-8\n"), [0, 1, 2, 5, 7, 8]);
+});
+
+Deno.test("parseBenchOptions applies --quick and rejects unknown flags and clients", () => {
+  const q = parseBenchOptions(["--quick", "--clients", "ours,wrk"], "/r");
+  assertEquals(q.durationSec, 2);
+  assertEquals(q.clients, ["ours", "wrk"]);
+  assertEquals(q.outPath, "/r/.bench/results.json");
+  throws(() => parseBenchOptions(["--fast"], "/r"), /unknown option/);
+  throws(() => parseBenchOptions(["--clients", "k6"], "/r"), /--clients k6/);
+  throws(() => pickScenarios(["nope"]), /sse-c16/);
+});
+
+Deno.test("requestBody asks for exact-length streamed output with usage", () => {
+  const [s] = pickScenarios(["sse-c16"]);
+  const body = JSON.parse(requestBody(s, "m"));
+  assertEquals(body.max_completion_tokens, 512);
+  assertEquals(body.ignore_eos, true);
+  assertEquals(body.stream_options, { include_usage: true });
+});
+
+Deno.test("treeOf finds every descendant and nothing else", () => {
+  const p = (pid: number, ppid: number) => ({ pid, ppid, cpuTicks: 0, startTicks: 0 });
+  const tree = treeOf(10, [p(1, 0), p(10, 1), p(11, 10), p(12, 11), p(13, 1)]);
+  assertEquals(tree.map((t) => t.pid), [10, 11, 12]);
+});
+
+Deno.test("verdict judges ours on the best scenario and the smallest ratio to AIPerf", () => {
+  const ok = (client: "ours" | "aiperf", rps: number, eps?: number): ClientResult => ({
+    client,
+    status: "ok",
+    requestsPerSec: rps,
+    eventsPerSec: eps,
+  });
+  const [sse, rps] = pickScenarios(["sse-c64", "rps-stream-c64"]);
+  const results: ScenarioResult[] = [
+    { scenario: sse, body: "", clients: [ok("ours", 800, 400_000), ok("aiperf", 40, 20_000)] },
+    { scenario: rps, body: "", clients: [ok("ours", 9_000, 9_000), ok("aiperf", 4_000, 4_000)] },
+  ];
+  const lines = verdict(results);
+  assertEquals(lines.map((l) => l.pass), [true, false, false]);
+  assertEquals(lines[2].value, 2.25);
+});

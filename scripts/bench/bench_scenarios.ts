@@ -1,0 +1,83 @@
+/**
+ * The bench scenarios. `events` scenarios stream long responses (one token per SSE event) and are judged on
+ * parsed SSE events/s; `requests` scenarios ask for 1-token responses and are judged on requests/s.
+ */
+import type { Scenario } from "./bench_types.ts";
+
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    id: "sse-c16",
+    title: "SSE events/s: streaming, 512-token responses, concurrency 16",
+    kind: "events",
+    streaming: true,
+    isl: 32,
+    osl: 512,
+    concurrency: 16,
+  },
+  {
+    id: "sse-c64",
+    title: "SSE events/s: streaming, 512-token responses, concurrency 64",
+    kind: "events",
+    streaming: true,
+    isl: 32,
+    osl: 512,
+    concurrency: 64,
+  },
+  {
+    id: "rps-stream-c16",
+    title: "requests/s: streaming, 1-token responses, concurrency 16",
+    kind: "requests",
+    streaming: true,
+    isl: 32,
+    osl: 1,
+    concurrency: 16,
+  },
+  {
+    id: "rps-stream-c64",
+    title: "requests/s: streaming, 1-token responses, concurrency 64",
+    kind: "requests",
+    streaming: true,
+    isl: 32,
+    osl: 1,
+    concurrency: 64,
+  },
+  {
+    id: "rps-nonstream-c64",
+    title: "requests/s: non-streaming, 1-token responses, concurrency 64",
+    kind: "requests",
+    streaming: false,
+    isl: 32,
+    osl: 1,
+    concurrency: 64,
+  },
+];
+
+export const DEFAULT_SCENARIOS: readonly string[] = ["sse-c16", "sse-c64", "rps-stream-c64", "rps-nonstream-c64"];
+export const QUICK_SCENARIOS: readonly string[] = ["sse-c64", "rps-stream-c64"];
+
+/** Resolves `--scenarios` ids (or `all`); throws a RangeError naming the valid ids for an unknown one. */
+export function pickScenarios(ids: readonly string[]): Scenario[] {
+  if (ids.length === 1 && ids[0] === "all") return [...SCENARIOS];
+  return ids.map((id) => {
+    const s = SCENARIOS.find((x) => x.id === id);
+    if (!s) {
+      throw new RangeError(`unknown scenario '${id}'; use one of: ${SCENARIOS.map((x) => x.id).join(", ")}, all.`);
+    }
+    return s;
+  });
+}
+
+/** The chat request body a scenario sends (the shape `infermeter profile` and AIPerf send). */
+export function requestBody(s: Scenario, model: string): string {
+  // " the" is one o200k_base token: the prompt is `isl` tokens.
+  const prompt = " the".repeat(s.isl).trim();
+  const body: Record<string, unknown> = {
+    model,
+    messages: [{ role: "user", content: prompt }],
+    stream: s.streaming,
+    max_completion_tokens: s.osl,
+    ignore_eos: true,
+  };
+  if (s.streaming) body.stream_options = { include_usage: true };
+  return JSON.stringify(body);
+}

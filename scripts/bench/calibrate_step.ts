@@ -1,0 +1,25 @@
+/**
+ * Runs `infermeter calibrate --json` when the command exists (its `--help` exits 0) and keeps its output for the
+ * results file; answers undefined when the command is not there yet.
+ */
+import type { JsonValue } from "./bench_types.ts";
+import { pinned, quickCommand, tail } from "./child_runner.ts";
+
+export async function runCalibrate(
+  repoRoot: string,
+  clientCores: string | undefined,
+): Promise<{ [k: string]: JsonValue } | undefined> {
+  const base = [Deno.execPath(), "run", "-A", `${repoRoot}/main.ts`, "calibrate"];
+  const help = await quickCommand([...base, "--help"], 30_000, { cwd: repoRoot });
+  if (help.code !== 0) return undefined;
+  const argv = pinned([...base, "--json"], clientCores);
+  console.error(`bench: running ${argv.join(" ")}`);
+  const r = await quickCommand(argv, 180_000, { cwd: repoRoot });
+  let output: JsonValue;
+  try {
+    output = JSON.parse(r.stdout) as JsonValue;
+  } catch {
+    output = r.stdout;
+  }
+  return { command: argv, exit_code: r.code, output, stderr_tail: tail(r.stderr, 10) };
+}

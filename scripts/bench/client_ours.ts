@@ -1,0 +1,91 @@
+/**
+ * Ours: `infermeter profile` as a subprocess — the whole product path (dataset synthesis, engine, token counting,
+ * metrics, console table, JSON/CSV/JSONL exports) — read back from its `profile_export_aiperf.json`.
+ *
+ * requests/s = request_throughput.avg; SSE events/s = total_osl.avg / benchmark_duration.avg (serve-sim sends one
+ * token per event); client CPU = the export's `infermeter.client_cpu` (profiling phase, all threads), cross-checked
+ * against /proc polling in the results file.
+ */
+import type { ClientResult } from "./bench_types.ts";
+import { type ClientContext, failedResult, measuredResult } from "./client_context.ts";
+import { pinned, runChild, tail } from "./child_runner.ts";
+import { readExportSummary } from "./export_summary.ts";
+
+export function oursArgv(ctx: ClientContext, artifactDir: string): string[] {
+  const s = ctx.scenario;
+  return pinned([
+    Deno.execPath(),
+    "run",
+    "-A",
+    `${ctx.repoRoot}/main.ts`,
+    "profile",
+    "-m",
+    ctx.model,
+    "-u",
+    ctx.server.url,
+    "--endpoint-type",
+    "chat",
+    ...(s.streaming ? ["--streaming"] : []),
+    "--isl",
+    String(s.isl),
+    "--osl",
+    String(s.osl),
+    "--extra-inputs",
+    "ignore_eos:true",
+    "--concurrency",
+    String(s.concurrency),
+    "--benchmark-duration",
+    String(ctx.durationSec),
+    ...(ctx.warmupRequests > 0 ? ["--warmup-request-count", String(ctx.warmupRequests)] : []),
+    "--random-seed",
+    "1",
+    "--ui",
+    "none",
+    "--artifact-dir",
+    artifactDir,
+  ], ctx.clientCores);
+}
+
+export async function runOurs(ctx: ClientContext): Promise<ClientResult> {
+  const artifactDir = `${ctx.workDir}/artifacts`;
+  const argv = oursArgv(ctx, artifactDir);
+  const run = await runChild({
+    label: "ours (infermeter profile)",
+    argv,
+    cwd: ctx.workDir,
+    timeoutMs: (ctx.durationSec + 60) * 1000,
+    stdoutPath: `${ctx.workDir}/stdout.txt`,
+    stderrPath: `${ctx.workDir}/stderr.txt`,
+    gnuTimePath: ctx.gnuTime ? `${ctx.workDir}/time.txt` : undefined,
+  });
+  if (run.code !== 0 && run.code !== 1) {
+    return failedResult("ours", argv, run, `exit code ${run.code}: ${tail(run.stderr, 4) || tail(run.stdout, 4)}`);
+  }
+  let summary;
+  try {
+    summary = await readExportSummary(`${artifactDir}/profile_export_aiperf.json`);
+  } catch (err) {
+    return failedResult("ours", argv, run, `${(err as Error).message}\n${tail(run.stderr, 4)}`);
+  }
+  const windowStart = summary.windowStart ?? run.startedAt;
+  const windowEnd = summary.windowEnd ?? windowStart + summary.durationSec * 1000;
+  const cpu = summary.clientCpu;
+  return measuredResult(ctx, "ours", argv, run, {
+    requestsPerSec: summary.requestsPerSec,
+    eventsPerSec: ctx.scenario.streaming ? summary.totalOsl / summary.durationSec : undefined,
+    requests: summary.requests,
+    errors: summary.errors,
+    windowStart,
+    windowEnd,
+    windowCpuSec: cpu ? (cpu.userMs + cpu.systemMs) / 1000 : undefined,
+    windowCpuSource: "infermeter.client_cpu (in-process, profiling phase)",
+    message: run.code === 1 ? `exit code 1: ${tail(run.stderr, 2)}` : undefined,
+    artifactDir,
+    extra: {
+      version: summary.version ?? null,
+      benchmark_duration_sec: summary.durationSec,
+      total_osl: summary.totalOsl,
+      client_cpu_wall_ms: cpu?.wallMs ?? null,
+    },
+  });
+}
