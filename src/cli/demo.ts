@@ -22,10 +22,28 @@ export async function runDemo(args: string[]): Promise<number> {
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
+  // Whatever ends this process, the server goes: a first Ctrl-C or SIGTERM stops the profile run gracefully
+  // (and then `finally` below), a second one exits at once (and `unload` runs).
+  const stopSim = () => {
+    try {
+      sim.kill("SIGTERM");
+    } catch {
+      // Already gone.
+    }
+  };
+  globalThis.addEventListener("unload", stopSim);
+  const stop = new AbortController();
+  const onSignal = () => {
+    if (stop.signal.aborted) Deno.exit(EXIT.INTERRUPTED);
+    stop.abort();
+  };
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  for (const s of signals) Deno.addSignalListener(s, onSignal);
   try {
     const url = await readListeningUrl(sim.stdout);
     console.error(`Simulated server (TTFT 40 ms, ITL 4 ms) listening on ${url}`);
     const { runProfile } = await import("./profile.ts");
+    if (stop.signal.aborted) return EXIT.INTERRUPTED;
     return await runProfile([
       "--model",
       "sim-model",
@@ -47,13 +65,11 @@ export async function runDemo(args: string[]): Promise<number> {
       "--random-seed",
       "42",
       ...args,
-    ]);
+    ], { signal: stop.signal });
   } finally {
-    try {
-      sim.kill("SIGTERM");
-    } catch {
-      // Already gone.
-    }
+    for (const s of signals) Deno.removeSignalListener(s, onSignal);
+    globalThis.removeEventListener("unload", stopSim);
+    stopSim();
     await sim.status;
   }
 }

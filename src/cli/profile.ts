@@ -20,7 +20,7 @@ import { loadDataset } from "../dataset/load_dataset.ts";
 import { endpointAdapter } from "../endpoints/endpoint_registry.ts";
 import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
 import { type PreparedEntry, prepareEntries } from "../engine/prepared_entry.ts";
-import { endpointPath, requestHeaders } from "../engine/request_headers.ts";
+import { endpointPath, requestHeaders, targetPath } from "../engine/request_headers.ts";
 import { checkReachable } from "../engine/preflight.ts";
 import { type BenchmarkOutcome, runBenchmark } from "../engine/run_benchmark.ts";
 import type { ShardSpec } from "../engine/run_shard.ts";
@@ -44,6 +44,8 @@ import { computeStats } from "../metrics/stats.ts";
 import { type ArtifactPaths, artifactPaths, resolveArtifactDir } from "../export/artifact_paths.ts";
 import { writeInputsJson } from "../export/inputs_json.ts";
 import { JsonlWriter } from "../export/jsonl_writer.ts";
+import { LineFileWriter } from "../export/line_file_writer.ts";
+import { rawRecordLine } from "../export/raw_record_line.ts";
 import { type JsonObject, writeSummaryJson } from "../export/json_export.ts";
 import { writeSummaryCsv } from "../export/csv_export.ts";
 import { renderErrorSummary, renderFooter, renderMetricsTable } from "../export/console_table.ts";
@@ -60,7 +62,12 @@ const CPU_WARN_PERCENT = 70;
 /** Errors in the user's input found before anything is sent: one line, exit 2. */
 class UsageError extends Error {}
 
-export async function runProfile(args: string[]): Promise<number> {
+export interface RunProfileOptions {
+  /** Stops the run like Ctrl-C does (used by `demo`, which owns the process's signal handling). */
+  readonly signal?: AbortSignal;
+}
+
+export async function runProfile(args: string[], options: RunProfileOptions = {}): Promise<number> {
   if (isProfileHelpRequest(args)) {
     console.log(await profileHelp());
     return EXIT.OK;
@@ -80,7 +87,7 @@ export async function runProfile(args: string[]): Promise<number> {
   const logger = new Logger(parsed.config.logLevel, STDERR_SINK);
   for (const w of parsed.warnings) logger.warning(w);
   try {
-    return await profile(parsed.config, parsed.redactedCommand, logger, isTty);
+    return await profile(parsed.config, parsed.redactedCommand, logger, isTty, options.signal);
   } catch (err) {
     if (err instanceof UsageError || err instanceof DatasetError) {
       logger.error(err.message);
@@ -92,7 +99,13 @@ export async function runProfile(args: string[]): Promise<number> {
   }
 }
 
-async function profile(config: ProfileConfig, cliCommand: string, logger: Logger, isTty: boolean): Promise<number> {
+async function profile(
+  config: ProfileConfig,
+  cliCommand: string,
+  logger: Logger,
+  isTty: boolean,
+  stop: AbortSignal | undefined,
+): Promise<number> {
   logger.info(`Starting infermeter ${VERSION}`);
   logger.debug(`command: ${cliCommand}`);
   const adapter = endpointAdapter(config.endpointType);
@@ -195,7 +208,10 @@ async function profile(config: ProfileConfig, cliCommand: string, logger: Logger
   }
   logger.debug(`server reachable (connect ${reach.connectMs?.toFixed(2)} ms) ${since()}`);
   const path = endpointPath(config.customEndpoint ?? adapter.capabilities.path);
-  logger.info(`Using ${path} endpoint` + (targets.length > 1 ? ` on ${targets.length} servers (round robin)` : ""));
+  const shownPath = targetPath(target.basePath, path, config.customEndpoint !== undefined);
+  logger.info(
+    `Using ${shownPath} endpoint` + (targets.length > 1 ? ` on ${targets.length} servers (round robin)` : ""),
+  );
 
   const spec: ShardSpec = {
     workerId: "worker_0",
@@ -203,9 +219,11 @@ async function profile(config: ProfileConfig, cliCommand: string, logger: Logger
     shardCount: 1,
     endpointType: config.endpointType,
     path,
+    explicitEndpoint: config.customEndpoint !== undefined,
     headers: requestHeaders(target, { streaming, apiKey: config.apiKey, userHeaders: config.headers }),
     timeoutMs: config.requestTimeoutSeconds * 1000,
     entries,
+    keepRaw: config.exportLevel === "raw",
     sampling: config.datasetSamplingStrategy ?? dataset.defaultSampling,
     seed,
     warmup,
@@ -223,7 +241,15 @@ async function profile(config: ProfileConfig, cliCommand: string, logger: Logger
     );
   }
   if (shards > 1) logger.info(`Engine: ${shards} shards (Workers), ${navigator.hardwareConcurrency} cores`);
+  if (stop?.aborted) {
+    logger.warning("Interrupted before the benchmark started; nothing was sent.");
+    counter?.close();
+    await inputsWritten;
+    await logFile.close();
+    return EXIT.INTERRUPTED;
+  }
   const run = await runAndCollect({
+    stop,
     shards,
     counter,
     config,
@@ -287,6 +313,7 @@ async function profile(config: ProfileConfig, cliCommand: string, logger: Logger
     { label: "CSV Export", path: paths.summaryCsv },
     { label: "JSON Export", path: paths.summaryJson },
     ...(run.jsonlWritten ? [{ label: "JSONL Export", path: paths.recordsJsonl }] : []),
+    ...(run.rawWritten ? [{ label: "Raw Export", path: paths.rawJsonl }] : []),
     { label: "Log File", path: join(dir, "logs", "infermeter.log") },
   ];
   const consoleText = renderConsole(summary, adapter, cliCommand, run.cancelled, exportsList);
@@ -385,6 +412,7 @@ interface CollectOptions {
   readonly paths: ArtifactPaths;
   readonly logger: Logger;
   readonly isTty: boolean;
+  readonly stop?: AbortSignal;
   readonly shards: number;
   readonly counter?: TokenCounter;
 }
@@ -397,6 +425,7 @@ interface CollectResult {
   readonly cancelled: boolean;
   readonly thresholdExceeded?: string;
   readonly jsonlWritten: boolean;
+  readonly rawWritten: boolean;
   readonly benchmarkId: string;
   readonly startEpochMs?: number;
   readonly endEpochMs?: number;
@@ -409,6 +438,10 @@ async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
   const accumulator = new MetricAccumulator(o.metrics, { timeOriginMs, goodput: o.goodputEvaluator });
   const warmupAccumulator = o.spec.warmup
     ? new MetricAccumulator(o.metrics, { timeOriginMs, goodput: o.goodputEvaluator })
+    : undefined;
+  const raw = config.exportLevel === "raw" ? await LineFileWriter.open(o.paths.rawJsonl) : undefined;
+  const payloads = raw
+    ? new Map(o.spec.entries.map((e) => [`${e.conversationId}#${e.turnIndex}`, e.payload]))
     : undefined;
   const jsonl = config.exportLevel === "summary"
     ? undefined
@@ -426,11 +459,13 @@ async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
       }
       const values = accumulator.add(r);
       jsonl?.write(r, values);
+      raw?.writeLine(rawRecordLine(r, payloads?.get(`${r.conversationId}#${r.turnIndex}`), timeOriginMs));
     },
   });
 
   // Ctrl-C once: stop issuing, cancel in-flight requests, export what we have. Twice: leave now.
   const cancel = new AbortController();
+  o.stop?.addEventListener("abort", () => cancel.abort(), { once: true });
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
@@ -443,6 +478,9 @@ async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
     }
   };
   Deno.addSignalListener("SIGINT", onSigint);
+  // SIGTERM (kill, container stop, CI timeout) stops the same graceful way; Windows has no SIGTERM listener.
+  const onSigterm = Deno.build.os === "windows" ? undefined : onSigint;
+  if (onSigterm) Deno.addSignalListener("SIGTERM", onSigterm);
 
   let progress: ProgressBar | undefined;
   const showProgress = config.ui !== "none";
@@ -508,11 +546,13 @@ async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
     progress?.finish();
     logger.beforeConsoleWrite = undefined;
     Deno.removeSignalListener("SIGINT", onSigint);
+    if (onSigterm) Deno.removeSignalListener("SIGTERM", onSigterm);
     try {
       await processor.drain();
     } finally {
       counter?.close();
       await jsonl?.close();
+      await raw?.close();
     }
   }
   const endAt = outcome?.profilingEndedAt;
@@ -524,6 +564,7 @@ async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
     cancelled: cancel.signal.aborted && thresholdExceeded === undefined,
     thresholdExceeded,
     jsonlWritten: jsonl !== undefined,
+    rawWritten: raw !== undefined,
     benchmarkId,
     startEpochMs,
     endEpochMs: endAt !== undefined ? timeOriginMs + endAt : undefined,

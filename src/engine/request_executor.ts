@@ -27,6 +27,8 @@ export interface ExecutorContext {
   readonly clockOffsetMs: number;
   readonly workerId: string;
   readonly phase: Phase;
+  /** Keep every response payload on the record (`--export-level raw`). */
+  readonly keepRaw?: boolean;
 }
 
 export interface RequestMeta {
@@ -52,7 +54,7 @@ export async function executeRequest(
   signal: AbortSignal,
 ): Promise<RequestRecord> {
   const xRequestId = crypto.randomUUID();
-  const collector = new ResponseCollector(ctx.adapter);
+  const collector = new ResponseCollector(ctx.adapter, ctx.keepRaw);
   const request: HttpRequest = {
     method: "POST",
     path: ctx.path,
@@ -102,6 +104,7 @@ export async function executeRequest(
     connectionReused: ex.reused,
     bytesSent: ex.bytesSent,
     bytesReceived: ex.bytesReceived,
+    rawResponses: collector.raw?.map((r) => ({ t: r.t + off, text: r.text })),
   };
 }
 

@@ -34,3 +34,13 @@ export function requestHeaders(target: Target, opts: HeaderOptions): ReadonlyArr
 export function endpointPath(path: string): string {
   return path.startsWith("/") ? path : "/" + path;
 }
+
+/**
+ * The path sent to one target: its base path + the endpoint path. A `--url` that already ends in `/v1`
+ * (as OpenAI SDK base URLs do) with a default endpoint path would give `/v1/v1/…`; like AIPerf, the repeated
+ * `/v1` is dropped then. An explicit `--endpoint` is always appended as given.
+ */
+export function targetPath(basePath: string, path: string, explicitEndpoint: boolean): string {
+  if (!explicitEndpoint && basePath.endsWith("/v1") && path.startsWith("/v1/")) return basePath + path.slice(3);
+  return basePath + path;
+}

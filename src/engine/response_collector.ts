@@ -22,9 +22,12 @@ export class ResponseCollector {
   /** First payload that could not be parsed. */
   parseError: string | undefined;
   readonly #adapter: EndpointAdapter;
+  /** Every payload as received, when the raw export asks for them. */
+  readonly raw: { t: number; text: string }[] | undefined;
 
-  constructor(adapter: EndpointAdapter) {
+  constructor(adapter: EndpointAdapter, keepRaw = false) {
     this.#adapter = adapter;
+    this.raw = keepRaw ? [] : undefined;
   }
 
   #pendingData: string[] = [];
@@ -33,6 +36,7 @@ export class ResponseCollector {
 
   /** SSE handler: `t` is the arrival time of the event's first byte. Parsing is deferred (see above). */
   readonly onEvent = (data: string, t: number): void => {
+    this.raw?.push({ t, text: data });
     this.#pendingData.push(data);
     this.#pendingTimes.push(t);
     if (!this.#scheduled) {
@@ -64,8 +68,10 @@ export class ResponseCollector {
   /** A complete non-streaming body, received in full at `t`. */
   addBody(body: Uint8Array, t: number): void {
     let json: unknown;
+    const text = new TextDecoder().decode(body);
+    this.raw?.push({ t, text });
     try {
-      json = JSON.parse(new TextDecoder().decode(body));
+      json = JSON.parse(text);
     } catch {
       const text = new TextDecoder().decode(body.subarray(0, 200));
       this.parseError ??= `the response body is not JSON: ${text}`;

@@ -82,7 +82,7 @@ async function runInProcess(
     reuse: opts.reuse,
     readBufferBytes: opts.readBufferBytes,
     connectTimeoutMs: opts.spec.timeoutMs,
-  });
+  }, opts.spec.explicitEndpoint);
   try {
     return await runShard(opts.spec, {
       sender: client,

@@ -24,6 +24,10 @@ export interface ShardSpec {
   readonly shardCount: number;
   readonly endpointType: EndpointType;
   readonly path: string;
+  /** The path came from `--endpoint` (never rewritten per target). */
+  readonly explicitEndpoint: boolean;
+  /** Keep raw response payloads on records (`--export-level raw`). */
+  readonly keepRaw?: boolean;
   readonly headers: ReadonlyArray<readonly [string, string]>;
   readonly timeoutMs: number;
   readonly entries: readonly PreparedEntry[];
@@ -67,6 +71,7 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
       clockOffsetMs: deps.clockOffsetMs,
       workerId: spec.workerId,
       phase,
+      keepRaw: spec.keepRaw,
     };
     deps.onPhaseStart?.(phase, deps.clock.now());
     return runPhase({

@@ -32,7 +32,7 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
     reuse: start.reuse,
     readBufferBytes: start.readBufferBytes,
     connectTimeoutMs: start.spec.timeoutMs,
-  });
+  }, start.spec.explicitEndpoint);
   let batch: RequestRecord[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {

@@ -9,23 +9,28 @@
 import { HttpClient, type HttpClientOptions } from "../transport/http_client.ts";
 import type { HttpExchange, HttpRequest, SendOptions, Target } from "../transport/http_exchange.ts";
 import type { RequestSender } from "./request_executor.ts";
+import { targetPath } from "./request_headers.ts";
 
 export class TargetSet implements RequestSender {
   readonly #targets: readonly Target[];
   readonly #clients: readonly HttpClient[];
+  readonly #explicitEndpoint: boolean;
   #next = 0;
 
-  constructor(targets: readonly Target[], options: HttpClientOptions) {
+  /** `explicitEndpoint`: the path came from `--endpoint` (appended as given; see `targetPath`). */
+  constructor(targets: readonly Target[], options: HttpClientOptions, explicitEndpoint = false) {
     if (targets.length === 0) throw new RangeError("a TargetSet needs at least one target");
     this.#targets = targets;
     this.#clients = targets.map((t) => new HttpClient(t, options));
+    this.#explicitEndpoint = explicitEndpoint;
   }
 
   send(req: HttpRequest, opts?: SendOptions): Promise<HttpExchange> {
     const i = this.#next;
     this.#next = i + 1 === this.#clients.length ? 0 : i + 1;
     const base = this.#targets[i].basePath;
-    return this.#clients[i].send(base === "" ? req : { ...req, path: base + req.path }, opts);
+    const path = base === "" ? req.path : targetPath(base, req.path, this.#explicitEndpoint);
+    return this.#clients[i].send(path === req.path ? req : { ...req, path }, opts);
   }
 
   close(): void {

@@ -11,6 +11,7 @@
 import type { ProcessedRecord, RecordError } from "../records/request_record.ts";
 import type { MetricDef, RecordMetrics } from "../metrics/metric_def.ts";
 import { epochNs } from "./epoch_ns.ts";
+import { LineFileWriter } from "./line_file_writer.ts";
 
 export interface RecordLineContext {
   /** The run's metrics (units, and which ones are left out of per-record lines). */
@@ -87,95 +88,42 @@ export interface JsonlWriterOptions extends RecordLineContext {
   readonly flushIntervalMs?: number;
 }
 
-/** Writes all of `bytes`, looping over short writes. */
-async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
-  let offset = 0;
-  while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
-}
-
-/** Batched, asynchronous per-record JSONL writer. */
+/** Batched, asynchronous per-record JSONL writer (a LineFileWriter fed by a RecordLineFormatter). */
 export class JsonlWriter {
-  readonly #file: Deno.FsFile;
+  readonly #lines: LineFileWriter;
   readonly #formatter: RecordLineFormatter;
-  readonly #encoder = new TextEncoder();
-  readonly #flushEvery: number;
-  readonly #flushIntervalMs: number;
-  #lines: string[] = [];
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #writing: Promise<void> = Promise.resolve();
-  #failure: unknown = undefined;
-  #closed = false;
-  #written = 0;
 
-  private constructor(file: Deno.FsFile, options: JsonlWriterOptions) {
-    this.#file = file;
+  private constructor(lines: LineFileWriter, options: JsonlWriterOptions) {
+    this.#lines = lines;
     this.#formatter = new RecordLineFormatter(options);
-    this.#flushEvery = Math.max(1, options.flushEveryRecords ?? 500);
-    this.#flushIntervalMs = Math.max(1, options.flushIntervalMs ?? 1000);
   }
 
   /** Creates (truncates) `path` and returns a writer for it. */
   static async open(path: string, options: JsonlWriterOptions): Promise<JsonlWriter> {
-    const file = await Deno.open(path, { write: true, create: true, truncate: true });
-    return new JsonlWriter(file, options);
+    const lines = await LineFileWriter.open(path, {
+      flushEveryLines: options.flushEveryRecords,
+      flushIntervalMs: options.flushIntervalMs,
+    });
+    return new JsonlWriter(lines, options);
   }
 
   /** Records handed to the file so far (buffered ones not included). */
   get recordsWritten(): number {
-    return this.#written;
+    return this.#lines.linesWritten;
   }
 
   /** Buffers one record's line; never blocks. */
   write(record: ProcessedRecord, values: RecordMetrics): void {
-    if (this.#closed) throw new TypeError("JsonlWriter is closed; open a new writer to write more records.");
-    this.#lines.push(this.#formatter.format(record, values));
-    if (this.#lines.length >= this.#flushEvery) {
-      this.#flushBuffered();
-    } else if (this.#timer === undefined) {
-      const timer = setTimeout(() => {
-        this.#timer = undefined;
-        this.#flushBuffered();
-      }, this.#flushIntervalMs);
-      Deno.unrefTimer(timer);
-      this.#timer = timer;
-    }
+    this.#lines.writeLine(this.#formatter.format(record, values));
   }
 
   /** Hands buffered lines to the file; resolves when everything written so far is on disk. */
-  async flush(): Promise<void> {
-    this.#flushBuffered();
-    await this.#writing;
-    if (this.#failure !== undefined) throw this.#failure;
+  flush(): Promise<void> {
+    return this.#lines.flush();
   }
 
   /** Flushes and closes the file. Safe to call twice. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    try {
-      await this.flush();
-    } finally {
-      this.#closed = true;
-      this.#file.close();
-    }
-  }
-
-  #flushBuffered(): void {
-    if (this.#timer !== undefined) {
-      clearTimeout(this.#timer);
-      this.#timer = undefined;
-    }
-    if (this.#lines.length === 0) return;
-    const count = this.#lines.length;
-    const bytes = this.#encoder.encode(this.#lines.join("\n") + "\n");
-    this.#lines = [];
-    this.#writing = this.#writing.then(async () => {
-      if (this.#failure !== undefined) return;
-      try {
-        await writeAll(this.#file, bytes);
-        this.#written += count;
-      } catch (error) {
-        this.#failure = error;
-      }
-    });
+  close(): Promise<void> {
+    return this.#lines.close();
   }
 }

@@ -74,6 +74,14 @@ export interface RequestRecord {
   readonly connectionReused?: boolean;
   readonly bytesSent?: number;
   readonly bytesReceived?: number;
+  /** `--export-level raw` only: every response payload as received (SSE `data`, or the whole body). */
+  readonly rawResponses?: readonly RawResponse[];
+}
+
+/** One received payload and the arrival time of its first byte (run clock). */
+export interface RawResponse {
+  readonly t: number;
+  readonly text: string;
 }
 
 /** A record after token counting, off the hot path. Counts are undefined when they cannot be known. */

@@ -4,11 +4,22 @@
  * Why: Deno's `setTimeout` fires ~1–2 ms late and even `setTimeout(0)` costs ~2 ms here, so a 20 ms TTFT came out
  * as 21.5 ms. A `MessageChannel` round trip yields to the event loop (I/O keeps flowing) in ~5 µs. So we sleep
  * with `setTimeout` until `FINE_WINDOW_MS` before the target, then re-check on MessageChannel yields until it is
- * due. The cost is CPU spent polling only inside that final window.
+ * due. Spinning through that window costs CPU (a stream at a 4 ms token gap kept a third of a core busy), so a
+ * timer made with `sleepInWindow` (the simulated server) sleeps in ≤ 0.25 ms `Atomics.wait` slices between
+ * yields: I/O still runs between slices, the CPU rests. The client's own timers do not sleep: a sleeping
+ * thread would read sockets late, and the client's timestamps matter more than its CPU.
  */
 
 /** How long before the target the coarse timer hands over to yield polling. */
 export const FINE_WINDOW_MS = 2.5;
+/** Longest `Atomics.wait` slice in the window, and how close to the target sleeping stops. */
+const SLEEP_SLICE_MS = 0.25;
+const SLEEP_STOP_MS = 0.12;
+
+export interface PreciseTimerOptions {
+  /** Sleep (Atomics.wait) in short slices inside the final window instead of spinning. @default false */
+  readonly sleepInWindow?: boolean;
+}
 
 export class PreciseTimer {
   readonly #now: () => number;
@@ -18,11 +29,13 @@ export class PreciseTimer {
   #port: MessagePort | undefined;
   #other: MessagePort | undefined;
   #polling = false;
+  readonly #sleeper: Int32Array | undefined;
 
   /** `onFire` runs once per `fireAt()` when the target time has come. */
-  constructor(onFire: () => void, now: () => number = () => performance.now()) {
+  constructor(onFire: () => void, now: () => number = () => performance.now(), options: PreciseTimerOptions = {}) {
     this.#onFire = onFire;
     this.#now = now;
+    this.#sleeper = options.sleepInWindow ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
   }
 
   /** When the armed target is (Infinity when idle). */
@@ -90,6 +103,12 @@ export class PreciseTimer {
         if (this.#now() >= this.#target) this.#fire();
         else this.#poll();
       };
+    }
+    if (this.#sleeper !== undefined) {
+      const remaining = this.#target - this.#now();
+      if (remaining > SLEEP_STOP_MS) {
+        Atomics.wait(this.#sleeper, 0, 0, Math.min(SLEEP_SLICE_MS, remaining - SLEEP_STOP_MS));
+      }
     }
     this.#polling = true;
     this.#other!.postMessage(0);

@@ -4,6 +4,7 @@
  * config keeps them out of everything that is logged (the command line is logged in redacted form).
  */
 import type { LogLevel } from "../config/profile_config.ts";
+import { writeAll } from "../runtime/write_all.ts";
 
 const LEVELS: Readonly<Record<LogLevel, number>> = {
   TRACE: 5,
@@ -107,9 +108,4 @@ export class FileSink implements LogSink {
     await this.#chain;
     this.#file.close();
   }
-}
-
-async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
-  let off = 0;
-  while (off < bytes.length) off += await file.write(bytes.subarray(off));
 }

@@ -3,21 +3,25 @@
  * profile` process against `serve-sim` on loopback, with no client errors; reports peak RSS and memory
  * retained per finished request.
  *
- *   deno run -A scripts/bench/scale_test.ts [--streams 20000] [--per-server 9000] [--tokens 10] [--itl 500]
+ *   deno run -A scripts/bench/scale_streams.ts [--streams 20000] [--per-server 7000] [--tokens 10] [--ttft 3000]
+ *                                           [--itl 2000] [--ramp 10]
  *
  * Every stream is a file descriptor on both sides, so the servers are several processes (`--per-server`
  * streams each), reached by round-robin over several `--url`s, which also spreads the client's ephemeral
  * ports over several destinations. The client process needs streams + ~30 descriptors: where its hard limit
  * is lower (this workplace: 20,000), the run is capped and says so. Proof of concurrency: the servers' own
- * `sim_requests_max_in_flight` gauges, summed.
+ * `sim_requests_max_in_flight` gauges, summed. Streams are long and slow (defaults: 10 tokens, TTFT 3 s, ITL 2 s,
+ * ~21 s each) and opened over a `--concurrency-ramp-duration` of 10 s, so they all overlap while the servers,
+ * which accept connections on their JS thread, are not also saturated by token traffic.
  */
 const args = new Map<string, string>();
 for (let i = 0; i < Deno.args.length; i += 2) args.set(Deno.args[i].replace(/^--/, ""), Deno.args[i + 1]);
 const wanted = Number(args.get("streams") ?? 20000);
-const perServer = Number(args.get("per-server") ?? 9000);
+const perServer = Number(args.get("per-server") ?? 7000);
 const tokens = Number(args.get("tokens") ?? 10);
-const itl = Number(args.get("itl") ?? 500);
-const ttft = Number(args.get("ttft") ?? 2000);
+const itl = Number(args.get("itl") ?? 2000);
+const ttft = Number(args.get("ttft") ?? 3000);
+const ramp = Number(args.get("ramp") ?? 10);
 
 const root = new URL("../../", import.meta.url).pathname;
 const main = `${root}main.ts`;
@@ -77,7 +81,8 @@ const sims = await Promise.all(Array.from({ length: servers }, startSim));
 const dir = await Deno.makeTempDir({ prefix: "infermeter-scale-" });
 try {
   console.log(
-    `${streams} streams over ${servers} serve-sim processes (TTFT ${ttft} ms, ITL ${itl} ms, ${tokens} tokens each)`,
+    `${streams} streams over ${servers} serve-sim processes (TTFT ${ttft} ms, ITL ${itl} ms, ${tokens} tokens ` +
+      `each, ramp ${ramp} s)`,
   );
   const started = performance.now();
   const profile = await new Deno.Command(Deno.execPath(), {
@@ -102,6 +107,8 @@ try {
       "ignore_eos:true",
       "--request-timeout-seconds",
       "300",
+      "--concurrency-ramp-duration",
+      String(ramp),
       "--artifact-dir",
       dir,
       "--ui",

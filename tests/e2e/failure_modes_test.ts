@@ -1,0 +1,141 @@
+/**
+ * What a user sees when things go wrong: server errors (partial and total), an unreachable server, command-line
+ * and dataset mistakes, and the --failed-request-threshold gate. Exit codes follow src/cli/exit_codes.ts.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  assertExit,
+  consoleTableRows,
+  exists,
+  metric,
+  readJson,
+  readJsonl,
+  runCli,
+  startSim,
+  tempDir,
+  unusedPort,
+} from "./cli_harness.ts";
+
+const DIR = "artifacts/m-chat-concurrency1";
+const SMALL = ["--isl", "20", "--osl", "5"];
+
+interface ErrorSummaryEntry {
+  readonly error_details: { readonly code: number; readonly type: string; readonly message: string };
+  readonly count: number;
+}
+
+Deno.test("profile with 30 % simulated server errors exits 0 and reports them in the error summary", async () => {
+  await using tmp = await tempDir();
+  await using sim = await startSim(["--ttft", "2", "--itl", "0.2", "--error-rate", "30", "--seed", "1"]);
+  const run = await runCli([
+    "profile",
+    "--ui",
+    "none",
+    "-m",
+    "m",
+    "--streaming",
+    "--url",
+    sim.url,
+    ...SMALL,
+    "--request-count",
+    "20",
+  ], {
+    cwd: tmp.path,
+  });
+  assertExit(run, 0);
+  const summary = await readJson(join(tmp.path, DIR, "profile_export_aiperf.json"));
+  const errors = metric(summary, "error_request_count").avg;
+  assert.ok(errors >= 1 && errors < 20, `error_request_count ${errors}`);
+  assert.equal(metric(summary, "request_count").avg + errors, 20, "successes + errors = requests sent");
+  const entries = summary.error_summary as ErrorSummaryEntry[];
+  assert.equal(entries.length, 1);
+  assert.equal(entries[0].error_details.code, 500);
+  assert.equal(entries[0].count, errors);
+
+  assert.match(run.stdout, /infermeter \| Error Summary/);
+  const errorRows = consoleTableRows(run.stdout, "infermeter | Error Summary");
+  const row = [...errorRows.values()].find((cells) => cells.at(-1) === String(errors));
+  assert.ok(errorRows.has("500") && row, `error table lacks code 500 × ${errors}:\n${run.stdout}`);
+
+  const failed = (await readJsonl(join(tmp.path, DIR, "profile_export.jsonl"))).filter((l) => l.record.error !== null);
+  assert.equal(failed.length, errors);
+  for (const { record } of failed) assert.equal(record.error?.code, 500);
+});
+
+Deno.test("profile exits 1 when every request fails and still writes the error summary", async () => {
+  await using tmp = await tempDir();
+  await using sim = await startSim(["--ttft", "2", "--itl", "0.2", "--error-rate", "100"]);
+  const run = await runCli(["profile", "--ui", "none", "-m", "m", "--url", sim.url, ...SMALL, "--request-count", "5"], {
+    cwd: tmp.path,
+  });
+  assertExit(run, 1);
+  assert.match(run.stdout, /infermeter \| Error Summary/);
+  assert.match(run.stderr, /all 5 requests failed/);
+  const summary = await readJson(join(tmp.path, DIR, "profile_export_aiperf.json"));
+  assert.equal(metric(summary, "error_request_count").avg, 5);
+  assert.equal((summary.error_summary as ErrorSummaryEntry[])[0].count, 5);
+});
+
+Deno.test("profile exits 3 within 10 s with one clear error line when nothing listens on the URL", async () => {
+  await using tmp = await tempDir();
+  const url = `http://127.0.0.1:${unusedPort()}`;
+  const run = await runCli(["profile", "--ui", "none", "-m", "m", "--url", url, "--request-count", "5"], {
+    cwd: tmp.path,
+    timeoutMs: 20_000,
+  });
+  assertExit(run, 3);
+  assert.ok(run.wallMs < 10_000, `took ${run.wallMs.toFixed(0)} ms`);
+  assert.equal(run.stdout, "", "no results table when nothing was measured");
+  const errorLines = run.stderr.split("\n").filter((l) => /error/i.test(l));
+  assert.equal(errorLines.length, 1, `expected one error line:\n${run.stderr}`);
+  assert.ok(errorLines[0].includes(url), `the error line names the URL: ${errorLines[0]}`);
+  assert.match(errorLines[0], /cannot connect/);
+});
+
+Deno.test("profile rejects a misspelled flag with exit 2 and suggests the right one", async () => {
+  await using tmp = await tempDir();
+  const run = await runCli(["profile", "-m", "m", "--url", `http://127.0.0.1:${unusedPort()}`, "--concurrncy", "2"], {
+    cwd: tmp.path,
+  });
+  assertExit(run, 2);
+  assert.equal(run.stdout, "");
+  assert.equal(run.stderr.trimEnd().split("\n").length, 1, `one stderr line:\n${run.stderr}`);
+  assert.match(run.stderr, /--concurrncy/);
+  assert.match(run.stderr, /did you mean '--concurrency'/);
+  assert.equal(await exists(join(tmp.path, "artifacts")), false, "a usage error writes no artifacts");
+});
+
+Deno.test("profile rejects a malformed JSONL input line with exit 2 naming file:line", async () => {
+  await using tmp = await tempDir();
+  await Deno.writeTextFile(
+    join(tmp.path, "bad.jsonl"),
+    '{"texts": ["Hello!"]}\n{"texts": ["Tell me a joke."]\n{"texts": ["Bye."]}\n',
+  );
+  // Nothing listens on the URL: exit 2 (not 3) proves the file was rejected before any connection was tried.
+  // deno-fmt-ignore
+  const run = await runCli([
+    "profile", "--ui", "none", "-m", "m", "--url", `http://127.0.0.1:${unusedPort()}`,
+    "--input-file", "bad.jsonl", "--custom-dataset-type", "single_turn",
+  ], { cwd: tmp.path });
+  assertExit(run, 2);
+  assert.equal(run.stdout, "");
+  assert.match(run.stderr, /bad\.jsonl:2\b/);
+  const errorLines = run.stderr.split("\n").filter((l) => /error/i.test(l));
+  assert.equal(errorLines.length, 1, `one error line:\n${run.stderr}`);
+});
+
+Deno.test("profile exits 1 and stops early when the failed share exceeds --failed-request-threshold", async () => {
+  await using tmp = await tempDir();
+  await using sim = await startSim(["--ttft", "2", "--itl", "0.2", "--error-rate", "50", "--seed", "1"]);
+  // deno-fmt-ignore
+  const run = await runCli([
+    "profile", "--ui", "none", "-m", "m", "--url", sim.url, ...SMALL,
+    "--request-count", "60", "--failed-request-threshold", "0.1",
+  ], { cwd: tmp.path });
+  assertExit(run, 1);
+  assert.match(run.stderr, /--failed-request-threshold 0\.1/);
+  const summary = await readJson(join(tmp.path, DIR, "profile_export_aiperf.json"));
+  const sent = metric(summary, "request_count").avg + metric(summary, "error_request_count").avg;
+  assert.ok(sent >= 10 && sent < 60, `the gate judges after 10 requests and stops the run; ${sent} were sent`);
+});

@@ -1,0 +1,68 @@
+/**
+ * `--url` forms users copy from AIPerf docs: without a scheme (the seed's `localhost:8000`) and with the `/v1`
+ * suffix that OpenAI client libraries use as their base URL.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { assertExit, metric, readJson, runCli, startSim, tempDir } from "./cli_harness.ts";
+
+const DIR = "artifacts/m-chat-concurrency1";
+
+Deno.test("profile accepts a --url without a scheme, like the seed's localhost:8000", async () => {
+  await using tmp = await tempDir();
+  await using sim = await startSim(["--fast"]);
+  // 127.0.0.1 rather than localhost: the sim binds IPv4 loopback, and localhost may resolve to ::1 first.
+  const run = await runCli(
+    [
+      "profile",
+      "--ui",
+      "none",
+      "-m",
+      "m",
+      "--url",
+      `127.0.0.1:${sim.port}`,
+      "--isl",
+      "10",
+      "--osl",
+      "3",
+      "--request-count",
+      "3",
+    ],
+    { cwd: tmp.path },
+  );
+  assertExit(run, 0);
+  const summary = await readJson<Record<string, unknown> & { input_config: { endpoint: { url: string } } }>(
+    join(tmp.path, DIR, "profile_export_aiperf.json"),
+  );
+  assert.equal(metric(summary, "request_count").avg, 3);
+  assert.equal(summary.input_config.endpoint.url, `http://127.0.0.1:${sim.port}`);
+});
+
+Deno.test({
+  name: "profile with a --url ending in /v1 and no --endpoint does not send to /v1/v1/…",
+  fn: async () => {
+    await using tmp = await tempDir();
+    await using sim = await startSim(["--fast"]);
+    const run = await runCli(
+      [
+        "profile",
+        "--ui",
+        "none",
+        "-m",
+        "m",
+        "--url",
+        `${sim.url}/v1`,
+        "--isl",
+        "10",
+        "--osl",
+        "3",
+        "--request-count",
+        "3",
+      ],
+      { cwd: tmp.path },
+    );
+    assertExit(run, 0);
+    const summary = await readJson(join(tmp.path, DIR, "profile_export_aiperf.json"));
+    assert.equal(metric(summary, "request_count").avg, 3);
+  },
+});

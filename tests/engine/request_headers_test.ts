@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { endpointPath, requestHeaders, targetPath } from "../../src/engine/request_headers.ts";
+import { parseTarget } from "../../src/transport/parse_target.ts";
+
+Deno.test("targetPath drops a repeated /v1 only for the default endpoint path", () => {
+  assert.equal(targetPath("/v1", "/v1/chat/completions", false), "/v1/chat/completions");
+  assert.equal(targetPath("/proxy/v1", "/v1/completions", false), "/proxy/v1/completions");
+  assert.equal(targetPath("/v1", "/v1/chat/completions", true), "/v1/v1/chat/completions");
+  assert.equal(targetPath("/proxy", "/v1/chat/completions", false), "/proxy/v1/chat/completions");
+  assert.equal(targetPath("", "/v1/completions", false), "/v1/completions");
+});
+
+Deno.test("endpointPath adds the leading slash", () => {
+  assert.equal(endpointPath("v1/custom"), "/v1/custom");
+  assert.equal(endpointPath("/v1/custom"), "/v1/custom");
+});
+
+Deno.test("request headers: defaults, bearer key, user headers override but never Content-Type or Host", () => {
+  const headers = requestHeaders(parseTarget("http://127.0.0.1:8000"), {
+    streaming: true,
+    apiKey: "k",
+    userHeaders: [["content-type", "text/plain"], ["X-Extra", "1"], ["User-Agent", "me"], ["Host", "evil"]],
+  });
+  const map = new Map(headers.map(([k, v]) => [k.toLowerCase(), v]));
+  assert.equal(map.get("content-type"), "application/json");
+  assert.equal(map.get("accept"), "text/event-stream");
+  assert.equal(map.get("authorization"), "Bearer k");
+  assert.equal(map.get("x-extra"), "1");
+  assert.equal(map.get("user-agent"), "me");
+  assert.equal(map.has("host"), false);
+});
+
+Deno.test("request headers carry URL user info as Basic auth unless an API key is given", () => {
+  const target = parseTarget("http://user:pw@127.0.0.1:8000");
+  const basic = new Map(requestHeaders(target, { streaming: false, userHeaders: [] }));
+  assert.match(basic.get("Authorization") ?? "", /^Basic /);
+  assert.equal(basic.get("Accept"), "application/json");
+  const bearer = new Map(requestHeaders(target, { streaming: false, apiKey: "k", userHeaders: [] }));
+  assert.equal(bearer.get("Authorization"), "Bearer k");
+});
