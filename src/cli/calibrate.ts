@@ -11,7 +11,7 @@
  * Both processes read epoch time as `performance.timeOrigin + performance.now()`; `GET /clock` pings measure
  * the offset between the two clocks, which is reported (and subtracted when it exceeds its uncertainty).
  */
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { joinPath as join } from "../runtime/file_path.ts";
 import { EXIT } from "./exit_codes.ts";
 import { selfCommand } from "../runtime/self_command.ts";
@@ -26,6 +26,8 @@ interface CalibrateOptions {
   readonly duration: number;
   readonly workers?: number;
   readonly json: boolean;
+  /** Run one warmup request per stream before each level (steady state, as benchmarks are run). */
+  readonly warmup: boolean;
   readonly serve: boolean;
   readonly port: number;
   readonly floorClient?: string;
@@ -59,6 +61,8 @@ export interface CalibrationReport {
   readonly clockOffsetMs: number;
   readonly clockUncertaintyMs: number;
   readonly pinned: boolean;
+  /** Whether each level started with one warmup request per stream. */
+  readonly warmup: boolean;
   readonly levels: readonly LevelReport[];
 }
 
@@ -78,11 +82,16 @@ function parseArgs(allArgs: string[]): CalibrateOptions {
     .option("--duration <s>", "seconds per level", "8")
     .option("--workers <n>", "engine shards for the profile runs (default: the profile command's choice)")
     .option("--json", "print the report as JSON on stdout", false)
+    .option(
+      "--no-warmup",
+      "measure from a cold start (by default one warmup request per stream runs first, excluded from the figures)",
+    )
     .exitOverride()
     .configureOutput({ writeErr: (s) => Deno.stderr.writeSync(new TextEncoder().encode(s)) });
-  cmd.option("--serve", "(internal) run only the reference server", false);
-  cmd.option("--port <n>", "(internal) reference server port", "0");
-  cmd.option("--floor-client <url>", "(internal) run the bare floor reader against <url>");
+  // Internal modes: calibrate starts itself as the reference server and as the floor reader.
+  cmd.addOption(new Option("--serve").default(false).hideHelp());
+  cmd.addOption(new Option("--port <n>").default("0").hideHelp());
+  cmd.addOption(new Option("--floor-client <url>").hideHelp());
   cmd.parse(args, { from: "user" });
   const o = cmd.opts();
   const num = (name: string, v: string, min: number) => {
@@ -100,6 +109,7 @@ function parseArgs(allArgs: string[]): CalibrateOptions {
     duration: num("duration", o.duration, 0.5),
     workers: o.workers !== undefined ? Math.floor(num("workers", o.workers, 1)) : undefined,
     json: Boolean(o.json),
+    warmup: o.warmup !== false,
     serve: Boolean(o.serve),
     port: Math.floor(num("port", o.port, 0)),
     floorClient: o.floorClient,
@@ -113,8 +123,9 @@ export async function runCalibrate(args: string[]): Promise<number> {
     opts = parseArgs(args);
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.exitCode === 0) return EXIT.OK;
-      if (!err.message.startsWith("error:") || err.code === "calibrate.value") console.error(err.message);
+      if (err.exitCode === 0) return EXIT.OK; // --help
+      // Commander has printed its own errors; ours (bad values) are printed here.
+      if (err.code === "calibrate.value") console.error(err.message);
       return EXIT.USAGE;
     }
     throw err;
@@ -182,6 +193,7 @@ export async function calibrate(opts: CalibrateOptions, log: (line: string) => v
       clockOffsetMs: clock.offset,
       clockUncertaintyMs: clock.uncertainty,
       pinned: pin,
+      warmup: opts.warmup,
       levels,
     };
   } finally {
@@ -230,6 +242,7 @@ async function runLevel(
     "--log-level",
     "WARNING",
     ...(opts.workers !== undefined ? ["--workers", String(opts.workers)] : []),
+    ...(opts.warmup ? ["--warmup-request-count", String(streams)] : []),
     ...opts.profileArgs,
   ];
   const floor = await floorErrors(opts, url, streams, clock, pin);
@@ -408,7 +421,7 @@ export function renderReport(r: CalibrationReport): string {
   const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join("  ");
   return [
     `infermeter | Calibration: client-added error in ms (server TTFT ${r.ttftMs} ms, ITL ${r.itlMs} ms, ` +
-    `${r.tokensPerRequest} tokens)`,
+    `${r.tokensPerRequest} tokens, ${r.warmup ? "after a warmup of one request per stream" : "cold start"})`,
     line(header),
     ...rows.map(line),
     "floor: the same per-event error for a bare socket reader (no HTTP, SSE or JSON work): kernel, runtime and server.",

@@ -112,6 +112,8 @@ async function profile(
   const streaming = config.streaming && adapter.capabilities.supportsStreaming;
   const targets = resolveTargets(config);
   const target = targets[0];
+  // Network I/O, so it overlaps the CPU work of loading the tokenizer and building the dataset.
+  const reachable = Promise.all(targets.map((t) => checkReachable(t)));
   const seed = config.randomSeed ?? crypto.getRandomValues(new Uint32Array(1))[0];
   const rng = new SeededRandom(seed);
 
@@ -194,15 +196,13 @@ async function profile(
   const logFile = await FileSink.open(join(dir, "logs", "infermeter.log"));
   logger.addSink(logFile, "DEBUG");
   logger.debug(`command: ${cliCommand}`);
-  // Written while the benchmark runs (awaited before the summary): it is not needed to send anything.
-  const inputsWritten = writeInputsJson(paths.inputsJson, inputSessions(entries));
 
-  const reaches = await Promise.all(targets.map((t) => checkReachable(t)));
+  const reaches = await reachable;
   const reach = reaches.find((r) => !r.ok) ?? reaches[0];
   if (!reach.ok) {
     logger.error(reach.message!);
     counter?.close();
-    await inputsWritten;
+    await writeInputsJson(paths.inputsJson, inputSessions(entries));
     await logFile.close();
     return EXIT.UNREACHABLE;
   }
@@ -240,11 +240,17 @@ async function profile(
         "limit (ulimit -n) or lower the concurrency.",
     );
   }
+  if (!warmup && (profiling.concurrency ?? 0) >= 64) {
+    logger.info(
+      `Hint: the first ${profiling.concurrency} requests run on cold code (JIT), which can add milliseconds to ` +
+        `their timings; add --warmup-request-count ${profiling.concurrency} for steady-state figures.`,
+    );
+  }
   if (shards > 1) logger.info(`Engine: ${shards} shards (Workers), ${navigator.hardwareConcurrency} cores`);
   if (stop?.aborted) {
     logger.warning("Interrupted before the benchmark started; nothing was sent.");
     counter?.close();
-    await inputsWritten;
+    await writeInputsJson(paths.inputsJson, inputSessions(entries));
     await logFile.close();
     return EXIT.INTERRUPTED;
   }
@@ -262,7 +268,8 @@ async function profile(
     isTty,
   });
 
-  await inputsWritten;
+  // inputs.json is written after the run: rendering it is not needed to send anything (startup budget).
+  await writeInputsJson(paths.inputsJson, inputSessions(entries));
   // Summaries and exports: always written, also after Ctrl-C or a failure gate.
   const summary = run.accumulator.summarize();
   const warmupSummary = run.warmupAccumulator?.summarize();

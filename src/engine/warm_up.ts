@@ -32,7 +32,7 @@ function syntheticResponse(events: number): Uint8Array {
 }
 
 /** Feeds `rounds` synthetic responses through the receive path; returns the content events seen (a check). */
-export function warmUpHotPath(adapter: EndpointAdapter, rounds = 20, eventsPerResponse = 100): number {
+export function warmUpHotPath(adapter: EndpointAdapter, rounds = 8, eventsPerResponse = 100): number {
   const bytes = syntheticResponse(eventsPerResponse);
   let seen = 0;
   for (let r = 0; r < rounds; r++) {

@@ -45,40 +45,32 @@ export function createArrivalSchedule(opts: ArrivalOptions, rng: SeededRandom): 
       let j = 0;
       return { next: () => (shard + shards * j++) * meanGapMs };
     }
-    case "poisson": {
-      const mean = meanGapMs * shards;
-      let t = 0;
-      let first = true;
-      return {
-        next: () => {
-          // The first request of a Poisson phase goes at t=0 like AIPerf; later ones after exponential gaps.
-          if (first && shard === 0) {
-            first = false;
-            return 0;
-          }
-          first = false;
-          t += rng.exponential(mean);
-          return t;
-        },
-      };
-    }
+    case "poisson":
+      return renewal(shard, () => rng.exponential(meanGapMs * shards));
     case "gamma": {
       const k = opts.smoothness;
       if (!(k !== undefined && k > 0)) throw new RangeError(`gamma arrivals need a smoothness > 0, got ${k}`);
       const mean = meanGapMs * shards;
-      let t = 0;
-      let first = true;
-      return {
-        next: () => {
-          if (first && shard === 0) {
-            first = false;
-            return 0;
-          }
-          first = false;
-          t += rng.gamma(k, mean / k);
-          return t;
-        },
-      };
+      return renewal(shard, () => rng.gamma(k, mean / k));
     }
   }
+}
+
+/**
+ * A renewal process: independent gaps from `gap()`, summed. Shard 0's first request goes at t = 0 like
+ * AIPerf's; other shards start one gap in, so the merged stream has no burst at t = 0.
+ */
+function renewal(shard: number, gap: () => number): ArrivalSchedule {
+  let t = 0;
+  let first = shard === 0;
+  return {
+    next: () => {
+      if (first) {
+        first = false;
+        return 0;
+      }
+      t += gap();
+      return t;
+    },
+  };
 }

@@ -62,6 +62,14 @@ export interface BpeRanksSnapshot {
   readonly size: number;
 }
 
+/**
+ * The tables that outlive parsing live in SharedArrayBuffers: handing them to the token-counting Worker
+ * (`snapshot()`) then shares ~7 MB instead of copying it on the main thread (~6 ms at startup).
+ */
+function sharedInt32(length: number): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(length * 4));
+}
+
 export class BpeRanks {
   /** Number of (bytes → rank) entries in the lookup table. */
   readonly size: number;
@@ -101,7 +109,7 @@ export class BpeRanks {
     while (capacity < entryRanks.length * 2) capacity *= 2;
     const mask = capacity - 1;
     this.#mask = mask;
-    const slots = new Int32Array(2 * capacity).fill(NO_RANK);
+    const slots = sharedInt32(2 * capacity).fill(NO_RANK);
     this.#slots = slots;
     let size = 0;
     for (let e = 0; e < entryRanks.length; e++) {
@@ -236,15 +244,17 @@ export class BpeRanks {
       }
     }
     tokenStart[tokens] = bytePos;
-    const rankStart = new Int32Array(maxRank + 1).fill(-1);
-    const rankEnd = new Int32Array(maxRank + 1).fill(-1);
+    const rankStart = sharedInt32(maxRank + 1).fill(-1);
+    const rankEnd = sharedInt32(maxRank + 1).fill(-1);
     for (let t = 0; t < tokens; t++) {
       const r = tokenRank[t];
       rankStart[r] = tokenStart[t];
       rankEnd[r] = tokenStart[t + 1];
     }
+    const tokenBytes = new Uint8Array(new SharedArrayBuffer(bytePos));
+    tokenBytes.set(bytes.subarray(0, bytePos));
     return new BpeRanks(
-      bytes.slice(0, bytePos),
+      tokenBytes,
       rankStart,
       rankEnd,
       tokenRank.subarray(0, tokens),

@@ -21,13 +21,22 @@ interface O200kData {
 
 let o200k: Promise<O200kData> | undefined;
 
-/** Parsed o200k_base tables, shared by every builtin tokenizer in this isolate (they are immutable). */
+/**
+ * Parsed o200k_base tables, shared by every builtin tokenizer in this isolate (they are immutable).
+ *
+ * The rank module is a 2.3 MB JavaScript file of one object literal. Importing it as JavaScript makes V8 scan
+ * all of it (~50 ms cold here); importing the same file as text and `JSON.parse`-ing the literal takes ~16 ms,
+ * a fifth of the startup budget saved. Same bytes, same pinned package.
+ */
 function loadO200k(): Promise<O200kData> {
-  o200k ??= import("js-tiktoken/ranks/o200k_base").then(({ default: data }) => ({
-    pat_str: data.pat_str,
-    special_tokens: data.special_tokens,
-    ranks: BpeRanks.parse(data.bpe_ranks),
-  }));
+  o200k ??= import("js-tiktoken/ranks/o200k_base", { with: { type: "text" } }).then(({ default: source }) => {
+    const data = JSON.parse(source.slice(source.indexOf("{"), source.lastIndexOf("}") + 1)) as {
+      pat_str: string;
+      special_tokens: Record<string, number>;
+      bpe_ranks: string;
+    };
+    return { pat_str: data.pat_str, special_tokens: data.special_tokens, ranks: BpeRanks.parse(data.bpe_ranks) };
+  });
   return o200k;
 }
 

@@ -1,0 +1,34 @@
+/**
+ * `infermeter calibrate` end to end: the reference server, the floor reader and the profile runs are all real
+ * processes; the report must account for every token and show small client-added errors.
+ */
+import assert from "node:assert/strict";
+import { assertExit, runCli, tempDir } from "./cli_harness.ts";
+
+Deno.test("calibrate reports small client-added errors for every level, as JSON", async () => {
+  await using tmp = await tempDir();
+  // deno-fmt-ignore
+  const run = await runCli([
+    "calibrate", "--streams", "2,8", "--duration", "1", "--tokens", "6", "--ttft", "20", "--itl", "10", "--json",
+  ], { cwd: tmp.path, timeoutMs: 90_000 });
+  assertExit(run, 0);
+  const report = JSON.parse(run.stdout);
+  assert.equal(report.warmup, true);
+  assert.deepEqual(report.levels.map((l: { streams: number }) => l.streams), [2, 8]);
+  for (const level of report.levels) {
+    assert.equal(level.errors, 0);
+    assert.ok(level.requests > 0 && level.events === level.requests * 6, JSON.stringify(level));
+    // Generous bounds: the point is that the exported times match the server's write times, not how fast this
+    // (possibly busy) machine is. A wrong join or clock would show errors of tens of ms or negative medians.
+    assert.ok(level.ttftErrorMs.p50 > -0.5 && level.ttftErrorMs.p50 < 5, `TTFT error p50 ${level.ttftErrorMs.p50}`);
+    assert.ok(Math.abs(level.itlErrorMs.p50) < 5, `ITL error p50 ${level.itlErrorMs.p50}`);
+    assert.ok(level.floorEventErrorMs.count > 0, "the floor reader measured events");
+  }
+});
+
+Deno.test("calibrate rejects a bad value with one line and exit 2", async () => {
+  await using tmp = await tempDir();
+  const run = await runCli(["calibrate", "--streams", "0"], { cwd: tmp.path });
+  assertExit(run, 2);
+  assert.match(run.stderr, /--streams 0 must be a number ≥ 1/);
+});
