@@ -22,7 +22,6 @@ import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
 import { type PreparedEntry, prepareEntries } from "../engine/prepared_entry.ts";
 import { endpointPath, requestHeaders, targetPath } from "../engine/request_headers.ts";
 import { checkReachable } from "../engine/preflight.ts";
-import { type BenchmarkOutcome, runBenchmark } from "../engine/run_benchmark.ts";
 import type { ShardSpec } from "../engine/run_shard.ts";
 import { SeededRandom } from "../dataset/seeded_random.ts";
 import { parseTarget } from "../transport/parse_target.ts";
@@ -32,26 +31,19 @@ import { loadTokenizer } from "../tokenizer/load_tokenizer.ts";
 import { createTokenCounter } from "../tokenizer/token_counter.ts";
 import { BUILTIN_TOKENIZER_NAME, builtinTokenizerSnapshot } from "../tokenizer/builtin_tokenizer.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
-import { RecordProcessor } from "../records/record_processor.ts";
-import type { ProcessedRecord, RequestRecord } from "../records/request_record.ts";
 import { METRIC_REGISTRY } from "../metrics/metric_registry.ts";
 import { goodputTags, resolveGoodput } from "../metrics/goodput.ts";
-import { MetricAccumulator } from "../metrics/metric_accumulator.ts";
-import type { MetricDef } from "../metrics/metric_def.ts";
 import type { RunSummary } from "../metrics/run_summary.ts";
-import { Float64Column } from "../metrics/float64_column.ts";
+import type { Float64Column } from "../metrics/float64_column.ts";
 import { computeStats } from "../metrics/stats.ts";
-import { type ArtifactPaths, artifactPaths, resolveArtifactDir } from "../export/artifact_paths.ts";
+import { artifactPaths, resolveArtifactDir } from "../export/artifact_paths.ts";
 import { writeInputsJson } from "../export/inputs_json.ts";
-import { JsonlWriter } from "../export/jsonl_writer.ts";
-import { LineFileWriter } from "../export/line_file_writer.ts";
-import { rawRecordLine } from "../export/raw_record_line.ts";
 import { type JsonObject, writeSummaryJson } from "../export/json_export.ts";
 import { writeSummaryCsv } from "../export/csv_export.ts";
 import { renderErrorSummary, renderFooter, renderMetricsTable } from "../export/console_table.ts";
-import { FileSink, Logger, STDERR_SINK } from "../ui/logger.ts";
-import { ProgressBar } from "../ui/progress_bar.ts";
+import { FileSink, Logger, sinceStart, STDERR_SINK } from "../ui/logger.ts";
 import { EXIT } from "./exit_codes.ts";
+import { runAndCollect } from "./run_and_collect.ts";
 import { VERSION } from "./version.ts";
 import { peakRssBytes } from "../runtime/peak_rss.ts";
 import { ensureFdLimit } from "../runtime/fd_limit.ts";
@@ -140,7 +132,7 @@ async function profile(
     throw new UsageError(err.message);
   });
   logger.debug(
-    `tokenizer ${tokenizer.name} loaded in ${(performance.now() - tokenizerStart).toFixed(0)} ms ${since()}`,
+    `tokenizer ${tokenizer.name} loaded in ${(performance.now() - tokenizerStart).toFixed(0)} ms ${sinceStart()}`,
   );
 
   // The counting Worker gets the builtin tables this thread already built (no second parse) and starts
@@ -178,7 +170,7 @@ async function profile(
     outputTokensStddev: config.outputTokensStddev,
     rng,
   });
-  logger.debug(`request bodies prepared ${since()}`);
+  logger.debug(`request bodies prepared ${sinceStart()}`);
   logger.info(
     `Dataset: ${entries.length} ${dataset.source} entr${entries.length === 1 ? "y" : "ies"}` +
       (config.inputFile ? ` from ${config.inputFile}` : ""),
@@ -189,13 +181,13 @@ async function profile(
   const profiling = { ...plan, requestCount };
   const warmup = warmupPlan(config, profiling);
 
-  // Artifacts: directory, log file, inputs.json before anything is sent.
+  // Artifacts: the directory and the log file exist before anything is sent (inputs.json comes after the run).
   const dir = resolveArtifactDir(config);
   const paths = artifactPaths(dir, config.profileExportPrefix);
   await Deno.mkdir(join(dir, "logs"), { recursive: true });
   const logFile = await FileSink.open(join(dir, "logs", "infermeter.log"));
   logger.addSink(logFile, "DEBUG");
-  logger.debug(`command: ${cliCommand}`);
+  logger.debug(`command: ${cliCommand}`); // again, now that the log file receives it
 
   const reaches = await reachable;
   const reach = reaches.find((r) => !r.ok) ?? reaches[0];
@@ -206,7 +198,7 @@ async function profile(
     await logFile.close();
     return EXIT.UNREACHABLE;
   }
-  logger.debug(`server reachable (connect ${reach.connectMs?.toFixed(2)} ms) ${since()}`);
+  logger.debug(`server reachable (connect ${reach.connectMs?.toFixed(2)} ms) ${sinceStart()}`);
   const path = endpointPath(config.customEndpoint ?? adapter.capabilities.path);
   const shownPath = targetPath(target.basePath, path, config.customEndpoint !== undefined);
   logger.info(
@@ -356,11 +348,6 @@ export function defaultShards(plan: LoadPlan, cores = navigator.hardwareConcurre
   return Math.max(1, Math.min(byLoad, cores - 2, 32));
 }
 
-/** `(+N ms since process start)` for startup tracing in debug logs. */
-function since(): string {
-  return `(+${performance.now().toFixed(0)} ms since start)`;
-}
-
 /** A counter usable at once: calls wait for the Worker to be ready; a load failure rejects every count. */
 function deferredCounter(ready: Promise<TokenCounter>): TokenCounter {
   ready.catch(() => {}); // reported through count() rejections, not as an unhandled rejection
@@ -408,172 +395,4 @@ function renderConsole(
     renderFooter({ cliCommand, benchmarkDurationSec: summary.benchmarkDurationSec, cancelled, exports: exportsList }),
   );
   return parts.join("\n\n");
-}
-
-interface CollectOptions {
-  readonly config: ProfileConfig;
-  readonly spec: ShardSpec;
-  readonly targets: readonly Target[];
-  readonly metrics: readonly MetricDef[];
-  readonly goodputEvaluator: ReturnType<typeof resolveGoodput>["evaluator"];
-  readonly paths: ArtifactPaths;
-  readonly logger: Logger;
-  readonly isTty: boolean;
-  readonly stop?: AbortSignal;
-  readonly shards: number;
-  readonly counter?: TokenCounter;
-}
-
-interface CollectResult {
-  readonly accumulator: MetricAccumulator;
-  readonly warmupAccumulator?: MetricAccumulator;
-  readonly outcome?: BenchmarkOutcome;
-  readonly dispatch: Float64Column;
-  readonly cancelled: boolean;
-  readonly thresholdExceeded?: string;
-  readonly jsonlWritten: boolean;
-  readonly rawWritten: boolean;
-  readonly benchmarkId: string;
-  readonly startEpochMs?: number;
-  readonly endEpochMs?: number;
-}
-
-/** Runs the engine and consumes its records: progress, token counting, metrics, JSONL, Ctrl-C, failure gate. */
-async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
-  const { config, logger } = o;
-  const timeOriginMs = performance.timeOrigin;
-  const accumulator = new MetricAccumulator(o.metrics, { timeOriginMs, goodput: o.goodputEvaluator });
-  const warmupAccumulator = o.spec.warmup
-    ? new MetricAccumulator(o.metrics, { timeOriginMs, goodput: o.goodputEvaluator })
-    : undefined;
-  const raw = config.exportLevel === "raw" ? await LineFileWriter.open(o.paths.rawJsonl) : undefined;
-  const payloads = raw
-    ? new Map(o.spec.entries.map((e) => [`${e.conversationId}#${e.turnIndex}`, e.payload]))
-    : undefined;
-  const jsonl = config.exportLevel === "summary"
-    ? undefined
-    : await JsonlWriter.open(o.paths.recordsJsonl, { metrics: o.metrics, timeOriginMs });
-  const dispatch = new Float64Column(1024);
-
-  const counter = o.counter;
-  const processor = new RecordProcessor({
-    counter,
-    useServerTokenCount: config.useServerTokenCount,
-    onProcessed: (r: ProcessedRecord) => {
-      if (r.phase === "warmup") {
-        warmupAccumulator?.add(r);
-        return;
-      }
-      const values = accumulator.add(r);
-      jsonl?.write(r, values);
-      raw?.writeLine(rawRecordLine(r, payloads?.get(`${r.conversationId}#${r.turnIndex}`), timeOriginMs));
-    },
-  });
-
-  // Ctrl-C once: stop issuing, cancel in-flight requests, export what we have. Twice: leave now.
-  const cancel = new AbortController();
-  o.stop?.addEventListener("abort", () => cancel.abort(), { once: true });
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts++;
-    if (interrupts === 1) {
-      progress?.clearLine();
-      logger.warning("Interrupted: stopping and writing partial results (press Ctrl+C again to force quit).");
-      cancel.abort();
-    } else {
-      Deno.exit(EXIT.INTERRUPTED);
-    }
-  };
-  Deno.addSignalListener("SIGINT", onSigint);
-  // SIGTERM (kill, container stop, CI timeout) stops the same graceful way; Windows has no SIGTERM listener.
-  const onSigterm = Deno.build.os === "windows" ? undefined : onSigint;
-  if (onSigterm) Deno.addSignalListener("SIGTERM", onSigterm);
-
-  let progress: ProgressBar | undefined;
-  const showProgress = config.ui !== "none";
-  const refresher = showProgress ? setInterval(() => progress?.refresh(), 500) : undefined;
-  logger.beforeConsoleWrite = () => progress?.clearLine();
-
-  // The failure gate (AIPerf --failed-request-threshold): judged after max(concurrency, 10) records.
-  let seen = 0;
-  let failed = 0;
-  let thresholdExceeded: string | undefined;
-  const gateAfter = Math.max(o.spec.profiling.concurrency ?? 1, 10);
-
-  let startEpochMs: number | undefined;
-  const benchmarkId = crypto.randomUUID();
-  let outcome: BenchmarkOutcome | undefined;
-  try {
-    outcome = await runBenchmark({
-      targets: o.targets,
-      spec: o.spec,
-      shards: o.shards,
-      readBufferBytes: (o.spec.profiling.concurrency ?? 0) > 1000 ? 16 * 1024 : undefined,
-      reuse: config.connectionReuseStrategy === "never" ? "never" : "pooled",
-      signal: cancel.signal,
-      onPhaseStart: (phase, at) => {
-        progress?.finish();
-        const plan = phase === "warmup" ? o.spec.warmup! : o.spec.profiling;
-        if (phase === "profiling") {
-          startEpochMs = timeOriginMs + at;
-          logger.debug(`profiling phase starts ${since()}`);
-          logger.info("infermeter is PROFILING");
-        } else {
-          logger.info(`Warming up with ${plan.requestCount} requests`);
-        }
-        progress = showProgress
-          ? new ProgressBar({
-            label: phase === "warmup" ? "Warming Up" : "Profiling",
-            total: plan.requestCount,
-            durationMs: plan.durationMs,
-            isTty: o.isTty,
-            write: (s) => Deno.stderr.writeSync(new TextEncoder().encode(s)),
-          })
-          : undefined;
-      },
-      onRecord: (r: RequestRecord) => {
-        progress?.tick();
-        processor.push(r);
-        if (r.phase !== "profiling") return;
-        dispatch.push(r.startAt - r.creditIssuedAt);
-        seen++;
-        if (r.error !== undefined) failed++;
-        if (
-          config.failedRequestThreshold !== undefined && thresholdExceeded === undefined && seen >= gateAfter &&
-          failed / seen > config.failedRequestThreshold
-        ) {
-          thresholdExceeded = `${failed} of ${seen} requests failed (${(100 * failed / seen).toFixed(1)}%), above ` +
-            `--failed-request-threshold ${config.failedRequestThreshold}; the run was stopped.`;
-          cancel.abort();
-        }
-      },
-    });
-  } finally {
-    if (refresher !== undefined) clearInterval(refresher);
-    progress?.finish();
-    logger.beforeConsoleWrite = undefined;
-    Deno.removeSignalListener("SIGINT", onSigint);
-    if (onSigterm) Deno.removeSignalListener("SIGTERM", onSigterm);
-    try {
-      await processor.drain();
-    } finally {
-      counter?.close();
-      await jsonl?.close();
-      await raw?.close();
-    }
-  }
-  const endAt = outcome?.profilingEndedAt;
-  return {
-    accumulator,
-    warmupAccumulator,
-    outcome,
-    dispatch,
-    cancelled: cancel.signal.aborted && thresholdExceeded === undefined,
-    thresholdExceeded,
-    jsonlWritten: jsonl !== undefined,
-    rawWritten: raw !== undefined,
-    benchmarkId,
-    startEpochMs,
-    endEpochMs: endAt !== undefined ? timeOriginMs + endAt : undefined,
-  };
 }

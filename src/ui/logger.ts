@@ -71,6 +71,11 @@ export class Logger {
   }
 }
 
+/** `(+N ms since start)`: milliseconds since the process started, for startup tracing in debug logs. */
+export function sinceStart(): string {
+  return `(+${performance.now().toFixed(0)} ms since start)`;
+}
+
 function timestamp(): string {
   const d = new Date();
   const us = Math.floor((performance.timeOrigin + performance.now()) * 1000) % 1_000_000;
