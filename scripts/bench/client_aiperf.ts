@@ -5,45 +5,20 @@
  * core(s); CPU inside the profiling window is read from /proc samples at its start_time / end_time.
  */
 import type { ClientResult } from "./bench_types.ts";
-import { type ClientContext, failedResult, measuredResult } from "./client_context.ts";
+import { type ClientContext, failedResult, measuredResult, profileArgs } from "./client_context.ts";
 import { pinned, runChild, tail } from "./child_runner.ts";
 import { readExportSummary } from "./export_summary.ts";
 import type { AiperfTool } from "./tool_setup.ts";
 
 export function aiperfArgv(ctx: ClientContext, tool: AiperfTool, artifactDir: string): string[] {
-  const s = ctx.scenario;
   return pinned([
     tool.aiperf,
-    "profile",
-    "-m",
-    ctx.model,
-    "-u",
-    ctx.server.url,
-    "--endpoint-type",
-    "chat",
-    ...(s.streaming ? ["--streaming"] : []),
-    "--isl",
-    String(s.isl),
-    "--osl",
-    String(s.osl),
-    "--extra-inputs",
-    "ignore_eos:true",
-    "--concurrency",
-    String(s.concurrency),
-    "--benchmark-duration",
-    String(ctx.durationSec),
-    ...(ctx.warmupRequests > 0 ? ["--warmup-request-count", String(ctx.warmupRequests)] : []),
-    "--random-seed",
-    "1",
+    ...profileArgs(ctx, artifactDir),
     "--tokenizer",
     "builtin",
-    "--ui",
-    "none",
     // The simulated server has no GPU and its /metrics is not what is measured here.
     "--no-server-metrics",
     "--no-gpu-telemetry",
-    "--artifact-dir",
-    artifactDir,
   ], ctx.clientCores);
 }
 

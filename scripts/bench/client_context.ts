@@ -112,3 +112,38 @@ export function failedResult(client: ClientName, argv: readonly string[], run: C
     wallSec: (run.endedAt - run.startedAt) / 1000,
   };
 }
+
+/**
+ * The `profile` options both clients get: infermeter takes AIPerf's flags, so ours and AIPerf run the very same
+ * command line (each client adds only what is specific to it).
+ */
+export function profileArgs(ctx: ClientContext, artifactDir: string): string[] {
+  const s = ctx.scenario;
+  return [
+    "profile",
+    "-m",
+    ctx.model,
+    "-u",
+    ctx.server.url,
+    "--endpoint-type",
+    "chat",
+    ...(s.streaming ? ["--streaming"] : []),
+    "--isl",
+    String(s.isl),
+    "--osl",
+    String(s.osl),
+    "--extra-inputs",
+    "ignore_eos:true",
+    "--concurrency",
+    String(s.concurrency),
+    "--benchmark-duration",
+    String(ctx.durationSec),
+    ...(ctx.warmupRequests > 0 ? ["--warmup-request-count", String(ctx.warmupRequests)] : []),
+    "--random-seed",
+    "1",
+    "--ui",
+    "none",
+    "--artifact-dir",
+    artifactDir,
+  ];
+}

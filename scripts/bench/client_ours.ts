@@ -7,42 +7,17 @@
  * against /proc polling in the results file.
  */
 import type { ClientResult } from "./bench_types.ts";
-import { type ClientContext, failedResult, measuredResult } from "./client_context.ts";
+import { type ClientContext, failedResult, measuredResult, profileArgs } from "./client_context.ts";
 import { pinned, runChild, tail } from "./child_runner.ts";
 import { readExportSummary } from "./export_summary.ts";
 
 export function oursArgv(ctx: ClientContext, artifactDir: string): string[] {
-  const s = ctx.scenario;
   return pinned([
     Deno.execPath(),
     "run",
     "-A",
     `${ctx.repoRoot}/main.ts`,
-    "profile",
-    "-m",
-    ctx.model,
-    "-u",
-    ctx.server.url,
-    "--endpoint-type",
-    "chat",
-    ...(s.streaming ? ["--streaming"] : []),
-    "--isl",
-    String(s.isl),
-    "--osl",
-    String(s.osl),
-    "--extra-inputs",
-    "ignore_eos:true",
-    "--concurrency",
-    String(s.concurrency),
-    "--benchmark-duration",
-    String(ctx.durationSec),
-    ...(ctx.warmupRequests > 0 ? ["--warmup-request-count", String(ctx.warmupRequests)] : []),
-    "--random-seed",
-    "1",
-    "--ui",
-    "none",
-    "--artifact-dir",
-    artifactDir,
+    ...profileArgs(ctx, artifactDir),
   ], ctx.clientCores);
 }
 

@@ -1,0 +1,34 @@
+import assert from "node:assert/strict";
+import { loadDataset } from "../../src/dataset/load_dataset.ts";
+import { loadBuiltinTokenizer } from "../../src/tokenizer/builtin_tokenizer.ts";
+import { parseProfileArgs, preloadYamlConfig } from "../../src/config/parse_profile_args.ts";
+
+const root = new URL("../../", import.meta.url).pathname;
+
+Deno.test("the single_turn example loads with detection, sessions and per-line options", async () => {
+  const dataset = await loadDataset({
+    inputFile: `${root}datasets/examples/single_turn.jsonl`,
+    tokenizer: await loadBuiltinTokenizer(),
+    countInputTokens: true,
+  });
+  const turns = dataset.conversations.flatMap((c) => c.turns);
+  assert.equal(turns.length, 6);
+  assert.equal(dataset.conversations.length, 5, "the two support-1 lines form one session");
+  assert.ok(turns.every((t) => (t.inputTokens ?? 0) > 0));
+  assert.ok(turns.some((t) => t.maxTokens === 40));
+  assert.ok(turns.some((t) => t.extra?.temperature === 0.2));
+});
+
+Deno.test("the example YAML parses into the same options as its flags", async () => {
+  await preloadYamlConfig();
+  const { config } = parseProfileArgs(["-f", `${root}datasets/examples/profile.yaml`, "--url", "localhost:8000"], {
+    env: {},
+    readTextFile: Deno.readTextFileSync,
+    isTty: false,
+  });
+  assert.deepEqual(config.modelNames, ["Qwen/Qwen3-0.6B"]);
+  assert.equal(config.streaming, true);
+  assert.equal(config.concurrency, 2);
+  assert.equal(config.requestCount, 12);
+  assert.equal(config.customDatasetType, "single_turn");
+});
