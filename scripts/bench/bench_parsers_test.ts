@@ -96,3 +96,15 @@ Deno.test("verdict judges ours on the best scenario and the smallest ratio to AI
   assertEquals(lines.map((l) => l.pass), [true, false, false]);
   assertEquals(lines[2].value, 2.25);
 });
+
+Deno.test("interpolateAt reads a cumulative counter between samples and refuses far outside them", async () => {
+  const { interpolateAt } = await import("./interpolate_samples.ts");
+  const samples = [{ at: 1000, v: 1 }, { at: 2000, v: 3 }, { at: 3000, v: 4 }];
+  const valueOf = (i: number) => samples[i].v;
+  assert.equal(interpolateAt(samples, valueOf, 1500, 100), 2);
+  assert.equal(interpolateAt(samples, valueOf, 2500, 100), 3.5);
+  assert.equal(interpolateAt(samples, valueOf, 950, 100), 1);
+  assert.equal(interpolateAt(samples, valueOf, 3050, 100), 4);
+  assert.equal(interpolateAt(samples, valueOf, 800, 100), undefined);
+  assert.equal(interpolateAt([], valueOf, 1000, 100), undefined);
+});

@@ -123,14 +123,7 @@ export async function runChild(spec: ChildSpec): Promise<ChildRun> {
   const startedAt = Date.now();
   let child: Deno.ChildProcess;
   try {
-    child = new Deno.Command(cmd, {
-      args,
-      cwd: spec.cwd,
-      env: spec.env ? { ...spec.env } : undefined,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
+    child = spawnPiped(cmd, args, spec);
   } catch (err) {
     throw new Error(`${spec.label}: cannot start '${cmd}': ${(err as Error).message}`);
   }
@@ -188,14 +181,7 @@ async function readGnuTime(path: string): Promise<GnuTime | undefined> {
 export function spawnTracked(spec: Omit<ChildSpec, "timeoutMs" | "stdoutPath" | "stderrPath">): Deno.ChildProcess {
   const [cmd, ...args] = spec.argv;
   refuseWhenInterrupted(spec.label);
-  const child = new Deno.Command(cmd, {
-    args,
-    cwd: spec.cwd,
-    env: spec.env ? { ...spec.env } : undefined,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnPiped(cmd, args, spec);
   live.set(child.pid, spec.label);
   return child;
 }
@@ -251,4 +237,16 @@ export function delay(ms: number): Promise<void> {
 /** The last `lines` non-empty lines of a text, for error messages. */
 export function tail(text: string, lines = 8): string {
   return text.split("\n").filter((l) => l.trim() !== "").slice(-lines).join("\n");
+}
+
+/** Every child the harness starts: no stdin, stdout and stderr captured. */
+function spawnPiped(cmd: string, args: string[], spec: Pick<ChildSpec, "cwd" | "env">): Deno.ChildProcess {
+  return new Deno.Command(cmd, {
+    args,
+    cwd: spec.cwd,
+    env: spec.env ? { ...spec.env } : undefined,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
 }

@@ -7,6 +7,7 @@
  * measured processes themselves is accounted there, not in their own utime/stime.
  */
 import { ticksToSeconds } from "./proc_tree.ts";
+import { interpolateAt } from "./interpolate_samples.ts";
 
 interface CoreSample {
   readonly at: number;
@@ -58,22 +59,7 @@ export class CoreMonitor {
   /** Busy seconds of `core` at epoch ms `at`, interpolated; undefined outside the sampled span. */
   #busyAt(core: number, at: number): number | undefined {
     const s = this.#samples;
-    if (s.length === 0 || at < s[0].at - this.#intervalMs || at > s[s.length - 1].at + this.#intervalMs) {
-      return undefined;
-    }
-    const value = (i: number) => ticksToSeconds(s[i].busy.get(core) ?? 0);
-    if (at <= s[0].at) return value(0);
-    if (at >= s[s.length - 1].at) return value(s.length - 1);
-    let lo = 0;
-    let hi = s.length - 1;
-    while (hi - lo > 1) {
-      const mid = (lo + hi) >> 1;
-      if (s[mid].at <= at) lo = mid;
-      else hi = mid;
-    }
-    const a = s[lo].at;
-    const b = s[hi].at;
-    return b === a ? value(hi) : value(lo) + (value(hi) - value(lo)) * (at - a) / (b - a);
+    return interpolateAt(s, (i) => ticksToSeconds(s[i].busy.get(core) ?? 0), at, this.#intervalMs);
   }
 
   /** Busy seconds of `core` between two epoch-ms instants. */

@@ -7,6 +7,7 @@
  * CPU is interpolated linearly.
  */
 import { listProcesses, readMemory, readStat, ticksToSeconds, treeOf } from "./proc_tree.ts";
+import { interpolateAt } from "./interpolate_samples.ts";
 
 export interface TreeSample {
   /** Epoch milliseconds. */
@@ -143,21 +144,7 @@ export class TreeMonitor {
   /** Cumulative CPU seconds at epoch ms `at`, interpolated; undefined outside the sampled span. */
   cpuAt(at: number): number | undefined {
     const s = this.#samples;
-    if (s.length === 0 || at < s[0].at - this.#intervalMs || at > s[s.length - 1].at + this.#intervalMs) {
-      return undefined;
-    }
-    if (at <= s[0].at) return s[0].cpuSec;
-    if (at >= s[s.length - 1].at) return s[s.length - 1].cpuSec;
-    let lo = 0;
-    let hi = s.length - 1;
-    while (hi - lo > 1) {
-      const mid = (lo + hi) >> 1;
-      if (s[mid].at <= at) lo = mid;
-      else hi = mid;
-    }
-    const a = s[lo];
-    const b = s[hi];
-    return b.at === a.at ? b.cpuSec : a.cpuSec + (b.cpuSec - a.cpuSec) * (at - a.at) / (b.at - a.at);
+    return interpolateAt(s, (i) => s[i].cpuSec, at, this.#intervalMs);
   }
 
   /** CPU seconds used between two epoch-ms instants, or undefined when they were not both sampled. */

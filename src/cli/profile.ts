@@ -126,7 +126,8 @@ async function profile(
   const goodput = resolveGoodput(config.goodput, metrics);
   for (const w of goodput.warnings) logger.warning(w);
 
-  const shards = config.workers ?? defaultShards(profilingPlan(config));
+  const plan = profilingPlan(config);
+  const shards = config.workers ?? defaultShards(plan);
   const tokenizerStart = performance.now();
   const tokenizer = await loadTokenizer(config.tokenizer).catch((err: Error) => {
     throw new UsageError(err.message);
@@ -176,7 +177,6 @@ async function profile(
       (config.inputFile ? ` from ${config.inputFile}` : ""),
   );
 
-  const plan = profilingPlan(config);
   const requestCount = plan.requestCount ?? (plan.durationMs === undefined ? entries.length : undefined);
   const profiling = { ...plan, requestCount };
   const warmup = warmupPlan(config, profiling);
