@@ -11,8 +11,8 @@ import type { Delta, EndpointAdapter, Usage } from "../endpoints/endpoint_adapte
 
 export class ResponseCollector {
   readonly responseTimes: number[] = [];
-  content = "";
-  reasoning = "";
+  readonly #content = new TextParts();
+  readonly #reasoning = new TextParts();
   firstOutputAt: number | undefined;
   lastResponseAt: number | undefined;
   usage: Usage | undefined;
@@ -80,6 +80,16 @@ export class ResponseCollector {
     this.add(this.#adapter.parseBody(json), t);
   }
 
+  /** The answer text so far (tool-call text included). */
+  get content(): string {
+    return this.#content.text();
+  }
+
+  /** The reasoning text so far. */
+  get reasoning(): string {
+    return this.#reasoning.text();
+  }
+
   add(delta: Delta, t: number): void {
     this.lastResponseAt = t;
     if (delta.usage !== undefined) this.usage = delta.usage;
@@ -91,10 +101,35 @@ export class ResponseCollector {
     if (output === undefined && reasoning === undefined) return;
     // A content response: counts for TTFT/ITL whether it carries answer, reasoning or tool-call text.
     this.responseTimes.push(t);
-    if (reasoning !== undefined) this.reasoning += reasoning;
+    if (reasoning !== undefined) this.#reasoning.push(reasoning);
     if (output !== undefined) {
-      this.content += output;
+      this.#content.push(output);
       if (this.firstOutputAt === undefined) this.firstOutputAt = t;
     }
   }
 }
+
+/**
+ * A text built from many small parts, kept as few heap objects. `a += b` per token leaves two objects per token
+ * (the part and a cons string) alive for the whole request; with hundreds of streams in flight those are tens of
+ * thousands of young objects that every scavenge must copy, and the copying pauses stall socket reads (measured
+ * with `infermeter calibrate` at 256 streams). Joining every `JOIN_EVERY` parts keeps a stream at a handful.
+ */
+class TextParts {
+  #parts: string[] = [];
+
+  push(part: string): void {
+    const parts = this.#parts;
+    parts.push(part);
+    if (parts.length >= JOIN_EVERY) this.#parts = [parts.join("")];
+  }
+
+  text(): string {
+    const parts = this.#parts;
+    if (parts.length === 0) return "";
+    if (parts.length > 1) this.#parts = [parts.join("")];
+    return this.#parts[0];
+  }
+}
+
+const JOIN_EVERY = 32;

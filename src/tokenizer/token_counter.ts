@@ -9,7 +9,7 @@
 import { spawnWorker } from "../runtime/spawn_worker.ts";
 import type { BuiltinTokenizerSnapshot } from "./builtin_tokenizer.ts";
 import type { Tokenizer } from "./tokenizer.ts";
-import type { CountRequest, TokenCounterReply, TokenCounterRequest } from "./token_counter_worker.ts";
+import { packCountBatch, type TokenCounterReply, type TokenCounterRequest } from "./token_counter_worker.ts";
 
 export interface TokenCounter {
   /** Token count of each text, in order. Rejects (never throws synchronously) when counting fails. */
@@ -62,7 +62,7 @@ export class WorkerTokenCounter implements TokenCounter {
   /** Sent and unanswered, in request order (the worker answers in order). */
   #inFlight: Pending[] = [];
   /** Made in this tick, not yet sent. */
-  #batch: CountRequest[] = [];
+  #batch: { id: number; texts: readonly string[] }[] = [];
   #flushScheduled = false;
   #failure: Error | undefined;
   #resolveReady!: (name: string) => void;
@@ -95,6 +95,10 @@ export class WorkerTokenCounter implements TokenCounter {
   count(texts: readonly string[]): Promise<number[]> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     if (this.#worker === undefined) return Promise.reject(new Error(CLOSED_MESSAGE));
+    const bad = texts.findIndex((t) => typeof t !== "string");
+    if (bad >= 0) {
+      return Promise.reject(new Error(`Token counting failed: text ${bad} is a ${typeof texts[bad]}, not a string`));
+    }
     const id = this.#nextId++;
     return new Promise<number[]>((resolve, reject) => {
       this.#inFlight.push({ id, resolve, reject });
@@ -120,7 +124,11 @@ export class WorkerTokenCounter implements TokenCounter {
     if (this.#worker === undefined || this.#batch.length === 0) return;
     const requests = this.#batch;
     this.#batch = [];
-    this.#worker.postMessage({ type: "count", requests } satisfies TokenCounterRequest);
+    const batch = packCountBatch(requests);
+    this.#worker.postMessage({ type: "count", ...batch } satisfies TokenCounterRequest, [
+      batch.utf8.buffer,
+      batch.ends.buffer,
+    ]);
   }
 
   #onReply(reply: TokenCounterReply): void {

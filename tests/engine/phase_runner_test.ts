@@ -114,3 +114,30 @@ Deno.test("a concurrency ramp opens slots evenly from 1 to the target over the r
   // One slot at the start, then one more every 400/4 = 100 ms (checked at ≥ 10 ms intervals).
   assert.deepStrictEqual(launched.map((l) => l.startedAt), [1000, 1100, 1200, 1300, 1400]);
 });
+
+Deno.test("a burst of closed-loop issues yields to the event loop instead of issuing everything in one go", async () => {
+  // A macrotask queued before the burst (like a socket read that became ready) must run before the burst ends.
+  let macrotaskRan = false;
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    macrotaskRan = true;
+    channel.port1.close();
+  };
+  channel.port2.postMessage(0);
+  let issuedBefore = 0;
+  const outcome = await runPhase({
+    shard: shardPlan({ mode: "closed", concurrency: 40, requestCount: 40, gracePeriodMs: 0 }, 0, 1),
+    clock: new ManualClock(0),
+    rng: new SeededRandom(1),
+    signal: new AbortController().signal,
+    launch: () => {
+      const busyUntil = performance.now() + 0.2; // ~the CPU cost of issuing a request
+      while (performance.now() < busyUntil) { /* issuing work */ }
+      if (!macrotaskRan) issuedBefore++;
+      return Promise.resolve();
+    },
+  });
+  assert.equal(outcome.issued, 40);
+  assert.ok(macrotaskRan);
+  assert.ok(issuedBefore >= 1 && issuedBefore < 40, `issued ${issuedBefore} of 40 before yielding`);
+});

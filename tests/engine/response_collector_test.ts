@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { ResponseCollector } from "../../src/engine/response_collector.ts";
+import { endpointAdapter } from "../../src/endpoints/endpoint_registry.ts";
+
+const chunk = (delta: Record<string, string>) =>
+  JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta }] });
+
+Deno.test("collector keeps every part of long answers and reasoning, in order, with one time per response", () => {
+  const c = new ResponseCollector(endpointAdapter("chat"));
+  const words: string[] = [];
+  const thoughts: string[] = [];
+  for (let i = 0; i < 150; i++) {
+    const word = ` w${i}é`;
+    words.push(word);
+    c.onEvent(chunk({ content: word }), 10 + i);
+    if (i % 3 === 0) {
+      thoughts.push(`t${i}`);
+      c.onEvent(chunk({ reasoning_content: `t${i}` }), 10.5 + i);
+    }
+  }
+  c.flush();
+  assert.equal(c.content, words.join(""));
+  assert.equal(c.reasoning, thoughts.join(""));
+  // Reading the text twice gives the same string (joined once, then kept).
+  assert.equal(c.content, words.join(""));
+  assert.equal(c.responseTimes.length, 150 + 50);
+  assert.equal(c.firstOutputAt, 10);
+  assert.equal(c.lastResponseAt, 10 + 149);
+});
+
+Deno.test("collector with no output reports empty texts", () => {
+  const c = new ResponseCollector(endpointAdapter("chat"));
+  c.flush();
+  assert.equal(c.content, "");
+  assert.equal(c.reasoning, "");
+  assert.equal(c.firstOutputAt, undefined);
+});

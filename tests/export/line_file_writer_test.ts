@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { LineFileWriter } from "../../src/export/line_file_writer.ts";
+
+async function roundTrip(lines: string[], flushEveryLines: number): Promise<string> {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "out.jsonl");
+    const writer = await LineFileWriter.open(path, { flushEveryLines });
+    for (const line of lines) writer.writeLine(line);
+    await writer.close();
+    assert.equal(writer.linesWritten, lines.length);
+    return await Deno.readTextFile(path);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("line writer keeps every byte across chunk boundaries, multibyte text and oversized lines", async () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 3000; i++) lines.push(`{"i":${i},"text":"${"héllo ✓ 𝄞 ".repeat(i % 17)}"}`);
+  lines.splice(1500, 0, "x".repeat(200_000), "é".repeat(70_000), "");
+  assert.equal(await roundTrip(lines, 700), lines.join("\n") + "\n");
+  assert.equal(await roundTrip(lines, 1), lines.join("\n") + "\n");
+});
+
+Deno.test("line writer with nothing written leaves an empty file", async () => {
+  assert.equal(await roundTrip([], 10), "");
+});
+
+Deno.test("line writer refuses lines after close", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const writer = await LineFileWriter.open(join(dir, "x.jsonl"));
+    writer.writeLine("a");
+    await writer.close();
+    assert.throws(() => writer.writeLine("b"), /closed/);
+    assert.equal(await Deno.readTextFile(join(dir, "x.jsonl")), "a\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
