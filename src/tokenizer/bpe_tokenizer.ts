@@ -15,7 +15,7 @@
  * words cost one regex step and one map lookup. Special tokens are never produced: `<|endoftext|>` in the input
  * is ordinary text.
  */
-import type { Tokenizer } from "./tokenizer.ts";
+import type { PieceEncoding, Tokenizer } from "./tokenizer.ts";
 import { BPE_HASH_PRIME, BPE_HASH_SEED, type BpeRanks, finishHash, hashBytes, NO_RANK } from "./bpe_ranks.ts";
 
 /** Default for {@linkcode BpeTokenizerOptions.heapMergeThreshold}. */
@@ -69,6 +69,9 @@ export class BpeTokenizer implements Tokenizer {
     this.#memoSize = options.memoSize ?? 50_000;
     this.#memoMaxPieceLength = options.memoMaxPieceLength ?? 256;
     this.#heapMergeThreshold = options.heapMergeThreshold ?? HEAP_MERGE_THRESHOLD;
+    this.encodeWithPieceStarts = boundarySafe(options.pattern)
+      ? (text) => this.#encodeWithPieceStarts(text)
+      : undefined;
     this.#specialBytes = new Map();
     for (const [text, id] of Object.entries(options.specialTokens ?? {})) {
       this.#specialBytes.set(id, this.#encoder.encode(text));
@@ -79,6 +82,19 @@ export class BpeTokenizer implements Tokenizer {
     const out: number[] = [];
     this.#run(text, out);
     return out;
+  }
+
+  /** See {@linkcode PieceEncoding}; undefined-valued (absent) when the pattern cannot promise it. */
+  readonly encodeWithPieceStarts: ((text: string) => PieceEncoding) | undefined;
+
+  #encodeWithPieceStarts(text: string): PieceEncoding {
+    const ids: number[] = [];
+    const starts: number[] = [];
+    this.#run(text, ids, starts);
+    const boundary = new Uint8Array(ids.length + 1);
+    for (const i of starts) boundary[i] = 1;
+    boundary[ids.length] = this.#endedOnPiece ? 1 : 0;
+    return { ids, boundary };
   }
 
   count(text: string): number {
@@ -118,17 +134,26 @@ export class BpeTokenizer implements Tokenizer {
     return this.#memo.size;
   }
 
-  /** Tokenize `text`; appends ids to `out` when given; returns the token count. */
-  #run(text: string, out: number[] | undefined): number {
+  /** Whether the last #run's final piece ended exactly at the end of its text (nothing dropped after it). */
+  #endedOnPiece = false;
+
+  /**
+   * Tokenize `text`; appends ids to `out` when given; returns the token count. With `starts`, records the index
+   * of the first token of every piece that begins where the previous one ended (see PieceEncoding).
+   */
+  #run(text: string, out: number[] | undefined, starts?: number[]): number {
     const sticky = this.#sticky;
     const ranks = this.#ranks;
     const memo = this.#memo;
     const length = text.length;
     let count = 0;
     let pos = 0;
+    /** Whether `pos` is where the previous piece ended (nothing skipped since). */
+    let contiguous = true;
     while (pos < length) {
       sticky.lastIndex = pos;
       if (!sticky.test(text)) {
+        contiguous = false;
         // Nothing matches here: skip to the next match, dropping the unmatched characters like tiktoken.
         const search = this.#search;
         search.lastIndex = pos;
@@ -140,10 +165,13 @@ export class BpeTokenizer implements Tokenizer {
       const end = sticky.lastIndex;
       if (end === pos) {
         // An empty match encodes to nothing; step over one code point.
+        contiguous = false;
         const c = text.charCodeAt(pos);
         pos += c >= 0xd800 && c <= 0xdbff && pos + 1 < length ? 2 : 1;
         continue;
       }
+      if (starts !== undefined && contiguous) starts.push(count);
+      contiguous = true;
       const byteLength = this.#utf8(text, pos, end);
       const whole = ranks.rankOfHashed(this.#scratch, 0, byteLength, this.#hash);
       if (whole !== NO_RANK) {
@@ -171,6 +199,7 @@ export class BpeTokenizer implements Tokenizer {
       count += ids.length;
       pos = end;
     }
+    this.#endedOnPiece = contiguous && pos === length;
     return count;
   }
 
@@ -356,4 +385,17 @@ class MergeHeap {
     keys[i] = key;
     versions[i] = version;
   }
+}
+
+/**
+ * Whether piece boundaries of `pattern` are context-free (see PieceEncoding): no `^`/`$` anchors outside
+ * character classes, no word boundaries, no lookbehind, no backreferences, and no lookahead but `(?!\S)`.
+ */
+export function boundarySafe(pattern: string): boolean {
+  const p = pattern
+    .replaceAll("(?!\\S)", "")
+    // Escapes: word boundaries and backreferences are unsafe ("!" stands for them), the rest are plain text.
+    .replace(/\\./g, (m) => (m === "\\b" || m === "\\B" || /\\[1-9k]/.test(m) ? "!" : "_"))
+    .replace(/\[\^/g, "[");
+  return !/[\^$!]/.test(p.replace(/\(\?<?[=!]/g, "!"));
 }

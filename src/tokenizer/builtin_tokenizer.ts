@@ -9,6 +9,13 @@
 import type { Tokenizer } from "./tokenizer.ts";
 import { BpeRanks, type BpeRanksSnapshot } from "./bpe_ranks.ts";
 import { BpeTokenizer } from "./bpe_tokenizer.ts";
+import { readRankCache, writeRankCache } from "./rank_cache.ts";
+
+/**
+ * Names the rank data in the table cache (rank_cache.ts): the pinned js-tiktoken version. A test checks it
+ * against deno.json, so bumping the package without changing this key fails CI instead of reading stale tables.
+ */
+export const O200K_CACHE_KEY = "o200k_base-js-tiktoken-1.0.21";
 
 /** The name every builtin tokenizer reports, and the `--tokenizer` value that selects it. */
 export const BUILTIN_TOKENIZER_NAME = "builtin";
@@ -29,14 +36,30 @@ let o200k: Promise<O200kData> | undefined;
  * a fifth of the startup budget saved. Same bytes, same pinned package.
  */
 function loadO200k(): Promise<O200kData> {
-  o200k ??= import("js-tiktoken/ranks/o200k_base", { with: { type: "text" } }).then(({ default: source }) => {
+  o200k ??= (async () => {
+    const cached = readRankCache(O200K_CACHE_KEY);
+    if (cached !== undefined) {
+      return {
+        pat_str: cached.patStr,
+        special_tokens: cached.specialTokens,
+        ranks: BpeRanks.fromSnapshot(cached.ranks),
+      };
+    }
+    const { default: source } = await import("js-tiktoken/ranks/o200k_base", { with: { type: "text" } });
     const data = JSON.parse(source.slice(source.indexOf("{"), source.lastIndexOf("}") + 1)) as {
       pat_str: string;
       special_tokens: Record<string, number>;
       bpe_ranks: string;
     };
-    return { pat_str: data.pat_str, special_tokens: data.special_tokens, ranks: BpeRanks.parse(data.bpe_ranks) };
-  });
+    const ranks = BpeRanks.parse(data.bpe_ranks);
+    // Not awaited: the write runs on the runtime's I/O threads while this run goes on.
+    writeRankCache(O200K_CACHE_KEY, {
+      patStr: data.pat_str,
+      specialTokens: data.special_tokens,
+      ranks: ranks.snapshot(),
+    });
+    return { pat_str: data.pat_str, special_tokens: data.special_tokens, ranks };
+  })();
   return o200k;
 }
 

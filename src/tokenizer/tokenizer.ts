@@ -12,4 +12,23 @@ export interface Tokenizer {
   decode(ids: readonly number[]): string;
   /** Same as `encode(text).length`, possibly faster (memoized pieces). */
   count(text: string): number;
+  /**
+   * Present only on tokenizers whose pre-tokenizer pieces do not depend on text outside them (see
+   * {@linkcode PieceEncoding}); prompt synthesis then picks windows that need no re-encoding to be exact.
+   */
+  encodeWithPieceStarts?(text: string): PieceEncoding;
+}
+
+/**
+ * Token ids with piece boundaries: `boundary[i]` (for `0 ≤ i ≤ ids.length`) is 1 when token `i` starts a
+ * pre-tokenizer piece that begins exactly where the previous one ended (or at the start), or `i` is the end and
+ * the last piece ends the text. The promise behind it: for boundaries `i < j`, the text decoded from
+ * `ids[i, j)` encodes to exactly `ids[i, j)`. It holds when the pattern has no anchors, no lookbehind and no
+ * lookahead other than `(?!\S)`: matching starts fresh at a boundary, and cutting the text at a boundary can
+ * only end a match where it already ended (a whitespace run followed by non-space is matched as the same
+ * piece by `\s+(?!\S)` at the end of the text).
+ */
+export interface PieceEncoding {
+  readonly ids: number[];
+  readonly boundary: Uint8Array;
 }

@@ -248,3 +248,44 @@ Deno.test("BpeTokenizer matches tiktoken on strings with lone surrogates", () =>
 Deno.test("BpeTokenizer is named builtin", () => {
   assert.equal(tokenizer.name, "builtin");
 });
+
+Deno.test("piece boundaries: every window between two boundaries re-encodes to exactly its tokens", () => {
+  const text = [
+    "It's 12345 o'clock;   three   spaces\tand\ttabs,\n\n  indented line\r\nCRLF  \n trailing   ",
+    "Ünïcödé wörds, 漢字とかな, emoji 🎉🎉 and math ∑x² ≤ 10.5%!!  ",
+    "URLs like https://example.com/a_b?c=d&e=f — dashes… 'quotes' \"double\" (parens) [brackets]",
+    DEFAULT_CORPUS.slice(0, 4000),
+  ].join("\n");
+  const enc = tokenizer.encodeWithPieceStarts!(text);
+  assert.deepEqual(enc.ids, tokenizer.encode(text));
+  assert.equal(enc.boundary.length, enc.ids.length + 1);
+  assert.equal(enc.boundary[0], 1);
+  assert.equal(enc.boundary[enc.ids.length], 1);
+  const bounds: number[] = [];
+  for (let i = 0; i < enc.boundary.length; i++) if (enc.boundary[i] === 1) bounds.push(i);
+  assert.ok(bounds.length > enc.ids.length / 2, "most tokens start a piece");
+  const rng = new SeededRandom(5);
+  for (let k = 0; k < 2000; k++) {
+    let a = bounds[rng.int(bounds.length)];
+    let b = bounds[rng.int(bounds.length)];
+    if (a === b) continue;
+    if (a > b) [a, b] = [b, a];
+    const window = enc.ids.slice(a, b);
+    assert.deepEqual(expected(tokenizer.decode(window)), window, `window [${a}, ${b})`);
+  }
+});
+
+Deno.test("piece boundaries are offered only for patterns whose pieces cannot depend on text outside them", async () => {
+  const { boundarySafe } = await import("../../src/tokenizer/bpe_tokenizer.ts");
+  assert.equal(boundarySafe(o200k.pat_str), true);
+  assert.equal(boundarySafe(String.raw`[^\s]+|\s+(?!\S)|\s+`), true);
+  assert.equal(boundarySafe(String.raw`\w+(?=\s)|\s+`), false); // positive lookahead
+  assert.equal(boundarySafe(String.raw`(?<=a)b|\s+`), false); // lookbehind
+  assert.equal(boundarySafe(String.raw`^\w+|\s+`), false); // anchor
+  assert.equal(boundarySafe(String.raw`\w+\b|\s+`), false); // word boundary
+  assert.equal(boundarySafe(String.raw`(a)\1|\s+`), false); // backreference
+  assert.equal(boundarySafe(String.raw`\^\$|x`), true); // escaped, not anchors
+  const ranks = BpeRanks.parse("x 0 YQ== Yg==\n");
+  const unsafe = new BpeTokenizer({ name: "t", ranks, pattern: String.raw`^a|b` });
+  assert.equal(unsafe.encodeWithPieceStarts, undefined);
+});

@@ -1,0 +1,172 @@
+/**
+ * Start-up time, measured from outside the process: `infermeter --version` wall time, and the time from
+ * spawning `infermeter profile` to the first request's first byte arriving at the server.
+ *
+ * The client is pointed at a pass-through TCP relay in this process that stamps the first byte of every
+ * connection carrying an HTTP request (the preflight only connects) and forwards the bytes to a real `serve-sim`.
+ * The spawn instant is taken just before `spawn()`, so the figure includes the runtime's own start.
+ *
+ * Cases: from source and (when built) from the bundle; with the built-in tokenizer's table cache warm and cold
+ * (an empty INFERMETER_CACHE_DIR per run, i.e. a first run on a new machine).
+ *
+ * Usage: deno run -A scripts/bench/startup_bench.ts [--runs 7] [--json]
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startSimServer } from "./sim_launcher.ts";
+
+const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
+const runsArg = Deno.args.indexOf("--runs");
+const runs = runsArg >= 0 ? Number(Deno.args[runsArg + 1]) : 7;
+const asJson = Deno.args.includes("--json");
+
+/** AIPerf's defaults with the 550-token prompts of the issue: 100 synthetic entries, 10 requests. */
+const PROFILE_ARGS = [
+  "profile",
+  "-m",
+  "sim-model",
+  "--endpoint-type",
+  "chat",
+  "--streaming",
+  "--synthetic-input-tokens-mean",
+  "550",
+  "--output-tokens-mean",
+  "10",
+  "--ui",
+  "none",
+];
+
+interface Stats {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+function stats(xs: number[]): Stats {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length / 2;
+  const median = s.length % 2 ? s[Math.floor(mid)] : (s[mid - 1] + s[mid]) / 2;
+  return { median, min: s[0], max: s[s.length - 1] };
+}
+
+const epochNow = () => performance.timeOrigin + performance.now();
+
+/** Relays 127.0.0.1:<port> → target and records when each request's first byte arrives. */
+function startRelay(target: { hostname: string; port: number }) {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const firstBytes: number[] = [];
+  (async () => {
+    for await (const conn of listener) {
+      (async () => {
+        const upstream = await Deno.connect(target);
+        const buf = new Uint8Array(64 * 1024);
+        const back = conn.writable && upstream.readable.pipeTo(conn.writable).catch(() => {});
+        let first = true;
+        try {
+          for (;;) {
+            const n = await conn.read(buf);
+            if (n === null) break;
+            if (first) {
+              firstBytes.push(epochNow());
+              first = false;
+            }
+            let off = 0;
+            while (off < n) off += await upstream.write(buf.subarray(off, n));
+          }
+        } catch {
+          // the client went away
+        }
+        try {
+          upstream.closeWrite();
+        } catch { /* already closed */ }
+        await back;
+      })();
+    }
+  })().catch(() => {});
+  return {
+    url: `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`,
+    takeFirst(): number | undefined {
+      const first = firstBytes.length > 0 ? Math.min(...firstBytes) : undefined;
+      firstBytes.length = 0;
+      return first;
+    },
+    close: () => listener.close(),
+  };
+}
+
+/** Runs to completion; returns the spawn instant (epoch ms) and the wall time. */
+async function runOnce(argv: string[], env: Record<string, string>): Promise<{ t0: number; ms: number }> {
+  const t0 = epochNow();
+  const child = new Deno.Command(argv[0], { args: argv.slice(1), env, stdout: "null", stderr: "piped", cwd: repoRoot })
+    .spawn();
+  const out = await child.output();
+  if (out.code !== 0) {
+    throw new Error(`${argv.join(" ")} exited ${out.code}: ${new TextDecoder().decode(out.stderr).slice(-2000)}`);
+  }
+  return { t0, ms: epochNow() - t0 };
+}
+
+const sim = await startSimServer({ repoRoot });
+const simUrl = new URL(sim.url);
+const relay = startRelay({ hostname: simUrl.hostname, port: Number(simUrl.port) });
+const artifacts = await Deno.makeTempDir({ prefix: "infermeter-startup-" });
+const warmCache = join(artifacts, "cache");
+
+const bundle = join(repoRoot, "dist", "infermeter.js");
+const forms: { name: string; cmd: string[] }[] = [{ name: "source", cmd: [Deno.execPath(), "run", "-A", "main.ts"] }];
+try {
+  Deno.statSync(bundle);
+  forms.push({ name: "bundle", cmd: [Deno.execPath(), "run", "-A", bundle] });
+} catch {
+  console.error(`(no ${bundle}: run \`deno task bundle\` to measure the bundle too)`);
+}
+
+const results: Record<string, unknown> = {};
+try {
+  for (const form of forms) {
+    const version: number[] = [];
+    for (let i = 0; i < runs; i++) version.push((await runOnce([...form.cmd, "--version"], {})).ms);
+    results[`${form.name} --version`] = stats(version);
+
+    for (const cache of ["warm", "cold"] as const) {
+      const firstRequest: number[] = [];
+      // One untimed run fills the warm cache (and the OS page cache) first.
+      if (cache === "warm") {
+        await runOnce([...form.cmd, ...PROFILE_ARGS, "--url", relay.url, "--artifact-dir", join(artifacts, "a")], {
+          INFERMETER_CACHE_DIR: warmCache,
+        });
+        relay.takeFirst();
+      }
+      for (let i = 0; i < runs; i++) {
+        const cacheDir = cache === "warm" ? warmCache : join(artifacts, `cold-${form.name}-${i}`);
+        const { t0 } = await runOnce([
+          ...form.cmd,
+          ...PROFILE_ARGS,
+          "--url",
+          relay.url,
+          "--artifact-dir",
+          join(artifacts, "a"),
+        ], {
+          INFERMETER_CACHE_DIR: cacheDir,
+        });
+        const first = relay.takeFirst();
+        if (first === undefined) throw new Error("the relay saw no request");
+        firstRequest.push(first - t0);
+      }
+      results[`${form.name} first request, ${cache} table cache`] = stats(firstRequest);
+    }
+  }
+} finally {
+  relay.close();
+  await sim.stop();
+  await Deno.remove(artifacts, { recursive: true }).catch(() => {});
+}
+
+if (asJson) {
+  console.log(JSON.stringify({ runs, results }, null, 2));
+} else {
+  console.log(`infermeter start-up, ${runs} runs each, ms from spawn (median [min–max])`);
+  for (const [name, s] of Object.entries(results) as [string, Stats][]) {
+    console.log(`  ${name.padEnd(42)} ${s.median.toFixed(0).padStart(4)}  [${s.min.toFixed(0)}–${s.max.toFixed(0)}]`);
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * On-disk cache of built BPE tables, so that a run after the first on a machine skips parsing the rank text.
+ *
+ * Why: building o200k_base from js-tiktoken's base64 rank text (import as text, JSON.parse, decode, hash 200k
+ * tokens) costs ~45 ms of a ~150 ms start; reading the finished tables back costs a few. Like tiktoken's and
+ * Hugging Face's caches, the first run on a machine builds and writes them (off the engine's path), later runs
+ * read them. The key names the source package version and this file's format, which change together with any
+ * change in the data; a checksum over everything read guards against a truncated or damaged file, and any
+ * problem means "no cache": the tables are built from the source as if the file were not there.
+ *
+ * Location: `$INFERMETER_CACHE_DIR`, else the platform cache directory + `/infermeter`. Set
+ * `INFERMETER_CACHE_DIR=off` to never read or write a cache.
+ *
+ * File layout (little-endian): magic `IMBPE\0\0\x01`, u32 header length, JSON header, zero padding to a
+ * multiple of 8, then Int32 rankStart[ranks], Int32 rankEnd[ranks], Int32 slots[slotCount], u8 bytes[byteCount].
+ */
+import type { BpeRanksSnapshot } from "./bpe_ranks.ts";
+
+const MAGIC = [0x49, 0x4d, 0x42, 0x50, 0x45, 0, 0, 1]; // "IMBPE", format 1
+
+/** What besides the rank tables a BPE tokenizer needs; stored in the header. */
+export interface CachedTokenizerData {
+  readonly patStr: string;
+  readonly specialTokens: Readonly<Record<string, number>>;
+  readonly ranks: BpeRanksSnapshot;
+}
+
+interface Header {
+  readonly key: string;
+  readonly patStr: string;
+  readonly specialTokens: Record<string, number>;
+  readonly ranks: number;
+  readonly slotCount: number;
+  readonly byteCount: number;
+  readonly size: number;
+  readonly checksum: number;
+}
+
+/** The cache directory, or undefined when caching is off or no home/cache directory is known. */
+export function cacheDir(): string | undefined {
+  const env = (name: string) => {
+    try {
+      return Deno.env.get(name) || undefined;
+    } catch {
+      return undefined; // no env permission
+    }
+  };
+  const explicit = env("INFERMETER_CACHE_DIR");
+  if (explicit !== undefined) return explicit === "off" ? undefined : explicit;
+  const sep = Deno.build.os === "windows" ? "\\" : "/";
+  if (Deno.build.os === "windows") {
+    const local = env("LOCALAPPDATA");
+    return local ? `${local}${sep}infermeter${sep}cache` : undefined;
+  }
+  const home = env("HOME");
+  if (Deno.build.os === "darwin") return home ? `${home}/Library/Caches/infermeter` : undefined;
+  const xdg = env("XDG_CACHE_HOME");
+  return xdg ? `${xdg}/infermeter` : home ? `${home}/.cache/infermeter` : undefined;
+}
+
+function cachePath(dir: string, key: string): string {
+  return `${dir}${Deno.build.os === "windows" ? "\\" : "/"}${key.replace(/[^A-Za-z0-9._-]/g, "_")}.bin`;
+}
+
+/**
+ * The cached tables for `key` in `dir` (null: caching off), in SharedArrayBuffers (they are handed to the token-counting Worker), or
+ * undefined when there is no valid cache.
+ */
+export function readRankCache(key: string, dir: string | null = cacheDir() ?? null): CachedTokenizerData | undefined {
+  if (dir === null) return undefined;
+  let file: Deno.FsFile | undefined;
+  try {
+    file = Deno.openSync(cachePath(dir, key), { read: true });
+    const length = file.statSync().size;
+    if (length < 16 || length > MAX_FILE_BYTES) return undefined;
+    const shared = new SharedArrayBuffer(length);
+    const all = new Uint8Array(shared);
+    let read = 0;
+    while (read < length) {
+      const n = file.readSync(all.subarray(read));
+      if (n === null || n === 0) return undefined;
+      read += n;
+    }
+    for (let i = 0; i < MAGIC.length; i++) if (all[i] !== MAGIC[i]) return undefined;
+    const headerLength = new DataView(shared).getUint32(8, true);
+    if (16 + headerLength > length) return undefined;
+    const header = JSON.parse(new TextDecoder().decode(all.slice(12, 12 + headerLength))) as Header;
+    if (header.key !== key) return undefined;
+    const start = align8(12 + headerLength);
+    const ints = 2 * header.ranks + header.slotCount;
+    if (start + 4 * ints + header.byteCount !== length) return undefined;
+    const words = new Int32Array(shared, start, ints);
+    const bytes = new Uint8Array(shared, start + 4 * ints, header.byteCount);
+    if (checksum(words, bytes) !== header.checksum) return undefined;
+    return {
+      patStr: header.patStr,
+      specialTokens: header.specialTokens,
+      ranks: {
+        rankStart: words.subarray(0, header.ranks),
+        rankEnd: words.subarray(header.ranks, 2 * header.ranks),
+        slots: words.subarray(2 * header.ranks),
+        bytes,
+        size: header.size,
+      },
+    };
+  } catch {
+    return undefined; // absent, unreadable, or not ours
+  } finally {
+    file?.close();
+  }
+}
+
+/**
+ * Writes the tables for `key` (to a temporary name, then renamed, so a concurrent reader never sees half a
+ * file). Resolves false instead of throwing when the cache cannot be written.
+ */
+export async function writeRankCache(
+  key: string,
+  data: CachedTokenizerData,
+  dir: string | null = cacheDir() ?? null,
+): Promise<boolean> {
+  if (dir === null) return false;
+  const path = cachePath(dir, key);
+  const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  const r = data.ranks;
+  if (r.rankEnd.length !== r.rankStart.length || r.slots.length % 2 !== 0) return false;
+  const header: Header = {
+    key,
+    patStr: data.patStr,
+    specialTokens: { ...data.specialTokens },
+    ranks: r.rankStart.length,
+    slotCount: r.slots.length,
+    byteCount: r.bytes.length,
+    size: r.size,
+    checksum: checksum3(r.rankStart, r.rankEnd, r.slots, r.bytes),
+  };
+  const json = new TextEncoder().encode(JSON.stringify(header));
+  const head = new Uint8Array(align8(12 + json.length));
+  head.set(MAGIC, 0);
+  new DataView(head.buffer).setUint32(8, json.length, true);
+  head.set(json, 12);
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+    const file = await Deno.open(tmp, { write: true, create: true, truncate: true });
+    try {
+      for (const part of [head, asBytes(r.rankStart), asBytes(r.rankEnd), asBytes(r.slots), r.bytes]) {
+        let done = 0;
+        while (done < part.length) done += await file.write(part.subarray(done));
+      }
+    } finally {
+      file.close();
+    }
+    await Deno.rename(tmp, path);
+    return true;
+  } catch {
+    await Deno.remove(tmp).catch(() => {});
+    return false;
+  }
+}
+
+const MAX_FILE_BYTES = 256 * 1024 * 1024;
+
+function align8(n: number): number {
+  return (n + 7) & ~7;
+}
+
+function asBytes(a: Int32Array): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
+
+/**
+ * A cheap checksum over the words, then the bytes: four independent add/xor lanes (~2 ns per word even before
+ * the JIT warms up), enough to reject a truncated or damaged file. Same value as {@linkcode checksum3} over the
+ * same data split into three word arrays, because the lanes restart per array in both.
+ */
+function checksum(words: Int32Array, bytes: Uint8Array): number {
+  return mixBytes(mixWords(SEED, words), bytes);
+}
+
+function checksum3(a: Int32Array, b: Int32Array, c: Int32Array, bytes: Uint8Array): number {
+  const all = new Int32Array(a.length + b.length + c.length);
+  all.set(a, 0);
+  all.set(b, a.length);
+  all.set(c, a.length + b.length);
+  return checksum(all, bytes);
+}
+
+const SEED = 0x9e3779b9 | 0;
+
+function mixWords(seed: number, w: Int32Array): number {
+  let a = seed, b = 0, c = 0, d = 0;
+  const n = w.length;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    a = (a + w[i]) | 0;
+    b = ((b ^ w[i + 1]) + 1) | 0;
+    c = (c + w[i + 2]) | 0;
+    d = ((d ^ w[i + 3]) + 1) | 0;
+  }
+  for (; i < n; i++) a = (a + w[i]) | 0;
+  return Math.imul(a, 31) ^ Math.imul(b, 37) ^ Math.imul(c, 41) ^ Math.imul(d, 43) ^ n;
+}
+
+function mixBytes(h: number, bytes: Uint8Array): number {
+  let a = h, b = 0;
+  const n = bytes.length;
+  let i = 0;
+  for (; i + 1 < n; i += 2) {
+    a = (a + bytes[i]) | 0;
+    b = Math.imul(b ^ bytes[i + 1], 3) | 0;
+  }
+  for (; i < n; i++) a = (a + bytes[i]) | 0;
+  return (a ^ Math.imul(b, 0x01000193) ^ n) | 0;
+}
