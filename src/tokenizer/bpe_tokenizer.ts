@@ -92,6 +92,9 @@ export class BpeTokenizer implements Tokenizer {
     const starts: number[] = [];
     this.#run(text, ids, starts);
     const boundary = new Uint8Array(ids.length + 1);
+    // Characters the pattern dropped would be missing between two pieces of a window, and the pieces around
+    // the gap could then merge differently: offer no boundaries at all for such a text (never with o200k).
+    if (this.#droppedAny) return { ids, boundary };
     for (const i of starts) boundary[i] = 1;
     boundary[ids.length] = this.#endedOnPiece ? 1 : 0;
     return { ids, boundary };
@@ -136,6 +139,8 @@ export class BpeTokenizer implements Tokenizer {
 
   /** Whether the last #run's final piece ended exactly at the end of its text (nothing dropped after it). */
   #endedOnPiece = false;
+  /** Whether the last #run dropped characters the pattern did not match. */
+  #droppedAny = false;
 
   /**
    * Tokenize `text`; appends ids to `out` when given; returns the token count. With `starts`, records the index
@@ -150,10 +155,12 @@ export class BpeTokenizer implements Tokenizer {
     let pos = 0;
     /** Whether `pos` is where the previous piece ended (nothing skipped since). */
     let contiguous = true;
+    let dropped = false;
     while (pos < length) {
       sticky.lastIndex = pos;
       if (!sticky.test(text)) {
         contiguous = false;
+        dropped = true;
         // Nothing matches here: skip to the next match, dropping the unmatched characters like tiktoken.
         const search = this.#search;
         search.lastIndex = pos;
@@ -166,6 +173,7 @@ export class BpeTokenizer implements Tokenizer {
       if (end === pos) {
         // An empty match encodes to nothing; step over one code point.
         contiguous = false;
+        dropped = true;
         const c = text.charCodeAt(pos);
         pos += c >= 0xd800 && c <= 0xdbff && pos + 1 < length ? 2 : 1;
         continue;
@@ -200,6 +208,7 @@ export class BpeTokenizer implements Tokenizer {
       pos = end;
     }
     this.#endedOnPiece = contiguous && pos === length;
+    this.#droppedAny = dropped;
     return count;
   }
 

@@ -21,8 +21,8 @@ export interface Tokenizer {
 
 /**
  * Token ids with piece boundaries: `boundary[i]` (for `0 ≤ i ≤ ids.length`) is 1 when token `i` starts a
- * pre-tokenizer piece that begins exactly where the previous one ended (or at the start), or `i` is the end and
- * the last piece ends the text. The promise behind it: for boundaries `i < j`, the text decoded from
+ * pre-tokenizer piece, or `i` is the end and the last piece ends the text; all 0 when the pattern left any
+ * character of the text unmatched (pieces are then not contiguous). The promise behind it: for boundaries `i < j`, the text decoded from
  * `ids[i, j)` encodes to exactly `ids[i, j)`. It holds when the pattern has no anchors, no lookbehind and no
  * lookahead other than `(?!\S)`: matching starts fresh at a boundary, and cutting the text at a boundary can
  * only end a match where it already ended (a whitespace run followed by non-space is matched as the same

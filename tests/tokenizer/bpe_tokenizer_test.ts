@@ -289,3 +289,12 @@ Deno.test("piece boundaries are offered only for patterns whose pieces cannot de
   const unsafe = new BpeTokenizer({ name: "t", ranks, pattern: String.raw`^a|b` });
   assert.equal(unsafe.encodeWithPieceStarts, undefined);
 });
+
+Deno.test("piece boundaries are withheld for a text with characters the pattern drops", () => {
+  const ranks = BpeRanks.parse("x 0 YQ== Yg==\n");
+  const t = new BpeTokenizer({ name: "t", ranks, pattern: String.raw`a+|b+` });
+  const enc = t.encodeWithPieceStarts!("aa-bb");
+  assert.deepEqual(enc.ids, t.encode("aa-bb"));
+  assert.deepEqual([...enc.boundary], new Array(enc.ids.length + 1).fill(0));
+  assert.equal(t.encodeWithPieceStarts!("aabb").boundary[0], 1);
+});
