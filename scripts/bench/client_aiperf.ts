@@ -7,7 +7,7 @@
 import type { ClientResult } from "./bench_types.ts";
 import { type ClientContext, failedResult, measuredResult, profileArgs } from "./client_context.ts";
 import { pinned, runChild, tail } from "./child_runner.ts";
-import { readExportSummary } from "./export_summary.ts";
+import { readExportSummary, summaryMeasures } from "./export_summary.ts";
 import type { AiperfTool } from "./tool_setup.ts";
 
 export function aiperfArgv(ctx: ClientContext, tool: AiperfTool, artifactDir: string): string[] {
@@ -42,15 +42,8 @@ export async function runAiperf(ctx: ClientContext, tool: AiperfTool): Promise<C
     const why = run.code !== 0 ? `exit code ${run.code}` : (err as Error).message;
     return failedResult("aiperf", argv, run, `${why}: ${tail(run.stdout + run.stderr, 6)}`);
   }
-  const windowStart = summary.windowStart ?? run.startedAt;
-  const windowEnd = summary.windowEnd ?? windowStart + summary.durationSec * 1000;
   return measuredResult(ctx, "aiperf", argv, run, {
-    requestsPerSec: summary.requestsPerSec,
-    eventsPerSec: ctx.scenario.streaming ? summary.totalOsl / summary.durationSec : undefined,
-    requests: summary.requests,
-    errors: summary.errors,
-    windowStart,
-    windowEnd,
+    ...summaryMeasures(summary, run.startedAt, ctx.scenario.streaming),
     message: run.code !== 0 ? `exit code ${run.code}` : undefined,
     artifactDir,
     extra: {

@@ -9,7 +9,7 @@
 import type { ClientResult } from "./bench_types.ts";
 import { type ClientContext, failedResult, measuredResult, profileArgs } from "./client_context.ts";
 import { pinned, runChild, tail } from "./child_runner.ts";
-import { readExportSummary } from "./export_summary.ts";
+import { readExportSummary, summaryMeasures } from "./export_summary.ts";
 
 export function oursArgv(ctx: ClientContext, artifactDir: string): string[] {
   return pinned([
@@ -42,16 +42,9 @@ export async function runOurs(ctx: ClientContext): Promise<ClientResult> {
   } catch (err) {
     return failedResult("ours", argv, run, `${(err as Error).message}\n${tail(run.stderr, 4)}`);
   }
-  const windowStart = summary.windowStart ?? run.startedAt;
-  const windowEnd = summary.windowEnd ?? windowStart + summary.durationSec * 1000;
   const cpu = summary.clientCpu;
   return measuredResult(ctx, "ours", argv, run, {
-    requestsPerSec: summary.requestsPerSec,
-    eventsPerSec: ctx.scenario.streaming ? summary.totalOsl / summary.durationSec : undefined,
-    requests: summary.requests,
-    errors: summary.errors,
-    windowStart,
-    windowEnd,
+    ...summaryMeasures(summary, run.startedAt, ctx.scenario.streaming),
     windowCpuSec: cpu ? (cpu.userMs + cpu.systemMs) / 1000 : undefined,
     windowCpuSource: "infermeter.client_cpu (in-process, profiling phase)",
     message: run.code === 1 ? `exit code 1: ${tail(run.stderr, 2)}` : undefined,

@@ -79,3 +79,16 @@ export async function readExportSummary(path: string): Promise<ExportSummary> {
     version,
   };
 }
+
+/** The figures every client reads the same way from its export; the window falls back to the run's start. */
+export function summaryMeasures(summary: ExportSummary, runStartedAt: number, streaming: boolean) {
+  const windowStart = summary.windowStart ?? runStartedAt;
+  return {
+    requestsPerSec: summary.requestsPerSec,
+    eventsPerSec: streaming ? summary.totalOsl / summary.durationSec : undefined,
+    requests: summary.requests,
+    errors: summary.errors,
+    windowStart,
+    windowEnd: summary.windowEnd ?? windowStart + summary.durationSec * 1000,
+  };
+}

@@ -90,19 +90,15 @@ export function readRankCache(key: string, dir: string | null = cacheDir() ?? nu
     const ints = 2 * header.ranks + header.slotCount;
     if (start + 4 * ints + header.byteCount !== length) return undefined;
     const words = new Int32Array(shared, start, ints);
-    const bytes = new Uint8Array(shared, start + 4 * ints, header.byteCount);
-    if (checksum(words, bytes) !== header.checksum) return undefined;
-    return {
-      patStr: header.patStr,
-      specialTokens: header.specialTokens,
-      ranks: {
-        rankStart: words.subarray(0, header.ranks),
-        rankEnd: words.subarray(header.ranks, 2 * header.ranks),
-        slots: words.subarray(2 * header.ranks),
-        bytes,
-        size: header.size,
-      },
+    const ranks: BpeRanksSnapshot = {
+      rankStart: words.subarray(0, header.ranks),
+      rankEnd: words.subarray(header.ranks, 2 * header.ranks),
+      slots: words.subarray(2 * header.ranks),
+      bytes: new Uint8Array(shared, start + 4 * ints, header.byteCount),
+      size: header.size,
     };
+    if (checksum(ranks) !== header.checksum) return undefined;
+    return { patStr: header.patStr, specialTokens: header.specialTokens, ranks };
   } catch {
     return undefined; // absent, unreadable, or not ours
   } finally {
@@ -132,7 +128,7 @@ export async function writeRankCache(
     slotCount: r.slots.length,
     byteCount: r.bytes.length,
     size: r.size,
-    checksum: checksum3(r.rankStart, r.rankEnd, r.slots, r.bytes),
+    checksum: checksum(r),
   };
   const json = new TextEncoder().encode(JSON.stringify(header));
   const head = new Uint8Array(align8(12 + json.length));
@@ -169,20 +165,11 @@ function asBytes(a: Int32Array): Uint8Array {
 }
 
 /**
- * A cheap checksum over the words, then the bytes: four independent add/xor lanes (~2 ns per word even before
- * the JIT warms up), enough to reject a truncated or damaged file. Same value as {@linkcode checksum3} over the
- * same data split into three word arrays, because the lanes restart per array in both.
+ * A cheap checksum over the tables: four independent add/xor lanes per word array (~2 ns per word even before
+ * the JIT warms up), then the bytes; enough to reject a truncated or damaged file.
  */
-function checksum(words: Int32Array, bytes: Uint8Array): number {
-  return mixBytes(mixWords(SEED, words), bytes);
-}
-
-function checksum3(a: Int32Array, b: Int32Array, c: Int32Array, bytes: Uint8Array): number {
-  const all = new Int32Array(a.length + b.length + c.length);
-  all.set(a, 0);
-  all.set(b, a.length);
-  all.set(c, a.length + b.length);
-  return checksum(all, bytes);
+function checksum(r: BpeRanksSnapshot): number {
+  return mixBytes(mixWords(mixWords(mixWords(SEED, r.rankStart), r.rankEnd), r.slots), r.bytes);
 }
 
 const SEED = 0x9e3779b9 | 0;
