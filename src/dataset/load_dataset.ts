@@ -10,7 +10,7 @@
  * prepared (`engine/prepared_entry.ts`), so the OSL options here only shape synthetic data. Synthetic turns always
  * carry their exact `inputTokens`.
  */
-import type { Tokenizer } from "../tokenizer/tokenizer.ts";
+import { asLazyTokenizer, type LazyTokenizer, type Tokenizer } from "../tokenizer/tokenizer.ts";
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader } from "./dataset_loader.ts";
@@ -26,7 +26,7 @@ export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "token
    * Tokenizer for synthetic prompts and `countInputTokens`; required for those, unused otherwise.
    * @default undefined
    */
-  readonly tokenizer?: Tokenizer;
+  readonly tokenizer?: Tokenizer | LazyTokenizer;
   /** Custom dataset file (`--input-file`); undefined = synthetic. @default undefined */
   readonly inputFile?: string;
   /** Format of `inputFile` (`--custom-dataset-type`); undefined = detect from the first record. @default undefined */
@@ -50,7 +50,7 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
     if (tokenizer === undefined) {
       throw new TypeError("loadDataset needs a tokenizer to synthesize prompts; pass options.tokenizer");
     }
-    return buildSyntheticDataset({ ...options, tokenizer });
+    return await buildSyntheticDataset({ ...options, tokenizer });
   }
   if (options.countInputTokens && tokenizer === undefined) {
     throw new TypeError("loadDataset needs a tokenizer to count input tokens; pass options.tokenizer");
@@ -63,7 +63,8 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
     : loaderNamed(options.customDatasetType, loaders);
   let dataset = await loader.load(file);
   if (options.countInputTokens && tokenizer !== undefined) {
-    dataset = mapTurns(dataset, (turn) => ({ ...turn, inputTokens: tokenizer.count(promptText(turn)) }));
+    const counter = await asLazyTokenizer(tokenizer).load();
+    dataset = mapTurns(dataset, (turn) => ({ ...turn, inputTokens: counter.count(promptText(turn)) }));
   }
   return dataset;
 }

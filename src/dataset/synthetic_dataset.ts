@@ -10,15 +10,15 @@
  *   changing one distribution never shifts the others and the root is never advanced.
  * - Ids are `session_000000`, `session_000001`, … (six digits, more when needed).
  */
-import type { Tokenizer } from "../tokenizer/tokenizer.ts";
+import type { LazyTokenizer, Tokenizer } from "../tokenizer/tokenizer.ts";
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { DEFAULT_CORPUS } from "./default_corpus.ts";
 import { PromptSynthesizer } from "./prompt_synthesizer.ts";
 import { sampleLength, SeededRandom } from "./seeded_random.ts";
 
 export interface SyntheticDatasetOptions {
-  /** Tokenizer that defines "token" for prompt lengths. */
-  readonly tokenizer: Tokenizer;
+  /** Tokenizer that defines "token" for prompt lengths; a lazy one loads only if the piece table falls short. */
+  readonly tokenizer: Tokenizer | LazyTokenizer;
   /** Unique entries generated (AIPerf `--num-dataset-entries` / `--num-prompts`). @default 100 */
   readonly numEntries?: number;
   /** Mean input length in tokens (`--isl`, `--synthetic-input-tokens-mean`). @default 550 */
@@ -55,7 +55,7 @@ export function syntheticSessionId(index: number): string {
  *
  * @throws {RangeError} for a non-positive entry count or mean, or a negative standard deviation.
  */
-export function buildSyntheticDataset(options: SyntheticDatasetOptions): Dataset {
+export async function buildSyntheticDataset(options: SyntheticDatasetOptions): Promise<Dataset> {
   const numEntries = options.numEntries ?? DEFAULT_NUM_ENTRIES;
   const islMean = options.islMean ?? DEFAULT_ISL_MEAN;
   const islStddev = options.islStddev ?? 0;
@@ -83,7 +83,7 @@ export function buildSyntheticDataset(options: SyntheticDatasetOptions): Dataset
   const conversations: Conversation[] = new Array(numEntries);
   for (let i = 0; i < numEntries; i++) {
     const isl = sampleLength(islRng, islMean, islStddev);
-    const prompt = synthesizer.prompt(isl);
+    const prompt = await synthesizer.prompt(isl);
     const turn: Turn = oslMean === undefined
       ? { texts: [prompt.text], inputTokens: prompt.tokens }
       : { texts: [prompt.text], inputTokens: prompt.tokens, maxTokens: sampleLength(oslRng, oslMean, oslStddev) };

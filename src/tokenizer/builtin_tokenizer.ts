@@ -7,7 +7,7 @@
  * never tokenize never load it.
  */
 import type { Tokenizer } from "./tokenizer.ts";
-import { BpeRanks, type BpeRanksSnapshot } from "./bpe_ranks.ts";
+import { BpeRanks } from "./bpe_ranks.ts";
 import { BpeTokenizer } from "./bpe_tokenizer.ts";
 import { readRankCache, writeRankCache } from "./rank_cache.ts";
 
@@ -61,31 +61,6 @@ function loadO200k(): Promise<O200kData> {
     return { pat_str: data.pat_str, special_tokens: data.special_tokens, ranks };
   })();
   return o200k;
-}
-
-/** Everything a Worker needs to build the builtin tokenizer without importing and parsing the rank data. */
-export interface BuiltinTokenizerSnapshot {
-  readonly patStr: string;
-  readonly specialTokens: Readonly<Record<string, number>>;
-  readonly ranks: BpeRanksSnapshot;
-}
-
-/** The loaded tables as cloneable data (loads them if this thread has not yet). */
-export async function builtinTokenizerSnapshot(): Promise<BuiltinTokenizerSnapshot> {
-  const data = await loadO200k();
-  return { patStr: data.pat_str, specialTokens: data.special_tokens, ranks: data.ranks.snapshot() };
-}
-
-/** The builtin tokenizer from a snapshot made by another thread (a few ms instead of ~60 ms). */
-export function builtinTokenizerFromSnapshot(s: BuiltinTokenizerSnapshot): Tokenizer {
-  const ranks = BpeRanks.fromSnapshot(s.ranks);
-  o200k ??= Promise.resolve({ pat_str: s.patStr, special_tokens: s.specialTokens, ranks });
-  return new BpeTokenizer({
-    name: BUILTIN_TOKENIZER_NAME,
-    ranks,
-    pattern: s.patStr,
-    specialTokens: s.specialTokens,
-  });
 }
 
 /** A new o200k_base tokenizer (named `builtin`); the rank tables are loaded once and shared. */

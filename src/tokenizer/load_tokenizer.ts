@@ -7,7 +7,7 @@
  *
  * Both implementations are imported dynamically so a run pays only for the one it uses.
  */
-import type { Tokenizer } from "./tokenizer.ts";
+import { type LazyTokenizer, lazyTokenizer, type Tokenizer } from "./tokenizer.ts";
 
 /** The default `--tokenizer` value. */
 export const DEFAULT_TOKENIZER_SPEC = "builtin";
@@ -24,6 +24,19 @@ export async function loadTokenizer(spec: string = DEFAULT_TOKENIZER_SPEC): Prom
   throw new Error(
     `Tokenizer "${spec}" is not a local file or directory and infermeter does not download from the Hugging Face Hub, so download the model's tokenizer.json (and tokenizer_config.json) and pass their directory with --tokenizer <dir>, or use --tokenizer builtin.`,
   );
+}
+
+/**
+ * `--tokenizer` for a run: the builtin one is loaded on first use (synthetic prompts from the bundled corpus need
+ * none of its tables); a file tokenizer is loaded now, so a bad path fails before anything is sent.
+ */
+export async function resolveTokenizer(spec: string = DEFAULT_TOKENIZER_SPEC): Promise<LazyTokenizer> {
+  if (spec === "" || spec === DEFAULT_TOKENIZER_SPEC) {
+    // The name is BUILTIN_TOKENIZER_NAME, spelled out so this module does not import the builtin one eagerly.
+    return lazyTokenizer(DEFAULT_TOKENIZER_SPEC, () => loadTokenizer(spec));
+  }
+  const loaded = await loadTokenizer(spec);
+  return lazyTokenizer(loaded.name, () => Promise.resolve(loaded));
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -7,7 +7,6 @@
  * `postMessage`. {@linkcode InlineTokenCounter} does the same work on the calling thread, for tests and tools.
  */
 import { spawnWorker } from "../runtime/spawn_worker.ts";
-import type { BuiltinTokenizerSnapshot } from "./builtin_tokenizer.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 import { packCountBatch, type TokenCounterReply, type TokenCounterRequest } from "./token_counter_worker.ts";
 
@@ -68,8 +67,7 @@ export class WorkerTokenCounter implements TokenCounter {
   #resolveReady!: (name: string) => void;
   #rejectReady!: (error: Error) => void;
 
-  /** `prebuilt`: the builtin tokenizer's tables from this thread, so the Worker need not build its own. */
-  constructor(spec: string, prebuilt?: BuiltinTokenizerSnapshot) {
+  constructor(spec: string) {
     this.spec = spec;
     this.ready = new Promise((resolve, reject) => {
       this.#resolveReady = resolve;
@@ -89,7 +87,7 @@ export class WorkerTokenCounter implements TokenCounter {
       );
     };
     this.#worker = worker;
-    worker.postMessage({ type: "init", spec, prebuilt } satisfies TokenCounterRequest);
+    worker.postMessage({ type: "init", spec } satisfies TokenCounterRequest);
   }
 
   count(texts: readonly string[]): Promise<number[]> {
@@ -177,8 +175,6 @@ export interface TokenCounterOptions {
   readonly inWorker?: boolean;
   /** Workers sharing the counting round-robin (multi-shard runs produce text faster than one core counts). @default 1 */
   readonly workers?: number;
-  /** The builtin tokenizer's tables already built on this thread (only with spec `builtin`). */
-  readonly prebuilt?: BuiltinTokenizerSnapshot;
 }
 
 /** Spreads count() calls round-robin over several counters; order of each call's result is preserved. */
@@ -207,7 +203,7 @@ export async function createTokenCounter(spec: string, options: TokenCounterOpti
   if (options.inWorker ?? true) {
     const counters = Array.from(
       { length: Math.max(1, options.workers ?? 1) },
-      () => new WorkerTokenCounter(spec, options.prebuilt),
+      () => new WorkerTokenCounter(spec),
     );
     try {
       await Promise.all(counters.map((c) => c.ready));

@@ -15,7 +15,6 @@
 /// <reference lib="deno.worker" />
 import type { Tokenizer } from "./tokenizer.ts";
 import { loadTokenizer } from "./load_tokenizer.ts";
-import { builtinTokenizerFromSnapshot, type BuiltinTokenizerSnapshot } from "./builtin_tokenizer.ts";
 
 /** One batch of count requests, packed for transfer (see the protocol above). */
 export interface CountBatch {
@@ -48,7 +47,7 @@ export function packCountBatch(requests: readonly { id: number; texts: readonly 
 }
 
 export type TokenCounterRequest =
-  | { readonly type: "init"; readonly spec: string; readonly prebuilt?: BuiltinTokenizerSnapshot }
+  | { readonly type: "init"; readonly spec: string }
   | ({ readonly type: "count" } & CountBatch);
 
 export type TokenCounterReply =
@@ -74,9 +73,7 @@ export function startTokenCounterWorker(): void {
   self.onmessage = (event: MessageEvent<TokenCounterRequest>) => {
     const message = event.data;
     if (message.type === "init") {
-      tokenizer = message.prebuilt !== undefined
-        ? Promise.resolve(builtinTokenizerFromSnapshot(message.prebuilt))
-        : loadTokenizer(message.spec);
+      tokenizer = loadTokenizer(message.spec);
       queue = tokenizer.then(
         (tok) => post({ type: "ready", name: tok.name }),
         (error) => post({ type: "failed", message: messageOf(error) }),

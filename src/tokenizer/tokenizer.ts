@@ -32,3 +32,28 @@ export interface PieceEncoding {
   readonly ids: number[];
   readonly boundary: Uint8Array;
 }
+
+/**
+ * A tokenizer loaded on first use. The builtin one's tables cost 15–50 ms, and the default synthetic prompts
+ * need none of them (they come from a precomputed piece table, `dataset/corpus_piece_table.ts`), so start-up
+ * only pays for the tables when something really tokenizes.
+ */
+export interface LazyTokenizer {
+  /** The loaded tokenizer's `name`, known before loading. */
+  readonly name: string;
+  /** Loads once; later calls return the same promise. */
+  load(): Promise<Tokenizer>;
+}
+
+/** `load` memoized under `name`. */
+export function lazyTokenizer(name: string, load: () => Promise<Tokenizer>): LazyTokenizer {
+  let loaded: Promise<Tokenizer> | undefined;
+  return { name, load: () => loaded ??= load() };
+}
+
+/** A loaded tokenizer, or a lazy one, as a lazy one. */
+export function asLazyTokenizer(tokenizer: Tokenizer | LazyTokenizer): LazyTokenizer {
+  if ("load" in tokenizer) return tokenizer;
+  const loaded = Promise.resolve(tokenizer);
+  return { name: tokenizer.name, load: () => loaded };
+}

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { loadBuiltinTokenizer } from "../../src/tokenizer/builtin_tokenizer.ts";
 import { buildSyntheticDataset, syntheticSessionId } from "../../src/dataset/synthetic_dataset.ts";
+import { lazyTokenizer } from "../../src/tokenizer/tokenizer.ts";
 
 const tokenizer = await loadBuiltinTokenizer();
 
-Deno.test("buildSyntheticDataset defaults to 100 shuffled entries of 550 tokens without max tokens", () => {
-  const dataset = buildSyntheticDataset({ tokenizer });
+Deno.test("buildSyntheticDataset defaults to 100 shuffled entries of 550 tokens without max tokens", async () => {
+  const dataset = await buildSyntheticDataset({ tokenizer });
   assert.equal(dataset.source, "synthetic");
   assert.equal(dataset.defaultSampling, "shuffle");
   assert.equal(dataset.conversations.length, 100);
@@ -20,8 +21,8 @@ Deno.test("buildSyntheticDataset defaults to 100 shuffled entries of 550 tokens 
   }
 });
 
-Deno.test("buildSyntheticDataset with stddev 0 makes every entry exactly the mean", () => {
-  const dataset = buildSyntheticDataset({ tokenizer, numEntries: 30, islMean: 128, oslMean: 64, seed: 9 });
+Deno.test("buildSyntheticDataset with stddev 0 makes every entry exactly the mean", async () => {
+  const dataset = await buildSyntheticDataset({ tokenizer, numEntries: 30, islMean: 128, oslMean: 64, seed: 9 });
   for (const { turns: [turn] } of dataset.conversations) {
     assert.equal(turn.inputTokens, 128);
     assert.equal(tokenizer.count(turn.texts[0]), 128);
@@ -29,8 +30,8 @@ Deno.test("buildSyntheticDataset with stddev 0 makes every entry exactly the mea
   }
 });
 
-Deno.test("buildSyntheticDataset samples lengths around the mean and records the exact ISL", () => {
-  const dataset = buildSyntheticDataset({
+Deno.test("buildSyntheticDataset samples lengths around the mean and records the exact ISL", async () => {
+  const dataset = await buildSyntheticDataset({
     tokenizer,
     numEntries: 200,
     islMean: 300,
@@ -50,8 +51,8 @@ Deno.test("buildSyntheticDataset samples lengths around the mean and records the
   assert.ok(osl.every((n) => Number.isInteger(n) && n >= 1));
 });
 
-Deno.test("buildSyntheticDataset clamps sampled lengths to at least one token", () => {
-  const dataset = buildSyntheticDataset({
+Deno.test("buildSyntheticDataset clamps sampled lengths to at least one token", async () => {
+  const dataset = await buildSyntheticDataset({
     tokenizer,
     numEntries: 50,
     islMean: 2,
@@ -66,17 +67,17 @@ Deno.test("buildSyntheticDataset clamps sampled lengths to at least one token", 
   }
 });
 
-Deno.test("buildSyntheticDataset gives the same dataset for the same seed and another for another seed", () => {
+Deno.test("buildSyntheticDataset gives the same dataset for the same seed and another for another seed", async () => {
   const options = { tokenizer, numEntries: 20, islMean: 100, islStddev: 30, oslMean: 50, oslStddev: 5 };
-  const a = buildSyntheticDataset({ ...options, seed: 1 });
-  const b = buildSyntheticDataset({ ...options, seed: 1 });
-  const c = buildSyntheticDataset({ ...options, seed: 2 });
+  const a = await buildSyntheticDataset({ ...options, seed: 1 });
+  const b = await buildSyntheticDataset({ ...options, seed: 1 });
+  const c = await buildSyntheticDataset({ ...options, seed: 2 });
   assert.deepEqual(a, b);
   assert.notDeepEqual(a.conversations.map((x) => x.turns[0].texts), c.conversations.map((x) => x.turns[0].texts));
 });
 
-Deno.test("buildSyntheticDataset keeps ISL draws independent of the OSL settings", () => {
-  const withOsl = buildSyntheticDataset({
+Deno.test("buildSyntheticDataset keeps ISL draws independent of the OSL settings", async () => {
+  const withOsl = await buildSyntheticDataset({
     tokenizer,
     numEntries: 10,
     islMean: 80,
@@ -85,32 +86,49 @@ Deno.test("buildSyntheticDataset keeps ISL draws independent of the OSL settings
     oslStddev: 3,
     seed: 4,
   });
-  const without = buildSyntheticDataset({ tokenizer, numEntries: 10, islMean: 80, islStddev: 20, seed: 4 });
+  const without = await buildSyntheticDataset({ tokenizer, numEntries: 10, islMean: 80, islStddev: 20, seed: 4 });
   assert.deepEqual(
     withOsl.conversations.map((c) => c.turns[0].texts),
     without.conversations.map((c) => c.turns[0].texts),
   );
 });
 
-Deno.test("buildSyntheticDataset names conversations session_000000 onwards", () => {
-  const dataset = buildSyntheticDataset({ tokenizer, numEntries: 3, islMean: 5 });
+Deno.test("buildSyntheticDataset names conversations session_000000 onwards", async () => {
+  const dataset = await buildSyntheticDataset({ tokenizer, numEntries: 3, islMean: 5 });
   assert.deepEqual(dataset.conversations.map((c) => c.id), ["session_000000", "session_000001", "session_000002"]);
   assert.equal(syntheticSessionId(1234567), "session_1234567");
 });
 
-Deno.test("buildSyntheticDataset uses a given corpus", () => {
+Deno.test("buildSyntheticDataset uses a given corpus", async () => {
   const corpus = "Lighthouses guide ships along rocky coasts at night. ".repeat(20);
-  const dataset = buildSyntheticDataset({ tokenizer, numEntries: 5, islMean: 20, corpus });
+  const dataset = await buildSyntheticDataset({ tokenizer, numEntries: 5, islMean: 20, corpus });
   for (const { turns: [turn] } of dataset.conversations) assert.match(turn.texts[0], /ight|ship|coast|rock/);
 });
 
-Deno.test("buildSyntheticDataset rejects invalid options with the value and the fix", () => {
-  assert.throws(
+Deno.test("buildSyntheticDataset rejects invalid options with the value and the fix", async () => {
+  await assert.rejects(
     () => buildSyntheticDataset({ tokenizer, numEntries: 0 }),
     /numEntries must be a positive integer, got 0/,
   );
-  assert.throws(() => buildSyntheticDataset({ tokenizer, islMean: 0 }), /islMean must be at least 1 token, got 0/);
-  assert.throws(() => buildSyntheticDataset({ tokenizer, islStddev: -1 }), /islStddev must be ≥ 0, got -1/);
-  assert.throws(() => buildSyntheticDataset({ tokenizer, oslMean: 0 }), /oslMean must be at least 1 token, got 0/);
-  assert.throws(() => buildSyntheticDataset({ tokenizer, oslMean: 5, oslStddev: -2 }), /oslStddev must be ≥ 0/);
+  await assert.rejects(
+    () => buildSyntheticDataset({ tokenizer, islMean: 0 }),
+    /islMean must be at least 1 token, got 0/,
+  );
+  await assert.rejects(() => buildSyntheticDataset({ tokenizer, islStddev: -1 }), /islStddev must be ≥ 0, got -1/);
+  await assert.rejects(
+    () => buildSyntheticDataset({ tokenizer, oslMean: 0 }),
+    /oslMean must be at least 1 token, got 0/,
+  );
+  await assert.rejects(() => buildSyntheticDataset({ tokenizer, oslMean: 5, oslStddev: -2 }), /oslStddev must be ≥ 0/);
+});
+
+Deno.test("buildSyntheticDataset with the builtin tokenizer and bundled corpus never loads the tokenizer", async () => {
+  let loads = 0;
+  const lazy = lazyTokenizer("builtin", () => {
+    loads++;
+    return Promise.resolve(tokenizer);
+  });
+  const dataset = await buildSyntheticDataset({ tokenizer: lazy, numEntries: 100, islMean: 550, islStddev: 50 });
+  assert.equal(loads, 0);
+  for (const { turns: [turn] } of dataset.conversations) assert.equal(tokenizer.count(turn.texts[0]), turn.inputTokens);
 });

@@ -132,15 +132,3 @@ Deno.test("token counter workers never lose their init message when many start a
     for (const c of counters) c.close();
   }
 });
-
-Deno.test("a worker counter built from this thread's builtin tables counts like the builtin tokenizer", async () => {
-  const { builtinTokenizerSnapshot } = await import("../../src/tokenizer/builtin_tokenizer.ts");
-  const texts = ["Hello, world!", "naïve café — 東京 🚀", "  spaces\tand\nlines 12345 <|endoftext|>"];
-  const local = await loadBuiltinTokenizer();
-  const counter = await createTokenCounter("builtin", { prebuilt: await builtinTokenizerSnapshot() });
-  try {
-    assert.deepStrictEqual(await counter.count(texts), texts.map((t) => local.count(t)));
-  } finally {
-    counter.close();
-  }
-});
