@@ -2,11 +2,18 @@
  * `infermeter calibrate`: proves how much error the client adds to the numbers it exports.
  *
  * Method: a reference server (sim/calibration_server.ts, its own process) streams tokens on a known schedule
- * and records the instant it wrote each one. For every stream level we run the real product — `infermeter
- * profile`, its own process, exports included — against it, then rebuild the client's arrival time of every
- * token from the exported JSONL (`request_start_ns` + TTFT + the inter-chunk latencies) and compare with the
- * server's write times of the same request (joined on `x_request_id`). The difference is everything between
- * the server's `write()` and the exported number: kernel loopback, event-loop delay, parsing, clock reading.
+ * and records the instant each request arrived and the instant it wrote each token. For every stream level we
+ * run the real product — `infermeter profile`, its own process, exports included — against it, then rebuild the
+ * client's arrival time of every token from the exported JSONL (`request_start_ns` + TTFT + the inter-chunk
+ * latencies) and compare with the server's times of the same request (joined on `x_request_id`):
+ *
+ * - event error = client arrival − server write, per token: kernel loopback, event-loop delay, parsing, clock
+ *   reading. TTFT error is that of the first token, request-latency error that of the last, and ITL error the
+ *   difference of the client's and the server's mean gaps;
+ * - send lag = server arrival − client `request_start_ns`: the client's work between its start stamp and its
+ *   `write()`, plus kernel loopback and the reference server's own wake-up (it answers other streams on the
+ *   same thread), so it bounds the start stamp's error from above; the floor client's send lag, taken right
+ *   before a bare `write()`, shows the server's share.
  *
  * Both processes read epoch time as `performance.timeOrigin + performance.now()`; `GET /clock` pings measure
  * the offset between the two clocks, which is reported (and subtracted when it exceeds its uncertainty).
@@ -16,7 +23,8 @@ import { joinPath as join } from "../runtime/file_path.ts";
 import { EXIT } from "./exit_codes.ts";
 import { selfCommand } from "../runtime/self_command.ts";
 import { computeStats, type Stats } from "../metrics/stats.ts";
-import { startCalibrationServer } from "../sim/calibration_server.ts";
+import { type CalibrationLog, startCalibrationServer } from "../sim/calibration_server.ts";
+import type { FloorLog } from "./calibrate_floor.ts";
 
 interface CalibrateOptions {
   readonly streams: number[];
@@ -44,8 +52,11 @@ export interface LevelReport {
   readonly ttftErrorMs: Stats | undefined;
   readonly itlErrorMs: Stats | undefined;
   readonly requestLatencyErrorMs: Stats | undefined;
+  /** Server arrival − client start stamp of each request. */
+  readonly sendLagMs: Stats | undefined;
   readonly eventErrorMs: Stats | undefined;
-  /** The same event error for a bare socket reader at this concurrency: what no client here can beat. */
+  /** The same send lag and event error for a bare socket client at this concurrency: what no client here can beat. */
+  readonly floorSendLagMs: Stats | undefined;
   readonly floorEventErrorMs: Stats | undefined;
   readonly clientCpuPercentOfCore?: number;
   /** Requests the profile run reported as failed (should be 0). */
@@ -254,13 +265,14 @@ async function runLevel(
   if (!child.success) {
     throw new Error(`the profile run failed (exit ${child.code}): ${new TextDecoder().decode(child.stderr).trim()}`);
   }
-  const sent: Record<string, number[]> = await (await fetch(`${url}/calibration/sent`)).json();
+  const log: CalibrationLog = await (await fetch(`${url}/calibration/sent`)).json();
   const summary = JSON.parse(await Deno.readTextFile(join(dir, "profile_export_aiperf.json")));
   const jsonl = await Deno.readTextFile(join(dir, "profile_export.jsonl"));
 
   const ttft: number[] = [];
   const itl: number[] = [];
   const latency: number[] = [];
+  const send: number[] = [];
   const events: number[] = [];
   let requests = 0;
   let errors = 0;
@@ -275,10 +287,13 @@ async function runLevel(
     }
     // request_start_ns exceeds 2^53: read its digits, not the float JSON.parse made of it.
     const startNs = /"request_start_ns":(\d+)/.exec(line)?.[1];
-    const writes = sent[rec.metadata.x_request_id];
+    const writes = log.writes[rec.metadata.x_request_id];
+    const arrived = log.received[rec.metadata.x_request_id];
     const t0 = rec.metrics.time_to_first_token?.value;
     const gaps: number[] = rec.metrics.inter_chunk_latency?.value ?? [];
-    if (!startNs || !writes || t0 === undefined || writes.length !== gaps.length + 1) continue;
+    if (!startNs || !writes || arrived === undefined || t0 === undefined || writes.length !== gaps.length + 1) {
+      continue;
+    }
     requests++;
     const big = BigInt(startNs);
     const startMs = Number(big / 1_000_000n) + Number(big % 1_000_000n) / 1e6;
@@ -287,6 +302,7 @@ async function runLevel(
     for (const g of gaps) arrivals.push(arrival += g);
     for (let k = 0; k < arrivals.length; k++) events.push(arrivals[k] - (writes[k] - correction));
     const n = arrivals.length - 1;
+    send.push(arrived - correction - startMs);
     ttft.push(arrivals[0] - (writes[0] - correction));
     latency.push(arrivals[n] - (writes[n] - correction));
     itl.push((arrivals[n] - arrivals[0]) / n - (writes[n] - writes[0]) / n);
@@ -300,21 +316,23 @@ async function runLevel(
     ttftErrorMs: computeStats(ttft),
     itlErrorMs: computeStats(itl),
     requestLatencyErrorMs: computeStats(latency),
+    sendLagMs: computeStats(send),
     eventErrorMs: computeStats(events),
-    floorEventErrorMs: floor,
+    floorSendLagMs: floor?.send,
+    floorEventErrorMs: floor?.event,
     clientCpuPercentOfCore: summary.infermeter?.client_cpu?.percent_of_core,
     errors: summary.error_request_count?.avg ?? errors,
   };
 }
 
-/** Per-event error of the bare floor reader (calibrate_floor.ts) over a short run at `streams`. */
+/** Send lag and per-event error of the bare floor client (calibrate_floor.ts) over a short run at `streams`. */
 async function floorErrors(
   opts: CalibrateOptions,
   url: string,
   streams: number,
   clock: { offset: number; uncertainty: number },
   pin: boolean,
-): Promise<Stats | undefined> {
+): Promise<{ send: Stats | undefined; event: Stats | undefined } | undefined> {
   const args = [
     ...selfCommand.args,
     "calibrate",
@@ -333,16 +351,19 @@ async function floorErrors(
     stderr: "inherit",
   }).output();
   if (!child.success) return undefined;
-  const arrivals: Record<string, number[]> = JSON.parse(new TextDecoder().decode(child.stdout));
-  const sent: Record<string, number[]> = await (await fetch(`${url}/calibration/sent`)).json();
+  const floorLog: FloorLog = JSON.parse(new TextDecoder().decode(child.stdout));
+  const log: CalibrationLog = await (await fetch(`${url}/calibration/sent`)).json();
   const correction = Math.abs(clock.offset) > clock.uncertainty ? clock.offset : 0;
-  const errors: number[] = [];
-  for (const [id, times] of Object.entries(arrivals)) {
-    const writes = sent[id];
-    if (!writes || writes.length !== times.length) continue; // unfinished at the end of the run
-    for (let k = 0; k < times.length; k++) errors.push(times[k] - (writes[k] - correction));
+  const events: number[] = [];
+  const send: number[] = [];
+  for (const [id, { sent, arrivals }] of Object.entries(floorLog)) {
+    const writes = log.writes[id];
+    const arrived = log.received[id];
+    if (!writes || arrived === undefined || writes.length !== arrivals.length) continue; // unfinished at the end
+    for (let k = 0; k < arrivals.length; k++) events.push(arrivals[k] - (writes[k] - correction));
+    send.push(arrived - correction - sent);
   }
-  return computeStats(errors);
+  return { send: computeStats(send), event: computeStats(events) };
 }
 
 /** NTP-style: the ping with the shortest round trip bounds the offset best. */
@@ -400,6 +421,10 @@ export function renderReport(r: CalibrationReport): string {
     f(l.eventErrorMs, "p99"),
     f(l.floorEventErrorMs, "p50"),
     f(l.floorEventErrorMs, "p99"),
+    f(l.sendLagMs, "p50"),
+    f(l.sendLagMs, "p99"),
+    f(l.floorSendLagMs, "p50"),
+    f(l.floorSendLagMs, "p99"),
     l.clientCpuPercentOfCore !== undefined ? l.clientCpuPercentOfCore.toFixed(0) + "%" : "-",
   ]);
   const header = [
@@ -415,6 +440,10 @@ export function renderReport(r: CalibrationReport): string {
     "event p99",
     "floor p50",
     "floor p99",
+    "send p50",
+    "send p99",
+    "floor send p50",
+    "floor send p99",
     "client CPU",
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
@@ -424,7 +453,10 @@ export function renderReport(r: CalibrationReport): string {
     `${r.tokensPerRequest} tokens, ${r.warmup ? "after a warmup of one request per stream" : "cold start"})`,
     line(header),
     ...rows.map(line),
-    "floor: the same per-event error for a bare socket reader (no HTTP, SSE or JSON work): kernel, runtime and server.",
+    "TTFT, latency, event: client arrival − server write of the first, last and every token; floor: the same for a bare",
+    "socket client (no HTTP, SSE or JSON work): kernel, runtime and server, which no client here can beat.",
+    "send: server arrival − client start stamp (an upper bound on the start stamp's error: it includes loopback and",
+    "the reference server's wake-up, whose share the floor client's send lag shows).",
     `clock offset between processes: ${(r.clockOffsetMs * 1000).toFixed(1)} µs ± ${
       (r.clockUncertaintyMs * 1000).toFixed(1)
     } µs`,

@@ -5,12 +5,16 @@
  * runtime's wake-up and the reference server's write path, not infermeter.
  *
  * Runs as its own process (`calibrate --floor-client …`), pinned like the profile runs; prints
- * `{x-request-id: [arrival epoch ms…]}` as JSON on stdout.
+ * {@linkcode FloorLog} as JSON on stdout.
  */
+
+/** Per `x-request-id`: epoch ms just before the request's `write()`, and of every read holding a token. */
+export type FloorLog = Record<string, { sent: number; arrivals: number[] }>;
+
 export async function runFloorClient(url: string, streams: number, seconds: number, tokens: number): Promise<void> {
   const { hostname, port } = new URL(url);
   const stop = performance.now() + seconds * 1000;
-  const arrivals: Record<string, number[]> = {};
+  const log: FloorLog = {};
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   const body = JSON.stringify({ max_tokens: tokens, stream: true });
@@ -22,10 +26,11 @@ export async function runFloorClient(url: string, streams: number, seconds: numb
       while (performance.now() < stop) {
         const id = crypto.randomUUID();
         const stamps: number[] = [];
-        arrivals[id] = stamps;
-        await conn.write(encoder.encode(
+        const request = encoder.encode(
           `POST /floor HTTP/1.1\r\nHost: ${hostname}\r\nX-Request-ID: ${id}\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
-        ));
+        );
+        log[id] = { sent: performance.timeOrigin + performance.now(), arrivals: stamps };
+        await conn.write(request);
         let tail = "";
         for (;;) {
           const n = await conn.read(buf);
@@ -46,5 +51,5 @@ export async function runFloorClient(url: string, streams: number, seconds: numb
       conn.close();
     }
   }));
-  console.log(JSON.stringify(arrivals));
+  console.log(JSON.stringify(log));
 }

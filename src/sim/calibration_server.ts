@@ -8,8 +8,12 @@
  * stream pump in between. Times are epoch ms (`performance.timeOrigin + performance.now()`); `GET /clock`
  * lets the client estimate the offset between the two processes' clocks.
  *
+ * The instant each request ARRIVED is kept too: stamped right after the `read()` that brought its first bytes,
+ * so a client's send path (the work between its start stamp and its `write()`) is measured as well as its
+ * receive path.
+ *
  * Routes: `POST <any>` (streams `max_completion_tokens` / `max_tokens` single-token words: TTFT, then ITL
- * apart), `GET /clock`, `GET /calibration/sent` (returns and forgets `{x-request-id: [write times…]}`).
+ * apart), `GET /clock`, `GET /calibration/sent` (returns and forgets {@linkcode CalibrationLog}).
  */
 import { SeededRandom } from "../dataset/seeded_random.ts";
 import { StreamScheduler } from "./stream_scheduler.ts";
@@ -24,6 +28,12 @@ export interface CalibrationServerOptions {
   readonly ttftMs: number;
   /** Time between tokens, ms. */
   readonly itlMs: number;
+}
+
+/** What the server observed, per `x-request-id`: epoch ms of the request's arrival and of each token's write. */
+export interface CalibrationLog {
+  readonly received: Record<string, number>;
+  readonly writes: Record<string, number[]>;
 }
 
 export interface CalibrationServer {
@@ -44,6 +54,7 @@ export function startCalibrationServer(opts: CalibrationServerOptions): Calibrat
   const listener = Deno.listen({ hostname, port: opts.port ?? 0 });
   const scheduler = new StreamScheduler();
   const sent = new Map<string, number[]>();
+  const received = new Map<string, number>();
   const words = new WordSource(new SeededRandom(7));
   const conns = new Set<Deno.Conn>();
 
@@ -62,44 +73,52 @@ export function startCalibrationServer(opts: CalibrationServerOptions): Calibrat
     }
   })().catch(() => {});
 
+  /**
+   * Reading never waits for a response: a read is always posted, so each request is stamped when its bytes
+   * arrive, not when this server gets round to it (back-to-back requests come while the previous response's
+   * last write is still being completed). Responses go out one after another, in request order.
+   */
   async function serveConnection(conn: Deno.Conn): Promise<void> {
     let buf: Uint8Array = new Uint8Array(0);
     const chunk = new Uint8Array(64 * 1024);
+    /** When the first bytes of the request at the front of `buf` were read. */
+    let arrivedAt = 0;
+    let responding: Promise<void> = Promise.resolve();
     for (;;) {
-      const head = indexOf(buf, HEAD_END);
-      if (head < 0) {
-        const n = await conn.read(chunk);
-        if (n === null) return;
-        buf = concat(buf, chunk.subarray(0, n));
-        continue;
-      }
-      const headText = new TextDecoder().decode(buf.subarray(0, head));
-      const [requestLine, ...headerLines] = headText.split("\r\n");
-      const headers = new Map<string, string>();
-      for (const line of headerLines) {
-        const i = line.indexOf(":");
-        if (i > 0) headers.set(line.slice(0, i).trim().toLowerCase(), line.slice(i + 1).trim());
-      }
-      const length = Number(headers.get("content-length") ?? "0");
-      while (buf.length < head + 4 + length) {
-        const n = await conn.read(chunk);
-        if (n === null) return;
-        buf = concat(buf, chunk.subarray(0, n));
-      }
-      const body = new TextDecoder().decode(buf.subarray(head + 4, head + 4 + length));
-      buf = buf.slice(head + 4 + length);
-      const [method, path] = requestLine.split(" ");
-      if (method === "GET") {
-        await respondJson(conn, path === "/clock" ? { t: epochNow() } : path === "/calibration/sent" ? takeSent() : {});
-      } else {
-        await stream(conn, headers.get("x-request-id") ?? crypto.randomUUID(), tokensRequested(body));
+      const n = await conn.read(chunk);
+      if (n === null) break;
+      const t = epochNow();
+      if (buf.length === 0) arrivedAt = t;
+      buf = concat(buf, chunk.subarray(0, n));
+      // Stamp first, work later: reads that completed in the same event-loop turn on other connections resume
+      // before this microtask, so a burst of requests is stamped before any of them is parsed or answered.
+      await Promise.resolve();
+      for (let request = takeRequest(buf); request !== undefined; request = takeRequest(buf)) {
+        buf = request.rest;
+        const req = request;
+        if (req.method === "GET") {
+          responding = responding.then(() =>
+            respondJson(
+              conn,
+              req.path === "/clock" ? { t: epochNow() } : req.path === "/calibration/sent" ? takeSent() : {},
+            )
+          );
+        } else {
+          const id = req.headers.get("x-request-id") ?? crypto.randomUUID();
+          received.set(id, arrivedAt);
+          responding = responding.then(() => stream(conn, id, tokensRequested(req.body)));
+        }
+        // Bytes of a pipelined next request came with this read.
+        arrivedAt = t;
       }
     }
+    await responding.catch(() => {});
   }
 
-  function takeSent(): Record<string, number[]> {
-    const out = Object.fromEntries(sent);
+  function takeSent(): CalibrationLog {
+    const out = { received: Object.fromEntries(received), writes: Object.fromEntries(sent) };
     sent.clear();
+    received.clear();
     return out;
   }
 
@@ -155,6 +174,31 @@ export function startCalibrationServer(opts: CalibrationServerOptions): Calibrat
       }
     },
   };
+}
+
+interface ParsedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Map<string, string>;
+  readonly body: string;
+  /** Bytes after this request. */
+  readonly rest: Uint8Array;
+}
+
+/** The first complete request in `buf`, or undefined while its head or body is still incomplete. */
+function takeRequest(buf: Uint8Array): ParsedRequest | undefined {
+  const head = indexOf(buf, HEAD_END);
+  if (head < 0) return undefined;
+  const [requestLine, ...headerLines] = new TextDecoder().decode(buf.subarray(0, head)).split("\r\n");
+  const headers = new Map<string, string>();
+  for (const line of headerLines) {
+    const i = line.indexOf(":");
+    if (i > 0) headers.set(line.slice(0, i).trim().toLowerCase(), line.slice(i + 1).trim());
+  }
+  const end = head + 4 + Number(headers.get("content-length") ?? "0");
+  if (buf.length < end) return undefined;
+  const [method, path] = requestLine.split(" ");
+  return { method, path, headers, body: new TextDecoder().decode(buf.subarray(head + 4, end)), rest: buf.slice(end) };
 }
 
 function tokensRequested(body: string): number {

@@ -22,7 +22,11 @@ Deno.test("calibrate reports small client-added errors for every level, as JSON"
     // (possibly busy) machine is. A wrong join or clock would show errors of tens of ms or negative medians.
     assert.ok(level.ttftErrorMs.p50 > -0.5 && level.ttftErrorMs.p50 < 5, `TTFT error p50 ${level.ttftErrorMs.p50}`);
     assert.ok(Math.abs(level.itlErrorMs.p50) < 5, `ITL error p50 ${level.itlErrorMs.p50}`);
+    // The send lag includes loopback, so it is positive up to the clock-offset uncertainty.
+    assert.ok(level.sendLagMs.p50 > -0.5 && level.sendLagMs.p50 < 5, `send lag p50 ${level.sendLagMs.p50}`);
+    assert.equal(level.sendLagMs.count, level.requests);
     assert.ok(level.floorEventErrorMs.count > 0, "the floor reader measured events");
+    assert.ok(level.floorSendLagMs.count > 0, "the floor reader measured its sends");
   }
 });
 
