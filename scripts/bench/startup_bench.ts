@@ -6,8 +6,9 @@
  * connection carrying an HTTP request (the preflight only connects) and forwards the bytes to a real `serve-sim`.
  * The spawn instant is taken just before `spawn()`, so the figure includes the runtime's own start.
  *
- * Cases: from source and (when built) from the bundle; with the built-in tokenizer's table cache warm and cold
- * (an empty INFERMETER_CACHE_DIR per run, i.e. a first run on a new machine).
+ * Cases: from source and (when built) from the bundle, and from source confined to one core (`taskset -c 0`,
+ * where the run waits for the counting Worker); with the built-in tokenizer's table cache warm and cold (an empty
+ * INFERMETER_CACHE_DIR per run, i.e. a first run on a new machine).
  *
  * Usage: deno run -A scripts/bench/startup_bench.ts [--runs 7] [--json]
  */
@@ -119,6 +120,19 @@ try {
   forms.push({ name: "bundle", cmd: [Deno.execPath(), "run", "-A", bundle] });
 } catch {
   console.error(`(no ${bundle}: run \`deno task bundle\` to measure the bundle too)`);
+}
+
+// Confined to one core, the engine waits for the counting Worker's tables before sending (src/cli/profile.ts).
+if (navigator.hardwareConcurrency >= 2 && await succeeds(["taskset", "-c", "0", "true"])) {
+  forms.push({ name: "source on one core", cmd: ["taskset", "-c", "0", ...forms[0].cmd] });
+}
+
+async function succeeds(argv: string[]): Promise<boolean> {
+  try {
+    return (await new Deno.Command(argv[0], { args: argv.slice(1), stdout: "null", stderr: "null" }).output()).success;
+  } catch {
+    return false;
+  }
 }
 
 const results: Record<string, unknown> = {};

@@ -108,11 +108,13 @@ export function startCalibrationServer(opts: CalibrationServerOptions): Calibrat
           received.set(id, arrivedAt);
           responding = responding.then(() => stream(conn, id, tokensRequested(req.body)));
         }
+        // A failed write ends this connection's responses, never the process (no unhandled rejection).
+        responding = responding.catch(() => {});
         // Bytes of a pipelined next request came with this read.
         arrivedAt = t;
       }
     }
-    await responding.catch(() => {});
+    await responding;
   }
 
   function takeSent(): CalibrationLog {
