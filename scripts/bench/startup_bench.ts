@@ -181,6 +181,6 @@ if (asJson) {
 } else {
   console.log(`infermeter start-up, ${runs} runs each, ms from spawn (median [min–max])`);
   for (const [name, s] of Object.entries(results) as [string, Stats][]) {
-    console.log(`  ${name.padEnd(42)} ${s.median.toFixed(0).padStart(4)}  [${s.min.toFixed(0)}–${s.max.toFixed(0)}]`);
+    console.log(`  ${name.padEnd(52)} ${s.median.toFixed(0).padStart(4)}  [${s.min.toFixed(0)}–${s.max.toFixed(0)}]`);
   }
 }
