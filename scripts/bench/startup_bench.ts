@@ -15,6 +15,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startSimServer } from "./sim_launcher.ts";
+import { pinned, quickCommand } from "./child_runner.ts";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const runsArg = Deno.args.indexOf("--runs");
@@ -123,16 +124,8 @@ try {
 }
 
 // Confined to one core, the engine waits for the counting Worker's tables before sending (src/cli/profile.ts).
-if (navigator.hardwareConcurrency >= 2 && await succeeds(["taskset", "-c", "0", "true"])) {
-  forms.push({ name: "source on one core", cmd: ["taskset", "-c", "0", ...forms[0].cmd] });
-}
-
-async function succeeds(argv: string[]): Promise<boolean> {
-  try {
-    return (await new Deno.Command(argv[0], { args: argv.slice(1), stdout: "null", stderr: "null" }).output()).success;
-  } catch {
-    return false;
-  }
+if (navigator.hardwareConcurrency >= 2 && (await quickCommand(["taskset", "-c", "0", "true"])).code === 0) {
+  forms.push({ name: "source on one core", cmd: pinned(forms[0].cmd, "0") });
 }
 
 const results: Record<string, unknown> = {};

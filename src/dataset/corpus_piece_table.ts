@@ -13,11 +13,12 @@
  */
 import type { Tokenizer } from "../tokenizer/tokenizer.ts";
 import type { TokenPool } from "./prompt_synthesizer.ts";
+import { hashString } from "./seeded_random.ts";
 
 export interface PieceTableData {
   /** Which tokenizer counted the pieces (the builtin tokenizer's cache key). */
   readonly tokenizer: string;
-  /** Length and hash of the cleaned corpus text the pieces cover. */
+  /** Length and hash (`hashString`, FNV-1a) of the cleaned corpus text the pieces cover. */
   readonly textLength: number;
   readonly textHash: number;
   /** Base64 of LEB128 varint pairs (piece length in code units, piece token count). */
@@ -34,13 +35,6 @@ export function cleanCorpus(corpus: string): string {
     .map((line) => line.trim())
     .filter((line) => line.length > 0)
     .join("\n");
-}
-
-/** 32-bit FNV-1a over the UTF-16 code units of `text`. */
-export function textHash(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
 }
 
 /**
@@ -73,7 +67,7 @@ export function buildPieceTable(tokenizer: Tokenizer, text: string, tokenizerKey
   return {
     tokenizer: tokenizerKey,
     textLength: text.length,
-    textHash: textHash(text),
+    textHash: hashString(text),
     pieces: new Uint8Array(bytes).toBase64(),
   };
 }
@@ -83,7 +77,7 @@ export function buildPieceTable(tokenizer: Tokenizer, text: string, tokenizerKey
  * `tokenizerKey` is the key of the tokenizer the caller will count with.
  */
 export function piecePool(data: PieceTableData, text: string, tokenizerKey: string): TokenPool | undefined {
-  if (data.tokenizer !== tokenizerKey || data.textLength !== text.length || data.textHash !== textHash(text)) {
+  if (data.tokenizer !== tokenizerKey || data.textLength !== text.length || data.textHash !== hashString(text)) {
     return undefined;
   }
   const bytes = Uint8Array.fromBase64(data.pieces);

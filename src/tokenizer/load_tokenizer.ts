@@ -7,7 +7,7 @@
  *
  * Both implementations are imported dynamically so a run pays only for the one it uses.
  */
-import { type LazyTokenizer, lazyTokenizer, type Tokenizer } from "./tokenizer.ts";
+import { asLazyTokenizer, type LazyTokenizer, lazyTokenizer, type Tokenizer } from "./tokenizer.ts";
 
 /** The default `--tokenizer` value. */
 export const DEFAULT_TOKENIZER_SPEC = "builtin";
@@ -35,8 +35,7 @@ export async function resolveTokenizer(spec: string = DEFAULT_TOKENIZER_SPEC): P
     // The name is BUILTIN_TOKENIZER_NAME, spelled out so this module does not import the builtin one eagerly.
     return lazyTokenizer(DEFAULT_TOKENIZER_SPEC, () => loadTokenizer(spec));
   }
-  const loaded = await loadTokenizer(spec);
-  return lazyTokenizer(loaded.name, () => Promise.resolve(loaded));
+  return asLazyTokenizer(await loadTokenizer(spec));
 }
 
 async function exists(path: string): Promise<boolean> {

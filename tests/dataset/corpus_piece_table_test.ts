@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { buildPieceTable, cleanCorpus, piecePool, textHash } from "../../src/dataset/corpus_piece_table.ts";
+import { buildPieceTable, cleanCorpus, piecePool } from "../../src/dataset/corpus_piece_table.ts";
 import { DEFAULT_CORPUS_PIECES } from "../../src/dataset/corpus_pieces.ts";
 import { DEFAULT_CORPUS } from "../../src/dataset/default_corpus.ts";
-import { SeededRandom } from "../../src/dataset/seeded_random.ts";
+import { hashString, SeededRandom } from "../../src/dataset/seeded_random.ts";
 import { loadBuiltinTokenizer, O200K_CACHE_KEY } from "../../src/tokenizer/builtin_tokenizer.ts";
 
 const tokenizer = await loadBuiltinTokenizer();
@@ -39,7 +39,7 @@ Deno.test("piecePool refuses a table made for another text or tokenizer", () => 
   assert.equal(piecePool(DEFAULT_CORPUS_PIECES, text + " more", O200K_CACHE_KEY), undefined);
   assert.equal(piecePool(DEFAULT_CORPUS_PIECES, text.replace("a", "b"), O200K_CACHE_KEY), undefined);
   assert.equal(piecePool(DEFAULT_CORPUS_PIECES, text, "cl100k_base"), undefined);
-  assert.notEqual(textHash("ab"), textHash("ba"));
+  assert.notEqual(hashString("ab"), hashString("ba"));
 });
 
 Deno.test("buildPieceTable round-trips long pieces (multi-byte varints) and non-ASCII text", () => {
