@@ -73,7 +73,8 @@ export async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
     useServerTokenCount: config.useServerTokenCount,
     onProcessed: (r: ProcessedRecord) => {
       if (r.phase === "warmup") {
-        warmupAccumulator?.add(r);
+        const values = warmupAccumulator?.add(r);
+        if (values !== undefined) jsonl?.rehearse(r, values);
         return;
       }
       const values = accumulator.add(r);

@@ -117,6 +117,15 @@ export class JsonlWriter {
     this.#lines.writeLine(this.#formatter.format(record, values));
   }
 
+  /**
+   * Formats and encodes a record's line without writing it: warmup records go through here so that, when the
+   * first profiling requests finish together, this code is already compiled instead of running cold (and being
+   * compiled) while streams still running on the same thread wait for their reads to be stamped.
+   */
+  rehearse(record: ProcessedRecord, values: RecordMetrics): void {
+    this.#lines.rehearseLine(this.#formatter.format(record, values));
+  }
+
   /** Hands buffered lines to the file; resolves when everything written so far is on disk. */
   flush(): Promise<void> {
     return this.#lines.flush();

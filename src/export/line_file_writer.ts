@@ -24,6 +24,7 @@ export class LineFileWriter {
   readonly #flushIntervalMs: number;
   /** Chunk being filled, and how much of it is used. */
   #chunk: Uint8Array = EMPTY;
+  #scratch: Uint8Array = EMPTY;
   #used = 0;
   /** Filled chunks not yet handed to the file. */
   #sealed: Uint8Array[] = [];
@@ -70,6 +71,13 @@ export class LineFileWriter {
       Deno.unrefTimer(timer);
       this.#timer = timer;
     }
+  }
+
+  /** Encodes `line` as `writeLine` would, into a scratch buffer that is never written (warms the code up). */
+  rehearseLine(line: string): void {
+    const room = line.length * 3 + 1;
+    if (this.#scratch.length < room) this.#scratch = new Uint8Array(Math.max(room, 2 * this.#scratch.length));
+    this.#encoder.encodeInto(line, this.#scratch);
   }
 
   /** Hands buffered lines to the file; resolves when everything written so far is on disk. */

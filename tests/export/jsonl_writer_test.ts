@@ -132,3 +132,22 @@ Deno.test("JSONL writer flushes on its interval without more records", async () 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("JSONL writer: rehearsing a record (warmup) writes and counts nothing", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/r.jsonl`;
+  try {
+    const writer = await JsonlWriter.open(path, { metrics, timeOriginMs: ORIGIN, flushEveryRecords: 1 });
+    const acc = new MetricAccumulator(metrics);
+    // Longer than the first scratch buffer, twice: the scratch grows and is reused.
+    for (let i = 0; i < 2; i++) writer.rehearse(ok, acc.add(ok));
+    await writer.flush();
+    assert.equal(writer.recordsWritten, 0);
+    assert.equal(await Deno.readTextFile(path), "");
+    writer.write(failed, acc.add(failed));
+    await writer.close();
+    assert.equal(await Deno.readTextFile(path), FAILED_LINE + "\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
