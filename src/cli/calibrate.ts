@@ -58,6 +58,10 @@ export interface LevelReport {
   /** The same send lag and event error for a bare socket client at this concurrency: what no client here can beat. */
   readonly floorSendLagMs: Stats | undefined;
   readonly floorEventErrorMs: Stats | undefined;
+  /** The floor client's error on the first token of each response: what the TTFT error compares with. */
+  readonly floorTtftErrorMs: Stats | undefined;
+  /** The floor client's error on the last token of each response: what the request-latency error compares with. */
+  readonly floorLatencyErrorMs: Stats | undefined;
   readonly clientCpuPercentOfCore?: number;
   /** Requests the profile run reported as failed (should be 0). */
   readonly errors: number;
@@ -320,19 +324,24 @@ async function runLevel(
     eventErrorMs: computeStats(events),
     floorSendLagMs: floor?.send,
     floorEventErrorMs: floor?.event,
+    floorTtftErrorMs: floor?.ttft,
+    floorLatencyErrorMs: floor?.latency,
     clientCpuPercentOfCore: summary.infermeter?.client_cpu?.percent_of_core,
     errors: summary.error_request_count?.avg ?? errors,
   };
 }
 
-/** Send lag and per-event error of the bare floor client (calibrate_floor.ts) over a short run at `streams`. */
+/**
+ * Send lag, per-event, first- and last-token error of the bare floor client (calibrate_floor.ts) over a short
+ * run at `streams`.
+ */
 async function floorErrors(
   opts: CalibrateOptions,
   url: string,
   streams: number,
   clock: { offset: number; uncertainty: number },
   pin: boolean,
-): Promise<{ send: Stats | undefined; event: Stats | undefined } | undefined> {
+): Promise<FloorErrors | undefined> {
   const args = [
     ...selfCommand.args,
     "calibrate",
@@ -355,15 +364,34 @@ async function floorErrors(
   const log: CalibrationLog = await (await fetch(`${url}/calibration/sent`)).json();
   const correction = Math.abs(clock.offset) > clock.uncertainty ? clock.offset : 0;
   const events: number[] = [];
+  const ttft: number[] = [];
+  const latency: number[] = [];
   const send: number[] = [];
   for (const [id, { sent, arrivals }] of Object.entries(floorLog)) {
     const writes = log.writes[id];
     const arrived = log.received[id];
     if (!writes || arrived === undefined || writes.length !== arrivals.length) continue; // unfinished at the end
     for (let k = 0; k < arrivals.length; k++) events.push(arrivals[k] - (writes[k] - correction));
+    const last = arrivals.length - 1;
+    if (last >= 0) {
+      ttft.push(arrivals[0] - (writes[0] - correction));
+      latency.push(arrivals[last] - (writes[last] - correction));
+    }
     send.push(arrived - correction - sent);
   }
-  return { send: computeStats(send), event: computeStats(events) };
+  return {
+    send: computeStats(send),
+    event: computeStats(events),
+    ttft: computeStats(ttft),
+    latency: computeStats(latency),
+  };
+}
+
+interface FloorErrors {
+  readonly send: Stats | undefined;
+  readonly event: Stats | undefined;
+  readonly ttft: Stats | undefined;
+  readonly latency: Stats | undefined;
 }
 
 /** NTP-style: the ping with the shortest round trip bounds the offset best. */
@@ -413,10 +441,14 @@ export function renderReport(r: CalibrationReport): string {
     Math.round(l.eventsPerSecond).toLocaleString("en-US"),
     f(l.ttftErrorMs, "p50"),
     f(l.ttftErrorMs, "p99"),
+    f(l.floorTtftErrorMs, "p50"),
+    f(l.floorTtftErrorMs, "p99"),
     f(l.itlErrorMs, "p50"),
     f(l.itlErrorMs, "p99"),
     f(l.requestLatencyErrorMs, "p50"),
     f(l.requestLatencyErrorMs, "p99"),
+    f(l.floorLatencyErrorMs, "p50"),
+    f(l.floorLatencyErrorMs, "p99"),
     f(l.eventErrorMs, "p50"),
     f(l.eventErrorMs, "p99"),
     f(l.floorEventErrorMs, "p50"),
@@ -432,10 +464,14 @@ export function renderReport(r: CalibrationReport): string {
     "events/s",
     "TTFT p50",
     "TTFT p99",
+    "floor TTFT p50",
+    "floor TTFT p99",
     "ITL p50",
     "ITL p99",
     "latency p50",
     "latency p99",
+    "floor latency p50",
+    "floor latency p99",
     "event p50",
     "event p99",
     "floor p50",
@@ -453,8 +489,9 @@ export function renderReport(r: CalibrationReport): string {
     `${r.tokensPerRequest} tokens, ${r.warmup ? "after a warmup of one request per stream" : "cold start"})`,
     line(header),
     ...rows.map(line),
-    "TTFT, latency, event: client arrival − server write of the first, last and every token; floor: the same for a bare",
-    "socket client (no HTTP, SSE or JSON work): kernel, runtime and server, which no client here can beat.",
+    "TTFT, latency, event: client arrival − server write of the first, last and every token; floor TTFT, floor",
+    "latency, floor: the same for a bare socket client (no HTTP, SSE or JSON work): kernel, runtime and server, which",
+    "no client here can beat.",
     "send: server arrival − client start stamp (an upper bound on the start stamp's error: it includes loopback and",
     "the reference server's wake-up, whose share the floor client's send lag shows).",
     `clock offset between processes: ${(r.clockOffsetMs * 1000).toFixed(1)} µs ± ${

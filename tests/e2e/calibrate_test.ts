@@ -26,6 +26,9 @@ Deno.test("calibrate reports small client-added errors for every level, as JSON"
     assert.ok(level.sendLagMs.p50 > -0.5 && level.sendLagMs.p50 < 5, `send lag p50 ${level.sendLagMs.p50}`);
     assert.equal(level.sendLagMs.count, level.requests);
     assert.ok(level.floorEventErrorMs.count > 0, "the floor reader measured events");
+    assert.equal(level.floorTtftErrorMs.count, level.floorSendLagMs.count, "one first token per floor response");
+    assert.equal(level.floorLatencyErrorMs.count, level.floorSendLagMs.count, "one last token per floor response");
+    assert.ok(Math.abs(level.floorTtftErrorMs.p50) < 5, `floor TTFT error p50 ${level.floorTtftErrorMs.p50}`);
     assert.ok(level.floorSendLagMs.count > 0, "the floor reader measured its sends");
   }
 });
