@@ -30,33 +30,35 @@ export class ResponseCollector {
     this.raw = keepRaw ? [] : undefined;
   }
 
-  #pendingData: string[] = [];
-  #pendingTimes: number[] = [];
-  #scheduled = false;
+  // Events waiting for the parse microtask, in slots reused for the whole response: fresh arrays per read were
+  // ~15 % of everything the engine allocated at 256 streams (V8 sampling heap profile), and allocation is what
+  // sets how often the young-generation collector pauses the thread that stamps reads.
+  readonly #pendingData: string[] = [];
+  readonly #pendingTimes: number[] = [];
+  #pending = 0;
 
   /** SSE handler: `t` is the arrival time of the event's first byte. Parsing is deferred (see above). */
   readonly onEvent = (data: string, t: number): void => {
     this.raw?.push({ t, text: data });
-    this.#pendingData.push(data);
-    this.#pendingTimes.push(t);
-    if (!this.#scheduled) {
-      this.#scheduled = true;
-      queueMicrotask(this.flush);
-    }
+    const i = this.#pending++;
+    this.#pendingData[i] = data;
+    this.#pendingTimes[i] = t;
+    if (i === 0) queueMicrotask(this.flush);
   };
 
   /** Parses every event received so far; called before the record is built. */
   readonly flush = (): void => {
-    this.#scheduled = false;
+    const n = this.#pending;
+    if (n === 0) return;
+    this.#pending = 0;
     const data = this.#pendingData;
     const times = this.#pendingTimes;
-    if (data.length === 0) return;
-    this.#pendingData = [];
-    this.#pendingTimes = [];
-    for (let i = 0; i < data.length; i++) {
+    for (let i = 0; i < n; i++) {
+      const payload = data[i];
+      data[i] = ""; // an event may be a slice of its read's text: do not keep that text alive
       let delta: Delta | undefined;
       try {
-        delta = this.#adapter.parseEvent(data[i]);
+        delta = this.#adapter.parseEvent(payload);
       } catch (err) {
         this.parseError ??= (err as Error).message;
         continue;
