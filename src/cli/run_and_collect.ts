@@ -121,7 +121,9 @@ export async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
       targets: o.targets,
       spec: o.spec,
       shards: o.shards,
+      // Tens of thousands of streams: one small read buffer per connection, no read posted ahead.
       readBufferBytes: (o.spec.profiling.concurrency ?? 0) > 1000 ? 16 * 1024 : undefined,
+      pipelinedReads: (o.spec.profiling.concurrency ?? 0) <= 1000,
       reuse: config.connectionReuseStrategy === "never" ? "never" : "pooled",
       signal: cancel.signal,
       onPhaseStart: (phase, at) => {

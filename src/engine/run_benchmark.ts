@@ -26,6 +26,8 @@ export interface BenchmarkOptions {
   readonly reuse: "pooled" | "never";
   /** Per-connection read buffer (smaller for tens of thousands of connections). @default 65536 */
   readonly readBufferBytes?: number;
+  /** Keep a second read posted per connection (HttpClientOptions.pipelinedReads). @default true */
+  readonly pipelinedReads?: boolean;
   readonly signal: AbortSignal;
   readonly onRecord: (record: RequestRecord) => void;
   readonly onPhaseStart?: (phase: Phase, at: number) => void;
@@ -81,6 +83,7 @@ async function runInProcess(
   const client = new TargetSet(opts.targets, {
     reuse: opts.reuse,
     readBufferBytes: opts.readBufferBytes,
+    pipelinedReads: opts.pipelinedReads,
     connectTimeoutMs: opts.spec.timeoutMs,
   }, opts.spec.explicitEndpoint);
   try {
@@ -141,6 +144,7 @@ function runInWorker(
       targets: opts.targets,
       reuse: opts.reuse,
       readBufferBytes: opts.readBufferBytes,
+      pipelinedReads: opts.pipelinedReads,
       mainTimeOrigin: performance.timeOrigin,
     });
     if (opts.signal.aborted) onAbort();

@@ -12,6 +12,7 @@ export interface ShardStart {
   readonly targets: readonly Target[];
   readonly reuse: "pooled" | "never";
   readonly readBufferBytes?: number;
+  readonly pipelinedReads?: boolean;
   /** `performance.timeOrigin` of the main thread: the worker converts its times onto the run clock. */
   readonly mainTimeOrigin: number;
 }

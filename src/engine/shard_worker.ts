@@ -31,6 +31,7 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
   const client = new TargetSet(start.targets, {
     reuse: start.reuse,
     readBufferBytes: start.readBufferBytes,
+    pipelinedReads: start.pipelinedReads,
     connectTimeoutMs: start.spec.timeoutMs,
   }, start.spec.explicitEndpoint);
   let batch: RequestRecord[] = [];

@@ -641,3 +641,41 @@ Deno.test("HttpClient connects to an IPv6 loopback target and sends a bracketed 
     await server.close();
   }
 });
+
+Deno.test("HttpClient gives the same events and bodies with a read posted ahead as without, across kept-alive exchanges", async () => {
+  // Small writes with pauses: every response spans many reads, so both buffers take turns, and the read posted
+  // ahead at the end of one response is the first read of the next one.
+  const server = startRawServer(eachRequest(async (conn, n) => {
+    await conn.write(SSE_HEAD);
+    for (let i = 0; i < 6; i++) {
+      await conn.write(chunk(`data: {"r":${n},"i":${i}}\n\n`));
+      await delay(2);
+    }
+    await conn.write(chunk("data: [DONE]\n\n") + "0\r\n\r\n");
+  }));
+  const seen: Record<string, string[]> = {};
+  try {
+    for (const pipelinedReads of [true, false]) {
+      const client = new HttpClient(targetOf(server), { pipelinedReads, readBufferBytes: 1024 });
+      const events: string[] = [];
+      try {
+        for (let r = 0; r < 3; r++) {
+          const deadline = performance.now() + 5_000; // a mixed-up buffer would leave the parser waiting
+          const ex = await client.send(GET, { onSseEvent: (data) => events.push(data), deadline });
+          deepStrictEqual([ex.error, ex.reused], [undefined, r > 0]);
+        }
+        deepStrictEqual(client.openConnections, 1);
+      } finally {
+        client.close();
+      }
+      seen[String(pipelinedReads)] = events;
+    }
+    const expected = [0, 1, 2].flatMap((
+      r,
+    ) => [...Array.from({ length: 6 }, (_, i) => `{"r":${r},"i":${i}}`), "[DONE]"]);
+    deepStrictEqual(seen["true"], expected);
+    deepStrictEqual(seen["false"], expected);
+  } finally {
+    await server.close();
+  }
+});
