@@ -273,15 +273,9 @@ async function runLevel(
   const summary = JSON.parse(await Deno.readTextFile(join(dir, "profile_export_aiperf.json")));
   const jsonl = await Deno.readTextFile(join(dir, "profile_export.jsonl"));
 
-  const ttft: number[] = [];
-  const itl: number[] = [];
-  const latency: number[] = [];
-  const send: number[] = [];
-  const events: number[] = [];
+  const samples = new ErrorSamples(clockCorrection(clock));
   let requests = 0;
   let errors = 0;
-  // The offset is only subtracted when it is larger than what the ping could resolve.
-  const correction = Math.abs(clock.offset) > clock.uncertainty ? clock.offset : 0;
   for (const line of jsonl.split("\n")) {
     if (!line) continue;
     const rec = JSON.parse(line);
@@ -304,24 +298,19 @@ async function runLevel(
     let arrival = startMs + t0;
     const arrivals = [arrival];
     for (const g of gaps) arrivals.push(arrival += g);
-    for (let k = 0; k < arrivals.length; k++) events.push(arrivals[k] - (writes[k] - correction));
-    const n = arrivals.length - 1;
-    send.push(arrived - correction - startMs);
-    ttft.push(arrivals[0] - (writes[0] - correction));
-    latency.push(arrivals[n] - (writes[n] - correction));
-    itl.push((arrivals[n] - arrivals[0]) / n - (writes[n] - writes[0]) / n);
+    samples.add(startMs, arrivals, arrived, writes);
   }
   const durationSec = summary.benchmark_duration?.avg ?? opts.duration;
   return {
     streams,
     requests,
-    events: events.length,
-    eventsPerSecond: events.length / durationSec,
-    ttftErrorMs: computeStats(ttft),
-    itlErrorMs: computeStats(itl),
-    requestLatencyErrorMs: computeStats(latency),
-    sendLagMs: computeStats(send),
-    eventErrorMs: computeStats(events),
+    events: samples.events.length,
+    eventsPerSecond: samples.events.length / durationSec,
+    ttftErrorMs: computeStats(samples.ttft),
+    itlErrorMs: computeStats(samples.itl),
+    requestLatencyErrorMs: computeStats(samples.latency),
+    sendLagMs: computeStats(samples.send),
+    eventErrorMs: computeStats(samples.events),
     floorSendLagMs: floor?.send,
     floorEventErrorMs: floor?.event,
     floorTtftErrorMs: floor?.ttft,
@@ -362,29 +351,51 @@ async function floorErrors(
   if (!child.success) return undefined;
   const floorLog: FloorLog = JSON.parse(new TextDecoder().decode(child.stdout));
   const log: CalibrationLog = await (await fetch(`${url}/calibration/sent`)).json();
-  const correction = Math.abs(clock.offset) > clock.uncertainty ? clock.offset : 0;
-  const events: number[] = [];
-  const ttft: number[] = [];
-  const latency: number[] = [];
-  const send: number[] = [];
+  const samples = new ErrorSamples(clockCorrection(clock));
   for (const [id, { sent, arrivals }] of Object.entries(floorLog)) {
     const writes = log.writes[id];
     const arrived = log.received[id];
     if (!writes || arrived === undefined || writes.length !== arrivals.length) continue; // unfinished at the end
-    for (let k = 0; k < arrivals.length; k++) events.push(arrivals[k] - (writes[k] - correction));
-    const last = arrivals.length - 1;
-    if (last >= 0) {
-      ttft.push(arrivals[0] - (writes[0] - correction));
-      latency.push(arrivals[last] - (writes[last] - correction));
-    }
-    send.push(arrived - correction - sent);
+    samples.add(sent, arrivals, arrived, writes);
   }
   return {
-    send: computeStats(send),
-    event: computeStats(events),
-    ttft: computeStats(ttft),
-    latency: computeStats(latency),
+    send: computeStats(samples.send),
+    event: computeStats(samples.events),
+    ttft: computeStats(samples.ttft),
+    latency: computeStats(samples.latency),
   };
+}
+
+/** The clock offset to subtract: only when it is larger than what the ping could resolve. */
+function clockCorrection(clock: { offset: number; uncertainty: number }): number {
+  return Math.abs(clock.offset) > clock.uncertainty ? clock.offset : 0;
+}
+
+/** Client-added errors, response by response, for our client and the floor client alike (ms). */
+class ErrorSamples {
+  readonly events: number[] = [];
+  readonly ttft: number[] = [];
+  readonly latency: number[] = [];
+  readonly itl: number[] = [];
+  readonly send: number[] = [];
+  readonly #correction: number;
+
+  /** `correction`: the reference server's clock minus ours, subtracted from its times. */
+  constructor(correction: number) {
+    this.#correction = correction;
+  }
+
+  /** One complete response: the client's start stamp and token arrivals, the server's arrival and token writes. */
+  add(clientStart: number, arrivals: readonly number[], serverArrival: number, writes: readonly number[]): void {
+    const c = this.#correction;
+    const n = arrivals.length - 1;
+    if (n < 0) return;
+    for (let k = 0; k <= n; k++) this.events.push(arrivals[k] - (writes[k] - c));
+    this.send.push(serverArrival - c - clientStart);
+    this.ttft.push(arrivals[0] - (writes[0] - c));
+    this.latency.push(arrivals[n] - (writes[n] - c));
+    if (n > 0) this.itl.push((arrivals[n] - arrivals[0]) / n - (writes[n] - writes[0]) / n);
+  }
 }
 
 interface FloorErrors {

@@ -115,15 +115,16 @@ export async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
 
   let startEpochMs: number | undefined;
   const benchmarkId = crypto.randomUUID();
+  // Tens of thousands of streams: one small read buffer per connection, no read posted ahead.
+  const manyStreams = (o.spec.profiling.concurrency ?? 0) > 1000;
   let outcome: BenchmarkOutcome | undefined;
   try {
     outcome = await runBenchmark({
       targets: o.targets,
       spec: o.spec,
       shards: o.shards,
-      // Tens of thousands of streams: one small read buffer per connection, no read posted ahead.
-      readBufferBytes: (o.spec.profiling.concurrency ?? 0) > 1000 ? 16 * 1024 : undefined,
-      pipelinedReads: (o.spec.profiling.concurrency ?? 0) <= 1000,
+      readBufferBytes: manyStreams ? 16 * 1024 : undefined,
+      pipelinedReads: !manyStreams,
       reuse: config.connectionReuseStrategy === "never" ? "never" : "pooled",
       signal: cancel.signal,
       onPhaseStart: (phase, at) => {

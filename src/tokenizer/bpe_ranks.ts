@@ -63,8 +63,9 @@ export interface BpeRanksSnapshot {
 }
 
 /**
- * The tables that outlive parsing live in SharedArrayBuffers: handing them to the token-counting Worker
- * (`snapshot()`) then shares ~7 MB instead of copying it on the main thread (~6 ms at startup).
+ * The tables that outlive parsing live in SharedArrayBuffers, so that a `snapshot()` handed to another thread
+ * shares ~7 MB instead of copying it (~6 ms). Today only the on-disk cache (rank_cache.ts) uses snapshots: the
+ * counting Worker builds or reads its own tables, and the main thread needs none for default prompts.
  */
 function sharedInt32(length: number): Int32Array {
   return new Int32Array(new SharedArrayBuffer(length * 4));

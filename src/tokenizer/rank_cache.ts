@@ -63,8 +63,8 @@ function cachePath(dir: string, key: string): string {
 }
 
 /**
- * The cached tables for `key` in `dir` (null: caching off), in SharedArrayBuffers (they are handed to the token-counting Worker), or
- * undefined when there is no valid cache.
+ * The cached tables for `key` in `dir` (null: caching off), in SharedArrayBuffers like freshly built ones (so
+ * another thread could be given them without a copy), or undefined when there is no valid cache.
  */
 export function readRankCache(key: string, dir: string | null = cacheDir() ?? null): CachedTokenizerData | undefined {
   if (dir === null) return undefined;
