@@ -115,7 +115,7 @@ export async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
 
   let startEpochMs: number | undefined;
   const benchmarkId = crypto.randomUUID();
-  // Tens of thousands of streams: one small read buffer per connection, no read posted ahead.
+  // Tens of thousands of streams: one small read buffer per connection, no read posted ahead (where one would be).
   const manyStreams = (o.spec.profiling.concurrency ?? 0) > 1000;
   let outcome: BenchmarkOutcome | undefined;
   try {

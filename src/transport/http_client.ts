@@ -19,6 +19,7 @@ import type {
 } from "./http_exchange.ts";
 import { type HttpResponseHead, HttpResponseParser } from "./http_response_parser.ts";
 import { SseFramer } from "./sse_framer.ts";
+import { type SocketOps, socketOps } from "./socket_ops.ts";
 
 export type ConnectionReuse = "pooled" | "never";
 
@@ -60,9 +61,14 @@ export interface HttpClientOptions {
    */
   readonly readBufferBytes?: number;
   /**
-   * Keep a second read posted on every kept-alive plain-TCP connection (a second buffer of `readBufferBytes`).
-   * Why: see `Connection.nextRead`. Turn it off where memory per connection matters more (tens of thousands of
-   * streams). @default {true}
+   * Read and write through the runtime's ops rather than `Deno.Conn`'s wrappers where the runtime has them
+   * (socket_ops.ts). `false` forces the public methods. @default {true}
+   */
+  readonly directSocketOps?: boolean;
+  /**
+   * Where reads go through the public `Deno.Conn.read` (no direct ops): keep a second read posted on every
+   * kept-alive plain-TCP connection (a second buffer of `readBufferBytes`). Why: see `Connection.nextRead`.
+   * Turn it off where memory per connection matters more (tens of thousands of streams). @default {true}
    */
   readonly pipelinedReads?: boolean;
 }
@@ -123,6 +129,7 @@ class SendControl {
 /** A socket with its reused read buffers, parser and framer, and the per-exchange state they report into. */
 class Connection {
   readonly socket: Deno.Conn;
+  readonly io: SocketOps;
   /** The buffer holding the bytes of the read last returned by `nextRead`. */
   buf: Uint8Array;
   /** With pipelined reads: the second buffer, the read posted ahead (and its buffer), the read handed out last. */
@@ -145,8 +152,9 @@ class Connection {
   bodyLen = 0;
   handlerError: unknown = undefined;
 
-  constructor(socket: Deno.Conn, readBufferBytes: number, pipelined: boolean) {
+  constructor(socket: Deno.Conn, io: SocketOps, readBufferBytes: number, pipelined: boolean) {
     this.socket = socket;
+    this.io = io;
     this.buf = new Uint8Array(readBufferBytes);
     this.#otherBuf = pipelined ? new Uint8Array(readBufferBytes) : undefined;
     // Callbacks are bound once per connection, so the per-read path allocates nothing.
@@ -168,8 +176,11 @@ class Connection {
 
   /**
    * The next read of this socket, in order; its bytes are in `buf` once it resolves (valid until the next call).
+   * `null` or 0: end of stream.
    *
-   * Pipelined, a second read is always posted, into the other buffer. Why: `Deno.Conn.read` keeps its pending
+   * Pipelined (only where reads go through the public `Deno.Conn.read`; direct ops have no set, see
+   * socket_ops.ts, and a second op posted per connection measured worse with them), a second read is always
+   * posted, into the other buffer. Why: `Deno.Conn.read` keeps its pending
    * promise in a per-connection set, and a set that empties on every read re-allocates its table on every
    * delete; once that table has aged into V8's old generation (one idle wait across two young collections is
    * enough), every read leaves ~110–175 B of old-generation garbage, which at ~19 k reads/s was most of what
@@ -182,7 +193,7 @@ class Connection {
    */
   nextRead(): Promise<number | null> {
     const other = this.#otherBuf;
-    if (other === undefined) return this.socket.read(this.buf);
+    if (other === undefined) return this.io.read(this.buf);
     if (this.#handedOut === undefined) {
       // First read on this connection: post both.
       this.#handedOut = this.#post(this.buf);
@@ -200,7 +211,7 @@ class Connection {
   }
 
   #post(buf: Uint8Array): Promise<number | null> {
-    const read = this.socket.read(buf);
+    const read = this.io.read(buf);
     // A read posted ahead fails when the connection is closed; whoever awaits it sees that, nobody else must.
     read.catch(() => {});
     return read;
@@ -293,6 +304,7 @@ export class HttpClient {
   readonly #skipHostnameVerification: boolean;
   readonly #readBufferBytes: number;
   readonly #pipelinedReads: boolean;
+  readonly #directSocketOps: boolean;
   readonly #encoder = new TextEncoder();
 
   /** LIFO: the most recently used connection is the least likely to have been closed by the server. */
@@ -327,6 +339,7 @@ export class HttpClient {
     this.#readBufferBytes = options.readBufferBytes ?? DEFAULT_READ_BUFFER_BYTES;
     // A connection used once gains nothing from it (its set is new), and would pay for a second buffer.
     this.#pipelinedReads = (options.pipelinedReads ?? true) && this.#reuse === "pooled";
+    this.#directSocketOps = options.directSocketOps ?? true;
     if (!(this.#readBufferBytes >= 1024)) {
       throw new RangeError(
         `HttpClient readBufferBytes ${this.#readBufferBytes} is below 1024; pass a larger buffer size.`,
@@ -579,8 +592,10 @@ export class HttpClient {
       this.#connectQueue.shift()?.();
     }
     ex.connectEnd = performance.now();
+    const io = socketOps(socket, this.#directSocketOps);
     // Plain TCP only: a read posted ahead on a TLS stream is not something this client has been measured with.
-    return new Connection(socket, this.#readBufferBytes, this.#pipelinedReads && target.scheme !== "https");
+    const pipelined = this.#pipelinedReads && !io.direct && target.scheme !== "https";
+    return new Connection(socket, io, this.#readBufferBytes, pipelined);
   }
 
   /**
@@ -604,12 +619,12 @@ export class HttpClient {
     c.begin(ex, ctl, onSseEvent);
     ctl.conn = c;
     this.#busy.add(c);
-    const socket = c.socket;
+    const io = c.io;
 
     ctl.stage = "sending the request";
     try {
-      let off = await socket.write(bytes);
-      while (off < bytes.length) off += await socket.write(bytes.subarray(off));
+      let off = await io.write(bytes);
+      while (off < bytes.length) off += await io.write(bytes.subarray(off));
     } catch (e) {
       return this.#fail(c, ex, ctl, mayRetry, `writing the request failed (${errorText(e)})`);
     }
@@ -627,7 +642,7 @@ export class HttpClient {
         return this.#fail(c, ex, ctl, mayRetry, `the connection failed (${errorText(e)})`);
       }
       const t = performance.now();
-      if (n === null) {
+      if (!n) {
         if (parser.finish()) {
           // Close-delimited body: EOF is its end.
           ex.lastByteAt = t;
