@@ -1,0 +1,105 @@
+import { deepStrictEqual } from "node:assert/strict";
+import assert from "node:assert/strict";
+import { RecordProcessor, type RecordProcessorOptions } from "../../src/records/record_processor.ts";
+import type { ProcessedRecord } from "../../src/records/request_record.ts";
+import type { TokenCounter } from "../../src/tokenizer/token_counter.ts";
+import { makeRecord } from "../metrics/record_fixture.ts";
+
+/** Counts words; remembers each batch it was asked to count. */
+class WordCounter implements TokenCounter {
+  readonly batches: number[] = [];
+  count(texts: readonly string[]): Promise<number[]> {
+    this.batches.push(texts.length / 2); // two texts (answer, reasoning) per record
+    return Promise.resolve(texts.map((t) => t === "" ? 0 : t.split(" ").length));
+  }
+  close(): void {}
+}
+
+interface Seen {
+  readonly id: string;
+  readonly outputTokens?: number;
+  readonly at: number;
+}
+
+function processor(opts: Partial<RecordProcessorOptions>) {
+  const seen: Seen[] = [];
+  const counter = new WordCounter();
+  const p = new RecordProcessor({
+    counter,
+    useServerTokenCount: false,
+    onProcessed: (r: ProcessedRecord) =>
+      seen.push({ id: r.xRequestId, outputTokens: r.outputTokens, at: performance.now() }),
+    ...opts,
+  });
+  return { p, seen, counter };
+}
+
+const rec = (i: number, content = "a b c") => makeRecord({ xRequestId: `r${i}`, requestIndex: i, content });
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function until(cond: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const end = performance.now() + timeoutMs;
+  while (!cond()) {
+    if (performance.now() > end) throw new Error("timed out waiting");
+    await delay(1);
+  }
+}
+
+Deno.test("RecordProcessor hands records on in push order, with counted output tokens, across batches", async () => {
+  const { p, seen, counter } = processor({ batchSize: 2 });
+  for (let i = 0; i < 5; i++) p.push(rec(i, "w ".repeat(i + 1).trim()));
+  await p.drain();
+  deepStrictEqual(seen.map((s) => [s.id, s.outputTokens]), [["r0", 1], ["r1", 2], ["r2", 3], ["r3", 4], ["r4", 5]]);
+  deepStrictEqual(counter.batches, [2, 2, 1]);
+});
+
+Deno.test("RecordProcessor sends a full batch at once, without waiting for a pause", async () => {
+  const { p, seen } = processor({ batchSize: 3, quietMs: 60_000, maxDelayMs: 60_000 });
+  for (let i = 0; i < 3; i++) p.push(rec(i));
+  await until(() => seen.length === 3);
+  await p.drain();
+});
+
+Deno.test("RecordProcessor sends a batch once no record has come for quietMs", async () => {
+  const { p, seen } = processor({ quietMs: 1, maxDelayMs: 60_000 });
+  p.push(rec(0));
+  await until(() => seen.length === 1);
+  await p.drain();
+});
+
+Deno.test("RecordProcessor holds a batch while records keep coming, up to maxDelayMs", async () => {
+  const { p, seen } = processor({ quietMs: 100, maxDelayMs: 300 });
+  const firstAt = performance.now();
+  p.push(rec(0));
+  // A record every ~5 ms never leaves 100 ms of quiet: only the cap sends the first batch.
+  for (let i = 1; seen.length === 0 && performance.now() - firstAt < 1_000; i++) {
+    await delay(5);
+    p.push(rec(i));
+  }
+  assert.ok(seen[0].at - firstAt >= 300, `first record handed on after ${seen[0].at - firstAt} ms, before maxDelayMs`);
+  await p.drain();
+  deepStrictEqual(seen.map((s) => s.id), seen.map((_, i) => `r${i}`));
+});
+
+Deno.test("RecordProcessor waits for the pause after the newest record, not a fixed time after the first", async () => {
+  const { p, seen } = processor({ quietMs: 200, maxDelayMs: 60_000 });
+  p.push(rec(0));
+  await delay(20);
+  const secondAt = performance.now();
+  p.push(rec(1));
+  await until(() => seen.length === 2);
+  // One batch, sent at least quietMs after the second push (a fixed delay after the first would be ~180 ms early).
+  assert.ok(seen[0].at - secondAt >= 200, `first record handed on ${seen[0].at - secondAt} ms after the second push`);
+  await p.drain();
+});
+
+Deno.test("RecordProcessor.drain sends what is pending at once", async () => {
+  const { p, seen } = processor({ quietMs: 60_000, maxDelayMs: 60_000 });
+  p.push(rec(0));
+  p.push(rec(1));
+  await p.drain();
+  deepStrictEqual(seen.map((s) => s.id), ["r0", "r1"]);
+});
