@@ -178,13 +178,13 @@ class Connection {
    * The next read of this socket, in order; its bytes are in `buf` once it resolves (valid until the next call).
    * `null` or 0: end of stream.
    *
-   * Pipelined (only where reads go through the public `Deno.Conn.read`; direct ops have no set, see
-   * socket_ops.ts, and a second op posted per connection measured worse with them), a second read is always
-   * posted, into the other buffer. Why: `Deno.Conn.read` keeps its pending
-   * promise in a per-connection set, and a set that empties on every read re-allocates its table on every
-   * delete; once that table has aged into V8's old generation (one idle wait across two young collections is
-   * enough), every read leaves ~110–175 B of old-generation garbage, which at ~19 k reads/s was most of what
-   * triggered full collections, the longest pauses of the engine thread. With a read always pending the set
+   * Pipelined, a second read is always posted, into the other buffer. Only where reads go through the public
+   * `Deno.Conn.read`: direct ops (socket_ops.ts) have no set, and a second op per connection measured worse
+   * with them. Why: `Deno.Conn.read` keeps its pending promise in a per-connection set, and a set that empties
+   * on every read re-allocates its table on every delete; once that table has aged into V8's old generation
+   * (one idle wait across two young collections is enough), every read leaves ~110–175 B of old-generation
+   * garbage, which at ~19 k reads/s was most of what triggered full collections, the longest pauses of the
+   * engine thread. With a read always pending the set
    * never empties (11 B per read in isolation). `infermeter calibrate` at 256 streams, one client core,
    * request-latency error p99 in 12 interleaved pairs: lower in 11, median 8.7 ms against 19.6 ms
    * (docs/performance.md).

@@ -4,6 +4,7 @@ import { RecordProcessor, type RecordProcessorOptions } from "../../src/records/
 import type { ProcessedRecord } from "../../src/records/request_record.ts";
 import type { TokenCounter } from "../../src/tokenizer/token_counter.ts";
 import { makeRecord } from "../metrics/record_fixture.ts";
+import { delay } from "../transport/raw_server.ts";
 
 /** Counts words; remembers each batch it was asked to count. */
 class WordCounter implements TokenCounter {
@@ -35,10 +36,6 @@ function processor(opts: Partial<RecordProcessorOptions>) {
 }
 
 const rec = (i: number, content = "a b c") => makeRecord({ xRequestId: `r${i}`, requestIndex: i, content });
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 async function until(cond: () => boolean, timeoutMs = 5_000): Promise<void> {
   const end = performance.now() + timeoutMs;
