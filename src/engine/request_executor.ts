@@ -58,7 +58,8 @@ export async function executeRequest(
   const request: HttpRequest = {
     method: "POST",
     path: ctx.path,
-    headers: [...ctx.headers, ["X-Request-ID", xRequestId], ["X-Correlation-ID", meta.xCorrelationId]],
+    commonHeaders: ctx.headers,
+    headers: [["X-Request-ID", xRequestId], ["X-Correlation-ID", meta.xCorrelationId]],
     body: entry.body,
   };
   // AIPerf's start_perf_ns: taken immediately before the request is handed to the transport.

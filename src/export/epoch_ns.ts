@@ -15,6 +15,23 @@ export function epochNs(timeOriginMs: number, t: number): bigint {
   return BigInt(originMs) * 1_000_000n + BigInt(restNs);
 }
 
+/**
+ * `epochNs(timeOriginMs, t).toString()` without BigInt: the same digits at a fraction of the cost (five per
+ * record line, on the thread that stamps socket reads). Whole ms and the ns within them are each exact in a
+ * double; the ns are written as six digits.
+ */
+export function epochNsDigits(timeOriginMs: number, t: number): string {
+  const originMs = Math.floor(timeOriginMs);
+  const restNs = Math.round((timeOriginMs - originMs) * 1e6 + t * 1e6);
+  const ms = originMs + Math.floor(restNs / 1e6);
+  const ns = restNs - Math.floor(restNs / 1e6) * 1e6;
+  if (ms <= 0) return epochNs(timeOriginMs, t).toString(); // before 1970: no such clock here, but stay exact
+  return `${ms}${NS_PAD[String(ns).length]}${ns}`;
+}
+
+/** Zeros that pad an ns count of n digits to six. */
+const NS_PAD = ["", "00000", "0000", "000", "00", "0", ""];
+
 /** Python `datetime.isoformat()` of a naive UTC datetime: `2025-10-17T20:22:08.939332` (fraction omitted
  * when it is zero, as Python does). */
 export function isoUtcMicros(epochMs: number): string {

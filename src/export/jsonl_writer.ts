@@ -10,7 +10,7 @@
  */
 import type { ProcessedRecord, RecordError } from "../records/request_record.ts";
 import type { MetricDef, RecordMetrics } from "../metrics/metric_def.ts";
-import { epochNs } from "./epoch_ns.ts";
+import { epochNsDigits } from "./epoch_ns.ts";
 import { LineFileWriter } from "./line_file_writer.ts";
 
 export interface RecordLineContext {
@@ -38,46 +38,51 @@ function errorJson(error: RecordError | undefined, cancelled: boolean): string {
 
 /** Formats records with a fixed context (units resolved once). */
 export class RecordLineFormatter {
-  readonly #units: ReadonlyMap<string, string>;
+  /** Per-record metric tag → the line's text around its value: `"tag":{"value":` and `,"unit":"ms"}`. */
+  readonly #fields: ReadonlyMap<string, readonly [string, string]>;
   readonly #origin: number;
   readonly #processorId: string;
 
   constructor(ctx: RecordLineContext) {
-    this.#units = unitsOf(ctx.metrics);
+    this.#fields = new Map(
+      [...unitsOf(ctx.metrics)].map((
+        [tag, unit],
+      ) => [tag, [`${JSON.stringify(tag)}:{"value":`, `,"unit":${JSON.stringify(unit)}}`]]),
+    );
     this.#origin = ctx.timeOriginMs;
     this.#processorId = JSON.stringify(ctx.recordProcessorId ?? "record_processor_0");
   }
 
-  /** One JSONL line (without the trailing newline). */
+  /**
+   * One JSONL line (without the trailing newline). Built by appending to one string, with the constant parts
+   * resolved once: formatting runs on the engine thread, ~7 % of its CPU at 1-token answers before that.
+   */
   format(record: ProcessedRecord, values: RecordMetrics): string {
-    const ns = (t: number) => epochNs(this.#origin, t).toString();
-    const meta: string[] = [
-      `"session_num":${record.sessionNum}`,
-      `"x_request_id":${JSON.stringify(record.xRequestId)}`,
-      `"x_correlation_id":${JSON.stringify(record.xCorrelationId)}`,
-      `"conversation_id":${JSON.stringify(record.conversationId)}`,
-      `"turn_index":${record.turnIndex}`,
-      `"request_start_ns":${ns(record.startAt)}`,
-    ];
-    if (record.headersAt !== undefined) meta.push(`"request_ack_ns":${ns(record.headersAt)}`);
-    meta.push(
-      `"request_end_ns":${ns(record.endAt)}`,
-      `"worker_id":${JSON.stringify(record.workerId)}`,
-      `"record_processor_id":${this.#processorId}`,
-      `"benchmark_phase":${JSON.stringify(record.phase)}`,
-      `"was_cancelled":${record.cancelled}`,
-    );
-    if (record.cancelled) meta.push(`"cancellation_time_ns":${ns(record.endAt)}`);
-    meta.push(`"credit_issued_ns":${ns(record.creditIssuedAt)}`);
-    const metrics: string[] = [];
+    const origin = this.#origin;
+    let line = `{"metadata":{"session_num":${record.sessionNum},"x_request_id":${
+      JSON.stringify(record.xRequestId)
+    },"x_correlation_id":${JSON.stringify(record.xCorrelationId)},"conversation_id":${
+      JSON.stringify(record.conversationId)
+    },"turn_index":${record.turnIndex},"request_start_ns":${epochNsDigits(origin, record.startAt)}`;
+    if (record.headersAt !== undefined) line += `,"request_ack_ns":${epochNsDigits(origin, record.headersAt)}`;
+    line += `,"request_end_ns":${epochNsDigits(origin, record.endAt)},"worker_id":${
+      JSON.stringify(record.workerId)
+    },"record_processor_id":${this.#processorId},"benchmark_phase":${
+      JSON.stringify(record.phase)
+    },"was_cancelled":${record.cancelled}`;
+    if (record.cancelled) line += `,"cancellation_time_ns":${epochNsDigits(origin, record.endAt)}`;
+    line += `,"credit_issued_ns":${epochNsDigits(origin, record.creditIssuedAt)}},"metrics":{`;
+    let first = true;
     for (const tag in values) {
-      const unit = this.#units.get(tag);
-      if (unit === undefined) continue;
-      metrics.push(`${JSON.stringify(tag)}:{"value":${JSON.stringify(values[tag])},"unit":${JSON.stringify(unit)}}`);
+      const field = this.#fields.get(tag);
+      if (field === undefined) continue;
+      const value = values[tag];
+      // Numbers print as JSON.stringify prints them (NaN and ±Infinity as null); arrays go through it.
+      const text = typeof value === "number" && Number.isFinite(value) ? String(value) : JSON.stringify(value);
+      line += first ? field[0] + text + field[1] : "," + field[0] + text + field[1];
+      first = false;
     }
-    return `{"metadata":{${meta.join(",")}},"metrics":{${metrics.join(",")}},"error":${
-      errorJson(record.error, record.cancelled)
-    }}`;
+    return line + `},"error":${errorJson(record.error, record.cancelled)}}`;
   }
 }
 

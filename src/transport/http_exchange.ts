@@ -27,8 +27,13 @@ export interface HttpRequest {
   readonly method: "GET" | "POST";
   /** Full path including `target.basePath` and query. */
   readonly path: string;
-  /** Header name/value pairs, written in order after `Host`. Content-Length is added for bodies. */
+  /** Header name/value pairs, written in order after `Host` (and `commonHeaders`). Content-Length is added for bodies. */
   readonly headers: ReadonlyArray<readonly [string, string]>;
+  /**
+   * Header pairs shared by many requests, written before `headers`. Pass the same array each time: it is checked
+   * and serialized once, then reused for every request that passes it (so do not change it afterwards).
+   */
+  readonly commonHeaders?: ReadonlyArray<readonly [string, string]>;
   readonly body?: Uint8Array;
 }
 

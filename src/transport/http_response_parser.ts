@@ -56,9 +56,6 @@ const S_DONE = 9;
 export class HttpResponseParser {
   readonly #onHead: (head: HttpResponseHead) => void;
   readonly #onBody: (bytes: Uint8Array, start: number, end: number) => void;
-  // Header bytes are legacy ISO-8859-1 (RFC 9110 §5.5), the same reading `fetch` gives them.
-  readonly #latin1 = new TextDecoder("latin1");
-
   #state = S_HEAD;
   #noBody = false;
   /** Bytes of an incomplete head line carried over from the previous push. */
@@ -278,14 +275,14 @@ export class HttpResponseParser {
     if (e > s && buf[e - 1] === CR) e--;
     if (this.#status === 0) {
       // Tolerate stray blank lines before the status line (RFC 9112 §2.2 robustness).
-      if (e > s) this.#statusLine(this.#latin1.decode(buf.subarray(s, e)));
+      if (e > s) this.#statusLine(latin1(buf, s, e));
       return;
     }
     if (e === s) {
       this.#endOfHead();
       return;
     }
-    const line = this.#latin1.decode(buf.subarray(s, e));
+    const line = latin1(buf, s, e);
     const first = buf[s];
     if (first === SPACE || first === TAB) {
       // Obsolete line folding (RFC 9112 §5.2): the continuation belongs to the previous field, joined by a space.
@@ -441,6 +438,24 @@ export class HttpResponseParser {
     return i;
   }
 }
+
+/**
+ * `buf[s, e)` read as ISO-8859-1, the legacy charset of header bytes (RFC 9110 §5.5) and the reading `fetch`
+ * gives them: each byte is the code point of the same value. Built with `String.fromCharCode` rather than
+ * `TextDecoder`: a head is a handful of short lines, and a decoder call per line (a runtime op) cost ~2.8 µs per
+ * 7-line head against ~0.9 µs, on every response (CPU profile of `profile` at 64 streams of 1-token answers).
+ */
+export function latin1(buf: Uint8Array, s: number, e: number): string {
+  let out = "";
+  // Arguments are bounded by the engine's stack; lines are split into pieces well below that.
+  for (let i = s; i < e; i += LATIN1_PIECE) {
+    const piece = buf.subarray(i, Math.min(e, i + LATIN1_PIECE)) as unknown as number[];
+    out += String.fromCharCode.apply(null, piece);
+  }
+  return out;
+}
+
+const LATIN1_PIECE = 4096;
 
 /** Value of an ASCII hex digit, or -1. */
 function hexValue(b: number): number {

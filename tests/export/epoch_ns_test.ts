@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { epochNs, isoUtcMicros } from "../../src/export/epoch_ns.ts";
+import { epochNs, epochNsDigits, isoUtcMicros } from "../../src/export/epoch_ns.ts";
 
 Deno.test("epochNs keeps every nanosecond digit beyond 2^53", () => {
   // origin 1 759 813 207 532 ms + 0.900363 ms → 1 759 813 207 532 900 363 ns
@@ -20,4 +20,17 @@ Deno.test("isoUtcMicros prints Python's isoformat in UTC with microseconds", () 
   assert.equal(isoUtcMicros(ms), "2025-10-17T20:22:08.939332");
   assert.equal(isoUtcMicros(Date.UTC(2025, 0, 2, 3, 4, 5)), "2025-01-02T03:04:05");
   assert.equal(isoUtcMicros(Date.UTC(2025, 0, 2, 3, 4, 5, 7)), "2025-01-02T03:04:05.007000");
+});
+
+Deno.test("epochNsDigits writes the same digits as epochNs, ns padded to six, across ms boundaries", () => {
+  // Hand-checked: origin 1759813207532.5 ms + 1234.25 ms = 1759813208766.75 ms.
+  assert.equal(epochNsDigits(1_759_813_207_532.5, 1234.25), "1759813208766750000");
+  assert.equal(epochNsDigits(1_759_813_207_532, 0.000007), "1759813207532000007"); // 7 ns: five zeros of padding
+  assert.equal(epochNsDigits(1_759_813_207_532, 3), "1759813207535000000"); // a whole ms: six zeros
+  assert.equal(epochNsDigits(1_759_813_207_532.25, -0.5), "1759813207531750000"); // before run-clock 0
+  const origin = 1_759_813_207_532.123456;
+  for (let i = 0; i < 2000; i++) {
+    const t = (i - 100) * 987.654321 + i / 7;
+    assert.equal(epochNsDigits(origin, t), epochNs(origin, t).toString(), `t = ${t}`);
+  }
 });

@@ -97,6 +97,51 @@ Deno.test("HttpClient writes the request line, Host, given headers and Content-L
   }
 });
 
+Deno.test("HttpClient writes commonHeaders before headers, checks them, and reuses them across requests", async () => {
+  const seen: { method: string; path: string; headers: ReadonlyMap<string, string> }[] = [];
+  const server = startRawServer(async (conn) => {
+    for (;;) {
+      const req = await conn.readRequest();
+      if (req === undefined) return;
+      seen.push(req);
+      await conn.write(lengthResponse(200, "ok"));
+    }
+  });
+  const client = new HttpClient(targetOf(server));
+  try {
+    const common: [string, string][] = [["Content-Type", "application/json"], ["Host", "example.test"]];
+    for (const id of ["a", "b"]) {
+      const ex = await client.send({ method: "POST", path: "/p", commonHeaders: common, headers: [["X-Id", id]] });
+      deepStrictEqual(ex.error, undefined);
+    }
+    for (const [i, id] of ["a", "b"].entries()) {
+      // The common Host replaces the client's own; Content-Length still comes last.
+      deepStrictEqual([...seen[i].headers.keys()], ["content-type", "host", "x-id", "content-length"]);
+      deepStrictEqual([seen[i].path, seen[i].headers.get("host"), seen[i].headers.get("x-id")], [
+        "/p",
+        "example.test",
+        id,
+      ]);
+    }
+    // The same array with another method and path, then with no Host of its own but one in the request's headers.
+    await client.send({ method: "GET", path: "/q", commonHeaders: common, headers: [] });
+    deepStrictEqual([seen[2].method, seen[2].path, seen[2].headers.get("host")], ["GET", "/q", "example.test"]);
+    const plain: [string, string][] = [["Accept", "*/*"]];
+    await client.send({ method: "GET", path: "/r", commonHeaders: plain, headers: [] });
+    await client.send({ method: "GET", path: "/r", commonHeaders: plain, headers: [["Host", "own.test"]] });
+    deepStrictEqual(seen[3].headers.get("host"), `127.0.0.1:${server.port}`);
+    deepStrictEqual([...seen[4].headers.keys()], ["accept", "host"]);
+    deepStrictEqual(seen[4].headers.get("host"), "own.test");
+    const bad = await client.send({ method: "GET", path: "/", commonHeaders: [["X-Evil", "a\r\nb"]], headers: [] });
+    deepStrictEqual(bad.error?.kind, "protocol");
+    assert.match(bad.error?.message ?? "", /line break/);
+    deepStrictEqual(seen.length, 5);
+  } finally {
+    client.close();
+    await server.close();
+  }
+});
+
 Deno.test("HttpClient honours Connection: close from the server", async () => {
   const server = startRawServer(async (conn) => {
     if ((await conn.readRequest()) === undefined) return;

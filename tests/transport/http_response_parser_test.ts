@@ -219,3 +219,17 @@ Deno.test("HttpResponseParser can be restarted for the next response on a kept-a
   deepStrictEqual(run.heads.map((h) => h.status), [200, 404]);
   deepStrictEqual(run.body(), "ab");
 });
+
+Deno.test("HttpResponseParser reads header bytes as ISO-8859-1, each byte one code point, lines of any length", () => {
+  const run = setup();
+  const long = "v".repeat(10_000);
+  const head = enc.encode(`HTTP/1.1 200 Caf\xe9\r\nX-Bytes: ??\r\nX-Long: ${long}\r\nContent-Length: 0\r\n\r\n`);
+  // "??" stands for two raw bytes outside ASCII and UTF-8: 0x80 (windows-1252 would read it as "€") and 0xff.
+  const at = head.indexOf(0x3f);
+  head[at] = 0x80;
+  head[at + 1] = 0xff;
+  run.parser.push(head, 0, head.length);
+  deepStrictEqual(run.heads[0].reason, "Caf\u00c3\u00a9"); // the two UTF-8 bytes of "é", one code point each
+  deepStrictEqual(run.heads[0].headers.get("x-bytes"), "\u0080\u00ff");
+  deepStrictEqual(run.heads[0].headers.get("x-long"), long);
+});
