@@ -76,7 +76,7 @@ export class RecordProcessor {
     if (this.#pending.length === 0) return;
     const now = performance.now();
     const quietLeft = (this.#opts.quietMs ?? DEFAULT_QUIET_MS) - (now - this.#lastPushAt);
-    const delayLeft = (this.#opts.maxDelayMs ?? 50) - (now - this.#firstPushAt);
+    const delayLeft = (this.#opts.maxDelayMs ?? DEFAULT_MAX_DELAY_MS) - (now - this.#firstPushAt);
     if (quietLeft <= 0 || delayLeft <= 0) this.#flush();
     else this.#timer = setTimeout(this.#onTimer, Math.min(quietLeft, delayLeft));
   };
@@ -143,6 +143,7 @@ export class RecordProcessor {
 }
 
 const DEFAULT_QUIET_MS = 5;
+const DEFAULT_MAX_DELAY_MS = 50;
 
 function withServerCounts(r: RequestRecord): ProcessedRecord {
   if (r.error !== undefined) return r;

@@ -1,5 +1,5 @@
 /**
- * Deadlines of many in-flight requests on one timer.
+ * Deadlines of many in-flight requests (and connection attempts) on one timer.
  *
  * Why: a `setTimeout` armed and cleared per request was ~6 % of the engine thread's busy time (CPU profile of
  * `profile` at 64 streams of 1-token answers; 1 % with this queue), on the thread that stamps socket reads. Here

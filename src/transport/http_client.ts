@@ -80,7 +80,6 @@ const DEFAULT_READ_BUFFER_BYTES = 64 * 1024;
 const MAX_BODY_PREALLOC = 64 * 1024 * 1024;
 const INITIAL_BODY_BYTES = 4096;
 const EMPTY = new Uint8Array(0);
-const MAX_TIMER_MS = 2 ** 31 - 1;
 const HEADER_INJECTION = /[\r\n\0]/;
 const BAD_PATH = /[\s\0]/;
 
@@ -307,7 +306,7 @@ export class HttpClient {
   readonly #pipelinedReads: boolean;
   readonly #directSocketOps: boolean;
   readonly #encoder = new TextEncoder();
-  /** Every send's deadline, on one timer. */
+  /** Every send's deadline and every connect's time limit, on one timer. */
   readonly #deadlines = new DeadlineQueue();
   readonly #watchers = new WeakMap<AbortSignal, Set<SendControl>>();
   readonly #commonCache = new WeakMap<ReadonlyArray<readonly [string, string]>, CommonHead>();
@@ -560,10 +559,10 @@ export class HttpClient {
         // Already closed.
       }
     };
-    const timer = this.#connectTimeoutMs > MAX_TIMER_MS ? undefined : setTimeout(() => {
+    const deadline = this.#deadlines.add(performance.now() + this.#connectTimeoutMs, () => {
       timedOut = true;
       abortConnect();
-    }, this.#connectTimeoutMs);
+    });
     ctl.onInterrupt = abortConnect;
     let socket: Deno.Conn;
     let phase = "TCP connect to";
@@ -609,7 +608,7 @@ export class HttpClient {
       }
       return undefined;
     } finally {
-      if (timer !== undefined) clearTimeout(timer);
+      this.#deadlines.cancel(deadline);
       ctl.onInterrupt = undefined;
       this.#connecting--;
       this.#connectQueue.shift()?.();
@@ -779,11 +778,7 @@ export class HttpClient {
     }
     const own = serializeFields(req.headers);
     const common = req.commonHeaders === undefined ? undefined : this.#commonHead(req, own.hasHost);
-    let head = "";
-    if (common === undefined) {
-      head = `${req.method} ${req.path} HTTP/1.1\r\n`;
-      if (!own.hasHost) head += this.#hostLine;
-    }
+    let head = common === undefined ? this.#requestLine(req, own.hasHost) : "";
     head += own.text;
     const fields = common?.fields;
     const body = req.body;
@@ -802,6 +797,12 @@ export class HttpClient {
     return out.subarray(0, headLen + bodyLen);
   }
 
+  /** The request line, and the client's Host line unless a header sets Host. */
+  #requestLine(req: HttpRequest, hostSet: boolean): string {
+    const line = `${req.method} ${req.path} HTTP/1.1\r\n`;
+    return hostSet ? line : line + this.#hostLine;
+  }
+
   /** The encoded request line, Host line (unless a header sets Host) and common fields of `req`, cached. */
   #commonHead(req: HttpRequest, ownHost: boolean): CommonHead {
     const headers = req.commonHeaders!;
@@ -812,9 +813,7 @@ export class HttpClient {
       return cached;
     }
     const fields = cached?.fields ?? serializeFields(headers);
-    let text = `${req.method} ${req.path} HTTP/1.1\r\n`;
-    if (!fields.hasHost && !ownHost) text += this.#hostLine;
-    text += fields.text;
+    const text = this.#requestLine(req, fields.hasHost || ownHost) + fields.text;
     const made: CommonHead = { method: req.method, path: req.path, ownHost, fields, bytes: this.#encoder.encode(text) };
     this.#commonCache.set(headers, made);
     return made;
