@@ -9,6 +9,7 @@ import type { ShardSpec } from "../engine/run_shard.ts";
 import type { Target } from "../transport/http_exchange.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
 import { RecordProcessor } from "../records/record_processor.ts";
+import { IoYield } from "../runtime/io_yield.ts";
 import type { ProcessedRecord, RequestRecord } from "../records/request_record.ts";
 import type { resolveGoodput } from "../metrics/goodput.ts";
 import { MetricAccumulator } from "../metrics/metric_accumulator.ts";
@@ -68,9 +69,12 @@ export async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
   const dispatch = new Float64Column(1024);
 
   const counter = o.counter;
+  // One I/O yield for this thread's slicing: record hand-on here, and the in-process shard's sleeps and issuing.
+  const io = new IoYield();
   const processor = new RecordProcessor({
     counter,
     useServerTokenCount: config.useServerTokenCount,
+    yieldToIo: io.wait,
     onProcessed: (r: ProcessedRecord) => {
       if (r.phase === "warmup") {
         const values = warmupAccumulator?.add(r);
@@ -127,6 +131,7 @@ export async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
       pipelinedReads: !manyStreams,
       reuse: config.connectionReuseStrategy === "never" ? "never" : "pooled",
       signal: cancel.signal,
+      ioYield: io,
       onPhaseStart: (phase, at) => {
         progress?.finish();
         const plan = phase === "warmup" ? o.spec.warmup! : o.spec.profiling;
@@ -174,6 +179,7 @@ export async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
       await processor.drain();
     } finally {
       counter?.close();
+      io.close();
       await jsonl?.close();
       await raw?.close();
     }

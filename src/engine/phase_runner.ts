@@ -15,12 +15,14 @@ import { createArrivalSchedule } from "../timing/arrival_pattern.ts";
 import type { ShardPlan } from "../timing/load_plan.ts";
 import type { SeededRandom } from "../dataset/seeded_random.ts";
 import { nextMacrotask } from "../runtime/next_macrotask.ts";
+import type { YieldToIo } from "../runtime/io_yield.ts";
 
 /**
- * Longest stretch of back-to-back request issuing before yielding to the event loop (~5 µs). When hundreds of
- * streams finish together (a batching server's decode step), a closed loop re-issues hundreds of requests at once;
- * issuing them in one go (~20–30 µs each, ~6 ms for 256 here) would hold up the socket reads, and so the
- * timestamps, of the streams still receiving their last tokens.
+ * Longest stretch of back-to-back request issuing before yielding to the event loop with `yieldToIo`, which lets
+ * the thread's pending socket reads complete (runtime/io_yield.ts). When hundreds of streams finish together (a
+ * batching server's decode step), a closed loop re-issues hundreds of requests at once; issuing them in one go
+ * (~20–30 µs each, ~6 ms for 256 here) would hold up the socket reads, and so the timestamps, of the streams
+ * still receiving their last tokens.
  */
 const ISSUE_SLICE_MS = 1;
 
@@ -42,6 +44,8 @@ export interface PhaseRunOptions {
   /** Aborted by Ctrl-C or a failure gate: stop issuing and cancel in-flight requests. */
   readonly signal: AbortSignal;
   readonly launch: LaunchFn;
+  /** Awaited between issuing slices (see ISSUE_SLICE_MS). @default nextMacrotask */
+  readonly yieldToIo?: YieldToIo;
 }
 
 export interface PhaseOutcome {
@@ -81,6 +85,7 @@ async function rampUp(
 
 export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
   const { clock, launch } = opts;
+  const yieldToIo = opts.yieldToIo ?? nextMacrotask;
   const { plan, firstIndex, indexStride } = opts.shard;
   const startedAt = clock.now();
   const deadline = plan.durationMs !== undefined ? startedAt + plan.durationMs : Infinity;
@@ -138,7 +143,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     if (now - lastIssueAt > ISSUE_SLICE_MS) {
       sliceStart = now; // the loop was idle: a new burst starts
     } else if (now - sliceStart > ISSUE_SLICE_MS) {
-      await nextMacrotask();
+      await yieldToIo();
       sliceStart = performance.now();
       if (stop.signal.aborted) {
         gate?.release();

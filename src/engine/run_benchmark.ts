@@ -12,6 +12,7 @@ import type { Target } from "../transport/http_exchange.ts";
 import { TargetSet } from "./target_set.ts";
 import { SystemClock } from "../timing/clock.ts";
 import { spawnWorker } from "../runtime/spawn_worker.ts";
+import { IoYield } from "../runtime/io_yield.ts";
 import { type CpuTime, cpuTimeReader } from "../runtime/cpu_time.ts";
 import { runShard, type ShardOutcome, type ShardSpec } from "./run_shard.ts";
 import type { FromShard, ToShard } from "./shard_protocol.ts";
@@ -31,6 +32,11 @@ export interface BenchmarkOptions {
   readonly signal: AbortSignal;
   readonly onRecord: (record: RequestRecord) => void;
   readonly onPhaseStart?: (phase: Phase, at: number) => void;
+  /**
+   * This thread's I/O yield, shared with the caller's own slicing (record hand-on); the in-process shard polls
+   * its precise sleeps and issuing slices on it. Without one, the shard opens and closes its own.
+   */
+  readonly ioYield?: IoYield;
 }
 
 /** CPU the client process (all threads) used while the profiling phase ran. */
@@ -86,17 +92,20 @@ async function runInProcess(
     pipelinedReads: opts.pipelinedReads,
     connectTimeoutMs: opts.spec.timeoutMs,
   }, opts.spec.explicitEndpoint);
+  const io = opts.ioYield ?? new IoYield();
   try {
     return await runShard(opts.spec, {
       sender: client,
-      clock: new SystemClock(),
+      clock: new SystemClock(0, io.wait),
       clockOffsetMs: 0,
       signal: opts.signal,
       onRecord: opts.onRecord,
       onPhaseStart,
+      yieldToIo: io.wait,
     });
   } finally {
     client.close();
+    if (opts.ioYield === undefined) io.close();
   }
 }
 

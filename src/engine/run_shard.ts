@@ -17,6 +17,7 @@ import type { PreparedEntry } from "./prepared_entry.ts";
 import { executeRequest, type ExecutorContext, type RequestSender } from "./request_executor.ts";
 import { type PhaseOutcome, runPhase } from "./phase_runner.ts";
 import { warmUpHotPath } from "./warm_up.ts";
+import type { YieldToIo } from "../runtime/io_yield.ts";
 
 export interface ShardSpec {
   readonly workerId: string;
@@ -45,6 +46,8 @@ export interface ShardDeps {
   readonly signal: AbortSignal;
   readonly onRecord: (record: RequestRecord) => void;
   readonly onPhaseStart?: (phase: Phase, at: number) => void;
+  /** Awaited between issuing slices; lets this thread's socket reads in (runtime/io_yield.ts). */
+  readonly yieldToIo?: YieldToIo;
 }
 
 export interface ShardOutcome {
@@ -79,6 +82,7 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
       clock: deps.clock,
       rng: arrivals.derive(phase),
       signal: deps.signal,
+      yieldToIo: deps.yieldToIo,
       launch: async (meta, signal) => {
         const entry = spec.entries[sampler.indexAt(indexOffset + meta.requestIndex)];
         const record = await executeRequest(ctx, entry, {

@@ -8,6 +8,7 @@ import type { RequestRecord } from "../records/request_record.ts";
 import { TargetSet } from "./target_set.ts";
 import { SystemClock } from "../timing/clock.ts";
 import { runShard } from "./run_shard.ts";
+import { IoYield } from "../runtime/io_yield.ts";
 import type { FromShard, ShardStart, ToShard } from "./shard_protocol.ts";
 
 /** Records per message, and the longest a finished record waits to be posted. */
@@ -34,6 +35,7 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
     pipelinedReads: start.pipelinedReads,
     connectTimeoutMs: start.spec.timeoutMs,
   }, start.spec.explicitEndpoint);
+  const io = new IoYield();
   let batch: RequestRecord[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
@@ -46,9 +48,10 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
   try {
     const outcome = await runShard(start.spec, {
       sender: client,
-      clock: new SystemClock(offset),
+      clock: new SystemClock(offset, io.wait),
       clockOffsetMs: offset,
       signal,
+      yieldToIo: io.wait,
       onPhaseStart: (phase, at) => {
         flush();
         post({ type: "phase", phase, at });
@@ -63,5 +66,6 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
     post({ type: "done", outcome });
   } finally {
     client.close();
+    io.close();
   }
 }

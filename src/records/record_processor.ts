@@ -15,9 +15,10 @@
  * 256 streams 0.84 against 0.68 ms (medians; 2 of 10 runs above 1 ms against 1 of 10), as a 5 ms pause inside a
  * long completion wave now starts the work there; latency p99 and everything at 16 streams within the spread.
  *
- * Handing on (metrics, JSONL) happens in slices of at most `sliceMs`, with a ~5 µs yield to the event loop in
- * between: a burst of hundreds of requests finishing together (a decode step of a batching server) must not
- * hold up the socket reads, and therefore the timestamps, of the streams still running on this thread.
+ * Handing on (metrics, JSONL) happens in slices of at most `sliceMs`, with a yield in between that lets the
+ * thread's pending socket reads complete (`yieldToIo`, runtime/io_yield.ts): a burst of hundreds of requests
+ * finishing together (a decode step of a batching server) must not hold up the socket reads, and therefore the
+ * timestamps, of the streams still running on this thread.
  *
  * Counting rules (AIPerf §2.3): output tokens = tokens of the concatenated answer text (tool-call text
  * included), reasoning tokens = tokens of the concatenated reasoning text; both encoded once per request,
@@ -27,6 +28,7 @@
 import type { ProcessedRecord, RequestRecord } from "./request_record.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
 import { nextMacrotask } from "../runtime/next_macrotask.ts";
+import type { YieldToIo } from "../runtime/io_yield.ts";
 
 export interface RecordProcessorOptions {
   /** Undefined only with server token counts. */
@@ -42,6 +44,11 @@ export interface RecordProcessorOptions {
   readonly maxDelayMs?: number;
   /** Longest stretch of `onProcessed` calls before yielding to the event loop, ms. @default 1 */
   readonly sliceMs?: number;
+  /**
+   * Awaited between slices. Pass an `IoYield`'s `wait` where sockets share this thread: the default message
+   * round trip does not let their reads in (runtime/io_yield.ts). @default nextMacrotask
+   */
+  readonly yieldToIo?: YieldToIo;
 }
 
 export class RecordProcessor {
@@ -105,6 +112,7 @@ export class RecordProcessor {
   /** Hands batches on in order, in time slices. */
   async #handOn(): Promise<void> {
     const sliceMs = this.#opts.sliceMs ?? 1;
+    const yieldToIo = this.#opts.yieldToIo ?? nextMacrotask;
     while (this.#batches.length > 0) {
       const records = await this.#batches[0];
       this.#batches.shift();
@@ -112,11 +120,11 @@ export class RecordProcessor {
       for (let i = 0; i < records.length; i++) {
         this.#opts.onProcessed(records[i]);
         if (performance.now() - sliceStart > sliceMs && i + 1 < records.length) {
-          await nextMacrotask();
+          await yieldToIo();
           sliceStart = performance.now();
         }
       }
-      await nextMacrotask();
+      await yieldToIo();
     }
   }
 

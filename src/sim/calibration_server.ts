@@ -17,6 +17,7 @@
  */
 import { SeededRandom } from "../dataset/seeded_random.ts";
 import { StreamScheduler } from "./stream_scheduler.ts";
+import { IoYield } from "../runtime/io_yield.ts";
 import { WordSource } from "./word_source.ts";
 
 export interface CalibrationServerOptions {
@@ -52,7 +53,9 @@ function epochNow(): number {
 export function startCalibrationServer(opts: CalibrationServerOptions): CalibrationServer {
   const hostname = opts.hostname ?? "127.0.0.1";
   const listener = Deno.listen({ hostname, port: opts.port ?? 0 });
-  const scheduler = new StreamScheduler();
+  // Requests must keep being read (and stamped) while the scheduler's timer polls: see runtime/io_yield.ts.
+  const io = new IoYield();
+  const scheduler = new StreamScheduler(undefined, { yieldToIo: io.wait });
   const sent = new Map<string, number[]>();
   const received = new Map<string, number>();
   const words = new WordSource(new SeededRandom(7));
@@ -166,6 +169,7 @@ export function startCalibrationServer(opts: CalibrationServerOptions): Calibrat
     url: `http://${hostname}:${(listener.addr as Deno.NetAddr).port}`,
     close() {
       scheduler.abortAll();
+      io.close();
       listener.close();
       for (const c of conns) {
         try {

@@ -11,6 +11,7 @@ import { createSimApp } from "./sim_app.ts";
 import { resolveSimOptions, type SimOptions } from "./sim_options.ts";
 import { SimStats } from "./sim_stats.ts";
 import { StreamScheduler } from "./stream_scheduler.ts";
+import { IoYield } from "../runtime/io_yield.ts";
 
 export interface SimServer {
   readonly hostname: string;
@@ -33,7 +34,9 @@ export async function startSimServer(options: StartSimServerOptions = {}): Promi
   const o = resolveSimOptions(rest);
   const tokenizer = given ?? await loadBuiltinTokenizer();
   const stats = new SimStats();
-  const scheduler = new StreamScheduler();
+  // Socket reads (new requests) must go on while the scheduler's timer polls: see runtime/io_yield.ts.
+  const io = new IoYield();
+  const scheduler = new StreamScheduler(undefined, { yieldToIo: io.wait });
   const app = createSimApp(o, { tokenizer, stats, scheduler });
 
   const listening = Promise.withResolvers<Deno.NetAddr>();
@@ -65,6 +68,7 @@ export async function startSimServer(options: StartSimServerOptions = {}): Promi
       clearTimeout(timer);
       if (first === "timeout") scheduler.abortAll();
       await server.finished;
+      io.close();
     })();
     return closing;
   };

@@ -6,10 +6,12 @@
  * earliest one, and every task due at a wake-up runs in the same macrotask (their writes batch together).
  *
  * Why a PreciseTimer: Deno's timers fire ~1.1 ms late (p50) and up to ~2 ms (p99), which made a 20 ms TTFT
- * arrive at 21.5 ms. The precise timer sleeps coarsely, then polls on ~5 µs event-loop yields for the final
- * stretch, so tokens leave within microseconds of their due time (timing/precise_timer.ts).
+ * arrive at 21.5 ms. The precise timer sleeps coarsely, then polls on event-loop yields for the final stretch,
+ * so tokens leave within microseconds of their due time (timing/precise_timer.ts). A server passes its
+ * thread's `IoYield` so that new requests keep being read while it polls (runtime/io_yield.ts).
  */
 import { PreciseTimer } from "../timing/precise_timer.ts";
+import type { YieldToIo } from "../runtime/io_yield.ts";
 
 /** A unit of scheduled work, typically one response stream. */
 export interface ScheduledTask {
@@ -48,12 +50,13 @@ export class StreamScheduler {
   readonly #timer: PreciseTimer;
   #running = false;
 
-  constructor(now: () => number = () => performance.now()) {
+  constructor(now: () => number = () => performance.now(), options: { readonly yieldToIo?: YieldToIo } = {}) {
     this.#now = now;
     // Few streams: spin, for exact timing. Many: sleep between polls, or a few busy simulator processes would
     // starve the machine (20k-stream runs) — events are then due every fraction of a millisecond anyway.
     this.#timer = new PreciseTimer(() => this.#wake(), now, {
       sleepInWindow: () => this.#live.size >= SLEEP_WHEN_STREAMS,
+      yieldToIo: options.yieldToIo,
     });
   }
 

@@ -1,4 +1,5 @@
 import { preciseSleepUntil } from "./precise_timer.ts";
+import type { YieldToIo } from "../runtime/io_yield.ts";
 
 /**
  * The engine's only access to time, so schedules can be tested with a virtual clock.
@@ -14,17 +15,23 @@ export interface Clock {
   sleepUntil(t: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** The real clock: `performance.now()` plus a fixed offset (a worker's distance to the main thread). */
+/**
+ * The real clock: `performance.now()` plus a fixed offset (a worker's distance to the main thread). Pass the
+ * thread's `IoYield.wait` as `yieldToIo` where sockets are read on the same thread: the last stretch of every
+ * sleep polls on it, and the default yield would hold their reads up (precise_timer.ts).
+ */
 export class SystemClock implements Clock {
   readonly #offset: number;
-  constructor(offsetMs = 0) {
+  readonly #yieldToIo: YieldToIo | undefined;
+  constructor(offsetMs = 0, yieldToIo?: YieldToIo) {
     this.#offset = offsetMs;
+    this.#yieldToIo = yieldToIo;
   }
   now(): number {
     return performance.now() + this.#offset;
   }
   sleepUntil(t: number, signal?: AbortSignal): Promise<void> {
-    return preciseSleepUntil(t - this.#offset, signal);
+    return preciseSleepUntil(t - this.#offset, signal, undefined, this.#yieldToIo);
   }
 }
 

@@ -2,14 +2,16 @@
  * Sub-millisecond timer for paced work (the simulated server's token schedule, open-loop send times).
  *
  * Why: Deno's `setTimeout` fires ~1–2 ms late and even `setTimeout(0)` costs ~2 ms here, so a 20 ms TTFT came out
- * as 21.5 ms. A `MessageChannel` round trip yields to the event loop (I/O keeps flowing) in ~5 µs. So we sleep
- * with `setTimeout` until `FINE_WINDOW_MS` before the target, then re-check on MessageChannel yields until it is
- * due. Spinning through that window costs CPU (a stream at a 4 ms token gap kept a third of a core busy). A
- * timer whose `sleepInWindow()` says so sleeps in ≤ 0.25 ms `Atomics.wait` slices between yields instead: the
- * CPU rests, but I/O only advances between slices, so work that needs several event-loop turns (Deno.serve
- * answering a new request) is slowed — measured: TTFT +4 ms at 4 streams. The simulated server therefore
- * sleeps only when it holds many streams; the client's own timers never sleep (its timestamps come first).
+ * as 21.5 ms. So we sleep with `setTimeout` until `FINE_WINDOW_MS` before the target, then re-check on event-loop
+ * yields until it is due. The yields must let socket I/O through (`yieldToIo`: an `IoYield`, ~14 µs a round):
+ * the timer spins through its window on the thread that reads the sockets, and the message round trip used
+ * before (~5 µs, still the default where no sockets matter) starved pending reads for up to ~16 ms
+ * (runtime/io_yield.ts). Spinning through that window costs CPU (a stream at a 4 ms token gap kept a third of a
+ * core busy). A timer whose `sleepInWindow()` says so sleeps in ≤ 0.25 ms `Atomics.wait` slices between yields
+ * instead: the CPU rests, but I/O only advances between slices. The simulated server therefore sleeps only when
+ * it holds many streams; the client's own timers never sleep (its timestamps come first).
  */
+import type { YieldToIo } from "../runtime/io_yield.ts";
 
 /** How long before the target the coarse timer hands over to yield polling. */
 export const FINE_WINDOW_MS = 2.5;
@@ -20,6 +22,8 @@ const SLEEP_STOP_MS = 0.12;
 export interface PreciseTimerOptions {
   /** Asked at each poll: sleep (Atomics.wait) in short slices instead of spinning? @default never */
   readonly sleepInWindow?: () => boolean;
+  /** The yield polled on in the window; one that lets socket reads complete (see above). @default MessageChannel */
+  readonly yieldToIo?: YieldToIo;
 }
 
 export class PreciseTimer {
@@ -32,12 +36,14 @@ export class PreciseTimer {
   #polling = false;
   readonly #sleeper: Int32Array | undefined;
   readonly #sleepInWindow: (() => boolean) | undefined;
+  readonly #yieldToIo: YieldToIo | undefined;
 
   /** `onFire` runs once per `fireAt()` when the target time has come. */
   constructor(onFire: () => void, now: () => number = () => performance.now(), options: PreciseTimerOptions = {}) {
     this.#onFire = onFire;
     this.#now = now;
     this.#sleepInWindow = options.sleepInWindow;
+    this.#yieldToIo = options.yieldToIo;
     this.#sleeper = options.sleepInWindow ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
   }
 
@@ -92,20 +98,11 @@ export class PreciseTimer {
       this.#fire();
       return;
     }
-    if (!this.#port) {
+    if (this.#yieldToIo === undefined && !this.#port) {
       const ch = new MessageChannel();
       this.#port = ch.port1;
       this.#other = ch.port2;
-      this.#port.onmessage = () => {
-        this.#polling = false;
-        if (this.#target === Infinity) {
-          this.#closePorts();
-          return;
-        }
-        if (this.#coarse !== undefined) return;
-        if (this.#now() >= this.#target) this.#fire();
-        else this.#poll();
-      };
+      this.#port.onmessage = this.#onPolled;
     }
     if (this.#sleeper !== undefined && this.#sleepInWindow!()) {
       const remaining = this.#target - this.#now();
@@ -114,8 +111,20 @@ export class PreciseTimer {
       }
     }
     this.#polling = true;
-    this.#other!.postMessage(0);
+    if (this.#yieldToIo !== undefined) this.#yieldToIo().then(this.#onPolled);
+    else this.#other!.postMessage(0);
   }
+
+  readonly #onPolled = (): void => {
+    this.#polling = false;
+    if (this.#target === Infinity) {
+      this.#closePorts();
+      return;
+    }
+    if (this.#coarse !== undefined) return;
+    if (this.#now() >= this.#target) this.#fire();
+    else this.#poll();
+  };
 
   #fire(): void {
     this.#target = Infinity;
@@ -126,7 +135,12 @@ export class PreciseTimer {
 }
 
 /** Resolves at (not before) absolute time `t`, or early when `signal` aborts. */
-export function preciseSleepUntil(t: number, signal?: AbortSignal, now: () => number = () => performance.now()) {
+export function preciseSleepUntil(
+  t: number,
+  signal?: AbortSignal,
+  now: () => number = () => performance.now(),
+  yieldToIo?: YieldToIo,
+): Promise<void> {
   if (t <= now() || signal?.aborted) return Promise.resolve();
   return new Promise<void>((resolve) => {
     const done = () => {
@@ -134,7 +148,7 @@ export function preciseSleepUntil(t: number, signal?: AbortSignal, now: () => nu
       signal?.removeEventListener("abort", done);
       resolve();
     };
-    const timer = new PreciseTimer(done, now);
+    const timer = new PreciseTimer(done, now, { yieldToIo });
     signal?.addEventListener("abort", done, { once: true });
     timer.fireAt(t);
   });

@@ -19,7 +19,7 @@ import type {
 } from "./http_exchange.ts";
 import { type HttpResponseHead, HttpResponseParser } from "./http_response_parser.ts";
 import { SseFramer } from "./sse_framer.ts";
-import { type SocketOps, socketOps } from "./socket_ops.ts";
+import { type SocketOps, socketOps } from "../runtime/socket_ops.ts";
 import { type Deadline, DeadlineQueue } from "../timing/deadline_queue.ts";
 
 export type ConnectionReuse = "pooled" | "never";
@@ -63,7 +63,7 @@ export interface HttpClientOptions {
   readonly readBufferBytes?: number;
   /**
    * Read and write through the runtime's ops rather than `Deno.Conn`'s wrappers where the runtime has them
-   * (socket_ops.ts). `false` forces the public methods. @default {true}
+   * (runtime/socket_ops.ts). `false` forces the public methods. @default {true}
    */
   readonly directSocketOps?: boolean;
   /**
@@ -179,7 +179,7 @@ class Connection {
    * `null` or 0: end of stream.
    *
    * Pipelined, a second read is always posted, into the other buffer. Only where reads go through the public
-   * `Deno.Conn.read`: direct ops (socket_ops.ts) have no set, and a second op per connection measured worse
+   * `Deno.Conn.read`: direct ops (runtime/socket_ops.ts) have no set, and a second op per connection measured worse
    * with them. Why: `Deno.Conn.read` keeps its pending promise in a per-connection set, and a set that empties
    * on every read re-allocates its table on every delete; once that table has aged into V8's old generation
    * (one idle wait across two young collections is enough), every read leaves ~110–175 B of old-generation

@@ -3,6 +3,8 @@ import { type LaunchMeta, runPhase } from "../../src/engine/phase_runner.ts";
 import { ManualClock } from "../../src/timing/clock.ts";
 import { type LoadPlan, shardPlan } from "../../src/timing/load_plan.ts";
 import { SeededRandom } from "../../src/dataset/seeded_random.ts";
+import { IoYield } from "../../src/runtime/io_yield.ts";
+import { busy, readyRead } from "../runtime/ready_read.ts";
 
 interface Launched {
   readonly meta: LaunchMeta;
@@ -115,29 +117,29 @@ Deno.test("a concurrency ramp opens slots evenly from 1 to the target over the r
   assert.deepStrictEqual(launched.map((l) => l.startedAt), [1000, 1100, 1200, 1300, 1400]);
 });
 
-Deno.test("a burst of closed-loop issues yields to the event loop instead of issuing everything in one go", async () => {
-  // A macrotask queued before the burst (like a socket read that became ready) must run before the burst ends.
-  let macrotaskRan = false;
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => {
-    macrotaskRan = true;
-    channel.port1.close();
-  };
-  channel.port2.postMessage(0);
-  let issuedBefore = 0;
-  const outcome = await runPhase({
-    shard: shardPlan({ mode: "closed", concurrency: 40, requestCount: 40, gracePeriodMs: 0 }, 0, 1),
-    clock: new ManualClock(0),
-    rng: new SeededRandom(1),
-    signal: new AbortController().signal,
-    launch: () => {
-      const busyUntil = performance.now() + 0.2; // ~the CPU cost of issuing a request
-      while (performance.now() < busyUntil) { /* issuing work */ }
-      if (!macrotaskRan) issuedBefore++;
-      return Promise.resolve();
-    },
-  });
-  assert.equal(outcome.issued, 40);
-  assert.ok(macrotaskRan);
-  assert.ok(issuedBefore >= 1 && issuedBefore < 40, `issued ${issuedBefore} of 40 before yielding`);
+Deno.test("a burst of closed-loop issues lets a pending socket read complete before the burst ends", async () => {
+  // The read's data has arrived, like the last token of a stream still running while others are re-issued.
+  const io = new IoYield();
+  const read = await readyRead();
+  try {
+    let issuedBefore = 0;
+    const outcome = await runPhase({
+      shard: shardPlan({ mode: "closed", concurrency: 40, requestCount: 40, gracePeriodMs: 0 }, 0, 1),
+      clock: new ManualClock(0),
+      rng: new SeededRandom(1),
+      signal: new AbortController().signal,
+      yieldToIo: io.wait,
+      launch: () => {
+        busy(0.2); // ~the CPU cost of issuing a request
+        if (!read.done()) issuedBefore++;
+        return Promise.resolve();
+      },
+    });
+    assert.equal(outcome.issued, 40);
+    assert.ok(read.done());
+    assert.ok(issuedBefore >= 1 && issuedBefore < 40, `issued ${issuedBefore} of 40 before the read completed`);
+  } finally {
+    read.close();
+    io.close();
+  }
 });

@@ -5,6 +5,8 @@ import type { ProcessedRecord } from "../../src/records/request_record.ts";
 import type { TokenCounter } from "../../src/tokenizer/token_counter.ts";
 import { makeRecord } from "../metrics/record_fixture.ts";
 import { delay } from "../transport/raw_server.ts";
+import { IoYield } from "../../src/runtime/io_yield.ts";
+import { busy, readyRead } from "../runtime/ready_read.ts";
 
 /** Counts words; remembers each batch it was asked to count. */
 class WordCounter implements TokenCounter {
@@ -99,4 +101,28 @@ Deno.test("RecordProcessor.drain sends what is pending at once", async () => {
   p.push(rec(1));
   await p.drain();
   deepStrictEqual(seen.map((s) => s.id), ["r0", "r1"]);
+});
+
+Deno.test("RecordProcessor lets a pending socket read complete between slices of handing on", async () => {
+  const io = new IoYield();
+  const read = await readyRead();
+  let handedBefore = 0;
+  const p = new RecordProcessor({
+    useServerTokenCount: true,
+    sliceMs: 0.5,
+    yieldToIo: io.wait,
+    onProcessed: () => {
+      busy(0.1); // metrics and JSONL work for one record
+      if (!read.done()) handedBefore++;
+    },
+  });
+  try {
+    for (let i = 0; i < 50; i++) p.push(rec(i));
+    await p.drain();
+    assert.ok(read.done());
+    assert.ok(handedBefore >= 1 && handedBefore < 50, `handed on ${handedBefore} of 50 before the read completed`);
+  } finally {
+    read.close();
+    io.close();
+  }
 });

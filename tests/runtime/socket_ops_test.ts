@@ -1,6 +1,6 @@
 import { deepStrictEqual } from "node:assert/strict";
 import assert from "node:assert/strict";
-import { socketOps } from "../../src/transport/socket_ops.ts";
+import { socketOps } from "../../src/runtime/socket_ops.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
