@@ -1,6 +1,8 @@
 /**
- * Yield to the event loop (pending I/O callbacks run first) for ~5 µs, not the ~2 ms of `setTimeout(0)` here.
- * Used to slice CPU work (record processing) so socket reads on the same thread are stamped between slices.
+ * Yield to the event loop for ~5 µs (timers and messages run), not the ~2 ms of `setTimeout(0)` here. It does
+ * NOT let pending socket reads complete: the runtime keeps running instead of polling its sockets, for thousands
+ * of such yields in a row. Slicing on a thread that reads sockets uses `IoYield` (io_yield.ts); this is its
+ * fallback and the default where no socket matters (tests, plain code).
  *
  * One MessageChannel is shared while someone waits, and closed when nobody does, so an idle process exits.
  */

@@ -2,21 +2,26 @@ import assert from "node:assert/strict";
 import { IoYield } from "../../src/runtime/io_yield.ts";
 import { busy, readyRead } from "./ready_read.ts";
 
-Deno.test("IoYield: a socket read pending while the thread is busy completes at the next wait", async () => {
+Deno.test("IoYield: a socket read pending while the thread is busy completes at the next wait, round after round", async () => {
   const io = new IoYield();
-  await io.wait(); // opens the pair
-  const read = await readyRead();
   try {
-    let waits = 0;
-    while (!read.done() && waits < 50) {
-      busy(0.2);
-      await io.wait();
-      waits++;
+    await io.wait(); // opens the pair
+    for (let trial = 0; trial < 5; trial++) {
+      const read = await readyRead();
+      try {
+        let waits = 0;
+        while (!read.done() && waits < 50) {
+          busy(0.2);
+          await io.wait();
+          waits++;
+        }
+        assert.equal(read.done(), true);
+        assert.ok(waits <= 2, `trial ${trial}: the read took ${waits} waits`);
+      } finally {
+        read.close();
+      }
     }
-    assert.equal(read.done(), true);
-    assert.ok(waits <= 2, `the read took ${waits} waits`);
   } finally {
-    read.close();
     io.close();
   }
 });
