@@ -195,6 +195,12 @@ export async function calibrate(opts: CalibrateOptions, log: (line: string) => v
           pin ? "; server on CPU 1, client on CPU 0" : ""
         }`,
     );
+    if (!pin) {
+      log(
+        "note: the reference server and the clients could not be pinned to separate cores (this process may use " +
+          "fewer than 2, or taskset is missing); they share cores, so the errors include the server's own delays.",
+      );
+    }
     const levels: LevelReport[] = [];
     for (const streams of opts.streams) {
       log(`level: ${streams} concurrent streams for ${opts.duration} s …`);
