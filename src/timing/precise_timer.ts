@@ -3,7 +3,7 @@
  *
  * Why: Deno's `setTimeout` fires ~1–2 ms late and even `setTimeout(0)` costs ~2 ms here, so a 20 ms TTFT came out
  * as 21.5 ms. So we sleep with `setTimeout` until `FINE_WINDOW_MS` before the target, then re-check on event-loop
- * yields until it is due. The yields must let socket I/O through (`yieldToIo`: an `IoYield`, ~14 µs a round):
+ * yields until it is due. The yields must let socket I/O through (`yieldToIo`: an `IoYield`, ~11–14 µs a round):
  * the timer spins through its window on the thread that reads the sockets, and the message round trip used
  * before (~5 µs, still the default where no sockets matter) starved pending reads for up to ~16 ms
  * (runtime/io_yield.ts). Spinning through that window costs CPU (a stream at a 4 ms token gap kept a third of a
