@@ -13,6 +13,7 @@ import {
   rawInteger,
   readJson,
   readJsonl,
+  recordValue,
   runCli,
   spawnCli,
   startSim,
@@ -231,3 +232,31 @@ async function stopTaggedProcesses(tag: string): Promise<void> {
     // No /proc.
   }
 }
+
+Deno.test("profile --workers 2 splits the load over two engine Workers and merges their records", async () => {
+  await using tmp = await tempDir();
+  // Answers of ~60 ms over 30 tokens: each Worker paces tokens, slices work and yields on its own socket pair.
+  await using sim = await startSim(["--ttft", "30", "--itl", "1"]);
+  // deno-fmt-ignore
+  const run = await runCli([
+    "profile", "--ui", "none", "-m", "m", "--streaming", "--url", sim.url, "--isl", "20", "--osl", "30",
+    "--extra-inputs", "ignore_eos:true", "--concurrency", "4", "--request-count", "24", "--workers", "2",
+    "--random-seed", "9",
+  ], { cwd: tmp.path });
+  assertExit(run, 0);
+  const dir = join(tmp.path, "artifacts/m-chat-concurrency4");
+  const lines = await readJsonl(join(dir, "profile_export.jsonl"));
+  assert.equal(lines.length, 24);
+  const workers = new Set(lines.map((l) => l.record.metadata.worker_id));
+  assert.deepEqual([...workers].sort(), ["worker_0", "worker_1"]);
+  assert.equal(new Set(lines.map((l) => l.record.metadata.x_request_id)).size, 24);
+  for (const { record } of lines) {
+    assert.equal(record.error, null);
+    assert.equal(recordValue(record, "output_sequence_length"), 30);
+    // TTFT is the server's 30 ms plus loopback and the client: never less, and not far more on an idle machine.
+    const ttft = recordValue(record, "time_to_first_token");
+    assert.ok(ttft >= 30 && ttft < 1_000, `TTFT ${ttft} ms`);
+  }
+  const summary = await readJson(join(dir, "profile_export_aiperf.json"));
+  assert.equal(metric(summary, "request_count").avg, 24);
+});
