@@ -23,8 +23,9 @@ export function epochNs(timeOriginMs: number, t: number): bigint {
 export function epochNsDigits(timeOriginMs: number, t: number): string {
   const originMs = Math.floor(timeOriginMs);
   const restNs = Math.round((timeOriginMs - originMs) * 1e6 + t * 1e6);
-  const ms = originMs + Math.floor(restNs / 1e6);
-  const ns = restNs - Math.floor(restNs / 1e6) * 1e6;
+  const wholeMs = Math.floor(restNs / 1e6);
+  const ms = originMs + wholeMs;
+  const ns = restNs - wholeMs * 1e6;
   if (ms <= 0) return epochNs(timeOriginMs, t).toString(); // before 1970: no such clock here, but stay exact
   return `${ms}${NS_PAD[String(ns).length]}${ns}`;
 }

@@ -7,14 +7,14 @@
  *   "responses": [{"timestamp_ns": <arrival, epoch ns>, "text": <SSE data or whole body>}…], "error": …}`
  */
 import type { RequestRecord } from "../records/request_record.ts";
-import { epochNs } from "./epoch_ns.ts";
+import { epochNsDigits } from "./epoch_ns.ts";
 
 export function rawRecordLine(
   record: RequestRecord,
   payload: Readonly<Record<string, unknown>> | undefined,
   timeOriginMs: number,
 ): string {
-  const ns = (t: number) => epochNs(timeOriginMs, t).toString();
+  const ns = (t: number) => epochNsDigits(timeOriginMs, t);
   const responses = (record.rawResponses ?? []).map((r) =>
     `{"timestamp_ns":${ns(r.t)},"text":${JSON.stringify(r.text)}}`
   );

@@ -57,6 +57,8 @@ export class RecordProcessor {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #firstPushAt = 0;
   #lastPushAt = 0;
+  readonly #quietMs: number;
+  readonly #maxDelayMs: number;
   /** Counted batches in push order; each resolves to its processed records. */
   #batches: Promise<ProcessedRecord[]>[] = [];
   #draining: Promise<void> | undefined;
@@ -67,6 +69,8 @@ export class RecordProcessor {
       throw new TypeError("a RecordProcessor needs a token counter unless server token counts are used");
     }
     this.#opts = opts;
+    this.#quietMs = opts.quietMs ?? DEFAULT_QUIET_MS;
+    this.#maxDelayMs = opts.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
   }
 
   push(record: RequestRecord): void {
@@ -74,7 +78,7 @@ export class RecordProcessor {
     this.#lastPushAt = now;
     if (this.#pending.push(record) === 1) this.#firstPushAt = now;
     if (this.#pending.length >= (this.#opts.batchSize ?? 256)) this.#flush();
-    else if (this.#timer === undefined) this.#timer = setTimeout(this.#onTimer, this.#opts.quietMs ?? DEFAULT_QUIET_MS);
+    else if (this.#timer === undefined) this.#timer = setTimeout(this.#onTimer, this.#quietMs);
   }
 
   /** One timer per batch, re-armed while records keep coming (no timer call per record). */
@@ -82,8 +86,8 @@ export class RecordProcessor {
     this.#timer = undefined;
     if (this.#pending.length === 0) return;
     const now = performance.now();
-    const quietLeft = (this.#opts.quietMs ?? DEFAULT_QUIET_MS) - (now - this.#lastPushAt);
-    const delayLeft = (this.#opts.maxDelayMs ?? DEFAULT_MAX_DELAY_MS) - (now - this.#firstPushAt);
+    const quietLeft = this.#quietMs - (now - this.#lastPushAt);
+    const delayLeft = this.#maxDelayMs - (now - this.#firstPushAt);
     if (quietLeft <= 0 || delayLeft <= 0) this.#flush();
     else this.#timer = setTimeout(this.#onTimer, Math.min(quietLeft, delayLeft));
   };

@@ -12,6 +12,7 @@
  * it holds many streams; the client's own timers never sleep (its timestamps come first).
  */
 import type { YieldToIo } from "../runtime/io_yield.ts";
+import { nextMacrotask } from "../runtime/next_macrotask.ts";
 
 /** How long before the target the coarse timer hands over to yield polling. */
 export const FINE_WINDOW_MS = 2.5;
@@ -22,7 +23,7 @@ const SLEEP_STOP_MS = 0.12;
 export interface PreciseTimerOptions {
   /** Asked at each poll: sleep (Atomics.wait) in short slices instead of spinning? @default never */
   readonly sleepInWindow?: () => boolean;
-  /** The yield polled on in the window; one that lets socket reads complete (see above). @default MessageChannel */
+  /** The yield polled on in the window; one that lets socket reads complete (see above). @default nextMacrotask */
   readonly yieldToIo?: YieldToIo;
 }
 
@@ -31,19 +32,17 @@ export class PreciseTimer {
   readonly #onFire: () => void;
   #target = Infinity;
   #coarse: ReturnType<typeof setTimeout> | undefined;
-  #port: MessagePort | undefined;
-  #other: MessagePort | undefined;
   #polling = false;
   readonly #sleeper: Int32Array | undefined;
   readonly #sleepInWindow: (() => boolean) | undefined;
-  readonly #yieldToIo: YieldToIo | undefined;
+  readonly #yieldToIo: YieldToIo;
 
   /** `onFire` runs once per `fireAt()` when the target time has come. */
   constructor(onFire: () => void, now: () => number = () => performance.now(), options: PreciseTimerOptions = {}) {
     this.#onFire = onFire;
     this.#now = now;
     this.#sleepInWindow = options.sleepInWindow;
-    this.#yieldToIo = options.yieldToIo;
+    this.#yieldToIo = options.yieldToIo ?? nextMacrotask;
     this.#sleeper = options.sleepInWindow ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
   }
 
@@ -61,8 +60,6 @@ export class PreciseTimer {
     }
     const wait = t - this.#now() - FINE_WINDOW_MS;
     if (wait > 0) {
-      // The pending timer keeps the process alive while we wait; the channel is not needed until the window.
-      if (!this.#polling) this.#closePorts();
       this.#coarse = setTimeout(() => {
         this.#coarse = undefined;
         this.#poll();
@@ -72,23 +69,16 @@ export class PreciseTimer {
     }
   }
 
-  /** Disarms; an idle timer holds no timer or port, so it never keeps the process alive. */
+  /** Disarms; an idle timer holds no timer and waits on no yield, so it never keeps the process alive. */
   cancel(): void {
     this.#target = Infinity;
     if (this.#coarse !== undefined) clearTimeout(this.#coarse);
     this.#coarse = undefined;
-    if (!this.#polling) this.#closePorts();
   }
 
   /** Same as `cancel()`; for symmetry with other resources. */
   close(): void {
     this.cancel();
-  }
-
-  #closePorts(): void {
-    this.#port?.close();
-    this.#other?.close();
-    this.#port = this.#other = undefined;
   }
 
   #poll(): void {
@@ -98,12 +88,6 @@ export class PreciseTimer {
       this.#fire();
       return;
     }
-    if (this.#yieldToIo === undefined && !this.#port) {
-      const ch = new MessageChannel();
-      this.#port = ch.port1;
-      this.#other = ch.port2;
-      this.#port.onmessage = this.#onPolled;
-    }
     if (this.#sleeper !== undefined && this.#sleepInWindow!()) {
       const remaining = this.#target - this.#now();
       if (remaining > SLEEP_STOP_MS) {
@@ -111,17 +95,12 @@ export class PreciseTimer {
       }
     }
     this.#polling = true;
-    if (this.#yieldToIo !== undefined) this.#yieldToIo().then(this.#onPolled);
-    else this.#other!.postMessage(0);
+    this.#yieldToIo().then(this.#onPolled);
   }
 
   readonly #onPolled = (): void => {
     this.#polling = false;
-    if (this.#target === Infinity) {
-      this.#closePorts();
-      return;
-    }
-    if (this.#coarse !== undefined) return;
+    if (this.#target === Infinity || this.#coarse !== undefined) return;
     if (this.#now() >= this.#target) this.#fire();
     else this.#poll();
   };
@@ -129,8 +108,6 @@ export class PreciseTimer {
   #fire(): void {
     this.#target = Infinity;
     this.#onFire();
-    // Not re-armed by the callback: release the channel so an idle timer does not keep the process alive.
-    if (this.#target === Infinity && !this.#polling) this.#closePorts();
   }
 }
 
