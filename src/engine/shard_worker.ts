@@ -9,11 +9,14 @@ import { TargetSet } from "./target_set.ts";
 import { SystemClock } from "../timing/clock.ts";
 import { runShard } from "./run_shard.ts";
 import { IoYield } from "../runtime/io_yield.ts";
+import { Ticker } from "../timing/ticker.ts";
 import type { FromShard, ShardStart, ToShard } from "./shard_protocol.ts";
 
 /** Records per message, and the longest a finished record waits to be posted. */
 const BATCH_RECORDS = 256;
 const BATCH_DELAY_MS = 10;
+/** The posting interval stops after this long without a record, ms. */
+const IDLE_STOP_MS = 2000;
 
 export function startShardWorker(): void {
   const cancel = new AbortController();
@@ -37,14 +40,17 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
   }, start.spec.explicitEndpoint);
   const io = new IoYield();
   let batch: RequestRecord[] = [];
-  let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
     if (batch.length === 0) return;
     post({ type: "records", records: batch });
     batch = [];
   };
+  // Posts what has come every BATCH_DELAY_MS: one running interval rather than a timer armed per batch (see Ticker).
+  const ticker = new Ticker(BATCH_DELAY_MS, () => {
+    const had = batch.length > 0;
+    flush();
+    return had;
+  }, Math.ceil(IDLE_STOP_MS / BATCH_DELAY_MS));
   try {
     const outcome = await runShard(start.spec, {
       sender: client,
@@ -59,12 +65,13 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
       onRecord: (record) => {
         batch.push(record);
         if (batch.length >= BATCH_RECORDS) flush();
-        else if (timer === undefined) timer = setTimeout(flush, BATCH_DELAY_MS);
+        else if (!ticker.running) ticker.start();
       },
     });
     flush();
     post({ type: "done", outcome });
   } finally {
+    ticker.stop();
     client.close();
     io.close();
   }

@@ -3,8 +3,8 @@
  * batched and their texts counted by a TokenCounter (normally in a Worker), then handed on in completion
  * order. With `--use-server-token-count` nothing is tokenized: counts come from the server's `usage`.
  *
- * When: a batch goes once completions pause (`quietMs` without a new record), when it is full, or after
- * `maxDelayMs` at the latest. Why not a fixed delay after the first record (20 ms before): counting and handing
+ * When: a batch goes once completions pause (`quietMs` without a new record, checked every `quietMs`, so 1–2×
+ * `quietMs` after the last one), when it is full, or after `maxDelayMs` at the latest. Why not a fixed delay after the first record (20 ms before): counting and handing
  * on take the engine's core for a few ms where the client has one core, and a fixed delay puts that work at one
  * fixed offset after a burst of completions. A batching server answers the re-issued requests together, one
  * TTFT later, so with a TTFT near that offset every first token landed on the work: `calibrate --ttft 20 --itl 5`
@@ -29,6 +29,7 @@ import type { ProcessedRecord, RequestRecord } from "./request_record.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
 import { nextMacrotask } from "../runtime/next_macrotask.ts";
 import type { YieldToIo } from "../runtime/io_yield.ts";
+import { Ticker } from "../timing/ticker.ts";
 
 export interface RecordProcessorOptions {
   /** Undefined only with server token counts. */
@@ -54,7 +55,8 @@ export interface RecordProcessorOptions {
 export class RecordProcessor {
   readonly #opts: RecordProcessorOptions;
   #pending: RequestRecord[] = [];
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Checks for a pause every `quietMs` while records come (see `Ticker` for why not a timer per batch). */
+  readonly #ticker: Ticker;
   #firstPushAt = 0;
   #lastPushAt = 0;
   readonly #quietMs: number;
@@ -71,39 +73,33 @@ export class RecordProcessor {
     this.#opts = opts;
     this.#quietMs = opts.quietMs ?? DEFAULT_QUIET_MS;
     this.#maxDelayMs = opts.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
+    this.#ticker = new Ticker(this.#quietMs, this.#onTick, Math.ceil(IDLE_STOP_MS / this.#quietMs));
   }
+
+  readonly #onTick = (): boolean => {
+    if (this.#pending.length === 0) return false;
+    const now = performance.now();
+    if (now - this.#lastPushAt >= this.#quietMs || now - this.#firstPushAt >= this.#maxDelayMs) this.#flush();
+    return true;
+  };
 
   push(record: RequestRecord): void {
     const now = performance.now();
     this.#lastPushAt = now;
     if (this.#pending.push(record) === 1) this.#firstPushAt = now;
     if (this.#pending.length >= (this.#opts.batchSize ?? 256)) this.#flush();
-    else if (this.#timer === undefined) this.#timer = setTimeout(this.#onTimer, this.#quietMs);
+    else if (!this.#ticker.running) this.#ticker.start();
   }
-
-  /** One timer per batch, re-armed while records keep coming (no timer call per record). */
-  readonly #onTimer = (): void => {
-    this.#timer = undefined;
-    if (this.#pending.length === 0) return;
-    const now = performance.now();
-    const quietLeft = this.#quietMs - (now - this.#lastPushAt);
-    const delayLeft = this.#maxDelayMs - (now - this.#firstPushAt);
-    if (quietLeft <= 0 || delayLeft <= 0) this.#flush();
-    else this.#timer = setTimeout(this.#onTimer, Math.min(quietLeft, delayLeft));
-  };
 
   /** Resolves when every pushed record has been handed on; rejects if counting failed. */
   async drain(): Promise<void> {
     this.#flush();
+    this.#ticker.stop();
     while (this.#draining) await this.#draining;
     if (this.#failure) throw this.#failure;
   }
 
   #flush(): void {
-    if (this.#timer !== undefined) {
-      clearTimeout(this.#timer);
-      this.#timer = undefined;
-    }
     if (this.#pending.length === 0) return;
     const batch = this.#pending;
     this.#pending = [];
@@ -154,6 +150,8 @@ export class RecordProcessor {
   }
 }
 
+/** The pause check stops after this long without a record (an idle processor wakes nobody), ms. */
+const IDLE_STOP_MS = 2000;
 const DEFAULT_QUIET_MS = 5;
 const DEFAULT_MAX_DELAY_MS = 50;
 

@@ -1,0 +1,54 @@
+import assert from "node:assert/strict";
+import { Ticker } from "../../src/timing/ticker.ts";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+Deno.test("Ticker calls onTick every period while it reports work, then stops after the idle ticks", async () => {
+  let work = 3;
+  let ticks = 0;
+  const t = new Ticker(5, () => {
+    ticks++;
+    return work-- > 0;
+  }, 2);
+  assert.equal(t.running, false);
+  t.start();
+  assert.equal(t.running, true);
+  // 3 ticks with work, then 2 idle ones stop it.
+  for (let waited = 0; t.running && waited < 2000; waited += 5) await sleep(5);
+  assert.equal(t.running, false);
+  assert.equal(ticks, 5);
+  await sleep(30);
+  assert.equal(ticks, 5, "no tick after it stopped");
+});
+
+Deno.test("Ticker.start on a running ticker keeps one interval and starts the idle count over", async () => {
+  let ticks = 0;
+  const t = new Ticker(5, () => {
+    ticks++;
+    return false;
+  }, 4);
+  t.start();
+  await sleep(12);
+  t.start(); // idle count back to 0: four more idle ticks before it stops
+  t.start();
+  const before = ticks;
+  for (let waited = 0; t.running && waited < 2000; waited += 5) await sleep(5);
+  assert.equal(ticks - before, 4, "one interval, idle count restarted");
+});
+
+Deno.test("Ticker.stop stops it at once", async () => {
+  let ticks = 0;
+  const t = new Ticker(2, () => {
+    ticks++;
+    return true;
+  }, 1000);
+  t.start();
+  await sleep(10);
+  t.stop();
+  assert.equal(t.running, false);
+  const at = ticks;
+  assert.ok(at > 0);
+  await sleep(20);
+  assert.equal(ticks, at);
+  t.stop(); // a second stop is harmless
+});
