@@ -3,17 +3,19 @@
  * batched and their texts counted by a TokenCounter (normally in a Worker), then handed on in completion
  * order. With `--use-server-token-count` nothing is tokenized: counts come from the server's `usage`.
  *
- * When: a batch goes once completions pause (`quietMs` without a new record, checked every `quietMs`, so 1–2×
- * `quietMs` after the last one), when it is full, or after `maxDelayMs` at the latest. Why not a fixed delay after the first record (20 ms before): counting and handing
- * on take the engine's core for a few ms where the client has one core, and a fixed delay puts that work at one
- * fixed offset after a burst of completions. A batching server answers the re-issued requests together, one
- * TTFT later, so with a TTFT near that offset every first token landed on the work: `calibrate --ttft 20 --itl 5`
- * read TTFT error p50 0.45–1.5 ms at 16 streams and 2.3–3.3 ms at 64 (p99 4.3–16 ms), against 0.06–0.20 ms
- * (p99 0.5–7.7) now. The work now follows the end of a burst, earlier than any but the shortest TTFTs (the same run at
- * `--ttft 7` reads 0.2 ms at 16 streams, 1.5 at 64). The default calibration, 10 interleaved pairs, now against
- * before: TTFT p99 at 256 streams ≤ 10 ms in 10 of 10 runs against 7 of 10; the price, request-latency p50 at
- * 256 streams 0.84 against 0.68 ms (medians; 2 of 10 runs above 1 ms against 1 of 10), as a 5 ms pause inside a
- * long completion wave now starts the work there; latency p99 and everything at 16 streams within the spread.
+ * When: a batch goes once completions pause (`quietMs` without a new record, checked every `quietMs` by a
+ * running `Ticker`, so 1–2× `quietMs` after the last one), when it is full, or after `maxDelayMs` at the latest.
+ * Why not a fixed delay after the first record (20 ms before): counting and handing on take the engine's core for
+ * a few ms where the client has one core, and a fixed delay puts that work at one fixed offset after a burst of
+ * completions. A batching server answers the re-issued requests together, one TTFT later, so with a TTFT near
+ * that offset every first token landed on the work: `calibrate --ttft 20 --itl 5` read TTFT error p50 0.45–1.5 ms
+ * at 16 streams and 2.3–3.3 ms at 64 (p99 4.3–16 ms), against 0.06–0.20 ms (p99 0.5–7.7) then. The work now
+ * follows the end of a burst, earlier than any but the shortest TTFTs (the same run at `--ttft 7` read 0.2 ms at 16
+ * streams, 1.5 at 64; with the ticker, 0.06 at both, docs/performance.md §2). The default calibration, 10
+ * interleaved pairs, against before: TTFT p99 at 256 streams ≤ 10 ms in 10 of 10 runs against 7 of 10; the price,
+ * request-latency p50 at 256 streams 0.84 against 0.68 ms (medians; 2 of 10 runs above 1 ms against 1 of 10), as
+ * a 5 ms pause inside a long completion wave now starts the work there; latency p99 and everything at 16 streams
+ * within the spread.
  *
  * Handing on (metrics, JSONL) happens in slices of at most `sliceMs`, with a yield in between that lets the
  * thread's pending socket reads complete (`yieldToIo`, runtime/io_yield.ts): a burst of hundreds of requests

@@ -2,13 +2,13 @@
  * A periodic check on one long-lived interval: started by the first `start()`, stopped after `idleStopTicks`
  * ticks in a row on which `onTick` reported nothing to do, or by `stop()`.
  *
- * Why not a `setTimeout` armed when work appears: arming a Deno timer costs ~6 µs warm and ~25 µs on a thread
- * that was idle (p50 of `setTimeout` after 5 ms sleeps, this VM), and in the engine ~70 µs: a trace of
- * `calibrate --streams 16` showed the first record of each completion wave arming the record processor's batch
- * timer, a quarter of the engine's work between one stream's completion and its next socket poll, while the last
- * tokens of the other streams of the same decode step were arriving and waiting for that poll. A running interval
- * costs one wake-up per tick instead (~80 µs of CPU each on this VM when the thread was idle, so ~1.6 % of a core at
- * 5 ms), at moments unrelated to completions, and nothing once it has gone idle.
+ * Why not a `setTimeout` armed when work appears: arming a Deno timer costs 6–8 µs warm and 25–40 µs on a thread
+ * that has just woken from idle (p50, `scripts/bench/timer_probe.ts` on this VM), and in the engine 66–84 µs: a
+ * trace of `calibrate --streams 16` showed the first record of each completion wave arming the record processor's
+ * batch timer, a quarter of the engine's work between one stream's completion and its next socket poll, while the
+ * last tokens of the other streams of the same decode step were arriving and waiting for that poll. A running
+ * interval costs one wake-up per tick instead (80–130 µs of CPU each on this VM when the thread was idle, so
+ * 1.6–2.5 % of a core at 5 ms), at moments unrelated to completions, and nothing once it has gone idle.
  */
 export class Ticker {
   readonly #periodMs: number;
