@@ -13,6 +13,9 @@ export async function startWorker(): Promise<void> {
     case "engine-shard":
       (await import("../engine/shard_worker.ts")).startShardWorker();
       return;
+    case "waker":
+      (await import("../timing/waker_worker.ts")).startWakerWorker();
+      return;
     default:
       throw new Error(`infermeter was started as a worker with an unknown role '${String(role)}'`);
   }

@@ -13,8 +13,9 @@ import { TargetSet } from "./target_set.ts";
 import { SystemClock } from "../timing/clock.ts";
 import { spawnWorker } from "../runtime/spawn_worker.ts";
 import { IoYield } from "../runtime/io_yield.ts";
+import { WakeThread } from "../timing/wake_thread.ts";
 import { type CpuTime, cpuTimeReader } from "../runtime/cpu_time.ts";
-import { runShard, type ShardOutcome, type ShardSpec } from "./run_shard.ts";
+import { openLoop, runShard, type ShardOutcome, type ShardSpec } from "./run_shard.ts";
 import type { FromShard, ToShard } from "./shard_protocol.ts";
 
 export interface BenchmarkOptions {
@@ -93,10 +94,11 @@ async function runInProcess(
     connectTimeoutMs: opts.spec.timeoutMs,
   }, opts.spec.explicitEndpoint);
   const io = opts.ioYield ?? new IoYield();
+  const wake = openLoop(opts.spec) ? new WakeThread() : undefined;
   try {
     return await runShard(opts.spec, {
       sender: client,
-      clock: new SystemClock(0, io.wait),
+      clock: new SystemClock(0, io.wait, wake),
       clockOffsetMs: 0,
       signal: opts.signal,
       onRecord: opts.onRecord,
@@ -105,6 +107,7 @@ async function runInProcess(
     });
   } finally {
     client.close();
+    wake?.close();
     if (opts.ioYield === undefined) io.close();
   }
 }

@@ -102,3 +102,8 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
   const profiling = await run("profiling", spec.profiling, warmupCount);
   return { warmup, profiling };
 }
+
+/** Whether a shard sleeps until send times (open loop), and so wants a wake thread rather than polling. */
+export function openLoop(spec: ShardSpec): boolean {
+  return spec.profiling.mode === "open" || spec.warmup?.mode === "open";
+}

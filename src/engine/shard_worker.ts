@@ -7,9 +7,10 @@
 import type { RequestRecord } from "../records/request_record.ts";
 import { TargetSet } from "./target_set.ts";
 import { SystemClock } from "../timing/clock.ts";
-import { runShard } from "./run_shard.ts";
+import { openLoop, runShard } from "./run_shard.ts";
 import { IoYield } from "../runtime/io_yield.ts";
 import { Ticker } from "../timing/ticker.ts";
+import { WakeThread } from "../timing/wake_thread.ts";
 import type { FromShard, ShardStart, ToShard } from "./shard_protocol.ts";
 
 /** Records per message, and the longest a finished record waits to be posted. */
@@ -39,6 +40,7 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
     connectTimeoutMs: start.spec.timeoutMs,
   }, start.spec.explicitEndpoint);
   const io = new IoYield();
+  const wake = openLoop(start.spec) ? new WakeThread() : undefined;
   let batch: RequestRecord[] = [];
   const flush = () => {
     if (batch.length === 0) return;
@@ -54,7 +56,7 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
   try {
     const outcome = await runShard(start.spec, {
       sender: client,
-      clock: new SystemClock(offset, io.wait),
+      clock: new SystemClock(offset, io.wait, wake),
       clockOffsetMs: offset,
       signal,
       yieldToIo: io.wait,
@@ -72,6 +74,7 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
     post({ type: "done", outcome });
   } finally {
     ticker.stop();
+    wake?.close();
     client.close();
     io.close();
   }

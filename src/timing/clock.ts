@@ -1,5 +1,6 @@
 import { preciseSleepUntil } from "./precise_timer.ts";
 import type { YieldToIo } from "../runtime/io_yield.ts";
+import type { WakeThread } from "./wake_thread.ts";
 
 /**
  * The engine's only access to time, so schedules can be tested with a virtual clock.
@@ -18,20 +19,23 @@ export interface Clock {
 /**
  * The real clock: `performance.now()` plus a fixed offset (a worker's distance to the main thread). Pass the
  * thread's `IoYield.wait` as `yieldToIo` where sockets are read on the same thread: the last stretch of every
- * sleep polls on it, and the default yield would hold their reads up (precise_timer.ts).
+ * sleep polls on it, and the default yield would hold their reads up (precise_timer.ts). With a `wake` thread,
+ * sleeps wait for it instead of a timer and poll only the last `WAKE_LEAD_MS` (wake_thread.ts).
  */
 export class SystemClock implements Clock {
   readonly #offset: number;
   readonly #yieldToIo: YieldToIo | undefined;
-  constructor(offsetMs = 0, yieldToIo?: YieldToIo) {
+  readonly #wake: WakeThread | undefined;
+  constructor(offsetMs = 0, yieldToIo?: YieldToIo, wake?: WakeThread) {
     this.#offset = offsetMs;
     this.#yieldToIo = yieldToIo;
+    this.#wake = wake;
   }
   now(): number {
     return performance.now() + this.#offset;
   }
   sleepUntil(t: number, signal?: AbortSignal): Promise<void> {
-    return preciseSleepUntil(t - this.#offset, signal, undefined, this.#yieldToIo);
+    return preciseSleepUntil(t - this.#offset, signal, undefined, this.#yieldToIo, this.#wake);
   }
 }
 
