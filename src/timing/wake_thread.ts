@@ -44,6 +44,11 @@ export class WakeThread {
     this.#target[0] = NaN;
     this.#worker = spawnWorker("waker");
     this.#worker.onmessage = this.#onWake;
+    // A helper that fails costs only CPU: sleeps go back to timing themselves, and the run must not stop.
+    this.#worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      this.close();
+    };
     this.#worker.postMessage(shared);
   }
 
