@@ -10,12 +10,10 @@
 import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { Target } from "../transport/http_exchange.ts";
 import { TargetSet } from "./target_set.ts";
-import { SystemClock } from "../timing/clock.ts";
 import { spawnWorker } from "../runtime/spawn_worker.ts";
 import { IoYield } from "../runtime/io_yield.ts";
-import { WakeThread } from "../timing/wake_thread.ts";
 import { type CpuTime, cpuTimeReader } from "../runtime/cpu_time.ts";
-import { openLoop, runShard, type ShardOutcome, type ShardSpec } from "./run_shard.ts";
+import { runShard, shardClock, type ShardOutcome, type ShardSpec } from "./run_shard.ts";
 import type { FromShard, ToShard } from "./shard_protocol.ts";
 
 export interface BenchmarkOptions {
@@ -94,11 +92,11 @@ async function runInProcess(
     connectTimeoutMs: opts.spec.timeoutMs,
   }, opts.spec.explicitEndpoint);
   const io = opts.ioYield ?? new IoYield();
-  const wake = openLoop(opts.spec) ? new WakeThread() : undefined;
+  const timing = shardClock(opts.spec, 0, io.wait);
   try {
     return await runShard(opts.spec, {
       sender: client,
-      clock: new SystemClock(0, io.wait, wake),
+      clock: timing.clock,
       clockOffsetMs: 0,
       signal: opts.signal,
       onRecord: opts.onRecord,
@@ -107,7 +105,7 @@ async function runInProcess(
     });
   } finally {
     client.close();
-    wake?.close();
+    timing.close();
     if (opts.ioYield === undefined) io.close();
   }
 }

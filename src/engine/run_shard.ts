@@ -18,6 +18,8 @@ import { executeRequest, type ExecutorContext, type RequestSender } from "./requ
 import { type PhaseOutcome, runPhase } from "./phase_runner.ts";
 import { warmUpHotPath } from "./warm_up.ts";
 import type { YieldToIo } from "../runtime/io_yield.ts";
+import { SystemClock } from "../timing/clock.ts";
+import { WakeThread } from "../timing/wake_thread.ts";
 
 export interface ShardSpec {
   readonly workerId: string;
@@ -103,7 +105,16 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
   return { warmup, profiling };
 }
 
-/** Whether a shard sleeps until send times (open loop), and so wants a wake thread rather than polling. */
-export function openLoop(spec: ShardSpec): boolean {
-  return spec.profiling.mode === "open" || spec.warmup?.mode === "open";
+/**
+ * The clock of a shard's thread: its sleeps poll their last stretch on `yieldToIo` (the thread's `IoYield`), and
+ * in open loop they wait on a wake thread rather than polling (timing/wake_thread.ts). `close()` when the shard ends.
+ */
+export function shardClock(
+  spec: ShardSpec,
+  offsetMs: number,
+  yieldToIo: YieldToIo,
+): { readonly clock: SystemClock; close(): void } {
+  const open = spec.profiling.mode === "open" || spec.warmup?.mode === "open";
+  const wake = open ? new WakeThread() : undefined;
+  return { clock: new SystemClock(offsetMs, yieldToIo, wake), close: () => wake?.close() };
 }

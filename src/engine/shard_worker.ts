@@ -6,18 +6,14 @@
 /// <reference lib="deno.worker" />
 import type { RequestRecord } from "../records/request_record.ts";
 import { TargetSet } from "./target_set.ts";
-import { SystemClock } from "../timing/clock.ts";
-import { openLoop, runShard } from "./run_shard.ts";
+import { runShard, shardClock } from "./run_shard.ts";
 import { IoYield } from "../runtime/io_yield.ts";
 import { Ticker } from "../timing/ticker.ts";
-import { WakeThread } from "../timing/wake_thread.ts";
 import type { FromShard, ShardStart, ToShard } from "./shard_protocol.ts";
 
 /** Records per message, and the longest a finished record waits to be posted. */
 const BATCH_RECORDS = 256;
 const BATCH_DELAY_MS = 10;
-/** The posting interval stops after this long without a record, ms. */
-const IDLE_STOP_MS = 2000;
 
 export function startShardWorker(): void {
   const cancel = new AbortController();
@@ -40,7 +36,7 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
     connectTimeoutMs: start.spec.timeoutMs,
   }, start.spec.explicitEndpoint);
   const io = new IoYield();
-  const wake = openLoop(start.spec) ? new WakeThread() : undefined;
+  const timing = shardClock(start.spec, offset, io.wait);
   let batch: RequestRecord[] = [];
   const flush = () => {
     if (batch.length === 0) return;
@@ -52,11 +48,11 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
     const had = batch.length > 0;
     flush();
     return had;
-  }, Math.ceil(IDLE_STOP_MS / BATCH_DELAY_MS));
+  });
   try {
     const outcome = await runShard(start.spec, {
       sender: client,
-      clock: new SystemClock(offset, io.wait, wake),
+      clock: timing.clock,
       clockOffsetMs: offset,
       signal,
       yieldToIo: io.wait,
@@ -74,7 +70,7 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
     post({ type: "done", outcome });
   } finally {
     ticker.stop();
-    wake?.close();
+    timing.close();
     client.close();
     io.close();
   }

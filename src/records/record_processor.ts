@@ -75,7 +75,7 @@ export class RecordProcessor {
     this.#opts = opts;
     this.#quietMs = opts.quietMs ?? DEFAULT_QUIET_MS;
     this.#maxDelayMs = opts.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
-    this.#ticker = new Ticker(this.#quietMs, this.#onTick, Math.ceil(IDLE_STOP_MS / this.#quietMs));
+    this.#ticker = new Ticker(this.#quietMs, this.#onTick);
   }
 
   readonly #onTick = (): boolean => {
@@ -152,8 +152,6 @@ export class RecordProcessor {
   }
 }
 
-/** The pause check stops after this long without a record (an idle processor wakes nobody), ms. */
-const IDLE_STOP_MS = 2000;
 const DEFAULT_QUIET_MS = 5;
 const DEFAULT_MAX_DELAY_MS = 50;
 

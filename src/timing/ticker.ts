@@ -17,8 +17,11 @@ export class Ticker {
   #id: ReturnType<typeof setInterval> | undefined;
   #idle = 0;
 
-  /** `onTick` returns true when it found something to do (which resets the idle count). */
-  constructor(periodMs: number, onTick: () => boolean, idleStopTicks: number) {
+  /**
+   * `onTick` returns true when it found something to do (which resets the idle count). By default the ticker stops
+   * after 2 s of idle ticks, so an idle owner wakes nobody.
+   */
+  constructor(periodMs: number, onTick: () => boolean, idleStopTicks = Math.ceil(DEFAULT_IDLE_STOP_MS / periodMs)) {
     this.#periodMs = periodMs;
     this.#onTick = onTick;
     this.#idleStopTicks = idleStopTicks;
@@ -45,3 +48,5 @@ export class Ticker {
     else if (++this.#idle >= this.#idleStopTicks) this.stop();
   };
 }
+
+const DEFAULT_IDLE_STOP_MS = 2000;

@@ -21,7 +21,7 @@ import { spawnWorker } from "../runtime/spawn_worker.ts";
 /** How long before a requested time the helper wakes us: its futex slack plus the message, with room to spare. */
 export const WAKE_LEAD_MS = 0.3;
 
-/** Shared layout: Int32 [0] generation (bumped at every change), [1] stop flag; Float64 [1] target epoch ms. */
+/** Shared block: bytes 0–3 the generation (bumped at every change), 4–7 the stop flag, 8–15 the target epoch ms. */
 const GENERATION = 0;
 const STOP = 1;
 /** The helper's first message: it has the shared block and is waiting for targets. */
