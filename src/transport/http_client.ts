@@ -3,8 +3,9 @@
  *
  * Why not `fetch`: it streams SSE at ~40k events/s here and its timestamps lag by 100 ms+ under load, because
  * every chunk costs a promise and several copies. This client reads into one reused buffer per connection,
- * stamps `performance.now()` the moment `read()` resolves, and parses status, headers, chunked framing and SSE in
- * place with synchronous callbacks (design §3, §4).
+ * stamps `performance.now()` the moment `read()` resolves (one stamp for all the reads completed in one event-loop
+ * turn: `TurnStamp`), and parses status, headers, chunked framing and SSE in place with synchronous callbacks
+ * (design §3, §4).
  *
  * Connection reuse strategies: `pooled` (LIFO keep-alive pool) and `never` (one connection per request). The
  * design's "per-session" strategy is one `HttpClient` per session with `maxConnections: 1`.
@@ -21,6 +22,7 @@ import { type HttpResponseHead, HttpResponseParser } from "./http_response_parse
 import { SseFramer } from "./sse_framer.ts";
 import { type SocketOps, socketOps } from "../runtime/socket_ops.ts";
 import { type Deadline, DeadlineQueue } from "../timing/deadline_queue.ts";
+import { TurnStamp } from "../timing/turn_stamp.ts";
 
 export type ConnectionReuse = "pooled" | "never";
 
@@ -136,7 +138,11 @@ class Connection {
   readonly #otherBuf: Uint8Array | undefined;
   #ahead: Promise<number | null> | undefined;
   #aheadBuf: Uint8Array = EMPTY;
+  #aheadMark = 0;
   #handedOut: Promise<number | null> | undefined;
+  /** The client's arrival stamps, and the `mark()` taken when the read handed out last was posted. */
+  readonly turn: TurnStamp;
+  readMark = 0;
   readonly parser: HttpResponseParser;
   readonly framer: SseFramer;
   closed = false;
@@ -152,8 +158,9 @@ class Connection {
   bodyLen = 0;
   handlerError: unknown = undefined;
 
-  constructor(socket: Deno.Conn, io: SocketOps, readBufferBytes: number, pipelined: boolean) {
+  constructor(socket: Deno.Conn, io: SocketOps, readBufferBytes: number, pipelined: boolean, turn: TurnStamp) {
     this.socket = socket;
+    this.turn = turn;
     this.io = io;
     this.buf = new Uint8Array(readBufferBytes);
     this.#otherBuf = pipelined ? new Uint8Array(readBufferBytes) : undefined;
@@ -193,18 +200,25 @@ class Connection {
    */
   nextRead(): Promise<number | null> {
     const other = this.#otherBuf;
-    if (other === undefined) return this.io.read(this.buf);
+    if (other === undefined) {
+      this.readMark = this.turn.mark();
+      return this.io.read(this.buf);
+    }
     if (this.#handedOut === undefined) {
       // First read on this connection: post both.
+      this.readMark = this.turn.mark();
       this.#handedOut = this.#post(this.buf);
       this.#ahead = this.#post(other);
       this.#aheadBuf = other;
+      this.#aheadMark = this.readMark;
       return this.#handedOut;
     }
     // The read handed out last has been consumed: its buffer is free again, and goes behind the one ahead.
     const free = this.buf;
     this.buf = this.#aheadBuf;
     this.#handedOut = this.#ahead!;
+    this.readMark = this.#aheadMark;
+    this.#aheadMark = this.turn.mark();
     this.#ahead = this.#post(free);
     this.#aheadBuf = free;
     return this.#handedOut;
@@ -308,6 +322,7 @@ export class HttpClient {
   readonly #encoder = new TextEncoder();
   /** Every send's deadline and every connect's time limit, on one timer. */
   readonly #deadlines = new DeadlineQueue();
+  readonly #turn = new TurnStamp();
   readonly #watchers = new WeakMap<AbortSignal, Set<SendControl>>();
   readonly #commonCache = new WeakMap<ReadonlyArray<readonly [string, string]>, CommonHead>();
 
@@ -617,7 +632,7 @@ export class HttpClient {
     const io = socketOps(socket, this.#directSocketOps);
     // Plain TCP only: a read posted ahead on a TLS stream is not something this client has been measured with.
     const pipelined = this.#pipelinedReads && !io.direct && target.scheme !== "https";
-    return new Connection(socket, io, this.#readBufferBytes, pipelined);
+    return new Connection(socket, io, this.#readBufferBytes, pipelined, this.#turn);
   }
 
   /**
@@ -663,7 +678,7 @@ export class HttpClient {
       } catch (e) {
         return this.#fail(c, ex, ctl, mayRetry, `the connection failed (${errorText(e)})`);
       }
-      const t = performance.now();
+      const t = c.turn.stamp(c.readMark);
       if (!n) {
         if (parser.finish()) {
           // Close-delimited body: EOF is its end.

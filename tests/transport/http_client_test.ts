@@ -728,3 +728,48 @@ Deno.test("HttpClient gives the same events with direct socket ops, a read poste
     await server.close();
   }
 });
+
+Deno.test("HttpClient gives reads completed in one event-loop turn that turn's first stamp, not their turn's work", async () => {
+  // Both connections' events leave in one go, so both reads complete at the same poll; the handler then spends
+  // 5 ms on the first. The second event's bytes were there all along: its stamp must not carry those 5 ms.
+  const conns: RawConnection[] = [];
+  const server = startRawServer(async (conn) => {
+    if ((await conn.readRequest()) === undefined) return;
+    await conn.write(SSE_HEAD);
+    conns.push(conn);
+    if (conns.length < 2) return await conn.waitForClose();
+    await delay(30); // both clients' reads are pending by now
+    await Promise.all(conns.map((c) => c.write(chunk("data: x\n\n"))));
+    await delay(30);
+    await Promise.all(conns.map((c) => c.write(chunk("data: [DONE]\n\n") + "0\r\n\r\n")));
+    await conn.waitForClose();
+  });
+  try {
+    for (const options of [{ directSocketOps: true }, { directSocketOps: false, pipelinedReads: true }]) {
+      conns.length = 0;
+      const client = new HttpClient(targetOf(server), options);
+      const stamps: number[] = [];
+      const onSseEvent = (data: string, t: number) => {
+        if (data !== "x") return;
+        stamps.push(t);
+        if (stamps.length === 1) {
+          const end = performance.now() + 5;
+          while (performance.now() < end) { /* the first event's work */ }
+        }
+      };
+      try {
+        const done = await Promise.all([client.send(GET, { onSseEvent }), client.send(GET, { onSseEvent })]);
+        deepStrictEqual(done.map((ex) => ex.error), [undefined, undefined]);
+        deepStrictEqual(stamps.length, 2);
+        assert.ok(
+          stamps[1] - stamps[0] < 1,
+          `${JSON.stringify(options)}: the second read was stamped ${(stamps[1] - stamps[0]).toFixed(2)} ms later`,
+        );
+      } finally {
+        client.close();
+      }
+    }
+  } finally {
+    await server.close();
+  }
+});
