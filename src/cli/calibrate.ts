@@ -22,6 +22,7 @@ import { Command, CommanderError, Option } from "commander";
 import { joinPath as join } from "../runtime/file_path.ts";
 import { EXIT } from "./exit_codes.ts";
 import { selfCommand } from "../runtime/self_command.ts";
+import { holdCpuDmaLatency } from "../runtime/cpu_dma_latency.ts";
 import { computeStats, type Stats } from "../metrics/stats.ts";
 import { type CalibrationLog, startCalibrationServer } from "../sim/calibration_server.ts";
 import type { FloorLog } from "./calibrate_floor.ts";
@@ -33,6 +34,8 @@ interface CalibrateOptions {
   readonly tokens: number;
   readonly duration: number;
   readonly workers?: number;
+  /** µs to hold `/dev/cpu_dma_latency` at through every level (floor client and profile runs alike). */
+  readonly cpuDmaLatency?: number;
   readonly json: boolean;
   /** Run one warmup request per stream before each level (steady state, as benchmarks are run). */
   readonly warmup: boolean;
@@ -76,6 +79,8 @@ export interface CalibrationReport {
   readonly clockOffsetMs: number;
   readonly clockUncertaintyMs: number;
   readonly pinned: boolean;
+  /** The CPU wake-up latency limit held through the levels, µs; null when the machine's own setting applied. */
+  readonly cpuDmaLatencyUs: number | null;
   /** Whether each level started with one warmup request per stream. */
   readonly warmup: boolean;
   readonly levels: readonly LevelReport[];
@@ -96,6 +101,10 @@ function parseArgs(allArgs: string[]): CalibrateOptions {
     .option("--tokens <n>", "tokens per response", "100")
     .option("--duration <s>", "seconds per level", "8")
     .option("--workers <n>", "engine shards for the profile runs (default: the profile command's choice)")
+    .option(
+      "--cpu-dma-latency <us>",
+      "hold /dev/cpu_dma_latency at this many µs through every level (Linux, root; 0: idle cores poll)",
+    )
     .option("--json", "print the report as JSON on stdout", false)
     .option(
       "--no-warmup",
@@ -123,6 +132,7 @@ function parseArgs(allArgs: string[]): CalibrateOptions {
     tokens: Math.floor(num("tokens", o.tokens, 2)),
     duration: num("duration", o.duration, 0.5),
     workers: o.workers !== undefined ? Math.floor(num("workers", o.workers, 1)) : undefined,
+    cpuDmaLatency: o.cpuDmaLatency !== undefined ? Math.floor(num("cpu-dma-latency", o.cpuDmaLatency, 0)) : undefined,
     json: Boolean(o.json),
     warmup: o.warmup !== false,
     serve: Boolean(o.serve),
@@ -171,6 +181,11 @@ async function serveOnly(opts: CalibrateOptions): Promise<number> {
 /** Runs every level and returns the report; `log` receives progress lines (stderr). */
 export async function calibrate(opts: CalibrateOptions, log: (line: string) => void): Promise<CalibrationReport> {
   const pin = await canPin();
+  // Machine-wide, so one hold here covers the reference server, the floor client and every profile run.
+  const wake = opts.cpuDmaLatency === undefined ? undefined : holdCpuDmaLatency(opts.cpuDmaLatency);
+  if (wake !== undefined && !wake.held) {
+    log(`note: --cpu-dma-latency ${wake.requestedUs} has no effect: ${wake.reason}.`);
+  }
   const server = new Deno.Command(pin ? "taskset" : selfCommand.execPath, {
     args: [
       ...(pin ? ["-c", "1", selfCommand.execPath] : []),
@@ -193,7 +208,7 @@ export async function calibrate(opts: CalibrateOptions, log: (line: string) => v
       `reference server ${url} (TTFT ${opts.ttft} ms, ITL ${opts.itl} ms, ${opts.tokens} tokens); clock offset ` +
         `${(clock.offset * 1000).toFixed(1)} µs ± ${(clock.uncertainty * 1000).toFixed(1)} µs${
           pin ? "; server on CPU 1, client on CPU 0" : ""
-        }`,
+        }${wake?.held ? `; CPU wake-up latency held at ${wake.requestedUs} µs` : ""}`,
     );
     if (!pin) {
       log(
@@ -214,6 +229,7 @@ export async function calibrate(opts: CalibrateOptions, log: (line: string) => v
       clockOffsetMs: clock.offset,
       clockUncertaintyMs: clock.uncertainty,
       pinned: pin,
+      cpuDmaLatencyUs: wake?.held ? wake.requestedUs : null,
       warmup: opts.warmup,
       levels,
     };
@@ -224,6 +240,7 @@ export async function calibrate(opts: CalibrateOptions, log: (line: string) => v
       // already gone
     }
     await server.status;
+    wake?.release();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
 }
@@ -514,5 +531,9 @@ export function renderReport(r: CalibrationReport): string {
     `clock offset between processes: ${(r.clockOffsetMs * 1000).toFixed(1)} µs ± ${
       (r.clockUncertaintyMs * 1000).toFixed(1)
     } µs`,
+    r.cpuDmaLatencyUs === null
+      ? "idle cores slept between tokens (the machine's setting): waking one is part of every figure, the floor's " +
+        "too. --cpu-dma-latency 0 (Linux, root) keeps them awake for the run."
+      : `idle cores were held within ${r.cpuDmaLatencyUs} µs of waking (/dev/cpu_dma_latency) for the run.`,
   ].join("\n");
 }

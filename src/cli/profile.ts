@@ -45,6 +45,7 @@ import { EXIT } from "./exit_codes.ts";
 import { runAndCollect } from "./run_and_collect.ts";
 import { VERSION } from "./version.ts";
 import { peakRssBytes } from "../runtime/peak_rss.ts";
+import { CPU_DMA_LATENCY_PATH, holdCpuDmaLatency } from "../runtime/cpu_dma_latency.ts";
 import { ensureFdLimit } from "../runtime/fd_limit.ts";
 
 /** Client CPU above this share of one core makes timestamps unreliable (the loop lags behind the socket). */
@@ -249,6 +250,14 @@ async function profile(
     await logFile.close();
     return EXIT.INTERRUPTED;
   }
+  const wake = config.cpuDmaLatency === undefined ? undefined : holdCpuDmaLatency(config.cpuDmaLatency);
+  if (wake?.held) {
+    logger.info(
+      `Holding the CPU wake-up latency limit at ${wake.requestedUs} µs for the run (${CPU_DMA_LATENCY_PATH})`,
+    );
+  } else if (wake !== undefined) {
+    logger.warning(`--cpu-dma-latency ${wake.requestedUs} has no effect: ${wake.reason}.`);
+  }
   const run = await runAndCollect({
     stop,
     shards,
@@ -261,7 +270,7 @@ async function profile(
     paths,
     logger,
     isTty,
-  });
+  }).finally(() => wake?.release());
 
   // inputs.json is written after the run: rendering it is not needed to send anything (startup budget).
   await writeInputsJson(paths.inputsJson, inputSessions(entries));
@@ -292,6 +301,7 @@ async function profile(
       : null,
     dispatch_overhead_ms: statsObject(run.dispatch),
     workers: shards,
+    cpu_dma_latency: wake ? { requested_us: wake.requestedUs, held: wake.held, reason: wake.reason ?? null } : null,
     peak_rss_bytes: peakRssBytes(),
     retained_bytes_per_request: summary.successCount + summary.errorCount > 0
       ? run.accumulator.retainedBytes() / (summary.successCount + summary.errorCount)

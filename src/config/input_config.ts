@@ -80,6 +80,7 @@ export function toInputConfig(config: ProfileConfig): Record<string, unknown> {
       log_level: config.logLevel,
       ui_type: config.ui,
       workers: config.workers,
+      cpu_dma_latency: config.cpuDmaLatency,
     },
   });
 }

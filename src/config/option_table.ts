@@ -705,6 +705,21 @@ const VALUE_OPTIONS: readonly ValueOptionSpec[] = [
     defaultDescription: "chosen from the CPU count and the load",
     help: "Number of engine workers (each a Deno Worker driving a share of the load).",
   },
+  {
+    key: "cpuDmaLatency",
+    type: "int",
+    min: 0,
+    max: 2_000_000_000,
+    flags: ["--cpu-dma-latency"],
+    group: "Workers",
+    metavar: "<us>",
+    env: "INFERMETER_CPU_DMA_LATENCY",
+    yaml: ["benchmark.runtime.cpu_dma_latency"],
+    defaultDescription: "the machine's own setting",
+    help: "Linux: hold /dev/cpu_dma_latency at this many µs while the run lasts, so idle cores wake within it " +
+      "(0: they poll instead of sleeping). Cuts the wake-up delay in every timestamp at low load; " +
+      "machine-wide, needs root, released at exit.",
+  },
 ];
 
 /** AIPerf flags that do nothing here because infermeter already behaves that way. */

@@ -91,4 +91,9 @@ export interface ProfileConfig {
   readonly logLevel: LogLevel;
   /** `--workers`: engine shards (Deno Workers). Undefined = chosen from the core count and the load. */
   readonly workers?: number;
+  /**
+   * `--cpu-dma-latency`: µs within which idle CPUs must be able to wake, held through `/dev/cpu_dma_latency`
+   * for the run (0: they poll). Undefined = the machine's own setting.
+   */
+  readonly cpuDmaLatency?: number;
 }

@@ -77,6 +77,7 @@ const CONFIG_FIELDS: Readonly<Record<OptionKey, true>> = {
   ui: true,
   logLevel: true,
   workers: true,
+  cpuDmaLatency: true,
 };
 const CONFIG_KEYS = Object.keys(CONFIG_FIELDS) as OptionKey[];
 
@@ -241,6 +242,7 @@ export function resolveProfileConfig(
     ui,
     logLevel: get<LogLevel>("logLevel") ?? "INFO",
     workers: get<number>("workers"),
+    cpuDmaLatency: get<number>("cpuDmaLatency"),
   };
   return { config: dropUndefined(config), sources, problems, warnings };
 }

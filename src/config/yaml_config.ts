@@ -8,7 +8,7 @@
  *   `model`/`models`, `endpoint {url(s), type, path, streaming, api_key, timeout, headers, extra, …}`,
  *   `dataset`/`datasets {type, entries, path, format, sampling, random_seed, prompts {isl, osl}}`, `phases`
  *   (a mapping, or a list of warmup/profiling phases with `type`, `concurrency`, `rate`, `requests`, `duration`,
- *   `grace_period`, `smoothness`), `artifacts {dir, prefix}`, `tokenizer {name}`, `runtime {ui, workers}` and
+ *   `grace_period`, `smoothness`), `artifacts {dir, prefix}`, `tokenizer {name}`, `runtime {ui, workers, cpu_dma_latency}` and
  *   `slos {metric_tag: value}`. Keys are accepted in snake_case or camelCase, like AIPerf.
  *
  * `${VAR}` (required) and `${VAR:default}` are replaced from the environment in every string value; a value that

@@ -179,6 +179,8 @@ Deno.test("parseProfileArgs maps every AIPerf alias to the same field", () => {
     [["--workers-max", "3"], "workers", 3],
     [["--max-workers", "3"], "workers", 3],
     [["--workers", "3"], "workers", 3],
+    [["--cpu-dma-latency", "0"], "cpuDmaLatency", 0],
+    [["--cpu-dma-latency", "10"], "cpuDmaLatency", 10],
     [["-v"], "logLevel", "DEBUG"],
     [["--verbose"], "logLevel", "DEBUG"],
     [["-vv"], "logLevel", "TRACE"],

@@ -86,7 +86,7 @@ benchmark:
     dir: ./artifacts/my-test
     prefix: run1
   tokenizer: builtin
-  runtime: {ui: none, workers: 2}
+  runtime: {ui: none, workers: 2, cpu_dma_latency: 0}
   slos: {request_latency: 250}
 `);
   assert.deepEqual(config.modelNames, ["Qwen/Qwen3-0.6B"]);
@@ -118,6 +118,7 @@ benchmark:
   assert.equal(config.tokenizer, "builtin");
   assert.equal(config.ui, "none");
   assert.equal(config.workers, 2);
+  assert.equal(config.cpuDmaLatency, 0);
   assert.deepEqual(config.goodput, [{ tag: "request_latency", value: 250 }]);
 });
 
