@@ -532,8 +532,11 @@ export function renderReport(r: CalibrationReport): string {
       (r.clockUncertaintyMs * 1000).toFixed(1)
     } µs`,
     r.cpuDmaLatencyUs === null
-      ? "idle cores slept between tokens (the machine's setting): waking one is part of every figure, the floor's " +
-        "too. --cpu-dma-latency 0 (Linux, root) keeps them awake for the run."
-      : `idle cores were held within ${r.cpuDmaLatencyUs} µs of waking (/dev/cpu_dma_latency) for the run.`,
+      ? "idle cores followed the machine's power settings: where they sleep, waking one is part of every figure, " +
+        "the floor's too. --cpu-dma-latency 0 (Linux, root) keeps them awake for the run."
+      : r.cpuDmaLatencyUs === 0
+      ? "idle cores polled instead of sleeping: /dev/cpu_dma_latency was held at 0 for the run."
+      : `idle cores stayed in states that wake within ${r.cpuDmaLatencyUs} µs: /dev/cpu_dma_latency was held ` +
+        "for the run.",
   ].join("\n");
 }
