@@ -8,8 +8,9 @@
  *   `model`/`models`, `endpoint {url(s), type, path, streaming, api_key, timeout, headers, extra, …}`,
  *   `dataset`/`datasets {type, entries, path, format, sampling, random_seed, prompts {isl, osl}}`, `phases`
  *   (a mapping, or a list of warmup/profiling phases with `type`, `concurrency`, `rate`, `requests`, `duration`,
- *   `grace_period`, `smoothness`), `artifacts {dir, prefix}`, `tokenizer {name}`, `runtime {ui, workers, cpu_dma_latency}` and
- *   `slos {metric_tag: value}`. Keys are accepted in snake_case or camelCase, like AIPerf.
+ *   `grace_period`, `smoothness`), `artifacts {dir, prefix}`, `tokenizer {name}`,
+ *   `runtime {ui, workers, cpu_dma_latency}` and `slos {metric_tag: value}`. Keys are accepted in snake_case or
+ *   camelCase, like AIPerf.
  *
  * `${VAR}` (required) and `${VAR:default}` are replaced from the environment in every string value; a value that
  * is exactly one `${…}` is typed (true/false and numbers). Unknown keys are errors naming the file, the key path

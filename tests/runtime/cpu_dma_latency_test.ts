@@ -4,7 +4,7 @@ import { CPU_DMA_LATENCY_PATH, currentCpuDmaLatency, holdCpuDmaLatency } from ".
 const LINUX = Deno.build.os === "linux";
 
 Deno.test({
-  name: "holdCpuDmaLatency writes the limit as a 32-bit little-endian value and keeps the file open",
+  name: "holdCpuDmaLatency writes the limit as a 32-bit little-endian value, and release is idempotent",
   ignore: !LINUX,
   fn: () => {
     const path = Deno.makeTempFileSync();
