@@ -9,12 +9,13 @@
  */
 import type { JsonValue } from "./bench_types.ts";
 import { pinned, quickCommand, tail } from "./child_runner.ts";
+import { V8_FLAGS_ARG } from "../../src/runtime/v8_flags.ts";
 
 export async function runCalibrate(
   repoRoot: string,
   allCores: readonly number[] | undefined,
 ): Promise<{ [k: string]: JsonValue } | undefined> {
-  const base = [Deno.execPath(), "run", "-A", `${repoRoot}/main.ts`, "calibrate"];
+  const base = [Deno.execPath(), "run", "-A", V8_FLAGS_ARG, `${repoRoot}/main.ts`, "calibrate"];
   const help = await quickCommand([...base, "--help"], 30_000, { cwd: repoRoot });
   if (help.code !== 0) return undefined;
   const argv = pinned([...base, "--json"], allCores?.join(","));

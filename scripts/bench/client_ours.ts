@@ -10,12 +10,14 @@ import type { ClientResult } from "./bench_types.ts";
 import { type ClientContext, failedResult, measuredResult, profileArgs } from "./client_context.ts";
 import { pinned, runChild, tail } from "./child_runner.ts";
 import { readExportSummary, summaryMeasures } from "./export_summary.ts";
+import { V8_FLAGS_ARG } from "../../src/runtime/v8_flags.ts";
 
 export function oursArgv(ctx: ClientContext, artifactDir: string): string[] {
   return pinned([
     Deno.execPath(),
     "run",
     "-A",
+    V8_FLAGS_ARG, // as the compiled binary runs
     `${ctx.repoRoot}/main.ts`,
     ...profileArgs(ctx, artifactDir),
   ], ctx.clientCores);

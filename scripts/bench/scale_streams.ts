@@ -14,6 +14,8 @@
  * ~21 s each) and opened over a `--concurrency-ramp-duration` of 10 s, so they all overlap while the servers,
  * which accept connections on their JS thread, are not also saturated by token traffic.
  */
+import { V8_FLAGS_ARG } from "../../src/runtime/v8_flags.ts";
+
 const args = new Map<string, string>();
 for (let i = 0; i < Deno.args.length; i += 2) args.set(Deno.args[i].replace(/^--/, ""), Deno.args[i + 1]);
 const wanted = Number(args.get("streams") ?? 20000);
@@ -51,7 +53,7 @@ interface Sim {
 
 async function startSim(): Promise<Sim> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", main, "serve-sim", "--port", "0", "--ttft", String(ttft), "--itl", String(itl)],
+    args: ["run", "-A", V8_FLAGS_ARG, main, "serve-sim", "--port", "0", "--ttft", String(ttft), "--itl", String(itl)],
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
@@ -89,6 +91,7 @@ try {
     args: [
       "run",
       "-A",
+      V8_FLAGS_ARG,
       main,
       "profile",
       "-m",

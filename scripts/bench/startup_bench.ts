@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startSimServer } from "./sim_launcher.ts";
 import { pinned, quickCommand } from "./child_runner.ts";
+import { V8_FLAGS_ARG } from "../../src/runtime/v8_flags.ts";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const runsArg = Deno.args.indexOf("--runs");
@@ -115,10 +116,13 @@ const artifacts = await Deno.makeTempDir({ prefix: "infermeter-startup-" });
 const warmCache = join(artifacts, "cache");
 
 const bundle = join(repoRoot, "dist", "infermeter.js");
-const forms: { name: string; cmd: string[] }[] = [{ name: "source", cmd: [Deno.execPath(), "run", "-A", "main.ts"] }];
+const forms: { name: string; cmd: string[] }[] = [{
+  name: "source",
+  cmd: [Deno.execPath(), "run", "-A", V8_FLAGS_ARG, "main.ts"],
+}];
 try {
   Deno.statSync(bundle);
-  forms.push({ name: "bundle", cmd: [Deno.execPath(), "run", "-A", bundle] });
+  forms.push({ name: "bundle", cmd: [Deno.execPath(), "run", "-A", V8_FLAGS_ARG, bundle] });
 } catch {
   console.error(`(no ${bundle}: run \`deno task bundle\` to measure the bundle too)`);
 }

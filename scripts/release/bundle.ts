@@ -1,11 +1,13 @@
 /**
  * `deno task bundle`: one self-contained JavaScript file, `dist/infermeter.js`, that runs with nothing but Deno
- * (`deno run -A infermeter.js …`), offline, from any directory. It is the stand-in for `deno compile` where the
+ * (`deno run -A --v8-flags=… infermeter.js …`, the flags of src/runtime/v8_flags.ts), offline, from any directory. It is the stand-in for `deno compile` where the
  * compile runtime cannot be downloaded. Workers re-enter the same file (src/runtime/spawn_worker.ts), and the
  * corpus text is inlined, so nothing else is needed beside it.
  *
  * After bundling, the file is copied to an empty temporary directory and smoke-tested there.
  */
+import { V8_FLAGS_ARG } from "../../src/runtime/v8_flags.ts";
+
 const root = new URL("../../", import.meta.url).pathname;
 const out = `${root}dist/infermeter.js`;
 
@@ -26,8 +28,20 @@ const size = (await Deno.stat(out)).size;
 const empty = await Deno.makeTempDir({ prefix: "infermeter-bundle-" });
 try {
   await Deno.copyFile(out, `${empty}/infermeter.js`);
-  const version = await run(Deno.execPath(), ["run", "-A", "--no-remote", "infermeter.js", "--version"], empty);
-  const help = await run(Deno.execPath(), ["run", "-A", "--no-remote", "infermeter.js", "profile", "--help"], empty);
+  const version = await run(
+    Deno.execPath(),
+    ["run", "-A", V8_FLAGS_ARG, "--no-remote", "infermeter.js", "--version"],
+    empty,
+  );
+  const help = await run(Deno.execPath(), [
+    "run",
+    "-A",
+    V8_FLAGS_ARG,
+    "--no-remote",
+    "infermeter.js",
+    "profile",
+    "--help",
+  ], empty);
   if (!version.ok || !help.ok || !help.out.includes("--streaming")) {
     console.error(`the bundle does not run from an empty directory:\n${version.out}\n${help.out}`);
     Deno.exit(1);
@@ -37,7 +51,7 @@ try {
       (size / 1024 / 1024).toFixed(2)
     } MB) runs from an empty directory: version ${version.out.trim()}`,
   );
-  console.log("Use it with: deno run -A infermeter.js profile --help");
+  console.log(`Use it with: deno run -A ${V8_FLAGS_ARG} infermeter.js profile --help`);
 } finally {
   await Deno.remove(empty, { recursive: true });
 }

@@ -3,8 +3,11 @@
  *
  * `deno compile` downloads a small runtime (`denort`) per target from dl.deno.land. Where that host cannot be
  * reached (air-gapped build machines) a target is reported as skipped, not failed; `deno task bundle` gives
- * a single JavaScript file that needs only an installed Deno.
+ * a single JavaScript file that needs only an installed Deno. The binaries carry infermeter's V8 flags
+ * (src/runtime/v8_flags.ts).
  */
+import { V8_FLAGS_ARG } from "../../src/runtime/v8_flags.ts";
+
 const TARGETS = [
   "x86_64-unknown-linux-gnu",
   "aarch64-unknown-linux-gnu",
@@ -20,7 +23,7 @@ let failed = 0;
 for (const target of only) {
   const output = `dist/infermeter-${target}`;
   const r = await new Deno.Command(Deno.execPath(), {
-    args: ["compile", "-A", "--target", target, "--output", output, "main.ts"],
+    args: ["compile", "-A", V8_FLAGS_ARG, "--target", target, "--output", output, "main.ts"],
     cwd: root,
     stdout: "piped",
     stderr: "piped",

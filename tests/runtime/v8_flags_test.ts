@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { V8_FLAGS, V8_FLAGS_ARG, YOUNG_GENERATION_MIB } from "../../src/runtime/v8_flags.ts";
+import { selfCommand } from "../../src/runtime/self_command.ts";
+
+const CONFIG = JSON.parse(Deno.readTextFileSync(new URL("../../deno.json", import.meta.url))) as {
+  tasks: Record<string, string>;
+};
+
+// The semi-space a fresh isolate may fill before its first scavenge, MiB (V8 reports it as the new space's
+// size plus what is still free in it).
+const PROBE = `import { getHeapSpaceStatistics } from "node:v8";
+const s = getHeapSpaceStatistics().find((x) => x.space_name === "new_space");
+console.log(Math.round((s.space_size + s.space_available_size) / 1048576));`;
+
+async function youngGenerationOf(flags: string[]): Promise<number> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", ...flags, PROBE],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+  return Number(new TextDecoder().decode(out.stdout).trim());
+}
+
+Deno.test("V8 flags: a process started with them has the 16 MiB young generation; without, V8's smaller default", async () => {
+  assert.equal(await youngGenerationOf([V8_FLAGS_ARG]), YOUNG_GENERATION_MIB);
+  assert.ok((await youngGenerationOf([])) < YOUNG_GENERATION_MIB);
+});
+
+Deno.test("V8 flags: children and the deno tasks that run infermeter start with them", () => {
+  assert.deepEqual(V8_FLAGS_ARG, `--v8-flags=${V8_FLAGS.join(",")}`);
+  // Under `deno test` the runtime is `deno`, so children are started with `deno run`.
+  assert.ok(selfCommand.args.includes(V8_FLAGS_ARG), selfCommand.args.join(" "));
+  for (const task of ["demo", "infermeter"]) {
+    assert.ok(CONFIG.tasks[task].split(/\s+/).includes(V8_FLAGS_ARG), `task ${task}: ${CONFIG.tasks[task]}`);
+  }
+});
