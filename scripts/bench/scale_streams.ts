@@ -53,7 +53,7 @@ interface Sim {
 
 async function startSim(): Promise<Sim> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", V8_FLAGS_ARG, main, "serve-sim", "--port", "0", "--ttft", String(ttft), "--itl", String(itl)],
+    args: ["run", "-A", main, "serve-sim", "--port", "0", "--ttft", String(ttft), "--itl", String(itl)],
     stdout: "piped",
     stderr: "inherit",
   }).spawn();

@@ -4,7 +4,6 @@
  */
 import { pinned, spawnTracked, stopChild, tail } from "./child_runner.ts";
 import { TreeMonitor } from "./tree_monitor.ts";
-import { V8_FLAGS_ARG } from "../../src/runtime/v8_flags.ts";
 
 export interface SimServerOptions {
   /** Repository root (where main.ts is). */
@@ -31,7 +30,7 @@ const LISTENING = /serve-sim listening on (http:\/\/\S+)/;
 
 export async function startSimServer(options: SimServerOptions): Promise<SimServer> {
   const argv = pinned(
-    [Deno.execPath(), "run", "-A", V8_FLAGS_ARG, "main.ts", "serve-sim", "--port", "0", "--host", "127.0.0.1", "--fast"]
+    [Deno.execPath(), "run", "-A", "main.ts", "serve-sim", "--port", "0", "--host", "127.0.0.1", "--fast"]
       .concat(options.extraArgs ?? []),
     options.cores,
   );

@@ -21,7 +21,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { joinPath as join } from "../runtime/file_path.ts";
 import { EXIT } from "./exit_codes.ts";
-import { selfCommand } from "../runtime/self_command.ts";
+import { clientCommand, selfCommand } from "../runtime/self_command.ts";
 import { holdCpuDmaLatency } from "../runtime/cpu_dma_latency.ts";
 import { computeStats, type Stats } from "../metrics/stats.ts";
 import { type CalibrationLog, startCalibrationServer } from "../sim/calibration_server.ts";
@@ -254,7 +254,7 @@ async function runLevel(
   pin: boolean,
 ): Promise<LevelReport> {
   const profileArgs = [
-    ...selfCommand.args,
+    ...clientCommand.args,
     "profile",
     "-m",
     "calibration",
@@ -284,8 +284,8 @@ async function runLevel(
     ...opts.profileArgs,
   ];
   const floor = await floorErrors(opts, url, streams, clock, pin);
-  const child = await new Deno.Command(pin ? "taskset" : selfCommand.execPath, {
-    args: pin ? ["-c", "0", selfCommand.execPath, ...profileArgs] : profileArgs,
+  const child = await new Deno.Command(pin ? "taskset" : clientCommand.execPath, {
+    args: pin ? ["-c", "0", clientCommand.execPath, ...profileArgs] : profileArgs,
     stdout: "null",
     stderr: "piped",
   }).output();
@@ -355,7 +355,7 @@ async function floorErrors(
   pin: boolean,
 ): Promise<FloorErrors | undefined> {
   const args = [
-    ...selfCommand.args,
+    ...clientCommand.args,
     "calibrate",
     "--floor-client",
     url,
@@ -366,8 +366,8 @@ async function floorErrors(
     "--tokens",
     String(opts.tokens),
   ];
-  const child = await new Deno.Command(pin ? "taskset" : selfCommand.execPath, {
-    args: pin ? ["-c", "0", selfCommand.execPath, ...args] : args,
+  const child = await new Deno.Command(pin ? "taskset" : clientCommand.execPath, {
+    args: pin ? ["-c", "0", clientCommand.execPath, ...args] : args,
     stdout: "piped",
     stderr: "inherit",
   }).output();

@@ -11,8 +11,9 @@
  * §2 (eighth session).
  *
  * V8 reads these only at start-up, so they travel as `--v8-flags`: baked into the compiled binaries
- * (`scripts/release/compile.ts`), passed to every child started through `selfCommand`, and written into the
- * `deno task` commands. A process started without them works the same, with V8's default young generation.
+ * (`scripts/release/compile.ts`), passed to the load-generating children started through `clientCommand`, and
+ * written into the `deno task` commands. Servers started from source run without them (`selfCommand`). A process
+ * started without them works the same, with V8's default young generation.
  */
 
 /** The young generation's semi-space size infermeter asks V8 for, MiB. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { V8_FLAGS, V8_FLAGS_ARG, YOUNG_GENERATION_MIB } from "../../src/runtime/v8_flags.ts";
-import { selfCommand } from "../../src/runtime/self_command.ts";
+import { clientCommand, selfCommand } from "../../src/runtime/self_command.ts";
 
 const CONFIG = JSON.parse(Deno.readTextFileSync(new URL("../../deno.json", import.meta.url))) as {
   tasks: Record<string, string>;
@@ -27,10 +27,12 @@ Deno.test("V8 flags: a process started with them has the 16 MiB young generation
   assert.ok((await youngGenerationOf([])) < YOUNG_GENERATION_MIB);
 });
 
-Deno.test("V8 flags: children and the deno tasks that run infermeter start with them", () => {
+Deno.test("V8 flags: load-generating children and the deno tasks start with them, servers without", () => {
   assert.deepEqual(V8_FLAGS_ARG, `--v8-flags=${V8_FLAGS.join(",")}`);
   // Under `deno test` the runtime is `deno`, so children are started with `deno run`.
-  assert.ok(selfCommand.args.includes(V8_FLAGS_ARG), selfCommand.args.join(" "));
+  assert.ok(clientCommand.args.includes(V8_FLAGS_ARG), clientCommand.args.join(" "));
+  assert.ok(!selfCommand.args.some((a) => a.startsWith("--v8-flags")), selfCommand.args.join(" "));
+  assert.deepEqual(clientCommand.args.filter((a) => a !== V8_FLAGS_ARG), selfCommand.args);
   for (const task of ["demo", "infermeter"]) {
     assert.ok(CONFIG.tasks[task].split(/\s+/).includes(V8_FLAGS_ARG), `task ${task}: ${CONFIG.tasks[task]}`);
   }
