@@ -1,6 +1,6 @@
 /**
- * The V8 settings every infermeter process starts with: a young generation of 16 MiB from the start, where V8's own
- * default starts at 1 MiB and grows only when most of it survives.
+ * The V8 settings infermeter's load-generating processes start with: a young generation of 16 MiB from the start,
+ * where V8's own default starts at 1 MiB and grows only when most of it survives.
  *
  * Why: a streaming request lives as long as its response (1–2 s in calibrate's 256-stream level), longer than the
  * time between scavenges of a small young generation, so its objects are copied into the old generation and die
@@ -12,8 +12,9 @@
  *
  * V8 reads these only at start-up, so they travel as `--v8-flags`: baked into the compiled binaries
  * (`scripts/release/compile.ts`), passed to the load-generating children started through `clientCommand`, and
- * written into the `deno task` commands. Servers started from source run without them (`selfCommand`). A process
- * started without them works the same, with V8's default young generation.
+ * written into the `deno task` commands. Servers started from source run without them (`selfCommand`); a compiled
+ * binary cannot leave them out for its own servers, as Deno bakes one set of flags per binary. A process started
+ * without them works the same, with V8's default young generation.
  */
 
 /** The young generation's semi-space size infermeter asks V8 for, MiB. */
