@@ -1,8 +1,8 @@
 /**
  * `deno task bundle`: one self-contained JavaScript file, `dist/infermeter.js`, that runs with nothing but Deno
  * (`deno run -A --v8-flags=… infermeter.js …`, the flags of src/runtime/v8_flags.ts), offline, from any directory.
- * It is the stand-in for `deno compile` where the compile runtime cannot be downloaded. Workers re-enter the same file (src/runtime/spawn_worker.ts), and the
- * corpus text is inlined, so nothing else is needed beside it.
+ * It is the stand-in for `deno compile` where the compile runtime cannot be downloaded. Workers re-enter the same
+ * file (src/runtime/spawn_worker.ts), and the corpus text is inlined, so nothing else is needed beside it.
  *
  * After bundling, the file is copied to an empty temporary directory and smoke-tested there.
  */
