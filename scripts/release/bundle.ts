@@ -28,20 +28,9 @@ const size = (await Deno.stat(out)).size;
 const empty = await Deno.makeTempDir({ prefix: "infermeter-bundle-" });
 try {
   await Deno.copyFile(out, `${empty}/infermeter.js`);
-  const version = await run(
-    Deno.execPath(),
-    ["run", "-A", V8_FLAGS_ARG, "--no-remote", "infermeter.js", "--version"],
-    empty,
-  );
-  const help = await run(Deno.execPath(), [
-    "run",
-    "-A",
-    V8_FLAGS_ARG,
-    "--no-remote",
-    "infermeter.js",
-    "profile",
-    "--help",
-  ], empty);
+  const bundleRun = ["run", "-A", V8_FLAGS_ARG, "--no-remote", "infermeter.js"];
+  const version = await run(Deno.execPath(), [...bundleRun, "--version"], empty);
+  const help = await run(Deno.execPath(), [...bundleRun, "profile", "--help"], empty);
   if (!version.ok || !help.ok || !help.out.includes("--streaming")) {
     console.error(`the bundle does not run from an empty directory:\n${version.out}\n${help.out}`);
     Deno.exit(1);

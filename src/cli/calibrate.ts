@@ -21,7 +21,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { joinPath as join } from "../runtime/file_path.ts";
 import { EXIT } from "./exit_codes.ts";
-import { clientCommand, selfCommand } from "../runtime/self_command.ts";
+import { clientCommand, type SelfCommand, selfCommand } from "../runtime/self_command.ts";
 import { holdCpuDmaLatency } from "../runtime/cpu_dma_latency.ts";
 import { computeStats, type Stats } from "../metrics/stats.ts";
 import { type CalibrationLog, startCalibrationServer } from "../sim/calibration_server.ts";
@@ -186,20 +186,14 @@ export async function calibrate(opts: CalibrateOptions, log: (line: string) => v
   if (wake !== undefined && !wake.held) {
     log(`note: --cpu-dma-latency ${wake.requestedUs} has no effect: ${wake.reason}.`);
   }
-  const server = new Deno.Command(pin ? "taskset" : selfCommand.execPath, {
-    args: [
-      ...(pin ? ["-c", "1", selfCommand.execPath] : []),
-      ...selfCommand.args,
-      "calibrate",
-      "--serve",
-      "--ttft",
-      String(opts.ttft),
-      "--itl",
-      String(opts.itl),
-    ],
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
+  const server = commandOn(pin ? SERVER_CORE : undefined, selfCommand, [
+    "calibrate",
+    "--serve",
+    "--ttft",
+    String(opts.ttft),
+    "--itl",
+    String(opts.itl),
+  ], { stdout: "piped", stderr: "inherit" }).spawn();
   const dir = await Deno.makeTempDir({ prefix: "infermeter-calibrate-" });
   try {
     const url = await readLine(server.stdout, /calibration-server listening on (\S+)/);
@@ -207,7 +201,7 @@ export async function calibrate(opts: CalibrateOptions, log: (line: string) => v
     log(
       `reference server ${url} (TTFT ${opts.ttft} ms, ITL ${opts.itl} ms, ${opts.tokens} tokens); clock offset ` +
         `${(clock.offset * 1000).toFixed(1)} µs ± ${(clock.uncertainty * 1000).toFixed(1)} µs${
-          pin ? "; server on CPU 1, client on CPU 0" : ""
+          pin ? `; server on CPU ${SERVER_CORE}, client on CPU ${CLIENT_CORE}` : ""
         }${wake?.held ? `; CPU wake-up latency held at ${wake.requestedUs} µs` : ""}`,
     );
     if (!pin) {
@@ -254,7 +248,6 @@ async function runLevel(
   pin: boolean,
 ): Promise<LevelReport> {
   const profileArgs = [
-    ...clientCommand.args,
     "profile",
     "-m",
     "calibration",
@@ -284,8 +277,7 @@ async function runLevel(
     ...opts.profileArgs,
   ];
   const floor = await floorErrors(opts, url, streams, clock, pin);
-  const child = await new Deno.Command(pin ? "taskset" : clientCommand.execPath, {
-    args: pin ? ["-c", "0", clientCommand.execPath, ...profileArgs] : profileArgs,
+  const child = await commandOn(pin ? CLIENT_CORE : undefined, clientCommand, profileArgs, {
     stdout: "null",
     stderr: "piped",
   }).output();
@@ -355,7 +347,6 @@ async function floorErrors(
   pin: boolean,
 ): Promise<FloorErrors | undefined> {
   const args = [
-    ...clientCommand.args,
     "calibrate",
     "--floor-client",
     url,
@@ -366,8 +357,7 @@ async function floorErrors(
     "--tokens",
     String(opts.tokens),
   ];
-  const child = await new Deno.Command(pin ? "taskset" : clientCommand.execPath, {
-    args: pin ? ["-c", "0", clientCommand.execPath, ...args] : args,
+  const child = await commandOn(pin ? CLIENT_CORE : undefined, clientCommand, args, {
     stdout: "piped",
     stderr: "inherit",
   }).output();
@@ -441,10 +431,31 @@ async function measureClockOffset(url: string): Promise<{ offset: number; uncert
   return best;
 }
 
+/** Where the reference server and the clients run when pinned (`taskset`). */
+const SERVER_CORE = 1;
+const CLIENT_CORE = 0;
+
+/** Another infermeter process running `args`, pinned to `core` through `taskset` when one is given. */
+function commandOn(
+  core: number | undefined,
+  self: SelfCommand,
+  args: readonly string[],
+  io: Pick<Deno.CommandOptions, "stdout" | "stderr">,
+): Deno.Command {
+  const argv = [...self.args, ...args];
+  return core === undefined
+    ? new Deno.Command(self.execPath, { args: argv, ...io })
+    : new Deno.Command("taskset", { args: ["-c", String(core), self.execPath, ...argv], ...io });
+}
+
 async function canPin(): Promise<boolean> {
   if (navigator.hardwareConcurrency < 2) return false;
   try {
-    return (await new Deno.Command("taskset", { args: ["-c", "0", "true"], stdout: "null", stderr: "null" }).output())
+    return (await new Deno.Command("taskset", {
+      args: ["-c", String(CLIENT_CORE), "true"],
+      stdout: "null",
+      stderr: "null",
+    }).output())
       .success;
   } catch {
     return false;
