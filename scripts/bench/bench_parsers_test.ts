@@ -108,3 +108,54 @@ Deno.test("interpolateAt reads a cumulative counter between samples and refuses 
   assert.equal(interpolateAt(samples, valueOf, 800, 100), undefined);
   assert.equal(interpolateAt([], valueOf, 1000, 100), undefined);
 });
+
+Deno.test("calibrationVerdict judges each accuracy target on the worst of TTFT, ITL and latency error", async () => {
+  const { calibrationVerdict, asCalibrationReport } = await import("./calibration_verdict.ts");
+  const { computeStats } = await import("../../src/metrics/stats.ts");
+  // 100 values 0.01 … 1.00 (p50 0.505, p99 ~0.99), scaled per statistic.
+  const spread = (scale: number) => computeStats(Float64Array.from({ length: 100 }, (_, i) => (i + 1) / 100 * scale))!;
+  const smallItl = spread(0.002);
+  // Five gaps 13 ms short of the server's: p50 0, p1 −13.
+  const itlTail = computeStats(Float64Array.from({ length: 100 }, (_, i) => i < 5 ? -13 : 0))!;
+  const level = (streams: number, ttft: number, latency: number, itl = smallItl, errors = 0) => ({
+    streams,
+    requests: 100,
+    events: 10_000,
+    eventsPerSecond: 19_700,
+    ttftErrorMs: spread(ttft),
+    itlErrorMs: itl,
+    requestLatencyErrorMs: spread(latency),
+    sendLagMs: undefined,
+    eventErrorMs: undefined,
+    floorSendLagMs: undefined,
+    floorEventErrorMs: undefined,
+    floorTtftErrorMs: undefined,
+    floorLatencyErrorMs: undefined,
+    errors,
+  });
+  const report = (levels: ReturnType<typeof level>[]) =>
+    asCalibrationReport({
+      ttftMs: 50,
+      itlMs: 13,
+      tokensPerRequest: 100,
+      durationSec: 8,
+      clockOffsetMs: 0,
+      clockUncertaintyMs: 0.05,
+      pinned: true,
+      cpuDmaLatencyUs: null,
+      warmup: true,
+      levels,
+    })!;
+  // 16 streams: latency p50 0.1515 > 0.1 fails; 256 streams: p50 ≤ 1 and p99 ≤ 10 pass.
+  const a = calibrationVerdict(report([level(16, 0.1, 0.3), level(256, 0.5, 1.5)]));
+  assertEquals(a.map((l) => l.pass), [true, true, false]);
+  assert.equal(a[2].value, 0.1515);
+  // A negative ITL tail (|p1| = 13) fails the p99 target; failed requests fail a level; a missing level is
+  // not measured.
+  const b = calibrationVerdict(report([level(256, 0.5, 1.5, itlTail), level(16, 0.05, 0.05, smallItl, 3)]));
+  assertEquals(b.map((l) => l.pass), [true, false, false]);
+  assert.match(b[2].detail, /3 failed requests/);
+  const c = calibrationVerdict(report([level(16, 0.05, 0.05)]));
+  assertEquals(c.map((l) => l.pass), [undefined, undefined, true]);
+  assert.equal(asCalibrationReport("calibrate: no such command"), undefined);
+});

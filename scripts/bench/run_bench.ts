@@ -30,7 +30,9 @@ import { type SimServer, startSimServer } from "./sim_launcher.ts";
 import { type AiperfTool, setupAiperf, setupWrk, type Tool, type WrkTool } from "./tool_setup.ts";
 import { coreLayout, machineInfo, pinSelf } from "./machine_info.ts";
 import { sampleResponse } from "./response_shape.ts";
-import { renderScenarioTable, renderVerdict, verdict } from "./bench_report.ts";
+import { renderScenarioTable, renderVerdict, verdict, type VerdictLine } from "./bench_report.ts";
+import { asCalibrationReport, calibrationVerdict } from "./calibration_verdict.ts";
+import { renderReport } from "../../src/cli/calibrate.ts";
 import { runCalibrate } from "./calibrate_step.ts";
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -220,7 +222,9 @@ async function main(args: readonly string[]): Promise<number> {
 
   console.log("");
   for (const r of results) console.log(renderScenarioTable(r) + "\n");
-  const lines = verdict(results);
+  const calibration = asCalibrationReport(calibrate?.output);
+  if (calibration) console.log(renderReport(calibration) + "\n");
+  const lines = [...verdict(results), ...timingVerdict(calibrate)];
   console.log(renderVerdict(lines));
   console.log(
     "\nRatios in parentheses are this client ÷ ours, measured in the same run against the same server. " +
@@ -264,6 +268,18 @@ async function main(args: readonly string[]): Promise<number> {
   else await Deno.remove(workRoot, { recursive: true }).catch(() => {});
   console.log(`\nResults: ${options.outPath}`);
   return interrupted === "SIGINT" ? 130 : interrupted === "SIGTERM" ? 143 : 0;
+}
+
+/** The accuracy targets judged on calibrate's report; a failed calibrate run is a failed line, a skipped one none. */
+function timingVerdict(calibrate: { [k: string]: JsonValue } | undefined): VerdictLine[] {
+  if (calibrate === undefined) return [];
+  const report = asCalibrationReport(calibrate.output);
+  if (report && calibrate.exit_code === 0) return calibrationVerdict(report);
+  return [{
+    target: "timing accuracy (calibrate)",
+    pass: false,
+    detail: `not measured: calibrate exited ${calibrate.exit_code} (its stderr is in the results file)`,
+  }];
 }
 
 if (import.meta.main) {
