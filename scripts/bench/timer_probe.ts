@@ -1,5 +1,5 @@
 /**
- * What a Deno timer costs on the engine's thread (docs/performance.md §2, "A timer armed in every completion wave"):
+ * What a Deno timer costs on the engine's thread (docs/performance_history.md §2, "A timer armed in every completion wave"):
  *
  *   deno run -A scripts/bench/timer_probe.ts [rounds=200] [tick_ms=5] [tick_seconds=5]
  *

@@ -1,5 +1,5 @@
 /**
- * Which event-loop yields let a pending socket read complete (docs/performance.md §2, "Yields that let socket
+ * Which event-loop yields let a pending socket read complete (docs/performance_history.md §2, "Yields that let socket
  * reads in"):
  *
  *   deno run -A scripts/bench/yield_probe.ts [trials=30]

@@ -11,7 +11,7 @@
  * that offset every first token landed on the work: `calibrate --ttft 20 --itl 5` read TTFT error p50 0.45–1.5 ms
  * at 16 streams and 2.3–3.3 ms at 64 (p99 4.3–16 ms), against 0.06–0.20 ms (p99 0.5–7.7) then. The work now
  * follows the end of a burst, earlier than any but the shortest TTFTs (the same run at `--ttft 7` read 0.2 ms at 16
- * streams, 1.5 at 64; with the ticker, 0.06 at both, docs/performance.md §2). The default calibration, 10
+ * streams, 1.5 at 64; with the ticker, 0.06 at both, docs/performance_history.md §2). The default calibration, 10
  * interleaved pairs, against before: TTFT p99 at 256 streams ≤ 10 ms in 10 of 10 runs against 7 of 10; the price,
  * request-latency p50 at 256 streams 0.84 against 0.68 ms (medians; 2 of 10 runs above 1 ms against 1 of 10), as
  * a 5 ms pause inside a long completion wave now starts the work there; latency p99 and everything at 16 streams

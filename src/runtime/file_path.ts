@@ -1,6 +1,6 @@
 /**
  * The two path helpers infermeter needs. Not `node:path`: loading Deno's Node compatibility layer costs
- * ~15 ms at startup, a tenth of the budget for sending the first request (docs/performance.md).
+ * ~15 ms at startup, a tenth of the budget for sending the first request (docs/performance_history.md).
  * Forward slashes work on every platform Deno runs on.
  */
 

@@ -194,7 +194,7 @@ class Connection {
    * engine thread. With a read always pending the set
    * never empties (11 B per read in isolation). `infermeter calibrate` at 256 streams, one client core,
    * request-latency error p99 in 12 interleaved pairs: lower in 11, median 8.7 ms against 19.6 ms
-   * (docs/performance.md).
+   * (docs/performance_history.md).
    * Reads complete in the order they were posted, so the byte stream is unchanged; a read posted ahead while
    * the connection idles in the pool sees the server's close at once, as the next exchange's first read.
    */
