@@ -4,17 +4,35 @@
  * It is the stand-in for `deno compile` where the compile runtime cannot be downloaded. Workers re-enter the same
  * file (src/runtime/spawn_worker.ts), and the corpus text is inlined, so nothing else is needed beside it.
  *
- * After bundling, the file is copied to an empty temporary directory and smoke-tested there.
+ * After bundling, the file is copied to an empty temporary directory and smoke-tested there (`--version`,
+ * `profile --help`, and `demo`: a real benchmark, Workers included, against the built-in simulated server) with an
+ * empty `DENO_DIR`, so nothing can come from Deno's module or npm cache; where the machine allows it (Linux, root,
+ * `unshare` and `ip`), inside a network namespace that has only loopback, so nothing can come from the network.
  */
 import { V8_FLAGS_ARG } from "../../src/runtime/v8_flags.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 const out = `${root}dist/infermeter.js`;
 
-async function run(cmd: string, args: string[], cwd = root): Promise<{ ok: boolean; out: string }> {
-  const r = await new Deno.Command(cmd, { args, cwd, stdout: "piped", stderr: "piped" }).output();
+async function run(
+  cmd: string,
+  args: string[],
+  cwd = root,
+  env?: Record<string, string>,
+): Promise<{ ok: boolean; out: string }> {
+  const r = await new Deno.Command(cmd, { args, cwd, env, stdout: "piped", stderr: "piped" }).output().catch((
+    err,
+  ) => ({ success: false, stdout: new Uint8Array(), stderr: new TextEncoder().encode(String(err)) }));
   const text = new TextDecoder().decode(r.stdout) + new TextDecoder().decode(r.stderr);
   return { ok: r.success, out: text };
+}
+
+/** The argv prefix that runs a command in a fresh network namespace with only loopback up, where allowed. */
+async function offlinePrefix(): Promise<string[]> {
+  if (Deno.build.os !== "linux") return [];
+  const prefix = ["unshare", "-n", "sh", "-c", 'ip link set lo up && exec "$0" "$@"'];
+  const probe = await run(prefix[0], [...prefix.slice(1), "true"]);
+  return probe.ok ? prefix : [];
 }
 
 await Deno.mkdir(`${root}dist`, { recursive: true });
@@ -28,17 +46,25 @@ const size = (await Deno.stat(out)).size;
 const empty = await Deno.makeTempDir({ prefix: "infermeter-bundle-" });
 try {
   await Deno.copyFile(out, `${empty}/infermeter.js`);
-  const bundleRun = ["run", "-A", V8_FLAGS_ARG, "--no-remote", "infermeter.js"];
-  const version = await run(Deno.execPath(), [...bundleRun, "--version"], empty);
-  const help = await run(Deno.execPath(), [...bundleRun, "profile", "--help"], empty);
+  const env = { DENO_DIR: `${empty}/deno-dir` };
+  const offline = await offlinePrefix();
+  const [cmd, ...pre] = [...offline, Deno.execPath()];
+  const bundleRun = [...pre, "run", "-A", V8_FLAGS_ARG, "--no-remote", "infermeter.js"];
+  const version = await run(cmd, [...bundleRun, "--version"], empty, env);
+  const help = await run(cmd, [...bundleRun, "profile", "--help"], empty, env);
+  const demo = await run(cmd, [...bundleRun, "demo"], empty, env);
   if (!version.ok || !help.ok || !help.out.includes("--streaming")) {
     console.error(`the bundle does not run from an empty directory:\n${version.out}\n${help.out}`);
     Deno.exit(1);
   }
+  if (!demo.ok || !demo.out.includes("Request Count")) {
+    console.error(`the bundle's demo failed:\n${demo.out}`);
+    Deno.exit(1);
+  }
   console.log(
-    `dist/infermeter.js (${
-      (size / 1024 / 1024).toFixed(2)
-    } MB) runs from an empty directory: version ${version.out.trim()}`,
+    `dist/infermeter.js (${(size / 1024 / 1024).toFixed(2)} MB) runs from an empty directory with an empty ` +
+      `DENO_DIR${offline.length > 0 ? " and no network (a namespace with only loopback)" : ""}: version ` +
+      `${version.out.trim()}, demo benchmark completed`,
   );
   console.log(`Use it with: deno run -A ${V8_FLAGS_ARG} infermeter.js profile --help`);
 } finally {
