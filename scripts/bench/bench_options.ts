@@ -21,6 +21,8 @@ export interface BenchOptions {
   readonly install: boolean;
   /** Run `infermeter calibrate --json` when that command exists. */
   readonly calibrate: boolean;
+  /** Seconds per calibrate level; undefined: calibrate's own default. */
+  readonly calibrateDurationSec?: number;
   readonly help: boolean;
 }
 
@@ -29,7 +31,9 @@ export const USAGE = `Usage: deno task bench [options]   (deno run -A scripts/be
 Runs infermeter's full product path ('infermeter profile', real exports) and the references — wrk and
 AIPerf — side by side against one 'serve-sim --fast' instance, and prints requests/s, SSE events/s,
 client CPU per event, peak RSS and each figure's ratio against ours. Server and clients are pinned to
-separate cores when the machine has two or more. Results go to .bench/results.json.
+separate cores when the machine has two or more. Then it runs 'infermeter calibrate' (the client-added
+timing error at 16 and 256 streams) and judges every throughput and accuracy target in one verdict.
+Results go to .bench/results.json.
 
 Options:
   --quick                 ${QUICK_SCENARIOS.join(", ")} for 2 s each
@@ -43,6 +47,8 @@ Options:
   --no-pin                do not pin processes to cores
   --no-install            do not apt-get install wrk or pip install aiperf when missing
   --no-calibrate          skip 'infermeter calibrate'
+  --calibrate-duration <s>
+                          seconds per calibrate level (default: calibrate's own, 8; --quick: 3)
   -h, --help              this help
 `;
 
@@ -57,6 +63,7 @@ export function parseBenchOptions(args: readonly string[], repoRoot: string): Be
   let pin = true;
   let install = true;
   let calibrate = true;
+  let calibrateDuration: number | undefined;
   let help = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -101,6 +108,9 @@ export function parseBenchOptions(args: readonly string[], repoRoot: string): Be
       case "--no-calibrate":
         calibrate = false;
         break;
+      case "--calibrate-duration":
+        calibrateDuration = positive(arg, value());
+        break;
       case "-h":
       case "--help":
         help = true;
@@ -119,6 +129,7 @@ export function parseBenchOptions(args: readonly string[], repoRoot: string): Be
     pin,
     install,
     calibrate,
+    calibrateDurationSec: calibrateDuration ?? (quick ? 3 : undefined),
     help,
   };
 }

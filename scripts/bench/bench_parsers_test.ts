@@ -59,6 +59,9 @@ Deno.test("parseCpuList expands ranges", () => {
 Deno.test("parseBenchOptions applies --quick and rejects unknown flags and clients", () => {
   const q = parseBenchOptions(["--quick", "--clients", "ours,wrk"], "/r");
   assertEquals(q.durationSec, 2);
+  assertEquals(q.calibrateDurationSec, 3);
+  assertEquals(parseBenchOptions([], "/r").calibrateDurationSec, undefined);
+  assertEquals(parseBenchOptions(["--calibrate-duration", "30"], "/r").calibrateDurationSec, 30);
   assertEquals(q.clients, ["ours", "wrk"]);
   assertEquals(q.outPath, "/r/.bench/results.json");
   throws(() => parseBenchOptions(["--fast"], "/r"), /unknown option/);
@@ -154,7 +157,7 @@ Deno.test("calibrationVerdict judges each accuracy target on the worst of TTFT, 
   // not measured.
   const b = calibrationVerdict(report([level(256, 0.5, 1.5, itlTail), level(16, 0.05, 0.05, smallItl, 3)]));
   assertEquals(b.map((l) => l.pass), [true, false, false]);
-  assert.match(b[2].detail, /3 failed requests/);
+  assert.match(b[2].detail, /over 8 s; 3 failed requests/);
   const c = calibrationVerdict(report([level(16, 0.05, 0.05)]));
   assertEquals(c.map((l) => l.pass), [undefined, undefined, true]);
   assert.equal(asCalibrationReport("calibrate: no such command"), undefined);

@@ -14,11 +14,13 @@ import { V8_FLAGS_ARG } from "../../src/runtime/v8_flags.ts";
 export async function runCalibrate(
   repoRoot: string,
   allCores: readonly number[] | undefined,
+  durationSec?: number,
 ): Promise<{ [k: string]: JsonValue } | undefined> {
   const base = [Deno.execPath(), "run", "-A", V8_FLAGS_ARG, `${repoRoot}/main.ts`, "calibrate"];
   const help = await quickCommand([...base, "--help"], 30_000, { cwd: repoRoot });
   if (help.code !== 0) return undefined;
-  const argv = pinned([...base, "--json"], allCores?.join(","));
+  const duration = durationSec === undefined ? [] : ["--duration", String(durationSec)];
+  const argv = pinned([...base, ...duration, "--json"], allCores?.join(","));
   console.error(`bench: running ${argv.join(" ")}`);
   const r = await quickCommand(argv, 180_000, { cwd: repoRoot });
   let output: JsonValue;

@@ -60,7 +60,7 @@ export function calibrationVerdict(report: CalibrationReport): VerdictLine[] {
       pass,
       detail: `${parts.join(", ")} ms → ${pass ? "PASS" : "FAIL"} (${
         Math.round(level.eventsPerSecond).toLocaleString("en-US")
-      } events/s${errors})`,
+      } events/s over ${report.durationSec} s${errors})`,
     };
   });
 }

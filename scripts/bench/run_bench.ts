@@ -209,7 +209,11 @@ async function main(args: readonly string[]): Promise<number> {
       results.push(await runScenario(scenario, server, options, tools, workRoot, layout.client, otherLoad));
     }
     if (options.calibrate && interruptedBy() === undefined) {
-      calibrate = await runCalibrate(REPO_ROOT, layout.pinned ? layout.allowed : undefined);
+      calibrate = await runCalibrate(
+        REPO_ROOT,
+        layout.pinned ? layout.allowed : undefined,
+        options.calibrateDurationSec,
+      );
       calibrateNote = calibrate === undefined ? "not available yet" : `exit code ${calibrate.exit_code}`;
       console.error(`calibrate: ${calibrateNote}`);
     }
