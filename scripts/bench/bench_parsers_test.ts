@@ -124,7 +124,8 @@ Deno.test("calibrationVerdict judges each accuracy target on the worst of TTFT, 
     streams,
     requests: 100,
     events: 10_000,
-    eventsPerSecond: 19_700,
+    eventsPerSecond: streams === 256 ? 19_100 : 1_195,
+    scheduledEventsPerSecond: streams * 100 / 1.337,
     ttftErrorMs: spread(ttft),
     itlErrorMs: itl,
     requestLatencyErrorMs: spread(latency),
@@ -158,6 +159,11 @@ Deno.test("calibrationVerdict judges each accuracy target on the worst of TTFT, 
   const b = calibrationVerdict(report([level(256, 0.5, 1.5, itlTail), level(16, 0.05, 0.05, smallItl, 3)]));
   assertEquals(b.map((l) => l.pass), [true, false, false]);
   assert.match(b[2].detail, /over 8 s; 3 failed requests/);
+  // A level that ran lighter than 90 % of its schedule fails whatever its errors.
+  const slow = { ...level(256, 0.1, 0.1), eventsPerSecond: 15_000 };
+  const d = calibrationVerdict(report([slow]));
+  assertEquals(d.map((l) => l.pass), [false, false, undefined]);
+  assert.match(d[0].detail, /15,000 events\/s over 8 s; below the 19,147 events\/s scheduled/);
   const c = calibrationVerdict(report([level(16, 0.05, 0.05)]));
   assertEquals(c.map((l) => l.pass), [undefined, undefined, true]);
   assert.equal(asCalibrationReport("calibrate: no such command"), undefined);

@@ -66,6 +66,13 @@ export interface LevelReport {
   /** The floor client's error on the last token of each response: what the request-latency error compares with. */
   readonly floorLatencyErrorMs: Stats | undefined;
   readonly clientCpuPercentOfCore?: number;
+  /** The profile run's own verdict: an engine thread above ~70 % of a core, where timestamps start to lag. */
+  readonly clientCpuOverThreshold?: boolean;
+  /**
+   * Events/s the server's schedule gives at this concurrency: streams × tokens ÷ (TTFT + (tokens − 1) × ITL).
+   * Well below it, the reference server (or the client) could not keep up, and the level ran lighter than asked.
+   */
+  readonly scheduledEventsPerSecond: number;
   /** Requests the profile run reported as failed (should be 0). */
   readonly errors: number;
 }
@@ -331,8 +338,44 @@ async function runLevel(
     floorTtftErrorMs: floor?.ttft,
     floorLatencyErrorMs: floor?.latency,
     clientCpuPercentOfCore: summary.infermeter?.client_cpu?.percent_of_core,
+    clientCpuOverThreshold: summary.infermeter?.client_cpu?.over_threshold,
+    scheduledEventsPerSecond: scheduledEventsPerSecond(opts, streams),
     errors: summary.error_request_count?.avg ?? errors,
   };
+}
+
+/** Events/s a closed loop of `streams` gets from the server's schedule (request round trips left out). */
+export function scheduledEventsPerSecond(
+  opts: { readonly ttft: number; readonly itl: number; readonly tokens: number },
+  streams: number,
+): number {
+  return streams * opts.tokens / ((opts.ttft + (opts.tokens - 1) * opts.itl) / 1000);
+}
+
+/** A level's load below this share of its schedule is reported as not held. */
+export const SCHEDULE_HELD_SHARE = 0.9;
+
+/** Notes on levels whose figures need a caveat: the client over its CPU threshold, the schedule not held. */
+export function levelCaveats(levels: readonly LevelReport[]): string[] {
+  const notes: string[] = [];
+  for (const l of levels) {
+    if (l.clientCpuOverThreshold) {
+      notes.push(
+        `warning: at ${l.streams} streams the client used ${l.clientCpuPercentOfCore?.toFixed(0)}% of a core, ` +
+          "above the ~70% per engine thread where its timestamps start to lag: that level measures an overloaded " +
+          "client (add --workers, or lower the load).",
+      );
+    }
+    if (l.eventsPerSecond < SCHEDULE_HELD_SHARE * l.scheduledEventsPerSecond) {
+      notes.push(
+        `warning: at ${l.streams} streams ${Math.round(l.eventsPerSecond).toLocaleString("en-US")} events/s ` +
+          `arrived where the schedule gives ${Math.round(l.scheduledEventsPerSecond).toLocaleString("en-US")}: ` +
+          "the reference server or the client could not keep up, so the level ran lighter than asked (errors are " +
+          "still measured against the server's actual write times).",
+      );
+    }
+  }
+  return notes;
 }
 
 /**
@@ -549,5 +592,6 @@ export function renderReport(r: CalibrationReport): string {
       ? "idle cores polled instead of sleeping: /dev/cpu_dma_latency was held at 0 for the run."
       : `idle cores stayed in states that wake within ${r.cpuDmaLatencyUs} µs: /dev/cpu_dma_latency was held ` +
         "for the run.",
+    ...levelCaveats(r.levels),
   ].join("\n");
 }
