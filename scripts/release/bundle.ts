@@ -20,11 +20,12 @@ async function run(
   cwd = root,
   env?: Record<string, string>,
 ): Promise<{ ok: boolean; out: string }> {
-  const r = await new Deno.Command(cmd, { args, cwd, env, stdout: "piped", stderr: "piped" }).output().catch((
-    err,
-  ) => ({ success: false, stdout: new Uint8Array(), stderr: new TextEncoder().encode(String(err)) }));
-  const text = new TextDecoder().decode(r.stdout) + new TextDecoder().decode(r.stderr);
-  return { ok: r.success, out: text };
+  try {
+    const r = await new Deno.Command(cmd, { args, cwd, env, stdout: "piped", stderr: "piped" }).output();
+    return { ok: r.success, out: new TextDecoder().decode(r.stdout) + new TextDecoder().decode(r.stderr) };
+  } catch (err) {
+    return { ok: false, out: String(err) }; // e.g. `unshare` is not installed
+  }
 }
 
 /** The argv prefix that runs a command in a fresh network namespace with only loopback up, where allowed. */
