@@ -361,9 +361,9 @@ export function levelCaveats(levels: readonly LevelReport[]): string[] {
   for (const l of levels) {
     if (l.clientCpuOverThreshold) {
       notes.push(
-        `warning: at ${l.streams} streams the client used ${l.clientCpuPercentOfCore?.toFixed(0)}% of a core, ` +
-          "above the ~70% per engine thread where its timestamps start to lag: that level measures an overloaded " +
-          "client (add --workers, or lower the load).",
+        `warning: at ${l.streams} streams the client's engine went over ~70% of a core per thread ` +
+          `(${l.clientCpuPercentOfCore?.toFixed(0)}% in all), where its timestamps start to lag: that level ` +
+          "measures an overloaded client (add --workers, or lower the load).",
       );
     }
     if (l.eventsPerSecond < SCHEDULE_HELD_SHARE * l.scheduledEventsPerSecond) {
