@@ -39,7 +39,7 @@ import { artifactPaths, resolveArtifactDir } from "../export/artifact_paths.ts";
 import { writeInputsJson } from "../export/inputs_json.ts";
 import { type JsonObject, writeSummaryJson } from "../export/json_export.ts";
 import { writeSummaryCsv } from "../export/csv_export.ts";
-import { renderErrorSummary, renderFooter, renderMetricsTable } from "../export/console_table.ts";
+import { type ClientOverhead, renderErrorSummary, renderFooter, renderMetricsTable } from "../export/console_table.ts";
 import { FileSink, Logger, sinceStart, STDERR_SINK } from "../ui/logger.ts";
 import { EXIT } from "./exit_codes.ts";
 import { runAndCollect } from "./run_and_collect.ts";
@@ -328,7 +328,14 @@ async function profile(
     ...(run.rawWritten ? [{ label: "Raw Export", path: paths.rawJsonl }] : []),
     { label: "Log File", path: join(dir, "logs", "infermeter.log") },
   ];
-  const consoleText = renderConsole(summary, adapter, cliCommand, run.cancelled, exportsList);
+  const client: ClientOverhead | undefined = cpu && {
+    percentOfCore: cpu.percentOfCore,
+    engineThreads: shards,
+    overThresholdPercent: cpuJudged && cpu.percentPerShard > CPU_WARN_PERCENT ? CPU_WARN_PERCENT : undefined,
+    scheduleLatenessP50Ms: summary.scheduleLatenessMs?.p50,
+    scheduleLatenessP99Ms: summary.scheduleLatenessMs?.p99,
+  };
+  const consoleText = renderConsole(summary, adapter, cliCommand, run.cancelled, exportsList, client);
   await Deno.writeTextFile(paths.consoleTxt, consoleText + "\n");
   console.log(consoleText);
 
@@ -399,13 +406,20 @@ function renderConsole(
   cliCommand: string,
   cancelled: boolean,
   exportsList: { label: string; path: string }[],
+  client: ClientOverhead | undefined,
 ): string {
   const width = Deno.stdout.isTerminal() ? Math.max(80, Deno.consoleSize().columns) : 140;
   const parts = [renderMetricsTable(summary, { metricsTitle: adapter.capabilities.metricsTitle, maxWidth: width })];
   const errors = renderErrorSummary(summary, { maxWidth: width });
   if (errors) parts.push(errors);
   parts.push(
-    renderFooter({ cliCommand, benchmarkDurationSec: summary.benchmarkDurationSec, cancelled, exports: exportsList }),
+    renderFooter({
+      cliCommand,
+      benchmarkDurationSec: summary.benchmarkDurationSec,
+      cancelled,
+      exports: exportsList,
+      client,
+    }),
   );
   return parts.join("\n\n");
 }

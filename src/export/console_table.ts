@@ -99,9 +99,36 @@ export interface FooterInfo {
   readonly cancelled?: boolean;
   /** In print order, e.g. CSV Export, JSON Export, JSONL Export. */
   readonly exports?: readonly FooterExport[];
+  /** The client's own cost, so it is never hidden: not part of AIPerf's footer, printed after the duration. */
+  readonly client?: ClientOverhead;
 }
 
-/** The footer lines: command, duration (`X.XX sec`), export paths. */
+export interface ClientOverhead {
+  /** CPU of the whole process over the profiling phase, % of one core. */
+  readonly percentOfCore: number;
+  readonly engineThreads: number;
+  /** Set when an engine thread went over `thresholdPercent` (runs of ≥ 1 s). */
+  readonly overThresholdPercent?: number;
+  /** How late open-loop sends left against their schedule, ms (open loop only). */
+  readonly scheduleLatenessP50Ms?: number;
+  readonly scheduleLatenessP99Ms?: number;
+}
+
+/** `Client CPU: 26% of one core (1 engine thread); schedule lateness p50 0.010 ms, p99 0.736 ms`. */
+export function renderClientOverhead(c: ClientOverhead): string {
+  const threads = `${c.engineThreads} engine thread${c.engineThreads === 1 ? "" : "s"}`;
+  const lateness = c.scheduleLatenessP50Ms === undefined
+    ? ""
+    : `; schedule lateness p50 ${formatFixed(c.scheduleLatenessP50Ms, 3)} ms, p99 ${
+      formatFixed(c.scheduleLatenessP99Ms ?? NaN, 3)
+    } ms`;
+  const over = c.overThresholdPercent === undefined
+    ? ""
+    : ` (over ${c.overThresholdPercent}% per engine thread: timestamps may lag)`;
+  return `Client CPU: ${c.percentOfCore.toFixed(0)}% of one core (${threads})${over}${lateness}`;
+}
+
+/** The footer lines: command, duration (`X.XX sec`), the client's own CPU, export paths. */
 export function renderFooter(info: FooterInfo): string {
   const lines: string[] = [];
   if (info.cliCommand !== undefined) lines.push(`CLI Command: ${info.cliCommand}`);
@@ -112,6 +139,7 @@ export function renderFooter(info: FooterInfo): string {
       }`,
     );
   } else if (info.cancelled) lines.push("Benchmark Duration: N/A (cancelled early)");
+  if (info.client !== undefined) lines.push(renderClientOverhead(info.client));
   for (const e of info.exports ?? []) lines.push(`${e.label}: ${e.path}`);
   return lines.join("\n");
 }

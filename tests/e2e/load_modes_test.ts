@@ -49,6 +49,13 @@ Deno.test("profile --request-rate 50 sends open-loop arrivals and reports their 
   assert.equal(lateness.count, 20);
   assert.ok(lateness.min! >= 0, `a request started ${-lateness.min!} ms before its schedule`);
   assert.ok(lateness.p50! < 50, `median lateness ${lateness.p50} ms: the schedule was not kept`);
+  // The console says what the client itself cost, with the same lateness.
+  assert.match(
+    run.stdout,
+    new RegExp(
+      `Client CPU: \\d+% of one core \\(1 engine thread\\); schedule lateness p50 ${lateness.p50!.toFixed(3)} ms`,
+    ),
+  );
 
   // 20 arrivals at 50/s take ~0.4 s; a closed loop would need 20 × 100 ms = 2 s.
   const duration = metric(summary, "benchmark_duration").avg;

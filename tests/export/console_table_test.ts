@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { renderErrorSummary, renderFooter, renderMetricsTable } from "../../src/export/console_table.ts";
+import {
+  renderClientOverhead,
+  renderErrorSummary,
+  renderFooter,
+  renderMetricsTable,
+} from "../../src/export/console_table.ts";
 import type { RunSummary } from "../../src/metrics/run_summary.ts";
 import { dist, scalar } from "./summary_fixture.ts";
 
@@ -109,5 +114,27 @@ Deno.test("footer prints the command, the duration and the export paths", () => 
   assert.equal(
     renderFooter({ benchmarkDurationSec: 3, cancelled: true }),
     "Benchmark Duration: 3.00 sec (cancelled early)",
+  );
+});
+
+Deno.test("footer reports the client's own CPU after the duration, with the open loop's lateness and the warning", () => {
+  assert.equal(
+    renderFooter({
+      benchmarkDurationSec: 10,
+      client: { percentOfCore: 25.5, engineThreads: 1 },
+      exports: [{ label: "CSV Export", path: "x.csv" }],
+    }),
+    ["Benchmark Duration: 10.00 sec", "Client CPU: 26% of one core (1 engine thread)", "CSV Export: x.csv"].join("\n"),
+  );
+  assert.equal(
+    renderClientOverhead({
+      percentOfCore: 171.2,
+      engineThreads: 2,
+      overThresholdPercent: 70,
+      scheduleLatenessP50Ms: 0.0097,
+      scheduleLatenessP99Ms: 0.7357,
+    }),
+    "Client CPU: 171% of one core (2 engine threads) (over 70% per engine thread: timestamps may lag); " +
+      "schedule lateness p50 0.010 ms, p99 0.736 ms",
   );
 });
