@@ -168,3 +168,40 @@ Deno.test("calibrationVerdict judges each accuracy target on the worst of TTFT, 
   assertEquals(c.map((l) => l.pass), [undefined, undefined, true]);
   assert.equal(asCalibrationReport("calibrate: no such command"), undefined);
 });
+
+Deno.test("scalingLayout keeps servers on cores of their own when the client still has one per engine thread", async () => {
+  const { scalingLayout } = await import("./workers_scaling_plan.ts");
+  const two = scalingLayout([0, 1], 2);
+  assertEquals([two.serverCores, two.clientCores, two.shared], [[1], [0, 1], true]);
+  assert.match(two.note, /sharing them/);
+  const four = scalingLayout([0, 1, 2, 3], 2);
+  assertEquals([four.serverCores, four.clientCores, four.shared], [[3], [0, 1, 2], false]);
+  const sixteen = scalingLayout(Array.from({ length: 16 }, (_, i) => i), 8);
+  assertEquals([sixteen.serverCores, sixteen.clientCores.length, sixteen.shared], [[14, 15], 14, false]);
+});
+
+Deno.test("summarizeScaling takes medians per --workers and divides by the smallest one's", async () => {
+  const { summarizeScaling } = await import("./workers_scaling_plan.ts");
+  const run = (workers: number, tokensPerSec: number, clientCpuPercent: number, errors = 0) => ({
+    workers,
+    tokensPerSec,
+    clientCpuPercent,
+    serverCpuPercent: 5,
+    requests: 100,
+    errors,
+  });
+  const rows = summarizeScaling([
+    run(2, 3_000, 180),
+    run(1, 2_000, 100),
+    run(1, 1_000, 100),
+    run(2, 4_000, 200, 1),
+    run(1, 3_000, 120),
+  ]);
+  assertEquals(rows.map((r) => [r.workers, r.runs, r.tokensPerSec, r.clientCpuPercent, r.errors]), [
+    [1, 3, 2_000, 100, 0],
+    [2, 2, 3_500, 190, 1],
+  ]);
+  assert.equal(rows[1].speedup, 1.75);
+  // 3,500 / 190 tokens per CPU-% against 2,000 / 100.
+  assert.equal(rows[1].efficiency, (3_500 / 190) / (2_000 / 100));
+});

@@ -27,7 +27,7 @@ export function parseCpuList(text: string): number[] {
   return out;
 }
 
-function allowedCores(): number[] {
+export function allowedCores(): number[] {
   try {
     const m = /^Cpus_allowed_list:\s*(\S+)/m.exec(Deno.readTextFileSync("/proc/self/status"));
     if (m) return parseCpuList(m[1]);

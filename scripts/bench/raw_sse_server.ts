@@ -1,5 +1,5 @@
 /**
- * Zero-latency raw-TCP SSE server for the transport micro-benchmark: every request on a keep-alive connection is
+ * Zero-latency raw-TCP SSE server for the transport micro-benchmark and the `--workers` scaling bench: every request on a keep-alive connection is
  * answered at once with a precomputed stream of `--events` OpenAI-style chunks and `data: [DONE]`. It does no
  * HTTP work beyond finding the end of each request head, so the client side is what gets measured.
  *
@@ -76,7 +76,8 @@ async function serveConnection(conn: Deno.Conn, response: Uint8Array): Promise<v
     for (;;) {
       const n = await conn.read(buf);
       if (n === null) return;
-      // The benchmark client sends bodiless GETs, so every head is one request.
+      // Every head is one request: the transport bench sends bodiless GETs, and the JSON bodies of `profile`'s
+      // POSTs (workers_scaling.ts) hold no blank line.
       for (let heads = countHeads(buf, n, state); heads > 0; heads--) {
         let off = 0;
         while (off < response.length) off += await conn.write(response.subarray(off));
