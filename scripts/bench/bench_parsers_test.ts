@@ -115,28 +115,20 @@ Deno.test("interpolateAt reads a cumulative counter between samples and refuses 
 Deno.test("calibrationVerdict judges each accuracy target on the worst of TTFT, ITL and latency error", async () => {
   const { calibrationVerdict, asCalibrationReport } = await import("./calibration_verdict.ts");
   const { computeStats } = await import("../../src/metrics/stats.ts");
+  const { calibrationLevel } = await import("../../tests/fixtures/calibration_level.ts");
   // 100 values 0.01 … 1.00 (p50 0.505, p99 ~0.99), scaled per statistic.
   const spread = (scale: number) => computeStats(Float64Array.from({ length: 100 }, (_, i) => (i + 1) / 100 * scale))!;
   const smallItl = spread(0.002);
   // Five gaps 13 ms short of the server's: p50 0, p1 −13.
   const itlTail = computeStats(Float64Array.from({ length: 100 }, (_, i) => i < 5 ? -13 : 0))!;
-  const level = (streams: number, ttft: number, latency: number, itl = smallItl, errors = 0) => ({
-    streams,
-    requests: 100,
-    events: 10_000,
-    eventsPerSecond: streams === 256 ? 19_100 : 1_195,
-    scheduledEventsPerSecond: streams * 100 / 1.337,
-    ttftErrorMs: spread(ttft),
-    itlErrorMs: itl,
-    requestLatencyErrorMs: spread(latency),
-    sendLagMs: undefined,
-    eventErrorMs: undefined,
-    floorSendLagMs: undefined,
-    floorEventErrorMs: undefined,
-    floorTtftErrorMs: undefined,
-    floorLatencyErrorMs: undefined,
-    errors,
-  });
+  const level = (streams: number, ttft: number, latency: number, itlErrorMs = smallItl, errors = 0) =>
+    calibrationLevel({
+      streams,
+      ttftErrorMs: spread(ttft),
+      itlErrorMs,
+      requestLatencyErrorMs: spread(latency),
+      errors,
+    });
   const report = (levels: ReturnType<typeof level>[]) =>
     asCalibrationReport({
       ttftMs: 50,
@@ -160,7 +152,7 @@ Deno.test("calibrationVerdict judges each accuracy target on the worst of TTFT, 
   assertEquals(b.map((l) => l.pass), [true, false, false]);
   assert.match(b[2].detail, /over 8 s; 3 failed requests/);
   // A level that ran lighter than 90 % of its schedule fails whatever its errors.
-  const slow = { ...level(256, 0.1, 0.1), eventsPerSecond: 15_000 };
+  const slow = { ...level(256, 0.1, 0.1), eventsPerSecond: 15_000 }; // of 19,147 scheduled
   const d = calibrationVerdict(report([slow]));
   assertEquals(d.map((l) => l.pass), [false, false, undefined]);
   assert.match(d[0].detail, /15,000 events\/s over 8 s; below the 19,147 events\/s scheduled/);
