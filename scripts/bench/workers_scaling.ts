@@ -200,4 +200,11 @@ async function main(): Promise<number> {
   return rows.some((r) => r.errors > 0) ? 1 : 0;
 }
 
-if (import.meta.main) Deno.exit(await main());
+if (import.meta.main) {
+  try {
+    Deno.exit(await main());
+  } catch (err) {
+    console.error(`workers_scaling: ${(err as Error).message}`);
+    Deno.exit(1);
+  }
+}
