@@ -107,7 +107,7 @@ export interface ClientOverhead {
   /** CPU of the whole process over the profiling phase, % of one core. */
   readonly percentOfCore: number;
   readonly engineThreads: number;
-  /** Set when an engine thread went over `thresholdPercent` (runs of ≥ 1 s). */
+  /** The threshold (% of a core) an engine thread went over, when one did (judged on runs of ≥ 1 s). */
   readonly overThresholdPercent?: number;
   /** How late open-loop sends left against their schedule, ms (open loop only). */
   readonly scheduleLatenessP50Ms?: number;
