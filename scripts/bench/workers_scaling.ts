@@ -11,13 +11,15 @@
  * allowed list (one per 4 engine threads of the largest N); the client gets the other cores. Where that leaves
  * fewer free cores than the largest N (a 2-core machine), the client runs on every core, sharing the servers', and
  * the report says so. Per run: output tokens/s and client CPU from the export; the servers' CPU over the same
- * profiling window, from /proc. Speed-up = median tokens/s ÷ that of the smallest N; efficiency = tokens per
+ * profiling window, polled from /proc (sim_launcher.ts). Speed-up = median tokens/s ÷ that of the smallest N; efficiency = tokens per
  * client CPU-second ÷ that of the smallest N (1.0: sharding costs nothing per core used).
  */
 import { V8_FLAGS_ARG } from "../../src/runtime/v8_flags.ts";
-import { installExitHandlers, killAllChildren, pinned, quickCommand, spawnTracked, stopChild } from "./child_runner.ts";
+import { installExitHandlers, killAllChildren, pinned, quickCommand } from "./child_runner.ts";
 import { allowedCores } from "./machine_info.ts";
-import { interpolateAt } from "./interpolate_samples.ts";
+import { initClockTicks } from "./proc_tree.ts";
+import { readExportSummary, summaryMeasures } from "./export_summary.ts";
+import { type SimServer, startServerProcess } from "./sim_launcher.ts";
 import { scalingLayout, type ScalingRun, summarizeScaling } from "./workers_scaling_plan.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
@@ -59,48 +61,17 @@ function parseOptions(args: readonly string[]): Options {
   };
 }
 
-interface Server {
-  readonly child: Deno.ChildProcess;
-  readonly url: string;
-}
-
-async function startServer(core: number, events: number): Promise<Server> {
-  const child = spawnTracked({
+function startServer(core: number, events: number): Promise<SimServer> {
+  // deno-fmt-ignore
+  return startServerProcess({
     label: "raw_sse_server",
-    argv: pinned([
-      Deno.execPath(),
-      "run",
-      "-A",
-      `${root}scripts/bench/raw_sse_server.ts`,
-      "--port",
-      "0",
-      "--events",
-      String(events),
-      "--framing",
-      "length",
-      "--chunking",
-      "single",
-    ], String(core)),
+    argv: [
+      Deno.execPath(), "run", "-A", `${root}scripts/bench/raw_sse_server.ts`, "--port", "0",
+      "--events", String(events), "--framing", "length", "--chunking", "single",
+    ],
+    cores: String(core),
+    listening: /listening (\d+)/,
   });
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`raw_sse_server did not start: ${text}`);
-    text += value;
-    const m = /listening (\d+)/.exec(text);
-    if (m) {
-      reader.releaseLock();
-      return { child, url: `http://127.0.0.1:${m[1]}` };
-    }
-  }
-}
-
-/** utime + stime of a process, in seconds. */
-function cpuSeconds(pid: number, ticksPerSec: number): number {
-  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerSec;
 }
 
 async function main(): Promise<number> {
@@ -112,9 +83,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const layout = scalingLayout(allowed, Math.max(...opts.workers));
-  const tck = await quickCommand(["getconf", "CLK_TCK"], 5000);
-  const ticksPerSec = Number(tck.stdout.trim()) || 100;
-  const servers: Server[] = [];
+  await initClockTicks();
+  const servers: SimServer[] = [];
   const runs: (ScalingRun & { round: number })[] = [];
   const dir = await Deno.makeTempDir({ prefix: "infermeter-workers-" });
   try {
@@ -125,15 +95,8 @@ async function main(): Promise<number> {
     );
     for (let round = 1; round <= opts.rounds; round++) {
       for (const workers of opts.workers) {
-        const samples: { at: number; cpu: number }[] = [];
-        const sample = () =>
-          samples.push({
-            at: Date.now(),
-            cpu: servers.reduce((s, x) => s + cpuSeconds(x.child.pid, ticksPerSec), 0),
-          });
-        sample();
-        const sampler = setInterval(sample, 100);
         const artifacts = `${dir}/r${round}w${workers}`;
+        const started = Date.now();
         // deno-fmt-ignore
         const r = await quickCommand(pinned([
           Deno.execPath(), "run", "-A", V8_FLAGS_ARG, `${root}main.ts`, "profile", "-m", "scaling",
@@ -142,23 +105,18 @@ async function main(): Promise<number> {
           "--benchmark-duration", String(opts.duration), "--warmup-request-count", String(opts.concurrency),
           "--random-seed", "1", "--ui", "none", "--workers", String(workers), "--artifact-dir", artifacts,
         ], layout.clientCores.join(",")), 120_000 + opts.duration * 1000);
-        clearInterval(sampler);
-        sample();
         if (r.code !== 0) throw new Error(`profile --workers ${workers} exited ${r.code}:\n${r.stderr}`);
-        const s = JSON.parse(await Deno.readTextFile(`${artifacts}/profile_export_aiperf.json`));
-        // AIPerf writes naive local times; this process parses them in the same zone.
-        const start = new Date(s.start_time).getTime();
-        const end = new Date(s.end_time).getTime();
-        const c0 = interpolateAt(samples, (i) => samples[i].cpu, start, 200);
-        const c1 = interpolateAt(samples, (i) => samples[i].cpu, end, 200);
+        const summary = await readExportSummary(`${artifacts}/profile_export_aiperf.json`);
+        const m = summaryMeasures(summary, started, true);
+        const cpu = summary.clientCpu;
         const run = {
           round,
           workers,
-          tokensPerSec: s.output_token_throughput.avg,
-          clientCpuPercent: s.infermeter.client_cpu.percent_of_core,
-          serverCpuPercent: c0 === undefined || c1 === undefined ? NaN : (c1 - c0) / ((end - start) / 1000) * 100,
-          requests: s.request_count?.avg ?? 0,
-          errors: s.error_request_count?.avg ?? 0,
+          tokensPerSec: m.eventsPerSec!,
+          clientCpuPercent: cpu ? (cpu.userMs + cpu.systemMs) / cpu.wallMs * 100 : NaN,
+          serverCpuPercent: servers.reduce((sum, x) => sum + (x.cpuPercent(m.windowStart, m.windowEnd) ?? NaN), 0),
+          requests: m.requests,
+          errors: m.errors,
         };
         runs.push(run);
         console.log(
@@ -169,7 +127,7 @@ async function main(): Promise<number> {
       }
     }
   } finally {
-    for (const s of servers) await stopChild(s.child);
+    for (const s of servers) await s.stop();
     await killAllChildren();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }

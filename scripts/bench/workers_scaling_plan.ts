@@ -2,6 +2,7 @@
  * The pure half of the `--workers` scaling bench (workers_scaling.ts): how the machine's cores are split between
  * the near-free servers and the client, and how the runs are summarized into speed-ups.
  */
+import { computeStats } from "../../src/metrics/stats.ts";
 
 export interface ScalingLayout {
   /** One core per server process, from the end of the allowed list. */
@@ -55,10 +56,9 @@ export interface ScalingRow {
   readonly errors: number;
 }
 
-export function median(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+/** The middle value (the mean of the two middle ones for an even count). */
+function median(values: readonly number[]): number {
+  return computeStats(values)!.p50;
 }
 
 export function summarizeScaling(runs: readonly ScalingRun[]): ScalingRow[] {

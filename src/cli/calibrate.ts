@@ -23,6 +23,7 @@ import { joinPath as join } from "../runtime/file_path.ts";
 import { EXIT } from "./exit_codes.ts";
 import { clientCommand, type SelfCommand, selfCommand } from "../runtime/self_command.ts";
 import { holdCpuDmaLatency } from "../runtime/cpu_dma_latency.ts";
+import { CPU_WARN_PERCENT } from "../runtime/cpu_time.ts";
 import { computeStats, type Stats } from "../metrics/stats.ts";
 import { type CalibrationLog, startCalibrationServer } from "../sim/calibration_server.ts";
 import type { FloorLog } from "./calibrate_floor.ts";
@@ -66,7 +67,7 @@ export interface LevelReport {
   /** The floor client's error on the last token of each response: what the request-latency error compares with. */
   readonly floorLatencyErrorMs: Stats | undefined;
   readonly clientCpuPercentOfCore?: number;
-  /** The profile run's own verdict: an engine thread above ~70 % of a core, where timestamps start to lag. */
+  /** The profile run's own verdict: an engine thread above `CPU_WARN_PERCENT` of a core, where timestamps lag. */
   readonly clientCpuOverThreshold?: boolean;
   /**
    * Events/s the server's schedule gives at this concurrency: streams × tokens ÷ (TTFT + (tokens − 1) × ITL).
@@ -361,7 +362,7 @@ export function levelCaveats(levels: readonly LevelReport[]): string[] {
   for (const l of levels) {
     if (l.clientCpuOverThreshold) {
       notes.push(
-        `warning: at ${l.streams} streams the client's engine went over ~70% of a core per thread ` +
+        `warning: at ${l.streams} streams the client's engine went over ~${CPU_WARN_PERCENT}% of a core per thread ` +
           `(${l.clientCpuPercentOfCore?.toFixed(0)}% in all), where its timestamps start to lag: that level ` +
           "measures an overloaded client (add --workers, or lower the load).",
       );
@@ -494,12 +495,12 @@ function commandOn(
 async function canPin(): Promise<boolean> {
   if (navigator.hardwareConcurrency < 2) return false;
   try {
-    return (await new Deno.Command("taskset", {
+    const probe = new Deno.Command("taskset", {
       args: ["-c", String(CLIENT_CORE), "true"],
       stdout: "null",
       stderr: "null",
-    }).output())
-      .success;
+    });
+    return (await probe.output()).success;
   } catch {
     return false;
   }

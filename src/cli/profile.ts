@@ -47,9 +47,7 @@ import { VERSION } from "./version.ts";
 import { peakRssBytes } from "../runtime/peak_rss.ts";
 import { CPU_DMA_LATENCY_PATH, holdCpuDmaLatency } from "../runtime/cpu_dma_latency.ts";
 import { ensureFdLimit } from "../runtime/fd_limit.ts";
-
-/** Client CPU above this share of one core makes timestamps unreliable (the loop lags behind the socket). */
-const CPU_WARN_PERCENT = 70;
+import { CPU_WARN_PERCENT } from "../runtime/cpu_time.ts";
 
 /** Errors in the user's input found before anything is sent: one line, exit 2. */
 class UsageError extends Error {}
@@ -279,8 +277,8 @@ async function profile(
   const warmupSummary = run.warmupAccumulator?.summarize();
   const cpu = run.outcome?.cpu;
   // CPU time is read in 10 ms ticks: judge it only over runs long enough for that to be precise.
-  const cpuJudged = cpu !== undefined && cpu.wallMs >= 1000;
-  if (cpuJudged && cpu.percentPerShard > CPU_WARN_PERCENT) {
+  const overThreshold = cpu !== undefined && cpu.wallMs >= 1000 && cpu.percentPerShard > CPU_WARN_PERCENT;
+  if (overThreshold) {
     logger.warning(
       `each engine thread used ${cpu.percentPerShard.toFixed(0)}% of a CPU core during profiling; above ` +
         `~${CPU_WARN_PERCENT}% its timestamps lag the network and latencies read high (use more --workers, or a ` +
@@ -295,7 +293,7 @@ async function profile(
         wall_ms: cpu.wallMs,
         percent_of_core: cpu.percentOfCore,
         percent_per_shard: cpu.percentPerShard,
-        over_threshold: cpuJudged && cpu.percentPerShard > CPU_WARN_PERCENT,
+        over_threshold: overThreshold,
         threshold_percent: CPU_WARN_PERCENT,
       }
       : null,
@@ -331,7 +329,7 @@ async function profile(
   const client: ClientOverhead | undefined = cpu && {
     percentOfCore: cpu.percentOfCore,
     engineThreads: shards,
-    overThresholdPercent: cpuJudged && cpu.percentPerShard > CPU_WARN_PERCENT ? CPU_WARN_PERCENT : undefined,
+    overThresholdPercent: overThreshold ? CPU_WARN_PERCENT : undefined,
     scheduleLatenessP50Ms: summary.scheduleLatenessMs?.p50,
     scheduleLatenessP99Ms: summary.scheduleLatenessMs?.p99,
   };

@@ -5,6 +5,9 @@
  * Linux ABI Deno supports), read synchronously in microseconds of wall time. Elsewhere: `node:process`,
  * imported only then — on Linux its ~15 ms import would sit on the startup path.
  */
+/** Client CPU above this share of one core per engine thread makes timestamps unreliable (the loop lags behind the socket). */
+export const CPU_WARN_PERCENT = 70;
+
 export interface CpuTime {
   readonly userMs: number;
   readonly systemMs: number;
