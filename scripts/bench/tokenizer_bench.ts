@@ -11,7 +11,7 @@ import { BpeRanks } from "../../src/tokenizer/bpe_ranks.ts";
 import { BpeTokenizer } from "../../src/tokenizer/bpe_tokenizer.ts";
 import { WorkerTokenCounter } from "../../src/tokenizer/token_counter.ts";
 import { PromptSynthesizer } from "../../src/dataset/prompt_synthesizer.ts";
-import { SeededRandom } from "../../src/dataset/seeded_random.ts";
+import { SeededRandom } from "../../src/base/seeded_random.ts";
 import { DEFAULT_CORPUS } from "../../src/dataset/default_corpus.ts";
 
 const seconds = Number(Deno.args[0] ?? 1);

@@ -3,8 +3,8 @@
  * `infermeter --version` starts in milliseconds and never loads tokenizers or the HTTP stack.
  */
 import { EXIT } from "./exit_codes.ts";
-import { VERSION } from "./version.ts";
-import { didYouMeanHint } from "../config/did_you_mean.ts";
+import { VERSION } from "../base/version.ts";
+import { didYouMeanHint } from "../base/did_you_mean.ts";
 
 interface CommandEntry {
   readonly summary: string;

@@ -23,10 +23,11 @@ import { type PreparedEntry, prepareEntries } from "../engine/prepared_entry.ts"
 import { endpointPath, requestHeaders, targetPath } from "../engine/request_headers.ts";
 import { checkReachable } from "../engine/preflight.ts";
 import type { ShardSpec } from "../engine/run_shard.ts";
-import { SeededRandom } from "../dataset/seeded_random.ts";
+import { SeededRandom } from "../base/seeded_random.ts";
 import { parseTarget } from "../transport/parse_target.ts";
 import type { Target } from "../transport/http_exchange.ts";
-import { type LoadPlan, profilingPlan, warmupPlan } from "../timing/load_plan.ts";
+import type { LoadPlan } from "../timing/load_plan.ts";
+import { profilingPlan, warmupPlan } from "../run/load_plans.ts";
 import { resolveTokenizer } from "../tokenizer/load_tokenizer.ts";
 import { createTokenCounter } from "../tokenizer/token_counter.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
@@ -43,7 +44,7 @@ import { type ClientOverhead, renderErrorSummary, renderFooter, renderMetricsTab
 import { FileSink, Logger, sinceStart, STDERR_SINK } from "../ui/logger.ts";
 import { EXIT } from "./exit_codes.ts";
 import { runAndCollect } from "./run_and_collect.ts";
-import { VERSION } from "./version.ts";
+import { VERSION } from "../base/version.ts";
 import { peakRssBytes } from "../runtime/peak_rss.ts";
 import { CPU_DMA_LATENCY_PATH, holdCpuDmaLatency } from "../runtime/cpu_dma_latency.ts";
 import { ensureFdLimit } from "../runtime/fd_limit.ts";

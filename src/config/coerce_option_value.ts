@@ -4,7 +4,7 @@
  * variables and YAML, so a value means the same wherever it is written.
  */
 import type { GoodputSlo } from "./profile_config.ts";
-import { didYouMeanHint } from "./did_you_mean.ts";
+import { didYouMeanHint } from "../base/did_you_mean.ts";
 import { normalizeUrl } from "./normalize_url.ts";
 import { type EnumOptionSpec, optionName, type ValueOptionSpec } from "./option_table.ts";
 

@@ -2,10 +2,8 @@
  * The `-f/--config` YAML loader, loaded only when needed. `yaml_config.ts` imports js-yaml, which takes ~7 ms to
  * load: `profile` should pay that only when it is given a config file. But `parseProfileArgs` is synchronous and an
  * ES module can only be loaded asynchronously, so the loader must be in memory before `parseProfileArgs` meets `-f`:
- * - {@link preloadYamlConfig} loads it; the CLI awaits it before parsing when the arguments may name a config
- *   file ({@link mayNameConfigFile});
- * - `yaml_config.ts` registers itself whenever it is evaluated, so a program that imports it statically (tests,
- *   tools) needs nothing more.
+ * {@link preloadYamlConfig} loads it; the CLI awaits it before parsing when the arguments may name a config file
+ * ({@link mayNameConfigFile}). (`yaml_config.ts` does not register itself: that import would close a cycle.)
  *
  * This module imports only the option table at run time.
  */
@@ -17,7 +15,7 @@ export type LoadYamlConfig = (text: string, options: LoadYamlConfigOptions) => Y
 
 let loader: LoadYamlConfig | undefined;
 
-/** Called by `yaml_config.ts` when it is evaluated. */
+/** Makes `load` the loader `parseProfileArgs` uses for `-f`. */
 export function registerYamlConfigLoader(load: LoadYamlConfig): void {
   loader = load;
 }

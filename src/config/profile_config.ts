@@ -4,19 +4,16 @@
  */
 import type { EndpointType } from "../endpoints/endpoint_adapter.ts";
 import type { SamplingStrategy } from "../dataset/conversation.ts";
+import type { LogLevel } from "../ui/logger.ts";
+import type { GoodputSlo } from "../metrics/goodput.ts";
+
+export type { GoodputSlo, LogLevel };
 
 export type ArrivalPattern = "constant" | "poisson" | "gamma" | "concurrency_burst";
 export type ConnectionReuseStrategy = "pooled" | "never" | "sticky-user-sessions";
 export type UiType = "none" | "simple" | "dashboard";
-export type LogLevel = "TRACE" | "DEBUG" | "INFO" | "NOTICE" | "WARNING" | "SUCCESS" | "ERROR" | "CRITICAL";
 export type ExportLevel = "summary" | "records" | "raw";
 export type CustomDatasetType = "single_turn";
-
-/** One `--goodput` SLO: `tag:value` in the metric's display unit. */
-export interface GoodputSlo {
-  readonly tag: string;
-  readonly value: number;
-}
 
 export interface ProfileConfig {
   // Endpoint

@@ -8,7 +8,7 @@
  * (`build_profile_command.ts`, imported lazily). It reproduces exactly how commander 15's `parseOptions` read
  * these arguments (the rules are listed on {@link scanOptions}), so messages and edge cases did not change.
  */
-import { didYouMeanHint } from "./did_you_mean.ts";
+import { didYouMeanHint } from "../base/did_you_mean.ts";
 import {
   allFlagNames,
   findOptionByFlag,

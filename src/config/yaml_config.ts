@@ -17,10 +17,9 @@
  * and the closest known key.
  */
 import * as yaml from "js-yaml";
-import { didYouMeanHint } from "./did_you_mean.ts";
+import { didYouMeanHint } from "../base/did_you_mean.ts";
 import type { OptionAssignment } from "./layer_option_values.ts";
 import { OPTION_TABLE, type OptionSpec } from "./option_table.ts";
-import { registerYamlConfigLoader } from "./lazy_yaml_config.ts";
 
 /** Options for {@link loadYamlConfig}. */
 export interface LoadYamlConfigOptions {
@@ -529,6 +528,3 @@ function typed(text: string): unknown {
   if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) return Number(trimmed);
   return text;
 }
-
-// Makes the loader reachable from `parseProfileArgs` (see lazy_yaml_config.ts) whenever this module is loaded.
-registerYamlConfigLoader(loadYamlConfig);

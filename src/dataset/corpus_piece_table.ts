@@ -12,8 +12,17 @@
  * the bytes as base64.
  */
 import type { Tokenizer } from "../tokenizer/tokenizer.ts";
-import type { TokenPool } from "./prompt_synthesizer.ts";
-import { hashString } from "./seeded_random.ts";
+import { hashString } from "../base/seeded_random.ts";
+
+/** The corpus as a sequence of tokens. */
+export interface TokenPool {
+  /** Number of tokens. */
+  readonly size: number;
+  /** `boundary[i]` = 1 when token `i` starts a piece (length `size + 1`); undefined when unknown. */
+  readonly boundary: Uint8Array | undefined;
+  /** The text of tokens `[start, end)`; exact only when both are boundaries. */
+  text(start: number, end: number): string;
+}
 
 export interface PieceTableData {
   /** Which tokenizer counted the pieces (the builtin tokenizer's cache key). */

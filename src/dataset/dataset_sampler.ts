@@ -10,7 +10,7 @@
  * created and seed a fresh {@linkcode SeededRandom} per request (`random`) or per pass (`shuffle`) from the key.
  */
 import type { SamplingStrategy } from "./conversation.ts";
-import { SeededRandom } from "./seeded_random.ts";
+import { SeededRandom } from "../base/seeded_random.ts";
 
 export interface DatasetSampler {
   readonly strategy: SamplingStrategy;

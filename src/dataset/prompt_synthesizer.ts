@@ -21,8 +21,10 @@
  */
 import { asLazyTokenizer, type LazyTokenizer, type Tokenizer } from "../tokenizer/tokenizer.ts";
 import { BUILTIN_TOKENIZER_NAME, O200K_CACHE_KEY } from "../tokenizer/builtin_tokenizer.ts";
-import type { SeededRandom } from "./seeded_random.ts";
-import { cleanCorpus, piecePool, type PieceTableData } from "./corpus_piece_table.ts";
+import type { SeededRandom } from "../base/seeded_random.ts";
+import { cleanCorpus, piecePool, type PieceTableData, type TokenPool } from "./corpus_piece_table.ts";
+
+export type { TokenPool };
 import { DEFAULT_CORPUS_PIECES } from "./corpus_pieces.ts";
 
 export interface PromptSynthesizerOptions {
@@ -42,16 +44,6 @@ export interface SynthesizedPrompt {
   readonly text: string;
   /** `tokenizer.encode(text).length`; equals the request except in the rare case no exact text was found. */
   readonly tokens: number;
-}
-
-/** The corpus as a sequence of tokens. */
-export interface TokenPool {
-  /** Number of tokens. */
-  readonly size: number;
-  /** `boundary[i]` = 1 when token `i` starts a piece (length `size + 1`); undefined when unknown. */
-  readonly boundary: Uint8Array | undefined;
-  /** The text of tokens `[start, end)`; exact only when both are boundaries. */
-  text(start: number, end: number): string;
 }
 
 /** A pool built by tokenizing: the ids, and the tokenizer the slow path re-encodes with. */

@@ -14,7 +14,7 @@ import type { LazyTokenizer, Tokenizer } from "../tokenizer/tokenizer.ts";
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { DEFAULT_CORPUS } from "./default_corpus.ts";
 import { PromptSynthesizer } from "./prompt_synthesizer.ts";
-import { sampleLength, SeededRandom } from "./seeded_random.ts";
+import { sampleLength, SeededRandom } from "../base/seeded_random.ts";
 
 export interface SyntheticDatasetOptions {
   /** Tokenizer that defines "token" for prompt lengths; a lazy one loads only if the piece table falls short. */

@@ -13,7 +13,7 @@ import type { Clock } from "../timing/clock.ts";
 import { SlotGate } from "../timing/slot_gate.ts";
 import { createArrivalSchedule } from "../timing/arrival_pattern.ts";
 import type { ShardPlan } from "../timing/load_plan.ts";
-import type { SeededRandom } from "../dataset/seeded_random.ts";
+import type { SeededRandom } from "../base/seeded_random.ts";
 import { nextMacrotask } from "../runtime/next_macrotask.ts";
 import type { YieldToIo } from "../runtime/io_yield.ts";
 

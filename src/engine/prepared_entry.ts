@@ -4,7 +4,7 @@
  */
 import type { Dataset } from "../dataset/conversation.ts";
 import type { BuildContext, EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
-import { sampleLength, type SeededRandom } from "../dataset/seeded_random.ts";
+import { sampleLength, type SeededRandom } from "../base/seeded_random.ts";
 
 export interface PreparedEntry {
   readonly conversationId: string;

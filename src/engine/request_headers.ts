@@ -4,7 +4,7 @@
  * Content-Type on JSON endpoints, which stays `application/json` because the body is JSON.
  */
 import type { Target } from "../transport/http_exchange.ts";
-import { USER_AGENT } from "../cli/version.ts";
+import { USER_AGENT } from "../base/version.ts";
 
 export interface HeaderOptions {
   readonly streaming: boolean;

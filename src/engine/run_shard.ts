@@ -5,7 +5,7 @@
  * A single-shard run executes this on the main thread; `--workers N` runs N of these in Deno Workers
  * (engine/shard_worker.ts) with the same ShardSpec, which is why the spec is plain cloneable data.
  */
-import { SeededRandom } from "../dataset/seeded_random.ts";
+import { SeededRandom } from "../base/seeded_random.ts";
 import { createSampler } from "../dataset/dataset_sampler.ts";
 import type { SamplingStrategy } from "../dataset/conversation.ts";
 import type { EndpointType } from "../endpoints/endpoint_adapter.ts";

@@ -8,14 +8,18 @@
  * (`foo.json`, `foo_raw.jsonl`, ... → `foo`). `inputs.json` keeps its name, as in AIPerf.
  */
 import { joinPath as join } from "../runtime/file_path.ts";
-import type { ProfileConfig } from "../config/profile_config.ts";
 import { formatPyFloat } from "./number_format.ts";
 
 /** The config fields that name the artifact directory. */
-export type ArtifactDirConfig = Pick<
-  ProfileConfig,
-  "artifactDir" | "artifactDirExplicit" | "modelNames" | "endpointType" | "concurrency" | "requestRate"
->;
+export interface ArtifactDirConfig {
+  readonly artifactDir: string;
+  /** `--artifact-dir` was given: no per-run subdirectory is added. */
+  readonly artifactDirExplicit: boolean;
+  readonly modelNames: readonly string[];
+  readonly endpointType: string;
+  readonly concurrency?: number;
+  readonly requestRate?: number;
+}
 
 /** `concurrency{N}` and/or `request_rate{R}` joined with `-`; concurrency defaults to 1 without a rate. */
 export function stimulusName(concurrency: number | undefined, requestRate: number | undefined): string {

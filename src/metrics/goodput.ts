@@ -4,9 +4,14 @@
  * is better, else `value ≤ slo`. A request missing a constrained metric is not good. SLO values are in the
  * metric's display unit (ms for latencies, tokens/sec/user for per-user throughput).
  */
-import type { GoodputSlo } from "../config/profile_config.ts";
 import { METRIC_REGISTRY, type MetricRegistry } from "./metric_registry.ts";
 import type { MetricDef, RecordMetrics } from "./metric_def.ts";
+
+/** One `--goodput` SLO: `tag:value` in the metric's display unit. */
+export interface GoodputSlo {
+  readonly tag: string;
+  readonly value: number;
+}
 
 /** Tags usable in `--goodput`: per-request (record), single-valued, computed for successful requests. */
 export function goodputTags(registry: MetricRegistry = METRIC_REGISTRY): readonly string[] {

@@ -15,7 +15,7 @@
  * Routes: `POST <any>` (streams `max_completion_tokens` / `max_tokens` single-token words: TTFT, then ITL
  * apart), `GET /clock`, `GET /calibration/sent` (returns and forgets {@linkcode CalibrationLog}).
  */
-import { SeededRandom } from "../dataset/seeded_random.ts";
+import { SeededRandom } from "../base/seeded_random.ts";
 import { StreamScheduler } from "./stream_scheduler.ts";
 import { IoYield } from "../runtime/io_yield.ts";
 import { WordSource } from "./word_source.ts";

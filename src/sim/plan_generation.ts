@@ -11,7 +11,7 @@
  */
 import type { GenerationRequest } from "./generation_request.ts";
 import { REASONING_EFFORT_TOKENS, type SimOptions } from "./sim_options.ts";
-import type { SeededRandom } from "../dataset/seeded_random.ts";
+import type { SeededRandom } from "../base/seeded_random.ts";
 
 export type FinishReason = "stop" | "length";
 

@@ -10,7 +10,7 @@
  * Memory: one map entry (~50 bytes) per distinct body hash. Distinct bodies whose 32-bit hashes collide share a
  * repeat counter, which only affects the order-independence of those few.
  */
-import { hashString, SeededRandom } from "../dataset/seeded_random.ts";
+import { hashString, SeededRandom } from "../base/seeded_random.ts";
 
 export class RequestSeeder {
   readonly seed: number;

@@ -8,7 +8,7 @@
  * Jitter multiplies each latency by a lognormal factor of mean 1 and the given coefficient of variation c:
  * σ² = ln(1 + c²), μ = −σ²/2, factor = exp(μ + σ·N(0,1)).
  */
-import type { SeededRandom } from "../dataset/seeded_random.ts";
+import type { SeededRandom } from "../base/seeded_random.ts";
 
 export interface TokenClockOptions {
   /** @default 20 */

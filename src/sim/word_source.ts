@@ -2,7 +2,7 @@
  * Output text of the simulated server: a deterministic stream of `" word"` pieces, one o200k_base token each
  * (see `sim_words.ts`), so the text of n tokens re-tokenizes to exactly n tokens.
  */
-import type { SeededRandom } from "../dataset/seeded_random.ts";
+import type { SeededRandom } from "../base/seeded_random.ts";
 import { SIM_WORD_BITS, SIM_WORDS } from "./sim_words.ts";
 
 /** `" " + word` for every word; built once so the hot path only indexes and concatenates. */

@@ -9,7 +9,7 @@
  * Sharding: shard i of S generates an independent stream at rate r/S. The superposition of S Poisson streams
  * is Poisson(r); constant streams are phase-shifted so the union is the exact single-stream grid.
  */
-import type { SeededRandom } from "../dataset/seeded_random.ts";
+import type { SeededRandom } from "../base/seeded_random.ts";
 
 export type OpenLoopPattern = "constant" | "poisson" | "gamma";
 

@@ -3,7 +3,6 @@
  * and how it splits across engine shards. Timing (closed loop vs open loop) and stopping (count, duration)
  * are independent parts, combined by the phase runner.
  */
-import type { ProfileConfig } from "../config/profile_config.ts";
 import type { OpenLoopPattern } from "./arrival_pattern.ts";
 
 export interface LoadPlan {
@@ -25,34 +24,6 @@ export interface LoadPlan {
    * `--concurrency-ramp-duration`), instead of opening every stream at once.
    */
   readonly concurrencyRampMs?: number;
-}
-
-export function profilingPlan(config: ProfileConfig): LoadPlan {
-  const durationMs = config.benchmarkDuration !== undefined ? config.benchmarkDuration * 1000 : undefined;
-  const common = {
-    requestCount: config.requestCount,
-    durationMs,
-    gracePeriodMs: config.benchmarkGracePeriod * 1000,
-  };
-  if (config.requestRate !== undefined) {
-    const pattern: OpenLoopPattern = config.arrivalPattern === "concurrency_burst" ? "poisson" : config.arrivalPattern;
-    return {
-      mode: "open",
-      rate: config.requestRate,
-      pattern,
-      smoothness: config.arrivalSmoothness,
-      concurrency: config.concurrency,
-      ...common,
-    };
-  }
-  const rampMs = config.concurrencyRampDuration !== undefined ? config.concurrencyRampDuration * 1000 : undefined;
-  return { mode: "closed", concurrency: config.concurrency ?? 1, concurrencyRampMs: rampMs, ...common };
-}
-
-/** Warmup inherits the profiling load (AIPerf checklist 8) with its own request count and no duration. */
-export function warmupPlan(config: ProfileConfig, profiling: LoadPlan): LoadPlan | undefined {
-  if (config.warmupRequestCount === undefined || config.warmupRequestCount <= 0) return undefined;
-  return { ...profiling, requestCount: config.warmupRequestCount, durationMs: undefined };
 }
 
 /** Split `total` into `parts` integers that differ by at most one, larger ones first. */

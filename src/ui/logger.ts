@@ -3,8 +3,10 @@
  * file. Lines look like AIPerf's: `14:03:07.512345 INFO     message`. Callers never pass secrets: the
  * config keeps them out of everything that is logged (the command line is logged in redacted form).
  */
-import type { LogLevel } from "../config/profile_config.ts";
 import { writeAll } from "../runtime/write_all.ts";
+
+/** AIPerf's log levels. */
+export type LogLevel = "TRACE" | "DEBUG" | "INFO" | "NOTICE" | "WARNING" | "SUCCESS" | "ERROR" | "CRITICAL";
 
 const LEVELS: Readonly<Record<LogLevel, number>> = {
   TRACE: 5,

@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { ConfigError } from "../../src/config/config_error.ts";
 import { parseProfileArgs } from "../../src/config/parse_profile_args.ts";
 import { loadYamlConfig, toSnakeCase } from "../../src/config/yaml_config.ts";
+import { registerYamlConfigLoader } from "../../src/config/lazy_yaml_config.ts";
 import { fakeIo } from "./_fake_io.ts";
+
+registerYamlConfigLoader(loadYamlConfig);
 
 /** Parses `-f run.yaml` plus `argv` with `yamlText` as the file. */
 function parseWithYaml(yamlText: string, argv: readonly string[] = [], env: Record<string, string> = {}) {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { buildPieceTable, cleanCorpus, piecePool } from "../../src/dataset/corpus_piece_table.ts";
 import { DEFAULT_CORPUS_PIECES } from "../../src/dataset/corpus_pieces.ts";
 import { DEFAULT_CORPUS } from "../../src/dataset/default_corpus.ts";
-import { hashString, SeededRandom } from "../../src/dataset/seeded_random.ts";
+import { hashString, SeededRandom } from "../../src/base/seeded_random.ts";
 import { loadBuiltinTokenizer, O200K_CACHE_KEY } from "../../src/tokenizer/builtin_tokenizer.ts";
 
 const tokenizer = await loadBuiltinTokenizer();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createSampler } from "../../src/dataset/dataset_sampler.ts";
-import { SeededRandom } from "../../src/dataset/seeded_random.ts";
+import { SeededRandom } from "../../src/base/seeded_random.ts";
 import type { SamplingStrategy } from "../../src/dataset/conversation.ts";
 
 function take(sampler: { next(): number }, n: number): number[] {

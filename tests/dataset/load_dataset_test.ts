@@ -4,7 +4,7 @@ import { DatasetError } from "../../src/dataset/dataset_error.ts";
 import type { DatasetLoader } from "../../src/dataset/dataset_loader.ts";
 import { DATASET_LOADERS, detectDatasetLoader, loadDataset, promptText } from "../../src/dataset/load_dataset.ts";
 import { loadBuiltinTokenizer } from "../../src/tokenizer/builtin_tokenizer.ts";
-import { SeededRandom } from "../../src/dataset/seeded_random.ts";
+import { SeededRandom } from "../../src/base/seeded_random.ts";
 
 const tokenizer = await loadBuiltinTokenizer();
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { type LaunchMeta, runPhase } from "../../src/engine/phase_runner.ts";
 import { ManualClock } from "../../src/timing/clock.ts";
 import { type LoadPlan, shardPlan } from "../../src/timing/load_plan.ts";
-import { SeededRandom } from "../../src/dataset/seeded_random.ts";
+import { SeededRandom } from "../../src/base/seeded_random.ts";
 import { IoYield } from "../../src/runtime/io_yield.ts";
 import { busy, readyRead } from "../runtime/ready_read.ts";
 

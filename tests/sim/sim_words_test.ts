@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SeededRandom } from "../../src/dataset/seeded_random.ts";
+import { SeededRandom } from "../../src/base/seeded_random.ts";
 import { SIM_WORD_BITS, SIM_WORDS } from "../../src/sim/sim_words.ts";
 import { WordSource } from "../../src/sim/word_source.ts";
 import { oracleTokenizer } from "./oracle_tokenizer.ts";

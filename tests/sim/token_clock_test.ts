@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SeededRandom } from "../../src/dataset/seeded_random.ts";
+import { SeededRandom } from "../../src/base/seeded_random.ts";
 import { TokenClock } from "../../src/sim/token_clock.ts";
 
 const NO_JITTER = { ttftMs: 20, itlMs: 5, ttftJitter: 0, itlJitter: 0 };

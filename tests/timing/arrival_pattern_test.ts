@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createArrivalSchedule } from "../../src/timing/arrival_pattern.ts";
-import { SeededRandom } from "../../src/dataset/seeded_random.ts";
+import { SeededRandom } from "../../src/base/seeded_random.ts";
 
 const take = (n: number, next: () => number) => Array.from({ length: n }, next);
 

@@ -7,7 +7,7 @@ import o200k from "js-tiktoken/ranks/o200k_base";
 import { loadBuiltinTokenizer } from "../../src/tokenizer/builtin_tokenizer.ts";
 import { BpeRanks } from "../../src/tokenizer/bpe_ranks.ts";
 import { BpeTokenizer, HEAP_MERGE_THRESHOLD } from "../../src/tokenizer/bpe_tokenizer.ts";
-import { SeededRandom } from "../../src/dataset/seeded_random.ts";
+import { SeededRandom } from "../../src/base/seeded_random.ts";
 import { DEFAULT_CORPUS } from "../../src/dataset/default_corpus.ts";
 
 const oracle = new Tiktoken(o200k);

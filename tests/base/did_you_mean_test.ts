@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { didYouMean, didYouMeanHint, editDistance } from "../../src/config/did_you_mean.ts";
+import { didYouMean, didYouMeanHint, editDistance } from "../../src/base/did_you_mean.ts";
 
 Deno.test("editDistance counts a swap of neighbours as one edit", () => {
   assert.equal(editDistance("concurrency", "concurrency"), 0);
