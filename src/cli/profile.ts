@@ -17,7 +17,7 @@ import type { ProfileConfig } from "../config/profile_config.ts";
 import { toInputConfig } from "../config/input_config.ts";
 import { DatasetError } from "../dataset/dataset_error.ts";
 import { loadDataset } from "../dataset/load_dataset.ts";
-import { endpointAdapter } from "../endpoints/endpoint_registry.ts";
+import { ENDPOINTS } from "../endpoints/endpoint_registry.ts";
 import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
 import { type PreparedEntry, prepareEntries } from "../engine/prepared_entry.ts";
 import { endpointPath, requestHeaders, targetPath } from "../engine/request_headers.ts";
@@ -99,7 +99,7 @@ async function profile(
 ): Promise<number> {
   logger.info(`Starting infermeter ${VERSION}`);
   logger.debug(`command: ${cliCommand}`);
-  const adapter = endpointAdapter(config.endpointType);
+  const adapter = ENDPOINTS.get(config.endpointType);
   const streaming = config.streaming && adapter.capabilities.supportsStreaming;
   const targets = resolveTargets(config);
   const target = targets[0];
@@ -206,7 +206,10 @@ async function profile(
     endpointType: config.endpointType,
     path,
     explicitEndpoint: config.customEndpoint !== undefined,
-    headers: requestHeaders(target, { streaming, apiKey: config.apiKey, userHeaders: config.headers }),
+    headers: requestHeaders(target, {
+      endpointHeaders: adapter.headers({ streaming, apiKey: config.apiKey }),
+      userHeaders: config.headers,
+    }),
     timeoutMs: config.requestTimeoutSeconds * 1000,
     entries,
     keepRaw: config.exportLevel === "raw",

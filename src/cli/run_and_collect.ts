@@ -22,6 +22,7 @@ import { rawRecordLine } from "../export/raw_record_line.ts";
 import { type Logger, sinceStart } from "../ui/logger.ts";
 import { ProgressBar } from "../ui/progress_bar.ts";
 import { EXIT } from "./exit_codes.ts";
+import { FailureGate } from "../timing/failure_gate.ts";
 
 export interface CollectOptions {
   readonly config: ProfileConfig;
@@ -112,10 +113,10 @@ export async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
   logger.beforeConsoleWrite = () => progress?.clearLine();
 
   // The failure gate (AIPerf --failed-request-threshold): judged after max(concurrency, 10) records.
-  let seen = 0;
-  let failed = 0;
-  let thresholdExceeded: string | undefined;
-  const gateAfter = Math.max(o.spec.profiling.concurrency ?? 1, 10);
+  const gate = config.failedRequestThreshold === undefined ? undefined : new FailureGate({
+    threshold: config.failedRequestThreshold,
+    judgeAfter: Math.max(o.spec.profiling.concurrency ?? 1, 10),
+  });
 
   let startEpochMs: number | undefined;
   const benchmarkId = crypto.randomUUID();
@@ -157,16 +158,7 @@ export async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
         processor.push(r);
         if (r.phase !== "profiling") return;
         dispatch.push(r.startAt - r.creditIssuedAt);
-        seen++;
-        if (r.error !== undefined) failed++;
-        if (
-          config.failedRequestThreshold !== undefined && thresholdExceeded === undefined && seen >= gateAfter &&
-          failed / seen > config.failedRequestThreshold
-        ) {
-          thresholdExceeded = `${failed} of ${seen} requests failed (${(100 * failed / seen).toFixed(1)}%), above ` +
-            `--failed-request-threshold ${config.failedRequestThreshold}; the run was stopped.`;
-          cancel.abort();
-        }
+        if (gate?.observe(r.error !== undefined) !== undefined) cancel.abort();
       },
     });
   } finally {
@@ -190,8 +182,8 @@ export async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
     warmupAccumulator,
     outcome,
     dispatch,
-    cancelled: cancel.signal.aborted && thresholdExceeded === undefined,
-    thresholdExceeded,
+    cancelled: cancel.signal.aborted && gate?.tripped === undefined,
+    thresholdExceeded: gate?.tripped,
     jsonlWritten: jsonl !== undefined,
     rawWritten: raw !== undefined,
     benchmarkId,

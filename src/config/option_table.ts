@@ -8,6 +8,8 @@
  * without relearning; the help texts are our own words.
  */
 import type { ProfileConfig } from "./profile_config.ts";
+import { ENDPOINTS } from "../endpoints/endpoint_registry.ts";
+import { DATASET_LOADERS } from "../dataset/dataset_loaders.ts";
 
 /** `--help` sections, in display order (AIPerf's groups; `Not Supported Yet` is ours). */
 export const OPTION_GROUPS = [
@@ -175,42 +177,6 @@ export type ValueOptionSpec =
 
 export type OptionSpec = ValueOptionSpec | UnsupportedOptionSpec | NoEffectOptionSpec;
 
-/** The AIPerf endpoint types infermeter does not implement yet (`--endpoint-type` rejects them by name). */
-export const UNSUPPORTED_ENDPOINT_TYPES: readonly string[] = [
-  "responses",
-  "messages",
-  "chat_embeddings",
-  "embeddings",
-  "cohere_rankings",
-  "hf_tei_rankings",
-  "huggingface_generate",
-  "image_generation",
-  "image_edit",
-  "video_generation",
-  "image_retrieval",
-  "nim_embeddings",
-  "nim_rankings",
-  "solido_rag",
-  "raw",
-  "template",
-  "audio_transcription",
-];
-
-/** The AIPerf custom dataset formats infermeter does not load yet. */
-export const UNSUPPORTED_DATASET_TYPES: readonly string[] = [
-  "multi_turn",
-  "random_pool",
-  "mooncake_trace",
-  "bailian_trace",
-  "baseten_trace",
-  "burst_gpt_trace",
-  "raw_payload",
-  "inputs_json",
-  "dag_jsonl",
-  "sagemaker_data_capture",
-  "weka_trace",
-];
-
 /** Log levels, most verbose first (AIPerf's set). */
 export const LOG_LEVELS: readonly string[] = [
   "TRACE",
@@ -265,8 +231,8 @@ const VALUE_OPTIONS: readonly ValueOptionSpec[] = [
   {
     key: "endpointType",
     type: "enum",
-    choices: ["chat", "completions"],
-    unsupportedChoices: UNSUPPORTED_ENDPOINT_TYPES,
+    choices: ENDPOINTS.names(),
+    unsupportedChoices: Object.keys(ENDPOINTS.unsupported()),
     default: "chat",
     flags: ["--endpoint-type"],
     group: "Endpoint",
@@ -397,8 +363,8 @@ const VALUE_OPTIONS: readonly ValueOptionSpec[] = [
   {
     key: "customDatasetType",
     type: "enum",
-    choices: ["single_turn"],
-    unsupportedChoices: UNSUPPORTED_DATASET_TYPES,
+    choices: DATASET_LOADERS.names(),
+    unsupportedChoices: Object.keys(DATASET_LOADERS.unsupported()),
     flags: ["--custom-dataset-type"],
     group: "Input",
     yaml: ["benchmark.dataset.format"],

@@ -2,9 +2,10 @@
  * The shape every custom dataset format implements, so formats register in one list (`load_dataset.ts`) and
  * auto-detection asks each of them.
  */
+import type { RegistryEntry } from "../base/registry.ts";
 import type { Dataset } from "./conversation.ts";
 
-export interface DatasetLoader {
+export interface DatasetLoader extends RegistryEntry {
   /** `--custom-dataset-type` value, and the `type` field a record may carry to name its format. */
   readonly name: string;
   /**

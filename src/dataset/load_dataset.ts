@@ -15,11 +15,9 @@ import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader } from "./dataset_loader.ts";
 import { readLines } from "./read_lines.ts";
-import { describeJson, parseJsonLine, singleTurnLoader } from "./single_turn_loader.ts";
+import { describeJson, parseJsonLine } from "./single_turn_loader.ts";
+import { DATASET_LOADERS } from "./dataset_loaders.ts";
 import { buildSyntheticDataset, type SyntheticDatasetOptions } from "./synthetic_dataset.ts";
-
-/** Every custom dataset format, in detection order. New formats are added here. */
-export const DATASET_LOADERS: readonly DatasetLoader[] = [singleTurnLoader];
 
 export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "tokenizer"> {
   /**
@@ -33,7 +31,7 @@ export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "token
   readonly customDatasetType?: string;
   /** Fill `inputTokens` of file turns with the tokenizer (needs `tokenizer`). @default false */
   readonly countInputTokens?: boolean;
-  /** Formats to choose from. @default DATASET_LOADERS */
+  /** Formats to choose from, in detection order. @default DATASET_LOADERS.entries() */
   readonly loaders?: readonly DatasetLoader[];
 }
 
@@ -55,7 +53,7 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
   if (options.countInputTokens && tokenizer === undefined) {
     throw new TypeError("loadDataset needs a tokenizer to count input tokens; pass options.tokenizer");
   }
-  const loaders = options.loaders ?? DATASET_LOADERS;
+  const loaders = options.loaders ?? DATASET_LOADERS.entries();
   const file = options.inputFile;
   await assertReadableFile(file);
   const loader = options.customDatasetType === undefined
@@ -122,7 +120,7 @@ async function assertReadableFile(file: string): Promise<void> {
  */
 export async function detectDatasetLoader(
   file: string,
-  loaders: readonly DatasetLoader[] = DATASET_LOADERS,
+  loaders: readonly DatasetLoader[] = DATASET_LOADERS.entries(),
 ): Promise<DatasetLoader> {
   const known = loaders.map((l) => l.name).join(", ");
   let first: { record: unknown; line: number } | undefined;

@@ -265,6 +265,7 @@ export function canLoadSingleTurn(record: unknown): boolean {
 
 export const singleTurnLoader: DatasetLoader = {
   name: SINGLE_TURN,
+  description: "JSONL, one request per line: text(s), optional output_length, role, extra fields.",
   canLoad: canLoadSingleTurn,
   load: loadSingleTurn,
 };

@@ -1,10 +1,18 @@
 /**
- * The endpoint contract: capabilities as data plus pure functions that build request bodies and parse
- * responses. Adapters never touch sockets, clocks or metrics (design §3).
+ * The endpoint contract: everything specific to one API lives in its adapter — path, method, headers, the request
+ * body built from a turn (and the conversation so far), response parsing into a normalized `Delta`, the ISL rule,
+ * which metrics apply (capabilities), the table title, and sample responses for the hot-path warm-up and the
+ * conformance suite. Adapters are data plus pure functions: they never touch sockets, clocks or metrics (design §3).
+ *
+ * Adding an endpoint type: one adapter file (e.g. `openai/chat.ts`), its line in `endpoint_registry.ts`, a simulator
+ * route beside it (`src/sim/routes/`), and its tests; the conformance suite in `tests/endpoints/` runs over every
+ * registered adapter.
  */
+import type { RegistryEntry } from "../base/registry.ts";
 import type { Turn } from "../dataset/conversation.ts";
 
-export type EndpointType = "chat" | "completions";
+/** Registered endpoint type names (`--endpoint-type`); the registry is the list of valid ones. */
+export type EndpointType = string;
 
 /** Server-reported token usage, normalized from the vendor's field names. */
 export interface Usage {
@@ -29,12 +37,15 @@ export interface Delta {
   readonly error?: { readonly message: string; readonly type?: string; readonly code?: number };
 }
 
+/** What an endpoint type is, as data: the engine, the metric registry and the console read only this. */
 export interface EndpointCapabilities {
-  readonly type: EndpointType;
-  /** Default URL path appended to the base URL. */
+  /** Default URL path appended to the base URL (`--endpoint` overrides it). */
   readonly path: string;
+  readonly method: "POST" | "GET";
   readonly supportsStreaming: boolean;
+  /** Responses carry generated tokens (TTFT, ITL, OSL and token throughput apply). */
   readonly producesTokens: boolean;
+  /** The prompt is text whose tokens are counted (ISL applies). */
   readonly tokenizesInput: boolean;
   readonly supportsReasoning: boolean;
   /** Console table title suffix: `infermeter | <metricsTitle>`. */
@@ -43,29 +54,63 @@ export interface EndpointCapabilities {
   readonly serviceKind: "openai";
 }
 
+/** What the body of one request depends on besides the turn. */
 export interface BuildContext {
   readonly model: string;
   readonly streaming: boolean;
   /** Requested output tokens (turn override, else synthetic OSL); undefined = field not sent. */
   readonly maxTokens?: number;
-  /** Chat only: send `max_tokens` instead of `max_completion_tokens`. */
+  /** Send the legacy `max_tokens` field instead of the API's current one (where the API has two). */
   readonly useLegacyMaxTokens: boolean;
-  /** Ask for usage in the final streaming chunk (`stream_options.include_usage`). */
-  readonly includeUsage: boolean;
+  /** `--use-server-token-count`: ask the server for usage wherever the API makes that optional. */
+  readonly useServerTokenCount: boolean;
   /** `--extra-inputs`, merged after the adapter's fields and before the turn's `extra`. */
   readonly extraInputs: Readonly<Record<string, unknown>>;
-  /** System message for chat. */
+  /** The conversation's system message. */
   readonly systemMessage?: string;
 }
 
-export interface EndpointAdapter {
+/** One earlier turn of a conversation and the text the server actually answered. */
+export interface PriorExchange {
+  readonly turn: Turn;
+  readonly reply: string;
+}
+
+/** What a request's headers depend on. */
+export interface HeaderContext {
+  readonly streaming: boolean;
+  /** SECRET: the credential, placed where this API expects it. */
+  readonly apiKey?: string;
+}
+
+/** Responses in the adapter's wire format, as a server sends them. */
+export interface SampleResponses {
+  /** A streamed response body: SSE events (`data: …\n\n`) with at least one content delta, usage, and the end. */
+  readonly stream: string;
+  /** A complete non-streaming JSON body with content and usage. */
+  readonly body: string;
+}
+
+export interface EndpointAdapter extends RegistryEntry {
   readonly capabilities: EndpointCapabilities;
-  /** The JSON body for one turn (pure; the same inputs give the same body). */
-  buildRequest(turn: Turn, ctx: BuildContext): Record<string, unknown>;
+  /**
+   * The headers this API needs (content type, accept, credentials in its own form). Transport headers (Host,
+   * Content-Length) are not the adapter's; the user's `-H` headers are applied after these.
+   */
+  headers(ctx: HeaderContext): ReadonlyArray<readonly [string, string]>;
+  /**
+   * The JSON body for one turn (pure; the same inputs give the same body). `history` holds the conversation's
+   * earlier turns with the server's real replies; it is empty for the first turn, and always for an adapter whose
+   * bodies never depend on it ({@link usesHistory} false).
+   */
+  buildRequest(turn: Turn, ctx: BuildContext, history: readonly PriorExchange[]): Record<string, unknown>;
+  /** Whether `buildRequest` reads `history` (then later turns of a session are built when they are sent). */
+  readonly usesHistory: boolean;
   /** Parse one SSE `data:` payload. `[DONE]` and keep-alive payloads return undefined. */
   parseEvent(data: string): Delta | undefined;
   /** Parse a complete non-streaming JSON body. */
   parseBody(json: unknown): Delta;
-  /** The text whose token count is the input sequence length of this turn. */
+  /** The text whose token count is this turn's input sequence length (ISL). */
   inputText(turn: Turn, ctx: Pick<BuildContext, "systemMessage">): string;
+  readonly sampleResponses: SampleResponses;
 }

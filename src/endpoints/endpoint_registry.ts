@@ -1,22 +1,35 @@
 /**
- * The endpoint types infermeter speaks, declared once. Later adapters (responses, messages, embeddings …)
- * register here and pass the shared conformance suite in tests/endpoints/.
+ * The endpoint types infermeter speaks, declared once: `--endpoint-type` choices, `--help` and "unknown type" errors
+ * come from here. A new adapter registers with one line and passes the conformance suite in `tests/endpoints/`.
  */
-import type { EndpointAdapter, EndpointType } from "./endpoint_adapter.ts";
-import { CHAT_ADAPTER } from "./chat_adapter.ts";
-import { COMPLETIONS_ADAPTER } from "./completions_adapter.ts";
+import { Registry } from "../base/registry.ts";
+import type { EndpointAdapter } from "./endpoint_adapter.ts";
+import { CHAT_ADAPTER } from "./openai/chat.ts";
+import { COMPLETIONS_ADAPTER } from "./openai/completions.ts";
 
-export const ENDPOINT_ADAPTERS: Readonly<Record<EndpointType, EndpointAdapter>> = {
-  chat: CHAT_ADAPTER,
-  completions: COMPLETIONS_ADAPTER,
-};
+/** AIPerf 0.13's endpoint types that infermeter does not speak yet. */
+const NOT_YET = "this endpoint type is planned; use chat or completions for now";
 
-export function endpointAdapter(type: EndpointType): EndpointAdapter {
-  const adapter = ENDPOINT_ADAPTERS[type];
-  if (!adapter) {
-    throw new RangeError(
-      `unknown endpoint type '${type}'; use one of: ${Object.keys(ENDPOINT_ADAPTERS).join(", ")}`,
-    );
-  }
-  return adapter;
-}
+export const ENDPOINTS: Registry<EndpointAdapter> = new Registry("endpoint type", [CHAT_ADAPTER, COMPLETIONS_ADAPTER], {
+  unsupported: Object.fromEntries(
+    [
+      "responses",
+      "messages",
+      "chat_embeddings",
+      "embeddings",
+      "cohere_rankings",
+      "hf_tei_rankings",
+      "huggingface_generate",
+      "image_generation",
+      "image_edit",
+      "video_generation",
+      "image_retrieval",
+      "nim_embeddings",
+      "nim_rankings",
+      "solido_rag",
+      "raw",
+      "template",
+      "audio_transcription",
+    ].map((name) => [name, NOT_YET]),
+  ),
+});

@@ -39,8 +39,6 @@ export function prepareEntries(dataset: Dataset, opts: PrepareOptions): Prepared
   const encoder = new TextEncoder();
   const modelRng = opts.rng.derive("model-selection");
   const oslRng = opts.rng.derive("file-osl");
-  // Chat always asks for the usage chunk when streaming (AIPerf); completions only with server counts.
-  const includeUsage = opts.adapter.capabilities.type === "chat" || opts.useServerTokenCount;
   const entries: PreparedEntry[] = [];
   for (const conversation of dataset.conversations) {
     conversation.turns.forEach((turn, turnIndex) => {
@@ -57,11 +55,11 @@ export function prepareEntries(dataset: Dataset, opts: PrepareOptions): Prepared
         streaming: opts.streaming,
         maxTokens,
         useLegacyMaxTokens: opts.useLegacyMaxTokens,
-        includeUsage,
+        useServerTokenCount: opts.useServerTokenCount,
         extraInputs: opts.extraInputs,
         systemMessage: conversation.systemMessage,
       };
-      const payload = opts.adapter.buildRequest(turn, ctx);
+      const payload = opts.adapter.buildRequest(turn, ctx, []);
       entries.push({
         conversationId: conversation.id,
         turnIndex,

@@ -56,7 +56,7 @@ export async function executeRequest(
   const xRequestId = crypto.randomUUID();
   const collector = new ResponseCollector(ctx.adapter, ctx.keepRaw);
   const request: HttpRequest = {
-    method: "POST",
+    method: ctx.adapter.capabilities.method,
     path: ctx.path,
     commonHeaders: ctx.headers,
     headers: [["X-Request-ID", xRequestId], ["X-Correlation-ID", meta.xCorrelationId]],

@@ -1,26 +1,25 @@
 /**
- * The constant part of every request's headers, computed once per run (AIPerf §4.2): content type, accept,
- * user agent, credentials, then the user's `-H` headers, which replace defaults of the same name — except
- * Content-Type on JSON endpoints, which stays `application/json` because the body is JSON.
+ * The constant part of every request's headers, computed once per run (AIPerf §4.2): the endpoint's own (content
+ * type, accept, its credential header), user agent, URL user info as Basic auth when no key is given, then the user's
+ * `-H` headers, which replace defaults of the same name — except Content-Type, which the endpoint's body format sets.
  */
 import type { Target } from "../transport/http_exchange.ts";
 import { USER_AGENT } from "../base/version.ts";
 
 export interface HeaderOptions {
-  readonly streaming: boolean;
-  /** SECRET: sent as `Authorization: Bearer <key>`. */
-  readonly apiKey?: string;
+  /** The endpoint adapter's own headers (content type, accept, its credential header). */
+  readonly endpointHeaders: ReadonlyArray<readonly [string, string]>;
+  /** The user's `-H` headers, in order. */
   readonly userHeaders: ReadonlyArray<readonly [string, string]>;
 }
 
 export function requestHeaders(target: Target, opts: HeaderOptions): ReadonlyArray<readonly [string, string]> {
   const headers = new Map<string, [string, string]>();
   const set = (name: string, value: string) => headers.set(name.toLowerCase(), [name, value]);
-  set("Content-Type", "application/json");
-  set("Accept", opts.streaming ? "text/event-stream" : "application/json");
+  for (const [name, value] of opts.endpointHeaders) set(name, value);
   set("User-Agent", USER_AGENT);
-  if (target.authorization !== undefined) set("Authorization", target.authorization);
-  if (opts.apiKey !== undefined) set("Authorization", `Bearer ${opts.apiKey}`);
+  // URL user info is the fallback credential: an API key (in the endpoint's headers) wins.
+  if (target.authorization !== undefined && !headers.has("authorization")) set("Authorization", target.authorization);
   for (const [name, value] of opts.userHeaders) {
     if (name.toLowerCase() === "content-type") continue;
     if (name.toLowerCase() === "host" || name.toLowerCase() === "content-length") continue; // transport owns these

@@ -9,7 +9,7 @@ import { SeededRandom } from "../base/seeded_random.ts";
 import { createSampler } from "../dataset/dataset_sampler.ts";
 import type { SamplingStrategy } from "../dataset/conversation.ts";
 import type { EndpointType } from "../endpoints/endpoint_adapter.ts";
-import { endpointAdapter } from "../endpoints/endpoint_registry.ts";
+import { ENDPOINTS } from "../endpoints/endpoint_registry.ts";
 import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { Clock } from "../timing/clock.ts";
 import { type LoadPlan, shardPlan } from "../timing/load_plan.ts";
@@ -58,7 +58,7 @@ export interface ShardOutcome {
 }
 
 export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardOutcome> {
-  const adapter = endpointAdapter(spec.endpointType);
+  const adapter = ENDPOINTS.get(spec.endpointType);
   const rng = new SeededRandom(spec.seed);
   // Every shard builds the same sampler, so request k maps to the same entry whichever shard sends it.
   const sampler = createSampler(spec.sampling, spec.entries.length, rng.derive("dataset-sampling"));

@@ -12,20 +12,29 @@ import { HttpResponseParser } from "../transport/http_response_parser.ts";
 import { SseFramer } from "../transport/sse_framer.ts";
 import { ResponseCollector } from "./response_collector.ts";
 
-/** A response in the shape both OpenAI adapters parse: chunked SSE with text deltas and a usage chunk. */
-function syntheticResponse(events: number): Uint8Array {
+/**
+ * A chunked SSE response in the adapter's own wire format: its sample stream with the content events repeated to
+ * `events` content events, one HTTP chunk per event, the other events (role, usage, end) in their places.
+ */
+function syntheticResponse(adapter: EndpointAdapter, events: number): Uint8Array {
+  const samples = adapter.sampleResponses.stream.split("\n\n").filter((e) => e.length > 0).map((e) => e + "\n\n");
+  const isContent = (event: string): boolean => {
+    const delta = adapter.parseEvent(event.slice(event.indexOf("data:") + 5).trim());
+    return delta?.content !== undefined || delta?.reasoning !== undefined || delta?.toolCalls !== undefined;
+  };
+  const content = samples.filter(isContent);
+  if (content.length === 0) throw new RangeError(`the ${adapter.name} adapter's sample stream has no content event`);
   let body = "";
   const chunk = (s: string) => body += `${s.length.toString(16)}\r\n${s}\r\n`;
-  for (let i = 0; i < events; i++) {
-    chunk(
-      `data: {"id":"w","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":" w${i}"},` +
-        `"text":" w${i}","finish_reason":null}]}\n\n`,
-    );
+  let sent = 0;
+  for (const event of samples) {
+    if (!isContent(event)) {
+      chunk(event);
+      continue;
+    }
+    // All content events go out at the first one's place; repeated until there are `events` of them.
+    for (; sent < events && event === content[0]; sent++) chunk(content[sent % content.length]);
   }
-  chunk(
-    `data: {"choices":[],"usage":{"prompt_tokens":1,"completion_tokens":${events},"total_tokens":${events + 1}}}\n\n`,
-  );
-  chunk("data: [DONE]\n\n");
   return new TextEncoder().encode(
     "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n" + body + "0\r\n\r\n",
   );
@@ -33,7 +42,7 @@ function syntheticResponse(events: number): Uint8Array {
 
 /** Feeds `rounds` synthetic responses through the receive path; returns the content events seen (a check). */
 export function warmUpHotPath(adapter: EndpointAdapter, rounds = 8, eventsPerResponse = 100): number {
-  const bytes = syntheticResponse(eventsPerResponse);
+  const bytes = syntheticResponse(adapter, eventsPerResponse);
   let seen = 0;
   for (let r = 0; r < rounds; r++) {
     const collector = new ResponseCollector(adapter);

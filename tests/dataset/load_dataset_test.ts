@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import type { Dataset } from "../../src/dataset/conversation.ts";
 import { DatasetError } from "../../src/dataset/dataset_error.ts";
 import type { DatasetLoader } from "../../src/dataset/dataset_loader.ts";
-import { DATASET_LOADERS, detectDatasetLoader, loadDataset, promptText } from "../../src/dataset/load_dataset.ts";
+import { detectDatasetLoader, loadDataset, promptText } from "../../src/dataset/load_dataset.ts";
+import { DATASET_LOADERS } from "../../src/dataset/dataset_loaders.ts";
 import { loadBuiltinTokenizer } from "../../src/tokenizer/builtin_tokenizer.ts";
 import { SeededRandom } from "../../src/base/seeded_random.ts";
 
@@ -29,6 +30,7 @@ async function assertDatasetError(promise: Promise<unknown>, message: string): P
 /** A second format for detection tests: records with an `input_length`. */
 const fakeTrace: DatasetLoader = {
   name: "fake_trace",
+  description: "a test format",
   canLoad: (record) => typeof record === "object" && record !== null && "input_length" in record,
   load: (): Promise<Dataset> =>
     Promise.resolve({
@@ -105,7 +107,7 @@ Deno.test("loadDataset uses an explicit custom dataset type and rejects unknown 
     const traced = await loadDataset({
       inputFile: path,
       customDatasetType: "fake_trace",
-      loaders: [...DATASET_LOADERS, fakeTrace],
+      loaders: [...DATASET_LOADERS.entries(), fakeTrace],
     });
     assert.equal(traced.conversations[0].id, "t");
   });
@@ -121,7 +123,7 @@ Deno.test("loadDataset asks for --custom-dataset-type when no format matches", a
 });
 
 Deno.test("loadDataset picks the one registered loader that accepts the first record", async () => {
-  const loaders = [...DATASET_LOADERS, fakeTrace];
+  const loaders = [...DATASET_LOADERS.entries(), fakeTrace];
   await withFile(['{"input_length": 10}'], async (path) => {
     assert.equal((await detectDatasetLoader(path, loaders)).name, "fake_trace");
   });

@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { endpointPath, requestHeaders, targetPath } from "../../src/engine/request_headers.ts";
 import { parseTarget } from "../../src/transport/parse_target.ts";
+import { CHAT_ADAPTER } from "../../src/endpoints/openai/chat.ts";
+
+const chatHeaders = (streaming: boolean, apiKey?: string) => CHAT_ADAPTER.headers({ streaming, apiKey });
 
 Deno.test("targetPath drops a repeated /v1 only for the default endpoint path", () => {
   assert.equal(targetPath("/v1", "/v1/chat/completions", false), "/v1/chat/completions");
@@ -17,8 +20,7 @@ Deno.test("endpointPath adds the leading slash", () => {
 
 Deno.test("request headers: defaults, bearer key, user headers override but never Content-Type or Host", () => {
   const headers = requestHeaders(parseTarget("http://127.0.0.1:8000"), {
-    streaming: true,
-    apiKey: "k",
+    endpointHeaders: chatHeaders(true, "k"),
     userHeaders: [["content-type", "text/plain"], ["X-Extra", "1"], ["User-Agent", "me"], ["Host", "evil"]],
   });
   const map = new Map(headers.map(([k, v]) => [k.toLowerCase(), v]));
@@ -32,9 +34,9 @@ Deno.test("request headers: defaults, bearer key, user headers override but neve
 
 Deno.test("request headers carry URL user info as Basic auth unless an API key is given", () => {
   const target = parseTarget("http://user:pw@127.0.0.1:8000");
-  const basic = new Map(requestHeaders(target, { streaming: false, userHeaders: [] }));
+  const basic = new Map(requestHeaders(target, { endpointHeaders: chatHeaders(false), userHeaders: [] }));
   assert.match(basic.get("Authorization") ?? "", /^Basic /);
   assert.equal(basic.get("Accept"), "application/json");
-  const bearer = new Map(requestHeaders(target, { streaming: false, apiKey: "k", userHeaders: [] }));
+  const bearer = new Map(requestHeaders(target, { endpointHeaders: chatHeaders(false, "k"), userHeaders: [] }));
   assert.equal(bearer.get("Authorization"), "Bearer k");
 });

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { ResponseCollector } from "../../src/engine/response_collector.ts";
-import { endpointAdapter } from "../../src/endpoints/endpoint_registry.ts";
+import { ENDPOINTS } from "../../src/endpoints/endpoint_registry.ts";
 
 const chunk = (delta: Record<string, string>) =>
   JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta }] });
 
 Deno.test("collector keeps every part of long answers and reasoning, in order, with one time per response", () => {
-  const c = new ResponseCollector(endpointAdapter("chat"));
+  const c = new ResponseCollector(ENDPOINTS.get("chat"));
   const words: string[] = [];
   const thoughts: string[] = [];
   for (let i = 0; i < 150; i++) {
@@ -29,7 +29,7 @@ Deno.test("collector keeps every part of long answers and reasoning, in order, w
 });
 
 Deno.test("collector with no output reports empty texts", () => {
-  const c = new ResponseCollector(endpointAdapter("chat"));
+  const c = new ResponseCollector(ENDPOINTS.get("chat"));
   c.flush();
   assert.equal(c.content, "");
   assert.equal(c.reasoning, "");

@@ -2,15 +2,17 @@
  * OpenAI Completions (`POST /v1/completions`, legacy text completions that vLLM, SGLang, TRT-LLM and
  * llama.cpp still serve). Reference: https://platform.openai.com/docs/api-reference/completions — request
  * `{model, prompt, stream, max_tokens}`; chunks `text_completion` with `choices[0].text`.
- * A single prompt is sent as a bare string (AIPerf checklist item 7), several as a list.
+ * A single prompt is sent as a bare string (AIPerf checklist item 7), several as a list. The API has no
+ * conversation: each turn is sent as its own prompt.
  */
-import type { Turn } from "../dataset/conversation.ts";
-import type { BuildContext, Delta, EndpointAdapter } from "./endpoint_adapter.ts";
+import type { Turn } from "../../dataset/conversation.ts";
+import type { BuildContext, Delta, EndpointAdapter } from "../endpoint_adapter.ts";
 import {
   asObject,
   asText,
   type JsonObject,
   mergeExtras,
+  openAiHeaders,
   parseSseJson,
   readApiError,
   readReasoning,
@@ -29,10 +31,14 @@ function readChoice(obj: JsonObject): Delta {
   };
 }
 
+const CHUNK = '{"id":"w","object":"text_completion","created":0,"model":"m","choices":';
+
 export const COMPLETIONS_ADAPTER: EndpointAdapter = {
+  name: "completions",
+  description: "OpenAI text completions (/v1/completions), the legacy API vLLM, SGLang and llama.cpp still serve.",
   capabilities: {
-    type: "completions",
     path: "/v1/completions",
+    method: "POST",
     supportsStreaming: true,
     producesTokens: true,
     tokenizesInput: true,
@@ -40,12 +46,16 @@ export const COMPLETIONS_ADAPTER: EndpointAdapter = {
     metricsTitle: "LLM Metrics",
     serviceKind: "openai",
   },
+  usesHistory: false,
+
+  headers: openAiHeaders,
 
   buildRequest(turn: Turn, ctx: BuildContext): Record<string, unknown> {
     const prompt = turn.texts.length === 1 ? turn.texts[0] : [...turn.texts];
     const body: JsonObject = { model: turn.model ?? ctx.model, prompt, stream: ctx.streaming };
     if (ctx.maxTokens !== undefined) body.max_tokens = ctx.maxTokens;
-    if (ctx.streaming && ctx.includeUsage) body.stream_options = { include_usage: true };
+    // Usage in the stream is an option here; asked for only when the run reads the server's counts.
+    if (ctx.streaming && ctx.useServerTokenCount) body.stream_options = { include_usage: true };
     return mergeExtras(body, ctx.extraInputs, turn.extra);
   },
 
@@ -63,5 +73,16 @@ export const COMPLETIONS_ADAPTER: EndpointAdapter = {
   inputText(turn: Turn, ctx: Pick<BuildContext, "systemMessage">): string {
     const text = turn.texts.join("\n");
     return ctx.systemMessage !== undefined ? ctx.systemMessage + "\n" + text : text;
+  },
+
+  sampleResponses: {
+    stream: [
+      `${CHUNK}[{"index":0,"text":" Hello","finish_reason":null}]}`,
+      `${CHUNK}[{"index":0,"text":" world","finish_reason":"length"}]}`,
+      `${CHUNK}[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}`,
+      "[DONE]",
+    ].map((data) => `data: ${data}\n\n`).join(""),
+    body: '{"id":"w","object":"text_completion","created":0,"model":"m","choices":[{"index":0,"text":"Hello world",' +
+      '"finish_reason":"length"}],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}',
   },
 };

@@ -4,14 +4,18 @@
  * max_completion_tokens | max_tokens, stream_options}`; streaming chunks `chat.completion.chunk` with
  * `choices[0].delta.{content, reasoning_content | reasoning, tool_calls}`; the final usage chunk has
  * `choices: []`. vLLM puts reasoning in `reasoning_content` (or `reasoning` in newer versions).
+ *
+ * A conversation's earlier turns go first as user messages, each followed by the server's real reply as an
+ * assistant message (AIPerf's default context mode), then the current turn.
  */
-import type { Turn } from "../dataset/conversation.ts";
-import type { BuildContext, Delta, EndpointAdapter } from "./endpoint_adapter.ts";
+import type { Turn } from "../../dataset/conversation.ts";
+import type { BuildContext, Delta, EndpointAdapter, PriorExchange } from "../endpoint_adapter.ts";
 import {
   asObject,
   asText,
   type JsonObject,
   mergeExtras,
+  openAiHeaders,
   parseSseJson,
   readApiError,
   readReasoning,
@@ -43,10 +47,14 @@ function readChoice(obj: JsonObject, key: "delta" | "message"): Delta {
   };
 }
 
+const CHUNK = '{"id":"w","object":"chat.completion.chunk","created":0,"model":"m","choices":';
+
 export const CHAT_ADAPTER: EndpointAdapter = {
+  name: "chat",
+  description: "OpenAI chat completions (/v1/chat/completions): vLLM, SGLang, TensorRT-LLM, NIM, llama.cpp, Ollama.",
   capabilities: {
-    type: "chat",
     path: "/v1/chat/completions",
+    method: "POST",
     supportsStreaming: true,
     producesTokens: true,
     tokenizesInput: true,
@@ -54,17 +62,24 @@ export const CHAT_ADAPTER: EndpointAdapter = {
     metricsTitle: "LLM Metrics",
     serviceKind: "openai",
   },
+  usesHistory: true,
 
-  buildRequest(turn: Turn, ctx: BuildContext): Record<string, unknown> {
+  headers: openAiHeaders,
+
+  buildRequest(turn: Turn, ctx: BuildContext, history: readonly PriorExchange[]): Record<string, unknown> {
     const messages: JsonObject[] = [];
     if (ctx.systemMessage !== undefined) messages.push({ role: "system", content: ctx.systemMessage });
+    for (const prior of history) {
+      messages.push({ role: prior.turn.role ?? "user", content: userContent(prior.turn) });
+      messages.push({ role: "assistant", content: prior.reply });
+    }
     messages.push({ role: turn.role ?? "user", content: userContent(turn) });
     const body: JsonObject = { model: turn.model ?? ctx.model, messages, stream: ctx.streaming };
     if (ctx.maxTokens !== undefined) {
       body[ctx.useLegacyMaxTokens ? "max_tokens" : "max_completion_tokens"] = ctx.maxTokens;
     }
     // AIPerf always asks for the usage chunk when streaming chat, so server counts are available.
-    if (ctx.streaming && ctx.includeUsage) body.stream_options = { include_usage: true };
+    if (ctx.streaming) body.stream_options = { include_usage: true };
     return mergeExtras(body, ctx.extraInputs, turn.extra);
   },
 
@@ -87,5 +102,18 @@ export const CHAT_ADAPTER: EndpointAdapter = {
   inputText(turn: Turn, ctx: Pick<BuildContext, "systemMessage">): string {
     const text = turn.texts.join("\n");
     return ctx.systemMessage !== undefined ? ctx.systemMessage + "\n" + text : text;
+  },
+
+  sampleResponses: {
+    stream: [
+      `${CHUNK}[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}`,
+      `${CHUNK}[{"index":0,"delta":{"content":" Hello"},"finish_reason":null}]}`,
+      `${CHUNK}[{"index":0,"delta":{"content":" world"},"finish_reason":"length"}]}`,
+      `${CHUNK}[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}`,
+      "[DONE]",
+    ].map((data) => `data: ${data}\n\n`).join(""),
+    body: '{"id":"w","object":"chat.completion","created":0,"model":"m","choices":[{"index":0,"message":' +
+      '{"role":"assistant","content":"Hello world"},"finish_reason":"length"}],' +
+      '"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}',
   },
 };

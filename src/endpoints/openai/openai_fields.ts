@@ -3,7 +3,7 @@
  * vs OpenAI/Ollama `reasoning`, usage inside or beside choices), so every reader tolerates missing fields
  * and wrong types instead of throwing.
  */
-import type { Delta, Usage } from "./endpoint_adapter.ts";
+import type { Delta, HeaderContext, Usage } from "../endpoint_adapter.ts";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -106,4 +106,14 @@ export function mergeExtras(
   for (const [k, v] of Object.entries(extraInputs)) body[k] = v;
   if (turnExtra) { for (const [k, v] of Object.entries(turnExtra)) body[k] = v; }
   return body;
+}
+
+/** JSON in, JSON or SSE out, the credential as a bearer token: what every OpenAI-style API expects. */
+export function openAiHeaders(ctx: HeaderContext): ReadonlyArray<readonly [string, string]> {
+  const headers: [string, string][] = [
+    ["Content-Type", "application/json"],
+    ["Accept", ctx.streaming ? "text/event-stream" : "application/json"],
+  ];
+  if (ctx.apiKey !== undefined) headers.push(["Authorization", `Bearer ${ctx.apiKey}`]);
+  return headers;
 }
