@@ -19,15 +19,15 @@ import { DatasetError } from "../dataset/dataset_error.ts";
 import { loadDataset } from "../dataset/load_dataset.ts";
 import { ENDPOINTS } from "../endpoints/endpoint_registry.ts";
 import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
-import { type PreparedEntry, prepareEntries } from "../engine/prepared_entry.ts";
+import { bodySettings, prepareConversations, type PreparedConversation } from "../engine/prepared_conversation.ts";
 import { endpointPath, requestHeaders, targetPath } from "../engine/request_headers.ts";
 import { checkReachable } from "../engine/preflight.ts";
 import type { ShardSpec } from "../engine/run_shard.ts";
 import { SeededRandom } from "../base/seeded_random.ts";
 import { parseTarget } from "../transport/parse_target.ts";
 import type { Target } from "../transport/http_exchange.ts";
-import type { LoadPlan } from "../timing/load_plan.ts";
-import { profilingPlan, warmupPlan } from "../run/load_plans.ts";
+import { loadPlans } from "../run/load_plans.ts";
+import { phaseConcurrency } from "../timing/phase_spec.ts";
 import { resolveTokenizer } from "../tokenizer/load_tokenizer.ts";
 import { createTokenCounter } from "../tokenizer/token_counter.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
@@ -125,8 +125,7 @@ async function profile(
   const goodput = resolveGoodput(config.goodput, metrics);
   for (const w of goodput.warnings) logger.warning(w);
 
-  const plan = profilingPlan(config);
-  const shards = config.workers ?? defaultShards(plan);
+  const shards = config.workers ?? defaultShards({ concurrency: config.concurrency, rate: config.requestRate });
   // The builtin tokenizer loads lazily: synthetic prompts from the bundled corpus come from a piece table, so on
   // the default path this thread never builds its tables (15–50 ms of start-up); a file tokenizer loads here.
   const tokenizer = await resolveTokenizer(config.tokenizer).catch((err: Error) => {
@@ -150,30 +149,38 @@ async function profile(
     islStddev: config.syntheticInputTokensStddev,
     oslMean: config.outputTokensMean,
     oslStddev: config.outputTokensStddev,
-    countInputTokens: adapter.capabilities.tokenizesInput,
   });
   if (dataset.conversations.length === 0) throw new UsageError(`the dataset ${config.inputFile ?? ""} is empty.`);
-  const entries = prepareEntries(dataset, {
-    adapter,
-    modelNames: config.modelNames,
-    modelSelectionStrategy: config.modelSelectionStrategy,
+  const settings = bodySettings({
     streaming,
     useLegacyMaxTokens: config.useLegacyMaxTokens,
     useServerTokenCount: config.useServerTokenCount,
     extraInputs: config.extraInputs,
+  });
+  const conversations = await prepareConversations(dataset, {
+    ...settings,
+    adapter,
+    modelNames: config.modelNames,
+    modelSelectionStrategy: config.modelSelectionStrategy,
     outputTokensMean: config.outputTokensMean,
     outputTokensStddev: config.outputTokensStddev,
     rng,
+    tokenizer,
   });
   logger.debug(`request bodies prepared ${sinceStart()}`);
+  const totalTurns = conversations.reduce((n, c) => n + c.turns.length, 0);
   logger.info(
-    `Dataset: ${entries.length} ${dataset.source} entr${entries.length === 1 ? "y" : "ies"}` +
+    `Dataset: ${totalTurns} ${dataset.source} entr${totalTurns === 1 ? "y" : "ies"}` +
+      (totalTurns !== conversations.length ? ` in ${conversations.length} sessions` : "") +
       (config.inputFile ? ` from ${config.inputFile}` : ""),
   );
-
-  const requestCount = plan.requestCount ?? (plan.durationMs === undefined ? entries.length : undefined);
-  const profiling = { ...plan, requestCount };
-  const warmup = warmupPlan(config, profiling);
+  const plans = loadPlans(config, {
+    startTimestamps: conversations.map((c) => c.turns[0].timestampMs),
+    totalTurns,
+    fromFile: dataset.source === "file",
+  });
+  for (const notice of plans.notices) logger.info(notice);
+  const profiling = plans.phases[plans.phases.length - 1];
 
   // Artifacts: the directory and the log file exist before anything is sent (inputs.json comes after the run).
   const dir = resolveArtifactDir(config);
@@ -188,7 +195,7 @@ async function profile(
   if (!reach.ok) {
     logger.error(reach.message!);
     counter?.close();
-    await writeInputsJson(paths.inputsJson, inputSessions(entries));
+    await writeInputsJson(paths.inputsJson, inputSessions(conversations));
     await logFile.close();
     return EXIT.UNREACHABLE;
   }
@@ -211,28 +218,29 @@ async function profile(
       userHeaders: config.headers,
     }),
     timeoutMs: config.requestTimeoutSeconds * 1000,
-    entries,
+    conversations,
+    bodySettings: settings,
     keepRaw: config.exportLevel === "raw",
     sampling: config.datasetSamplingStrategy ?? dataset.defaultSampling,
     seed,
-    warmup,
-    profiling,
+    phases: plans.phases,
   };
 
   // Every stream is a socket (file descriptor); say so up front when the limit cannot fit the load.
-  const sockets = (profiling.concurrency ?? 0) + 64;
+  const concurrency = phaseConcurrency(profiling);
+  const sockets = (concurrency ?? 0) + 64;
   const fds = ensureFdLimit(sockets);
   if (fds !== undefined && fds.soft < sockets) {
     logger.warning(
-      `--concurrency ${profiling.concurrency} needs about ${sockets} open files, but this process may open only ` +
+      `--concurrency ${concurrency} needs about ${sockets} open files, but this process may open only ` +
         `${fds.soft} (hard limit ${fds.hard}); connections beyond that fail with 'Too many open files'. Raise the ` +
         "limit (ulimit -n) or lower the concurrency.",
     );
   }
-  if (!warmup && (profiling.concurrency ?? 0) >= 64) {
+  if (plans.phases.length === 1 && (concurrency ?? 0) >= 64) {
     logger.info(
-      `Hint: the first ${profiling.concurrency} requests run on cold code (JIT), which can add milliseconds to ` +
-        `their timings; add --warmup-request-count ${profiling.concurrency} for steady-state figures.`,
+      `Hint: the first ${concurrency} requests run on cold code (JIT), which can add milliseconds to ` +
+        `their timings; add --warmup-request-count ${concurrency} for steady-state figures.`,
     );
   }
   if (shards > 1) logger.info(`Engine: ${shards} shards (Workers), ${navigator.hardwareConcurrency} cores`);
@@ -248,7 +256,7 @@ async function profile(
   if (stop?.aborted) {
     logger.warning("Interrupted before the benchmark started; nothing was sent.");
     counter?.close();
-    await writeInputsJson(paths.inputsJson, inputSessions(entries));
+    await writeInputsJson(paths.inputsJson, inputSessions(conversations));
     await logFile.close();
     return EXIT.INTERRUPTED;
   }
@@ -275,7 +283,7 @@ async function profile(
   }).finally(() => wake?.release());
 
   // inputs.json is written after the run: rendering it is not needed to send anything (startup budget).
-  await writeInputsJson(paths.inputsJson, inputSessions(entries));
+  await writeInputsJson(paths.inputsJson, inputSessions(conversations));
   // Summaries and exports: always written, also after Ctrl-C or a failure gate.
   const summary = run.accumulator.summarize();
   const warmupSummary = run.warmupAccumulator?.summarize();
@@ -364,9 +372,12 @@ async function profile(
  * cores serve the model or the server under test; otherwise one per 256 concurrent requests (or 2000 req/s),
  * keeping two cores free for the main thread and token counting, at most 32.
  */
-export function defaultShards(plan: LoadPlan, cores = navigator.hardwareConcurrency): number {
+export function defaultShards(
+  load: { readonly concurrency?: number; readonly rate?: number },
+  cores = navigator.hardwareConcurrency,
+): number {
   if (cores < 4) return 1;
-  const byLoad = plan.mode === "closed" ? Math.ceil((plan.concurrency ?? 1) / 256) : Math.ceil((plan.rate ?? 1) / 2000);
+  const byLoad = load.rate === undefined ? Math.ceil((load.concurrency ?? 1) / 256) : Math.ceil(load.rate / 2000);
   return Math.max(1, Math.min(byLoad, cores - 2, 32));
 }
 
@@ -387,14 +398,8 @@ function resolveTargets(config: ProfileConfig): Target[] {
   }
 }
 
-function inputSessions(entries: readonly PreparedEntry[]) {
-  const byId = new Map<string, { sessionId: string; payloads: Readonly<Record<string, unknown>>[] }>();
-  for (const e of entries) {
-    let s = byId.get(e.conversationId);
-    if (!s) byId.set(e.conversationId, s = { sessionId: e.conversationId, payloads: [] });
-    s.payloads.push(e.payload);
-  }
-  return byId.values();
+function inputSessions(conversations: readonly PreparedConversation[]) {
+  return conversations.map((c) => ({ sessionId: c.id, payloads: c.turns.map((t) => t.payload) }));
 }
 
 function statsObject(column: Float64Column): JsonObject | null {

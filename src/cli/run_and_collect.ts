@@ -23,6 +23,7 @@ import { type Logger, sinceStart } from "../ui/logger.ts";
 import { ProgressBar } from "../ui/progress_bar.ts";
 import { EXIT } from "./exit_codes.ts";
 import { FailureGate } from "../timing/failure_gate.ts";
+import { phaseConcurrency } from "../timing/phase_spec.ts";
 
 export interface CollectOptions {
   readonly config: ProfileConfig;
@@ -57,12 +58,16 @@ export async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
   const { config, logger } = o;
   const timeOriginMs = performance.timeOrigin;
   const accumulator = new MetricAccumulator(o.metrics, { timeOriginMs, goodput: o.goodputEvaluator });
-  const warmupAccumulator = o.spec.warmup
+  const warmupPhase = o.spec.phases.find((p) => p.name === "warmup");
+  const profilingPhase = o.spec.phases.find((p) => p.name === "profiling")!;
+  const warmupAccumulator = warmupPhase
     ? new MetricAccumulator(o.metrics, { timeOriginMs, goodput: o.goodputEvaluator })
     : undefined;
   const raw = config.exportLevel === "raw" ? await LineFileWriter.open(o.paths.rawJsonl) : undefined;
   const payloads = raw
-    ? new Map(o.spec.entries.map((e) => [`${e.conversationId}#${e.turnIndex}`, e.payload]))
+    ? new Map(
+      o.spec.conversations.flatMap((c) => c.turns).map((t) => [`${t.conversationId}#${t.turnIndex}`, t.payload]),
+    )
     : undefined;
   const jsonl = config.exportLevel === "summary"
     ? undefined
@@ -115,13 +120,13 @@ export async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
   // The failure gate (AIPerf --failed-request-threshold): judged after max(concurrency, 10) records.
   const gate = config.failedRequestThreshold === undefined ? undefined : new FailureGate({
     threshold: config.failedRequestThreshold,
-    judgeAfter: Math.max(o.spec.profiling.concurrency ?? 1, 10),
+    judgeAfter: Math.max(phaseConcurrency(profilingPhase) ?? 1, 10),
   });
 
   let startEpochMs: number | undefined;
   const benchmarkId = crypto.randomUUID();
   // Tens of thousands of streams: one small read buffer per connection, no read posted ahead (where one would be).
-  const manyStreams = (o.spec.profiling.concurrency ?? 0) > 1000;
+  const manyStreams = (phaseConcurrency(profilingPhase) ?? 0) > 1000;
   let outcome: BenchmarkOutcome | undefined;
   try {
     outcome = await runBenchmark({
@@ -135,7 +140,7 @@ export async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
       ioYield: io,
       onPhaseStart: (phase, at) => {
         progress?.finish();
-        const plan = phase === "warmup" ? o.spec.warmup! : o.spec.profiling;
+        const plan = (phase === "warmup" ? warmupPhase! : profilingPhase).stops;
         if (phase === "profiling") {
           startEpochMs = timeOriginMs + at;
           logger.debug(`profiling phase starts ${sinceStart()}`);

@@ -1,7 +1,8 @@
 /**
  * The conversation model every dataset loader produces and the engine consumes.
  *
- * A single-turn request is a one-turn conversation, so multi-turn sessions (roadmap 2) need no new shape.
+ * A single-turn request is a one-turn conversation. A conversation's turns are sent in order by one virtual user;
+ * how its earlier turns reach the server is its context mode.
  */
 
 /** One request's worth of user input. */
@@ -16,9 +17,9 @@ export interface Turn {
   readonly extra?: Readonly<Record<string, unknown>>;
   /** Model override for this turn. */
   readonly model?: string;
-  /** Absolute send time in ms from the start of the phase (fixed schedule traces). */
+  /** Send time in ms from the start of the phase (trace replay): the first turn's starts the conversation. */
   readonly timestampMs?: number;
-  /** Delay in ms after the previous turn of the same session completes. */
+  /** Think time in ms between the previous turn's answer and this turn (ignored on a first turn). */
   readonly delayMs?: number;
   /**
    * Token count of the prompt text (ISL), computed once when the dataset is built so the hot path never
@@ -27,12 +28,22 @@ export interface Turn {
   readonly inputTokens?: number;
 }
 
+/**
+ * How a conversation's earlier turns reach the server (AIPerf's context modes):
+ * - `deltas_without_responses`: each turn holds only the new user input; the earlier turns and the server's real
+ *   replies are sent before it (the default);
+ * - `message_array_with_responses`: each turn is complete as written and is sent as is (no history added).
+ */
+export type ContextMode = "deltas_without_responses" | "message_array_with_responses";
+
 export interface Conversation {
   /** Stable id, exported as `session_id` in inputs.json and `conversation_id` in records. */
   readonly id: string;
   readonly turns: readonly Turn[];
   /** System message prepended to chat requests. */
   readonly systemMessage?: string;
+  /** @default "deltas_without_responses" */
+  readonly contextMode?: ContextMode;
 }
 
 export type SamplingStrategy = "sequential" | "random" | "shuffle";

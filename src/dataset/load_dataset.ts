@@ -4,14 +4,12 @@
  * 1. a record whose `type` names a registered loader uses it (the loader must accept the record);
  * 2. otherwise every loader's `canLoad` is asked; exactly one must accept.
  *
- * For file datasets, `countInputTokens` fills `inputTokens` for every turn (the ISL of a turn is the token count of
- * its texts joined with "\n", the way a chat request's content parts read as one prompt); `maxTokens` comes only
- * from the file (`output_length`): the `--osl` fallback for the other turns is applied when request bodies are
- * prepared (`engine/prepared_entry.ts`), so the OSL options here only shape synthetic data. Synthetic turns always
- * carry their exact `inputTokens`.
+ * Turns of file datasets carry no ISL: it is counted from the endpoint adapter's input text when the requests are
+ * prepared (`engine/prepared_conversation.ts`), as is the `--osl` fallback for turns without `output_length`; the
+ * OSL options here only shape synthetic data. Synthetic turns always carry their exact `inputTokens`.
  */
-import { asLazyTokenizer, type LazyTokenizer, type Tokenizer } from "../tokenizer/tokenizer.ts";
-import type { Conversation, Dataset, Turn } from "./conversation.ts";
+import type { LazyTokenizer, Tokenizer } from "../tokenizer/tokenizer.ts";
+import type { Dataset } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader } from "./dataset_loader.ts";
 import { readLines } from "./read_lines.ts";
@@ -20,17 +18,12 @@ import { DATASET_LOADERS } from "./dataset_loaders.ts";
 import { buildSyntheticDataset, type SyntheticDatasetOptions } from "./synthetic_dataset.ts";
 
 export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "tokenizer"> {
-  /**
-   * Tokenizer for synthetic prompts and `countInputTokens`; required for those, unused otherwise.
-   * @default undefined
-   */
+  /** Tokenizer for synthetic prompts; required for those, unused otherwise. @default undefined */
   readonly tokenizer?: Tokenizer | LazyTokenizer;
   /** Custom dataset file (`--input-file`); undefined = synthetic. @default undefined */
   readonly inputFile?: string;
   /** Format of `inputFile` (`--custom-dataset-type`); undefined = detect from the first record. @default undefined */
   readonly customDatasetType?: string;
-  /** Fill `inputTokens` of file turns with the tokenizer (needs `tokenizer`). @default false */
-  readonly countInputTokens?: boolean;
   /** Formats to choose from, in detection order. @default DATASET_LOADERS.entries() */
   readonly loaders?: readonly DatasetLoader[];
 }
@@ -50,31 +43,13 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
     }
     return await buildSyntheticDataset({ ...options, tokenizer });
   }
-  if (options.countInputTokens && tokenizer === undefined) {
-    throw new TypeError("loadDataset needs a tokenizer to count input tokens; pass options.tokenizer");
-  }
   const loaders = options.loaders ?? DATASET_LOADERS.entries();
   const file = options.inputFile;
   await assertReadableFile(file);
   const loader = options.customDatasetType === undefined
     ? await detectDatasetLoader(file, loaders)
     : loaderNamed(options.customDatasetType, loaders);
-  let dataset = await loader.load(file);
-  if (options.countInputTokens && tokenizer !== undefined) {
-    const counter = await asLazyTokenizer(tokenizer).load();
-    dataset = mapTurns(dataset, (turn) => ({ ...turn, inputTokens: counter.count(promptText(turn)) }));
-  }
-  return dataset;
-}
-
-/** The text whose token count is a turn's ISL: its texts joined with "\n". */
-export function promptText(turn: Turn): string {
-  return turn.texts.join("\n");
-}
-
-function mapTurns(dataset: Dataset, f: (turn: Turn) => Turn): Dataset {
-  const conversations: Conversation[] = dataset.conversations.map((c) => ({ ...c, turns: c.turns.map(f) }));
-  return { ...dataset, conversations };
+  return await loader.load(file);
 }
 
 /**

@@ -248,7 +248,10 @@ export async function loadSingleTurn(path: string): Promise<Dataset> {
       id = `line_${session.line}`;
       for (let k = 2; byId.has(id); k++) id = `line_${session.line}_${k}`;
     }
-    return { id, turns: session.turns };
+    // Lines of one session are sent in order, each as written: no history is added (AIPerf).
+    return session.turns.length > 1
+      ? { id, turns: session.turns, contextMode: "message_array_with_responses" }
+      : { id, turns: session.turns };
   });
   return { conversations, defaultSampling: "sequential", source: "file" };
 }

@@ -1,19 +1,23 @@
 /**
- * Runs one phase (warmup or profiling) of one shard: turns a LoadPlan into request launches.
+ * Runs one phase (warmup or profiling) of one shard: one loop for every load mode. The strategy says when a request
+ * may go out (timing/load_strategy.ts), the stop conditions whether one may (timing/stop_conditions.ts), and this
+ * loop what goes: a running session's next turn when the strategy paces them (open loop; priority, as in AIPerf),
+ * else a new session, which holds a session slot until its last turn.
  *
- * - Closed loop: `concurrency` slots; a finished request frees its slot and the next one is issued at once.
- * - Open loop: each request has an absolute due time `phaseStart + schedule.next()`; we sleep until it, then
- *   (with a concurrency cap) wait for a slot — "sleep then gate", no catch-up burst. The due time travels
- *   with the request as `scheduledAt`, so lateness is measured, not hidden.
- * - Stop conditions compose with either: request count (issue no more), duration (issue no more, then wait
- *   `gracePeriodMs` for in-flight requests and cancel the rest), and cancellation (Ctrl-C: stop issuing and
- *   cancel in-flight requests, which become records with `RequestCancellationError`).
+ * A session's turns run in order on one virtual user: turn k waits for turn k − 1's answer, then its think time
+ * (`delay`) or its own timestamp (trace replay), then — open loop — a tick of its own. Every request carries its due
+ * time (`scheduledAt`) when it had one, so lateness is measured, not hidden.
+ *
+ * Stopping: no request once a stop condition says so; at the duration's deadline, requests in flight may finish
+ * during the grace period and are then cancelled; cancellation (Ctrl-C, the failure gate) stops issuing and cancels
+ * requests in flight, which become records with `RequestCancellationError`.
  */
 import type { Clock } from "../timing/clock.ts";
-import { SlotGate } from "../timing/slot_gate.ts";
-import { createArrivalSchedule } from "../timing/arrival_pattern.ts";
-import type { ShardPlan } from "../timing/load_plan.ts";
 import type { SeededRandom } from "../base/seeded_random.ts";
+import type { LoadStrategy, Tick } from "../timing/load_strategy.ts";
+import { LOAD_STRATEGIES } from "../timing/load_strategies.ts";
+import type { ShardPhase } from "../timing/phase_spec.ts";
+import { type IssueState, PhaseStops } from "../timing/stop_conditions.ts";
 import { nextMacrotask } from "../runtime/next_macrotask.ts";
 import type { YieldToIo } from "../runtime/io_yield.ts";
 
@@ -26,70 +30,88 @@ import type { YieldToIo } from "../runtime/io_yield.ts";
  */
 const ISSUE_SLICE_MS = 1;
 
-export interface LaunchMeta {
-  /** Global request index within the phase. */
+/** What one request of a session is, for the code that sends it. */
+export interface SendMeta {
+  /** Global request index within the phase (unique across shards). */
   readonly requestIndex: number;
+  /** Global index of the session (AIPerf `session_num`). */
+  readonly sessionIndex: number;
+  readonly turnIndex: number;
+  /** When the permission to send was given (closed loop: when the slot or the previous turn freed it). */
   readonly creditIssuedAt: number;
+  /** The due time, where the request had one (open loop, trace replay, think time). */
   readonly scheduledAt?: number;
 }
 
-/** Sends one request and resolves when its record has been handed on. Must not reject. */
-export type LaunchFn = (meta: LaunchMeta, signal: AbortSignal) => Promise<void>;
+/** One running conversation, as the phase loop drives it. */
+export interface PhaseSession {
+  readonly turnCount: number;
+  /** Think time before turn `k` (k ≥ 1), ms after turn k − 1's answer. */
+  delayBefore(k: number): number | undefined;
+  /** Turn `k`'s own send time, ms from the phase start (k ≥ 1; consulted in trace replay only). */
+  timestampOf(k: number): number | undefined;
+  /** Sends turn `k` and resolves once its record has been handed on. Must not reject. */
+  send(k: number, meta: SendMeta, signal: AbortSignal): Promise<void>;
+}
+
+/** Starts the session with global index `sessionIndex` for a tick (which may name its conversation). */
+export type OpenSession = (sessionIndex: number, tick: Tick) => PhaseSession;
 
 export interface PhaseRunOptions {
-  readonly shard: ShardPlan;
+  readonly shard: ShardPhase;
   readonly clock: Clock;
   /** Arrival-time randomness (open loop). */
   readonly rng: SeededRandom;
   /** Aborted by Ctrl-C or a failure gate: stop issuing and cancel in-flight requests. */
   readonly signal: AbortSignal;
-  readonly launch: LaunchFn;
+  readonly openSession: OpenSession;
   /** Awaited between issuing slices (see ISSUE_SLICE_MS). @default nextMacrotask */
   readonly yieldToIo?: YieldToIo;
 }
 
 export interface PhaseOutcome {
+  /** Requests sent. */
   readonly issued: number;
+  readonly sessionsStarted: number;
   readonly startedAt: number;
   readonly endedAt: number;
   /** Issuing stopped because the duration elapsed. */
   readonly durationReached: boolean;
-  /** In-flight requests were cancelled (grace period over, or the run was cancelled). */
+  /** In-flight requests that were cancelled (grace period over, or the run was cancelled). */
   readonly cancelledInFlight: number;
   readonly cancelled: boolean;
 }
 
-/**
- * Adds slots to `gate` so that `target` are open by `start + rampMs`: slot k (of target − 1 added) at
- * `start + k·rampMs/(target − 1)`, checked every ≥ 10 ms so a 20k-stream ramp is not 20k timers.
- */
-async function rampUp(
-  gate: SlotGate,
-  target: number,
-  start: number,
-  rampMs: number,
-  clock: Clock,
-  signal: AbortSignal,
-): Promise<void> {
-  const steps = target - 1;
-  let added = 0;
-  while (added < steps && !signal.aborted) {
-    const due = Math.min(steps, Math.floor((clock.now() - start) / rampMs * steps));
-    for (; added < due; added++) gate.release();
-    if (added >= steps) break;
-    // Sleep until the next slot is due, but not less than 10 ms.
-    const next = start + (added + 1) * rampMs / steps;
-    await clock.sleepUntil(Math.max(next, clock.now() + 10), signal);
+/** Yields to the event loop when issuing has gone on for more than ISSUE_SLICE_MS without a pause. */
+class IssueSlicer {
+  readonly #yield: YieldToIo;
+  #sliceStart = -Infinity;
+  #lastIssueAt = -Infinity;
+  constructor(yieldToIo: YieldToIo) {
+    this.#yield = yieldToIo;
+  }
+  /** Undefined when the caller may issue at once; else a promise to await first. */
+  beforeIssue(): Promise<void> | undefined {
+    const now = performance.now();
+    let pause: Promise<void> | undefined;
+    if (now - this.#lastIssueAt > ISSUE_SLICE_MS) {
+      this.#sliceStart = now; // the loop was idle: a new burst starts
+    } else if (now - this.#sliceStart > ISSUE_SLICE_MS) {
+      pause = this.#yield().then(() => {
+        this.#sliceStart = performance.now();
+      });
+    }
+    this.#lastIssueAt = now;
+    return pause;
   }
 }
 
 export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
-  const { clock, launch } = opts;
-  const yieldToIo = opts.yieldToIo ?? nextMacrotask;
-  const { plan, firstIndex, indexStride } = opts.shard;
+  const { clock, openSession } = opts;
+  const { spec, firstIndex, indexStride } = opts.shard;
   const startedAt = clock.now();
-  const deadline = plan.durationMs !== undefined ? startedAt + plan.durationMs : Infinity;
-  const count = plan.requestCount ?? Infinity;
+  const stops = new PhaseStops(spec.stops, startedAt);
+  const slicer = new IssueSlicer(opts.yieldToIo ?? nextMacrotask);
 
   // Aborting `stop` ends issuing; aborting `inflight` cancels requests already sent.
   const stop = new AbortController();
@@ -101,85 +123,131 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
   if (opts.signal.aborted) onCancel();
   opts.signal.addEventListener("abort", onCancel, { once: true });
 
-  const ramping = plan.mode === "closed" && (plan.concurrencyRampMs ?? 0) > 0 && (plan.concurrency ?? 1) > 1;
-  const gate = plan.concurrency !== undefined ? new SlotGate(ramping ? 1 : plan.concurrency) : undefined;
-  if (ramping) rampUp(gate!, plan.concurrency!, startedAt, plan.concurrencyRampMs!, clock, stop.signal);
+  const strategy: LoadStrategy = LOAD_STRATEGIES.get(spec.strategy.name).create(spec.strategy.options, {
+    clock,
+    rng: opts.rng,
+    shardIndex: opts.shard.shardIndex,
+    shardCount: opts.shard.shardCount,
+    startedAt,
+    stop: stop.signal,
+  });
+  const followsTimestamps = spec.strategy.name === "fixed_schedule";
+
   let durationReached = false;
-  if (deadline !== Infinity) {
-    clock.sleepUntil(deadline, stop.signal).then(() => {
+  if (stops.deadline !== Infinity) {
+    clock.sleepUntil(stops.deadline, stop.signal).then(() => {
       if (!stop.signal.aborted) {
         durationReached = true;
         stop.abort();
       }
     });
   }
-  stop.signal.addEventListener("abort", () => gate?.close(), { once: true });
 
+  // Running sessions' next turns waiting for a tick (open loop), first come first served.
+  const waitingForTick: ((tick: Tick | undefined) => void)[] = [];
+  const releaseWaiting = () => {
+    for (const wake of waitingForTick.splice(0)) wake(undefined);
+  };
+  stop.signal.addEventListener("abort", () => {
+    strategy.close();
+    releaseWaiting();
+  }, { once: true });
+
+  let requestsSent = 0;
+  let sessionsStarted = 0;
+  let inFlight = 0;
+  const state = (): IssueState => ({ requestsSent, sessionsStarted, now: clock.now() });
   const running = new Set<Promise<void>>();
-  let issued = 0;
-  const schedule = plan.mode === "open"
-    ? createArrivalSchedule({
-      pattern: plan.pattern ?? "poisson",
-      rate: plan.rate!,
-      smoothness: plan.smoothness,
-      shardIndex: opts.shard.shardIndex,
-      shardCount: opts.shard.shardCount,
-    }, opts.rng)
-    : undefined;
 
-  // Issuing in slices: see ISSUE_SLICE_MS.
-  let sliceStart = -Infinity;
-  let lastIssueAt = -Infinity;
-  while (issued < count && !stop.signal.aborted) {
-    let scheduledAt: number | undefined;
-    if (schedule) {
-      scheduledAt = startedAt + schedule.next();
-      if (scheduledAt >= deadline) break;
-      await clock.sleepUntil(scheduledAt, stop.signal);
-      if (stop.signal.aborted) break;
+  /** Sends turn k: counted now (synchronously, so budgets and indices follow issue order), then awaited. */
+  const sendTurn = async (session: PhaseSession, sessionIndex: number, k: number, at: Tick | undefined) => {
+    const requestIndex = firstIndex + requestsSent++ * indexStride;
+    inFlight++;
+    try {
+      await session.send(k, {
+        requestIndex,
+        sessionIndex,
+        turnIndex: k,
+        creditIssuedAt: at?.scheduledAt ?? clock.now(),
+        scheduledAt: at?.scheduledAt,
+      }, inflight.signal);
+    } finally {
+      inFlight--;
     }
-    if (gate && !(await gate.acquire())) break;
-    const now = performance.now();
-    if (now - lastIssueAt > ISSUE_SLICE_MS) {
-      sliceStart = now; // the loop was idle: a new burst starts
-    } else if (now - sliceStart > ISSUE_SLICE_MS) {
-      await yieldToIo();
-      sliceStart = performance.now();
-      if (stop.signal.aborted) {
-        gate?.release();
-        break;
+  };
+
+  const runSession = async (session: PhaseSession, sessionIndex: number, first: Tick): Promise<void> => {
+    await sendTurn(session, sessionIndex, 0, first);
+    for (let k = 1; k < session.turnCount && !inflight.signal.aborted; k++) {
+      const own = followsTimestamps ? session.timestampOf(k) : undefined;
+      const delay = session.delayBefore(k);
+      const due = own !== undefined
+        ? startedAt + own
+        : delay !== undefined && delay > 0
+        ? clock.now() + delay
+        : undefined;
+      if (due !== undefined) await clock.sleepUntil(due, stop.signal);
+      if (stop.signal.aborted) return;
+      let at: Tick | undefined = due === undefined ? undefined : { scheduledAt: due };
+      if (strategy.pacesContinuations) {
+        at = await new Promise<Tick | undefined>((wake) => waitingForTick.push(wake));
+        if (at === undefined) return;
       }
+      if (!stops.canSendAnyTurn(state())) return;
+      const pause = slicer.beforeIssue();
+      if (pause !== undefined) await pause;
+      if (stop.signal.aborted) return;
+      await sendTurn(session, sessionIndex, k, at);
     }
-    lastIssueAt = now;
-    if (stop.signal.aborted) {
-      gate?.release();
+  };
+
+  while (!stop.signal.aborted) {
+    const tick = await strategy.nextTick(stop.signal, stops.deadline);
+    if (tick === undefined || stop.signal.aborted) break;
+    const waiting = waitingForTick.shift();
+    if (waiting !== undefined) {
+      waiting(tick);
+      continue;
+    }
+    if (!stops.canStartNewSession(state())) {
+      // Ticks go on while running sessions may still want some for their later turns.
+      if (strategy.pacesContinuations && running.size > 0 && stops.canSendAnyTurn(state())) continue;
       break;
     }
-    const meta: LaunchMeta = {
-      requestIndex: firstIndex + issued * indexStride,
-      creditIssuedAt: scheduledAt ?? clock.now(),
-      scheduledAt,
-    };
-    issued++;
-    const p: Promise<void> = launch(meta, inflight.signal).finally(() => {
+    if (!(await strategy.acquireSession())) break;
+    const pause = slicer.beforeIssue();
+    if (pause !== undefined) await pause;
+    if (stop.signal.aborted || !stops.canStartNewSession(state())) {
+      strategy.releaseSession();
+      break;
+    }
+    const sessionIndex = firstIndex + sessionsStarted++ * indexStride;
+    const session = openSession(sessionIndex, tick);
+    // Most sessions are one request: no per-turn loop for them.
+    const run = session.turnCount === 1
+      ? sendTurn(session, sessionIndex, 0, tick)
+      : runSession(session, sessionIndex, tick);
+    const p: Promise<void> = run.finally(() => {
       running.delete(p);
-      gate?.release();
+      strategy.releaseSession();
     });
     running.add(p);
   }
+  // Nothing more will be issued by the loop: sessions waiting for a tick end here; the others go on with their
+  // later turns while the stop conditions allow.
+  releaseWaiting();
 
   let cancelledInFlight = 0;
   if (running.size > 0) {
     if (opts.signal.aborted) {
-      cancelledInFlight = running.size;
-    } else if (durationReached && plan.gracePeriodMs !== Infinity) {
+      cancelledInFlight = inFlight;
+    } else if (durationReached && stops.gracePeriodMs !== Infinity) {
       // Wait for stragglers until the grace period ends, then cancel what is left.
-      const graceEnd = deadline + plan.gracePeriodMs;
       const graceOver = new AbortController();
       const all = Promise.all(running).then(() => graceOver.abort());
-      await clock.sleepUntil(graceEnd, graceOver.signal);
+      await clock.sleepUntil(stops.deadline + stops.gracePeriodMs, graceOver.signal);
       if (running.size > 0) {
-        cancelledInFlight = running.size;
+        cancelledInFlight = inFlight;
         inflight.abort();
       }
       await all;
@@ -187,9 +255,10 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     await Promise.all(running);
   }
   opts.signal.removeEventListener("abort", onCancel);
-  stop.abort(); // ends the duration sleeper if it is still pending
+  stop.abort(); // ends the duration sleeper and the strategy if still pending
   return {
-    issued,
+    issued: requestsSent,
+    sessionsStarted,
     startedAt,
     endedAt: clock.now(),
     durationReached,

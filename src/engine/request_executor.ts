@@ -6,9 +6,9 @@
 import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
 import type { HttpExchange, HttpRequest, SendOptions, TransportError } from "../transport/http_exchange.ts";
 import type { Phase, RecordError, RequestRecord } from "../records/request_record.ts";
-import type { PreparedEntry } from "./prepared_entry.ts";
 import { ResponseCollector } from "./response_collector.ts";
 import { httpReason } from "./http_reason.ts";
+import type { SendMeta } from "./phase_runner.ts";
 
 /** The transport as the engine sees it (HttpClient implements it; tests pass fakes). */
 export interface RequestSender {
@@ -31,12 +31,14 @@ export interface ExecutorContext {
   readonly keepRaw?: boolean;
 }
 
-export interface RequestMeta {
-  readonly requestIndex: number;
-  readonly sessionNum: number;
-  readonly xCorrelationId: string;
-  readonly creditIssuedAt: number;
-  readonly scheduledAt?: number;
+/** What is sent: the body, and what the record says about it. */
+export interface RequestPayload {
+  readonly conversationId: string;
+  readonly turnIndex: number;
+  /** The request body's bytes, written as they are. */
+  readonly body: Uint8Array;
+  readonly inputTokens?: number;
+  readonly requestedOutputTokens?: number;
 }
 
 const TRANSPORT_ERROR_TYPES: Readonly<Record<TransportError["kind"], string>> = {
@@ -49,8 +51,9 @@ const TRANSPORT_ERROR_TYPES: Readonly<Record<TransportError["kind"], string>> = 
 
 export async function executeRequest(
   ctx: ExecutorContext,
-  entry: PreparedEntry,
-  meta: RequestMeta,
+  entry: RequestPayload,
+  meta: SendMeta,
+  xCorrelationId: string,
   signal: AbortSignal,
 ): Promise<RequestRecord> {
   const xRequestId = crypto.randomUUID();
@@ -59,7 +62,7 @@ export async function executeRequest(
     method: ctx.adapter.capabilities.method,
     path: ctx.path,
     commonHeaders: ctx.headers,
-    headers: [["X-Request-ID", xRequestId], ["X-Correlation-ID", meta.xCorrelationId]],
+    headers: [["X-Request-ID", xRequestId], ["X-Correlation-ID", xCorrelationId]],
     body: entry.body,
   };
   // AIPerf's start_perf_ns: taken immediately before the request is handed to the transport.
@@ -78,11 +81,11 @@ export async function executeRequest(
   return {
     phase: ctx.phase,
     requestIndex: meta.requestIndex,
-    sessionNum: meta.sessionNum,
+    sessionNum: meta.sessionIndex,
     conversationId: entry.conversationId,
     turnIndex: entry.turnIndex,
     xRequestId,
-    xCorrelationId: meta.xCorrelationId,
+    xCorrelationId,
     workerId: ctx.workerId,
     creditIssuedAt: meta.creditIssuedAt,
     scheduledAt: meta.scheduledAt,

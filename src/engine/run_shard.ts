@@ -1,21 +1,22 @@
 /**
- * One engine shard: its own connections and event loop, running the warmup phase (if any) and then the
- * profiling phase over its share of the load, handing every finished request on as a RequestRecord.
+ * One engine shard: its own connections and event loop, running the run's phases (warmup, then profiling) in order
+ * over its share of the load, handing every finished request on as a RequestRecord.
  *
  * A single-shard run executes this on the main thread; `--workers N` runs N of these in Deno Workers
  * (engine/shard_worker.ts) with the same ShardSpec, which is why the spec is plain cloneable data.
  */
 import { SeededRandom } from "../base/seeded_random.ts";
-import { createSampler } from "../dataset/dataset_sampler.ts";
+import { createSampler, type DatasetSampler } from "../dataset/dataset_sampler.ts";
 import type { SamplingStrategy } from "../dataset/conversation.ts";
-import type { EndpointType } from "../endpoints/endpoint_adapter.ts";
+import type { EndpointAdapter, EndpointType, PriorExchange } from "../endpoints/endpoint_adapter.ts";
 import { ENDPOINTS } from "../endpoints/endpoint_registry.ts";
 import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { Clock } from "../timing/clock.ts";
-import { type LoadPlan, shardPlan } from "../timing/load_plan.ts";
-import type { PreparedEntry } from "./prepared_entry.ts";
+import type { Tick } from "../timing/load_strategy.ts";
+import { type PhaseName, type PhaseSpec, shardPhase } from "../timing/phase_spec.ts";
+import { type BodySettings, buildTurnBody, type PreparedConversation } from "./prepared_conversation.ts";
 import { executeRequest, type ExecutorContext, type RequestSender } from "./request_executor.ts";
-import { type PhaseOutcome, runPhase } from "./phase_runner.ts";
+import { type PhaseOutcome, type PhaseSession, runPhase, type SendMeta } from "./phase_runner.ts";
 import { warmUpHotPath } from "./warm_up.ts";
 import type { YieldToIo } from "../runtime/io_yield.ts";
 import { SystemClock } from "../timing/clock.ts";
@@ -33,11 +34,13 @@ export interface ShardSpec {
   readonly keepRaw?: boolean;
   readonly headers: ReadonlyArray<readonly [string, string]>;
   readonly timeoutMs: number;
-  readonly entries: readonly PreparedEntry[];
+  readonly conversations: readonly PreparedConversation[];
+  /** What turns built at send time are built with. */
+  readonly bodySettings: BodySettings;
   readonly sampling: SamplingStrategy;
   readonly seed: number;
-  readonly warmup?: LoadPlan;
-  readonly profiling: LoadPlan;
+  /** Run in order; each phase's records carry its name. */
+  readonly phases: readonly PhaseSpec[];
 }
 
 export interface ShardDeps {
@@ -52,69 +55,121 @@ export interface ShardDeps {
   readonly yieldToIo?: YieldToIo;
 }
 
-export interface ShardOutcome {
-  readonly warmup?: PhaseOutcome;
-  readonly profiling?: PhaseOutcome;
-}
+/** Each phase's outcome, by name. */
+export type ShardOutcome = Partial<Record<PhaseName, PhaseOutcome>>;
 
 export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardOutcome> {
   const adapter = ENDPOINTS.get(spec.endpointType);
   const rng = new SeededRandom(spec.seed);
-  // Every shard builds the same sampler, so request k maps to the same entry whichever shard sends it.
-  const sampler = createSampler(spec.sampling, spec.entries.length, rng.derive("dataset-sampling"));
+  // Every shard builds the same sampler, so session k runs the same conversation whichever shard starts it.
+  const sampler = createSampler(spec.sampling, spec.conversations.length, rng.derive("dataset-sampling"));
   const arrivals = rng.derive(`arrivals-${spec.shardIndex}`);
-  const warmupCount = spec.warmup?.requestCount ?? 0;
   warmUpHotPath(adapter);
 
-  const run = (phase: Phase, plan: LoadPlan, indexOffset: number): Promise<PhaseOutcome> => {
-    const ctx: ExecutorContext = {
-      sender: deps.sender,
+  const outcome: { -readonly [K in PhaseName]?: PhaseOutcome } = {};
+  // A later phase does not start over the dataset where an earlier one started (warmup, then profiling).
+  let sessionOffset = 0;
+  for (const phase of spec.phases) {
+    if (deps.signal.aborted) break;
+    const shared: SessionShared = {
       adapter,
-      path: spec.path,
-      headers: spec.headers,
-      timeoutMs: spec.timeoutMs,
-      clockOffsetMs: deps.clockOffsetMs,
-      workerId: spec.workerId,
-      phase,
-      keepRaw: spec.keepRaw,
+      settings: spec.bodySettings,
+      onRecord: deps.onRecord,
+      ctx: {
+        sender: deps.sender,
+        adapter,
+        path: spec.path,
+        headers: spec.headers,
+        timeoutMs: spec.timeoutMs,
+        clockOffsetMs: deps.clockOffsetMs,
+        workerId: spec.workerId,
+        phase: phase.name,
+        keepRaw: spec.keepRaw,
+      },
     };
-    deps.onPhaseStart?.(phase, deps.clock.now());
-    return runPhase({
-      shard: shardPlan(plan, spec.shardIndex, spec.shardCount),
+    const offset = sessionOffset;
+    deps.onPhaseStart?.(phase.name, deps.clock.now());
+    outcome[phase.name] = await runPhase({
+      shard: shardPhase(phase, spec.shardIndex, spec.shardCount),
       clock: deps.clock,
-      rng: arrivals.derive(phase),
+      rng: arrivals.derive(phase.name),
       signal: deps.signal,
       yieldToIo: deps.yieldToIo,
-      launch: async (meta, signal) => {
-        const entry = spec.entries[sampler.indexAt(indexOffset + meta.requestIndex)];
-        const record = await executeRequest(ctx, entry, {
-          requestIndex: meta.requestIndex,
-          sessionNum: meta.requestIndex,
-          xCorrelationId: crypto.randomUUID(),
-          creditIssuedAt: meta.creditIssuedAt,
-          scheduledAt: meta.scheduledAt,
-        }, signal);
-        deps.onRecord(record);
-      },
+      openSession: (sessionIndex, tick) =>
+        new ConversationSession(shared, conversationFor(spec, sampler, offset + sessionIndex, tick)),
     });
-  };
+    sessionOffset += phase.stops.requestCount ?? 0;
+  }
+  return outcome;
+}
 
-  const warmup = spec.warmup ? await run("warmup", spec.warmup, 0) : undefined;
-  if (deps.signal.aborted) return { warmup };
-  const profiling = await run("profiling", spec.profiling, warmupCount);
-  return { warmup, profiling };
+function conversationFor(
+  spec: ShardSpec,
+  sampler: DatasetSampler,
+  sessionIndex: number,
+  tick: Tick,
+): PreparedConversation {
+  return spec.conversations[tick.conversationIndex ?? sampler.indexAt(sessionIndex)];
+}
+
+/** What every session of a phase shares. */
+interface SessionShared {
+  readonly adapter: EndpointAdapter;
+  readonly settings: BodySettings;
+  readonly ctx: ExecutorContext;
+  readonly onRecord: (record: RequestRecord) => void;
+}
+
+/**
+ * One run of a conversation on a virtual user: one correlation id for all its requests (AIPerf's
+ * `X-Correlation-ID`), and — when its later turns carry the conversation so far — the real replies received.
+ */
+class ConversationSession implements PhaseSession {
+  readonly turnCount: number;
+  readonly #shared: SessionShared;
+  readonly #conversation: PreparedConversation;
+  readonly #correlationId = crypto.randomUUID();
+  readonly #history: PriorExchange[] | undefined;
+
+  constructor(shared: SessionShared, conversation: PreparedConversation) {
+    this.#shared = shared;
+    this.#conversation = conversation;
+    this.turnCount = conversation.turns.length;
+    this.#history = conversation.withHistory ? [] : undefined;
+  }
+
+  delayBefore(k: number): number | undefined {
+    return this.#conversation.turns[k].delayMs;
+  }
+
+  timestampOf(k: number): number | undefined {
+    return this.#conversation.turns[k].timestampMs;
+  }
+
+  async send(k: number, meta: SendMeta, signal: AbortSignal): Promise<void> {
+    const shared = this.#shared;
+    const conversation = this.#conversation;
+    const turn = conversation.turns[k];
+    const entry = turn.body !== undefined
+      ? turn as typeof turn & { readonly body: Uint8Array }
+      : { ...turn, body: buildTurnBody(shared.adapter, shared.settings, conversation, turn, this.#history!) };
+    const record = await executeRequest(shared.ctx, entry, meta, this.#correlationId, signal);
+    this.#history?.push({ turn: turn.turn!, reply: record.content });
+    shared.onRecord(record);
+  }
 }
 
 /**
  * The clock of a shard's thread: its sleeps poll their last stretch on `yieldToIo` (the thread's `IoYield`), and
- * in open loop they wait on a wake thread rather than polling (timing/wake_thread.ts). `close()` when the shard ends.
+ * where a phase runs an open-loop schedule they wait on a wake thread rather than polling
+ * (timing/wake_thread.ts). `close()` when the shard ends.
  */
 export function shardClock(
   spec: ShardSpec,
   offsetMs: number,
   yieldToIo: YieldToIo,
 ): { readonly clock: SystemClock; close(): void } {
-  const open = spec.profiling.mode === "open" || spec.warmup?.mode === "open";
-  const wake = open ? new WakeThread() : undefined;
+  const scheduled = spec.phases.some((p) => p.strategy.name !== "concurrency");
+  const wake = scheduled ? new WakeThread() : undefined;
   return { clock: new SystemClock(offsetMs, yieldToIo, wake), close: () => wake?.close() };
 }

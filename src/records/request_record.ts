@@ -6,8 +6,10 @@
  * over, so records from all shards compare directly. Wall-clock epoch ms = `run.timeOriginMs + t`.
  */
 import type { Usage } from "../endpoints/endpoint_adapter.ts";
+import type { PhaseName } from "../timing/phase_spec.ts";
 
-export type Phase = "warmup" | "profiling";
+/** The phase a request belonged to. */
+export type Phase = PhaseName;
 
 /** A per-request failure, summarized by (type, code, message) in the error summary. */
 export interface RecordError {

@@ -1,34 +1,85 @@
 /**
- * The load each phase applies, resolved once from the config (AIPerf's priority: request rate > concurrency).
+ * The phases of a profile run, resolved once from the config and the dataset (AIPerf's priority: a timestamped
+ * dataset's fixed schedule > request rate > concurrency), as data for the engine: each a load strategy with its
+ * options, plus stop conditions.
  */
 import type { ProfileConfig } from "../config/profile_config.ts";
 import type { OpenLoopPattern } from "../timing/arrival_pattern.ts";
-import type { LoadPlan } from "../timing/load_plan.ts";
+import type { PhaseSpec } from "../timing/phase_spec.ts";
+import type { ConcurrencyOptions } from "../timing/concurrency_strategy.ts";
+import type { RequestRateOptions } from "../timing/request_rate_strategy.ts";
+import { type FixedScheduleOptions, scheduleStarts } from "../timing/fixed_schedule_strategy.ts";
+import type { StrategySpec } from "../timing/load_strategy.ts";
 
-export function profilingPlan(config: ProfileConfig): LoadPlan {
+/** What the phases need to know of the prepared dataset. */
+export interface DatasetShape {
+  /** Each conversation's first-turn timestamp (ms), where the dataset has them. */
+  readonly startTimestamps: readonly (number | undefined)[];
+  /** Requests in one pass over the dataset (every turn of every conversation). */
+  readonly totalTurns: number;
+  /** The dataset came from a file (then one pass over it is the default request count). */
+  readonly fromFile: boolean;
+}
+
+export interface LoadPlans {
+  readonly phases: readonly PhaseSpec[];
+  /** Things the user should know about how the load was resolved (one sentence each). */
+  readonly notices: readonly string[];
+}
+
+/**
+ * Profiling: a dataset whose every conversation starts at a timestamp is replayed on its schedule (with
+ * `--concurrency` as a cap) unless `--request-rate` asks otherwise, which is then said; else request rate, else
+ * concurrency. The request count defaults to one pass over a file dataset when no duration is set. Warmup inherits
+ * the profiling load (AIPerf) with its own request count and no duration; a replayed trace warms up in a closed loop.
+ */
+export function loadPlans(config: ProfileConfig, dataset: DatasetShape): LoadPlans {
+  const notices: string[] = [];
   const durationMs = config.benchmarkDuration !== undefined ? config.benchmarkDuration * 1000 : undefined;
-  const common = {
-    requestCount: config.requestCount,
+  const stamped = dataset.startTimestamps.length > 0 && dataset.startTimestamps.every((t) => t !== undefined);
+  const onePass = dataset.fromFile && durationMs === undefined ? dataset.totalTurns : undefined;
+  const stops = {
+    requestCount: config.requestCount ?? onePass,
     durationMs,
     gracePeriodMs: config.benchmarkGracePeriod * 1000,
   };
-  if (config.requestRate !== undefined) {
+  let strategy: StrategySpec;
+  if (stamped && config.requestRate === undefined) {
+    const options: FixedScheduleOptions = {
+      starts: scheduleStarts(dataset.startTimestamps),
+      concurrency: config.concurrency,
+    };
+    strategy = { name: "fixed_schedule", options };
+    notices.push("The dataset has timestamps: each conversation starts at its own (trace replay).");
+  } else if (config.requestRate !== undefined) {
+    if (stamped) notices.push("The dataset's timestamps are not used: --request-rate sets the send times.");
     const pattern: OpenLoopPattern = config.arrivalPattern === "concurrency_burst" ? "poisson" : config.arrivalPattern;
-    return {
-      mode: "open",
+    const options: RequestRateOptions = {
       rate: config.requestRate,
       pattern,
       smoothness: config.arrivalSmoothness,
       concurrency: config.concurrency,
-      ...common,
     };
+    strategy = { name: "request_rate", options };
+  } else {
+    const options: ConcurrencyOptions = {
+      concurrency: config.concurrency ?? 1,
+      rampMs: config.concurrencyRampDuration !== undefined ? config.concurrencyRampDuration * 1000 : undefined,
+    };
+    strategy = { name: "concurrency", options };
   }
-  const rampMs = config.concurrencyRampDuration !== undefined ? config.concurrencyRampDuration * 1000 : undefined;
-  return { mode: "closed", concurrency: config.concurrency ?? 1, concurrencyRampMs: rampMs, ...common };
-}
-
-/** Warmup inherits the profiling load (AIPerf checklist 8) with its own request count and no duration. */
-export function warmupPlan(config: ProfileConfig, profiling: LoadPlan): LoadPlan | undefined {
-  if (config.warmupRequestCount === undefined || config.warmupRequestCount <= 0) return undefined;
-  return { ...profiling, requestCount: config.warmupRequestCount, durationMs: undefined };
+  const profiling: PhaseSpec = { name: "profiling", strategy, stops };
+  const phases: PhaseSpec[] = [];
+  if (config.warmupRequestCount !== undefined && config.warmupRequestCount > 0) {
+    const warmupStrategy: StrategySpec = strategy.name === "fixed_schedule"
+      ? { name: "concurrency", options: { concurrency: config.concurrency ?? 1 } satisfies ConcurrencyOptions }
+      : strategy;
+    phases.push({
+      name: "warmup",
+      strategy: warmupStrategy,
+      stops: { requestCount: config.warmupRequestCount, gracePeriodMs: stops.gracePeriodMs },
+    });
+  }
+  phases.push(profiling);
+  return { phases, notices };
 }

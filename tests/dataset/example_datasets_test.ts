@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { loadDataset } from "../../src/dataset/load_dataset.ts";
-import { loadBuiltinTokenizer } from "../../src/tokenizer/builtin_tokenizer.ts";
 import { parseProfileArgs, preloadYamlConfig } from "../../src/config/parse_profile_args.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
@@ -8,13 +7,13 @@ const root = new URL("../../", import.meta.url).pathname;
 Deno.test("the single_turn example loads with detection, sessions and per-line options", async () => {
   const dataset = await loadDataset({
     inputFile: `${root}datasets/examples/single_turn.jsonl`,
-    tokenizer: await loadBuiltinTokenizer(),
-    countInputTokens: true,
   });
   const turns = dataset.conversations.flatMap((c) => c.turns);
   assert.equal(turns.length, 6);
   assert.equal(dataset.conversations.length, 5, "the two support-1 lines form one session");
-  assert.ok(turns.every((t) => (t.inputTokens ?? 0) > 0));
+  const session = dataset.conversations.find((c) => c.id === "support-1");
+  assert.equal(session?.contextMode, "message_array_with_responses", "session lines are sent as written");
+  assert.equal(session?.turns[1].delayMs, 500);
   assert.ok(turns.some((t) => t.maxTokens === 40));
   assert.ok(turns.some((t) => t.extra?.temperature === 0.2));
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Dataset } from "../../src/dataset/conversation.ts";
 import { DatasetError } from "../../src/dataset/dataset_error.ts";
 import type { DatasetLoader } from "../../src/dataset/dataset_loader.ts";
-import { detectDatasetLoader, loadDataset, promptText } from "../../src/dataset/load_dataset.ts";
+import { detectDatasetLoader, loadDataset } from "../../src/dataset/load_dataset.ts";
 import { DATASET_LOADERS } from "../../src/dataset/dataset_loaders.ts";
 import { loadBuiltinTokenizer } from "../../src/tokenizer/builtin_tokenizer.ts";
 import { SeededRandom } from "../../src/base/seeded_random.ts";
@@ -50,11 +50,12 @@ Deno.test("loadDataset builds the synthetic dataset when no input file is given"
   }
 });
 
-Deno.test("loadDataset needs a tokenizer for synthetic prompts and for counting", async () => {
+Deno.test("loadDataset needs a tokenizer for synthetic prompts, not for a file", async () => {
   await assert.rejects(loadDataset({}), /loadDataset needs a tokenizer to synthesize prompts; pass options.tokenizer/);
   await withFile(['{"text": "x"}'], async (path) => {
-    await assert.rejects(loadDataset({ inputFile: path, countInputTokens: true }), TypeError);
-    assert.equal((await loadDataset({ inputFile: path })).conversations.length, 1);
+    const dataset = await loadDataset({ inputFile: path });
+    assert.equal(dataset.conversations.length, 1);
+    assert.equal(dataset.conversations[0].turns[0].inputTokens, undefined, "ISL is counted when requests are prepared");
   });
 });
 
@@ -65,18 +66,6 @@ Deno.test("loadDataset detects single_turn files from the first non-empty record
     assert.equal(dataset.source, "file");
     assert.deepEqual(dataset.conversations.map((c) => c.turns[0].texts), [["hello"], ["a", "b"]]);
     assert.equal((await detectDatasetLoader(path)).name, "single_turn");
-  });
-});
-
-Deno.test("loadDataset counts input tokens of file turns over texts joined by newlines", async () => {
-  await withFile(['{"text": "The quick brown fox"}', '{"texts": ["first part", "second part"]}'], async (path) => {
-    const dataset = await loadDataset({ inputFile: path, tokenizer, countInputTokens: true });
-    const [one, two] = dataset.conversations.map((c) => c.turns[0]);
-    assert.equal(one.inputTokens, tokenizer.count("The quick brown fox"));
-    assert.equal(two.inputTokens, tokenizer.count("first part\nsecond part"));
-    assert.equal(promptText(two), "first part\nsecond part");
-    const uncounted = await loadDataset({ inputFile: path, tokenizer });
-    assert.equal(uncounted.conversations[0].turns[0].inputTokens, undefined);
   });
 });
 

@@ -72,7 +72,7 @@ Deno.test("single_turn loader maps every optional field onto the turn", async ()
   ]);
 });
 
-Deno.test("single_turn loader groups lines that share a session_id into one conversation", async () => {
+Deno.test("single_turn loader groups lines that share a session_id into one conversation sent line by line", async () => {
   const path = await fileWith([
     '{"session_id": "s1", "text": "one"}',
     '{"text": "alone"}',
@@ -83,7 +83,11 @@ Deno.test("single_turn loader groups lines that share a session_id into one conv
   ]);
   const dataset = await loadSingleTurn(path);
   assert.deepEqual(dataset.conversations, [
-    { id: "s1", turns: [{ texts: ["one"] }, { texts: ["three"], delayMs: 100 }] },
+    {
+      id: "s1",
+      turns: [{ texts: ["one"] }, { texts: ["three"], delayMs: 100 }],
+      contextMode: "message_array_with_responses", // each line is sent as written, in order
+    },
     { id: "line_2", turns: [{ texts: ["alone"] }] },
     { id: "s2", turns: [{ texts: ["two"] }] },
     { id: "line_5", turns: [{ texts: ["a user id that looks generated"] }] },

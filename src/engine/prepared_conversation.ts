@@ -1,0 +1,156 @@
+/**
+ * The dataset made ready to send, before the run: each conversation gets its model, each turn its output length,
+ * its ISL (the adapter's input text, counted once) and, where its body cannot depend on the conversation so far,
+ * its request bytes — so the hot path only looks them up. A turn whose body carries earlier turns and the server's
+ * replies is built when it is sent (`buildTurnBody`). The payloads are what `inputs.json` records.
+ */
+import type { ContextMode, Dataset, Turn } from "../dataset/conversation.ts";
+import type { BuildContext, EndpointAdapter, PriorExchange } from "../endpoints/endpoint_adapter.ts";
+import { sampleLength, type SeededRandom } from "../base/seeded_random.ts";
+import { asLazyTokenizer, type LazyTokenizer, type Tokenizer } from "../tokenizer/tokenizer.ts";
+
+export interface PreparedTurn {
+  readonly conversationId: string;
+  readonly turnIndex: number;
+  /**
+   * The JSON body as known before the run (for `inputs.json`): the body as sent, or, for a turn built at send time,
+   * its body without the conversation so far.
+   */
+  readonly payload: Readonly<Record<string, unknown>>;
+  /** UTF-8 bytes of `payload`, sent as they are; undefined when the body is built at send time. */
+  readonly body?: Uint8Array;
+  /** The turn, kept when the conversation's later turns are built with the earlier ones. */
+  readonly turn?: Turn;
+  /** Output tokens asked of the server (`max_tokens`…), when the body asks. */
+  readonly maxTokens?: number;
+  /** ISL: tokens of the adapter's input text, when the endpoint tokenizes input. */
+  readonly inputTokens?: number;
+  readonly requestedOutputTokens?: number;
+  /** Think time before this turn, after the previous turn's answer (ms; not on a first turn). */
+  readonly delayMs?: number;
+  /** Send time from the phase start (ms), for trace replay. */
+  readonly timestampMs?: number;
+}
+
+export interface PreparedConversation {
+  readonly id: string;
+  readonly turns: readonly PreparedTurn[];
+  /** The model of every turn that does not name its own. */
+  readonly model: string;
+  readonly systemMessage?: string;
+  /** Later turns carry the earlier ones and the server's real replies (built at send time). */
+  readonly withHistory: boolean;
+}
+
+/** The run-wide part of every request body (plain data: it crosses to engine Workers with the conversations). */
+export type BodySettings = Omit<BuildContext, "model" | "maxTokens" | "systemMessage">;
+
+export interface PrepareOptions extends BodySettings {
+  readonly adapter: EndpointAdapter;
+  readonly modelNames: readonly string[];
+  readonly modelSelectionStrategy: "round_robin" | "random";
+  /** Applies to turns without their own output length (file datasets); undefined = server decides. */
+  readonly outputTokensMean?: number;
+  readonly outputTokensStddev: number;
+  readonly rng: SeededRandom;
+  /** Counts the ISL of turns that do not carry it (file datasets); loaded only if one needs it. */
+  readonly tokenizer?: Tokenizer | LazyTokenizer;
+}
+
+const DEFAULT_CONTEXT: ContextMode = "deltas_without_responses";
+
+/**
+ * Models are assigned per conversation like AIPerf: round robin (conversation n → model n mod N) or seeded random;
+ * output lengths for turns without their own are drawn in dataset order.
+ */
+export async function prepareConversations(dataset: Dataset, opts: PrepareOptions): Promise<PreparedConversation[]> {
+  const encoder = new TextEncoder();
+  const modelRng = opts.rng.derive("model-selection");
+  const oslRng = opts.rng.derive("file-osl");
+  const countsInput = opts.adapter.capabilities.tokenizesInput;
+  const needsCount = countsInput && dataset.conversations.some((c) => c.turns.some((t) => t.inputTokens === undefined));
+  if (needsCount && opts.tokenizer === undefined) {
+    throw new TypeError("prepareConversations needs a tokenizer to count input tokens; pass options.tokenizer");
+  }
+  const counter = needsCount ? await asLazyTokenizer(opts.tokenizer!).load() : undefined;
+  return dataset.conversations.map((conversation, n) => {
+    const model = opts.modelSelectionStrategy === "random"
+      ? opts.modelNames[modelRng.int(opts.modelNames.length)]
+      : opts.modelNames[n % opts.modelNames.length];
+    const withHistory = conversation.turns.length > 1 && opts.adapter.usesHistory &&
+      (conversation.contextMode ?? DEFAULT_CONTEXT) === "deltas_without_responses";
+    const turns = conversation.turns.map((turn, turnIndex): PreparedTurn => {
+      let maxTokens = turn.maxTokens;
+      if (maxTokens === undefined && opts.outputTokensMean !== undefined) {
+        maxTokens = sampleLength(oslRng, opts.outputTokensMean, opts.outputTokensStddev);
+      }
+      const ctx = buildContext(opts, model, maxTokens, conversation.systemMessage);
+      const payload = opts.adapter.buildRequest(turn, ctx, []);
+      const lateBuilt = withHistory && turnIndex > 0;
+      let inputTokens = turn.inputTokens;
+      if (countsInput && inputTokens === undefined) {
+        inputTokens = counter!.count(opts.adapter.inputText(turn, { systemMessage: conversation.systemMessage }));
+      }
+      return {
+        conversationId: conversation.id,
+        turnIndex,
+        payload,
+        ...(lateBuilt ? { maxTokens } : { body: encoder.encode(JSON.stringify(payload)) }),
+        ...(withHistory ? { turn } : {}),
+        inputTokens: countsInput ? inputTokens : undefined,
+        requestedOutputTokens: readRequestedOutput(payload) ?? maxTokens,
+        delayMs: turnIndex > 0 ? turn.delayMs : undefined,
+        timestampMs: turn.timestampMs,
+      };
+    });
+    return { id: conversation.id, turns, model, systemMessage: conversation.systemMessage, withHistory };
+  });
+}
+
+/** The body of a turn built when it is sent, with the conversation so far. */
+export function buildTurnBody(
+  adapter: EndpointAdapter,
+  settings: BodySettings,
+  conversation: PreparedConversation,
+  turn: PreparedTurn,
+  history: readonly PriorExchange[],
+): Uint8Array {
+  const ctx = buildContext(settings, conversation.model, turn.maxTokens, conversation.systemMessage);
+  return new TextEncoder().encode(JSON.stringify(adapter.buildRequest(turn.turn!, ctx, history)));
+}
+
+function buildContext(
+  s: BodySettings,
+  model: string,
+  maxTokens: number | undefined,
+  systemMessage: string | undefined,
+): BuildContext {
+  return {
+    model,
+    streaming: s.streaming,
+    maxTokens,
+    useLegacyMaxTokens: s.useLegacyMaxTokens,
+    useServerTokenCount: s.useServerTokenCount,
+    extraInputs: s.extraInputs,
+    systemMessage,
+  };
+}
+
+/** The run-wide body settings out of the preparation options (what a shard needs to build late turns). */
+export function bodySettings(o: BodySettings): BodySettings {
+  return {
+    streaming: o.streaming,
+    useLegacyMaxTokens: o.useLegacyMaxTokens,
+    useServerTokenCount: o.useServerTokenCount,
+    extraInputs: o.extraInputs,
+  };
+}
+
+/** What the body finally asks for (extra inputs may override the synthetic OSL). */
+function readRequestedOutput(payload: Readonly<Record<string, unknown>>): number | undefined {
+  for (const key of ["max_completion_tokens", "max_tokens", "max_output_tokens"]) {
+    const v = payload[key];
+    if (typeof v === "number") return v;
+  }
+  return undefined;
+}

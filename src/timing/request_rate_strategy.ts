@@ -1,0 +1,73 @@
+/**
+ * Open loop (AIPerf `--request-rate`): send opportunities at absolute due times `phaseStart + schedule.next()` from
+ * the arrival pattern (constant, Poisson, gamma), so a late wake-up never shifts later sends and lateness is
+ * recorded per request. With a concurrency cap, a new session first sleeps to its due time and then waits for a
+ * slot ("sleep then gate"; no catch-up burst is scheduled).
+ */
+import { createArrivalSchedule, type OpenLoopPattern } from "./arrival_pattern.ts";
+import type { ArrivalSchedule } from "./arrival_pattern.ts";
+import { SlotGate } from "./slot_gate.ts";
+import { splitEvenly } from "./split_evenly.ts";
+import type { Clock } from "./clock.ts";
+import type { LoadStrategy, LoadStrategyEntry, StrategyContext, Tick } from "./load_strategy.ts";
+
+export interface RequestRateOptions {
+  /** Requests per second across all shards (each shard derives its own stream from the global rate). */
+  readonly rate: number;
+  readonly pattern: OpenLoopPattern;
+  /** Gamma shape. */
+  readonly smoothness?: number;
+  /** Most sessions in flight; undefined = no cap. */
+  readonly concurrency?: number;
+}
+
+class RequestRateStrategy implements LoadStrategy {
+  readonly pacesContinuations = true;
+  readonly #schedule: ArrivalSchedule;
+  readonly #gate: SlotGate | undefined;
+  readonly #clock: Clock;
+  readonly #start: number;
+
+  constructor(o: RequestRateOptions, ctx: StrategyContext) {
+    this.#schedule = createArrivalSchedule({
+      pattern: o.pattern,
+      rate: o.rate,
+      smoothness: o.smoothness,
+      shardIndex: ctx.shardIndex,
+      shardCount: ctx.shardCount,
+    }, ctx.rng);
+    this.#gate = o.concurrency === undefined ? undefined : new SlotGate(o.concurrency);
+    this.#clock = ctx.clock;
+    this.#start = ctx.startedAt;
+  }
+
+  async nextTick(stop: AbortSignal, deadline: number): Promise<Tick | undefined> {
+    const scheduledAt = this.#start + this.#schedule.next();
+    if (scheduledAt >= deadline || stop.aborted) return undefined;
+    await this.#clock.sleepUntil(scheduledAt, stop);
+    return stop.aborted ? undefined : { scheduledAt };
+  }
+
+  acquireSession(): Promise<boolean> {
+    return this.#gate === undefined ? Promise.resolve(true) : this.#gate.acquire();
+  }
+
+  releaseSession(): void {
+    this.#gate?.release();
+  }
+
+  close(): void {
+    this.#gate?.close();
+  }
+}
+
+export const REQUEST_RATE_STRATEGY: LoadStrategyEntry<RequestRateOptions> = {
+  name: "request_rate",
+  description: "Open loop: send at a target rate with constant, Poisson or gamma arrivals, optionally capped.",
+  /** Every shard keeps the global rate (its schedule is its part of it); a cap splits evenly. */
+  split(o, i, n) {
+    const concurrency = o.concurrency === undefined ? undefined : Math.max(1, splitEvenly(o.concurrency, n)[i]);
+    return { options: { ...o, concurrency }, weight: 1, layout: "interleaved" };
+  },
+  create: (o, ctx) => new RequestRateStrategy(o, ctx),
+};
