@@ -9,6 +9,7 @@ import { ConfigError } from "../config/config_error.ts";
 import {
   isProfileHelpRequest,
   mayNameConfigFile,
+  type ParsedProfile,
   parseProfileArgs,
   preloadYamlConfig,
   profileHelp,
@@ -78,7 +79,7 @@ export async function runProfile(args: string[], options: RunProfileOptions = {}
   const logger = new Logger(parsed.config.logLevel, STDERR_SINK);
   for (const w of parsed.warnings) logger.warning(w);
   try {
-    return await profile(parsed.config, parsed.redactedCommand, logger, isTty, options.signal);
+    return await profile(parsed, logger, isTty, options.signal);
   } catch (err) {
     if (err instanceof UsageError || err instanceof DatasetError) {
       logger.error(err.message);
@@ -91,12 +92,12 @@ export async function runProfile(args: string[], options: RunProfileOptions = {}
 }
 
 async function profile(
-  config: ProfileConfig,
-  cliCommand: string,
+  parsed: ParsedProfile,
   logger: Logger,
   isTty: boolean,
   stop: AbortSignal | undefined,
 ): Promise<number> {
+  const { config, redactedCommand: cliCommand } = parsed;
   logger.info(`Starting infermeter ${VERSION}`);
   logger.debug(`command: ${cliCommand}`);
   const adapter = ENDPOINTS.get(config.endpointType);
@@ -177,8 +178,9 @@ async function profile(
   const plans = loadPlans(config, {
     startTimestamps: conversations.map((c) => c.turns[0].timestampMs),
     totalTurns,
+    conversations: conversations.length,
     fromFile: dataset.source === "file",
-  });
+  }, { concurrency: parsed.sources.concurrency !== "default" });
   for (const notice of plans.notices) logger.info(notice);
   const profiling = plans.phases[plans.phases.length - 1];
 

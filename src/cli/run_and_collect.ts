@@ -140,7 +140,8 @@ export async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
       ioYield: io,
       onPhaseStart: (phase, at) => {
         progress?.finish();
-        const plan = (phase === "warmup" ? warmupPhase! : profilingPhase).stops;
+        const spec = phase === "warmup" ? warmupPhase! : profilingPhase;
+        const plan = spec.stops;
         if (phase === "profiling") {
           startEpochMs = timeOriginMs + at;
           logger.debug(`profiling phase starts ${sinceStart()}`);
@@ -151,7 +152,7 @@ export async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
         progress = showProgress
           ? new ProgressBar({
             label: phase === "warmup" ? "Warming Up" : "Profiling",
-            total: plan.requestCount,
+            total: plan.requestCount ?? spec.expectedRequests,
             durationMs: plan.durationMs,
             isTty: o.isTty,
             write: (s) => Deno.stderr.writeSync(new TextEncoder().encode(s)),

@@ -158,6 +158,8 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
   let inFlight = 0;
   const state = (): IssueState => ({ requestsSent, sessionsStarted, now: clock.now() });
   const running = new Set<Promise<void>>();
+  /** The loop gives no more ticks: a session must not start waiting for one. */
+  let ticksOver = false;
 
   /** Sends turn k: counted now (synchronously, so budgets and indices follow issue order), then awaited. */
   const sendTurn = async (session: PhaseSession, sessionIndex: number, k: number, at: Tick | undefined) => {
@@ -190,6 +192,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
       if (stop.signal.aborted) return;
       let at: Tick | undefined = due === undefined ? undefined : { scheduledAt: due };
       if (strategy.pacesContinuations) {
+        if (ticksOver || !stops.canSendAnyTurn(state())) return;
         at = await new Promise<Tick | undefined>((wake) => waitingForTick.push(wake));
         if (at === undefined) return;
       }
@@ -235,6 +238,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
   }
   // Nothing more will be issued by the loop: sessions waiting for a tick end here; the others go on with their
   // later turns while the stop conditions allow.
+  ticksOver = true;
   releaseWaiting();
 
   let cancelledInFlight = 0;

@@ -17,6 +17,7 @@ export interface DatasetShape {
   readonly startTimestamps: readonly (number | undefined)[];
   /** Requests in one pass over the dataset (every turn of every conversation). */
   readonly totalTurns: number;
+  readonly conversations: number;
   /** The dataset came from a file (then one pass over it is the default request count). */
   readonly fromFile: boolean;
 }
@@ -28,26 +29,33 @@ export interface LoadPlans {
 }
 
 /**
- * Profiling: a dataset whose every conversation starts at a timestamp is replayed on its schedule (with
+ * Profiling: a dataset whose every conversation starts at a timestamp is replayed on its schedule (with a given
  * `--concurrency` as a cap) unless `--request-rate` asks otherwise, which is then said; else request rate, else
- * concurrency. The request count defaults to one pass over a file dataset when no duration is set. Warmup inherits
+ * concurrency. Without a request count or a duration, a file dataset is sent once: each conversation, all its turns. Warmup inherits
  * the profiling load (AIPerf) with its own request count and no duration; a replayed trace warms up in a closed loop.
  */
-export function loadPlans(config: ProfileConfig, dataset: DatasetShape): LoadPlans {
+export function loadPlans(
+  config: ProfileConfig,
+  dataset: DatasetShape,
+  given: { readonly concurrency: boolean },
+): LoadPlans {
   const notices: string[] = [];
   const durationMs = config.benchmarkDuration !== undefined ? config.benchmarkDuration * 1000 : undefined;
   const stamped = dataset.startTimestamps.length > 0 && dataset.startTimestamps.every((t) => t !== undefined);
-  const onePass = dataset.fromFile && durationMs === undefined ? dataset.totalTurns : undefined;
+  // A file is sent once by default: each of its conversations, every turn of each.
+  const onePass = dataset.fromFile && durationMs === undefined && config.requestCount === undefined;
   const stops = {
-    requestCount: config.requestCount ?? onePass,
+    requestCount: config.requestCount,
+    sessionCount: onePass ? dataset.conversations : undefined,
     durationMs,
     gracePeriodMs: config.benchmarkGracePeriod * 1000,
   };
   let strategy: StrategySpec;
   if (stamped && config.requestRate === undefined) {
+    // The config's concurrency defaults to 1 for a closed loop; a replayed trace is capped only when asked.
     const options: FixedScheduleOptions = {
       starts: scheduleStarts(dataset.startTimestamps),
-      concurrency: config.concurrency,
+      concurrency: given.concurrency ? config.concurrency : undefined,
     };
     strategy = { name: "fixed_schedule", options };
     notices.push("The dataset has timestamps: each conversation starts at its own (trace replay).");
@@ -68,7 +76,12 @@ export function loadPlans(config: ProfileConfig, dataset: DatasetShape): LoadPla
     };
     strategy = { name: "concurrency", options };
   }
-  const profiling: PhaseSpec = { name: "profiling", strategy, stops };
+  const profiling: PhaseSpec = {
+    name: "profiling",
+    strategy,
+    stops,
+    ...(onePass ? { expectedRequests: dataset.totalTurns } : {}),
+  };
   const phases: PhaseSpec[] = [];
   if (config.warmupRequestCount !== undefined && config.warmupRequestCount > 0) {
     const warmupStrategy: StrategySpec = strategy.name === "fixed_schedule"

@@ -13,6 +13,8 @@ export interface PhaseSpec {
   readonly name: PhaseName;
   readonly strategy: StrategySpec;
   readonly stops: StopSpec;
+  /** Requests the phase is expected to send when no request count says it (for progress displays). */
+  readonly expectedRequests?: number;
 }
 
 /** One shard's part of a phase. */

@@ -194,6 +194,13 @@ Deno.test("open loop gives ticks to running sessions' next turns before new sess
   assert.deepStrictEqual(sent.map((l) => l.meta.scheduledAt), [1000, 1100, 1200, 1300, 1400, 1500]);
 });
 
+Deno.test("open loop: a session whose next turn comes after the last tick ends instead of waiting forever", async () => {
+  // The budget is spent by a new session while session 0 is in its think time.
+  const { outcome, sent } = await simulate(open(10, { requestCount: 2 }), 50, 5000, [{ turns: 2, delays: [0, 500] }]);
+  assert.equal(outcome.issued, 2);
+  assert.deepStrictEqual(sent.map((l) => [l.meta.sessionIndex, l.meta.turnIndex]), [[0, 0], [1, 0]]);
+});
+
 Deno.test("trace replay starts each conversation at its timestamp; later turns follow their own", async () => {
   const shapes: Shape[] = [
     { turns: 2, timestamps: [0, 500] },
