@@ -19,7 +19,8 @@
 import * as yaml from "js-yaml";
 import { didYouMeanHint } from "../base/did_you_mean.ts";
 import type { OptionAssignment } from "./layer_option_values.ts";
-import { OPTION_TABLE, type OptionSpec } from "./option_table.ts";
+import type { OptionSpec } from "./option_spec.ts";
+import { OPTION_TABLE } from "./option_table.ts";
 
 /** Options for {@link loadYamlConfig}. */
 export interface LoadYamlConfigOptions {
@@ -110,7 +111,7 @@ function isMapping(value: unknown): value is Mapping {
 
 /**
  * Parses `text` (the content of `options.path`) into assignments and problems. Never throws. (`parseProfileArgs`
- * reaches it through `lazy_yaml_config.ts`, so that js-yaml is loaded only when a config file is given.)
+ * imports this module dynamically, so that js-yaml is loaded only when a config file is given.)
  */
 export function loadYamlConfig(text: string, options: LoadYamlConfigOptions): YamlConfig {
   const file = options.path;
