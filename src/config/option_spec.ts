@@ -197,12 +197,16 @@ export type OptionSpec<K extends string = string, G extends string = string> =
   | NoEffectOptionSpec<G>;
 
 /** True for options that write a configuration field. */
-export function isValueOption(spec: OptionSpec): spec is ValueOptionSpec {
+export function isValueOption<K extends string, G extends string>(
+  spec: OptionSpec<K, G>,
+): spec is ValueOptionSpec<K, G> {
   return spec.type !== "unsupported" && spec.type !== "noEffect";
 }
 
 /** True for options that own a configuration field (and may have a default). */
-export function isFieldOption(spec: OptionSpec): spec is FieldOptionSpec {
+export function isFieldOption<K extends string, G extends string>(
+  spec: OptionSpec<K, G>,
+): spec is FieldOptionSpec<K, G> {
   return isValueOption(spec) && spec.type !== "switch";
 }
 

@@ -6,7 +6,16 @@ import {
   OPTION_TABLE,
   PROFILE_COMMAND,
 } from "../../src/config/option_table.ts";
-import { enumChoices, isValueOption, optionFlagNames } from "../../src/config/option_spec.ts";
+import {
+  type ChoiceRegistry,
+  enumChoices,
+  enumUnsupportedChoices,
+  isValueOption,
+  optionFlagNames,
+} from "../../src/config/option_spec.ts";
+import { ConfigError } from "../../src/config/config_error.ts";
+import { DATASET_LOADERS } from "../../src/dataset/dataset_loaders.ts";
+import { ENDPOINTS } from "../../src/endpoints/endpoint_registry.ts";
 import { OptionIndex } from "../../src/config/option_index.ts";
 import { helpGroups } from "../../src/config/render_help.ts";
 import { parseProfileArgs, profileHelp } from "../../src/config/parse_profile_args.ts";
@@ -124,3 +133,53 @@ Deno.test("profileHelp lists AIPerf's groups in order, with every alias, default
   assert.match(help, /--public-dataset/);
   for (const line of help.split("\n")) assert.ok(line.length <= 100, `line fits 100 columns: ${line}`);
 });
+
+Deno.test("registry-backed options take their choices from the registry itself, never from a copy", async () => {
+  const registryBacked = new Map<string, ChoiceRegistry>([
+    ["endpointType", ENDPOINTS],
+    ["customDatasetType", DATASET_LOADERS],
+  ]);
+  for (const spec of OPTION_TABLE) {
+    if (spec.type !== "enum") continue;
+    const registry = registryBacked.get(spec.key);
+    if (registry === undefined) {
+      assert.ok(Array.isArray(spec.choices), `${spec.flags[0]} has a fixed list`);
+      continue;
+    }
+    assert.equal(spec.choices, registry, `${spec.flags[0]} reads the ${registry.kind} registry`);
+    assert.deepEqual(enumChoices(spec), registry.names());
+    assert.deepEqual(enumUnsupportedChoices(spec), Object.keys(registry.unsupported()));
+    const context = spec.key === "customDatasetType" ? ["--input-file", "x.jsonl"] : [];
+    const problems = await problemsOf(["-m", "m", ...context, spec.flags[0], "zzz"]);
+    assert.match(problems[0], new RegExp(`use one of: ${registry.names().join(", ")}\\.$`), problems[0]);
+    const unsupported = Object.keys(registry.unsupported())[0];
+    assert.match((await problemsOf(["-m", "m", ...context, spec.flags[0], unsupported]))[0], /not supported yet/);
+  }
+  assert.deepEqual(
+    [...registryBacked.keys()].filter((key) => !OPTION_TABLE.some((s) => "key" in s && s.key === key)),
+    [],
+  );
+});
+
+Deno.test("every enum default is one of its choices, and every switch sets one of its field's choices", () => {
+  for (const spec of OPTION_TABLE) {
+    if (spec.type === "enum" && spec.default !== undefined) {
+      assert.ok(enumChoices(spec).includes(spec.default), `${spec.flags[0]}'s default ${spec.default} is a choice`);
+    }
+    if (spec.type === "switch") {
+      const field = PROFILE_COMMAND.index.forKey(spec.key);
+      assert.ok(field?.type === "enum" && enumChoices(field).includes(spec.value), `${spec.flags[0]} sets a choice`);
+    }
+  }
+});
+
+/** The problems `parseProfileArgs` reports for `argv`. */
+async function problemsOf(argv: readonly string[]): Promise<readonly string[]> {
+  try {
+    await parseProfileArgs(argv, fakeIo());
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, String(error));
+    return error.problems;
+  }
+  assert.fail(`expected ${argv.join(" ")} to be rejected`);
+}
