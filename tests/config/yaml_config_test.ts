@@ -145,6 +145,23 @@ benchmark:
   assert.equal(config.outputTokensMean, 128);
 });
 
+Deno.test("loadYamlConfig accepts every profiling-phase field the option table declares", async () => {
+  const { config } = await parseWithYaml(`
+benchmark:
+  model: m
+  phases: {type: concurrency, concurrency: 64, concurrency_ramp: 5, duration: 1m, grace_period: 10}
+`);
+  assert.equal(config.concurrencyRampDuration, 5);
+  assert.equal(config.benchmarkDuration, 60);
+  assert.equal(config.benchmarkGracePeriod, 10);
+  const problems = await yamlProblems("benchmark:\n  model: m\n  phases: {concurency: 4}\n");
+  assert.match(
+    problems[0],
+    /'benchmark.phases.concurency' is not a supported phase field; did you mean 'concurrency'\?/,
+  );
+  assert.match(problems[0], /Known fields: .*concurrency_ramp/);
+});
+
 Deno.test("loadYamlConfig reads models lists, datasets lists and file datasets", async () => {
   const { config } = await parseWithYaml(`
 benchmark:
