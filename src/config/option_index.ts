@@ -22,7 +22,6 @@ export interface FlagBinding {
 }
 
 export class OptionIndex {
-  readonly options: readonly OptionSpec[];
   /**
    * Every spelling read as a whole word: each option's one-letter short flag and first long flag (reported together
    * as `-m/--model-names`, since the two are one option), each alias, and the `--no-` form of each boolean flag.
@@ -38,7 +37,6 @@ export class OptionIndex {
 
   /** @throws {RangeError} when two options share a spelling (a table bug). */
   constructor(options: readonly OptionSpec[]) {
-    this.options = options;
     const bindings = new Map<string, FlagBinding>();
     const multi = new Map<string, string>();
     const byFlag = new Map<string, OptionSpec>();
