@@ -18,7 +18,11 @@
  * Both processes read epoch time as `performance.timeOrigin + performance.now()`; `GET /clock` pings measure
  * the offset between the two clocks, which is reported (and subtracted when it exceeds its uncertainty).
  */
-import { Command, CommanderError, Option } from "commander";
+import { ConfigError } from "../config/config_error.ts";
+import { parseCommandArgs } from "../config/parse_command_args.ts";
+import { isHelpRequest } from "../config/read_cli_args.ts";
+import { renderHelp } from "../config/render_help.ts";
+import { CALIBRATE_COMMAND } from "./calibrate_command.ts";
 import { joinPath as join } from "../runtime/file_path.ts";
 import { EXIT } from "./exit_codes.ts";
 import { clientCommand, type SelfCommand, selfCommand } from "../runtime/self_command.ts";
@@ -94,71 +98,46 @@ export interface CalibrationReport {
   readonly levels: readonly LevelReport[];
 }
 
-function parseArgs(allArgs: string[]): CalibrateOptions {
-  const dashes = allArgs.indexOf("--");
-  const args = dashes < 0 ? allArgs : allArgs.slice(0, dashes);
-  const profileArgs = dashes < 0 ? [] : allArgs.slice(dashes + 1);
-  const cmd = new Command("infermeter calibrate")
-    .description(
-      "Measure the timing error the client adds (TTFT, ITL, request latency) against a paced server.\n" +
-        "Options after `--` are passed to every `infermeter profile` run (e.g. -- --use-server-token-count).",
-    )
-    .option("--streams <list>", "concurrent streams per level, comma-separated", "16,256")
-    .option("--ttft <ms>", "server time to first token", "50")
-    .option("--itl <ms>", "server time between tokens (13 ms × 256 streams ≈ 19.7k events/s)", "13")
-    .option("--tokens <n>", "tokens per response", "100")
-    .option("--duration <s>", "seconds per level", "8")
-    .option("--workers <n>", "engine shards for the profile runs (default: the profile command's choice)")
-    .option(
-      "--cpu-dma-latency <us>",
-      "hold /dev/cpu_dma_latency at this many µs through every level (Linux, root; 0: idle cores poll)",
-    )
-    .option("--json", "print the report as JSON on stdout", false)
-    .option(
-      "--no-warmup",
-      "measure from a cold start (by default one warmup request per stream runs first, excluded from the figures)",
-    )
-    .exitOverride()
-    .configureOutput({ writeErr: (s) => Deno.stderr.writeSync(new TextEncoder().encode(s)) });
-  // Internal modes: calibrate starts itself as the reference server and as the floor reader.
-  cmd.addOption(new Option("--serve").default(false).hideHelp());
-  cmd.addOption(new Option("--port <n>").default("0").hideHelp());
-  cmd.addOption(new Option("--floor-client <url>").hideHelp());
-  cmd.parse(args, { from: "user" });
-  const o = cmd.opts();
-  const num = (name: string, v: string, min: number) => {
-    const n = Number(v);
-    if (!Number.isFinite(n) || n < min) {
-      throw new CommanderError(2, "calibrate.value", `error: --${name} ${v} must be a number ≥ ${min}`);
-    }
-    return n;
-  };
+/**
+ * Reads the command line against `CALIBRATE_COMMAND`.
+ * @throws {ConfigError} for unknown flags and invalid values, one sentence each.
+ */
+function parseArgs(args: string[]): CalibrateOptions {
+  const { values: o, passedOn } = parseCommandArgs(CALIBRATE_COMMAND, args);
+  const streams = o.streams.map((s) => {
+    // The table reads the list as text; each item must be a stream count.
+    const n = Number(s);
+    if (s === "" || !Number.isFinite(n) || n < 1) throw new ConfigError([`--streams ${s} must be a number ≥ 1`]);
+    return Math.floor(n);
+  });
   return {
-    streams: String(o.streams).split(",").map((s) => Math.floor(num("streams", s.trim(), 1))),
-    ttft: num("ttft", o.ttft, 0),
-    itl: num("itl", o.itl, 0),
-    tokens: Math.floor(num("tokens", o.tokens, 2)),
-    duration: num("duration", o.duration, 0.5),
-    workers: o.workers !== undefined ? Math.floor(num("workers", o.workers, 1)) : undefined,
-    cpuDmaLatency: o.cpuDmaLatency !== undefined ? Math.floor(num("cpu-dma-latency", o.cpuDmaLatency, 0)) : undefined,
-    json: Boolean(o.json),
-    warmup: o.warmup !== false,
-    serve: Boolean(o.serve),
-    port: Math.floor(num("port", o.port, 0)),
+    streams,
+    ttft: o.ttft,
+    itl: o.itl,
+    tokens: o.tokens,
+    duration: o.duration,
+    workers: o.workers,
+    cpuDmaLatency: o.cpuDmaLatency,
+    json: o.json,
+    warmup: o.warmup,
+    serve: o.serve,
+    port: o.port,
     floorClient: o.floorClient,
-    profileArgs,
+    profileArgs: passedOn,
   };
 }
 
 export async function runCalibrate(args: string[]): Promise<number> {
+  if (isHelpRequest(args)) {
+    console.log(renderHelp(CALIBRATE_COMMAND));
+    return EXIT.OK;
+  }
   let opts: CalibrateOptions;
   try {
     opts = parseArgs(args);
   } catch (err) {
-    if (err instanceof CommanderError) {
-      if (err.exitCode === 0) return EXIT.OK; // --help
-      // Commander has printed its own errors; ours (bad values) are printed here.
-      if (err.code === "calibrate.value") console.error(err.message);
+    if (err instanceof ConfigError) {
+      console.error(`error: ${err.message}`);
       return EXIT.USAGE;
     }
     throw err;

@@ -4,18 +4,25 @@
  * like a user would (streaming chat, 100-token prompts, 64-token answers, concurrency 4), prints the table,
  * writes the artifacts under ./artifacts, and stops the server.
  */
+import { ConfigError } from "../config/config_error.ts";
+import { isHelpRequest, readCliArgs } from "../config/read_cli_args.ts";
+import { renderHelp } from "../config/render_help.ts";
+import { DEMO_COMMAND, demoProfileArgs } from "./demo_command.ts";
 import { EXIT } from "./exit_codes.ts";
 import { selfCommand } from "../runtime/self_command.ts";
 
 const SIM_ARGS = ["--port", "0", "--ttft", "40", "--itl", "4", "--seed", "1"];
 
 export async function runDemo(args: string[]): Promise<number> {
-  if (args.includes("-h") || args.includes("--help")) {
-    console.log(
-      "Usage: infermeter demo [profile options]\n\n" +
-        "Starts the simulated server, profiles it and stops it. Extra options are passed to 'profile'.",
-    );
+  if (isHelpRequest(args)) {
+    console.log(renderHelp(DEMO_COMMAND));
     return EXIT.OK;
+  }
+  // Misspelled or stray options fail before the server starts; values are checked by profile, as for any run.
+  const { problems } = readCliArgs(args, DEMO_COMMAND);
+  if (problems.length > 0) {
+    console.error(`error: ${new ConfigError(problems).message}`);
+    return EXIT.USAGE;
   }
   const sim = new Deno.Command(selfCommand.execPath, {
     args: [...selfCommand.args, "serve-sim", ...SIM_ARGS],
@@ -44,28 +51,7 @@ export async function runDemo(args: string[]): Promise<number> {
     console.error(`Simulated server (TTFT 40 ms, ITL 4 ms) listening on ${url}`);
     const { runProfile } = await import("./profile.ts");
     if (stop.signal.aborted) return EXIT.INTERRUPTED;
-    return await runProfile([
-      "--model",
-      "sim-model",
-      "--endpoint-type",
-      "chat",
-      "--streaming",
-      "--url",
-      url,
-      "--synthetic-input-tokens-mean",
-      "100",
-      "--output-tokens-mean",
-      "64",
-      "--extra-inputs",
-      "ignore_eos:true",
-      "--concurrency",
-      "4",
-      "--request-count",
-      "40",
-      "--random-seed",
-      "42",
-      ...args,
-    ], { signal: stop.signal });
+    return await runProfile([...demoProfileArgs(url), ...args], { signal: stop.signal });
   } finally {
     for (const s of signals) Deno.removeSignalListener(s, onSignal);
     globalThis.removeEventListener("unload", stopSim);

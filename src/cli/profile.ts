@@ -6,14 +6,7 @@
  */
 import { joinPath as join } from "../runtime/file_path.ts";
 import { ConfigError } from "../config/config_error.ts";
-import {
-  isProfileHelpRequest,
-  mayNameConfigFile,
-  type ParsedProfile,
-  parseProfileArgs,
-  preloadYamlConfig,
-  profileHelp,
-} from "../config/parse_profile_args.ts";
+import { isHelpRequest, type ParsedProfile, parseProfileArgs, profileHelp } from "../config/parse_profile_args.ts";
 import type { ProfileConfig } from "../config/profile_config.ts";
 import { toInputConfig } from "../config/input_config.ts";
 import { DatasetError } from "../dataset/dataset_error.ts";
@@ -60,15 +53,14 @@ export interface RunProfileOptions {
 }
 
 export async function runProfile(args: string[], options: RunProfileOptions = {}): Promise<number> {
-  if (isProfileHelpRequest(args)) {
-    console.log(await profileHelp());
+  if (isHelpRequest(args)) {
+    console.log(profileHelp());
     return EXIT.OK;
   }
   const isTty = Deno.stderr.isTerminal();
-  if (mayNameConfigFile(args)) await preloadYamlConfig(); // js-yaml (~7 ms) only when a config file is given
   let parsed;
   try {
-    parsed = parseProfileArgs(args, { env: Deno.env.toObject(), readTextFile: Deno.readTextFileSync, isTty });
+    parsed = await parseProfileArgs(args, { env: Deno.env.toObject(), readTextFile: Deno.readTextFileSync, isTty });
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`error: ${err.message}`);

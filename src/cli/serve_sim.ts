@@ -6,9 +6,13 @@
  * stderr. Exit codes: 0 after a signal (or `io.signal`), 2 for invalid options, a tokenizer that cannot load, or an
  * address that cannot be bound.
  */
-import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { ConfigError } from "../config/config_error.ts";
+import { parseCommandArgs } from "../config/parse_command_args.ts";
+import { isHelpRequest } from "../config/read_cli_args.ts";
+import { renderHelp } from "../config/render_help.ts";
 import { EXIT } from "./exit_codes.ts";
-import { resolveSimOptions, SIM_DEFAULTS, type SimOptions } from "../sim/sim_options.ts";
+import { SERVE_SIM_COMMAND } from "./serve_sim_command.ts";
+import { resolveSimOptions, type SimOptions } from "../sim/sim_options.ts";
 import { type SimServer, startSimServer } from "../sim/sim_server.ts";
 import type { Tokenizer } from "../tokenizer/tokenizer.ts";
 
@@ -32,52 +36,28 @@ const DEFAULT_IO: ServeSimIo = {
   stderr: (text) => writeAll(Deno.stderr, text),
 };
 
-const HELP_AFTER = `
-Output length: with max_completion_tokens / max_tokens a response has exactly
-that many tokens (finish "length"), unless --eos-rate p > 0: then after
-min_tokens each further token ends it with probability p (finish "stop");
-ignore_eos: true disables that. Without a max: clamp(round(prompt_tokens x
-U(0.8, 1.2)), 16, --max-default-tokens) tokens, finish "stop". Reasoning tokens
-come first and count within the max.
-
-Exact counts: output words are single o200k_base tokens, so re-tokenizing the
-text gives exactly usage.completion_tokens; prompt_tokens is the o200k_base
-count of each message's text (no chat template).
-
-Latency: streamed token k is due at arrival + ttft + k*itl (an absolute
-schedule: a late event loop sends what is overdue at once, it never drifts); a
-chunk of --tokens-per-chunk tokens leaves when its last token is due; a
-non-streamed response is answered after ttft + itl*(n-1). --fast (--ttft 0
---itl 0) builds each response at once, for throughput benchmarks.
-
-Calibration: --emit-send-times adds "sim_sent_at_ms" (epoch ms, taken right
-before the chunk is enqueued) to every streamed chunk; a client subtracts it
-from its own arrival stamp to measure the latency it adds.
-
-Determinism: --seed fixes errors, jitter, words and default lengths per request
-body (and per repeat of an identical body), whatever the arrival order.
-
-Routes: POST /v1/chat/completions, POST /v1/completions, GET /v1/models,
-GET /health, /v1/health/live, /v1/health/ready, GET /metrics (Prometheus).
-`;
-
 export async function runServeSim(args: string[], io: ServeSimIo = DEFAULT_IO): Promise<number> {
-  const program = buildCommand(io);
+  if (isHelpRequest(args)) {
+    io.stdout(renderHelp(SERVE_SIM_COMMAND));
+    return EXIT.OK;
+  }
+  let flags;
   try {
-    program.parse(args, { from: "user" });
+    flags = parseCommandArgs(SERVE_SIM_COMMAND, args).values;
   } catch (e) {
-    if (e instanceof CommanderError) {
-      return e.code === "commander.helpDisplayed" || e.code === "commander.version" ? EXIT.OK : EXIT.USAGE;
-    }
-    throw e;
+    if (!(e instanceof ConfigError)) throw e;
+    io.stderr(`error: ${e.message}\n`);
+    return EXIT.USAGE;
   }
 
   let options: SimOptions;
   try {
-    options = resolveSimOptions(toSimOptions(program.opts<ParsedFlags>()));
+    const { fast, ...sim } = flags;
+    options = resolveSimOptions(fast ? { ...sim, ttftMs: 0, itlMs: 0 } : sim);
   } catch (e) {
     // resolveSimOptions names options as in SimOptions; a CLI user knows them by their flags.
-    io.stderr(`error: ${message(e).replace(/^\w+/, (name) => FLAG_OF[name] ?? name)}\n`);
+    const flagOf = (name: string) => SERVE_SIM_COMMAND.index.forKey(name)?.flags[0] ?? name;
+    io.stderr(`error: ${message(e).replace(/^\w+/, flagOf)}\n`);
     return EXIT.USAGE;
   }
 
@@ -108,135 +88,6 @@ export async function runServeSim(args: string[], io: ServeSimIo = DEFAULT_IO): 
   await waitForStop(io.signal);
   await server.close();
   return EXIT.OK;
-}
-
-/** Flag of each validated `SimOptions` field, for error messages. */
-const FLAG_OF: Readonly<Record<string, string>> = {
-  host: "--host",
-  port: "--port",
-  models: "--models",
-  apiKey: "--api-key",
-  ttftMs: "--ttft",
-  itlMs: "--itl",
-  ttftJitter: "--ttft-jitter",
-  itlJitter: "--itl-jitter",
-  tokensPerChunk: "--tokens-per-chunk",
-  maxDefaultTokens: "--max-default-tokens",
-  eosRate: "--eos-rate",
-  reasoningTokens: "--reasoning-tokens",
-  errorRate: "--error-rate",
-  seed: "--seed",
-  shutdownGraceMs: "--shutdown-grace",
-};
-
-interface ParsedFlags {
-  host: string;
-  port: number;
-  models: string[];
-  strictModel?: boolean;
-  apiKey?: string;
-  ttft: number;
-  itl: number;
-  ttftJitter: number;
-  itlJitter: number;
-  tokensPerChunk: number;
-  fast?: boolean;
-  maxDefaultTokens: number;
-  eosRate: number;
-  reasoning?: boolean;
-  reasoningTokens: number;
-  errorRate: number;
-  seed?: number;
-  emitSendTimes?: boolean;
-  shutdownGrace: number;
-}
-
-function toSimOptions(f: ParsedFlags): Partial<SimOptions> {
-  return {
-    host: f.host,
-    port: f.port,
-    models: f.models,
-    strictModel: f.strictModel ?? false,
-    apiKey: f.apiKey,
-    ttftMs: f.fast ? 0 : f.ttft,
-    itlMs: f.fast ? 0 : f.itl,
-    ttftJitter: f.ttftJitter,
-    itlJitter: f.itlJitter,
-    tokensPerChunk: f.tokensPerChunk,
-    maxDefaultTokens: f.maxDefaultTokens,
-    eosRate: f.eosRate,
-    reasoning: f.reasoning ?? false,
-    reasoningTokens: f.reasoningTokens,
-    errorRate: f.errorRate,
-    seed: f.seed,
-    emitSendTimes: f.emitSendTimes ?? false,
-    shutdownGraceMs: f.shutdownGrace,
-  };
-}
-
-function buildCommand(io: ServeSimIo): Command {
-  const d = SIM_DEFAULTS;
-  return new Command("infermeter serve-sim")
-    .description("Run the simulated OpenAI-compatible inference server (exact token counts, no GPU).")
-    .option("--host <host>", "interface to bind (loopback by default)", d.host)
-    .option("-p, --port <port>", "TCP port; 0 picks a free one", int("--port"), d.port)
-    .option("--models <names>", "comma-separated model names listed by /v1/models", list, [...d.models])
-    .option("--strict-model", "answer 404 for models not in --models (default: accept any name)")
-    .option("--api-key <key>", "require 'Authorization: Bearer <key>' on /v1/* routes (401 otherwise)")
-    .option("--ttft <ms>", "time to first token in ms", num("--ttft"), d.ttftMs)
-    .option("--itl <ms>", "inter-token latency in ms", num("--itl"), d.itlMs)
-    .option("--ttft-jitter <cv>", "lognormal jitter of TTFT, coefficient of variation", num("--ttft-jitter"), 0)
-    .option("--itl-jitter <cv>", "lognormal jitter of each ITL gap, coefficient of variation", num("--itl-jitter"), 0)
-    .option("--tokens-per-chunk <n>", "tokens per streamed SSE event", int("--tokens-per-chunk"), d.tokensPerChunk)
-    .option("--fast", "zero latency (same as --ttft 0 --itl 0)")
-    .option(
-      "--max-default-tokens <n>",
-      "cap of the output length of requests without max tokens",
-      int("--max-default-tokens"),
-      d.maxDefaultTokens,
-    )
-    .option(
-      "--eos-rate <p>",
-      "probability (0-1) that each token after min_tokens ends a capped response",
-      num("--eos-rate"),
-      0,
-    )
-    .option("--reasoning", "reasoning model: reasoning_effort low/medium/high = 100/250/500 tokens (default medium)")
-    .option("--reasoning-tokens <n>", "reasoning tokens per chat response", int("--reasoning-tokens"), 0)
-    .option("--error-rate <percent>", "percentage (0-100) of requests answered with HTTP 500", num("--error-rate"), 0)
-    .option("--seed <n>", "seed of every random choice (default: random per start)", int("--seed"))
-    .option("--emit-send-times", 'add "sim_sent_at_ms" (epoch ms) to every streamed chunk, for calibration')
-    .option(
-      "--shutdown-grace <ms>",
-      "on shutdown, how long in-flight responses may finish",
-      num("--shutdown-grace"),
-      d.shutdownGraceMs,
-    )
-    .addHelpText("after", HELP_AFTER)
-    .helpOption("-h, --help", "show this help")
-    .allowExcessArguments(false)
-    .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
-}
-
-function num(flag: string): (value: string) => number {
-  return (value) => {
-    const n = value.trim() === "" ? NaN : Number(value);
-    if (!Number.isFinite(n)) throw new InvalidArgumentError(`${flag} needs a number.`);
-    return n;
-  };
-}
-
-function int(flag: string): (value: string) => number {
-  return (value) => {
-    const n = value.trim() === "" ? NaN : Number(value);
-    if (!Number.isInteger(n)) throw new InvalidArgumentError(`${flag} needs an integer.`);
-    return n;
-  };
-}
-
-function list(value: string): string[] {
-  return value.split(",").map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
 function isLoopback(host: string): boolean {

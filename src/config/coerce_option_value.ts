@@ -1,12 +1,18 @@
 /**
  * Turns one raw option value — a command-line or environment string, or a YAML scalar / list / mapping — into the
- * typed value of its `ProfileConfig` field, checking type and bounds. The same code validates flags, environment
- * variables and YAML, so a value means the same wherever it is written.
+ * typed value of its configuration field, checking type and bounds. The same code validates flags, environment
+ * variables and YAML of every command, so a value means the same wherever it is written.
  */
-import type { GoodputSlo } from "./profile_config.ts";
+import type { GoodputSlo } from "../metrics/goodput.ts";
 import { didYouMeanHint } from "../base/did_you_mean.ts";
 import { normalizeUrl } from "./normalize_url.ts";
-import { type EnumOptionSpec, optionName, type ValueOptionSpec } from "./option_table.ts";
+import {
+  enumChoices,
+  type EnumOptionSpec,
+  enumUnsupportedChoices,
+  optionName,
+  type ValueOptionSpec,
+} from "./option_spec.ts";
 
 /** Outcome of {@link coerceOptionValue}: a value, nothing to apply (`skip`), or one problem sentence. */
 export type CoerceResult =
@@ -195,15 +201,16 @@ function coerceEnum(
   shown: (value: unknown) => string,
   fail: (problem: string) => CoerceResult,
 ): CoerceResult {
-  const choices = spec.choices.join(", ");
+  const values = enumChoices(spec);
+  const choices = values.join(", ");
   if (typeof raw !== "string") return fail(`${shown(raw)} is not one of the choices; use one of: ${choices}.`);
   const wanted = choiceKey(raw);
-  const match = spec.choices.find((choice) => choiceKey(choice) === wanted);
+  const match = values.find((choice) => choiceKey(choice) === wanted);
   if (match !== undefined) return { ok: true, value: match };
-  if (spec.unsupportedChoices?.some((choice) => choiceKey(choice) === wanted)) {
+  if (enumUnsupportedChoices(spec).some((choice) => choiceKey(choice) === wanted)) {
     return fail(`${shown(raw)} is not supported yet by infermeter; use one of: ${choices}.`);
   }
-  const hint = didYouMeanHint(raw, spec.choices);
+  const hint = didYouMeanHint(raw, values);
   return fail(`${shown(raw)} is not a valid choice;${hint === "" ? " use" : `${hint} Use`} one of: ${choices}.`);
 }
 

@@ -1,11 +1,14 @@
 /**
- * Layers raw option assignments from YAML, environment and flags (in that order of precedence, lowest first) into
- * one typed value per configuration field. Within one layer a repeatable option accumulates (lists append,
- * key/value maps merge); across layers the later layer replaces the value, except key/value maps (extra inputs,
- * headers), which merge so a flag can add one header to those of the YAML file.
+ * Layers an option table's defaults and raw option assignments from YAML, environment and flags (in that order of
+ * precedence, lowest first) into one typed value per configuration field. Within one layer a repeatable option
+ * accumulates (lists append, key/value maps merge); across layers the later layer replaces the value, except
+ * key/value maps (extra inputs, headers), which merge so a flag can add one header to those of the YAML file.
+ *
+ * Defaults are read from the table here and nowhere else: what a command does with its configuration never
+ * restates them.
  */
 import { coerceOptionValue } from "./coerce_option_value.ts";
-import type { OptionKey, OptionSpec, ValueSource } from "./option_table.ts";
+import { isFieldOption, optionName, type OptionSpec, type ValueSource } from "./option_spec.ts";
 
 /** One raw value for one option, before typing. */
 export interface OptionAssignment {
@@ -29,21 +32,32 @@ export interface LayeredValue {
 
 /** Result of {@link layerOptionValues}. */
 export interface LayeredValues {
-  readonly values: ReadonlyMap<OptionKey, LayeredValue>;
+  /** Every field that has a value: given somewhere, or defaulted by the table (source `default`). */
+  readonly values: ReadonlyMap<string, LayeredValue>;
   readonly problems: readonly string[];
   readonly warnings: readonly string[];
 }
 
 const RANK: Readonly<Record<Exclude<ValueSource, "default">, number>> = { yaml: 1, env: 2, cli: 3 };
 
-/** Applies `assignments` in precedence order; every problem is collected, none thrown. */
-export function layerOptionValues(assignments: readonly OptionAssignment[]): LayeredValues {
+/**
+ * Starts from the defaults of `options`, applies `assignments` in precedence order and reports each required option
+ * that got no value; every problem is collected, none thrown.
+ */
+export function layerOptionValues(
+  options: readonly OptionSpec[],
+  assignments: readonly OptionAssignment[],
+): LayeredValues {
   const ordered = assignments.map((assignment, index) => ({ assignment, index }))
     .sort((a, b) => RANK[a.assignment.source] - RANK[b.assignment.source] || a.index - b.index)
     .map(({ assignment }) => assignment);
-  const values = new Map<OptionKey, LayeredValue>();
+  const values = new Map<string, LayeredValue>();
   const problems: string[] = [];
   const warnings: string[] = [];
+  for (const spec of options) {
+    if (!isFieldOption(spec) || spec.default === undefined || values.has(spec.key)) continue;
+    values.set(spec.key, { value: spec.default, source: "default", origin: optionName(spec) });
+  }
 
   for (const assignment of ordered) {
     const spec = assignment.spec;
@@ -75,5 +89,18 @@ export function layerOptionValues(assignments: readonly OptionAssignment[]): Lay
     if (result.skip === true) continue;
     values.set(spec.key, { value: result.value, source: assignment.source, origin: assignment.origin });
   }
+  for (const spec of options) {
+    if (isFieldOption(spec) && spec.required !== undefined && !values.has(spec.key)) problems.push(spec.required);
+  }
   return { values, problems, warnings };
+}
+
+/** Which layer each field of `options` came from (`default` also for fields left unset). */
+export function valueSources(
+  options: readonly OptionSpec[],
+  values: ReadonlyMap<string, LayeredValue>,
+): Record<string, ValueSource> {
+  const sources: Record<string, ValueSource> = {};
+  for (const spec of options) if (isFieldOption(spec)) sources[spec.key] = values.get(spec.key)?.source ?? "default";
+  return sources;
 }

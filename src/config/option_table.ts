@@ -2,14 +2,20 @@
  * THE option table of `infermeter profile`: every option declared once, as data. Flags (AIPerf's long name first,
  * then every AIPerf alias), YAML keys, environment variables, `--help` groups, defaults, bounds and secrecy are all
  * read from here by the parser (`parse_profile_args.ts`), the YAML loader (`yaml_config.ts`), the help text
- * (`build_profile_command.ts`) and the redacted command line (`redact_command.ts`).
+ * (`render_help.ts`), the redacted command line (`redact_command.ts`) and the type of the configuration itself
+ * (`ProfileConfig` is derived from this table). Defaults are declared here and nowhere else; where a rule gives the
+ * value instead (`resolve_profile_config.ts`), `defaultDescription` says so.
  *
  * Flag names and aliases follow AIPerf's `profile` command (reference/aiperf.md §1.2) so AIPerf users can switch
- * without relearning; the help texts are our own words.
+ * without relearning; the help texts are our own words. Choices that an extension point defines come from its
+ * registry (`choices: ENDPOINTS`), never copied.
  */
-import type { ProfileConfig } from "./profile_config.ts";
 import { ENDPOINTS } from "../endpoints/endpoint_registry.ts";
 import { DATASET_LOADERS } from "../dataset/dataset_loaders.ts";
+import type { LogLevel } from "../ui/logger.ts";
+import { type Command, defineCommand } from "./command_spec.ts";
+import type { OptionSpec, UnsupportedOptionSpec, ValueArity } from "./option_spec.ts";
+import type { OptionKeyOf } from "./option_values.ts";
 
 /** `--help` sections, in display order (AIPerf's groups; `Not Supported Yet` is ours). */
 export const OPTION_GROUPS = [
@@ -31,154 +37,8 @@ export const OPTION_GROUPS = [
 
 export type OptionGroup = typeof OPTION_GROUPS[number];
 
-/** Where a configuration value came from; later layers win: default < yaml < env < cli. */
-export type ValueSource = "default" | "yaml" | "env" | "cli";
-
-export type OptionKey = keyof ProfileConfig;
-
-/** Fields every option has. */
-interface OptionBase {
-  /** Long flags: AIPerf's long name first, then its aliases (and ours, if any, last). */
-  readonly flags: readonly string[];
-  /**
-   * Short flag (`-m`). A multi-letter short such as `-vv` is not a commander short flag; the parser rewrites the
-   * token to the option's first long flag before parsing.
-   */
-  readonly short?: string;
-  readonly group: OptionGroup;
-  /** One or two sentences, our own words. */
-  readonly help: string;
-  /**
-   * Structured YAML paths (snake_case, dot-separated, from the document root), after the loader's normalization
-   * (`model:` → `benchmark.models.items`, `phases:` list → `benchmark.phases.profiling|warmup`, …). Flat keys (the
-   * long flag names without dashes) are accepted for every option and need not be listed.
-   */
-  readonly yaml?: readonly string[];
-  /** Environment variable read between the YAML layer and the flags. */
-  readonly env?: string;
-  /** The value is a credential: never logged, exported or shown. */
-  readonly secret?: boolean;
-  /** The flag may be given several times; values accumulate (lists append, key/value maps merge, later wins). */
-  readonly repeatable?: boolean;
-  /** Value placeholder shown in `--help` (`<value>` when absent). */
-  readonly metavar?: string;
-  /** Shown as the default in `--help` when the default is computed rather than a constant. */
-  readonly defaultDescription?: string;
-  /** Only accepted on the command line (e.g. `-f/--config` itself). */
-  readonly cliOnly?: boolean;
-}
-
-/** Free text or a file path. */
-export interface StringOptionSpec extends OptionBase {
-  readonly type: "string" | "path";
-  readonly key: OptionKey;
-  readonly default?: string;
-}
-
-/** Whole number with inclusive bounds. */
-export interface IntOptionSpec extends OptionBase {
-  readonly type: "int";
-  readonly key: OptionKey;
-  readonly default?: number;
-  readonly min?: number;
-  readonly max?: number;
-}
-
-/** Real number; `exclusiveMin` makes `min` a strict bound; `allowInfinity` accepts `inf`. */
-export interface FloatOptionSpec extends OptionBase {
-  readonly type: "float";
-  readonly key: OptionKey;
-  readonly default?: number;
-  readonly min?: number;
-  readonly exclusiveMin?: boolean;
-  readonly max?: number;
-  readonly allowInfinity?: boolean;
-}
-
-/** `--x` / `--no-x` / `--x=true|false`. */
-export interface BoolOptionSpec extends OptionBase {
-  readonly type: "bool";
-  readonly key: OptionKey;
-  readonly default: boolean;
-}
-
-/** One of a fixed set of values; matching ignores case and treats `-` and `_` alike. */
-export interface EnumOptionSpec extends OptionBase {
-  readonly type: "enum";
-  readonly key: OptionKey;
-  readonly choices: readonly string[];
-  /** Values AIPerf accepts that infermeter does not support yet: rejected with a "not supported yet" error. */
-  readonly unsupportedChoices?: readonly string[];
-  readonly default?: string;
-}
-
-/** Comma-separated list; repeated flags append. `url` items get `http://` when they have no scheme. */
-export interface ListOptionSpec extends OptionBase {
-  readonly type: "list";
-  readonly key: OptionKey;
-  readonly items: "text" | "url";
-  readonly default?: readonly string[];
-}
-
-/** `key:value` pairs (value JSON-parsed when possible) or a JSON object; merged, later wins. */
-export interface KeyValueOptionSpec extends OptionBase {
-  readonly type: "keyValue";
-  readonly key: OptionKey;
-}
-
-/** HTTP headers: `Name:Value` or a JSON object; merged by case-insensitive name, later wins. */
-export interface HeadersOptionSpec extends OptionBase {
-  readonly type: "headers";
-  readonly key: OptionKey;
-}
-
-/** Space-separated `metric_tag:value` SLOs (or a YAML mapping). */
-export interface GoodputOptionSpec extends OptionBase {
-  readonly type: "goodput";
-  readonly key: OptionKey;
-}
-
-/** A flag without a value that sets `key` to a fixed value (`-v` → `logLevel: DEBUG`). */
-export interface SwitchOptionSpec extends OptionBase {
-  readonly type: "switch";
-  readonly key: OptionKey;
-  readonly value: string;
-}
-
-/** How a flag that we do not implement consumes the command line. */
-export type ValueArity = "none" | "required" | "optional";
-
-/** An AIPerf flag infermeter recognises but does not support yet: using it is an error, never ignored. */
-export interface UnsupportedOptionSpec extends OptionBase {
-  readonly type: "unsupported";
-  readonly arity: ValueArity;
-}
-
-/** An AIPerf flag that asks for something infermeter already does (or never does): accepted with a warning. */
-export interface NoEffectOptionSpec extends OptionBase {
-  readonly type: "noEffect";
-  readonly arity: ValueArity;
-  /** Why the flag changes nothing (one sentence, used in the warning). */
-  readonly reason: string;
-}
-
-/** An option that writes a `ProfileConfig` field. */
-export type ValueOptionSpec =
-  | StringOptionSpec
-  | IntOptionSpec
-  | FloatOptionSpec
-  | BoolOptionSpec
-  | EnumOptionSpec
-  | ListOptionSpec
-  | KeyValueOptionSpec
-  | HeadersOptionSpec
-  | GoodputOptionSpec
-  | SwitchOptionSpec;
-
-export type OptionSpec = ValueOptionSpec | UnsupportedOptionSpec | NoEffectOptionSpec;
-
 /** Log levels, most verbose first (AIPerf's set). */
-export const LOG_LEVELS: readonly string[] = [
+export const LOG_LEVELS = [
   "TRACE",
   "DEBUG",
   "INFO",
@@ -187,12 +47,12 @@ export const LOG_LEVELS: readonly string[] = [
   "SUCCESS",
   "ERROR",
   "CRITICAL",
-];
+] as const satisfies readonly LogLevel[];
 
 const PHASE = "benchmark.phases.profiling";
 
 /** Options that write configuration values. */
-const VALUE_OPTIONS: readonly ValueOptionSpec[] = [
+const VALUE_OPTIONS = [
   // ── Endpoint ──────────────────────────────────────────────────────────────────────────────────────────────
   {
     key: "modelNames",
@@ -205,6 +65,7 @@ const VALUE_OPTIONS: readonly ValueOptionSpec[] = [
     metavar: "<names>",
     env: "INFERMETER_MODEL",
     yaml: ["benchmark.models.items"],
+    required: "No model given; add -m/--model NAME (several: a comma list), or 'model: NAME' in the -f file.",
     help: "Model name(s) sent in each request; separate several with commas or repeat the flag. Required.",
   },
   {
@@ -231,14 +92,13 @@ const VALUE_OPTIONS: readonly ValueOptionSpec[] = [
   {
     key: "endpointType",
     type: "enum",
-    choices: ENDPOINTS.names(),
-    unsupportedChoices: Object.keys(ENDPOINTS.unsupported()),
+    choices: ENDPOINTS,
     default: "chat",
     flags: ["--endpoint-type"],
     group: "Endpoint",
     env: "INFERMETER_ENDPOINT_TYPE",
     yaml: ["benchmark.endpoint.type"],
-    help: "API dialect of the server: OpenAI chat completions or legacy text completions.",
+    help: "API dialect of the server.",
   },
   {
     key: "streaming",
@@ -332,6 +192,7 @@ const VALUE_OPTIONS: readonly ValueOptionSpec[] = [
   {
     key: "extraInputs",
     type: "keyValue",
+    default: {},
     flags: ["--extra-inputs"],
     group: "Input",
     repeatable: true,
@@ -343,6 +204,7 @@ const VALUE_OPTIONS: readonly ValueOptionSpec[] = [
   {
     key: "headers",
     type: "headers",
+    default: [],
     flags: ["--header"],
     short: "-H",
     group: "Input",
@@ -363,8 +225,7 @@ const VALUE_OPTIONS: readonly ValueOptionSpec[] = [
   {
     key: "customDatasetType",
     type: "enum",
-    choices: DATASET_LOADERS.names(),
-    unsupportedChoices: Object.keys(DATASET_LOADERS.unsupported()),
+    choices: DATASET_LOADERS,
     flags: ["--custom-dataset-type"],
     group: "Input",
     yaml: ["benchmark.dataset.format"],
@@ -578,6 +439,7 @@ const VALUE_OPTIONS: readonly ValueOptionSpec[] = [
   {
     key: "goodput",
     type: "goodput",
+    default: [],
     flags: ["--goodput"],
     group: "Goodput",
     metavar: "<tag:value ...>",
@@ -626,6 +488,7 @@ const VALUE_OPTIONS: readonly ValueOptionSpec[] = [
     env: "INFERMETER_UI",
     yaml: ["benchmark.runtime.ui"],
     defaultDescription: "simple on a terminal, else none",
+    resolvedByRule: true,
     help: "Progress display on stderr. 'dashboard' currently shows the simple progress bar.",
   },
   // ── Service ───────────────────────────────────────────────────────────────────────────────────────────────
@@ -686,10 +549,10 @@ const VALUE_OPTIONS: readonly ValueOptionSpec[] = [
       "(0: they poll instead of sleeping). Cuts the wake-up delay in every timestamp at low load; " +
       "machine-wide, needs root, released at exit.",
   },
-];
+] as const satisfies readonly OptionSpec<string, OptionGroup>[];
 
 /** AIPerf flags that do nothing here because infermeter already behaves that way. */
-const NO_EFFECT_OPTIONS: readonly NoEffectOptionSpec[] = [
+const NO_EFFECT_OPTIONS = [
   {
     type: "noEffect",
     arity: "none",
@@ -706,10 +569,10 @@ const NO_EFFECT_OPTIONS: readonly NoEffectOptionSpec[] = [
     help: "Accepted for AIPerf compatibility; infermeter does not collect GPU telemetry yet.",
     reason: "infermeter does not collect GPU telemetry yet",
   },
-];
+] as const satisfies readonly OptionSpec<string, OptionGroup>[];
 
 /** Shorthand for the reserved AIPerf flags below. */
-function reserved(arity: ValueArity, flags: readonly string[], short?: string): UnsupportedOptionSpec {
+function reserved(arity: ValueArity, flags: readonly string[], short?: string): UnsupportedOptionSpec<OptionGroup> {
   return {
     type: "unsupported",
     arity,
@@ -721,7 +584,7 @@ function reserved(arity: ValueArity, flags: readonly string[], short?: string): 
 }
 
 /** AIPerf flags users will try: parsed so they get a precise "not supported yet" error instead of "unknown". */
-const UNSUPPORTED_OPTIONS: readonly UnsupportedOptionSpec[] = [
+const UNSUPPORTED_OPTIONS: readonly UnsupportedOptionSpec<OptionGroup>[] = [
   reserved("required", ["--public-dataset"]),
   reserved("required", ["--hf-subset"]),
   reserved("required", ["--system-prompt"]),
@@ -773,67 +636,34 @@ const UNSUPPORTED_OPTIONS: readonly UnsupportedOptionSpec[] = [
   reserved("required", ["--url-strategy"]),
 ];
 
+const PROFILE_OPTIONS = [...VALUE_OPTIONS, ...NO_EFFECT_OPTIONS, ...UNSUPPORTED_OPTIONS] as const;
+
+/** The table's literal type, from which `ProfileConfig` is derived. */
+export type ProfileOptionTable = typeof PROFILE_OPTIONS;
+
+/** A `ProfileConfig` field written by an option. */
+export type OptionKey = OptionKeyOf<ProfileOptionTable>;
+
 /** Every option of `infermeter profile`, in `--help` order. */
-export const OPTION_TABLE: readonly OptionSpec[] = [...VALUE_OPTIONS, ...NO_EFFECT_OPTIONS, ...UNSUPPORTED_OPTIONS];
+export const OPTION_TABLE: readonly OptionSpec<OptionKey, OptionGroup>[] = PROFILE_OPTIONS;
 
-/** True for options that write a `ProfileConfig` field. */
-export function isValueOption(spec: OptionSpec): spec is ValueOptionSpec {
-  return spec.type !== "unsupported" && spec.type !== "noEffect";
-}
-
-/** Does the option consume a value on the command line (`--x <value>`)? */
-export function optionArity(spec: OptionSpec): ValueArity {
-  switch (spec.type) {
-    case "bool":
-    case "switch":
-      return "none";
-    case "unsupported":
-    case "noEffect":
-      return spec.arity;
-    default:
-      return "required";
-  }
-}
-
-/** The preferred way to name an option in messages: its first long flag. */
-export function optionName(spec: OptionSpec): string {
-  return spec.flags[0];
-}
-
-/** Every flag spelling of an option: short first, then the long flags. */
-export function optionFlagNames(spec: OptionSpec): readonly string[] {
-  return spec.short === undefined ? spec.flags : [spec.short, ...spec.flags];
-}
-
-const BY_FLAG: ReadonlyMap<string, OptionSpec> = new Map(
-  OPTION_TABLE.flatMap((spec) => optionFlagNames(spec).map((flag) => [flag, spec] as const)),
-);
+/** `infermeter profile`: the table plus what `--help` shows around it. */
+export const PROFILE_COMMAND: Command<ProfileOptionTable> = defineCommand({
+  name: "profile",
+  description: "Benchmark an OpenAI-compatible inference server. Flags, aliases and YAML keys follow AIPerf's " +
+    "'aiperf profile'; precedence is defaults < YAML (-f) < environment < flags.",
+  options: PROFILE_OPTIONS,
+  groups: OPTION_GROUPS,
+  unsupportedHeading: "AIPerf options recognised but not supported yet (using them is an error, or a warning where " +
+    "they would change nothing):",
+});
 
 /** The option a flag (`--isl`, `-m`) belongs to, or undefined. Negated booleans (`--no-x`) resolve to `--x`. */
 export function findOptionByFlag(flag: string): OptionSpec | undefined {
-  const direct = BY_FLAG.get(flag);
-  if (direct !== undefined) return direct;
-  if (flag.startsWith("--no-")) {
-    const positive = BY_FLAG.get(`--${flag.slice(5)}`);
-    if (positive?.type === "bool") return positive;
-  }
-  return undefined;
+  return PROFILE_COMMAND.index.find(flag);
 }
 
 /** Every flag spelling accepted on the command line, including `--no-x` for booleans. */
 export function allFlagNames(): readonly string[] {
-  const names: string[] = [];
-  for (const spec of OPTION_TABLE) {
-    names.push(...optionFlagNames(spec));
-    if (spec.type === "bool") names.push(...spec.flags.map((flag) => `--no-${flag.slice(2)}`));
-  }
-  return names;
-}
-
-/** The default value of a configuration field as declared in the table, or undefined. */
-export function tableDefault(key: OptionKey): unknown {
-  for (const spec of VALUE_OPTIONS) {
-    if (spec.key === key && "default" in spec && spec.default !== undefined) return spec.default;
-  }
-  return undefined;
+  return PROFILE_COMMAND.index.flagNames;
 }

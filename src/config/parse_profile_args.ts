@@ -5,36 +5,30 @@
  *
  * The CLI calls it like this:
  * ```ts
- * if (isProfileHelpRequest(args)) { stdout.write(await profileHelp()); return 0; }
- * if (mayNameConfigFile(args)) await preloadYamlConfig();
- * const parsed = parseProfileArgs(args, { env: Deno.env.toObject(), readTextFile: Deno.readTextFileSync, isTty });
+ * if (isHelpRequest(args)) { stdout.write(profileHelp()); return 0; }
+ * const parsed = await parseProfileArgs(args, { env: Deno.env.toObject(), readTextFile: Deno.readTextFileSync, isTty });
  * ```
  *
  * Startup cost matters here (`profile` must send its first request within 150 ms of process start), so this module
- * loads no npm package: commander (~25–30 ms) is imported only to render `--help`, and js-yaml (~7 ms) only when a
- * `-f/--config` file is given (see `lazy_yaml_config.ts`). `tests/config/import_graph_test.ts` keeps it that way.
+ * loads no npm package statically: js-yaml (~7 ms) is imported only when a `-f/--config` file is given.
+ * `tests/config/import_graph_test.ts` keeps it that way.
  */
-import type { BuildProfileCommandOptions } from "./build_profile_command.ts";
 import { ConfigError } from "./config_error.ts";
 import { layerOptionValues, type OptionAssignment } from "./layer_option_values.ts";
-import { loadedYamlConfigLoader } from "./lazy_yaml_config.ts";
-import { OPTION_TABLE, type OptionKey, type ValueSource } from "./option_table.ts";
+import { OPTION_TABLE, type OptionKey, PROFILE_COMMAND } from "./option_table.ts";
+import type { ValueSource } from "./option_spec.ts";
+import { cliAssignments, envAssignments } from "./parse_command_args.ts";
 import type { ProfileConfig } from "./profile_config.ts";
-import { isProfileHelpRequest, readCliArgs } from "./read_cli_args.ts";
+import { isHelpRequest, readCliArgs } from "./read_cli_args.ts";
 import { redactCommand } from "./redact_command.ts";
+import { renderHelp, type RenderHelpOptions } from "./render_help.ts";
 import { resolveProfileConfig } from "./resolve_profile_config.ts";
 
-export { isProfileHelpRequest } from "./read_cli_args.ts";
-// parseProfileArgs is synchronous, so the YAML loader must be in memory before it meets -f: callers whose
-// arguments may name a config file `await preloadYamlConfig()` first (the CLI does, see cli/profile.ts).
-export { mayNameConfigFile, preloadYamlConfig } from "./lazy_yaml_config.ts";
+export { isHelpRequest } from "./read_cli_args.ts";
 
-/**
- * The `infermeter profile --help` text, grouped like AIPerf's (rendered by commander, which is loaded only here).
- */
-export async function profileHelp(options: BuildProfileCommandOptions = {}): Promise<string> {
-  const { profileHelp } = await import("./build_profile_command.ts");
-  return profileHelp(options);
+/** The `infermeter profile --help` text, grouped like AIPerf's. */
+export function profileHelp(options: RenderHelpOptions = {}): string {
+  return renderHelp(PROFILE_COMMAND, options);
 }
 
 /** What the parser needs from the outside world (injected so tests need no real files or environment). */
@@ -56,15 +50,12 @@ export interface ParsedProfile {
   /** Things that did not stop the run but change what the user may expect (one sentence each). */
   readonly warnings: readonly string[];
   /** Which layer each field's value came from. */
-  readonly sources: Readonly<Record<OptionKey, ValueSource>>;
+  readonly sources: Readonly<Record<keyof ProfileConfig, ValueSource>>;
 }
 
-/**
- * Parses, layers and validates; throws one `ConfigError` listing every problem. With `-f/--config`, throws an
- * `Error` if the YAML loader was not loaded first (see {@link preloadYamlConfig}).
- */
-export function parseProfileArgs(argv: readonly string[], io: ProfileIo): ParsedProfile {
-  if (isProfileHelpRequest(argv)) {
+/** Parses, layers and validates; rejects with one `ConfigError` listing every problem. */
+export async function parseProfileArgs(argv: readonly string[], io: ProfileIo): Promise<ParsedProfile> {
+  if (isHelpRequest(argv)) {
     throw new ConfigError([
       "-h/--help asks for the option list, not a run; the CLI prints profileHelp() before calling parseProfileArgs.",
     ]);
@@ -73,20 +64,14 @@ export function parseProfileArgs(argv: readonly string[], io: ProfileIo): Parsed
   const warnings: string[] = [];
   const assignments: OptionAssignment[] = [];
 
-  const cli = readCliArgs(argv);
+  const cli = readCliArgs(argv, PROFILE_COMMAND);
   problems.push(...cli.problems);
 
+  const configKey: OptionKey = "configFile";
   const configFile = cli.occurrences.findLast((occurrence) =>
-    "key" in occurrence.spec && occurrence.spec.key === "configFile"
+    "key" in occurrence.spec && occurrence.spec.key === configKey
   );
   if (configFile?.raw !== undefined && configFile.raw.trim() !== "") {
-    const loadYamlConfig = loadedYamlConfigLoader();
-    if (loadYamlConfig === undefined) {
-      throw new Error(
-        "parseProfileArgs: -f/--config needs the YAML loader; call `await preloadYamlConfig()` first " +
-          "(done automatically when this process's arguments name the file).",
-      );
-    }
     const path = configFile.raw.trim();
     let text: string | undefined;
     try {
@@ -97,31 +82,17 @@ export function parseProfileArgs(argv: readonly string[], io: ProfileIo): Parsed
       );
     }
     if (text !== undefined) {
+      // js-yaml is loaded only here, so runs without a config file never pay for it.
+      const { loadYamlConfig } = await import("./yaml_config.ts");
       const yaml = loadYamlConfig(text, { path, env: io.env });
       problems.push(...yaml.problems);
       warnings.push(...yaml.warnings);
       assignments.push(...yaml.assignments);
     }
   }
+  assignments.push(...envAssignments(OPTION_TABLE, io.env), ...cliAssignments(cli.occurrences));
 
-  for (const spec of OPTION_TABLE) {
-    if (spec.env === undefined) continue;
-    const value = io.env[spec.env];
-    if (value === undefined || value === "") continue;
-    assignments.push({ spec, raw: value, origin: `env ${spec.env}`, source: "env" });
-  }
-
-  for (const occurrence of cli.occurrences) {
-    assignments.push({
-      spec: occurrence.spec,
-      raw: occurrence.raw,
-      origin: occurrence.flag,
-      source: "cli",
-      negated: occurrence.negated,
-    });
-  }
-
-  const layered = layerOptionValues(assignments);
+  const layered = layerOptionValues(OPTION_TABLE, assignments);
   problems.push(...layered.problems);
   warnings.push(...layered.warnings);
   const resolved = resolveProfileConfig(layered.values, { isTty: io.isTty });

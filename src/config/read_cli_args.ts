@@ -1,22 +1,17 @@
 /**
- * Reads `infermeter profile` arguments against the option table, returning every option occurrence in command-line
- * order (raw, not yet typed) and every problem found: unknown flags with a "did you mean" hint, stray arguments,
- * missing values.
+ * Reads a command's arguments against its option table, returning every option occurrence in command-line order
+ * (raw, not yet typed) and every problem found: unknown flags with a "did you mean" hint, stray arguments, missing
+ * values. Every command (`profile`, `serve-sim`, `calibrate`, `demo`) reads its arguments here.
  *
- * The parser is our own, table-driven, and imports nothing heavy: loading commander (CommonJS, which pulls in
- * Deno's Node compatibility layer) cost ~25–30 ms of `profile`'s startup; commander now only renders `--help`
- * (`build_profile_command.ts`, imported lazily). It reproduces exactly how commander 15's `parseOptions` read
- * these arguments (the rules are listed on {@link scanOptions}), so messages and edge cases did not change.
+ * The parser is our own, table-driven, and imports nothing heavy: loading an npm argument parser (CommonJS, which
+ * pulls in Deno's Node compatibility layer) cost ~25–30 ms of `profile`'s startup. Its rules are those of commander
+ * 15's `parseOptions`, which the commands used before (listed on {@link scanOptions}), so messages and edge cases
+ * did not change.
  */
 import { didYouMeanHint } from "../base/did_you_mean.ts";
-import {
-  allFlagNames,
-  findOptionByFlag,
-  OPTION_TABLE,
-  optionArity,
-  type OptionSpec,
-  type ValueArity,
-} from "./option_table.ts";
+import type { Command } from "./command_spec.ts";
+import type { FlagBinding, OptionIndex } from "./option_index.ts";
+import { enumChoices, optionArity, type OptionSpec } from "./option_spec.ts";
 import { isSecretKeyName, REDACTED } from "./redact_secrets.ts";
 
 /** One option as it appeared on the command line. */
@@ -33,10 +28,12 @@ export interface CliOccurrence {
 export interface CliArgs {
   readonly occurrences: readonly CliOccurrence[];
   readonly problems: readonly string[];
+  /** The words after a bare `--`, for a command that passes them on (else they are problems). */
+  readonly passedOn: readonly string[];
 }
 
 /** True when the arguments ask for help (`-h`/`--help` before any `--`). */
-export function isProfileHelpRequest(argv: readonly string[]): boolean {
+export function isHelpRequest(argv: readonly string[]): boolean {
   for (const arg of argv) {
     if (arg === "--") return false;
     if (arg === "-h" || arg === "--help") return true;
@@ -44,74 +41,46 @@ export function isProfileHelpRequest(argv: readonly string[]): boolean {
   return false;
 }
 
-const MULTI_LETTER_SHORTS: ReadonlyMap<string, string> = new Map(
-  OPTION_TABLE.filter((spec) => spec.short !== undefined && spec.short.length > 2)
-    .map((spec) => [spec.short as string, spec.flags[0]] as const),
-);
-
-const SEE_HELP = "see 'infermeter profile --help' for all options";
-
-/** Parses `argv` (the arguments after `profile`). Never throws. */
-export function readCliArgs(argv: readonly string[]): CliArgs {
+/** Parses `argv` (the arguments after the command's name) against `command`'s table. Never throws. */
+export function readCliArgs(argv: readonly string[], command: Command): CliArgs {
+  const ctx: ReadContext = {
+    index: command.index,
+    seeHelp: `see 'infermeter ${command.name} --help' for all options`,
+    negativeNumbersAreValues: ![...command.index.bindings.keys()].some((flag) => /^-\d$/.test(flag)),
+  };
   const problems: string[] = [];
-  const { args, afterTerminator } = preprocess(argv, problems);
+  const { args, afterTerminator } = preprocess(ctx, argv, problems);
+  const passOn = command.afterTerminator === "passOn";
+  const strayAfterTerminator = passOn ? [] : afterTerminator;
   const occurrences: CliOccurrence[] = [];
-  const scanned = scanOptions(args, occurrences);
+  const scanned = scanOptions(ctx, args, occurrences);
   if (scanned === "missingValue") {
     // Parsing stopped at the last word, an option without its value; words read so far are not reported as strays.
     const flag = args[args.length - 1];
-    problems.push(`${flag} needs a value; put one after it, e.g. ${flag} ${exampleValue(flag)}.`);
-    reportStrays([], [], afterTerminator, args, problems);
+    problems.push(`${flag} needs a value; put one after it, e.g. ${flag} ${exampleValue(ctx, flag)}.`);
+    reportStrays(ctx, [], [], strayAfterTerminator, args, problems);
   } else {
-    reportStrays(scanned.operands, scanned.unknown, afterTerminator, args, problems);
+    reportStrays(ctx, scanned.operands, scanned.unknown, strayAfterTerminator, args, problems);
   }
-  return { occurrences, problems };
+  return { occurrences, problems, passedOn: passOn ? afterTerminator : [] };
 }
 
-/** What one flag spelling stands for. */
-interface FlagBinding {
-  readonly spec: OptionSpec;
-  /** The spelling(s) reported in occurrences and messages (`--isl`, `-m/--model-names`, `--no-streaming`). */
-  readonly flag: string;
-  readonly negated: boolean;
-  readonly arity: ValueArity;
+/** What the reading functions share for one command. */
+interface ReadContext {
+  readonly index: OptionIndex;
+  /** `see 'infermeter <command> --help' for all options`. */
+  readonly seeHelp: string;
+  /** A negative number is a value, not an option, unless some option is spelled like one (`-1`). */
+  readonly negativeNumbersAreValues: boolean;
 }
-
-/**
- * Every spelling the scanner recognises as a whole word: each option's one-letter short flag and first long flag
- * (reported together as `-m/--model-names`, since the two are one option), each alias, and the `--no-` form of each
- * boolean flag. Multi-letter shorts (`-vv`) are not here: {@link preprocess} rewrites them to their long flag.
- */
-const BINDINGS: ReadonlyMap<string, FlagBinding> = (() => {
-  const map = new Map<string, FlagBinding>();
-  for (const spec of OPTION_TABLE) {
-    const arity = optionArity(spec);
-    const short = spec.short !== undefined && spec.short.length === 2 ? spec.short : undefined;
-    const [first, ...aliases] = spec.flags;
-    const main: FlagBinding = { spec, flag: short === undefined ? first : `${short}/${first}`, negated: false, arity };
-    if (short !== undefined) map.set(short, main);
-    map.set(first, main);
-    for (const alias of aliases) map.set(alias, { spec, flag: alias, negated: false, arity });
-    if (spec.type === "bool") {
-      for (const flag of spec.flags) {
-        const negated = `--no-${flag.slice(2)}`;
-        map.set(negated, { spec, flag: negated, negated: true, arity: "none" });
-      }
-    }
-  }
-  return map;
-})();
-
-/** A negative number is a value, not an option, unless some option is spelled like one (`-1`). */
-const NEGATIVE_NUMBERS_ARE_VALUES = ![...BINDINGS.keys()].some((flag) => /^-\d$/.test(flag));
 
 /** Looks like an option: two or more characters starting with `-`. */
 function maybeOption(arg: string): boolean {
   return arg.length > 1 && arg[0] === "-";
 }
 
-function isNegativeNumber(arg: string): boolean {
-  return NEGATIVE_NUMBERS_ARE_VALUES && /^-(\d+|\d*\.\d+)([eE][+-]?\d+)?$/.test(arg);
+function isNegativeNumber(ctx: ReadContext, arg: string): boolean {
+  return ctx.negativeNumbersAreValues && /^-(\d+|\d*\.\d+)([eE][+-]?\d+)?$/.test(arg);
 }
 
 /**
@@ -119,7 +88,7 @@ function isNegativeNumber(arg: string): boolean {
  * occurrence per option in order. Returns the words that belong to no option (`operands` before the first unknown
  * option, `unknown` from it on), or `"missingValue"` when the last word is an option that needs a value.
  *
- * These are commander 15's `parseOptions` rules, which `profile` followed before this parser replaced commander:
+ * These are commander 15's `parseOptions` rules, which the commands followed before this parser replaced commander:
  * - a word that is a known flag takes the next word as its value whatever it looks like (`--extra-inputs -1`,
  *   `--model -x`) when the option requires one; an optional value is taken only if the next word does not look like
  *   an option (negative numbers do not count as options);
@@ -132,6 +101,7 @@ function isNegativeNumber(arg: string): boolean {
  *   is not a known option land in `unknown`; other words are operands.
  */
 function scanOptions(
+  ctx: ReadContext,
   args: readonly string[],
   out: CliOccurrence[],
 ): { operands: string[]; unknown: string[] } | "missingValue" {
@@ -156,14 +126,14 @@ function scanOptions(
     }
 
     if (maybeOption(arg)) {
-      const binding = BINDINGS.get(arg);
+      const binding = ctx.index.bindings.get(arg);
       if (binding !== undefined) {
         if (binding.arity === "required") {
           if (i >= args.length) return "missingValue";
           emit(binding, args[i++]);
         } else if (binding.arity === "optional") {
           const next = args[i];
-          const takesNext = i < args.length && (!maybeOption(next) || isNegativeNumber(next));
+          const takesNext = i < args.length && (!maybeOption(next) || isNegativeNumber(ctx, next));
           if (takesNext) i++;
           emit(binding, takesNext ? next : undefined);
         } else {
@@ -174,7 +144,7 @@ function scanOptions(
     }
 
     if (arg.length > 2 && arg[0] === "-" && arg[1] !== "-") {
-      const binding = BINDINGS.get(arg.slice(0, 2));
+      const binding = ctx.index.bindings.get(arg.slice(0, 2));
       if (binding !== undefined) {
         if (binding.arity === "none") {
           emit(binding, undefined);
@@ -188,14 +158,14 @@ function scanOptions(
 
     if (/^--[^=]+=/.test(arg)) {
       const eq = arg.indexOf("=");
-      const binding = BINDINGS.get(arg.slice(0, eq));
+      const binding = ctx.index.bindings.get(arg.slice(0, eq));
       if (binding !== undefined && binding.arity !== "none") {
         emit(binding, arg.slice(eq + 1));
         continue;
       }
     }
 
-    if (dest === operands && maybeOption(arg) && !isNegativeNumber(arg)) dest = unknown;
+    if (dest === operands && maybeOption(arg) && !isNegativeNumber(ctx, arg)) dest = unknown;
     dest.push(arg);
   }
   return { operands, unknown };
@@ -206,7 +176,11 @@ function scanOptions(
  * (→ `--flag` or `--no-flag`), a required value forgotten before the next option, and splits off everything after
  * `--`.
  */
-function preprocess(argv: readonly string[], problems: string[]): { args: string[]; afterTerminator: string[] } {
+function preprocess(
+  ctx: ReadContext,
+  argv: readonly string[],
+  problems: string[],
+): { args: string[]; afterTerminator: string[] } {
   const args: string[] = [];
   let expectValue = false;
   for (let i = 0; i < argv.length; i++) {
@@ -217,14 +191,14 @@ function preprocess(argv: readonly string[], problems: string[]): { args: string
       continue;
     }
     if (arg === "--") return { args, afterTerminator: argv.slice(i + 1) };
-    const multi = MULTI_LETTER_SHORTS.get(arg);
+    const multi = ctx.index.multiLetterShorts.get(arg);
     if (multi !== undefined) {
       args.push(multi);
       continue;
     }
     const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
     const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const spec = findOptionByFlag(name);
+    const spec = ctx.index.find(name);
     if (spec !== undefined && eq > 0 && optionArity(spec) === "none") {
       if (spec.type === "bool" && !name.startsWith("--no-")) {
         const word = arg.slice(eq + 1).trim().toLowerCase();
@@ -243,7 +217,7 @@ function preprocess(argv: readonly string[], problems: string[]): { args: string
     ) {
       const next = argv[i + 1];
       const nextName = next?.startsWith("--") ? next.split("=")[0] : next;
-      if (next !== undefined && (findOptionByFlag(nextName) !== undefined || MULTI_LETTER_SHORTS.has(next))) {
+      if (next !== undefined && (ctx.index.find(nextName) !== undefined || ctx.index.multiLetterShorts.has(next))) {
         // `--model --url x`: the value was forgotten; do not let the option swallow the next flag.
         problems.push(
           `${arg} is missing its value (the next word is the option ${nextName}); put a value after ${arg}.`,
@@ -259,13 +233,14 @@ function preprocess(argv: readonly string[], problems: string[]): { args: string
 
 /** Problems for unknown options and for arguments that belong to no option. */
 function reportStrays(
+  ctx: ReadContext,
   operands: readonly string[],
   unknown: readonly string[],
   afterTerminator: readonly string[],
   args: readonly string[],
   problems: string[],
 ): void {
-  const flagNames = allFlagNames();
+  const flagNames = ctx.index.flagNames;
   let previousWasUnknownFlag = false;
   let previousSecret = false;
   for (const item of unknown) {
@@ -274,8 +249,8 @@ function reportStrays(
       const hint = didYouMeanHint(name, flagNames);
       problems.push(
         hint === ""
-          ? `Unknown option '${name}'; ${SEE_HELP}.`
-          : `Unknown option '${name}';${hint} See 'infermeter profile --help' for all options.`,
+          ? `Unknown option '${name}'; ${ctx.seeHelp}.`
+          : `Unknown option '${name}';${hint} S${ctx.seeHelp.slice(1)}.`,
       );
       previousWasUnknownFlag = !item.includes("=");
       previousSecret = isSecretKeyName(name.replace(/^-+/, ""));
@@ -286,17 +261,17 @@ function reportStrays(
       previousWasUnknownFlag = false;
       continue;
     }
-    problems.push(strayMessage(previousSecret ? REDACTED : item));
+    problems.push(strayMessage(ctx, previousSecret ? REDACTED : item));
   }
-  for (const item of operands) problems.push(strayMessage(strayShown(item, args)));
-  for (const item of afterTerminator) problems.push(strayMessage(strayShown(item, args)));
+  for (const item of operands) problems.push(strayMessage(ctx, strayShown(ctx, item, args)));
+  for (const item of afterTerminator) problems.push(strayMessage(ctx, strayShown(ctx, item, args)));
 }
 
 /** A stray word right after a header or secret value is probably part of it (unquoted spaces): hide it. */
-function strayShown(item: string, args: readonly string[]): string {
+function strayShown(ctx: ReadContext, item: string, args: readonly string[]): string {
   const index = args.indexOf(item);
   for (let i = index - 1; i >= 0 && i >= index - 4; i--) {
-    const spec = findOptionByFlag(args[i].split("=")[0]);
+    const spec = ctx.index.find(args[i].split("=")[0]);
     if (spec === undefined) continue;
     if (spec.secret || spec.type === "headers") return REDACTED;
     break;
@@ -304,14 +279,14 @@ function strayShown(item: string, args: readonly string[]): string {
   return item;
 }
 
-function strayMessage(shown: string): string {
+function strayMessage(ctx: ReadContext, shown: string): string {
   return `Unexpected argument '${shown}'; every value must follow its option (quote values that contain spaces), ` +
-    `${SEE_HELP}.`;
+    `${ctx.seeHelp}.`;
 }
 
 /** A plausible value for a flag's "needs a value" hint. */
-function exampleValue(flag: string): string {
-  const spec = findOptionByFlag(flag);
+function exampleValue(ctx: ReadContext, flag: string): string {
+  const spec = ctx.index.find(flag);
   if (spec === undefined || spec.type === "unsupported" || spec.type === "noEffect") return "VALUE";
   switch (spec.type) {
     case "int":
@@ -319,7 +294,7 @@ function exampleValue(flag: string): string {
     case "float":
       return "2.5";
     case "enum":
-      return spec.choices[0];
+      return enumChoices(spec)[0];
     case "headers":
       return "'X-Trace: 1'";
     case "keyValue":

@@ -19,7 +19,8 @@
 import * as yaml from "js-yaml";
 import { didYouMeanHint } from "../base/did_you_mean.ts";
 import type { OptionAssignment } from "./layer_option_values.ts";
-import { OPTION_TABLE, type OptionSpec } from "./option_table.ts";
+import type { OptionSpec } from "./option_spec.ts";
+import { OPTION_TABLE } from "./option_table.ts";
 
 /** Options for {@link loadYamlConfig}. */
 export interface LoadYamlConfigOptions {
@@ -57,16 +58,6 @@ const UNSUPPORTED_BODY_KEYS: readonly string[] = [
 ];
 /** Body keys that the loader rewrites before walking (`model` → `models`, …), offered in "did you mean" hints. */
 const BODY_SHORTHANDS: readonly string[] = ["model", "datasets", "warmup", "profiling"];
-/** Phase fields the profiling phase understands (after normalization). */
-const PROFILING_FIELDS: readonly string[] = [
-  "type",
-  "concurrency",
-  "rate",
-  "requests",
-  "duration",
-  "grace_period",
-  "smoothness",
-];
 /** Warmup fields that AIPerf inherits from profiling by default; we always inherit, so they only warn. */
 const WARMUP_INHERITED_FIELDS: readonly string[] = ["type", "concurrency", "rate", "smoothness"];
 
@@ -84,6 +75,11 @@ const FLAT_KEYS: ReadonlyMap<string, OptionSpec> = new Map(
 const STRUCTURED_PATHS: ReadonlyMap<string, OptionSpec> = new Map(
   OPTION_TABLE.flatMap((spec) => (spec.yaml ?? []).map((path) => [path, spec] as const)),
 );
+
+/** Phase fields the profiling phase understands (after normalization): the table's paths below it. */
+const PROFILING_FIELDS: readonly string[] = [...STRUCTURED_PATHS.keys()]
+  .filter((path) => path.startsWith("benchmark.phases.profiling."))
+  .map((path) => path.slice("benchmark.phases.profiling.".length));
 
 /** Every mapping path that may contain known keys, with the keys known directly below it. */
 const KNOWN_CHILDREN: ReadonlyMap<string, ReadonlySet<string>> = (() => {
@@ -110,7 +106,7 @@ function isMapping(value: unknown): value is Mapping {
 
 /**
  * Parses `text` (the content of `options.path`) into assignments and problems. Never throws. (`parseProfileArgs`
- * reaches it through `lazy_yaml_config.ts`, so that js-yaml is loaded only when a config file is given.)
+ * imports this module dynamically, so that js-yaml is loaded only when a config file is given.)
  */
 export function loadYamlConfig(text: string, options: LoadYamlConfigOptions): YamlConfig {
   const file = options.path;

@@ -5,8 +5,8 @@ import { fakeIo } from "./_fake_io.ts";
 
 const SECRETS = ["sk-live-123", "tok-456", "pw-789", "hf-000"];
 
-Deno.test("toInputConfig never contains the API key or secret header and body values", () => {
-  const { config } = parseProfileArgs(
+Deno.test("toInputConfig never contains the API key or secret header and body values", async () => {
+  const { config } = await parseProfileArgs(
     [
       "-m",
       "m",
@@ -33,8 +33,8 @@ Deno.test("toInputConfig never contains the API key or secret header and body va
   assert.deepEqual(input.extra, { hf_token: "<redacted>", max_tokens: 9 });
 });
 
-Deno.test("toInputConfig nests the configuration like AIPerf's input_config", () => {
-  const { config } = parseProfileArgs(
+Deno.test("toInputConfig nests the configuration like AIPerf's input_config", async () => {
+  const { config } = await parseProfileArgs(
     [
       "-m",
       "Qwen/Qwen3-0.6B",

@@ -2,13 +2,23 @@ import assert from "node:assert/strict";
 import {
   allFlagNames,
   findOptionByFlag,
-  isValueOption,
   OPTION_GROUPS,
   OPTION_TABLE,
-  optionFlagNames,
+  PROFILE_COMMAND,
 } from "../../src/config/option_table.ts";
-import { buildProfileCommand, profileHelp, profileHelpGroups } from "../../src/config/build_profile_command.ts";
-import { parseProfileArgs } from "../../src/config/parse_profile_args.ts";
+import {
+  type ChoiceRegistry,
+  enumChoices,
+  enumUnsupportedChoices,
+  isValueOption,
+  optionFlagNames,
+} from "../../src/config/option_spec.ts";
+import { ConfigError } from "../../src/config/config_error.ts";
+import { DATASET_LOADERS } from "../../src/dataset/dataset_loaders.ts";
+import { ENDPOINTS } from "../../src/endpoints/endpoint_registry.ts";
+import { OptionIndex } from "../../src/config/option_index.ts";
+import { helpGroups } from "../../src/config/render_help.ts";
+import { parseProfileArgs, profileHelp } from "../../src/config/parse_profile_args.ts";
 import { fakeIo } from "./_fake_io.ts";
 
 Deno.test("option table gives every option help text, a known group and well-formed flags", () => {
@@ -32,7 +42,7 @@ Deno.test("option table has no flag or alias used twice, including --no- forms",
   }
   const all = allFlagNames();
   assert.equal(new Set(all).size, all.length, "no collision between a flag and a generated --no- form");
-  assert.doesNotThrow(() => buildProfileCommand(), "commander accepts every flag");
+  assert.doesNotThrow(() => new OptionIndex(OPTION_TABLE), "the parser accepts every flag");
 });
 
 Deno.test("option table declares every flag's key once for secrets and YAML paths", () => {
@@ -51,7 +61,7 @@ Deno.test("findOptionByFlag resolves every spelling to its option", () => {
   assert.equal(findOptionByFlag("--nope"), undefined);
 });
 
-Deno.test("every value option's aliases parse to the same field as its first flag", () => {
+Deno.test("every value option's aliases parse to the same field as its first flag", async () => {
   const sample: Record<string, string | undefined> = {
     string: "x",
     path: "x",
@@ -66,17 +76,17 @@ Deno.test("every value option's aliases parse to the same field as its first fla
   };
   for (const spec of OPTION_TABLE) {
     if (!isValueOption(spec) || spec.key === "configFile") continue;
-    const value = spec.type === "enum" ? spec.choices[0] : sample[spec.type];
+    const value = spec.type === "enum" ? enumChoices(spec)[0] : sample[spec.type];
     const context = spec.key === "modelNames" ? [] : ["-m", "m"];
     if (spec.key === "arrivalSmoothness" || spec.key === "arrivalPattern") context.push("--request-rate", "1");
     if (spec.key === "benchmarkGracePeriod") context.push("--benchmark-duration", "5");
     if (spec.key === "outputTokensStddev") context.push("--osl", "5");
     if (spec.key === "customDatasetType") context.push("--input-file", "in.jsonl");
     const argsFor = (flag: string): string[] => value === undefined ? [...context, flag] : [...context, flag, value];
-    const expected: unknown = parseProfileArgs(argsFor(spec.flags[0]), fakeIo()).config[spec.key];
+    const expected: unknown = (await parseProfileArgs(argsFor(spec.flags[0]), fakeIo())).config[spec.key];
     assert.notEqual(expected, undefined, `${spec.flags[0]} sets ${spec.key}`);
     for (const flag of optionFlagNames(spec)) {
-      const actual: unknown = parseProfileArgs(argsFor(flag), fakeIo()).config[spec.key];
+      const actual: unknown = (await parseProfileArgs(argsFor(flag), fakeIo())).config[spec.key];
       assert.deepEqual(actual, expected, `${flag} writes ${spec.key} like ${spec.flags[0]}`);
     }
   }
@@ -86,7 +96,7 @@ Deno.test("profileHelp lists AIPerf's groups in order, with every alias, default
   const help = profileHelp();
   assert.match(help, /^Usage: infermeter profile \[options\]/);
   let last = -1;
-  for (const group of profileHelpGroups()) {
+  for (const group of helpGroups(PROFILE_COMMAND)) {
     const at = help.indexOf(`\n${group}:\n`);
     assert.ok(at > last, `group ${group} appears, in order`);
     last = at;
@@ -123,3 +133,53 @@ Deno.test("profileHelp lists AIPerf's groups in order, with every alias, default
   assert.match(help, /--public-dataset/);
   for (const line of help.split("\n")) assert.ok(line.length <= 100, `line fits 100 columns: ${line}`);
 });
+
+Deno.test("registry-backed options take their choices from the registry itself, never from a copy", async () => {
+  const registryBacked = new Map<string, ChoiceRegistry>([
+    ["endpointType", ENDPOINTS],
+    ["customDatasetType", DATASET_LOADERS],
+  ]);
+  for (const spec of OPTION_TABLE) {
+    if (spec.type !== "enum") continue;
+    const registry = registryBacked.get(spec.key);
+    if (registry === undefined) {
+      assert.ok(Array.isArray(spec.choices), `${spec.flags[0]} has a fixed list`);
+      continue;
+    }
+    assert.equal(spec.choices, registry, `${spec.flags[0]} reads the ${registry.kind} registry`);
+    assert.deepEqual(enumChoices(spec), registry.names());
+    assert.deepEqual(enumUnsupportedChoices(spec), Object.keys(registry.unsupported()));
+    const context = spec.key === "customDatasetType" ? ["--input-file", "x.jsonl"] : [];
+    const problems = await problemsOf(["-m", "m", ...context, spec.flags[0], "zzz"]);
+    assert.match(problems[0], new RegExp(`use one of: ${registry.names().join(", ")}\\.$`), problems[0]);
+    const unsupported = Object.keys(registry.unsupported())[0];
+    assert.match((await problemsOf(["-m", "m", ...context, spec.flags[0], unsupported]))[0], /not supported yet/);
+  }
+  assert.deepEqual(
+    [...registryBacked.keys()].filter((key) => !OPTION_TABLE.some((s) => "key" in s && s.key === key)),
+    [],
+  );
+});
+
+Deno.test("every enum default is one of its choices, and every switch sets one of its field's choices", () => {
+  for (const spec of OPTION_TABLE) {
+    if (spec.type === "enum" && spec.default !== undefined) {
+      assert.ok(enumChoices(spec).includes(spec.default), `${spec.flags[0]}'s default ${spec.default} is a choice`);
+    }
+    if (spec.type === "switch") {
+      const field = PROFILE_COMMAND.index.forKey(spec.key);
+      assert.ok(field?.type === "enum" && enumChoices(field).includes(spec.value), `${spec.flags[0]} sets a choice`);
+    }
+  }
+});
+
+/** The problems `parseProfileArgs` reports for `argv`. */
+async function problemsOf(argv: readonly string[]): Promise<readonly string[]> {
+  try {
+    await parseProfileArgs(argv, fakeIo());
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, String(error));
+    return error.problems;
+  }
+  assert.fail(`expected ${argv.join(" ")} to be rejected`);
+}

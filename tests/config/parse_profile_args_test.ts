@@ -9,9 +9,9 @@ function parse(argv: readonly string[], io = fakeIo()) {
 }
 
 /** The problems of the ConfigError thrown for `argv`. */
-function problemsOf(argv: readonly string[], io = fakeIo()): readonly string[] {
+async function problemsOf(argv: readonly string[], io = fakeIo()): Promise<readonly string[]> {
   try {
-    parseProfileArgs(argv, io);
+    await parseProfileArgs(argv, io);
   } catch (error) {
     assert.ok(error instanceof ConfigError, `expected ConfigError, got ${error}`);
     return error.problems;
@@ -21,8 +21,8 @@ function problemsOf(argv: readonly string[], io = fakeIo()): readonly string[] {
 
 const words = (line: string): string[] => line.trim().split(/\s+/);
 
-Deno.test("parseProfileArgs reads the seed's chat command with synthetic inputs", () => {
-  const { config } = parse(words(`
+Deno.test("parseProfileArgs reads the seed's chat command with synthetic inputs", async () => {
+  const { config } = await parse(words(`
     --model Qwen/Qwen3-0.6B --endpoint-type chat --endpoint /v1/chat/completions --streaming
     --synthetic-input-tokens-mean 100 --synthetic-input-tokens-stddev 0 --output-tokens-mean 200
     --output-tokens-stddev 0 --url localhost:8000 --request-count 20`));
@@ -40,8 +40,8 @@ Deno.test("parseProfileArgs reads the seed's chat command with synthetic inputs"
   assert.equal(config.inputFile, undefined);
 });
 
-Deno.test("parseProfileArgs reads the seed's chat command with a single_turn input file", () => {
-  const { config } = parse(words(`
+Deno.test("parseProfileArgs reads the seed's chat command with a single_turn input file", async () => {
+  const { config } = await parse(words(`
     --model Qwen/Qwen3-0.6B --endpoint-type chat --endpoint /v1/chat/completions --streaming
     --input-file inputs.jsonl --custom-dataset-type single_turn --url localhost:8000 --request-count 10`));
   assert.equal(config.inputFile, "inputs.jsonl");
@@ -50,8 +50,8 @@ Deno.test("parseProfileArgs reads the seed's chat command with a single_turn inp
   assert.equal(config.streaming, true);
 });
 
-Deno.test("parseProfileArgs reads the seed's completions command with synthetic inputs", () => {
-  const { config } = parse(words(`
+Deno.test("parseProfileArgs reads the seed's completions command with synthetic inputs", async () => {
+  const { config } = await parse(words(`
     --model Qwen/Qwen3-0.6B --endpoint-type completions --endpoint /v1/completions
     --synthetic-input-tokens-mean 64 --synthetic-input-tokens-stddev 4 --output-tokens-mean 128
     --output-tokens-stddev 4 --url localhost:8000 --request-count 32`));
@@ -65,8 +65,8 @@ Deno.test("parseProfileArgs reads the seed's completions command with synthetic 
   assert.equal(config.requestCount, 32);
 });
 
-Deno.test("parseProfileArgs reads the seed's completions command with an input file", () => {
-  const { config, redactedCommand } = parse(words(`
+Deno.test("parseProfileArgs reads the seed's completions command with an input file", async () => {
+  const { config, redactedCommand } = await parse(words(`
     --model Qwen/Qwen3-0.6B --endpoint-type completions --endpoint /v1/completions
     --input-file inputs.jsonl --custom-dataset-type single_turn --url localhost:8000 --request-count 10`));
   assert.equal(config.endpointType, "completions");
@@ -79,8 +79,8 @@ Deno.test("parseProfileArgs reads the seed's completions command with an input f
   );
 });
 
-Deno.test("parseProfileArgs fills AIPerf's defaults when only a model is given", () => {
-  const { config, sources } = parse(["-m", "m"]);
+Deno.test("parseProfileArgs fills AIPerf's defaults when only a model is given", async () => {
+  const { config, sources } = await parse(["-m", "m"]);
   assert.deepEqual(config.urls, ["http://localhost:8000"]);
   assert.equal(config.endpointType, "chat");
   assert.equal(config.streaming, false);
@@ -111,23 +111,29 @@ Deno.test("parseProfileArgs fills AIPerf's defaults when only a model is given",
   assert.ok(!("apiKey" in config), "unset optional fields are absent");
 });
 
-Deno.test("parseProfileArgs defaults the request count to twice the concurrency, at least 10", () => {
-  assert.equal(parse(["-m", "m", "--concurrency", "3"]).config.requestCount, 10);
-  assert.equal(parse(["-m", "m", "--concurrency", "8"]).config.requestCount, 16);
-  assert.equal(parse(["-m", "m", "--concurrency", "8", "--benchmark-duration", "5"]).config.requestCount, undefined);
-  assert.equal(parse(["-m", "m", "--concurrency", "8", "--input-file", "a.jsonl"]).config.requestCount, undefined);
+Deno.test("parseProfileArgs defaults the request count to twice the concurrency, at least 10", async () => {
+  assert.equal((await parse(["-m", "m", "--concurrency", "3"])).config.requestCount, 10);
+  assert.equal((await parse(["-m", "m", "--concurrency", "8"])).config.requestCount, 16);
+  assert.equal(
+    (await parse(["-m", "m", "--concurrency", "8", "--benchmark-duration", "5"])).config.requestCount,
+    undefined,
+  );
+  assert.equal(
+    (await parse(["-m", "m", "--concurrency", "8", "--input-file", "a.jsonl"])).config.requestCount,
+    undefined,
+  );
 });
 
-Deno.test("parseProfileArgs leaves concurrency uncapped when a request rate is given", () => {
-  const { config } = parse(["-m", "m", "--request-rate", "5"]);
+Deno.test("parseProfileArgs leaves concurrency uncapped when a request rate is given", async () => {
+  const { config } = await parse(["-m", "m", "--request-rate", "5"]);
   assert.equal(config.concurrency, undefined);
   assert.equal(config.requestRate, 5);
   assert.equal(config.arrivalPattern, "poisson");
   assert.equal(config.requestCount, 10);
 });
 
-Deno.test("parseProfileArgs returns a deep-frozen config", () => {
-  const { config } = parse(["-m", "a,b", "--extra-inputs", '{"nvext":{"ignore_eos":true}}', "-H", "X-A:1"]);
+Deno.test("parseProfileArgs returns a deep-frozen config", async () => {
+  const { config } = await parse(["-m", "a,b", "--extra-inputs", '{"nvext":{"ignore_eos":true}}', "-H", "X-A:1"]);
   assert.ok(Object.isFrozen(config));
   assert.ok(Object.isFrozen(config.modelNames));
   assert.ok(Object.isFrozen(config.extraInputs));
@@ -135,66 +141,67 @@ Deno.test("parseProfileArgs returns a deep-frozen config", () => {
   assert.ok(Object.isFrozen(config.headers[0]));
 });
 
-Deno.test("parseProfileArgs maps every AIPerf alias to the same field", () => {
-  const cases: ReadonlyArray<readonly [readonly string[], keyof ReturnType<typeof parse>["config"], unknown]> = [
-    [["-m", "x"], "modelNames", ["x"]],
-    [["--model-names", "x"], "modelNames", ["x"]],
-    [["--model", "x"], "modelNames", ["x"]],
-    [["--custom-endpoint", "/v1/x"], "customEndpoint", "/v1/x"],
-    [["--endpoint", "v1/x"], "customEndpoint", "/v1/x"],
-    [["-u", "h:1"], "urls", ["http://h:1"]],
-    [["--url", "h:1"], "urls", ["http://h:1"]],
-    [["-H", "A:1"], "headers", [["A", "1"]]],
-    [["--header", "A:1"], "headers", [["A", "1"]]],
-    [["--num-dataset-entries", "7"], "numDatasetEntries", 7],
-    [["--num-prompts", "7"], "numDatasetEntries", 7],
-    [["--prompt-input-tokens-mean", "9"], "syntheticInputTokensMean", 9],
-    [["--synthetic-input-tokens-mean", "9"], "syntheticInputTokensMean", 9],
-    [["--isl", "9"], "syntheticInputTokensMean", 9],
-    [["--prompt-input-tokens-stddev", "2"], "syntheticInputTokensStddev", 2],
-    [["--synthetic-input-tokens-stddev", "2"], "syntheticInputTokensStddev", 2],
-    [["--isl-stddev", "2"], "syntheticInputTokensStddev", 2],
-    [["--prompt-output-tokens-mean", "9"], "outputTokensMean", 9],
-    [["--output-tokens-mean", "9"], "outputTokensMean", 9],
-    [["--osl", "9"], "outputTokensMean", 9],
-    [["--prompt-output-tokens-stddev", "2", "--osl", "5"], "outputTokensStddev", 2],
-    [["--output-tokens-stddev", "2", "--osl", "5"], "outputTokensStddev", 2],
-    [["--osl-stddev", "2", "--osl", "5"], "outputTokensStddev", 2],
-    [["--request-rate", "2", "--arrival-pattern", "constant"], "arrivalPattern", "constant"],
-    [["--request-rate", "2", "--request-rate-mode", "constant"], "arrivalPattern", "constant"],
-    [["--request-rate", "2", "--arrival-smoothness", "0.5"], "arrivalSmoothness", 0.5],
-    [["--request-rate", "2", "--vllm-burstiness", "0.5"], "arrivalSmoothness", 0.5],
-    [["--request-count", "4"], "requestCount", 4],
-    [["--num-requests", "4"], "requestCount", 4],
-    [["--warmup-request-count", "3"], "warmupRequestCount", 3],
-    [["--num-warmup-requests", "3"], "warmupRequestCount", 3],
-    [["--output-artifact-dir", "out"], "artifactDir", "out"],
-    [["--artifact-dir", "out"], "artifactDir", "out"],
-    [["--profile-export-prefix", "p"], "profileExportPrefix", "p"],
-    [["--profile-export-file", "p"], "profileExportPrefix", "p"],
-    [["--export-level", "raw"], "exportLevel", "raw"],
-    [["--profile-export-level", "raw"], "exportLevel", "raw"],
-    [["--ui-type", "simple"], "ui", "simple"],
-    [["--ui", "simple"], "ui", "simple"],
-    [["--workers-max", "3"], "workers", 3],
-    [["--max-workers", "3"], "workers", 3],
-    [["--workers", "3"], "workers", 3],
-    [["--cpu-dma-latency", "0"], "cpuDmaLatency", 0],
-    [["--cpu-dma-latency", "10"], "cpuDmaLatency", 10],
-    [["-v"], "logLevel", "DEBUG"],
-    [["--verbose"], "logLevel", "DEBUG"],
-    [["-vv"], "logLevel", "TRACE"],
-    [["--extra-verbose"], "logLevel", "TRACE"],
-    [["--log-level", "warning"], "logLevel", "WARNING"],
-  ];
+Deno.test("parseProfileArgs maps every AIPerf alias to the same field", async () => {
+  const cases: ReadonlyArray<readonly [readonly string[], keyof Awaited<ReturnType<typeof parse>>["config"], unknown]> =
+    [
+      [["-m", "x"], "modelNames", ["x"]],
+      [["--model-names", "x"], "modelNames", ["x"]],
+      [["--model", "x"], "modelNames", ["x"]],
+      [["--custom-endpoint", "/v1/x"], "customEndpoint", "/v1/x"],
+      [["--endpoint", "v1/x"], "customEndpoint", "/v1/x"],
+      [["-u", "h:1"], "urls", ["http://h:1"]],
+      [["--url", "h:1"], "urls", ["http://h:1"]],
+      [["-H", "A:1"], "headers", [["A", "1"]]],
+      [["--header", "A:1"], "headers", [["A", "1"]]],
+      [["--num-dataset-entries", "7"], "numDatasetEntries", 7],
+      [["--num-prompts", "7"], "numDatasetEntries", 7],
+      [["--prompt-input-tokens-mean", "9"], "syntheticInputTokensMean", 9],
+      [["--synthetic-input-tokens-mean", "9"], "syntheticInputTokensMean", 9],
+      [["--isl", "9"], "syntheticInputTokensMean", 9],
+      [["--prompt-input-tokens-stddev", "2"], "syntheticInputTokensStddev", 2],
+      [["--synthetic-input-tokens-stddev", "2"], "syntheticInputTokensStddev", 2],
+      [["--isl-stddev", "2"], "syntheticInputTokensStddev", 2],
+      [["--prompt-output-tokens-mean", "9"], "outputTokensMean", 9],
+      [["--output-tokens-mean", "9"], "outputTokensMean", 9],
+      [["--osl", "9"], "outputTokensMean", 9],
+      [["--prompt-output-tokens-stddev", "2", "--osl", "5"], "outputTokensStddev", 2],
+      [["--output-tokens-stddev", "2", "--osl", "5"], "outputTokensStddev", 2],
+      [["--osl-stddev", "2", "--osl", "5"], "outputTokensStddev", 2],
+      [["--request-rate", "2", "--arrival-pattern", "constant"], "arrivalPattern", "constant"],
+      [["--request-rate", "2", "--request-rate-mode", "constant"], "arrivalPattern", "constant"],
+      [["--request-rate", "2", "--arrival-smoothness", "0.5"], "arrivalSmoothness", 0.5],
+      [["--request-rate", "2", "--vllm-burstiness", "0.5"], "arrivalSmoothness", 0.5],
+      [["--request-count", "4"], "requestCount", 4],
+      [["--num-requests", "4"], "requestCount", 4],
+      [["--warmup-request-count", "3"], "warmupRequestCount", 3],
+      [["--num-warmup-requests", "3"], "warmupRequestCount", 3],
+      [["--output-artifact-dir", "out"], "artifactDir", "out"],
+      [["--artifact-dir", "out"], "artifactDir", "out"],
+      [["--profile-export-prefix", "p"], "profileExportPrefix", "p"],
+      [["--profile-export-file", "p"], "profileExportPrefix", "p"],
+      [["--export-level", "raw"], "exportLevel", "raw"],
+      [["--profile-export-level", "raw"], "exportLevel", "raw"],
+      [["--ui-type", "simple"], "ui", "simple"],
+      [["--ui", "simple"], "ui", "simple"],
+      [["--workers-max", "3"], "workers", 3],
+      [["--max-workers", "3"], "workers", 3],
+      [["--workers", "3"], "workers", 3],
+      [["--cpu-dma-latency", "0"], "cpuDmaLatency", 0],
+      [["--cpu-dma-latency", "10"], "cpuDmaLatency", 10],
+      [["-v"], "logLevel", "DEBUG"],
+      [["--verbose"], "logLevel", "DEBUG"],
+      [["-vv"], "logLevel", "TRACE"],
+      [["--extra-verbose"], "logLevel", "TRACE"],
+      [["--log-level", "warning"], "logLevel", "WARNING"],
+    ];
   for (const [args, key, expected] of cases) {
     const argv = args.includes("-m") || args.some((a) => a.startsWith("--model")) ? args : ["-m", "m", ...args];
-    assert.deepEqual(parse(argv).config[key], expected, `${args.join(" ")} → ${key}`);
+    assert.deepEqual((await parse(argv)).config[key], expected, `${args.join(" ")} → ${key}`);
   }
 });
 
-Deno.test("parseProfileArgs lets the last of several aliases win for a single-valued option", () => {
-  const { config } = parse([
+Deno.test("parseProfileArgs lets the last of several aliases win for a single-valued option", async () => {
+  const { config } = await parse([
     "-m",
     "m",
     "--isl",
@@ -204,12 +211,12 @@ Deno.test("parseProfileArgs lets the last of several aliases win for a single-va
     "--prompt-input-tokens-mean=30",
   ]);
   assert.equal(config.syntheticInputTokensMean, 30);
-  assert.equal(parse(["-m", "m", "--log-level", "ERROR", "-v"]).config.logLevel, "DEBUG");
-  assert.equal(parse(["-m", "m", "-v", "--log-level", "ERROR"]).config.logLevel, "ERROR");
+  assert.equal((await parse(["-m", "m", "--log-level", "ERROR", "-v"])).config.logLevel, "DEBUG");
+  assert.equal((await parse(["-m", "m", "-v", "--log-level", "ERROR"])).config.logLevel, "ERROR");
 });
 
-Deno.test("parseProfileArgs accumulates list options from commas and repeated flags across aliases", () => {
-  const { config } = parse([
+Deno.test("parseProfileArgs accumulates list options from commas and repeated flags across aliases", async () => {
+  const { config } = await parse([
     "-m",
     "a,b",
     "--model",
@@ -225,15 +232,24 @@ Deno.test("parseProfileArgs accumulates list options from commas and repeated fl
   assert.deepEqual(config.urls, ["http://h1:1", "https://h2", "http://h3"]);
 });
 
-Deno.test("parseProfileArgs normalizes URLs by adding http:// when the scheme is missing", () => {
-  const { config } = parse(["-m", "m", "-u", "localhost:8000/", "-u", "https://secure.example:443", "-u", "10.0.0.1"]);
+Deno.test("parseProfileArgs normalizes URLs by adding http:// when the scheme is missing", async () => {
+  const { config } = await parse([
+    "-m",
+    "m",
+    "-u",
+    "localhost:8000/",
+    "-u",
+    "https://secure.example:443",
+    "-u",
+    "10.0.0.1",
+  ]);
   assert.deepEqual(config.urls, ["http://localhost:8000", "https://secure.example:443", "http://10.0.0.1"]);
-  const problems = problemsOf(["-m", "m", "-u", "ftp://x"]);
+  const problems = await problemsOf(["-m", "m", "-u", "ftp://x"]);
   assert.match(problems[0], /ftp.*not supported; use http:\/\/ or https:\/\//);
 });
 
-Deno.test("parseProfileArgs reads extra inputs as key:value with JSON values or as JSON objects, later winning", () => {
-  const { config } = parse([
+Deno.test("parseProfileArgs reads extra inputs as key:value with JSON values or as JSON objects, later winning", async () => {
+  const { config } = await parse([
     "-m",
     "m",
     "--extra-inputs",
@@ -257,12 +273,12 @@ Deno.test("parseProfileArgs reads extra inputs as key:value with JSON values or 
     nvext: { ignore_eos: true },
     temperature: 0.5,
   });
-  assert.match(problemsOf(["-m", "m", "--extra-inputs", "novalue"])[0], /not key:value or a JSON object/);
-  assert.match(problemsOf(["-m", "m", "--extra-inputs", "{bad json"])[0], /not a valid JSON object/);
+  assert.match((await problemsOf(["-m", "m", "--extra-inputs", "novalue"]))[0], /not key:value or a JSON object/);
+  assert.match((await problemsOf(["-m", "m", "--extra-inputs", "{bad json"]))[0], /not a valid JSON object/);
 });
 
-Deno.test("parseProfileArgs reads headers as Name:Value or JSON, keeping order and replacing by name", () => {
-  const { config } = parse([
+Deno.test("parseProfileArgs reads headers as Name:Value or JSON, keeping order and replacing by name", async () => {
+  const { config } = await parse([
     "-m",
     "m",
     "-H",
@@ -273,100 +289,115 @@ Deno.test("parseProfileArgs reads headers as Name:Value or JSON, keeping order a
     "x-trace:3",
   ]);
   assert.deepEqual(config.headers, [["X-Trace", "3"], ["Authorization", "Bearer abc"], ["X-Other", "2"]]);
-  assert.match(problemsOf(["-m", "m", "-H", "NoColon"])[0], /not Name:Value/);
+  assert.match((await problemsOf(["-m", "m", "-H", "NoColon"]))[0], /not Name:Value/);
 });
 
-Deno.test("parseProfileArgs accepts --x, --no-x and --x=true|false for booleans", () => {
-  assert.equal(parse(["-m", "m", "--streaming"]).config.streaming, true);
-  assert.equal(parse(["-m", "m", "--streaming", "--no-streaming"]).config.streaming, false);
-  assert.equal(parse(["-m", "m", "--streaming=false"]).config.streaming, false);
-  assert.equal(parse(["-m", "m", "--use-server-token-count=true"]).config.useServerTokenCount, true);
-  assert.match(problemsOf(["-m", "m", "--streaming=maybe"])[0], /not true or false/);
+Deno.test("parseProfileArgs accepts --x, --no-x and --x=true|false for booleans", async () => {
+  assert.equal((await parse(["-m", "m", "--streaming"])).config.streaming, true);
+  assert.equal((await parse(["-m", "m", "--streaming", "--no-streaming"])).config.streaming, false);
+  assert.equal((await parse(["-m", "m", "--streaming=false"])).config.streaming, false);
+  assert.equal((await parse(["-m", "m", "--use-server-token-count=true"])).config.useServerTokenCount, true);
+  assert.match((await problemsOf(["-m", "m", "--streaming=maybe"]))[0], /not true or false/);
 });
 
-Deno.test("parseProfileArgs accepts --flag=value for value options", () => {
-  const { config } = parse(["--model=m", "--concurrency=4", "--url=h:9", "-Hx-a:1"]);
+Deno.test("parseProfileArgs accepts --flag=value for value options", async () => {
+  const { config } = await parse(["--model=m", "--concurrency=4", "--url=h:9", "-Hx-a:1"]);
   assert.deepEqual(config.modelNames, ["m"]);
   assert.equal(config.concurrency, 4);
   assert.deepEqual(config.urls, ["http://h:9"]);
   assert.deepEqual(config.headers, [["x-a", "1"]]);
 });
 
-Deno.test("parseProfileArgs parses goodput objectives", () => {
-  const { config } = parse(["-m", "m", "--goodput", "request_latency:250 inter_token_latency:10.5"]);
+Deno.test("parseProfileArgs parses goodput objectives", async () => {
+  const { config } = await parse(["-m", "m", "--goodput", "request_latency:250 inter_token_latency:10.5"]);
   assert.deepEqual(config.goodput, [{ tag: "request_latency", value: 250 }, {
     tag: "inter_token_latency",
     value: 10.5,
   }]);
-  assert.match(problemsOf(["-m", "m", "--goodput", "request_latency=250"])[0], /not metric_tag:value/);
+  assert.match((await problemsOf(["-m", "m", "--goodput", "request_latency=250"]))[0], /not metric_tag:value/);
 });
 
-Deno.test("parseProfileArgs promotes the arrival pattern to gamma when only the smoothness is given", () => {
-  const { config } = parse(["-m", "m", "--request-rate", "10", "--vllm-burstiness", "2"]);
+Deno.test("parseProfileArgs promotes the arrival pattern to gamma when only the smoothness is given", async () => {
+  const { config } = await parse(["-m", "m", "--request-rate", "10", "--vllm-burstiness", "2"]);
   assert.equal(config.arrivalPattern, "gamma");
   assert.equal(config.arrivalSmoothness, 2);
 });
 
-Deno.test("parseProfileArgs rejects a smoothness with a non-gamma pattern or without a rate", () => {
+Deno.test("parseProfileArgs rejects a smoothness with a non-gamma pattern or without a rate", async () => {
   assert.match(
-    problemsOf(["-m", "m", "--request-rate", "1", "--arrival-pattern", "constant", "--arrival-smoothness", "2"])[0],
+    (await problemsOf([
+      "-m",
+      "m",
+      "--request-rate",
+      "1",
+      "--arrival-pattern",
+      "constant",
+      "--arrival-smoothness",
+      "2",
+    ]))[0],
     /--arrival-smoothness only shapes gamma arrivals, but --arrival-pattern is 'constant'/,
   );
-  assert.match(problemsOf(["-m", "m", "--arrival-smoothness", "2"])[0], /no --request-rate is set/);
+  assert.match((await problemsOf(["-m", "m", "--arrival-smoothness", "2"]))[0], /no --request-rate is set/);
 });
 
-Deno.test("parseProfileArgs allows the grace period only with a benchmark duration", () => {
-  assert.match(problemsOf(["-m", "m", "--benchmark-grace-period", "5"])[0], /only applies after --benchmark-duration/);
-  const { config } = parse(["-m", "m", "--benchmark-duration", "60", "--benchmark-grace-period", "inf"]);
+Deno.test("parseProfileArgs allows the grace period only with a benchmark duration", async () => {
+  assert.match(
+    (await problemsOf(["-m", "m", "--benchmark-grace-period", "5"]))[0],
+    /only applies after --benchmark-duration/,
+  );
+  const { config } = await parse(["-m", "m", "--benchmark-duration", "60", "--benchmark-grace-period", "inf"]);
   assert.equal(config.benchmarkGracePeriod, Infinity);
   assert.equal(config.benchmarkDuration, 60);
 });
 
-Deno.test("parseProfileArgs allows both a request count and a duration", () => {
-  const { config } = parse(["-m", "m", "--request-count", "100", "--benchmark-duration", "30"]);
+Deno.test("parseProfileArgs allows both a request count and a duration", async () => {
+  const { config } = await parse(["-m", "m", "--request-count", "100", "--benchmark-duration", "30"]);
   assert.equal(config.requestCount, 100);
   assert.equal(config.benchmarkDuration, 30);
 });
 
-Deno.test("parseProfileArgs treats the dashboard UI as the simple one, with a warning", () => {
-  const parsed = parse(["-m", "m", "--ui", "dashboard"]);
+Deno.test("parseProfileArgs treats the dashboard UI as the simple one, with a warning", async () => {
+  const parsed = await parse(["-m", "m", "--ui", "dashboard"]);
   assert.equal(parsed.config.ui, "simple");
   assert.match(parsed.warnings.join("\n"), /dashboard' is not available yet/);
-  assert.equal(parse(["-m", "m"], fakeIo({ isTty: true })).config.ui, "simple");
-  assert.equal(parse(["-m", "m"], fakeIo({ isTty: false })).config.ui, "none");
+  assert.equal((await parse(["-m", "m"], fakeIo({ isTty: true }))).config.ui, "simple");
+  assert.equal((await parse(["-m", "m"], fakeIo({ isTty: false }))).config.ui, "none");
 });
 
-Deno.test("parseProfileArgs records whether the artifact directory was set explicitly", () => {
-  assert.equal(parse(["-m", "m"]).config.artifactDirExplicit, false);
-  const { config } = parse(["-m", "m", "--artifact-dir", "artifacts"]);
+Deno.test("parseProfileArgs records whether the artifact directory was set explicitly", async () => {
+  assert.equal((await parse(["-m", "m"])).config.artifactDirExplicit, false);
+  const { config } = await parse(["-m", "m", "--artifact-dir", "artifacts"]);
   assert.equal(config.artifactDirExplicit, true);
   assert.equal(config.artifactDir, "artifacts");
 });
 
-Deno.test("parseProfileArgs suggests the closest flag for an unknown one", () => {
-  const problems = problemsOf(["-m", "m", "--concurency", "4"]);
+Deno.test("parseProfileArgs suggests the closest flag for an unknown one", async () => {
+  const problems = await problemsOf(["-m", "m", "--concurency", "4"]);
   assert.deepEqual(problems, [
     "Unknown option '--concurency'; did you mean '--concurrency'? See 'infermeter profile --help' for all options.",
   ]);
   assert.match(
-    problemsOf(["-m", "m", "--synthetic-input-token-mean=5"])[0],
+    (await problemsOf(["-m", "m", "--synthetic-input-token-mean=5"]))[0],
     /did you mean '--synthetic-input-tokens-mean'\?/,
   );
-  assert.match(problemsOf(["-m", "m", "--zzzzzz"])[0], /^Unknown option '--zzzzzz'; see 'infermeter profile --help'/);
+  assert.match(
+    (await problemsOf(["-m", "m", "--zzzzzz"]))[0],
+    /^Unknown option '--zzzzzz'; see 'infermeter profile --help'/,
+  );
 });
 
-Deno.test("parseProfileArgs never echoes the value of an unknown option", () => {
-  const problems = problemsOf(["-m", "m", "--api-kee", "sk-secret-123", "--hf-token=hf_abc"]);
+Deno.test("parseProfileArgs never echoes the value of an unknown option", async () => {
+  const problems = await problemsOf(["-m", "m", "--api-kee", "sk-secret-123", "--hf-token=hf_abc"]);
   assert.equal(problems.length, 2);
   assert.ok(!problems.join("\n").includes("sk-secret-123"));
   assert.ok(!problems.join("\n").includes("hf_abc"));
   assert.match(problems[0], /did you mean '--api-key'\?/);
 });
 
-Deno.test("parseProfileArgs reports every problem together, one line each", () => {
+Deno.test("parseProfileArgs reports every problem together, one line each", async () => {
   let error: unknown;
   try {
-    parseProfileArgs(
+    await parseProfileArgs(
       [
         "--concurrency",
         "0",
@@ -402,66 +433,74 @@ Deno.test("parseProfileArgs reports every problem together, one line each", () =
   assert.match(error.message, /^7 configuration problems:\n {2}- /);
 });
 
-Deno.test("parseProfileArgs names the flag whose value went missing", () => {
+Deno.test("parseProfileArgs names the flag whose value went missing", async () => {
   assert.match(
-    problemsOf(["-m", "m", "--concurrency"])[0],
+    (await problemsOf(["-m", "m", "--concurrency"]))[0],
     /--concurrency needs a value; put one after it, e\.g\. --concurrency 8\./,
   );
-  assert.deepEqual(problemsOf(["--model", "--url", "x"]), [
+  assert.deepEqual(await problemsOf(["--model", "--url", "x"]), [
     "--model is missing its value (the next word is the option --url); put a value after --model.",
     "No model given; add -m/--model NAME (several: a comma list), or 'model: NAME' in the -f file.",
   ]);
 });
 
-Deno.test("parseProfileArgs rejects stray arguments instead of ignoring them", () => {
-  assert.match(problemsOf(["-m", "a", "b"])[0], /Unexpected argument 'b'/);
-  const hidden = problemsOf(["-m", "a", "-H", "Authorization:", "Bearer", "tok"]);
+Deno.test("parseProfileArgs rejects stray arguments instead of ignoring them", async () => {
+  assert.match((await problemsOf(["-m", "a", "b"]))[0], /Unexpected argument 'b'/);
+  const hidden = await problemsOf(["-m", "a", "-H", "Authorization:", "Bearer", "tok"]);
   assert.ok(!hidden.join("\n").includes("tok"), hidden.join("\n"));
 });
 
-Deno.test("parseProfileArgs rejects AIPerf options that are not supported yet, naming them", () => {
-  const problems = problemsOf(["-m", "m", "--public-dataset", "sharegpt", "--fixed-schedule", "--num-sessions", "5"]);
+Deno.test("parseProfileArgs rejects AIPerf options that are not supported yet, naming them", async () => {
+  const problems = await problemsOf([
+    "-m",
+    "m",
+    "--public-dataset",
+    "sharegpt",
+    "--fixed-schedule",
+    "--num-sessions",
+    "5",
+  ]);
   assert.deepEqual(problems, [
     "--public-dataset is not supported yet by infermeter; remove it (the run would not do what AIPerf does with it).",
     "--fixed-schedule is not supported yet by infermeter; remove it (the run would not do what AIPerf does with it).",
     "--num-sessions is not supported yet by infermeter; remove it (the run would not do what AIPerf does with it).",
   ]);
   assert.match(
-    problemsOf(["-m", "m", "--concurrency", "1,4,16"])[0],
+    (await problemsOf(["-m", "m", "--concurrency", "1,4,16"]))[0],
     /sweeps over several values are not supported yet/,
   );
   assert.match(
-    problemsOf(["-m", "m", "--custom-dataset-type", "mooncake_trace", "--input-file", "x"])[0],
+    (await problemsOf(["-m", "m", "--custom-dataset-type", "mooncake_trace", "--input-file", "x"]))[0],
     /not supported yet/,
   );
 });
 
-Deno.test("parseProfileArgs accepts AIPerf switches that change nothing here, with a warning", () => {
-  const parsed = parse(["-m", "m", "--no-server-metrics", "--no-gpu-telemetry"]);
+Deno.test("parseProfileArgs accepts AIPerf switches that change nothing here, with a warning", async () => {
+  const parsed = await parse(["-m", "m", "--no-server-metrics", "--no-gpu-telemetry"]);
   assert.equal(parsed.warnings.length, 2);
   assert.match(parsed.warnings[0], /--no-server-metrics has no effect/);
 });
 
-Deno.test("parseProfileArgs layers defaults < env < flags", () => {
+Deno.test("parseProfileArgs layers defaults < env < flags", async () => {
   const io = fakeIo({
     env: { INFERMETER_MODEL: "env-model", INFERMETER_URL: "envhost:1", INFERMETER_LOG_LEVEL: "debug" },
   });
-  const fromEnv = parse([], io);
+  const fromEnv = await parse([], io);
   assert.deepEqual(fromEnv.config.modelNames, ["env-model"]);
   assert.deepEqual(fromEnv.config.urls, ["http://envhost:1"]);
   assert.equal(fromEnv.config.logLevel, "DEBUG");
   assert.equal(fromEnv.sources.modelNames, "env");
-  const fromFlags = parse(["-m", "flag-model"], io);
+  const fromFlags = await parse(["-m", "flag-model"], io);
   assert.deepEqual(fromFlags.config.modelNames, ["flag-model"]);
   assert.equal(fromFlags.sources.modelNames, "cli");
   assert.equal(fromFlags.sources.urls, "env");
 });
 
-Deno.test("parseProfileArgs reports a bad environment value by variable name, without echoing secrets", () => {
-  const problems = problemsOf(["-m", "m"], fakeIo({ env: { INFERMETER_WORKERS: "many" } }));
+Deno.test("parseProfileArgs reports a bad environment value by variable name, without echoing secrets", async () => {
+  const problems = await problemsOf(["-m", "m"], fakeIo({ env: { INFERMETER_WORKERS: "many" } }));
   assert.match(problems[0], /^env INFERMETER_WORKERS: 'many' is not a whole number/);
 });
 
-Deno.test("parseProfileArgs refuses to run when help is requested", () => {
-  assert.throws(() => parseProfileArgs(["-m", "m", "--help"], fakeIo()), ConfigError);
+Deno.test("parseProfileArgs refuses to run when help is requested", async () => {
+  await assert.rejects(() => parseProfileArgs(["-m", "m", "--help"], fakeIo()), ConfigError);
 });

@@ -3,11 +3,12 @@
  * reader produced (commander 15's `parseOptions` rules), pinned so the two stay interchangeable.
  */
 import assert from "node:assert/strict";
+import { PROFILE_COMMAND } from "../../src/config/option_table.ts";
 import { readCliArgs } from "../../src/config/read_cli_args.ts";
 
 /** Occurrences as `[flag, raw, negated]` (raw `null` when absent) and the problems. */
 function read(argv: readonly string[]): { o: (readonly [string, string | null, boolean])[]; p: readonly string[] } {
-  const { occurrences, problems } = readCliArgs(argv);
+  const { occurrences, problems } = readCliArgs(argv, PROFILE_COMMAND);
   return { o: occurrences.map((o) => [o.flag, o.raw ?? null, o.negated] as const), p: problems };
 }
 

@@ -88,8 +88,8 @@ Deno.test("redactCommand escapes single quotes and keeps numbers bare", () => {
   );
 });
 
-Deno.test("parseProfileArgs returns the redacted command line", () => {
-  const { redactedCommand } = parseProfileArgs(
+Deno.test("parseProfileArgs returns the redacted command line", async () => {
+  const { redactedCommand } = await parseProfileArgs(
     ["-m", "m", "--api-key", "sk-xyz", "-H", "Authorization: Bearer abc", "-u", "a:b@h"],
     fakeIo(),
   );

@@ -2,23 +2,20 @@ import assert from "node:assert/strict";
 import { ConfigError } from "../../src/config/config_error.ts";
 import { parseProfileArgs } from "../../src/config/parse_profile_args.ts";
 import { loadYamlConfig, toSnakeCase } from "../../src/config/yaml_config.ts";
-import { registerYamlConfigLoader } from "../../src/config/lazy_yaml_config.ts";
 import { fakeIo } from "./_fake_io.ts";
-
-registerYamlConfigLoader(loadYamlConfig);
 
 /** Parses `-f run.yaml` plus `argv` with `yamlText` as the file. */
 function parseWithYaml(yamlText: string, argv: readonly string[] = [], env: Record<string, string> = {}) {
   return parseProfileArgs(["-f", "run.yaml", ...argv], fakeIo({ files: { "run.yaml": yamlText }, env }));
 }
 
-function yamlProblems(
+async function yamlProblems(
   yamlText: string,
   argv: readonly string[] = [],
   env: Record<string, string> = {},
-): readonly string[] {
+): Promise<readonly string[]> {
   try {
-    parseWithYaml(yamlText, argv, env);
+    await parseWithYaml(yamlText, argv, env);
   } catch (error) {
     assert.ok(error instanceof ConfigError, String(error));
     return error.problems;
@@ -32,8 +29,8 @@ Deno.test("toSnakeCase converts camelCase and kebab-case keys", () => {
   assert.equal(toSnakeCase("api_key"), "api_key");
 });
 
-Deno.test("loadYamlConfig accepts flat flag names in snake, kebab and camel case", () => {
-  const { config, sources } = parseWithYaml(`
+Deno.test("loadYamlConfig accepts flat flag names in snake, kebab and camel case", async () => {
+  const { config, sources } = await parseWithYaml(`
 model: my-model
 endpoint_type: completions
 synthetic-input-tokens-mean: 100
@@ -61,8 +58,8 @@ isl-stddev: 3
   assert.equal(config.configFile, "run.yaml");
 });
 
-Deno.test("loadYamlConfig reads AIPerf's structured schema 2.0 layout", () => {
-  const { config } = parseWithYaml(`
+Deno.test("loadYamlConfig reads AIPerf's structured schema 2.0 layout", async () => {
+  const { config } = await parseWithYaml(`
 schemaVersion: "2.0"
 random_seed: 42
 benchmark:
@@ -125,8 +122,8 @@ benchmark:
   assert.deepEqual(config.goodput, [{ tag: "request_latency", value: 250 }]);
 });
 
-Deno.test("loadYamlConfig reads AIPerf's minimal template with a flat phases mapping", () => {
-  const { config } = parseWithYaml(`
+Deno.test("loadYamlConfig reads AIPerf's minimal template with a flat phases mapping", async () => {
+  const { config } = await parseWithYaml(`
 schemaVersion: "2.0"
 benchmark:
   model: Qwen/Qwen3-0.6B
@@ -148,8 +145,25 @@ benchmark:
   assert.equal(config.outputTokensMean, 128);
 });
 
-Deno.test("loadYamlConfig reads models lists, datasets lists and file datasets", () => {
-  const { config } = parseWithYaml(`
+Deno.test("loadYamlConfig accepts every profiling-phase field the option table declares", async () => {
+  const { config } = await parseWithYaml(`
+benchmark:
+  model: m
+  phases: {type: concurrency, concurrency: 64, concurrency_ramp: 5, duration: 1m, grace_period: 10}
+`);
+  assert.equal(config.concurrencyRampDuration, 5);
+  assert.equal(config.benchmarkDuration, 60);
+  assert.equal(config.benchmarkGracePeriod, 10);
+  const problems = await yamlProblems("benchmark:\n  model: m\n  phases: {concurency: 4}\n");
+  assert.match(
+    problems[0],
+    /'benchmark.phases.concurency' is not a supported phase field; did you mean 'concurrency'\?/,
+  );
+  assert.match(problems[0], /Known fields: .*concurrency_ramp/);
+});
+
+Deno.test("loadYamlConfig reads models lists, datasets lists and file datasets", async () => {
+  const { config } = await parseWithYaml(`
 benchmark:
   models: {items: [a, {name: b}], strategy: random}
   datasets:
@@ -164,8 +178,8 @@ benchmark:
   assert.equal(config.requestCount, 7);
 });
 
-Deno.test("loadYamlConfig rejects an unknown key with the file, the key path and a hint", () => {
-  const problems = yamlProblems(`
+Deno.test("loadYamlConfig rejects an unknown key with the file, the key path and a hint", async () => {
+  const problems = await yamlProblems(`
 model: m
 concurency: 4
 benchmark:
@@ -183,8 +197,8 @@ benchmark:
   ]);
 });
 
-Deno.test("loadYamlConfig rejects AIPerf sections infermeter does not support yet", () => {
-  const problems = yamlProblems(`
+Deno.test("loadYamlConfig rejects AIPerf sections infermeter does not support yet", async () => {
+  const problems = await yamlProblems(`
 benchmark:
   model: m
   gpu_telemetry: {enabled: false}
@@ -200,8 +214,8 @@ sweep: {type: grid}
   assert.match(problems.join("\n"), /'sweep' is not supported yet/);
 });
 
-Deno.test("loadYamlConfig validates values with the same rules as flags", () => {
-  const problems = yamlProblems(`
+Deno.test("loadYamlConfig validates values with the same rules as flags", async () => {
+  const problems = await yamlProblems(`
 model: m
 concurrency: 0
 benchmark:
@@ -213,8 +227,8 @@ benchmark:
   ]);
 });
 
-Deno.test("loadYamlConfig substitutes ${VAR} and ${VAR:default} from the environment, typing whole values", () => {
-  const { config } = parseWithYaml(
+Deno.test("loadYamlConfig substitutes ${VAR} and ${VAR:default} from the environment, typing whole values", async () => {
+  const { config } = await parseWithYaml(
     `
 benchmark:
   model: \${MODEL_NAME:fallback-model}
@@ -234,15 +248,15 @@ benchmark:
   assert.equal(config.requestTimeoutSeconds, 600.5);
 });
 
-Deno.test("loadYamlConfig reports an unset required ${VAR} by name", () => {
-  const problems = yamlProblems("model: m\napi_key: ${NOPE_KEY}\n");
+Deno.test("loadYamlConfig reports an unset required ${VAR} by name", async () => {
+  const problems = await yamlProblems("model: m\napi_key: ${NOPE_KEY}\n");
   assert.deepEqual(problems, [
     "run.yaml: 'api_key' needs environment variable NOPE_KEY, which is not set; set it or write ${NOPE_KEY:default}.",
   ]);
 });
 
-Deno.test("loadYamlConfig reports YAML syntax errors with line and column", () => {
-  const problems = yamlProblems("model: m\nurl: [a, b\n");
+Deno.test("loadYamlConfig reports YAML syntax errors with line and column", async () => {
+  const problems = await yamlProblems("model: m\nurl: [a, b\n");
   assert.equal(problems.length, 2, "the syntax error, then the missing model it causes");
   assert.match(problems[0], /^run\.yaml:\d+:\d+: invalid YAML \(.+\); fix the syntax at that position\.$/);
 });
@@ -254,14 +268,17 @@ Deno.test("loadYamlConfig warns about an empty file and rejects a non-mapping do
   assert.match(loadYamlConfig("- a\n- b\n", { path: "l.yaml" }).problems[0], /top level is not a mapping/);
 });
 
-Deno.test("loadYamlConfig rejects -f/--config inside the file", () => {
-  assert.match(yamlProblems("model: m\nconfig: other.yaml\n")[0], /'config' can only be given on the command line/);
+Deno.test("loadYamlConfig rejects -f/--config inside the file", async () => {
+  assert.match(
+    (await yamlProblems("model: m\nconfig: other.yaml\n"))[0],
+    /'config' can only be given on the command line/,
+  );
 });
 
-Deno.test("parseProfileArgs layers defaults < YAML < env < flags", () => {
+Deno.test("parseProfileArgs layers defaults < YAML < env < flags", async () => {
   const yaml = "model: yaml-model\nurl: yamlhost:1\nconcurrency: 3\nlog_level: ERROR\nstreaming: true\n";
   const env = { INFERMETER_URL: "envhost:2", INFERMETER_LOG_LEVEL: "WARNING" };
-  const { config, sources } = parseWithYaml(yaml, ["--log-level", "DEBUG", "--no-streaming"], env);
+  const { config, sources } = await parseWithYaml(yaml, ["--log-level", "DEBUG", "--no-streaming"], env);
   assert.deepEqual(config.modelNames, ["yaml-model"]);
   assert.equal(sources.modelNames, "yaml");
   assert.deepEqual(config.urls, ["http://envhost:2"]);
@@ -274,16 +291,16 @@ Deno.test("parseProfileArgs layers defaults < YAML < env < flags", () => {
   assert.equal(sources.requestTimeoutSeconds, "default");
 });
 
-Deno.test("parseProfileArgs merges headers and extra inputs from YAML and flags", () => {
+Deno.test("parseProfileArgs merges headers and extra inputs from YAML and flags", async () => {
   const yaml = "model: m\nheader: {X-A: '1', X-B: '2'}\nextra_inputs: {temperature: 0.1, top_p: 0.9}\n";
-  const { config } = parseWithYaml(yaml, ["-H", "X-B: 3", "--extra-inputs", "temperature:0.5"]);
+  const { config } = await parseWithYaml(yaml, ["-H", "X-B: 3", "--extra-inputs", "temperature:0.5"]);
   assert.deepEqual(config.headers, [["X-A", "1"], ["X-B", "3"]]);
   assert.deepEqual(config.extraInputs, { temperature: 0.5, top_p: 0.9 });
 });
 
-Deno.test("parseProfileArgs reports an unreadable config file together with other problems", () => {
+Deno.test("parseProfileArgs reports an unreadable config file together with other problems", async () => {
   try {
-    parseProfileArgs(["-f", "missing.yaml", "--concurrency", "x"], fakeIo());
+    await parseProfileArgs(["-f", "missing.yaml", "--concurrency", "x"], fakeIo());
     assert.fail("expected a ConfigError");
   } catch (error) {
     assert.ok(error instanceof ConfigError);
@@ -295,8 +312,8 @@ Deno.test("parseProfileArgs reports an unreadable config file together with othe
   }
 });
 
-Deno.test("loadYamlConfig warns when a warmup phase asks for load settings the profiling phase does not use", () => {
-  const { config, warnings } = parseWithYaml(`
+Deno.test("loadYamlConfig warns when a warmup phase asks for load settings the profiling phase does not use", async () => {
+  const { config, warnings } = await parseWithYaml(`
 benchmark:
   model: m
   phases:
@@ -309,7 +326,7 @@ benchmark:
     "run.yaml: 'benchmark.phases.0.concurrency' is ignored; the warmup uses the profiling phase's load settings.",
   ]);
   assert.match(
-    yamlProblems("benchmark:\n  model: m\n  phases: [{name: warmup, duration: 5}]\n")[0],
+    (await yamlProblems("benchmark:\n  model: m\n  phases: [{name: warmup, duration: 5}]\n"))[0],
     /'benchmark.phases.0.duration' is not supported yet for warmup; only 'requests' is\./,
   );
 });

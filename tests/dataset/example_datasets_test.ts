@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { loadDataset } from "../../src/dataset/load_dataset.ts";
-import { parseProfileArgs, preloadYamlConfig } from "../../src/config/parse_profile_args.ts";
+import { parseProfileArgs } from "../../src/config/parse_profile_args.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 
@@ -19,12 +19,14 @@ Deno.test("the single_turn example loads with detection, sessions and per-line o
 });
 
 Deno.test("the example YAML parses into the same options as its flags", async () => {
-  await preloadYamlConfig();
-  const { config } = parseProfileArgs(["-f", `${root}datasets/examples/profile.yaml`, "--url", "localhost:8000"], {
-    env: {},
-    readTextFile: Deno.readTextFileSync,
-    isTty: false,
-  });
+  const { config } = await parseProfileArgs(
+    ["-f", `${root}datasets/examples/profile.yaml`, "--url", "localhost:8000"],
+    {
+      env: {},
+      readTextFile: Deno.readTextFileSync,
+      isTty: false,
+    },
+  );
   assert.deepEqual(config.modelNames, ["Qwen/Qwen3-0.6B"]);
   assert.equal(config.streaming, true);
   assert.equal(config.concurrency, 2);

@@ -1,0 +1,221 @@
+/**
+ * The options of `infermeter serve-sim`, declared once: its parser and `--help` come from here. Each option writes
+ * the `SimOptions` field of the same name (`--fast` aside, which zeroes both latencies), with the simulator's own
+ * defaults (`SIM_DEFAULTS`); the simulator validates the ranges (`resolveSimOptions`).
+ */
+import { type Command, defineCommand } from "../config/command_spec.ts";
+import type { OptionSpec } from "../config/option_spec.ts";
+import { SIM_DEFAULTS, type SimOptions } from "../sim/sim_options.ts";
+
+/** Configuration keys of serve-sim: the `SimOptions` fields, plus `fast`. */
+export type ServeSimKey = keyof SimOptions | "fast";
+
+const SERVE_SIM_OPTIONS = [
+  {
+    key: "host",
+    type: "string",
+    default: SIM_DEFAULTS.host,
+    flags: ["--host"],
+    group: "Options",
+    metavar: "<host>",
+    help: "Interface to bind (loopback by default).",
+  },
+  {
+    key: "port",
+    type: "int",
+    default: SIM_DEFAULTS.port,
+    flags: ["--port"],
+    short: "-p",
+    group: "Options",
+    metavar: "<port>",
+    help: "TCP port; 0 picks a free one.",
+  },
+  {
+    key: "models",
+    type: "list",
+    items: "text",
+    default: SIM_DEFAULTS.models,
+    flags: ["--models"],
+    group: "Options",
+    metavar: "<names>",
+    help: "Comma-separated model names listed by /v1/models.",
+  },
+  {
+    key: "strictModel",
+    type: "bool",
+    default: SIM_DEFAULTS.strictModel,
+    flags: ["--strict-model"],
+    group: "Options",
+    defaultDescription: "accept any name",
+    help: "Answer 404 for models not in --models.",
+  },
+  {
+    key: "apiKey",
+    type: "string",
+    flags: ["--api-key"],
+    group: "Options",
+    metavar: "<key>",
+    secret: true,
+    help: "Require 'Authorization: Bearer <key>' on /v1/* routes (401 otherwise).",
+  },
+  {
+    key: "ttftMs",
+    type: "float",
+    default: SIM_DEFAULTS.ttftMs,
+    flags: ["--ttft"],
+    group: "Options",
+    metavar: "<ms>",
+    help: "Time to first token in ms.",
+  },
+  {
+    key: "itlMs",
+    type: "float",
+    default: SIM_DEFAULTS.itlMs,
+    flags: ["--itl"],
+    group: "Options",
+    metavar: "<ms>",
+    help: "Inter-token latency in ms.",
+  },
+  {
+    key: "ttftJitter",
+    type: "float",
+    default: SIM_DEFAULTS.ttftJitter,
+    flags: ["--ttft-jitter"],
+    group: "Options",
+    metavar: "<cv>",
+    help: "Lognormal jitter of TTFT, coefficient of variation.",
+  },
+  {
+    key: "itlJitter",
+    type: "float",
+    default: SIM_DEFAULTS.itlJitter,
+    flags: ["--itl-jitter"],
+    group: "Options",
+    metavar: "<cv>",
+    help: "Lognormal jitter of each ITL gap, coefficient of variation.",
+  },
+  {
+    key: "tokensPerChunk",
+    type: "int",
+    default: SIM_DEFAULTS.tokensPerChunk,
+    flags: ["--tokens-per-chunk"],
+    group: "Options",
+    metavar: "<n>",
+    help: "Tokens per streamed SSE event.",
+  },
+  {
+    key: "fast",
+    type: "bool",
+    default: false,
+    flags: ["--fast"],
+    group: "Options",
+    help: "Zero latency (same as --ttft 0 --itl 0).",
+  },
+  {
+    key: "maxDefaultTokens",
+    type: "int",
+    default: SIM_DEFAULTS.maxDefaultTokens,
+    flags: ["--max-default-tokens"],
+    group: "Options",
+    metavar: "<n>",
+    help: "Cap of the output length of requests without max tokens.",
+  },
+  {
+    key: "eosRate",
+    type: "float",
+    default: SIM_DEFAULTS.eosRate,
+    flags: ["--eos-rate"],
+    group: "Options",
+    metavar: "<p>",
+    help: "Probability (0-1) that each token after min_tokens ends a capped response.",
+  },
+  {
+    key: "reasoning",
+    type: "bool",
+    default: SIM_DEFAULTS.reasoning,
+    flags: ["--reasoning"],
+    group: "Options",
+    help: "Reasoning model: reasoning_effort low/medium/high = 100/250/500 tokens (default medium).",
+  },
+  {
+    key: "reasoningTokens",
+    type: "int",
+    default: SIM_DEFAULTS.reasoningTokens,
+    flags: ["--reasoning-tokens"],
+    group: "Options",
+    metavar: "<n>",
+    help: "Reasoning tokens per chat response.",
+  },
+  {
+    key: "errorRate",
+    type: "float",
+    default: SIM_DEFAULTS.errorRate,
+    flags: ["--error-rate"],
+    group: "Options",
+    metavar: "<percent>",
+    help: "Percentage (0-100) of requests answered with HTTP 500.",
+  },
+  {
+    key: "seed",
+    type: "int",
+    flags: ["--seed"],
+    group: "Options",
+    metavar: "<n>",
+    defaultDescription: "random per start",
+    help: "Seed of every random choice.",
+  },
+  {
+    key: "emitSendTimes",
+    type: "bool",
+    default: SIM_DEFAULTS.emitSendTimes,
+    flags: ["--emit-send-times"],
+    group: "Options",
+    help: 'Add "sim_sent_at_ms" (epoch ms) to every streamed chunk, for calibration.',
+  },
+  {
+    key: "shutdownGraceMs",
+    type: "float",
+    default: SIM_DEFAULTS.shutdownGraceMs,
+    flags: ["--shutdown-grace"],
+    group: "Options",
+    metavar: "<ms>",
+    help: "On shutdown, how long in-flight responses may finish.",
+  },
+] as const satisfies readonly OptionSpec<ServeSimKey>[];
+
+const EPILOGUE = `
+Output length: with max_completion_tokens / max_tokens a response has exactly
+that many tokens (finish "length"), unless --eos-rate p > 0: then after
+min_tokens each further token ends it with probability p (finish "stop");
+ignore_eos: true disables that. Without a max: clamp(round(prompt_tokens x
+U(0.8, 1.2)), 16, --max-default-tokens) tokens, finish "stop". Reasoning tokens
+come first and count within the max.
+
+Exact counts: output words are single o200k_base tokens, so re-tokenizing the
+text gives exactly usage.completion_tokens; prompt_tokens is the o200k_base
+count of each message's text (no chat template).
+
+Latency: streamed token k is due at arrival + ttft + k*itl (an absolute
+schedule: a late event loop sends what is overdue at once, it never drifts); a
+chunk of --tokens-per-chunk tokens leaves when its last token is due; a
+non-streamed response is answered after ttft + itl*(n-1). --fast (--ttft 0
+--itl 0) builds each response at once, for throughput benchmarks.
+
+Calibration: --emit-send-times adds "sim_sent_at_ms" (epoch ms, taken right
+before the chunk is enqueued) to every streamed chunk; a client subtracts it
+from its own arrival stamp to measure the latency it adds.
+
+Determinism: --seed fixes errors, jitter, words and default lengths per request
+body (and per repeat of an identical body), whatever the arrival order.
+
+Routes: POST /v1/chat/completions, POST /v1/completions, GET /v1/models,
+GET /health, /v1/health/live, /v1/health/ready, GET /metrics (Prometheus).
+`;
+
+/** `infermeter serve-sim`. */
+export const SERVE_SIM_COMMAND: Command<typeof SERVE_SIM_OPTIONS> = defineCommand({
+  name: "serve-sim",
+  description: "Run the simulated OpenAI-compatible inference server (exact token counts, no GPU).",
+  options: SERVE_SIM_OPTIONS,
+  epilogue: EPILOGUE,
+});
