@@ -43,7 +43,7 @@ export interface SimOptions {
    * sets a max; 0 = always generate exactly the max (finish `length`), like an ignore-EOS benchmark run.
    * @default 0 */
   readonly eosRate: number;
-  /** Reasoning tokens emitted (as `reasoning_content`, before the content) by every chat request.
+  /** Reasoning tokens emitted (before the content) by every request whose API carries reasoning (chat).
    * @default 0 */
   readonly reasoningTokens: number;
   /** Act as a reasoning model: honour `reasoning_effort` low/medium/high = 100/250/500 reasoning tokens; requests
