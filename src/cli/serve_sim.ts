@@ -10,6 +10,7 @@ import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { EXIT } from "./exit_codes.ts";
 import { resolveSimOptions, SIM_DEFAULTS, type SimOptions } from "../sim/sim_options.ts";
 import { type SimServer, startSimServer } from "../sim/sim_server.ts";
+import { RequestJournalError } from "../sim/request_journal.ts";
 import type { Tokenizer } from "../tokenizer/tokenizer.ts";
 
 /** Where the command writes and what stops it; tests pass their own. */
@@ -54,6 +55,15 @@ Calibration: --emit-send-times adds "sim_sent_at_ms" (epoch ms, taken right
 before the chunk is enqueued) to every streamed chunk; a client subtracts it
 from its own arrival stamp to measure the latency it adds.
 
+Request journal: --record-requests FILE writes one JSON line per request
+received, on every route (404s included), in arrival order:
+{"received_at_ms": epoch ms taken on arrival, "method", "path" (with query),
+"headers" (lower-case names; authorization, cookies, API keys and any name
+containing token, secret or key read "<redacted>"), "body" (parsed JSON, the
+raw text if not JSON, null if empty)}. Lines are written in batches off the
+request path and flushed on shutdown (SIGINT/SIGTERM); the file is truncated
+at start.
+
 Determinism: --seed fixes errors, jitter, words and default lengths per request
 body (and per repeat of an identical body), whatever the arrival order.
 
@@ -96,7 +106,11 @@ export async function runServeSim(args: string[], io: ServeSimIo = DEFAULT_IO): 
   try {
     server = await startSimServer({ ...options, tokenizer });
   } catch (e) {
-    io.stderr(`error: cannot listen on ${options.host}:${options.port}: ${message(e)}; choose another --port.\n`);
+    io.stderr(
+      e instanceof RequestJournalError
+        ? `error: ${e.message}; choose another --record-requests file.\n`
+        : `error: cannot listen on ${options.host}:${options.port}: ${message(e)}; choose another --port.\n`,
+    );
     return EXIT.USAGE;
   }
   if (!isLoopback(options.host)) {
@@ -127,6 +141,7 @@ const FLAG_OF: Readonly<Record<string, string>> = {
   errorRate: "--error-rate",
   seed: "--seed",
   shutdownGraceMs: "--shutdown-grace",
+  recordRequests: "--record-requests",
 };
 
 interface ParsedFlags {
@@ -149,6 +164,7 @@ interface ParsedFlags {
   seed?: number;
   emitSendTimes?: boolean;
   shutdownGrace: number;
+  recordRequests?: string;
 }
 
 function toSimOptions(f: ParsedFlags): Partial<SimOptions> {
@@ -171,6 +187,7 @@ function toSimOptions(f: ParsedFlags): Partial<SimOptions> {
     seed: f.seed,
     emitSendTimes: f.emitSendTimes ?? false,
     shutdownGraceMs: f.shutdownGrace,
+    recordRequests: f.recordRequests,
   };
 }
 
@@ -212,6 +229,7 @@ function buildCommand(io: ServeSimIo): Command {
       num("--shutdown-grace"),
       d.shutdownGraceMs,
     )
+    .option("--record-requests <file>", "write every request received to FILE as JSON lines (see below)")
     .addHelpText("after", HELP_AFTER)
     .helpOption("-h, --help", "show this help")
     .allowExcessArguments(false)

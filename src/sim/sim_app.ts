@@ -19,11 +19,12 @@
  * request (error, length, jitter, words, id) comes from a generator seeded by `RequestSeeder`, so a seeded
  * server gives the same answers whatever the arrival order.
  */
-import { Hono } from "hono";
+import { Hono, type HonoRequest } from "hono";
 import type { Registry } from "../base/registry.ts";
 import type { Tokenizer } from "../tokenizer/tokenizer.ts";
 import type { GenerationRequest } from "./generation_request.ts";
 import { planGeneration } from "./plan_generation.ts";
+import type { RequestRecorder } from "./request_journal.ts";
 import { RequestSeeder } from "./request_seeder.ts";
 import { simErrorBody, SimRequestError } from "./sim_error.ts";
 import { resolveSimOptions, type SimOptions } from "./sim_options.ts";
@@ -44,6 +45,9 @@ export interface SimDeps {
   readonly scheduler?: StreamScheduler;
   /** The inference routes served. @default SIM_ROUTES */
   readonly routes?: Registry<SimRoute>;
+  /** Told of every request as it arrives (`--record-requests`); undefined = nothing is recorded, at no cost.
+   * @default undefined */
+  readonly journal?: RequestRecorder;
 }
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;
@@ -93,11 +97,12 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       }, due);
     });
 
-  const generate = async (req: Request, route: SimRoute, path: string): Promise<Response> => {
+  const generate = async (req: HonoRequest, route: SimRoute, path: string): Promise<Response> => {
     const arrival = performance.now();
     stats.begin();
     let streaming = false;
     try {
+      // Hono's body cache: the journal may have started reading it already.
       const text = await req.text();
       let json: unknown;
       try {
@@ -215,6 +220,15 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
 
   const app = new Hono();
 
+  const journal = deps.journal;
+  if (journal !== undefined) {
+    // First of all middleware, so refused and unknown requests are recorded too, stamped before any other work.
+    app.use("*", async (c, next) => {
+      journal.record(performance.timeOrigin + performance.now(), c.req.raw, c.req.text());
+      await next();
+    });
+  }
+
   app.onError((err) => {
     return new Response(simErrorBody(500, "server_error", `Internal error: ${message(err)}`), {
       status: 500,
@@ -256,7 +270,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       object: "list",
       data: o.models.map((id) => ({ id, object: "model", created: startedAt, owned_by: "infermeter-sim" })),
     }));
-  for (const [path, route] of routeOfPath) app.post(path, (c) => generate(c.req.raw, route, path));
+  for (const [path, route] of routeOfPath) app.post(path, (c) => generate(c.req, route, path));
   return app;
 }
 
