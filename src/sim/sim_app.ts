@@ -19,7 +19,7 @@
  * request (error, length, jitter, words, id) comes from a generator seeded by `RequestSeeder`, so a seeded
  * server gives the same answers whatever the arrival order.
  */
-import { Hono, type HonoRequest } from "hono";
+import { Hono } from "hono";
 import type { Registry } from "../base/registry.ts";
 import type { Tokenizer } from "../tokenizer/tokenizer.ts";
 import type { GenerationRequest } from "./generation_request.ts";
@@ -97,12 +97,11 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       }, due);
     });
 
-  const generate = async (req: HonoRequest, route: SimRoute, path: string): Promise<Response> => {
+  const generate = async (req: BodySource, route: SimRoute, path: string): Promise<Response> => {
     const arrival = performance.now();
     stats.begin();
     let streaming = false;
     try {
-      // Hono's body cache: the journal may have started reading it already.
       const text = await req.text();
       let json: unknown;
       try {
@@ -270,8 +269,17 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       object: "list",
       data: o.models.map((id) => ({ id, object: "model", created: startedAt, owned_by: "infermeter-sim" })),
     }));
-  for (const [path, route] of routeOfPath) app.post(path, (c) => generate(c.req, route, path));
+  // With a journal, the body is read through Hono's cache (the journal has started reading it); without one, straight
+  // from the request, so the journal costs nothing when off.
+  for (const [path, route] of routeOfPath) {
+    app.post(path, journal ? (c) => generate(c.req, route, path) : (c) => generate(c.req.raw, route, path));
+  }
   return app;
+}
+
+/** Where a handler reads the request body from. */
+interface BodySource {
+  text(): Promise<string>;
 }
 
 /** Each route path to its route; two routes claiming one path is a registration mistake. */

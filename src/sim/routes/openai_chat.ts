@@ -9,7 +9,7 @@
  * streamed, `chat.completion.chunk`s: a role delta with the first token, then `delta.reasoning_content` /
  * `delta.content` chunks.
  */
-import type { GenerationRequest } from "../generation_request.ts";
+import type { GenerationRequest, ReasoningRequest } from "../generation_request.ts";
 import { badRequest, isJsonObject, optionalString, requireObject } from "../request_fields.ts";
 import type { ReplyContext, RouteRequest, SimRoute, StreamFraming } from "../sim_route.ts";
 import { type OpenAiChunkShape, OpenAiChunkStream, type OpenAiStreamOptions } from "./openai_chunk_stream.ts";
@@ -22,6 +22,9 @@ const SHAPE: OpenAiChunkShape = {
   textClose: '"},"logprobs":null,"finish_reason":',
   opening: '{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}',
 };
+
+/** The common case, shared rather than allocated per request. */
+const DEFAULT_REASONING: ReasoningRequest = Object.freeze({ effort: undefined, disabled: false });
 
 class ChatRequest implements RouteRequest {
   readonly generation: GenerationRequest;
@@ -58,6 +61,8 @@ export const OPENAI_CHAT_ROUTE: SimRoute = {
     const fields = readOpenAiFields(json, ["max_completion_tokens", "max_tokens"]);
     const promptTexts = readMessages(json.messages);
     const kwargs = json.chat_template_kwargs;
+    const effort = optionalString(json, "reasoning_effort");
+    const disabled = isJsonObject(kwargs) && kwargs.enable_thinking === false;
     const generation: GenerationRequest = {
       model: fields.model,
       stream: fields.stream,
@@ -66,10 +71,7 @@ export const OPENAI_CHAT_ROUTE: SimRoute = {
       ignoreEos: fields.ignoreEos,
       promptTexts,
       promptTokenIds: 0,
-      reasoning: {
-        effort: optionalString(json, "reasoning_effort"),
-        disabled: isJsonObject(kwargs) && kwargs.enable_thinking === false,
-      },
+      reasoning: effort === undefined && !disabled ? DEFAULT_REASONING : { effort, disabled },
     };
     return new ChatRequest(generation, fields);
   },
