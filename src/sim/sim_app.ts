@@ -257,8 +257,9 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       const headers = c.req.raw.headers;
       const presented = route?.credential ? route.credential(headers) : bearerToken(headers);
       if (presented === key) return await next();
+      const hint = route?.credential ? "" : "; send 'Authorization: Bearer <key>'";
       return new Response(
-        simErrorBody(401, "authentication_error", "Missing or invalid API key; send 'Authorization: Bearer <key>'."),
+        simErrorBody(401, "authentication_error", `Missing or invalid API key${hint}.`),
         { status: 401, headers: JSON_HEADERS },
       );
     });

@@ -154,7 +154,10 @@ Deno.test("sim route decides from the path it was sent to whether to stream", as
 
 Deno.test("sim route reads the API key from the header its API uses", async () => {
   const { app } = toyApp({ apiKey: "k1" });
-  assert.equal((await post(app, "/toy/generate", { input: "x", max: 3 }, { authorization: "Bearer k1" })).status, 401);
+  const refused = await post(app, "/toy/generate", { input: "x", max: 3 }, { authorization: "Bearer k1" });
+  assert.equal(refused.status, 401);
+  const error = (await refused.json() as { error: { message: string } }).error;
+  assert.doesNotMatch(error.message, /Bearer/, "no hint at a header this API does not use");
   const ok = await post(app, "/toy/generate", { input: "x", max: 3 }, { "x-api-key": "k1" });
   assert.equal(ok.status, 200);
   await ok.body?.cancel();
