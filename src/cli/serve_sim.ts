@@ -14,6 +14,7 @@ import { EXIT } from "./exit_codes.ts";
 import { SERVE_SIM_COMMAND } from "./serve_sim_command.ts";
 import { resolveSimOptions, type SimOptions } from "../sim/sim_options.ts";
 import { type SimServer, startSimServer } from "../sim/sim_server.ts";
+import { RequestJournalError } from "../sim/request_journal.ts";
 import type { Tokenizer } from "../tokenizer/tokenizer.ts";
 
 /** Where the command writes and what stops it; tests pass their own. */
@@ -76,7 +77,11 @@ export async function runServeSim(args: string[], io: ServeSimIo = DEFAULT_IO): 
   try {
     server = await startSimServer({ ...options, tokenizer });
   } catch (e) {
-    io.stderr(`error: cannot listen on ${options.host}:${options.port}: ${message(e)}; choose another --port.\n`);
+    io.stderr(
+      e instanceof RequestJournalError
+        ? `error: ${e.message}; choose another --record-requests file.\n`
+        : `error: cannot listen on ${options.host}:${options.port}: ${message(e)}; choose another --port.\n`,
+    );
     return EXIT.USAGE;
   }
   if (!isLoopback(options.host)) {

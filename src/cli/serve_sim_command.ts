@@ -6,6 +6,7 @@
 import { type Command, defineCommand } from "../config/command_spec.ts";
 import type { OptionSpec } from "../config/option_spec.ts";
 import { SIM_DEFAULTS, type SimOptions } from "../sim/sim_options.ts";
+import { SIM_ROUTES } from "../sim/sim_route_registry.ts";
 
 /** Configuration keys of serve-sim: the `SimOptions` fields, plus `fast`. */
 export type ServeSimKey = keyof SimOptions | "fast";
@@ -181,6 +182,14 @@ const SERVE_SIM_OPTIONS = [
     metavar: "<ms>",
     help: "On shutdown, how long in-flight responses may finish.",
   },
+  {
+    key: "recordRequests",
+    type: "path",
+    flags: ["--record-requests"],
+    group: "Options",
+    metavar: "<file>",
+    help: "Write every request received to FILE as JSON lines (see below).",
+  },
 ] as const satisfies readonly OptionSpec<ServeSimKey>[];
 
 const EPILOGUE = `
@@ -205,11 +214,19 @@ Calibration: --emit-send-times adds "sim_sent_at_ms" (epoch ms, taken right
 before the chunk is enqueued) to every streamed chunk; a client subtracts it
 from its own arrival stamp to measure the latency it adds.
 
+Request journal: --record-requests FILE writes one JSON line per request
+received, on every route (404s included), in arrival order:
+{"received_at_ms": epoch ms taken on arrival, "method", "path" (with query),
+"headers" (lower-case names; authorization, cookies, API keys and any name
+containing token, secret or key read "<redacted>"), "body" (parsed JSON, the
+raw text if not JSON, null if empty)}. Lines are written in batches off the
+request path and flushed on shutdown (SIGINT/SIGTERM); the file is truncated
+at start.
+
 Determinism: --seed fixes errors, jitter, words and default lengths per request
 body (and per repeat of an identical body), whatever the arrival order.
 
-Routes: POST /v1/chat/completions, POST /v1/completions, GET /v1/models,
-GET /health, /v1/health/live, /v1/health/ready, GET /metrics (Prometheus).
+Routes: ${routeList()}.
 `;
 
 /** `infermeter serve-sim`. */
@@ -219,3 +236,26 @@ export const SERVE_SIM_COMMAND: Command<typeof SERVE_SIM_OPTIONS> = defineComman
   options: SERVE_SIM_OPTIONS,
   epilogue: EPILOGUE,
 });
+
+/** Every route the simulator answers, wrapped for the help text: the inference routes come from `SIM_ROUTES`. */
+function routeList(): string {
+  const posts = SIM_ROUTES.entries().flatMap((r) => r.paths).map((p) => `POST ${p}`);
+  const words = [
+    ...posts,
+    "GET /v1/models",
+    "GET /health",
+    "/v1/health/live",
+    "/v1/health/ready",
+    "GET /metrics (Prometheus)",
+  ]
+    .join(", ").split(" ");
+  const lines: string[] = [];
+  let line = "";
+  for (const word of words) {
+    if (line.length > 0 && line.length + 1 + word.length > 78) {
+      lines.push(line);
+      line = word;
+    } else line = line.length > 0 ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join("\n");
+}

@@ -4,12 +4,14 @@
  * Rules (also printed by `infermeter serve-sim --help`):
  * - With a max (`max_completion_tokens` / `max_tokens`): exactly max tokens, finish `length`. With `eosRate` p > 0
  *   (and no `ignore_eos`), after `max(min_tokens, 1)` tokens each further token ends generation with probability
- *   p (finish `stop`); a response always has at least one token so clients can measure TTFT.
+ *   p (finish `stop`); a response always has at least one token so clients can measure TTFT. A max of 0 (a route
+ *   that does not generate) plans no tokens.
  * - Without a max: `clamp(round(prompt_tokens × U(0.8, 1.2)), 16, maxDefaultTokens)` content tokens, at least
  *   `min_tokens` in all, finish `stop` (AIPerf mock server's rule), plus any reasoning tokens.
- * - Reasoning (chat only) comes first and counts within the max: `min(reasoning budget, total)`.
+ * - Reasoning (only where the route's API carries it) comes first and counts within the max:
+ *   `min(reasoning budget, total)`.
  */
-import type { GenerationRequest } from "./generation_request.ts";
+import type { GenerationRequest, ReasoningRequest } from "./generation_request.ts";
 import { REASONING_EFFORT_TOKENS, type SimOptions } from "./sim_options.ts";
 import type { SeededRandom } from "../base/seeded_random.ts";
 
@@ -17,7 +19,7 @@ export type FinishReason = "stop" | "length";
 
 export interface GenerationPlan {
   readonly promptTokens: number;
-  /** Reasoning tokens, emitted before the content (chat only). */
+  /** Reasoning tokens, emitted before the content. */
   readonly reasoningTokens: number;
   readonly contentTokens: number;
   readonly finishReason: FinishReason;
@@ -34,7 +36,7 @@ export function planGeneration(
   settings: PlanSettings,
   rng: SeededRandom,
 ): GenerationPlan {
-  const reasoningBudget = request.endpoint === "chat" ? reasoningBudgetOf(request, settings) : 0;
+  const reasoningBudget = request.reasoning === undefined ? 0 : reasoningBudgetOf(request.reasoning, settings);
   if (request.maxTokens !== undefined) {
     const max = request.maxTokens;
     let total = max;
@@ -58,10 +60,10 @@ export function planGeneration(
   return { promptTokens, reasoningTokens: reasoningBudget, contentTokens: content, finishReason: "stop" };
 }
 
-function reasoningBudgetOf(request: GenerationRequest, settings: PlanSettings): number {
-  if (request.thinkingDisabled) return 0;
+function reasoningBudgetOf(reasoning: ReasoningRequest, settings: PlanSettings): number {
+  if (reasoning.disabled) return 0;
   if (!settings.reasoning) return settings.reasoningTokens;
-  const effort = request.reasoningEffort;
+  const effort = reasoning.effort;
   if (effort !== undefined && Object.hasOwn(REASONING_EFFORT_TOKENS, effort)) return REASONING_EFFORT_TOKENS[effort];
   return settings.reasoningTokens > 0 ? settings.reasoningTokens : DEFAULT_EFFORT_TOKENS;
 }

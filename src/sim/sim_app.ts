@@ -1,9 +1,14 @@
 /**
- * The simulated OpenAI-compatible inference server as a Hono app (testable with `app.request()`).
+ * The simulated inference server as a Hono app (testable with `app.request()`).
  *
- * Routes: `POST /v1/chat/completions`, `POST /v1/completions` (streaming and not), `GET /v1/models`,
- * `GET /health`, `GET /v1/health/live`, `GET /v1/health/ready`, `GET /metrics` (Prometheus text).
- * With an API key, every `/v1/*` route except the health checks needs `Authorization: Bearer <key>`.
+ * Routes: the paths of every simulator route (`SIM_ROUTES`: one per endpoint type, e.g. `POST
+ * /v1/chat/completions`, streaming and not), `GET /v1/models`, `GET /health`, `GET /v1/health/live`,
+ * `GET /v1/health/ready`, `GET /metrics` (Prometheus text). With an API key, every inference route and every other
+ * `/v1/*` route except the health checks needs the key (`Authorization: Bearer <key>`, or where the route's API
+ * carries it).
+ *
+ * This file wires the shared flow — read the body, let the route parse it, refuse, plan, wait, answer — and knows
+ * no API: each route's wire format lives in its module under `routes/`.
  *
  * Latency: a streamed response's token k is due `ttft + k·itl` ms after the request arrived (`TokenClock`) and is
  * written by the shared `StreamScheduler`; a non-streamed one is answered when its last token is due,
@@ -15,13 +20,16 @@
  * server gives the same answers whatever the arrival order.
  */
 import { Hono } from "hono";
+import type { Registry } from "../base/registry.ts";
 import type { Tokenizer } from "../tokenizer/tokenizer.ts";
-import { completionBody, type ResponseIdentity } from "./completion_body.ts";
-import { type GenerationRequest, parseGenerationRequest, type SimEndpoint } from "./generation_request.ts";
+import type { GenerationRequest } from "./generation_request.ts";
 import { planGeneration } from "./plan_generation.ts";
+import type { RequestRecorder } from "./request_journal.ts";
 import { RequestSeeder } from "./request_seeder.ts";
 import { simErrorBody, SimRequestError } from "./sim_error.ts";
 import { resolveSimOptions, type SimOptions } from "./sim_options.ts";
+import type { ReplyContext, SimRoute } from "./sim_route.ts";
+import { SIM_ROUTES } from "./sim_route_registry.ts";
 import { SimStats } from "./sim_stats.ts";
 import { SseEmitter } from "./sse_emitter.ts";
 import { type ScheduledHandle, StreamScheduler } from "./stream_scheduler.ts";
@@ -35,10 +43,13 @@ export interface SimDeps {
   readonly stats?: SimStats;
   /** Timer for slow responses; pass one to abort its streams on shutdown. @default new StreamScheduler() */
   readonly scheduler?: StreamScheduler;
+  /** The inference routes served. @default SIM_ROUTES */
+  readonly routes?: Registry<SimRoute>;
+  /** Told of every request as it arrives (`--record-requests`); undefined = nothing is recorded, at no cost.
+   * @default undefined */
+  readonly journal?: RequestRecorder;
 }
 
-const CHAT_PATH = "/v1/chat/completions";
-const COMPLETIONS_PATH = "/v1/completions";
 const JSON_HEADERS = { "content-type": "application/json" } as const;
 const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" } as const;
 const PROMETHEUS_HEADERS = { "content-type": "text/plain; version=0.0.4; charset=utf-8" } as const;
@@ -50,6 +61,8 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
   const stats = deps.stats ?? new SimStats();
   const scheduler = deps.scheduler ?? new StreamScheduler();
   const tokenizer = deps.tokenizer;
+  const routes = deps.routes ?? SIM_ROUTES;
+  const routeOfPath = routesByPath(routes);
   const seeder = new RequestSeeder(o.seed ?? crypto.getRandomValues(new Uint32Array(1))[0]);
   const modelSet = new Set(o.models);
   const startedAt = Math.floor(Date.now() / 1000);
@@ -84,7 +97,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       }, due);
     });
 
-  const generate = async (req: Request, endpoint: SimEndpoint, path: string): Promise<Response> => {
+  const generate = async (req: BodySource, route: SimRoute, path: string): Promise<Response> => {
     const arrival = performance.now();
     stats.begin();
     let streaming = false;
@@ -96,7 +109,8 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       } catch (e) {
         throw new SimRequestError(400, "invalid_request_error", `The request body is not valid JSON: ${message(e)}`);
       }
-      const request = parseGenerationRequest(endpoint, json);
+      const call = route.parse(json, path);
+      const request = call.generation;
       if (o.strictModel && request.model !== undefined && !modelSet.has(request.model)) {
         throw new SimRequestError(
           404,
@@ -115,11 +129,12 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       }
       const plan = planGeneration(request, promptTokensOf(request), o, rng.derive("length"));
       const ids = rng.derive("id");
-      const identity: ResponseIdentity = {
-        endpoint,
-        id: `${endpoint === "chat" ? "chatcmpl" : "cmpl"}-${hex8(ids.nextUint32())}${hex8(ids.nextUint32())}`,
+      const reply: ReplyContext = {
+        id: `${route.idPrefix}${hex8(ids.nextUint32())}${hex8(ids.nextUint32())}`,
         created: Math.floor(Date.now() / 1000),
         model: request.model ?? o.models[0],
+        plan,
+        emitSendTimes: o.emitSendTimes,
       };
       const words = new WordSource(rng.derive("words"));
       const clock = new TokenClock(o, rng.derive("latency"));
@@ -133,18 +148,15 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
         const reasoning = words.take(plan.reasoningTokens);
         const content = words.take(plan.contentTokens);
         stats.outputTokensTotal += total;
-        return new Response(completionBody(identity, plan, reasoning, content), { status: 200, headers: JSON_HEADERS });
+        return new Response(call.body(reply, reasoning, content), { status: 200, headers: JSON_HEADERS });
       }
 
       const emitter = new SseEmitter({
-        identity,
+        framing: call.stream(reply),
         plan,
         words,
         clock,
         tokensPerChunk: o.tokensPerChunk,
-        includeUsage: request.includeUsage,
-        continuousUsage: request.continuousUsage,
-        emitSendTimes: o.emitSendTimes,
       });
       if (zeroLatency) {
         const body = emitter.emit(Infinity);
@@ -207,6 +219,15 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
 
   const app = new Hono();
 
+  const journal = deps.journal;
+  if (journal !== undefined) {
+    // First of all middleware, so refused and unknown requests are recorded too, stamped before any other work.
+    app.use("*", async (c, next) => {
+      journal.record(performance.timeOrigin + performance.now(), c.req.raw, c.req.text());
+      await next();
+    });
+  }
+
   app.onError((err) => {
     return new Response(simErrorBody(500, "server_error", `Internal error: ${message(err)}`), {
       status: 500,
@@ -228,12 +249,17 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
   app.get("/metrics", () => new Response(stats.toPrometheus(), { status: 200, headers: PROMETHEUS_HEADERS }));
 
   if (o.apiKey !== undefined) {
-    const expected = `Bearer ${o.apiKey}`;
-    app.use("/v1/*", async (c, next) => {
-      if (c.req.path.startsWith("/v1/health/")) return await next();
-      if (c.req.header("authorization") === expected) return await next();
+    const key = o.apiKey;
+    app.use("*", async (c, next) => {
+      const path = c.req.path;
+      const route = routeOfPath.get(path);
+      if (route === undefined && (!path.startsWith("/v1/") || path.startsWith("/v1/health/"))) return await next();
+      const headers = c.req.raw.headers;
+      const presented = route?.credential ? route.credential(headers) : bearerToken(headers);
+      if (presented === key) return await next();
+      const hint = route?.credential ? "" : "; send 'Authorization: Bearer <key>'";
       return new Response(
-        simErrorBody(401, "authentication_error", "Missing or invalid API key; send 'Authorization: Bearer <key>'."),
+        simErrorBody(401, "authentication_error", `Missing or invalid API key${hint}.`),
         { status: 401, headers: JSON_HEADERS },
       );
     });
@@ -244,9 +270,37 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       object: "list",
       data: o.models.map((id) => ({ id, object: "model", created: startedAt, owned_by: "infermeter-sim" })),
     }));
-  app.post(CHAT_PATH, (c) => generate(c.req.raw, "chat", CHAT_PATH));
-  app.post(COMPLETIONS_PATH, (c) => generate(c.req.raw, "completions", COMPLETIONS_PATH));
+  // With a journal, the body is read through Hono's cache (the journal has started reading it); without one, straight
+  // from the request, so the journal costs nothing when off.
+  for (const [path, route] of routeOfPath) {
+    app.post(path, journal ? (c) => generate(c.req, route, path) : (c) => generate(c.req.raw, route, path));
+  }
   return app;
+}
+
+/** Where a handler reads the request body from. */
+interface BodySource {
+  text(): Promise<string>;
+}
+
+/** Each route path to its route; two routes claiming one path is a registration mistake. */
+function routesByPath(routes: Registry<SimRoute>): Map<string, SimRoute> {
+  const byPath = new Map<string, SimRoute>();
+  for (const route of routes.entries()) {
+    for (const path of route.paths) {
+      const other = byPath.get(path);
+      if (other !== undefined) {
+        throw new RangeError(`simulator routes '${other.name}' and '${route.name}' both claim ${path}`);
+      }
+      byPath.set(path, route);
+    }
+  }
+  return byPath;
+}
+
+function bearerToken(headers: Headers): string | undefined {
+  const value = headers.get("authorization");
+  return value !== null && value.startsWith("Bearer ") ? value.slice(7) : undefined;
 }
 
 function jsonResponse(value: unknown): Response {

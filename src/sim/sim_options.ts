@@ -43,7 +43,7 @@ export interface SimOptions {
    * sets a max; 0 = always generate exactly the max (finish `length`), like an ignore-EOS benchmark run.
    * @default 0 */
   readonly eosRate: number;
-  /** Reasoning tokens emitted (as `reasoning_content`, before the content) by every chat request.
+  /** Reasoning tokens emitted (before the content) by every request whose API carries reasoning (chat).
    * @default 0 */
   readonly reasoningTokens: number;
   /** Act as a reasoning model: honour `reasoning_effort` low/medium/high = 100/250/500 reasoning tokens; requests
@@ -62,6 +62,9 @@ export interface SimOptions {
   /** On close, how long in-flight responses may take to finish before they are cut short.
    * @default 1000 */
   readonly shutdownGraceMs: number;
+  /** Write every request received to this file as JSONL (`request_journal.ts`); undefined = no journal.
+   * @default undefined */
+  readonly recordRequests?: string;
 }
 
 export const SIM_DEFAULTS: SimOptions = Object.freeze({
@@ -83,6 +86,7 @@ export const SIM_DEFAULTS: SimOptions = Object.freeze({
   seed: undefined,
   emitSendTimes: false,
   shutdownGraceMs: 1000,
+  recordRequests: undefined,
 });
 
 /** Reasoning tokens per `reasoning_effort` (AIPerf mock server values). */
@@ -113,6 +117,9 @@ export function resolveSimOptions(partial: Partial<SimOptions> = {}): SimOptions
     throw new RangeError(`models must be one or more non-empty names, got ${JSON.stringify(o.models)}.`);
   }
   if (o.apiKey !== undefined && o.apiKey.length === 0) throw new RangeError("apiKey must not be empty.");
+  if (o.recordRequests !== undefined && (typeof o.recordRequests !== "string" || o.recordRequests.length === 0)) {
+    throw new RangeError("recordRequests must be a non-empty file path.");
+  }
   return Object.freeze({ ...o, models: Object.freeze([...o.models]) });
 }
 

@@ -3,10 +3,12 @@
  *
  * `close()` stops accepting connections, lets in-flight responses finish for up to `shutdownGraceMs`, then cuts
  * the remaining streams short (their clients see the body end without `[DONE]`) so a benchmark server never
- * hangs on shutdown.
+ * hangs on shutdown. With `recordRequests`, the request journal is opened before listening (a file that cannot be
+ * opened fails the start) and written to the end by `close()`.
  */
 import { ensureFdLimit } from "../runtime/fd_limit.ts";
 import type { Tokenizer } from "../tokenizer/tokenizer.ts";
+import { RequestJournal } from "./request_journal.ts";
 import { createSimApp } from "./sim_app.ts";
 import { resolveSimOptions, type SimOptions } from "./sim_options.ts";
 import { SimStats } from "./sim_stats.ts";
@@ -20,7 +22,9 @@ export interface SimServer {
   readonly url: string;
   /** Live counters (also served as Prometheus text on `/metrics`). */
   readonly stats: SimStats;
-  /** Stop the server; resolves when every connection is closed. Idempotent. */
+  /** Writes every request received so far to the journal (`recordRequests`); resolves at once without one. */
+  flushJournal(): Promise<void>;
+  /** Stop the server; resolves when every connection is closed and the journal is written. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -37,22 +41,29 @@ export async function startSimServer(options: StartSimServerOptions = {}): Promi
   // Socket reads (new requests) must go on while the scheduler's timer polls: see runtime/io_yield.ts.
   const io = new IoYield();
   const scheduler = new StreamScheduler(undefined, { yieldToIo: io.wait });
-  const app = createSimApp(o, { tokenizer, stats, scheduler });
+  const journal = o.recordRequests !== undefined ? await RequestJournal.open(o.recordRequests) : undefined;
+  const app = createSimApp(o, { tokenizer, stats, scheduler, journal });
 
   const listening = Promise.withResolvers<Deno.NetAddr>();
   // Each client stream is a socket here too: take as many file descriptors as the process may.
   ensureFdLimit(1 << 20);
-  const server = Deno.serve({
-    hostname: o.host,
-    port: o.port,
-    // The CLI prints its own single line; Deno's default banner would break parsers of that line.
-    onListen: (addr) => listening.resolve(addr as Deno.NetAddr),
-    onError: (err) =>
-      new Response(JSON.stringify({ error: { message: String(err), type: "server_error", param: null, code: 500 } }), {
-        status: 500,
-        headers: { "content-type": "application/json" },
-      }),
-  }, app.fetch);
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    server = Deno.serve({
+      hostname: o.host,
+      port: o.port,
+      // The CLI prints its own single line; Deno's default banner would break parsers of that line.
+      onListen: (addr) => listening.resolve(addr as Deno.NetAddr),
+      onError: (err) =>
+        new Response(
+          JSON.stringify({ error: { message: String(err), type: "server_error", param: null, code: 500 } }),
+          { status: 500, headers: { "content-type": "application/json" } },
+        ),
+    }, app.fetch);
+  } catch (e) {
+    await journal?.close();
+    throw e;
+  }
   const addr = await listening.promise;
   const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
 
@@ -69,11 +80,15 @@ export async function startSimServer(options: StartSimServerOptions = {}): Promi
       if (first === "timeout") scheduler.abortAll();
       await server.finished;
       io.close();
+      await journal?.close();
     })();
     return closing;
   };
+  const flushJournal = async (): Promise<void> => {
+    await journal?.flush();
+  };
 
-  return { hostname: addr.hostname, port: addr.port, url: `http://${host}:${addr.port}`, stats, close };
+  return { hostname: addr.hostname, port: addr.port, url: `http://${host}:${addr.port}`, stats, flushJournal, close };
 }
 
 /** Loaded lazily so that importing the server (e.g. in tests with an injected tokenizer) never pays for it. */

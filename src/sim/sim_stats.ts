@@ -1,6 +1,6 @@
 /**
  * Counters and gauges of the simulated server, readable live (`SimServer.stats`) and as Prometheus text
- * (`GET /metrics`). Only inference requests (`/v1/chat/completions`, `/v1/completions`) are counted, so scraping
+ * (`GET /metrics`). Only inference requests (the paths of the simulator routes) are counted, so scraping
  * `/metrics` or polling health never shows up as load.
  */
 

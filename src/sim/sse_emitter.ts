@@ -1,81 +1,49 @@
 /**
- * The SSE body of one streamed response, produced incrementally: `emit(horizon)` returns every event due by
+ * The event stream of one streamed response, produced incrementally: `emit(horizon)` returns every event due by
  * `horizon` (ms after the request arrived) as one string, so the zero-latency path builds the whole body with
  * `emit(Infinity)` and the timed path writes whatever is due at each wake-up in one enqueue.
  *
- * Event sequence (vLLM's shape):
- * - chat: a role chunk (`delta: {role: "assistant", content: ""}`) sent together with the first token chunk;
- * - token chunks of up to `tokensPerChunk` tokens, reasoning (`delta.reasoning_content`, chat only) before
- *   content (`delta.content` / `text`); a chunk never mixes the two; it is due when its last token is due;
- * - the last token chunk carries `finish_reason`;
- * - with `include_usage`, a `"choices": []` chunk with the usage; with `continuous_usage_stats`, every token
- *   chunk also carries the usage so far;
- * - `data: [DONE]`.
- * With `emitSendTimes`, each chunk gets `"sim_sent_at_ms"` = `performance.timeOrigin + performance.now()` taken
- * as the chunk is built, immediately before it is enqueued.
- *
- * Texts are words of lowercase ASCII letters and spaces, so they are spliced into JSON without escaping.
+ * This decides WHEN and HOW MUCH: chunks of up to `tokensPerChunk` tokens, reasoning before content, a chunk
+ * never mixing the two, each due when its last token is due (`TokenClock`); the closing events are due with the
+ * last chunk. The route's {@link StreamFraming} decides the bytes: the opening events (written with the first
+ * chunk), each chunk, the closing events.
  */
-import { finishJson, type ResponseIdentity, usageJson } from "./completion_body.ts";
 import type { GenerationPlan } from "./plan_generation.ts";
+import type { StreamFraming } from "./sim_route.ts";
 import type { TokenClock } from "./token_clock.ts";
 import type { WordSource } from "./word_source.ts";
 
 export interface SseEmitterOptions {
-  readonly identity: ResponseIdentity;
+  readonly framing: StreamFraming;
   readonly plan: GenerationPlan;
   readonly words: WordSource;
   readonly clock: TokenClock;
   /** @default 1 */
   readonly tokensPerChunk: number;
-  /** @default false */
-  readonly includeUsage: boolean;
-  /** @default false */
-  readonly continuousUsage: boolean;
-  /** @default false */
-  readonly emitSendTimes: boolean;
 }
 
 export class SseEmitter {
-  readonly #o: SseEmitterOptions;
-  /** `data: {…"choices":[` — everything before the choice object. */
-  readonly #head: string;
-  /** Everything before a content / reasoning chunk's text (head + choice start). */
-  readonly #contentPre: string;
-  readonly #reasoningPre: string;
-  /** After the text of a chunk that does not finish: closes delta/choice, `"finish_reason":null}]`. */
-  readonly #midPost: string;
-  /** The same for the last token chunk. */
-  readonly #lastPost: string;
-  /** No per-chunk extras (usage, send time): chunks are three precomputed pieces plus the text. */
-  readonly #plain: boolean;
-  readonly #isChat: boolean;
+  readonly #framing: StreamFraming;
+  readonly #words: WordSource;
+  readonly #clock: TokenClock;
+  readonly #tokensPerChunk: number;
+  readonly #reasoningTokens: number;
   readonly #total: number;
   #sent = 0;
   #reasoningSent = 0;
-  #roleSent = false;
-  /** Size and due offset of the next token chunk; size 0 = only the trailer is left. */
+  #opened = false;
+  /** Size and due offset of the next chunk; size 0 = only the closing events are left. */
   #chunkSize = 0;
   #chunkDue = 0;
   #done = false;
 
   constructor(options: SseEmitterOptions) {
-    this.#o = options;
-    const { identity, plan } = options;
-    this.#isChat = identity.endpoint === "chat";
-    this.#head = `data: {"id":"${identity.id}","object":"${
-      this.#isChat ? "chat.completion.chunk" : "text_completion"
-    }","created":${identity.created},"model":${JSON.stringify(identity.model)},"choices":[`;
-    // Chunk fragments are built once per response: per token only the text is new (and strings stay shallow).
-    const textOpen = this.#isChat ? '{"index":0,"delta":{"content":"' : '{"index":0,"text":"';
-    this.#contentPre = this.#head + textOpen;
-    this.#reasoningPre = this.#head + '{"index":0,"delta":{"reasoning_content":"';
-    const close = this.#isChat ? '"},"logprobs":null,"finish_reason":' : '","logprobs":null,"finish_reason":';
-    this.#plain = !options.continuousUsage && !options.emitSendTimes;
-    const end = this.#plain ? "}\n\n" : "";
-    this.#midPost = `${close}null}]${end}`;
-    this.#lastPost = `${close}${finishJson(plan.finishReason)}}]${end}`;
-    this.#total = plan.reasoningTokens + plan.contentTokens;
+    this.#framing = options.framing;
+    this.#words = options.words;
+    this.#clock = options.clock;
+    this.#tokensPerChunk = options.tokensPerChunk;
+    this.#reasoningTokens = options.plan.reasoningTokens;
+    this.#total = options.plan.reasoningTokens + options.plan.contentTokens;
     this.#planChunk();
   }
 
@@ -84,7 +52,7 @@ export class SseEmitter {
     return this.#sent;
   }
 
-  /** True once `[DONE]` has been emitted. */
+  /** True once the closing events have been emitted. */
   get done(): boolean {
     return this.#done;
   }
@@ -98,60 +66,39 @@ export class SseEmitter {
   emit(horizon: number): string {
     let out = "";
     while (!this.#done && this.#chunkDue <= horizon) {
+      if (!this.#opened) {
+        this.#opened = true;
+        out += this.#framing.open();
+      }
       if (this.#chunkSize === 0) {
-        out += this.#trailer();
+        out += this.#framing.close(this.#sent, this.#reasoningSent);
         this.#done = true;
         break;
       }
-      out += this.#tokenChunk();
+      out += this.#chunk();
       this.#planChunk();
     }
     return out;
   }
 
   #planChunk(): void {
-    const { plan, tokensPerChunk, clock } = this.#o;
     if (this.#sent >= this.#total) {
-      this.#chunkSize = 0; // trailer goes out with the last token chunk (same due time)
+      this.#chunkSize = 0; // the closing events go out with the last chunk (same due time)
       return;
     }
-    const phaseLeft = this.#sent < plan.reasoningTokens ? plan.reasoningTokens - this.#sent : this.#total - this.#sent;
-    this.#chunkSize = Math.min(tokensPerChunk, phaseLeft);
-    this.#chunkDue = clock.advance(this.#chunkSize);
+    const phaseLeft = this.#sent < this.#reasoningTokens
+      ? this.#reasoningTokens - this.#sent
+      : this.#total - this.#sent;
+    this.#chunkSize = Math.min(this.#tokensPerChunk, phaseLeft);
+    this.#chunkDue = this.#clock.advance(this.#chunkSize);
   }
 
-  #tokenChunk(): string {
-    const o = this.#o;
-    let role = "";
-    if (this.#isChat && !this.#roleSent) {
-      this.#roleSent = true;
-      role = `${this.#head}{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,` +
-        `"finish_reason":null}]${this.#extras(false)}}\n\n`;
-    }
+  #chunk(): string {
     const n = this.#chunkSize;
-    const reasoning = this.#sent < o.plan.reasoningTokens;
-    const text = o.words.take(n);
+    const reasoning = this.#sent < this.#reasoningTokens;
+    const text = this.#words.take(n);
     this.#sent += n;
     if (reasoning) this.#reasoningSent += n;
-    let chunk = (reasoning ? this.#reasoningPre : this.#contentPre) + text +
-      (this.#sent === this.#total ? this.#lastPost : this.#midPost);
-    if (!this.#plain) chunk += this.#extras(o.continuousUsage) + "}\n\n";
-    return role.length > 0 ? role + chunk : chunk;
-  }
-
-  #trailer(): string {
-    const o = this.#o;
-    let out = "";
-    if (o.includeUsage) {
-      out += `${this.#head}],"usage":${usageJson(o.plan, this.#sent, this.#reasoningSent)}${this.#extras(false)}}\n\n`;
-    }
-    return out + "data: [DONE]\n\n";
-  }
-
-  #extras(withUsage: boolean): string {
-    const o = this.#o;
-    let s = withUsage ? `,"usage":${usageJson(o.plan, this.#sent, this.#reasoningSent)}` : "";
-    if (o.emitSendTimes) s += `,"sim_sent_at_ms":${performance.timeOrigin + performance.now()}`;
-    return s;
+    return this.#framing.chunk(text, reasoning, this.#sent, this.#reasoningSent);
   }
 }

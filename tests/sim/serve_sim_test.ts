@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { runServeSim, type ServeSimIo } from "../../src/cli/serve_sim.ts";
 import type { SimServer } from "../../src/sim/sim_server.ts";
+import { readRequestJournal } from "../../src/sim/read_request_journal.ts";
 import { oracleTokenizer } from "./oracle_tokenizer.ts";
+
+const MAIN_TS = new URL("../../main.ts", import.meta.url);
 
 interface Captured {
   readonly io: ServeSimIo;
@@ -44,11 +47,13 @@ Deno.test("serve-sim --help lists every option and exits 0", async () => {
       "--seed",
       "--emit-send-times",
       "--shutdown-grace",
+      "--record-requests",
     ]
   ) {
     assert.ok(help.includes(flag), `help lacks ${flag}`);
   }
   assert.match(help, /sim_sent_at_ms/);
+  assert.match(help, /received_at_ms/);
 });
 
 Deno.test("serve-sim rejects invalid values with one stderr line and exit code 2", async () => {
@@ -107,3 +112,60 @@ Deno.test("serve-sim reports an address in use with exit code 2", async () => {
     listener.close();
   }
 });
+
+Deno.test("serve-sim reports a request journal it cannot create with exit code 2", async () => {
+  const c = capture();
+  const file = "/nonexistent-dir-for-journal/requests.jsonl";
+  assert.equal(await runServeSim(["--port", "0", "--record-requests", file], c.io), 2);
+  const err = c.err.join("");
+  assert.equal(err.trimEnd().split("\n").length, 1, err);
+  assert.match(err, /^error: cannot open the request journal \/nonexistent-dir-for-journal\/requests\.jsonl: /);
+  assert.deepEqual(c.out, []);
+});
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  Deno.test(`serve-sim --record-requests has every request in the journal after ${signal}`, async () => {
+    const dir = await Deno.makeTempDir();
+    const file = `${dir}/journal.jsonl`;
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MAIN_TS.pathname, "serve-sim", "--port", "0", "--fast", "--record-requests", file],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const stderr = new Response(child.stderr).text();
+    const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    try {
+      let out = "";
+      while (!out.includes("\n")) {
+        const { value, done } = await lines.read();
+        if (done) break;
+        out += value;
+      }
+      const url = out.match(/listening on (http:\/\/\S+)/)?.[1];
+      assert.ok(url, `no listening line: ${out}`);
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(`${url}/v1/completions`, {
+          method: "POST",
+          body: JSON.stringify({ prompt: `line ${i}`, max_tokens: 1 }),
+        });
+        await res.text();
+      }
+      child.kill(signal);
+      const status = await child.status;
+      assert.equal(status.code, 0, await stderr);
+      const entries = await readRequestJournal(file);
+      assert.deepEqual(entries.map((e) => (e.body as { prompt: string }).prompt), ["line 0", "line 1", "line 2"]);
+    } finally {
+      await lines.cancel();
+      await stderr;
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // Already exited.
+      }
+      await child.status;
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+}

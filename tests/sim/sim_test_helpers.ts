@@ -7,6 +7,26 @@ import { oracleTokenizer } from "./oracle_tokenizer.ts";
 
 export type JsonObject = Record<string, unknown>;
 
+export const CHAT = "/v1/chat/completions";
+export const COMPLETIONS = "/v1/completions";
+export const PROMPT = "Explain, in plain words, why the sky looks blue on a clear afternoon.";
+
+/** OpenAI `usage` as the simulator writes it. */
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  completion_tokens_details?: { reasoning_tokens: number };
+}
+
+export async function json(res: Response): Promise<JsonObject> {
+  return await res.json() as JsonObject;
+}
+
+export function firstChoice(body: JsonObject): JsonObject {
+  return (body.choices as JsonObject[])[0];
+}
+
 /** A fresh app with zero latency (unless overridden) and its stats. */
 export function makeApp(options: Partial<SimOptions> = {}): { app: Hono; stats: SimStats } {
   const stats = new SimStats();

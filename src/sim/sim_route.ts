@@ -1,0 +1,84 @@
+/**
+ * The simulator's side of an endpoint type: everything about one API's wire format lives in its route module
+ * (`src/sim/routes/<name>.ts`, registered in `sim_route_registry.ts` under the endpoint type name it serves), and
+ * the shared machinery — app wiring, length plan, token clock, stream scheduler, SSE emission, stats, errors —
+ * knows none of it.
+ *
+ * A route owns: its paths; reading and validating a request body into the shared {@link GenerationRequest} (a 400
+ * `SimRequestError` for a malformed one); the response id prefix; the non-streaming body; and, for a streamed
+ * answer, every byte of the stream — event names (`event:` lines) included — through a {@link StreamFraming} it
+ * builds once per response. The shared `SseEmitter` decides when tokens are due and how they are grouped into
+ * chunks; the framing turns each chunk into wire text.
+ *
+ * How the upcoming types fit:
+ * - typed event lifecycles (OpenAI Responses `response.created` … `response.completed`, Anthropic `message_start` …
+ *   `message_stop`): `open()` writes the opening events, `chunk()` the deltas (a framing is stateful, so it can close
+ *   a thinking block and open a text block when the phase changes, and keep the full text for a final event),
+ *   `close()` the closing events;
+ * - several paths per type (TGI `/generate` and `/generate_stream`): `parse()` is told the path and decides `stream`;
+ * - non-generating answers (embeddings, rankings): `maxTokens: 0` gives an empty plan and an immediate answer,
+ *   whose body the route builds from the prompt;
+ * - another credential header (Anthropic `x-api-key`): {@link SimRoute.credential}.
+ */
+import type { RegistryEntry } from "../base/registry.ts";
+import type { GenerationRequest } from "./generation_request.ts";
+import type { GenerationPlan } from "./plan_generation.ts";
+
+export interface SimRoute extends RegistryEntry {
+  /** POST paths this route answers; the client adapter of the same name sends to one of them. */
+  readonly paths: readonly string[];
+  /** Start of every response id, separator included (`chatcmpl-`, `resp_`, `msg_`). */
+  readonly idPrefix: string;
+  /**
+   * Reads a decoded JSON body sent to `path`.
+   * @throws {SimRequestError} 400 naming the offending field.
+   */
+  parse(body: unknown, path: string): RouteRequest;
+  /**
+   * The API key the request presents, read where this API carries it; undefined = none.
+   * @default the token of `Authorization: Bearer <key>`
+   */
+  credential?(headers: Headers): string | undefined;
+}
+
+/** One parsed request: what to generate, and how this API writes the answer (its own request options included). */
+export interface RouteRequest {
+  readonly generation: GenerationRequest;
+  /** The whole non-streamed answer; `reasoning` and `content` are the generated texts. */
+  body(reply: ReplyContext, reasoning: string, content: string): string;
+  /** The framing of one streamed answer; fragments that repeat per event are best precomputed here. */
+  stream(reply: ReplyContext): StreamFraming;
+}
+
+/** What one answer is, for its route to write. */
+export interface ReplyContext {
+  /** `idPrefix` + 16 hex digits, seeded. */
+  readonly id: string;
+  /** Unix seconds. */
+  readonly created: number;
+  /** The model named by the request, else the server's first. */
+  readonly model: string;
+  readonly plan: GenerationPlan;
+  /**
+   * Stamp every streamed event with `"sim_sent_at_ms"`: `performance.timeOrigin + performance.now()` taken as the
+   * event is built, right before it is written (`serve-sim --emit-send-times`).
+   */
+  readonly emitSendTimes: boolean;
+}
+
+/**
+ * The wire text of one streamed answer, event by event. Generated texts are words of lowercase ASCII letters and
+ * spaces, so they can be spliced into JSON strings without escaping. `sent` and `reasoningSent` count tokens
+ * emitted so far, the current chunk included.
+ */
+export interface StreamFraming {
+  /** The events before the first token (written together with it); "" for none. */
+  open(): string;
+  /**
+   * One chunk: `text` is one or more tokens, all reasoning or all content (reasoning comes first). The last chunk
+   * has `sent === plan.reasoningTokens + plan.contentTokens`.
+   */
+  chunk(text: string, reasoning: boolean, sent: number, reasoningSent: number): string;
+  /** Everything after the last chunk (finish, usage, the end marker), due with the last chunk. */
+  close(sent: number, reasoningSent: number): string;
+}

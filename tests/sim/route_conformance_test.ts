@@ -1,0 +1,102 @@
+/**
+ * Every endpoint type the client speaks has a simulator route that speaks it too: for each registered client
+ * adapter, the route of the same name serves the adapter's path, and a request built by the adapter (its body and
+ * headers) is answered over a real socket with a response the adapter parses into exactly the tokens the server
+ * reports in its usage. Knows no API: a new adapter and its route are checked without editing this file.
+ */
+import assert from "node:assert/strict";
+import type { Turn } from "../../src/dataset/conversation.ts";
+import type { BuildContext, Delta, EndpointAdapter } from "../../src/endpoints/endpoint_adapter.ts";
+import { ENDPOINTS } from "../../src/endpoints/endpoint_registry.ts";
+import { type SimServer, startSimServer } from "../../src/sim/sim_server.ts";
+import { SIM_ROUTES } from "../../src/sim/sim_route_registry.ts";
+import { oracleTokenizer } from "./oracle_tokenizer.ts";
+
+const API_KEY = "conformance-key";
+const MAX_TOKENS = 9;
+const REASONING_TOKENS = 4;
+const TURN: Turn = { texts: ["Name three rivers that cross more than one country."] };
+
+function context(streaming: boolean): BuildContext {
+  return {
+    model: "sim-model",
+    streaming,
+    maxTokens: MAX_TOKENS,
+    useLegacyMaxTokens: false,
+    useServerTokenCount: true,
+    extraInputs: {},
+    systemMessage: "Answer briefly.",
+  };
+}
+
+/** The `data:` payloads of an SSE body, whatever `event:` lines frame them. */
+function ssePayloads(body: string): string[] {
+  return body.split("\n\n").filter((e) => e.trim() !== "").map((e) =>
+    e.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n")
+  );
+}
+
+/** Sends one request exactly as the adapter builds it and parses the answer with the adapter. */
+async function roundTrip(server: SimServer, adapter: EndpointAdapter, streaming: boolean): Promise<Delta[]> {
+  const ctx = context(streaming);
+  const res = await fetch(server.url + adapter.capabilities.path, {
+    method: adapter.capabilities.method,
+    headers: adapter.headers({ streaming, apiKey: API_KEY }).map(([k, v]) => [k, v]),
+    body: JSON.stringify(adapter.buildRequest(TURN, ctx, [])),
+  });
+  const text = await res.text();
+  assert.equal(res.status, 200, text);
+  if (!streaming) return [adapter.parseBody(JSON.parse(text))];
+  assert.match(res.headers.get("content-type") ?? "", /^text\/event-stream/);
+  return ssePayloads(text).map((data) => adapter.parseEvent(data)).filter((d): d is Delta => d !== undefined);
+}
+
+Deno.test("sim routes: every client endpoint type has a route of the same name serving its path", () => {
+  assert.ok(ENDPOINTS.entries().length >= 2);
+  for (const adapter of ENDPOINTS.entries()) {
+    const route = SIM_ROUTES.find(adapter.name);
+    assert.ok(route, `no simulator route named '${adapter.name}'`);
+    assert.ok(
+      route.paths.includes(adapter.capabilities.path),
+      `route '${adapter.name}' serves ${route.paths.join(", ")}, not ${adapter.capabilities.path}`,
+    );
+    assert.equal(adapter.capabilities.method, "POST");
+  }
+});
+
+for (const adapter of ENDPOINTS.entries()) {
+  for (const streaming of adapter.capabilities.supportsStreaming ? [false, true] : [false]) {
+    const mode = streaming ? "streamed" : "whole";
+    Deno.test(`sim routes: ${adapter.name} ${mode} answers parse into exactly the tokens usage reports`, async () => {
+      const server = await startSimServer({
+        port: 0,
+        seed: 11,
+        ttftMs: 1,
+        itlMs: 0.5,
+        apiKey: API_KEY,
+        reasoningTokens: REASONING_TOKENS,
+        tokenizer: oracleTokenizer(),
+      });
+      try {
+        const deltas = await roundTrip(server, adapter, streaming);
+        const tok = oracleTokenizer();
+        const errors = deltas.filter((d) => d.error !== undefined);
+        assert.deepEqual(errors, []);
+        const content = deltas.map((d) => d.content ?? "").join("");
+        const reasoning = deltas.map((d) => d.reasoning ?? "").join("");
+        const usages = deltas.flatMap((d) => d.usage === undefined ? [] : [d.usage]);
+        assert.equal(usages.length, 1, "one usage report");
+        const usage = usages[0];
+        assert.equal(usage.completionTokens, MAX_TOKENS);
+        const reasoningTokens = usage.reasoningTokens ?? 0;
+        assert.equal(reasoningTokens, adapter.capabilities.supportsReasoning ? REASONING_TOKENS : 0);
+        assert.equal(tok.count(content), MAX_TOKENS - reasoningTokens);
+        assert.equal(tok.count(reasoning), reasoningTokens);
+        assert.ok((usage.promptTokens ?? 0) >= tok.count(TURN.texts[0]), "the prompt is counted");
+        assert.ok(deltas.some((d) => d.finishReason !== undefined), "a finish reason");
+      } finally {
+        await server.close();
+      }
+    });
+  }
+}
