@@ -1,10 +1,10 @@
 /**
  * The printed side of `deno task bench`: one table per scenario (every figure with its ratio against ours,
- * measured in the same run) and the verdict against the issue's targets.
+ * measured in the same run) and the verdict against the product's targets.
  */
 import type { ClientResult, ScenarioResult } from "./bench_types.ts";
 
-/** The issue's targets, on one client core. */
+/** The product's throughput and accuracy targets, on one client core. */
 export const TARGETS = {
   eventsPerSec: 300_000,
   requestsPerSec: 10_000,

@@ -1,5 +1,5 @@
 /**
- * The timing-accuracy half of the bench verdict: `infermeter calibrate`'s report judged against the issue's
+ * The timing-accuracy half of the bench verdict: `infermeter calibrate`'s report judged against the product's
  * targets (client-added error of TTFT, ITL and request latency: ≤ 1 ms p50 and ≤ 10 ms p99 at 256 streams,
  * ≤ 0.1 ms p50 at 16 streams), so one `deno task bench` answers every throughput and accuracy target at once.
  *

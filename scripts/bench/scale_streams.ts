@@ -1,5 +1,5 @@
 /**
- * Scale check (issue 3 item 4): N concurrent streaming connections (default 20,000) from ONE `infermeter
+ * Scale check: N concurrent streaming connections (default 20,000) from ONE `infermeter
  * profile` process against `serve-sim` on loopback, with no client errors; reports peak RSS and memory
  * retained per finished request.
  *

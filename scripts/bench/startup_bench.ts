@@ -23,7 +23,7 @@ const runsArg = Deno.args.indexOf("--runs");
 const runs = runsArg >= 0 ? Number(Deno.args[runsArg + 1]) : 7;
 const asJson = Deno.args.includes("--json");
 
-/** AIPerf's defaults with the 550-token prompts of the issue: 100 synthetic entries, 10 requests. */
+/** AIPerf's defaults with 550-token prompts: 100 synthetic entries, 10 requests. */
 const PROFILE_ARGS = [
   "profile",
   "-m",

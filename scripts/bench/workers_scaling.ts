@@ -1,5 +1,5 @@
 /**
- * `--workers` scaling (issue 3 item 5): `infermeter profile --workers N` for several N, interleaved, against
+ * `--workers` scaling: `infermeter profile --workers N` for several N, interleaved, against
  * servers that cost next to nothing, so what grows with N is what the client's engine threads can do.
  *
  *   deno run -A scripts/bench/workers_scaling.ts [--workers 1,2] [--rounds 3] [--duration 5]

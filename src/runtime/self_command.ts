@@ -4,7 +4,7 @@
  *
  * `selfCommand` starts servers (the demo's simulator, calibrate's reference server) with V8's defaults: the reference
  * server stamps each token just before writing it, and with the client's larger young generation it wrote ~20 µs later
- * at 16 streams (both clients' error rose alike; `docs/performance_history.md` §2, eighth session). `clientCommand` starts
+ * at 16 streams (both clients' error rose alike; `docs/performance_history.md` 5.4). `clientCommand` starts
  * load-generating children (profile runs, calibrate's floor client) with the flags the binaries carry.
  */
 import { V8_FLAGS_ARG } from "./v8_flags.ts";

@@ -14,7 +14,7 @@
  * mark-compacts; with the old generation's starting limit a 60 s run at that load had none (~100 s to reach it).
  * Marking costs what is live (~9 MB), not what is dead, so a later one costs no more, and the limit stayed at 128
  * MiB after it. The price is up to ~128 MiB more resident memory per isolate that promotes that much. Measured in
- * `docs/performance_history.md` §2 (eighth and ninth sessions).
+ * `docs/performance_history.md` 5.4 and 5.5.
  *
  * V8 reads these only at start-up, so they travel as `--v8-flags`: baked into the compiled binaries
  * (`scripts/release/compile.ts`), passed to the load-generating children started through `clientCommand`, and
