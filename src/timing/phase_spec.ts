@@ -21,7 +21,7 @@ export interface PhaseSpec {
 export interface ShardPhase {
   /** The shard's strategy options and budgets. */
   readonly spec: PhaseSpec;
-  /** Global index of the shard's first session and request; the shard's k-th one is `firstIndex + k·indexStride`. */
+  /** Global index where the shard's sessions and requests start; the shard's k-th one is `firstIndex + k·indexStride`. */
   readonly firstIndex: number;
   readonly indexStride: number;
   readonly shardIndex: number;
