@@ -9,7 +9,7 @@
  * Errors are signed (ITL's is the difference of two mean gaps, and a clock offset within its uncertainty is
  * left in), so a median is judged by its magnitude and a tail by the larger of |p1| and |p99|.
  */
-import { type CalibrationReport, type LevelReport, SCHEDULE_HELD_SHARE } from "../../src/cli/calibrate.ts";
+import { type CalibrationReport, type LevelReport, SCHEDULE_HELD_SHARE } from "../../src/calibrate/level_report.ts";
 import type { Stats } from "../../src/metrics/stats.ts";
 import type { VerdictLine } from "./bench_report.ts";
 

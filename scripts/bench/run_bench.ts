@@ -32,7 +32,7 @@ import { coreLayout, machineInfo, pinSelf } from "./machine_info.ts";
 import { sampleResponse } from "./response_shape.ts";
 import { renderScenarioTable, renderVerdict, verdict, type VerdictLine } from "./bench_report.ts";
 import { asCalibrationReport, calibrationVerdict } from "./calibration_verdict.ts";
-import { renderReport } from "../../src/cli/calibrate.ts";
+import { renderReport } from "../../src/calibrate/render_report.ts";
 import { runCalibrate } from "./calibrate_step.ts";
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");

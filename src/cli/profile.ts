@@ -1,56 +1,28 @@
 /**
- * `infermeter profile`: parse → tokenizer → dataset → request bodies → preflight → run → metrics → exports.
- *
- * The only place where profile outcomes become exit codes (see exit_codes.ts). Records flow one way:
- * engine → RecordProcessor (token counts, off the hot path) → MetricAccumulator + JSONL writer.
+ * `infermeter profile`: parses the arguments, owns the process's signals, runs the profile (src/run/) and turns
+ * its outcome into an exit code — the only place that does (see exit_codes.ts).
  */
-import { joinPath as join } from "../runtime/file_path.ts";
 import { ConfigError } from "../config/config_error.ts";
-import { isHelpRequest, type ParsedProfile, parseProfileArgs, profileHelp } from "../config/parse_profile_args.ts";
-import type { ProfileConfig } from "../config/profile_config.ts";
-import { toInputConfig } from "../config/input_config.ts";
+import { isHelpRequest, parseProfileArgs, profileHelp } from "../config/parse_profile_args.ts";
 import { DatasetError } from "../dataset/dataset_error.ts";
-import { loadDataset } from "../dataset/load_dataset.ts";
-import { ENDPOINTS } from "../endpoints/endpoint_registry.ts";
-import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
-import { bodySettings, prepareConversations, type PreparedConversation } from "../engine/prepared_conversation.ts";
-import { endpointPath, requestHeaders, targetPath } from "../engine/request_headers.ts";
-import { checkReachable } from "../engine/preflight.ts";
-import type { ShardSpec } from "../engine/run_shard.ts";
-import { SeededRandom } from "../base/seeded_random.ts";
-import { parseTarget } from "../transport/parse_target.ts";
-import type { Target } from "../transport/http_exchange.ts";
-import { loadPlans } from "../run/load_plans.ts";
-import { phaseConcurrency } from "../timing/phase_spec.ts";
-import { resolveTokenizer } from "../tokenizer/load_tokenizer.ts";
-import { createTokenCounter } from "../tokenizer/token_counter.ts";
-import type { TokenCounter } from "../tokenizer/token_counter.ts";
-import { METRIC_REGISTRY } from "../metrics/metric_registry.ts";
-import { goodputTags, resolveGoodput } from "../metrics/goodput.ts";
-import type { RunSummary } from "../metrics/run_summary.ts";
-import type { Float64Column } from "../metrics/float64_column.ts";
-import { computeStats } from "../metrics/stats.ts";
-import { artifactPaths, resolveArtifactDir } from "../export/artifact_paths.ts";
-import { writeInputsJson } from "../export/inputs_json.ts";
-import { type JsonObject, writeSummaryJson } from "../export/json_export.ts";
-import { writeSummaryCsv } from "../export/csv_export.ts";
-import { type ClientOverhead, renderErrorSummary, renderFooter, renderMetricsTable } from "../export/console_table.ts";
-import { FileSink, Logger, sinceStart, STDERR_SINK } from "../ui/logger.ts";
-import { EXIT } from "./exit_codes.ts";
-import { runAndCollect } from "./run_and_collect.ts";
-import { VERSION } from "../base/version.ts";
-import { peakRssBytes } from "../runtime/peak_rss.ts";
-import { CPU_DMA_LATENCY_PATH, holdCpuDmaLatency } from "../runtime/cpu_dma_latency.ts";
-import { ensureFdLimit } from "../runtime/fd_limit.ts";
-import { CPU_WARN_PERCENT } from "../runtime/cpu_time.ts";
-
-/** Errors in the user's input found before anything is sent: one line, exit 2. */
-class UsageError extends Error {}
+import { Logger, STDERR_SINK } from "../ui/logger.ts";
+import { type ProfileEnd, runProfileRun } from "../run/profile_run.ts";
+import { RunInputError } from "../run/run_input_error.ts";
+import { EXIT, type ExitCode } from "./exit_codes.ts";
 
 export interface RunProfileOptions {
   /** Stops the run like Ctrl-C does (used by `demo`, which owns the process's signal handling). */
   readonly signal?: AbortSignal;
 }
+
+const EXIT_OF: Readonly<Record<ProfileEnd, ExitCode>> = {
+  completed: EXIT.OK,
+  all_failed: EXIT.REQUESTS_FAILED,
+  threshold_exceeded: EXIT.REQUESTS_FAILED,
+  cancelled: EXIT.INTERRUPTED,
+  interrupted_before_start: EXIT.INTERRUPTED,
+  unreachable: EXIT.UNREACHABLE,
+};
 
 export async function runProfile(args: string[], options: RunProfileOptions = {}): Promise<number> {
   if (isHelpRequest(args)) {
@@ -70,357 +42,34 @@ export async function runProfile(args: string[], options: RunProfileOptions = {}
   }
   const logger = new Logger(parsed.config.logLevel, STDERR_SINK);
   for (const w of parsed.warnings) logger.warning(w);
+  const signals = options.signal === undefined ? interruptSignal() : undefined;
   try {
-    return await profile(parsed, logger, isTty, options.signal);
+    const outcome = await runProfileRun(parsed, { logger, isTty, stop: options.signal ?? signals?.signal });
+    return EXIT_OF[outcome.end];
   } catch (err) {
-    if (err instanceof UsageError || err instanceof DatasetError) {
+    if (err instanceof RunInputError || err instanceof DatasetError) {
       logger.error(err.message);
       return EXIT.USAGE;
     }
     logger.error(`internal error: ${(err as Error).message}`);
     if (err instanceof Error && err.stack) logger.debug(err.stack);
     return EXIT.INTERNAL;
+  } finally {
+    signals?.dispose();
   }
-}
-
-async function profile(
-  parsed: ParsedProfile,
-  logger: Logger,
-  isTty: boolean,
-  stop: AbortSignal | undefined,
-): Promise<number> {
-  const { config, redactedCommand: cliCommand } = parsed;
-  logger.info(`Starting infermeter ${VERSION}`);
-  logger.debug(`command: ${cliCommand}`);
-  const adapter = ENDPOINTS.get(config.endpointType);
-  const streaming = config.streaming && adapter.capabilities.supportsStreaming;
-  const targets = resolveTargets(config);
-  const target = targets[0];
-  // Network I/O, so it overlaps the CPU work of loading the tokenizer and building the dataset.
-  const reachable = Promise.all(targets.map((t) => checkReachable(t)));
-  const seed = config.randomSeed ?? crypto.getRandomValues(new Uint32Array(1))[0];
-  const rng = new SeededRandom(seed);
-
-  // Metrics and goodput first: a typo in --goodput should fail before tokenizers load.
-  const metrics = METRIC_REGISTRY.selectMetrics({
-    streaming,
-    producesTokens: adapter.capabilities.producesTokens,
-    tokenizesInput: adapter.capabilities.tokenizesInput,
-    supportsReasoning: adapter.capabilities.supportsReasoning,
-    goodput: config.goodput.length > 0,
-  });
-  const validTags = goodputTags();
-  for (const slo of config.goodput) {
-    if (!validTags.includes(slo.tag)) {
-      throw new UsageError(`unknown --goodput metric '${slo.tag}'; use one of: ${validTags.join(", ")}.`);
-    }
-  }
-  const goodput = resolveGoodput(config.goodput, metrics);
-  for (const w of goodput.warnings) logger.warning(w);
-
-  const shards = config.workers ?? defaultShards({ concurrency: config.concurrency, rate: config.requestRate });
-  // The builtin tokenizer loads lazily: synthetic prompts from the bundled corpus come from a piece table, so on
-  // the default path this thread never builds its tables (15–50 ms of start-up); a file tokenizer loads here.
-  const tokenizer = await resolveTokenizer(config.tokenizer).catch((err: Error) => {
-    throw new UsageError(err.message);
-  });
-
-  // The counting Worker loads its own tables (from the on-disk cache when there) on its own thread, while this
-  // one builds the dataset and checks the server.
-  const counterReady = config.useServerTokenCount
-    ? undefined
-    : createTokenCounter(config.tokenizer, { inWorker: true, workers: Math.ceil(shards / 4) });
-  const counter = counterReady && deferredCounter(counterReady);
-
-  const dataset = await loadDataset({
-    inputFile: config.inputFile,
-    customDatasetType: config.customDatasetType,
-    tokenizer,
-    rng,
-    numEntries: config.numDatasetEntries,
-    islMean: config.syntheticInputTokensMean,
-    islStddev: config.syntheticInputTokensStddev,
-    oslMean: config.outputTokensMean,
-    oslStddev: config.outputTokensStddev,
-  });
-  if (dataset.conversations.length === 0) throw new UsageError(`the dataset ${config.inputFile ?? ""} is empty.`);
-  const settings = bodySettings({
-    streaming,
-    useLegacyMaxTokens: config.useLegacyMaxTokens,
-    useServerTokenCount: config.useServerTokenCount,
-    extraInputs: config.extraInputs,
-  });
-  const conversations = await prepareConversations(dataset, {
-    ...settings,
-    adapter,
-    modelNames: config.modelNames,
-    modelSelectionStrategy: config.modelSelectionStrategy,
-    outputTokensMean: config.outputTokensMean,
-    outputTokensStddev: config.outputTokensStddev,
-    rng,
-    tokenizer,
-  });
-  logger.debug(`request bodies prepared ${sinceStart()}`);
-  const totalTurns = conversations.reduce((n, c) => n + c.turns.length, 0);
-  logger.info(
-    `Dataset: ${totalTurns} ${dataset.source} entr${totalTurns === 1 ? "y" : "ies"}` +
-      (totalTurns !== conversations.length ? ` in ${conversations.length} sessions` : "") +
-      (config.inputFile ? ` from ${config.inputFile}` : ""),
-  );
-  const plans = loadPlans(config, {
-    startTimestamps: conversations.map((c) => c.turns[0].timestampMs),
-    totalTurns,
-    conversations: conversations.length,
-    fromFile: dataset.source === "file",
-  }, { concurrency: parsed.sources.concurrency !== "default" });
-  for (const notice of plans.notices) logger.info(notice);
-  const profiling = plans.phases[plans.phases.length - 1];
-
-  // Artifacts: the directory and the log file exist before anything is sent (inputs.json comes after the run).
-  const dir = resolveArtifactDir(config);
-  const paths = artifactPaths(dir, config.profileExportPrefix);
-  await Deno.mkdir(join(dir, "logs"), { recursive: true });
-  const logFile = await FileSink.open(join(dir, "logs", "infermeter.log"));
-  logger.addSink(logFile, "DEBUG");
-  logger.debug(`command: ${cliCommand}`); // again, now that the log file receives it
-
-  const reaches = await reachable;
-  const reach = reaches.find((r) => !r.ok) ?? reaches[0];
-  if (!reach.ok) {
-    logger.error(reach.message!);
-    counter?.close();
-    await writeInputsJson(paths.inputsJson, inputSessions(conversations));
-    await logFile.close();
-    return EXIT.UNREACHABLE;
-  }
-  logger.debug(`server reachable (connect ${reach.connectMs?.toFixed(2)} ms) ${sinceStart()}`);
-  const path = endpointPath(config.customEndpoint ?? adapter.capabilities.path);
-  const shownPath = targetPath(target.basePath, path, config.customEndpoint !== undefined);
-  logger.info(
-    `Using ${shownPath} endpoint` + (targets.length > 1 ? ` on ${targets.length} servers (round robin)` : ""),
-  );
-
-  const spec: ShardSpec = {
-    workerId: "worker_0",
-    shardIndex: 0,
-    shardCount: 1,
-    endpointType: config.endpointType,
-    path,
-    explicitEndpoint: config.customEndpoint !== undefined,
-    headers: requestHeaders(target, {
-      endpointHeaders: adapter.headers({ streaming, apiKey: config.apiKey }),
-      userHeaders: config.headers,
-    }),
-    timeoutMs: config.requestTimeoutSeconds * 1000,
-    conversations,
-    bodySettings: settings,
-    keepRaw: config.exportLevel === "raw",
-    sampling: config.datasetSamplingStrategy ?? dataset.defaultSampling,
-    seed,
-    phases: plans.phases,
-  };
-
-  // Every stream is a socket (file descriptor); say so up front when the limit cannot fit the load.
-  const concurrency = phaseConcurrency(profiling);
-  const sockets = (concurrency ?? 0) + 64;
-  const fds = ensureFdLimit(sockets);
-  if (fds !== undefined && fds.soft < sockets) {
-    logger.warning(
-      `--concurrency ${concurrency} needs about ${sockets} open files, but this process may open only ` +
-        `${fds.soft} (hard limit ${fds.hard}); connections beyond that fail with 'Too many open files'. Raise the ` +
-        "limit (ulimit -n) or lower the concurrency.",
-    );
-  }
-  if (plans.phases.length === 1 && (concurrency ?? 0) >= 64) {
-    logger.info(
-      `Hint: the first ${concurrency} requests run on cold code (JIT), which can add milliseconds to ` +
-        `their timings; add --warmup-request-count ${concurrency} for steady-state figures.`,
-    );
-  }
-  if (shards > 1) logger.info(`Engine: ${shards} shards (Workers), ${navigator.hardwareConcurrency} cores`);
-  // When the engine threads have every core this process may use (e.g. `taskset -c 0`), nothing is sent while
-  // the counting Worker still builds its tables: on the engine's core that work would delay the first
-  // requests' timestamps. With a core to spare it builds there while the run starts (start-up: −20 to −80 ms).
-  // A load failure is reported through the counts either way.
-  if (counterReady !== undefined && navigator.hardwareConcurrency <= shards) {
-    const waitStart = performance.now();
-    await counterReady.catch(() => {});
-    logger.debug(`token counter ready (waited ${(performance.now() - waitStart).toFixed(1)} ms) ${sinceStart()}`);
-  }
-  if (stop?.aborted) {
-    logger.warning("Interrupted before the benchmark started; nothing was sent.");
-    counter?.close();
-    await writeInputsJson(paths.inputsJson, inputSessions(conversations));
-    await logFile.close();
-    return EXIT.INTERRUPTED;
-  }
-  const wake = config.cpuDmaLatency === undefined ? undefined : holdCpuDmaLatency(config.cpuDmaLatency);
-  if (wake?.held) {
-    logger.info(
-      `Holding the CPU wake-up latency limit at ${wake.requestedUs} µs for the run (${CPU_DMA_LATENCY_PATH})`,
-    );
-  } else if (wake !== undefined) {
-    logger.warning(`--cpu-dma-latency ${wake.requestedUs} has no effect: ${wake.reason}.`);
-  }
-  const run = await runAndCollect({
-    stop,
-    shards,
-    counter,
-    config,
-    spec,
-    targets,
-    metrics,
-    goodputEvaluator: goodput.evaluator,
-    paths,
-    logger,
-    isTty,
-  }).finally(() => wake?.release());
-
-  // inputs.json is written after the run: rendering it is not needed to send anything (startup budget).
-  await writeInputsJson(paths.inputsJson, inputSessions(conversations));
-  // Summaries and exports: always written, also after Ctrl-C or a failure gate.
-  const summary = run.accumulator.summarize();
-  const warmupSummary = run.warmupAccumulator?.summarize();
-  const cpu = run.outcome?.cpu;
-  // CPU time is read in 10 ms ticks: judge it only over runs long enough for that to be precise.
-  const overThreshold = cpu !== undefined && cpu.wallMs >= 1000 && cpu.percentPerShard > CPU_WARN_PERCENT;
-  if (overThreshold) {
-    logger.warning(
-      `each engine thread used ${cpu.percentPerShard.toFixed(0)}% of a CPU core during profiling; above ` +
-        `~${CPU_WARN_PERCENT}% its timestamps lag the network and latencies read high (use more --workers, or a ` +
-        "bigger client machine).",
-    );
-  }
-  const infermeter: JsonObject = {
-    client_cpu: cpu
-      ? {
-        user_ms: cpu.userMs,
-        system_ms: cpu.systemMs,
-        wall_ms: cpu.wallMs,
-        percent_of_core: cpu.percentOfCore,
-        percent_per_shard: cpu.percentPerShard,
-        over_threshold: overThreshold,
-        threshold_percent: CPU_WARN_PERCENT,
-      }
-      : null,
-    dispatch_overhead_ms: statsObject(run.dispatch),
-    workers: shards,
-    cpu_dma_latency: wake ? { requested_us: wake.requestedUs, held: wake.held, reason: wake.reason ?? null } : null,
-    peak_rss_bytes: peakRssBytes(),
-    retained_bytes_per_request: summary.successCount + summary.errorCount > 0
-      ? run.accumulator.retainedBytes() / (summary.successCount + summary.errorCount)
-      : null,
-    tokenizer: tokenizer.name,
-  };
-  await writeSummaryJson(paths.summaryJson, summary, {
-    infermeterVersion: VERSION,
-    benchmarkId: run.benchmarkId,
-    startTimeMs: run.startEpochMs,
-    endTimeMs: run.endEpochMs,
-    wasCancelled: run.cancelled,
-    inputConfig: toInputConfig(config) as JsonObject,
-    runInfo: { randomSeed: seed, cliCommand },
-    warmup: warmupSummary,
-    infermeter,
-  });
-  await writeSummaryCsv(paths.summaryCsv, summary);
-
-  const exportsList = [
-    { label: "CSV Export", path: paths.summaryCsv },
-    { label: "JSON Export", path: paths.summaryJson },
-    ...(run.jsonlWritten ? [{ label: "JSONL Export", path: paths.recordsJsonl }] : []),
-    ...(run.rawWritten ? [{ label: "Raw Export", path: paths.rawJsonl }] : []),
-    { label: "Log File", path: join(dir, "logs", "infermeter.log") },
-  ];
-  const client: ClientOverhead | undefined = cpu && {
-    percentOfCore: cpu.percentOfCore,
-    engineThreads: shards,
-    overThresholdPercent: overThreshold ? CPU_WARN_PERCENT : undefined,
-    scheduleLatenessP50Ms: summary.scheduleLatenessMs?.p50,
-    scheduleLatenessP99Ms: summary.scheduleLatenessMs?.p99,
-  };
-  const consoleText = renderConsole(summary, adapter, cliCommand, run.cancelled, exportsList, client);
-  await Deno.writeTextFile(paths.consoleTxt, consoleText + "\n");
-  console.log(consoleText);
-
-  let code: number = EXIT.OK;
-  if (run.cancelled) {
-    logger.warning("Benchmark cancelled early; partial results were written.");
-    code = EXIT.INTERRUPTED;
-  } else if (run.thresholdExceeded) {
-    logger.error(run.thresholdExceeded);
-    code = EXIT.REQUESTS_FAILED;
-  } else if (summary.successCount === 0) {
-    logger.error(`all ${summary.errorCount} requests failed; see the error summary above.`);
-    code = EXIT.REQUESTS_FAILED;
-  } else {
-    logger.info("Benchmark completed successfully");
-  }
-  logger.info(`Results saved to: ${dir}/`);
-  await logFile.close();
-  return code;
 }
 
 /**
- * Engine shards when `--workers` is not given: one (the main thread) on small machines, where the other
- * cores serve the model or the server under test; otherwise one per 256 concurrent requests (or 2000 req/s),
- * keeping two cores free for the main thread and token counting, at most 32.
+ * Ctrl-C once (or SIGTERM: kill, container stop, CI timeout): stop issuing, cancel in-flight requests, export
+ * what we have. Twice: leave now. Windows has no SIGTERM listener.
  */
-export function defaultShards(
-  load: { readonly concurrency?: number; readonly rate?: number },
-  cores = navigator.hardwareConcurrency,
-): number {
-  if (cores < 4) return 1;
-  const byLoad = load.rate === undefined ? Math.ceil((load.concurrency ?? 1) / 256) : Math.ceil(load.rate / 2000);
-  return Math.max(1, Math.min(byLoad, cores - 2, 32));
-}
-
-/** A counter usable at once: calls wait for the Worker to be ready; a load failure rejects every count. */
-function deferredCounter(ready: Promise<TokenCounter>): TokenCounter {
-  ready.catch(() => {}); // reported through count() rejections, not as an unhandled rejection
-  return {
-    count: async (texts) => (await ready).count(texts),
-    close: () => void ready.then((c) => c.close(), () => {}),
+function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
+  const stop = new AbortController();
+  const names: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  const onSignal = () => {
+    if (stop.signal.aborted) Deno.exit(EXIT.INTERRUPTED);
+    stop.abort();
   };
-}
-
-function resolveTargets(config: ProfileConfig): Target[] {
-  try {
-    return config.urls.map((u) => parseTarget(u));
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-}
-
-function inputSessions(conversations: readonly PreparedConversation[]) {
-  return conversations.map((c) => ({ sessionId: c.id, payloads: c.turns.map((t) => t.payload) }));
-}
-
-function statsObject(column: Float64Column): JsonObject | null {
-  const stats = computeStats(column.view().slice());
-  return stats ? { ...stats } as unknown as JsonObject : null;
-}
-
-function renderConsole(
-  summary: RunSummary,
-  adapter: EndpointAdapter,
-  cliCommand: string,
-  cancelled: boolean,
-  exportsList: { label: string; path: string }[],
-  client: ClientOverhead | undefined,
-): string {
-  const width = Deno.stdout.isTerminal() ? Math.max(80, Deno.consoleSize().columns) : 140;
-  const parts = [renderMetricsTable(summary, { metricsTitle: adapter.capabilities.metricsTitle, maxWidth: width })];
-  const errors = renderErrorSummary(summary, { maxWidth: width });
-  if (errors) parts.push(errors);
-  parts.push(
-    renderFooter({
-      cliCommand,
-      benchmarkDurationSec: summary.benchmarkDurationSec,
-      cancelled,
-      exports: exportsList,
-      client,
-    }),
-  );
-  return parts.join("\n\n");
+  for (const name of names) Deno.addSignalListener(name, onSignal);
+  return { signal: stop.signal, dispose: () => names.forEach((name) => Deno.removeSignalListener(name, onSignal)) };
 }

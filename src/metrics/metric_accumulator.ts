@@ -110,25 +110,40 @@ export class MetricAccumulator {
    * in computation order) for the per-record JSONL writer. Metrics that do not apply are absent.
    */
   add(record: ProcessedRecord): RecordMetrics {
+    const values = this.measure(record);
+    this.fold(record, values);
+    return values;
+  }
+
+  /**
+   * One record's record-metric values, in computation order, without folding them into the run: pure, so a
+   * record bus measures each record once and hands the values to every sink (this accumulator's `fold` among
+   * them). Non-finite values are dropped (list metrics keep their finite elements).
+   */
+  measure(record: ProcessedRecord): RecordMetrics {
     const failed = record.error !== undefined || record.cancelled;
     const values: Record<string, RecordValue> = {};
     const slots = failed ? this.#errRecord : this.#okRecord;
     for (let i = 0; i < slots.length; i++) {
-      const { def, column } = slots[i];
-      const v = def.compute(record, values);
+      const v = slots[i].def.compute(record, values);
       if (v === undefined) continue;
       if (typeof v === "number") {
-        if (!Number.isFinite(v)) continue;
-        column.push(v);
-      } else if (allFinite(v)) {
-        column.pushAll(v);
-      } else {
-        const finite = v.filter(Number.isFinite);
-        column.pushAll(finite);
-        values[def.tag] = finite;
-        continue;
-      }
-      values[def.tag] = v;
+        if (Number.isFinite(v)) values[slots[i].def.tag] = v;
+      } else values[slots[i].def.tag] = allFinite(v) ? v : v.filter(Number.isFinite);
+    }
+    return values;
+  }
+
+  /** Folds a record and the values `measure` gave for it into the run's columns, aggregates and counts. */
+  fold(record: ProcessedRecord, values: RecordMetrics): void {
+    const failed = record.error !== undefined || record.cancelled;
+    const slots = failed ? this.#errRecord : this.#okRecord;
+    for (let i = 0; i < slots.length; i++) {
+      const { def, column } = slots[i];
+      const v = values[def.tag];
+      if (v === undefined) continue;
+      if (typeof v === "number") column.push(v);
+      else column.pushAll(v);
     }
     const aggregates = failed ? this.#errAggregate : this.#okAggregate;
     for (let i = 0; i < aggregates.length; i++) {
@@ -176,10 +191,8 @@ export class MetricAccumulator {
     if (record.startAt < this.#anyFirstStart) this.#anyFirstStart = record.startAt;
     if (record.endAt > this.#anyLastEnd) this.#anyLastEnd = record.endAt;
     if (record.scheduledAt !== undefined) this.#lateness.push(record.startAt - record.scheduledAt);
-    return values;
   }
 
-  /** Counts and running means so far; O(number of metrics), no sorting. */
   /**
    * Bytes this accumulator keeps for the records added so far: the column buffers, the only per-request
    * memory retained by a run (texts and per-request objects are dropped once counted).
@@ -191,6 +204,7 @@ export class MetricAccumulator {
     return bytes;
   }
 
+  /** Counts and running means so far; O(number of metrics), no sorting. */
   snapshot(): LiveSnapshot {
     const averages: Record<string, number> = {};
     const sums: Record<string, number> = {};

@@ -197,3 +197,20 @@ Deno.test("accumulator retains well under 1 KB per 100-token request", () => {
   const perRequest = acc.retainedBytes() / n;
   assert.ok(perRequest < 1024, `retained ${perRequest.toFixed(0)} B per request`);
 });
+
+Deno.test("measure is pure and fold of its values equals add", () => {
+  const { evaluator } = resolveGoodput(parseGoodput("request_latency:300"), metrics);
+  const byAdd = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN, goodput: evaluator });
+  const bySteps = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN, goodput: evaluator });
+  for (const r of [r1, e1, r2, e2, cancelled]) {
+    const values = bySteps.measure(r);
+    assert.deepEqual(bySteps.measure(r), values); // measuring twice changes nothing
+    assert.equal(
+      bySteps.snapshot().successCount + bySteps.snapshot().errorCount,
+      byAdd.snapshot().successCount + byAdd.snapshot().errorCount,
+    );
+    bySteps.fold(r, values);
+    assert.deepEqual(byAdd.add(r), values);
+  }
+  assert.deepEqual(bySteps.summarize(), byAdd.summarize());
+});

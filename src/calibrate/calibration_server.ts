@@ -16,9 +16,9 @@
  * apart), `GET /clock`, `GET /calibration/sent` (returns and forgets {@linkcode CalibrationLog}).
  */
 import { SeededRandom } from "../base/seeded_random.ts";
-import { StreamScheduler } from "./stream_scheduler.ts";
+import { StreamScheduler } from "../sim/stream_scheduler.ts";
 import { IoYield } from "../runtime/io_yield.ts";
-import { WordSource } from "./word_source.ts";
+import { WordSource } from "../sim/word_source.ts";
 
 export interface CalibrationServerOptions {
   /** @default "127.0.0.1" */

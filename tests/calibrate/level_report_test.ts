@@ -3,7 +3,7 @@
  * (The command itself runs end to end in tests/e2e/calibrate_test.ts.)
  */
 import assert from "node:assert/strict";
-import { levelCaveats, scheduledEventsPerSecond } from "../../src/cli/calibrate.ts";
+import { levelCaveats, scheduledEventsPerSecond } from "../../src/calibrate/level_report.ts";
 import { calibrationLevel as level, DEFAULT_SCHEDULE as defaults } from "../fixtures/calibration_level.ts";
 
 Deno.test("scheduledEventsPerSecond is streams × tokens over one response's scheduled time", () => {

@@ -1,0 +1,174 @@
+/**
+ * The running part of a profile: starts the engine and puts its records on the record bus — progress, token
+ * counting (off the engine's hot path), metrics, per-record and raw JSONL, the failure gate, the live view, and
+ * whatever sinks the caller adds. Knows the engine only through `runBenchmark` and its record callback.
+ */
+import type { ProfileConfig } from "../config/profile_config.ts";
+import { type BenchmarkOutcome, runBenchmark } from "../engine/run_benchmark.ts";
+import type { ShardSpec } from "../engine/run_shard.ts";
+import type { Target } from "../transport/http_exchange.ts";
+import type { TokenCounter } from "../tokenizer/token_counter.ts";
+import { RecordProcessor } from "../records/record_processor.ts";
+import { IoYield } from "../runtime/io_yield.ts";
+import type { RequestRecord } from "../records/request_record.ts";
+import type { GoodputEvaluator } from "../metrics/goodput.ts";
+import type { MetricDef } from "../metrics/metric_def.ts";
+import type { ArtifactPaths } from "../export/artifact_paths.ts";
+import { type Logger, sinceStart } from "../ui/logger.ts";
+import { phaseConcurrency } from "../timing/phase_spec.ts";
+import { RecordBus } from "./record_bus.ts";
+import type { RecordSink } from "./record_sink.ts";
+import { MetricsSink } from "./sinks/metrics_sink.ts";
+import { JsonlSink } from "./sinks/jsonl_sink.ts";
+import { RawSink } from "./sinks/raw_sink.ts";
+import { ProgressSink } from "./sinks/progress_sink.ts";
+import { FailureGateSink } from "./sinks/failure_gate_sink.ts";
+import { DispatchSink } from "./sinks/dispatch_sink.ts";
+import { LiveRun } from "./live_run.ts";
+
+export interface CollectOptions {
+  readonly config: ProfileConfig;
+  readonly spec: ShardSpec;
+  readonly targets: readonly Target[];
+  readonly metrics: readonly MetricDef[];
+  readonly goodput?: GoodputEvaluator;
+  readonly paths: ArtifactPaths;
+  readonly logger: Logger;
+  readonly isTty: boolean;
+  readonly stop?: AbortSignal;
+  readonly shards: number;
+  readonly counter?: TokenCounter;
+  /** Called with the live view before anything is sent (an HTTP API, a dashboard). */
+  readonly onLive?: (live: LiveRun) => void;
+  /** Further consumers, after the built-in ones. */
+  readonly sinks?: readonly RecordSink[];
+}
+
+export interface CollectResult {
+  readonly metrics: MetricsSink;
+  readonly outcome?: BenchmarkOutcome;
+  readonly dispatch: DispatchSink;
+  readonly cancelled: boolean;
+  readonly thresholdExceeded?: string;
+  readonly jsonlWritten: boolean;
+  readonly rawWritten: boolean;
+  readonly benchmarkId: string;
+  readonly startEpochMs?: number;
+  readonly endEpochMs?: number;
+}
+
+/** Runs the engine and hands its records to the sinks; every sink is closed (files flushed) whatever happens. */
+export async function collectRecords(o: CollectOptions): Promise<CollectResult> {
+  const { config, logger, spec } = o;
+  const timeOriginMs = performance.timeOrigin;
+  const profilingPhase = spec.phases.find((p) => p.name === "profiling")!;
+  const cancel = new AbortController();
+
+  const metrics = new MetricsSink(o.metrics, {
+    timeOriginMs,
+    goodput: o.goodput,
+    warmup: spec.phases.some((p) => p.name === "warmup"),
+  });
+  const jsonl = config.exportLevel === "summary"
+    ? undefined
+    : await JsonlSink.open(o.paths.recordsJsonl, o.metrics, timeOriginMs);
+  const raw = config.exportLevel === "raw"
+    ? await RawSink.open(o.paths.rawJsonl, payloadLookup(spec), timeOriginMs)
+    : undefined;
+  const progress = config.ui === "none" ? undefined : new ProgressSink({
+    phases: spec.phases,
+    isTty: o.isTty,
+    write: (s) => Deno.stderr.writeSync(new TextEncoder().encode(s)),
+  });
+  const gate = config.failedRequestThreshold === undefined ? undefined : new FailureGateSink({
+    threshold: config.failedRequestThreshold,
+    concurrency: phaseConcurrency(profilingPhase),
+    stop: () => cancel.abort(),
+  });
+  const dispatch = new DispatchSink();
+  const live = new LiveRun({ metrics, phases: spec.phases, timeOriginMs });
+  const sinks: RecordSink[] = [metrics, dispatch, live];
+  for (const sink of [jsonl, raw, progress, gate, ...(o.sinks ?? [])]) if (sink !== undefined) sinks.push(sink);
+  const bus = new RecordBus(sinks, metrics.measure);
+  o.onLive?.(live);
+
+  // One I/O yield for this thread's slicing: record hand-on here, and the in-process shard's sleeps and issuing.
+  const io = new IoYield();
+  const processor = new RecordProcessor({
+    counter: o.counter,
+    useServerTokenCount: config.useServerTokenCount,
+    yieldToIo: io.wait,
+    onProcessed: (r) => bus.measured(r),
+  });
+
+  const onStop = () => {
+    logger.warning("Interrupted: stopping and writing partial results (press Ctrl+C again to force quit).");
+    cancel.abort();
+  };
+  if (o.stop?.aborted) onStop();
+  else o.stop?.addEventListener("abort", onStop, { once: true });
+  logger.beforeConsoleWrite = () => progress?.clearLine();
+
+  let startEpochMs: number | undefined;
+  const benchmarkId = crypto.randomUUID();
+  // Tens of thousands of streams: one small read buffer per connection, no read posted ahead (where one would be).
+  const manyStreams = (phaseConcurrency(profilingPhase) ?? 0) > 1000;
+  let outcome: BenchmarkOutcome | undefined;
+  try {
+    outcome = await runBenchmark({
+      targets: o.targets,
+      spec,
+      shards: o.shards,
+      readBufferBytes: manyStreams ? 16 * 1024 : undefined,
+      pipelinedReads: !manyStreams,
+      reuse: config.connectionReuseStrategy === "never" ? "never" : "pooled",
+      signal: cancel.signal,
+      ioYield: io,
+      onPhaseStart: (phase, at) => {
+        bus.phaseStarted(phase, at);
+        if (phase === "profiling") {
+          startEpochMs = timeOriginMs + at;
+          logger.debug(`profiling phase starts ${sinceStart()}`);
+          logger.info("infermeter is PROFILING");
+        } else {
+          logger.info(`Warming up with ${spec.phases.find((p) => p.name === phase)?.stops.requestCount} requests`);
+        }
+      },
+      onRecord: (r: RequestRecord) => {
+        bus.arrived(r);
+        processor.push(r);
+      },
+    });
+  } finally {
+    o.stop?.removeEventListener("abort", onStop);
+    logger.beforeConsoleWrite = undefined;
+    try {
+      await processor.drain();
+    } finally {
+      o.counter?.close();
+      io.close();
+      await bus.close();
+    }
+  }
+  const endAt = outcome?.profilingEndedAt;
+  return {
+    metrics,
+    outcome,
+    dispatch,
+    cancelled: cancel.signal.aborted && gate?.tripped === undefined,
+    thresholdExceeded: gate?.tripped,
+    jsonlWritten: jsonl !== undefined,
+    rawWritten: raw !== undefined,
+    benchmarkId,
+    startEpochMs,
+    endEpochMs: endAt !== undefined ? timeOriginMs + endAt : undefined,
+  };
+}
+
+/** The payload each turn sent, for the raw export (turns built from history show their pre-run payload). */
+function payloadLookup(spec: ShardSpec) {
+  const payloads = new Map(
+    spec.conversations.flatMap((c) => c.turns).map((t) => [`${t.conversationId}#${t.turnIndex}`, t.payload]),
+  );
+  return (conversationId: string, turnIndex: number) => payloads.get(`${conversationId}#${turnIndex}`);
+}

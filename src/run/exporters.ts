@@ -1,0 +1,46 @@
+/**
+ * The summary exporters: each writes one file from the finished run (the per-record files are record sinks).
+ * Adding a format (an HTML report, a server-metrics CSV) is one entry here; the console footer lists what each
+ * wrote, in this order.
+ */
+import { Registry, type RegistryEntry } from "../base/registry.ts";
+import type { RunSummary } from "../metrics/run_summary.ts";
+import type { ArtifactPaths } from "../export/artifact_paths.ts";
+import { type SummaryJsonInfo, writeSummaryJson } from "../export/json_export.ts";
+import { writeSummaryCsv } from "../export/csv_export.ts";
+
+/** What a summary exporter reads. */
+export interface FinishedRun {
+  readonly summary: RunSummary;
+  readonly paths: ArtifactPaths;
+  /** The JSON export's identity, configuration, warmup and `infermeter` blocks. */
+  readonly info: SummaryJsonInfo;
+}
+
+export interface Exporter extends RegistryEntry {
+  /** Its line in the console footer. */
+  readonly label: string;
+  /** Writes the file; resolves to its path. */
+  write(run: FinishedRun): Promise<string>;
+}
+
+export const EXPORTERS: Registry<Exporter> = new Registry<Exporter>("exporter", [
+  {
+    name: "csv",
+    description: "profile_export_aiperf.csv: every metric's statistics (AIPerf's CSV)",
+    label: "CSV Export",
+    write: async (run) => {
+      await writeSummaryCsv(run.paths.summaryCsv, run.summary);
+      return run.paths.summaryCsv;
+    },
+  },
+  {
+    name: "json",
+    description: "profile_export_aiperf.json: statistics, configuration and run identity (AIPerf's JSON)",
+    label: "JSON Export",
+    write: async (run) => {
+      await writeSummaryJson(run.paths.summaryJson, run.summary, run.info);
+      return run.paths.summaryJson;
+    },
+  },
+]);

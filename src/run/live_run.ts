@@ -1,0 +1,92 @@
+/**
+ * A cheap, read-only view of a run while it goes, for the embedded HTTP API, the Prometheus endpoint and live
+ * displays: which phase runs, how many records arrived, and the running metric figures. Reading it costs
+ * O(number of metrics) and never touches the engine.
+ */
+import type { Phase, RequestRecord } from "../records/request_record.ts";
+import type { LiveSnapshot } from "../metrics/run_summary.ts";
+import type { PhaseSpec } from "../timing/phase_spec.ts";
+import type { RecordSink } from "./record_sink.ts";
+import type { MetricsSink } from "./sinks/metrics_sink.ts";
+
+export type RunState = "starting" | Phase | "finished";
+
+export interface LivePhase {
+  readonly name: Phase;
+  /** Epoch ms the phase started. */
+  readonly startedAtMs: number;
+  /** Records delivered by the engine so far (successes and errors). */
+  readonly completed: number;
+  readonly errors: number;
+  /** Requests the phase is to send, when count-bounded or a file sent once. */
+  readonly expected?: number;
+  /** The phase's duration, when time-bounded, s. */
+  readonly durationSec?: number;
+}
+
+export interface LiveRunSnapshot {
+  readonly state: RunState;
+  /** Epoch ms of this snapshot. */
+  readonly atMs: number;
+  readonly phases: readonly LivePhase[];
+  /** Running figures of the profiling phase (records counted and measured so far). */
+  readonly metrics: LiveSnapshot;
+}
+
+interface PhaseCounts {
+  readonly name: Phase;
+  readonly startedAtMs: number;
+  completed: number;
+  errors: number;
+}
+
+export class LiveRun implements RecordSink {
+  readonly name = "live";
+  readonly #metrics: MetricsSink;
+  readonly #specs: readonly PhaseSpec[];
+  readonly #timeOriginMs: number;
+  readonly #phases: PhaseCounts[] = [];
+  #current: PhaseCounts | undefined;
+  #state: RunState = "starting";
+
+  constructor(options: { metrics: MetricsSink; phases: readonly PhaseSpec[]; timeOriginMs: number }) {
+    this.#metrics = options.metrics;
+    this.#specs = options.phases;
+    this.#timeOriginMs = options.timeOriginMs;
+  }
+
+  phaseStarted(phase: Phase, at: number): void {
+    this.#current = { name: phase, startedAtMs: this.#timeOriginMs + at, completed: 0, errors: 0 };
+    this.#phases.push(this.#current);
+    this.#state = phase;
+  }
+
+  arrived(record: RequestRecord): void {
+    const current = this.#current;
+    if (current === undefined || current.name !== record.phase) return;
+    current.completed++;
+    if (record.error !== undefined) current.errors++;
+  }
+
+  close(): void {
+    this.#state = "finished";
+  }
+
+  snapshot(): LiveRunSnapshot {
+    return {
+      state: this.#state,
+      atMs: this.#timeOriginMs + performance.now(),
+      phases: this.#phases.map((p) => {
+        const spec = this.#specs.find((s) => s.name === p.name);
+        const expected = spec?.stops.requestCount ?? spec?.expectedRequests;
+        const durationMs = spec?.stops.durationMs;
+        return {
+          ...p,
+          ...(expected === undefined ? {} : { expected }),
+          ...(durationMs === undefined ? {} : { durationSec: durationMs / 1000 }),
+        };
+      }),
+      metrics: this.#metrics.profiling.snapshot(),
+    };
+  }
+}

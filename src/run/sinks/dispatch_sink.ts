@@ -1,0 +1,16 @@
+/**
+ * The engine's own overhead, reported and never hidden: per profiling request, the time from the permit to send
+ * (closed loop: the slot freeing) to the start stamp taken just before the request is written.
+ */
+import type { RequestRecord } from "../../records/request_record.ts";
+import { Float64Column } from "../../metrics/float64_column.ts";
+import type { RecordSink } from "../record_sink.ts";
+
+export class DispatchSink implements RecordSink {
+  readonly name = "dispatch";
+  readonly column = new Float64Column(1024);
+
+  arrived(record: RequestRecord): void {
+    if (record.phase === "profiling") this.column.push(record.startAt - record.creditIssuedAt);
+  }
+}

@@ -1,0 +1,33 @@
+/** Folds measured records into one metric accumulator per phase: the run's summary and its live figures. */
+import type { ProcessedRecord } from "../../records/request_record.ts";
+import type { MetricDef, RecordMetrics } from "../../metrics/metric_def.ts";
+import type { GoodputEvaluator } from "../../metrics/goodput.ts";
+import { MetricAccumulator } from "../../metrics/metric_accumulator.ts";
+import type { RecordSink } from "../record_sink.ts";
+
+export interface MetricsSinkOptions {
+  /** Epoch ms at run-clock 0. */
+  readonly timeOriginMs: number;
+  readonly goodput?: GoodputEvaluator;
+  /** Keep warmup records apart (their summary goes in the JSON export's warmup block). */
+  readonly warmup: boolean;
+}
+
+export class MetricsSink implements RecordSink {
+  readonly name = "metrics";
+  readonly profiling: MetricAccumulator;
+  readonly warmup: MetricAccumulator | undefined;
+
+  constructor(metrics: readonly MetricDef[], options: MetricsSinkOptions) {
+    const settings = { timeOriginMs: options.timeOriginMs, goodput: options.goodput };
+    this.profiling = new MetricAccumulator(metrics, settings);
+    this.warmup = options.warmup ? new MetricAccumulator(metrics, settings) : undefined;
+  }
+
+  /** A record's metric values (both phases share the metric set); the bus calls it once per record. */
+  readonly measure = (record: ProcessedRecord): RecordMetrics => this.profiling.measure(record);
+
+  measured(record: ProcessedRecord, values: RecordMetrics): void {
+    (record.phase === "warmup" ? this.warmup : this.profiling)?.fold(record, values);
+  }
+}
