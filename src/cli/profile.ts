@@ -21,6 +21,7 @@ import { SeededRandom } from "../base/seeded_random.ts";
 import { parseTarget } from "../transport/parse_target.ts";
 import type { Target } from "../transport/http_exchange.ts";
 import { loadPlans } from "../run/load_plans.ts";
+import { datasetOptions } from "../run/dataset_options.ts";
 import { phaseConcurrency } from "../timing/phase_spec.ts";
 import { resolveTokenizer } from "../tokenizer/load_tokenizer.ts";
 import { createTokenCounter } from "../tokenizer/token_counter.ts";
@@ -132,17 +133,7 @@ async function profile(
     : createTokenCounter(config.tokenizer, { inWorker: true, workers: Math.ceil(shards / 4) });
   const counter = counterReady && deferredCounter(counterReady);
 
-  const dataset = await loadDataset({
-    inputFile: config.inputFile,
-    customDatasetType: config.customDatasetType,
-    tokenizer,
-    rng,
-    numEntries: config.numDatasetEntries,
-    islMean: config.syntheticInputTokensMean,
-    islStddev: config.syntheticInputTokensStddev,
-    oslMean: config.outputTokensMean,
-    oslStddev: config.outputTokensStddev,
-  });
+  const dataset = await loadDataset({ ...datasetOptions(config), tokenizer, rng });
   if (dataset.conversations.length === 0) throw new UsageError(`the dataset ${config.inputFile ?? ""} is empty.`);
   const settings = bodySettings({
     streaming,
@@ -171,8 +162,12 @@ async function profile(
     startTimestamps: conversations.map((c) => c.turns[0].timestampMs),
     totalTurns,
     conversations: conversations.length,
+    turnCounts: conversations.map((c) => c.turns.length),
     fromFile: dataset.source === "file",
-  }, { concurrency: parsed.sources.concurrency !== "default" });
+  }, {
+    concurrency: parsed.sources.concurrency !== "default",
+    fixedSchedule: parsed.sources.fixedSchedule !== "default",
+  });
   for (const notice of plans.notices) logger.info(notice);
   const profiling = plans.phases[plans.phases.length - 1];
 

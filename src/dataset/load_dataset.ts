@@ -37,6 +37,10 @@ export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "token
   readonly conversationNum?: number;
   /** Texts per request from a random pool (`--prompt-batch-size`). */
   readonly batchSize?: number;
+  /** Multiplier of every think time between turns (`--conversation-turn-delay-ratio`). @default 1 */
+  readonly turnDelayRatio?: number;
+  /** Drop every timestamp and delay (`--ignore-trace-delays`). @default false */
+  readonly ignoreTraceDelays?: boolean;
 }
 
 /**
@@ -52,7 +56,7 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
     if (tokenizer === undefined) {
       throw new TypeError("loadDataset needs a tokenizer to synthesize prompts; pass options.tokenizer");
     }
-    return await buildSyntheticDataset({ ...options, tokenizer });
+    return retime(await buildSyntheticDataset({ ...options, tokenizer }), options);
   }
   const loaders = options.loaders ?? DATASET_LOADERS.entries();
   const file = options.inputFile;
@@ -79,7 +83,28 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
     conversationNum: options.conversationNum,
     batchSize: options.batchSize,
   };
-  return await loader.load(file, ctx);
+  return retime(await loader.load(file, ctx), options);
+}
+
+/**
+ * Think times scaled by `turnDelayRatio` (AIPerf applies it to every delay), or every timestamp and delay dropped
+ * with `ignoreTraceDelays`.
+ */
+function retime(dataset: Dataset, options: LoadDatasetOptions): Dataset {
+  const ratio = options.turnDelayRatio ?? 1;
+  const drop = options.ignoreTraceDelays ?? false;
+  if (ratio === 1 && !drop) return dataset;
+  const conversations = dataset.conversations.map((c) => ({
+    ...c,
+    turns: c.turns.map((t) => {
+      if (drop) {
+        const { timestampMs: _t, delayMs: _d, ...rest } = t;
+        return rest;
+      }
+      return t.delayMs === undefined ? t : { ...t, delayMs: t.delayMs * ratio };
+    }),
+  }));
+  return { ...dataset, conversations };
 }
 
 /**
