@@ -4,10 +4,9 @@
  */
 import { ConfigError } from "../config/config_error.ts";
 import { isHelpRequest, parseProfileArgs, profileHelp } from "../config/parse_profile_args.ts";
-import { DatasetError } from "../dataset/dataset_error.ts";
 import { Logger, STDERR_SINK } from "../ui/logger.ts";
 import { type ProfileEnd, runProfileRun } from "../run/profile_run.ts";
-import { RunInputError } from "../run/run_input_error.ts";
+import { InputError } from "../base/input_error.ts";
 import { EXIT, type ExitCode } from "./exit_codes.ts";
 
 export interface RunProfileOptions {
@@ -47,7 +46,7 @@ export async function runProfile(args: string[], options: RunProfileOptions = {}
     const outcome = await runProfileRun(parsed, { logger, isTty, stop: options.signal ?? signals?.signal });
     return EXIT_OF[outcome.end];
   } catch (err) {
-    if (err instanceof RunInputError || err instanceof DatasetError) {
+    if (err instanceof InputError) {
       logger.error(err.message);
       return EXIT.USAGE;
     }

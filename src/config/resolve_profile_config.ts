@@ -113,6 +113,18 @@ export function resolveProfileConfig(
         "or remove the grace period.",
     );
   }
+  if (fields.fixedScheduleAutoOffset && fields.fixedScheduleStartOffset !== undefined) {
+    problems.push(
+      `${named("fixedScheduleAutoOffset")} and ${named("fixedScheduleStartOffset")} both say where the replay ` +
+        "starts; keep one of them.",
+    );
+  }
+  if (
+    fields.fixedScheduleStartOffset !== undefined && fields.fixedScheduleEndOffset !== undefined &&
+    fields.fixedScheduleEndOffset < fields.fixedScheduleStartOffset
+  ) {
+    problems.push(`${named("fixedScheduleEndOffset")} is before ${named("fixedScheduleStartOffset")}; swap them.`);
+  }
   if (fields.concurrencyRampDuration !== undefined && requestRate !== undefined) {
     problems.push(
       `${named("concurrencyRampDuration")} ramps a concurrency run; with ${named("requestRate")} the rate sets the ` +
@@ -120,7 +132,11 @@ export function resolveProfileConfig(
     );
   }
   let requestCount = fields.requestCount;
-  if (requestCount === undefined && benchmarkDuration === undefined && inputFile === undefined) {
+  // --conversation-num stops the run after that many sessions instead (AIPerf's session count).
+  if (
+    requestCount === undefined && benchmarkDuration === undefined && inputFile === undefined &&
+    fields.conversationNum === undefined
+  ) {
     requestCount = Math.max(10, 2 * (concurrency ?? 1));
   }
 

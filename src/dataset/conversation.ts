@@ -26,6 +26,11 @@ export interface Turn {
    * tokenizes inputs. Undefined when the endpoint does not tokenize input.
    */
   readonly inputTokens?: number;
+  /**
+   * A complete request body, sent byte for byte as written (raw_payload, inputs_json, a trace's `payload`): the
+   * endpoint builds nothing, `--extra-inputs` are not merged, and `texts` are unused.
+   */
+  readonly rawPayload?: string;
 }
 
 /**
@@ -54,4 +59,6 @@ export interface Dataset {
   readonly defaultSampling: SamplingStrategy;
   /** Where it came from, for logs and `input_config`. */
   readonly source: "synthetic" | "file";
+  /** The custom dataset format that read the file (`--custom-dataset-type` or detected). */
+  readonly format?: string;
 }

@@ -1,8 +1,10 @@
+import { InputError } from "../base/input_error.ts";
+
 /**
  * A problem with a dataset file, located by file and (when known) 1-based line:
  * `inputs.jsonl:3: expected a JSON object with "text" or "texts" (got an array)`.
  */
-export class DatasetError extends Error {
+export class DatasetError extends InputError {
   override readonly name = "DatasetError";
   /** The file as the user named it. */
   readonly file: string;

@@ -1,9 +1,28 @@
 /**
- * The shape every custom dataset format implements, so formats register in one list (`load_dataset.ts`) and
+ * The shape every custom dataset format implements, so formats register in one list (`dataset_loaders.ts`) and
  * auto-detection asks each of them.
  */
 import type { RegistryEntry } from "../base/registry.ts";
+import type { SeededRandom } from "../base/seeded_random.ts";
+import type { LazyTokenizer, Tokenizer } from "../tokenizer/tokenizer.ts";
 import type { Dataset } from "./conversation.ts";
+
+/** What a loader may need besides the file: the run's seeded randomness and, for formats that synthesize text, a
+ * tokenizer and corpus. */
+export interface LoaderContext {
+  /** Root generator (`--random-seed`); loaders derive named streams from it and never advance it. */
+  readonly rng: SeededRandom;
+  /** Defines "token" for text synthesized to a length (trace formats); loaded only when used. */
+  readonly tokenizer?: Tokenizer | LazyTokenizer;
+  /** Text synthesized prompts are cut from. @default the bundled corpus */
+  readonly corpus?: string;
+  /** Tokens per `hash_id` block (`--isl-block-size`); undefined = the format's own default. */
+  readonly blockSize?: number;
+  /** Conversations to build from a pool (`--conversation-num`, random_pool). */
+  readonly conversationNum?: number;
+  /** Texts per request drawn from a pool (`--prompt-batch-size`, random_pool). @default 1 */
+  readonly batchSize?: number;
+}
 
 export interface DatasetLoader extends RegistryEntry {
   /** `--custom-dataset-type` value, and the `type` field a record may carry to name its format. */
@@ -14,9 +33,18 @@ export interface DatasetLoader extends RegistryEntry {
    */
   canLoad(firstRecord: unknown): boolean;
   /**
-   * Read the whole file into a dataset.
+   * Whether a directory given as `--input-file` holds this format; absent when the format reads files only.
+   */
+  canLoadDirectory?(dir: string): Promise<boolean>;
+  /**
+   * Whether a file that is not JSON lines (its first line given) is this format, e.g. a CSV header; absent when
+   * the format is JSON.
+   */
+  canLoadText?(firstLine: string, path: string): boolean;
+  /**
+   * Read the file (or directory) into a dataset, streaming JSONL line by line.
    *
    * @throws {DatasetError} for unreadable files and malformed records, naming file and line.
    */
-  load(path: string): Promise<Dataset>;
+  load(path: string, ctx?: LoaderContext): Promise<Dataset>;
 }

@@ -1,27 +1,36 @@
 /**
- * The custom dataset formats infermeter reads (`--custom-dataset-type`), declared once, in detection order:
- * option choices, `--help` and "unknown format" errors come from here.
+ * The custom dataset formats infermeter reads (`--custom-dataset-type`), declared once: option choices, `--help`
+ * and "unknown format" errors come from here. Detection asks every one and needs exactly one to accept, so the
+ * order here is only the order of `--help`.
  */
 import { Registry } from "../base/registry.ts";
 import type { DatasetLoader } from "./dataset_loader.ts";
 import { singleTurnLoader } from "./single_turn_loader.ts";
+import { multiTurnLoader } from "./multi_turn_loader.ts";
+import { randomPoolLoader } from "./random_pool_loader.ts";
+import { mooncakeTraceLoader } from "./mooncake_trace_loader.ts";
+import { rawPayloadLoader } from "./raw_payload_loader.ts";
+import { inputsJsonLoader } from "./inputs_json_loader.ts";
+import { bailianTraceLoader } from "./bailian_trace_loader.ts";
+import { burstGptLoader } from "./burst_gpt_loader.ts";
 
-const NOT_YET = "this dataset format is planned; use single_turn for now";
-
-export const DATASET_LOADERS: Registry<DatasetLoader> = new Registry("dataset type", [singleTurnLoader], {
-  unsupported: Object.fromEntries(
-    [
-      "multi_turn",
-      "random_pool",
-      "mooncake_trace",
-      "bailian_trace",
-      "baseten_trace",
-      "burst_gpt_trace",
-      "raw_payload",
-      "inputs_json",
-      "dag_jsonl",
-      "sagemaker_data_capture",
-      "weka_trace",
-    ].map((name) => [name, NOT_YET]),
-  ),
+export const DATASET_LOADERS: Registry<DatasetLoader> = new Registry("dataset type", [
+  singleTurnLoader,
+  multiTurnLoader,
+  randomPoolLoader,
+  mooncakeTraceLoader,
+  bailianTraceLoader,
+  burstGptLoader,
+  rawPayloadLoader,
+  inputsJsonLoader,
+], {
+  unsupported: {
+    baseten_trace: "Baseten traces are Parquet/Arrow files, which infermeter does not read; export the rows to " +
+      "mooncake_trace JSONL (timestamp, input_length or text_input, output_length, session_id) and use that",
+    dag_jsonl: "agent DAG conversations (forks and spawns) are not replayed yet; flatten each path into a " +
+      "multi_turn line to replay it",
+    sagemaker_data_capture: "SageMaker capture files are not read yet; put each captured request body on a line " +
+      "of a raw_payload file (with --fixed-schedule timing, use mooncake_trace lines with a payload and timestamp)",
+    weka_trace: "Weka agent traces (sub-agent topology) are not replayed yet; use mooncake_trace with hash_ids",
+  },
 });

@@ -1,8 +1,11 @@
 /**
- * Build the run's dataset: synthetic prompts, or a custom file (`--input-file`) read by one of the registered
- * loaders, chosen by `--custom-dataset-type` or detected from the file's first record (AIPerf §5.3):
- * 1. a record whose `type` names a registered loader uses it (the loader must accept the record);
- * 2. otherwise every loader's `canLoad` is asked; exactly one must accept.
+ * Build the run's dataset: synthetic prompts, or a custom file or directory (`--input-file`) read by one of the
+ * registered loaders, chosen by `--custom-dataset-type` or detected (AIPerf §5.3):
+ * 1. a directory: every loader that reads directories is asked (`canLoadDirectory`); exactly one must accept;
+ * 2. a file whose first non-empty line is not JSON (a CSV header, a pretty-printed `.json`): `canLoadText`;
+ * 3. a first record whose `type` names a registered loader uses it (the loader must accept the record); a `type`
+ *    that names no format (Bailian's request type "text") is ignored;
+ * 4. otherwise every loader's `canLoad` is asked; exactly one must accept.
  *
  * Turns of file datasets carry no ISL: it is counted from the endpoint adapter's input text when the requests are
  * prepared (`engine/prepared_conversation.ts`), as is the `--osl` fallback for turns without `output_length`; the
@@ -13,19 +16,31 @@ import type { Dataset } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader } from "./dataset_loader.ts";
 import { readLines } from "./read_lines.ts";
-import { describeJson, parseJsonLine } from "./single_turn_loader.ts";
+import { describeJson, parseJsonLine, unreadable } from "./json_record.ts";
+import type { LoaderContext } from "./dataset_loader.ts";
+import { SeededRandom } from "../base/seeded_random.ts";
 import { DATASET_LOADERS } from "./dataset_loaders.ts";
 import { buildSyntheticDataset, type SyntheticDatasetOptions } from "./synthetic_dataset.ts";
 
 export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "tokenizer"> {
-  /** Tokenizer for synthetic prompts; required for those, unused otherwise. @default undefined */
+  /** Tokenizer for synthetic prompts and trace prompts synthesized to a length. @default undefined */
   readonly tokenizer?: Tokenizer | LazyTokenizer;
-  /** Custom dataset file (`--input-file`); undefined = synthetic. @default undefined */
+  /** Custom dataset file or directory (`--input-file`); undefined = synthetic. @default undefined */
   readonly inputFile?: string;
-  /** Format of `inputFile` (`--custom-dataset-type`); undefined = detect from the first record. @default undefined */
+  /** Format of `inputFile` (`--custom-dataset-type`); undefined = detect. @default undefined */
   readonly customDatasetType?: string;
-  /** Formats to choose from, in detection order. @default DATASET_LOADERS.entries() */
+  /** Formats to choose from. @default DATASET_LOADERS.entries() */
   readonly loaders?: readonly DatasetLoader[];
+  /** Tokens per hash block for traces (`--isl-block-size`); undefined = the format's default. */
+  readonly blockSize?: number;
+  /** Conversations built from a random pool (`--conversation-num`). */
+  readonly conversationNum?: number;
+  /** Texts per request from a random pool (`--prompt-batch-size`). */
+  readonly batchSize?: number;
+  /** Multiplier of every think time between turns (`--conversation-turn-delay-ratio`). @default 1 */
+  readonly turnDelayRatio?: number;
+  /** Drop every timestamp and delay (`--ignore-trace-delays`). @default false */
+  readonly ignoreTraceDelays?: boolean;
 }
 
 /**
@@ -41,15 +56,55 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
     if (tokenizer === undefined) {
       throw new TypeError("loadDataset needs a tokenizer to synthesize prompts; pass options.tokenizer");
     }
-    return await buildSyntheticDataset({ ...options, tokenizer });
+    return retime(await buildSyntheticDataset({ ...options, tokenizer }), options);
   }
   const loaders = options.loaders ?? DATASET_LOADERS.entries();
   const file = options.inputFile;
-  await assertReadableFile(file);
-  const loader = options.customDatasetType === undefined
-    ? await detectDatasetLoader(file, loaders)
-    : loaderNamed(options.customDatasetType, loaders);
-  return await loader.load(file);
+  const isDirectory = await statInput(file);
+  let loader: DatasetLoader;
+  if (options.customDatasetType === undefined) {
+    loader = isDirectory ? await detectDirectoryLoader(file, loaders) : await detectDatasetLoader(file, loaders);
+  } else {
+    loader = loaderNamed(options.customDatasetType, loaders);
+    if (isDirectory && loader.canLoadDirectory === undefined) {
+      throw new DatasetError(
+        file,
+        undefined,
+        `is a directory, but ${loader.name} reads one file; pass the file itself (directories: ` +
+          `${loaders.filter((l) => l.canLoadDirectory).map((l) => l.name).join(", ")})`,
+      );
+    }
+  }
+  const ctx: LoaderContext = {
+    rng: options.rng ?? new SeededRandom(options.seed ?? 0),
+    tokenizer,
+    corpus: options.corpus,
+    blockSize: options.blockSize,
+    conversationNum: options.conversationNum,
+    batchSize: options.batchSize,
+  };
+  return retime(await loader.load(file, ctx), options);
+}
+
+/**
+ * Think times scaled by `turnDelayRatio` (AIPerf applies it to every delay), or every timestamp and delay dropped
+ * with `ignoreTraceDelays`.
+ */
+function retime(dataset: Dataset, options: LoadDatasetOptions): Dataset {
+  const ratio = options.turnDelayRatio ?? 1;
+  const drop = options.ignoreTraceDelays ?? false;
+  if (ratio === 1 && !drop) return dataset;
+  const conversations = dataset.conversations.map((c) => ({
+    ...c,
+    turns: c.turns.map((t) => {
+      if (drop) {
+        const { timestampMs: _t, delayMs: _d, ...rest } = t;
+        return rest;
+      }
+      return t.delayMs === undefined ? t : { ...t, delayMs: t.delayMs * ratio };
+    }),
+  }));
+  return { ...dataset, conversations };
 }
 
 /**
@@ -65,70 +120,81 @@ function loaderNamed(name: string, loaders: readonly DatasetLoader[]): DatasetLo
   return loader;
 }
 
-async function assertReadableFile(file: string): Promise<void> {
-  let info: Deno.FileInfo;
+/** Whether the input is a directory. @throws {DatasetError} when it cannot be read. */
+async function statInput(file: string): Promise<boolean> {
   try {
-    info = await Deno.stat(file);
+    return (await Deno.stat(file)).isDirectory;
   } catch (error) {
-    const reason = error instanceof Deno.errors.NotFound
-      ? "no such file"
-      : error instanceof Error
-      ? error.message
-      : String(error);
-    throw new DatasetError(file, undefined, `cannot be read (${reason}); check the --input-file path`, {
-      cause: error,
-    });
-  }
-  if (info.isDirectory) {
-    throw new DatasetError(
-      file,
-      undefined,
-      "is a directory, but the dataset formats read a JSONL file; pass the file itself",
-    );
+    throw unreadable(file, error);
   }
 }
 
+/** The loader for a directory. @throws {DatasetError} unless exactly one format reads it. */
+export async function detectDirectoryLoader(
+  dir: string,
+  loaders: readonly DatasetLoader[] = DATASET_LOADERS.entries(),
+): Promise<DatasetLoader> {
+  const readers = loaders.filter((l) => l.canLoadDirectory !== undefined);
+  const matches: DatasetLoader[] = [];
+  for (const loader of readers) if (await loader.canLoadDirectory!(dir)) matches.push(loader);
+  if (matches.length === 1) return matches[0];
+  const names = readers.map((l) => l.name).join(", ");
+  if (matches.length === 0) {
+    let jsonl = 0;
+    for await (const entry of Deno.readDir(dir)) if (entry.isFile && entry.name.endsWith(".jsonl")) jsonl++;
+    throw new DatasetError(
+      dir,
+      undefined,
+      jsonl === 0
+        ? `is a directory with no .jsonl files; directories hold one conversation per .jsonl file (${names})`
+        : `is a directory whose files match no format that reads directories (${names}); pass --custom-dataset-type`,
+    );
+  }
+  throw new DatasetError(
+    dir,
+    undefined,
+    `is a directory that fits several formats (${matches.map((l) => l.name).join(", ")}); pass --custom-dataset-type`,
+  );
+}
+
 /**
- * The loader for `file`, from its first non-empty record.
+ * The loader for `file`, from its first non-empty line.
  *
- * @throws {DatasetError} when the file is empty, its first record is not JSON, or not exactly one loader fits.
+ * @throws {DatasetError} when the file is empty or not exactly one loader fits.
  */
 export async function detectDatasetLoader(
   file: string,
   loaders: readonly DatasetLoader[] = DATASET_LOADERS.entries(),
 ): Promise<DatasetLoader> {
   const known = loaders.map((l) => l.name).join(", ");
-  let first: { record: unknown; line: number } | undefined;
+  let first: { text: string; line: number } | undefined;
   try {
     for await (const { number, text } of readLines(file)) {
-      const record = parseJsonLine(text, file, number);
-      if (record === undefined) continue;
-      first = { record, line: number };
+      if (text.trim() === "") continue;
+      first = { text, line: number };
       break;
     }
   } catch (error) {
-    if (error instanceof DatasetError) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new DatasetError(file, undefined, `cannot be read (${reason}); check the --input-file path`, {
-      cause: error,
-    });
+    throw unreadable(file, error);
   }
   if (first === undefined) {
     throw new DatasetError(file, undefined, "has no records; write one JSON object per line");
   }
-  const { record, line } = first;
+  const { line } = first;
+  let record: unknown;
+  try {
+    record = JSON.parse(first.text);
+  } catch {
+    const textual = loaders.filter((l) => l.canLoadText?.(first.text, file) ?? false);
+    if (textual.length === 1) return textual[0];
+    parseJsonLine(first.text, file, line); // throws: invalid JSON, with the parser's reason and the line
+    throw new Error("unreachable: the line did not parse before");
+  }
   const type = record !== null && typeof record === "object" && !Array.isArray(record)
     ? (record as Record<string, unknown>).type
     : undefined;
-  if (typeof type === "string") {
-    const named = loaders.find((l) => l.name === type);
-    if (named === undefined) {
-      throw new DatasetError(
-        file,
-        line,
-        `"type" is ${describeJson(type)}, which is not a dataset type infermeter reads (known: ${known})`,
-      );
-    }
+  const named = typeof type === "string" ? loaders.find((l) => l.name === type) : undefined;
+  if (named !== undefined) {
     if (!named.canLoad(record)) {
       throw new DatasetError(
         file,
@@ -141,10 +207,14 @@ export async function detectDatasetLoader(
   const matches = loaders.filter((l) => l.canLoad(record));
   if (matches.length === 1) return matches[0];
   if (matches.length === 0) {
+    const typeNote = typeof type === "string"
+      ? ` ("type" is ${describeJson(type)}, which names no dataset format)`
+      : "";
     throw new DatasetError(
       file,
       line,
-      `the first record matches no dataset format infermeter reads; pass --custom-dataset-type (one of: ${known})`,
+      `the first record matches no dataset format infermeter reads${typeNote}; pass --custom-dataset-type ` +
+        `(one of: ${known})`,
     );
   }
   throw new DatasetError(

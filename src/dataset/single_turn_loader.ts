@@ -22,40 +22,13 @@
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader } from "./dataset_loader.ts";
-import { readLines } from "./read_lines.ts";
+import { describeJson, field, isObject, readJsonRecords, recordError } from "./json_record.ts";
+
+export { describeJson, parseJsonLine } from "./json_record.ts";
 
 export const SINGLE_TURN = "single_turn";
 
 const MEDIA_FIELDS = ["image", "images", "image_uuids", "audio", "audios", "video", "videos"] as const;
-
-/** A JSON value's kind in words, for error messages. */
-export function describeJson(value: unknown): string {
-  if (value === null) return "null";
-  if (value === undefined) return "nothing";
-  if (Array.isArray(value)) return "an array";
-  switch (typeof value) {
-    case "string":
-      return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
-    case "number":
-      return `the number ${value}`;
-    case "boolean":
-      return `${value}`;
-    case "object":
-      return "an object";
-    default:
-      return typeof value;
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-/** Field value with JSON null treated as absent. */
-function field(record: Record<string, unknown>, name: string): unknown {
-  const value = record[name];
-  return value === null ? undefined : value;
-}
 
 /** A parsed line: its turn and the session it belongs to, if any. */
 export interface SingleTurnRecord {
@@ -186,23 +159,6 @@ function parseTexts(value: unknown, fail: (reason: string) => never): string[] {
 }
 
 /**
- * Parse one JSONL line; undefined for a blank line.
- *
- * @throws {DatasetError} when the line is not valid JSON.
- */
-export function parseJsonLine(text: string, file: string, line: number): unknown {
-  if (text.trim() === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new DatasetError(file, line, `invalid JSON (${reason}); each line must hold one JSON object`, {
-      cause: error,
-    });
-  }
-}
-
-/**
  * Read a `single_turn` JSONL file, streaming it line by line.
  *
  * @throws {DatasetError} for an unreadable or empty file and for every malformed line (the first one found).
@@ -215,29 +171,26 @@ export async function loadSingleTurn(path: string): Promise<Dataset> {
   }
   const sessions: Session[] = [];
   const byId = new Map<string, Session>();
-  try {
-    for await (const { number, text } of readLines(path)) {
-      const record = parseJsonLine(text, path, number);
-      if (record === undefined) continue;
-      const { sessionId, turn } = parseSingleTurnRecord(record, path, number);
-      if (sessionId === undefined) {
-        sessions.push({ id: undefined, line: number, turns: [turn] });
-        continue;
-      }
-      const existing = byId.get(sessionId);
-      if (existing !== undefined) existing.turns.push(turn);
-      else {
-        const session: Session = { id: sessionId, line: number, turns: [turn] };
-        byId.set(sessionId, session);
-        sessions.push(session);
-      }
+  for await (const at of readJsonRecords(path)) {
+    let parsed: SingleTurnRecord;
+    try {
+      parsed = parseSingleTurnRecord(at.record, path, at.line);
+    } catch (error) {
+      throw error instanceof DatasetError && error.line === at.line ? recordError(path, at, error.reason) : error;
     }
-  } catch (error) {
-    if (error instanceof DatasetError) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new DatasetError(path, undefined, `cannot be read (${reason}); check the --input-file path`, {
-      cause: error,
-    });
+    const { sessionId, turn } = parsed;
+    const number = at.line;
+    if (sessionId === undefined) {
+      sessions.push({ id: undefined, line: number, turns: [turn] });
+      continue;
+    }
+    const existing = byId.get(sessionId);
+    if (existing !== undefined) existing.turns.push(turn);
+    else {
+      const session: Session = { id: sessionId, line: number, turns: [turn] };
+      byId.set(sessionId, session);
+      sessions.push(session);
+    }
   }
   if (sessions.length === 0) {
     throw new DatasetError(path, undefined, "has no records; write one JSON object per line");
@@ -253,7 +206,7 @@ export async function loadSingleTurn(path: string): Promise<Dataset> {
       ? { id, turns: session.turns, contextMode: "message_array_with_responses" }
       : { id, turns: session.turns };
   });
-  return { conversations, defaultSampling: "sequential", source: "file" };
+  return { conversations, defaultSampling: "sequential", source: "file", format: SINGLE_TURN };
 }
 
 /** Structural check for auto-detection: an object with a text field (or media), no `turns`, no foreign `type`. */

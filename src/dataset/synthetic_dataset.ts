@@ -9,6 +9,10 @@
  *   separate streams derived from the root generator (`synthetic.isl`, `synthetic.osl`, `synthetic.prompts`), so
  *   changing one distribution never shifts the others and the root is never advanced.
  * - Ids are `session_000000`, `session_000001`, … (six digits, more when needed).
+ * - Multi-turn (AIPerf's `--conversation-turn-*`): a conversation has Normal(`turnMean`, `turnStddev`) turns, rounded,
+ *   ≥ 1, each a fresh prompt with its own ISL and OSL; every later turn waits Normal(`turnDelayMean`,
+ *   `turnDelayStddev`) ms, ≥ 0, after the previous answer. Turn counts and delays come from their own streams
+ *   (`synthetic.turns`, `synthetic.delays`), so single-turn datasets are unchanged by them.
  */
 import type { LazyTokenizer, Tokenizer } from "../tokenizer/tokenizer.ts";
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
@@ -38,6 +42,14 @@ export interface SyntheticDatasetOptions {
   readonly seed?: number;
   /** Text the prompts are cut from. @default DEFAULT_CORPUS (the bundled `datasets/corpus`) */
   readonly corpus?: string;
+  /** Mean turns per conversation (`--conversation-turn-mean`). @default 1 */
+  readonly turnMean?: number;
+  /** Standard deviation of the turns per conversation. @default 0 */
+  readonly turnStddev?: number;
+  /** Mean think time before each later turn, ms (`--conversation-turn-delay-mean`). @default 0 */
+  readonly turnDelayMean?: number;
+  /** Standard deviation of the think time, ms. @default 0 */
+  readonly turnDelayStddev?: number;
 }
 
 /** Default mean ISL, as AIPerf. */
@@ -80,14 +92,31 @@ export async function buildSyntheticDataset(options: SyntheticDatasetOptions): P
     root.derive("synthetic.prompts"),
   );
 
+  const turnMean = options.turnMean ?? 1;
+  const turnStddev = options.turnStddev ?? 0;
+  const delayMean = options.turnDelayMean ?? 0;
+  const delayStddev = options.turnDelayStddev ?? 0;
+  if (!(turnMean >= 1)) throw new RangeError(`turnMean must be at least 1, got ${turnMean}`);
+  if (!(turnStddev >= 0) || !(delayMean >= 0) || !(delayStddev >= 0)) {
+    throw new RangeError("turn and delay standard deviations and the delay mean must be ≥ 0");
+  }
+  const turnRng = root.derive("synthetic.turns");
+  const delayRng = root.derive("synthetic.delays");
   const conversations: Conversation[] = new Array(numEntries);
   for (let i = 0; i < numEntries; i++) {
-    const isl = sampleLength(islRng, islMean, islStddev);
-    const prompt = await synthesizer.prompt(isl);
-    const turn: Turn = oslMean === undefined
-      ? { texts: [prompt.text], inputTokens: prompt.tokens }
-      : { texts: [prompt.text], inputTokens: prompt.tokens, maxTokens: sampleLength(oslRng, oslMean, oslStddev) };
-    conversations[i] = { id: syntheticSessionId(i), turns: [turn] };
+    const count = turnMean === 1 && turnStddev === 0 ? 1 : sampleLength(turnRng, turnMean, turnStddev);
+    const turns: Turn[] = [];
+    for (let k = 0; k < count; k++) {
+      const isl = sampleLength(islRng, islMean, islStddev);
+      const prompt = await synthesizer.prompt(isl);
+      const turn: { -readonly [K in keyof Turn]: Turn[K] } = { texts: [prompt.text], inputTokens: prompt.tokens };
+      if (oslMean !== undefined) turn.maxTokens = sampleLength(oslRng, oslMean, oslStddev);
+      if (k > 0 && (delayMean > 0 || delayStddev > 0)) {
+        turn.delayMs = Math.max(0, delayRng.normal(delayMean, delayStddev));
+      }
+      turns.push(turn);
+    }
+    conversations[i] = { id: syntheticSessionId(i), turns };
   }
   return { conversations, defaultSampling: "shuffle", source: "synthetic" };
 }

@@ -113,4 +113,14 @@ export interface EndpointAdapter extends RegistryEntry {
   /** The text whose token count is this turn's input sequence length (ISL). */
   inputText(turn: Turn, ctx: Pick<BuildContext, "systemMessage">): string;
   readonly sampleResponses: SampleResponses;
+  /**
+   * The adapter builds no bodies: it sends only request bodies written in the dataset (`Turn.rawPayload`), and a
+   * dataset without them is refused before the run. @default false
+   */
+  readonly writtenBodiesOnly?: boolean;
+  /**
+   * This adapter with its own knobs read from `--extra-inputs` (e.g. a response field to extract); called once per
+   * engine shard before sending. @throws {TypeError} for a knob it cannot use, with the reason.
+   */
+  withOptions?(extraInputs: Readonly<Record<string, unknown>>): Promise<EndpointAdapter>;
 }

@@ -6,11 +6,16 @@ import { Registry } from "../base/registry.ts";
 import type { EndpointAdapter } from "./endpoint_adapter.ts";
 import { CHAT_ADAPTER } from "./openai/chat.ts";
 import { COMPLETIONS_ADAPTER } from "./openai/completions.ts";
+import { RAW_ADAPTER } from "./raw/raw_adapter.ts";
 
 /** AIPerf 0.13's endpoint types that infermeter does not speak yet. */
 const NOT_YET = "this endpoint type is planned; use chat or completions for now";
 
-export const ENDPOINTS: Registry<EndpointAdapter> = new Registry("endpoint type", [CHAT_ADAPTER, COMPLETIONS_ADAPTER], {
+export const ENDPOINTS: Registry<EndpointAdapter> = new Registry("endpoint type", [
+  CHAT_ADAPTER,
+  COMPLETIONS_ADAPTER,
+  RAW_ADAPTER,
+], {
   unsupported: Object.fromEntries(
     [
       "responses",
@@ -27,7 +32,6 @@ export const ENDPOINTS: Registry<EndpointAdapter> = new Registry("endpoint type"
       "nim_embeddings",
       "nim_rankings",
       "solido_rag",
-      "raw",
       "template",
       "audio_transcription",
     ].map((name) => [name, NOT_YET]),

@@ -8,6 +8,8 @@ import type { ContextMode, Dataset, Turn } from "../dataset/conversation.ts";
 import type { BuildContext, EndpointAdapter, PriorExchange } from "../endpoints/endpoint_adapter.ts";
 import { sampleLength, type SeededRandom } from "../base/seeded_random.ts";
 import { asLazyTokenizer, type LazyTokenizer, type Tokenizer } from "../tokenizer/tokenizer.ts";
+import { payloadText } from "../dataset/payload_text.ts";
+import { InputError } from "../base/input_error.ts";
 
 export interface PreparedTurn {
   readonly conversationId: string;
@@ -64,6 +66,21 @@ const DEFAULT_CONTEXT: ContextMode = "deltas_without_responses";
  * output lengths for turns without their own are drawn in dataset order.
  */
 export async function prepareConversations(dataset: Dataset, opts: PrepareOptions): Promise<PreparedConversation[]> {
+  const endpoint = `--endpoint-type ${opts.adapter.name}`;
+  if (
+    opts.adapter.writtenBodiesOnly && dataset.conversations.some((c) => c.turns.some((t) => t.rawPayload === undefined))
+  ) {
+    throw new InputError(
+      `${endpoint} sends the request bodies written in the dataset, and this one has none; give --input-file with a ` +
+        "raw_payload or inputs_json dataset (or mooncake_trace lines with a payload), or use another endpoint type.",
+    );
+  }
+  if (opts.adapter.withOptions) {
+    // Checked here so a bad knob stops the run before anything is sent; the shards configure their own copies.
+    await opts.adapter.withOptions(opts.extraInputs).catch((error: Error) => {
+      throw new InputError(`${endpoint}: ${error.message}`, { cause: error });
+    });
+  }
   const encoder = new TextEncoder();
   const modelRng = opts.rng.derive("model-selection");
   const oslRng = opts.rng.derive("file-osl");
@@ -80,6 +97,7 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
     const withHistory = conversation.turns.length > 1 && opts.adapter.usesHistory &&
       (conversation.contextMode ?? DEFAULT_CONTEXT) === "deltas_without_responses";
     const turns = conversation.turns.map((turn, turnIndex): PreparedTurn => {
+      if (turn.rawPayload !== undefined) return rawTurn(conversation.id, turn, turnIndex, counter);
       let maxTokens = turn.maxTokens;
       if (maxTokens === undefined && opts.outputTokensMean !== undefined) {
         maxTokens = sampleLength(oslRng, opts.outputTokensMean, opts.outputTokensStddev);
@@ -105,6 +123,30 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
     });
     return { id: conversation.id, turns, model, systemMessage: conversation.systemMessage, withHistory };
   });
+}
+
+/**
+ * A turn whose body the user wrote: its bytes are sent exactly as they are (no endpoint formatting, no extra
+ * inputs); the ISL is counted from the prompt text inside it.
+ */
+function rawTurn(
+  conversationId: string,
+  turn: Turn,
+  turnIndex: number,
+  counter: Tokenizer | undefined,
+): PreparedTurn {
+  const text = turn.rawPayload!;
+  const parsed = JSON.parse(text) as Record<string, unknown>;
+  return {
+    conversationId,
+    turnIndex,
+    payload: parsed,
+    body: new TextEncoder().encode(text),
+    inputTokens: counter?.count(payloadText(parsed)),
+    requestedOutputTokens: readRequestedOutput(parsed),
+    delayMs: turnIndex > 0 ? turn.delayMs : undefined,
+    timestampMs: turn.timestampMs,
+  };
 }
 
 /** The body of a turn built when it is sent, with the conversation so far. */

@@ -12,7 +12,8 @@ import type { SendMeta } from "./phase_runner.ts";
 
 /** The transport as the engine sees it (HttpClient implements it; tests pass fakes). */
 export interface RequestSender {
-  send(req: HttpRequest, opts?: SendOptions): Promise<HttpExchange>;
+  /** `affinity`: requests with the same value go to the same server where there are several (a session's). */
+  send(req: HttpRequest, opts?: SendOptions, affinity?: number): Promise<HttpExchange>;
 }
 
 export interface ExecutorContext {
@@ -71,7 +72,7 @@ export async function executeRequest(
     signal,
     deadline: start + ctx.timeoutMs,
     onSseEvent: collector.onEvent,
-  });
+  }, meta.sessionIndex);
   const end = ex.lastByteAt ?? performance.now();
   collector.flush();
   if (!ex.error && !ex.streamed && ex.body !== undefined && isOk(ex.status)) collector.addBody(ex.body, end);

@@ -29,9 +29,9 @@ export function requestHeaders(target: Target, opts: HeaderOptions): ReadonlyArr
 }
 
 /** The endpoint path (`--endpoint` overrides the adapter's default); the target's base path is added per
- * target when sending (target_set.ts). */
+ * target when sending (target_set.ts). Empty stays empty: the URL's own path is the whole path (raw endpoint). */
 export function endpointPath(path: string): string {
-  return path.startsWith("/") ? path : "/" + path;
+  return path === "" || path.startsWith("/") ? path : "/" + path;
 }
 
 /**

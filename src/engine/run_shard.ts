@@ -59,7 +59,8 @@ export interface ShardDeps {
 export type ShardOutcome = Partial<Record<PhaseName, PhaseOutcome>>;
 
 export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardOutcome> {
-  const adapter = ENDPOINTS.get(spec.endpointType);
+  const base = ENDPOINTS.get(spec.endpointType);
+  const adapter = base.withOptions ? await base.withOptions(spec.bodySettings.extraInputs) : base;
   const rng = new SeededRandom(spec.seed);
   // Every shard builds the same sampler, so session k runs the same conversation whichever shard starts it.
   const sampler = createSampler(spec.sampling, spec.conversations.length, rng.derive("dataset-sampling"));

@@ -1,7 +1,7 @@
 /**
- * Client-side load balancing over several `--url` values (AIPerf: round robin; a session's later turns would
- * stick to its first URL — every request is its own session until multi-turn lands). One HttpClient per
- * target; the request path is the endpoint path, and each target's base path is prepended here.
+ * Client-side load balancing over several `--url` values (AIPerf: round robin between sessions; a session's later
+ * turns stay on the URL of its first). One HttpClient per target; the request path is the endpoint path, and each
+ * target's base path is prepended here (an empty endpoint path sends to the URL's own path).
  *
  * Also the way past one server process's limits: 20k streams can be spread over several `serve-sim`
  * instances, or one destination's ephemeral ports over several ports.
@@ -25,11 +25,17 @@ export class TargetSet implements RequestSender {
     this.#explicitEndpoint = explicitEndpoint;
   }
 
-  send(req: HttpRequest, opts?: SendOptions): Promise<HttpExchange> {
-    const i = this.#next;
-    this.#next = i + 1 === this.#clients.length ? 0 : i + 1;
+  /** `affinity` (a session index) picks target `affinity mod n`; without it, targets take turns. */
+  send(req: HttpRequest, opts?: SendOptions, affinity?: number): Promise<HttpExchange> {
+    let i: number;
+    if (affinity !== undefined) i = affinity % this.#clients.length;
+    else {
+      i = this.#next;
+      this.#next = i + 1 === this.#clients.length ? 0 : i + 1;
+    }
     const base = this.#targets[i].basePath;
-    const path = base === "" ? req.path : targetPath(base, req.path, this.#explicitEndpoint);
+    const joined = base === "" ? req.path : targetPath(base, req.path, this.#explicitEndpoint);
+    const path = joined === "" ? "/" : joined;
     return this.#clients[i].send(path === req.path ? req : { ...req, path }, opts);
   }
 

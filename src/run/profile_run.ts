@@ -37,11 +37,12 @@ import { CPU_DMA_LATENCY_PATH, holdCpuDmaLatency } from "../runtime/cpu_dma_late
 import { ensureFdLimit } from "../runtime/fd_limit.ts";
 import { CPU_WARN_PERCENT } from "../runtime/cpu_time.ts";
 import { loadPlans } from "./load_plans.ts";
+import { datasetOptions } from "./dataset_options.ts";
 import { collectRecords } from "./collect_records.ts";
 import { EXPORTERS } from "./exporters.ts";
 import type { LiveRun } from "./live_run.ts";
 import type { RecordSink } from "./record_sink.ts";
-import { RunInputError } from "./run_input_error.ts";
+import { InputError } from "../base/input_error.ts";
 
 /** How a profile run ended; the CLI maps each to an exit code. */
 export type ProfileEnd =
@@ -79,7 +80,7 @@ export interface ProfileRunOptions {
   readonly print?: (text: string) => void;
 }
 
-/** Runs a parsed profile; throws RunInputError / DatasetError for input found bad before anything is sent. */
+/** Runs a parsed profile; throws InputError / DatasetError for input found bad before anything is sent. */
 export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions): Promise<ProfileOutcome> {
   const { logger, isTty, stop } = o;
   const { config, redactedCommand: cliCommand } = parsed;
@@ -105,7 +106,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   const validTags = goodputTags();
   for (const slo of config.goodput) {
     if (!validTags.includes(slo.tag)) {
-      throw new RunInputError(`unknown --goodput metric '${slo.tag}'; use one of: ${validTags.join(", ")}.`);
+      throw new InputError(`unknown --goodput metric '${slo.tag}'; use one of: ${validTags.join(", ")}.`);
     }
   }
   const goodput = resolveGoodput(config.goodput, metrics);
@@ -115,7 +116,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   // The builtin tokenizer loads lazily: synthetic prompts from the bundled corpus come from a piece table, so on
   // the default path this thread never builds its tables (15–50 ms of start-up); a file tokenizer loads here.
   const tokenizer = await resolveTokenizer(config.tokenizer).catch((err: Error) => {
-    throw new RunInputError(err.message);
+    throw new InputError(err.message);
   });
 
   // The counting Worker loads its own tables (from the on-disk cache when there) on its own thread, while this
@@ -125,18 +126,8 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     : createTokenCounter(config.tokenizer, { inWorker: true, workers: Math.ceil(shards / 4) });
   const counter = counterReady && deferredCounter(counterReady);
 
-  const dataset = await loadDataset({
-    inputFile: config.inputFile,
-    customDatasetType: config.customDatasetType,
-    tokenizer,
-    rng,
-    numEntries: config.numDatasetEntries,
-    islMean: config.syntheticInputTokensMean,
-    islStddev: config.syntheticInputTokensStddev,
-    oslMean: config.outputTokensMean,
-    oslStddev: config.outputTokensStddev,
-  });
-  if (dataset.conversations.length === 0) throw new RunInputError(`the dataset ${config.inputFile ?? ""} is empty.`);
+  const dataset = await loadDataset({ ...datasetOptions(config), tokenizer, rng });
+  if (dataset.conversations.length === 0) throw new InputError(`the dataset ${config.inputFile ?? ""} is empty.`);
   const settings = bodySettings({
     streaming,
     useLegacyMaxTokens: config.useLegacyMaxTokens,
@@ -164,8 +155,12 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     startTimestamps: conversations.map((c) => c.turns[0].timestampMs),
     totalTurns,
     conversations: conversations.length,
+    turnCounts: conversations.map((c) => c.turns.length),
     fromFile: dataset.source === "file",
-  }, { concurrency: parsed.sources.concurrency !== "default" });
+  }, {
+    concurrency: parsed.sources.concurrency !== "default",
+    fixedSchedule: parsed.sources.fixedSchedule !== "default",
+  });
   for (const notice of plans.notices) logger.info(notice);
   const profiling = plans.phases[plans.phases.length - 1];
 
@@ -384,7 +379,7 @@ function resolveTargets(config: ProfileConfig): Target[] {
   try {
     return config.urls.map((u) => parseTarget(u));
   } catch (err) {
-    throw new RunInputError((err as Error).message);
+    throw new InputError((err as Error).message);
   }
 }
 

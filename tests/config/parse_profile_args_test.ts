@@ -423,7 +423,7 @@ Deno.test("parseProfileArgs reports every problem together, one line each", asyn
   assert.match(text, /--isl: 'abc' is not a whole number/);
   assert.match(
     text,
-    /--endpoint-type: 'embeddings' is not supported yet by infermeter; use one of: chat, completions\./,
+    /--endpoint-type: 'embeddings' is not supported yet by infermeter; use one of: chat, completions, raw\./,
   );
   assert.match(text, /--export-level: 'everything' is not a valid choice; use one of: summary, records, raw\./);
   assert.match(text, /Unknown option '--frobnicate'/);
@@ -456,22 +456,20 @@ Deno.test("parseProfileArgs rejects AIPerf options that are not supported yet, n
     "m",
     "--public-dataset",
     "sharegpt",
-    "--fixed-schedule",
-    "--num-sessions",
+    "--num-users",
     "5",
   ]);
   assert.deepEqual(problems, [
     "--public-dataset is not supported yet by infermeter; remove it (the run would not do what AIPerf does with it).",
-    "--fixed-schedule is not supported yet by infermeter; remove it (the run would not do what AIPerf does with it).",
-    "--num-sessions is not supported yet by infermeter; remove it (the run would not do what AIPerf does with it).",
+    "--num-users is not supported yet by infermeter; remove it (the run would not do what AIPerf does with it).",
   ]);
   assert.match(
     (await problemsOf(["-m", "m", "--concurrency", "1,4,16"]))[0],
     /sweeps over several values are not supported yet/,
   );
   assert.match(
-    (await problemsOf(["-m", "m", "--custom-dataset-type", "mooncake_trace", "--input-file", "x"]))[0],
-    /not supported yet/,
+    (await problemsOf(["-m", "m", "--custom-dataset-type", "baseten_trace", "--input-file", "x"]))[0],
+    /not supported yet.*Parquet/,
   );
 });
 

@@ -223,7 +223,7 @@ benchmark:
 `);
   assert.deepEqual(problems, [
     "run.yaml: concurrency: '0' is out of range; give a whole number of at least 1.",
-    "run.yaml: benchmark.endpoint.type: 'embeddings' is not supported yet by infermeter; use one of: chat, completions.",
+    "run.yaml: benchmark.endpoint.type: 'embeddings' is not supported yet by infermeter; use one of: chat, completions, raw.",
   ]);
 });
 

@@ -33,3 +33,26 @@ Deno.test("the example YAML parses into the same options as its flags", async ()
   assert.equal(config.requestCount, 12);
   assert.equal(config.customDatasetType, "single_turn");
 });
+
+Deno.test("every example dataset is detected as its format and loads", async () => {
+  const { loadBuiltinTokenizer } = await import("../../src/tokenizer/builtin_tokenizer.ts");
+  const tokenizer = await loadBuiltinTokenizer();
+  const expected: [string, string, number, number][] = [
+    // file, format, conversations, turns
+    ["single_turn.jsonl", "single_turn", 5, 6],
+    ["multi_turn.jsonl", "multi_turn", 2, 4],
+    ["mooncake_trace.jsonl", "mooncake_trace", 4, 4],
+    ["bailian_trace.jsonl", "bailian_trace", 2, 3],
+    ["burst_gpt.csv", "burst_gpt_trace", 3, 3],
+    ["payloads.jsonl", "raw_payload", 3, 3],
+    ["conversations", "raw_payload", 2, 4],
+    ["random_pool", "random_pool", 100, 100],
+    ["inputs.json", "inputs_json", 2, 3],
+  ];
+  for (const [file, format, conversations, turns] of expected) {
+    const dataset = await loadDataset({ inputFile: `${root}datasets/examples/${file}`, tokenizer, seed: 1 });
+    assert.equal(dataset.format, format, file);
+    assert.equal(dataset.conversations.length, conversations, file);
+    assert.equal(dataset.conversations.flatMap((c) => c.turns).length, turns, file);
+  }
+});

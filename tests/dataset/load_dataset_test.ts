@@ -91,7 +91,7 @@ Deno.test("loadDataset uses an explicit custom dataset type and rejects unknown 
     assert.equal(dataset.conversations.length, 1);
     await assert.rejects(
       loadDataset({ inputFile: path, customDatasetType: "sharegpt" }),
-      /^RangeError: Unknown custom dataset type "sharegpt"; use one of: single_turn$/,
+      /^RangeError: Unknown custom dataset type "sharegpt"; use one of: single_turn, multi_turn, .*inputs_json$/,
     );
     const traced = await loadDataset({
       inputFile: path,
@@ -103,16 +103,18 @@ Deno.test("loadDataset uses an explicit custom dataset type and rejects unknown 
 });
 
 Deno.test("loadDataset asks for --custom-dataset-type when no format matches", async () => {
-  await withFile(['{"input_length": 10}'], async (path) => {
+  await withFile(['{"prompt_len": 10}'], async (path) => {
     await assertDatasetError(
       loadDataset({ inputFile: path }),
-      `${path}:1: the first record matches no dataset format infermeter reads; pass --custom-dataset-type (one of: single_turn)`,
+      `${path}:1: the first record matches no dataset format infermeter reads; pass --custom-dataset-type (one of: ${
+        DATASET_LOADERS.names().join(", ")
+      })`,
     );
   });
 });
 
 Deno.test("loadDataset picks the one registered loader that accepts the first record", async () => {
-  const loaders = [...DATASET_LOADERS.entries(), fakeTrace];
+  const loaders = [DATASET_LOADERS.get("single_turn"), fakeTrace];
   await withFile(['{"input_length": 10}'], async (path) => {
     assert.equal((await detectDatasetLoader(path, loaders)).name, "fake_trace");
   });
@@ -129,9 +131,14 @@ Deno.test("loadDataset follows a record's type field", async () => {
     assert.equal((await detectDatasetLoader(path)).name, "single_turn");
   });
   await withFile(['{"type": "mooncake_trace", "input_length": 3}'], async (path) => {
+    assert.equal((await detectDatasetLoader(path)).name, "mooncake_trace");
+  });
+  // A "type" that names no format is not a format's name (Bailian's request type): detection goes on by shape.
+  await withFile(['{"type": "text", "prompt_len": 3}'], async (path) => {
     await assertDatasetError(
       detectDatasetLoader(path),
-      `${path}:1: "type" is the string "mooncake_trace", which is not a dataset type infermeter reads (known: single_turn)`,
+      `${path}:1: the first record matches no dataset format infermeter reads ("type" is the string "text", which ` +
+        `names no dataset format); pass --custom-dataset-type (one of: ${DATASET_LOADERS.names().join(", ")})`,
     );
   });
   await withFile(['{"type": "single_turn", "turns": []}'], async (path) => {
@@ -156,7 +163,8 @@ Deno.test("loadDataset reports bad first lines, empty files, directories and mis
   try {
     await assertDatasetError(
       loadDataset({ inputFile: dir }),
-      `${dir}: is a directory, but the dataset formats read a JSONL file; pass the file itself`,
+      `${dir}: is a directory with no .jsonl files; directories hold one conversation per .jsonl file ` +
+        "(random_pool, raw_payload)",
     );
   } finally {
     await Deno.remove(dir);
@@ -171,7 +179,7 @@ Deno.test("loadDataset surfaces errors from later lines of the chosen loader", a
   await withFile(['{"text": "fine"}', '{"text": "fine"}', "[1, 2]"], async (path) => {
     await assertDatasetError(
       loadDataset({ inputFile: path }),
-      `${path}:3: expected a JSON object with "text" or "texts" (got an array)`,
+      `${path}:3: expected a JSON object with "text" or "texts" (got an array) — the line reads: [1, 2]`,
     );
   });
 });

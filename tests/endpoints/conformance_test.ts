@@ -17,6 +17,8 @@ const CTX: BuildContext = {
   extraInputs: {},
 };
 const TURN: Turn = { texts: ["hello"] };
+/** A turn whose body the dataset wrote (raw_payload), for adapters that build none. */
+const WRITTEN: Turn = { texts: [], rawPayload: '{"model": "w", "messages": [{"role": "user", "content": "hello"}]}' };
 
 /** The `data:` payloads of an SSE body. */
 function ssePayloads(stream: string): string[] {
@@ -40,21 +42,30 @@ Deno.test("the endpoint registry has adapters, and rejects an unknown type namin
 for (const adapter of ENDPOINTS.entries()) {
   const name = adapter.name;
   const caps = adapter.capabilities;
+  const turn = adapter.writtenBodiesOnly ? WRITTEN : TURN;
 
   Deno.test(`${name}: is registered under its name, describes itself, and has a default path`, () => {
     assert.equal(ENDPOINTS.get(name), adapter);
     assert.ok(adapter.description.length > 10);
-    assert.ok(caps.path.startsWith("/"));
+    // Empty: the URL given is the whole path (an adapter for arbitrary APIs).
+    assert.ok(caps.path === "" || caps.path.startsWith("/"));
     assert.ok(caps.metricsTitle.length > 0);
   });
 
   Deno.test(`${name}: builds the same JSON-serializable body for the same inputs`, () => {
-    const a = JSON.stringify(adapter.buildRequest(TURN, CTX, []));
-    assert.equal(a, JSON.stringify(adapter.buildRequest(TURN, CTX, [])));
-    assert.deepEqual(JSON.parse(a), adapter.buildRequest(TURN, CTX, []));
+    const a = JSON.stringify(adapter.buildRequest(turn, CTX, []));
+    assert.equal(a, JSON.stringify(adapter.buildRequest(turn, CTX, [])));
+    assert.deepEqual(JSON.parse(a), adapter.buildRequest(turn, CTX, []));
   });
 
   Deno.test(`${name}: merges --extra-inputs after its own fields and the turn's extras last`, () => {
+    if (adapter.writtenBodiesOnly) {
+      // A written body is sent as it is: nothing is merged into it.
+      const body = adapter.buildRequest(WRITTEN, { ...CTX, extraInputs: { temperature: 0.7 } }, []);
+      assert.deepEqual(body, JSON.parse(WRITTEN.rawPayload!));
+      assert.throws(() => adapter.buildRequest(TURN, CTX, []), TypeError, "a turn without a written body");
+      return;
+    }
     const body = adapter.buildRequest(
       { texts: ["x"], extra: { temperature: 0.1, top_k: 5 } },
       { ...CTX, extraInputs: { temperature: 0.7, ignore_eos: true } },
@@ -66,8 +77,8 @@ for (const adapter of ENDPOINTS.entries()) {
   });
 
   Deno.test(`${name}: a body that ignores history is the same with and without it`, () => {
-    const withHistory = adapter.buildRequest(TURN, CTX, [{ turn: { texts: ["earlier"] }, reply: "answer" }]);
-    const without = adapter.buildRequest(TURN, CTX, []);
+    const withHistory = adapter.buildRequest(turn, CTX, [{ turn: { texts: ["earlier"] }, reply: "answer" }]);
+    const without = adapter.buildRequest(turn, CTX, []);
     assert.equal(JSON.stringify(withHistory) !== JSON.stringify(without), adapter.usesHistory);
   });
 

@@ -45,6 +45,7 @@ Deno.test("load plans: a timestamped dataset is replayed on its schedule, capped
         conversationIndex: 0,
         atMs: 300,
       }],
+      offsetMs: 0,
       concurrency: undefined,
     },
   });
@@ -68,4 +69,41 @@ Deno.test("load plans: warmup inherits the load with its own count and no durati
   const trace = { startTimestamps: [0], totalTurns: 1, conversations: 1, fromFile: true };
   const traced = loadPlans(config({ concurrency: 1, warmupRequestCount: 2 }), trace, notGiven);
   assert.deepEqual(traced.phases[0].strategy, { name: "concurrency", options: { concurrency: 1 } });
+});
+
+Deno.test("load plans: fixed-schedule offsets window the trace and say where it starts", () => {
+  const trace = {
+    startTimestamps: [300, 0, 100, 500],
+    totalTurns: 6,
+    turnCounts: [1, 2, 1, 2],
+    conversations: 4,
+    fromFile: true,
+  };
+  const windowed = loadPlans(
+    config({ fixedScheduleStartOffset: 100, fixedScheduleEndOffset: 300 }),
+    trace,
+    notGiven,
+  ).phases[0];
+  const options = windowed.strategy.options as { starts: { conversationIndex: number }[]; offsetMs: number };
+  assert.deepEqual(options.starts.map((s) => s.conversationIndex), [2, 0], "100 and 300 are in [100, 300]");
+  assert.equal(options.offsetMs, 100, "the start offset is sent at once");
+  assert.equal(windowed.stops.sessionCount, 2);
+  assert.equal(windowed.expectedRequests, 2, "the turns of the conversations in the window");
+  const auto = loadPlans(
+    config({ fixedScheduleAutoOffset: true }),
+    { ...trace, startTimestamps: [900, 700] },
+    notGiven,
+  );
+  assert.equal((auto.phases[0].strategy.options as { offsetMs: number }).offsetMs, 700);
+  // --no-fixed-schedule keeps the load options; --fixed-schedule without timestamps is refused.
+  const off = loadPlans(config({ fixedSchedule: false }), trace, { concurrency: false, fixedSchedule: true });
+  assert.equal(off.phases[0].strategy.name, "concurrency");
+  assert.throws(
+    () =>
+      loadPlans(config({ fixedSchedule: true }), { ...trace, startTimestamps: [0, undefined] }, {
+        concurrency: false,
+        fixedSchedule: true,
+      }),
+    /--fixed-schedule replays timestamps, but not every conversation's first turn has one/,
+  );
 });

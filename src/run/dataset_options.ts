@@ -1,0 +1,26 @@
+/**
+ * The dataset options of a profile run, read from its configuration in one place, so every command that builds a
+ * dataset builds the same one.
+ */
+import type { ProfileConfig } from "../config/profile_config.ts";
+import type { LoadDatasetOptions } from "../dataset/load_dataset.ts";
+
+export function datasetOptions(config: ProfileConfig): LoadDatasetOptions {
+  return {
+    inputFile: config.inputFile,
+    customDatasetType: config.customDatasetType,
+    numEntries: config.conversationNum ?? config.numDatasetEntries,
+    islMean: config.syntheticInputTokensMean,
+    islStddev: config.syntheticInputTokensStddev,
+    oslMean: config.outputTokensMean,
+    oslStddev: config.outputTokensStddev,
+    turnMean: config.conversationTurnMean,
+    turnStddev: config.conversationTurnStddev,
+    turnDelayMean: config.conversationTurnDelayMean,
+    turnDelayStddev: config.conversationTurnDelayStddev,
+    turnDelayRatio: config.conversationTurnDelayRatio,
+    ignoreTraceDelays: config.ignoreTraceDelays,
+    blockSize: config.islBlockSize,
+    conversationNum: config.conversationNum,
+  };
+}

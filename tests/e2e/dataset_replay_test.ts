@@ -1,0 +1,251 @@
+/**
+ * Custom datasets seen from the server: the commands of AIPerf's "Raw Payload Replay" page (verbatim except
+ * `--url`, which points at `serve-sim`), multi-turn history with the server's real replies, trace timestamps, and
+ * malformed inputs. What was sent is read from the simulator's request journal.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { assertExit, readJsonl, runCli, startSim, tempDir } from "./cli_harness.ts";
+import { readRequestJournal } from "../../src/sim/read_request_journal.ts";
+import type { JournalEntry } from "../../src/sim/request_journal.ts";
+
+const EXAMPLES = new URL("../../datasets/examples/", import.meta.url).pathname;
+const CHAT = "/v1/chat/completions";
+const FAST_SIM = ["--ttft", "5", "--itl", "0.2"];
+
+/** Copies an example file or directory into the run's folder, as the page's `cat > … << EOF` does. */
+async function copyExample(name: string, to: string): Promise<void> {
+  const from = join(EXAMPLES, name);
+  if ((await Deno.stat(from)).isDirectory) {
+    await Deno.mkdir(join(to, name), { recursive: true });
+    for await (const e of Deno.readDir(from)) await Deno.copyFile(join(from, e.name), join(to, name, e.name));
+  } else await Deno.copyFile(from, join(to, name));
+}
+
+function lastUser(entry: JournalEntry): string {
+  const messages = (entry.body as { messages: { role: string; content: string }[] }).messages;
+  return messages.at(-1)!.content;
+}
+
+/** The lines of a JSONL file, trimmed, without blanks. */
+async function payloadLines(path: string): Promise<string[]> {
+  return (await Deno.readTextFile(path)).split("\n").map((l) => l.trim()).filter((l) => l !== "");
+}
+
+/** Each journal body is a line of the file, byte for byte (same JSON value, same length as written). */
+function assertVerbatim(sent: readonly JournalEntry[], lines: readonly string[]): void {
+  const bytes = (s: string) => new TextEncoder().encode(s).length;
+  for (const entry of sent) {
+    const line = lines.find((l) => JSON.stringify(JSON.parse(l)) === JSON.stringify(entry.body));
+    assert.ok(line !== undefined, `a sent body that is no line of the file: ${JSON.stringify(entry.body)}`);
+    assert.equal(Number(entry.headers["content-length"]), bytes(line), "the line's own bytes, spacing included");
+  }
+}
+
+Deno.test("seed 003: a raw payload file is replayed line by line, each body as written, with and without the type", async () => {
+  await using tmp = await tempDir();
+  const journal = join(tmp.path, "journal.jsonl");
+  await using sim = await startSim([...FAST_SIM, "--record-requests", journal]);
+  await copyExample("payloads.jsonl", tmp.path);
+  const url = sim.url.replace("http://", "");
+  // deno-fmt-ignore
+  const explicit = await runCli([
+    "profile", "--input-file", "payloads.jsonl", "--model", "Qwen/Qwen3-0.6B", "--custom-dataset-type", "raw_payload",
+    "--streaming", "--url", url, "--concurrency", "2",
+  ], { cwd: tmp.path });
+  assertExit(explicit, 0);
+  // deno-fmt-ignore
+  const detected = await runCli([
+    "profile", "--input-file", "payloads.jsonl", "--model", "Qwen/Qwen3-0.6B", "--streaming", "--url", url,
+    "--concurrency", "2",
+  ], { cwd: tmp.path });
+  assertExit(detected, 0);
+  await sim.stop();
+  const sent = (await readRequestJournal(journal)).filter((e) => e.path === CHAT);
+  const lines = await payloadLines(join(tmp.path, "payloads.jsonl"));
+  assert.equal(sent.length, 6, "three lines, twice");
+  assertVerbatim(sent, lines);
+  const records = await readJsonl(join(tmp.path, "artifacts/Qwen_Qwen3-0.6B-chat-concurrency2/profile_export.jsonl"));
+  assert.equal(records.length, 3);
+});
+
+Deno.test("seed 003: a directory of raw payload files is one conversation per file, turns in order on one session", async () => {
+  await using tmp = await tempDir();
+  const journal = join(tmp.path, "journal.jsonl");
+  await using sim = await startSim([...FAST_SIM, "--record-requests", journal]);
+  await copyExample("conversations", tmp.path);
+  // deno-fmt-ignore
+  const run = await runCli([
+    "profile", "--input-file", "conversations/", "--model", "Qwen/Qwen3-0.6B", "--custom-dataset-type", "raw_payload",
+    "--streaming", "--url", sim.url.replace("http://", ""), "--concurrency", "2",
+  ], { cwd: tmp.path });
+  assertExit(run, 0);
+  await sim.stop();
+  const sent = (await readRequestJournal(journal)).filter((e) => e.path === CHAT);
+  assert.equal(sent.length, 4);
+  const lines = [
+    ...await payloadLines(join(tmp.path, "conversations/session_001.jsonl")),
+    ...await payloadLines(join(tmp.path, "conversations/session_002.jsonl")),
+  ];
+  assertVerbatim(sent, lines);
+  const at = (text: string) => sent.find((e) => lastUser(e) === text)!;
+  // A session's second turn goes after its first, on the same correlation id; nothing is added to it.
+  for (
+    const [first, second] of [["What is Python?", "Show me a hello world example."], [
+      "Explain REST APIs.",
+      "What about GraphQL?",
+    ]]
+  ) {
+    assert.ok(at(first).received_at_ms < at(second).received_at_ms);
+    assert.equal(at(first).headers["x-correlation-id"], at(second).headers["x-correlation-id"]);
+    assert.equal((at(second).body as { messages: unknown[] }).messages.length, 3);
+  }
+  assert.notEqual(
+    at("What is Python?").headers["x-correlation-id"],
+    at("Explain REST APIs.").headers["x-correlation-id"],
+  );
+});
+
+Deno.test("--endpoint-type raw posts the written bodies to the full --url and reads the text by JMESPath", async () => {
+  await using tmp = await tempDir();
+  const journal = join(tmp.path, "journal.jsonl");
+  await using sim = await startSim([...FAST_SIM, "--record-requests", journal]);
+  await copyExample("conversations", tmp.path);
+  // deno-fmt-ignore
+  const run = await runCli([
+    "profile", "--ui", "none", "--input-file", "conversations", "-m", "Qwen/Qwen3-0.6B", "--endpoint-type", "raw",
+    "--url", `${sim.url}${CHAT}`, "--extra-inputs", "response_field:choices[0].message.content",
+  ], { cwd: tmp.path });
+  assertExit(run, 0);
+  await sim.stop();
+  const sent = await readRequestJournal(journal);
+  assert.deepEqual(sent.filter((e) => e.method === "POST").map((e) => e.path), [CHAT, CHAT, CHAT, CHAT]);
+  assertVerbatim(sent.filter((e) => e.method === "POST"), [
+    ...await payloadLines(join(tmp.path, "conversations/session_001.jsonl")),
+    ...await payloadLines(join(tmp.path, "conversations/session_002.jsonl")),
+  ]);
+  const records = await readJsonl(join(tmp.path, "artifacts/Qwen_Qwen3-0.6B-raw-concurrency1/profile_export.jsonl"));
+  assert.equal(records.length, 4);
+  for (const { record } of records) {
+    assert.equal(record.error, null);
+    assert.ok((record.metrics as Record<string, { value: number }>).output_token_count.value > 0, "text was found");
+  }
+  // A bad expression stops the run before anything is sent; a synthetic dataset has no bodies to send.
+  const bad = await runCli([
+    "profile",
+    "--ui",
+    "none",
+    "--input-file",
+    "conversations",
+    "-m",
+    "m",
+    "--endpoint-type",
+    "raw",
+    "--url",
+    sim.url,
+    "--extra-inputs",
+    "response_field:choices[",
+  ], { cwd: tmp.path });
+  assertExit(bad, 2);
+  assert.match(bad.stderr, /response_field "choices\[" is not a valid JMESPath expression/);
+  const synthetic = await runCli(["profile", "--ui", "none", "-m", "m", "--endpoint-type", "raw", "--url", sim.url], {
+    cwd: tmp.path,
+  });
+  assertExit(synthetic, 2);
+  assert.match(synthetic.stderr, /--endpoint-type raw sends the request bodies written in the dataset/);
+});
+
+Deno.test("multi_turn: later turns carry the earlier ones with the server's real replies, after their delays", async () => {
+  await using tmp = await tempDir();
+  const journal = join(tmp.path, "journal.jsonl");
+  await using sim = await startSim([...FAST_SIM, "--record-requests", journal]);
+  await copyExample("multi_turn.jsonl", tmp.path);
+  // deno-fmt-ignore
+  const run = await runCli([
+    "profile", "--ui", "none", "-m", "m", "--url", sim.url, "--input-file", "multi_turn.jsonl", "--concurrency", "2",
+    "--export-level", "raw",
+  ], { cwd: tmp.path });
+  assertExit(run, 0);
+  await sim.stop();
+  const sent = (await readRequestJournal(journal)).filter((e) => e.path === CHAT);
+  assert.equal(sent.length, 4);
+  const byText = (t: string) => sent.find((e) => lastUser(e) === t)!;
+  const second = byText("Now make it cheaper.").body as { messages: { role: string; content: string }[] };
+  assert.deepEqual(second.messages.map((m) => m.role), ["system", "user", "assistant", "user"]);
+  assert.equal(second.messages[0].content, "You are a concise travel agent.", "the leading system turn is hoisted");
+  assert.equal(second.messages[1].content, "Plan two days in Lisbon.");
+  // The assistant message is what the server answered to the first turn (its streamed or returned text).
+  const answer = second.messages[2].content;
+  assert.ok(answer.length > 0);
+  const raw = await Deno.readTextFile(join(tmp.path, "artifacts/m-chat-concurrency2/profile_export_raw.jsonl"));
+  assert.ok(raw.includes(answer.split(" ").slice(0, 3).join(" ")), "the reply the server sent");
+  const gap = byText("Now make it cheaper.").received_at_ms - byText("Plan two days in Lisbon.").received_at_ms;
+  assert.ok(gap >= 800, `think time honoured: ${gap.toFixed(1)} ms`);
+});
+
+Deno.test("mooncake_trace: requests go out at their timestamps, prompts synthesized to the requested lengths", async () => {
+  await using tmp = await tempDir();
+  const journal = join(tmp.path, "journal.jsonl");
+  await using sim = await startSim([...FAST_SIM, "--record-requests", journal]);
+  await copyExample("mooncake_trace.jsonl", tmp.path);
+  const run = await runCli(
+    ["profile", "--ui", "none", "-m", "m", "--url", sim.url, "--input-file", "mooncake_trace.jsonl"],
+    { cwd: tmp.path },
+  );
+  assertExit(run, 0);
+  assert.match(run.stderr, /trace replay/);
+  await sim.stop();
+  const sent = (await readRequestJournal(journal)).filter((e) => e.path === CHAT);
+  assert.equal(sent.length, 4);
+  const t0 = sent[0].received_at_ms;
+  const offsets = sent.map((e) => e.received_at_ms - t0);
+  for (const [i, expected] of [[1, 120], [2, 250], [3, 400]] as const) {
+    assert.ok(Math.abs(offsets[i] - expected) < 40, `request ${i} at ${offsets[i].toFixed(1)} ms, due ${expected}`);
+  }
+  // Lines 1 and 2 share hash block 0: their prompts start with the same text.
+  const p1 = lastUser(sent[0]);
+  const p2 = lastUser(sent[1]);
+  assert.equal(p1.slice(0, 100), p2.slice(0, 100));
+  assert.notEqual(p1, p2);
+  assert.deepEqual(sent[3].body, {
+    model: "Qwen/Qwen3-0.6B",
+    messages: [{ role: "user", content: "Say hi." }],
+    max_tokens: 8,
+  });
+});
+
+Deno.test("bad dataset inputs exit 2 naming the file, the line, an excerpt and what was expected", async () => {
+  await using tmp = await tempDir();
+  const cases: [string, string, RegExp][] = [
+    [
+      "bad.jsonl",
+      '{"text": "ok"}\n{"text": 5}\n',
+      /bad\.jsonl:2: "text" must be a string .* — the line reads: \{"text": 5\}/,
+    ],
+    [
+      "broken.jsonl",
+      '{"messages": []}\n{"messages": [\n',
+      /broken\.jsonl:2: invalid JSON .* — the line reads: \{"messages": \[/,
+    ],
+    [
+      "nomsg.jsonl",
+      '{"messages": []}\n{"model": "x"}\n',
+      /nomsg\.jsonl:2: expected a "messages" list in every raw payload/,
+    ],
+    ["empty.jsonl", "\n\n", /empty\.jsonl: has no records/],
+  ];
+  for (const [name, text] of cases) await Deno.writeTextFile(join(tmp.path, name), text);
+  await Deno.mkdir(join(tmp.path, "nothing"));
+  await Deno.writeTextFile(join(tmp.path, "nothing", "notes.txt"), "hi");
+  cases.push(["nothing", "", /nothing: is a directory with no \.jsonl files/]);
+  cases.push(["missing.jsonl", "", /missing\.jsonl: cannot be read \(no such file\)/]);
+  for (const [name, , pattern] of cases) {
+    const type = name === "nomsg.jsonl" ? ["--custom-dataset-type", "raw_payload"] : [];
+    const run = await runCli(
+      ["profile", "--ui", "none", "-m", "m", "--url", "127.0.0.1:9", "--input-file", name, ...type],
+      { cwd: tmp.path },
+    );
+    assertExit(run, 2);
+    assert.match(run.stderr, pattern, name);
+  }
+});
