@@ -10,7 +10,8 @@
  *
  * Each pair runs A and B back to back in fresh processes, alternating which goes first (A B, B A, …), so drift
  * on a shared machine falls on both sides. Reports per pair, then the median, min and max of each side and the
- * median of the per-pair B/A ratios. With `taskset` the servers run on CPU 1 and the clients on CPU 0.
+ * median of the per-pair B/A ratios, for requests/s and for the client's CPU time per request (user + system,
+ * all threads; on a shared, noisy machine the steadier of the two, since waiting costs no CPU). With `taskset` the servers run on CPU 1 and the clients on CPU 0.
  * Loopback only.
  */
 import { resolve } from "node:path";
@@ -116,7 +117,7 @@ for (const [mode, content] of [["stream", "sse"], ["json", "json"]] as const) {
       console.error(
         `${mode} pair ${i + 1} (${order.join("")}): A ${fmt(a[i])} req/s, B ${fmt(b[i])} req/s, B/A ${
           (b[i] / a[i]).toFixed(3)
-        }`,
+        }; client CPU µs/request A ${cpuA[i].toFixed(1)}, B ${cpuB[i].toFixed(1)}`,
       );
     }
   } finally {
@@ -124,13 +125,17 @@ for (const [mode, content] of [["stream", "sse"], ["json", "json"]] as const) {
     await child.status;
   }
   const ratios = a.map((x, i) => b[i] / x);
+  const cpuRatios = cpuA.map((x, i) => cpuB[i] / x);
+  const spread = (xs: number[]) => `${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)}`;
   const unit = mode === "stream" ? ` req/s (× ${Number(eventsPerResponse) + 1} events)` : " req/s";
   report.push(
     `${mode}: A median ${fmt(median(a))}${unit} [${fmt(Math.min(...a))}–${fmt(Math.max(...a))}], ` +
       `B median ${fmt(median(b))} [${fmt(Math.min(...b))}–${fmt(Math.max(...b))}]; ` +
       `B/A per pair median ${median(ratios).toFixed(3)} [${Math.min(...ratios).toFixed(3)}–${
         Math.max(...ratios).toFixed(3)
-      }]; client CPU µs/request A ${median(cpuA).toFixed(1)}, B ${median(cpuB).toFixed(1)}`,
+      }]; client CPU µs/request A median ${median(cpuA).toFixed(1)} [${spread(cpuA)}], B median ${
+        median(cpuB).toFixed(1)
+      } [${spread(cpuB)}], B/A per pair median ${median(cpuRatios).toFixed(3)}`,
   );
 }
 console.log(report.join("\n"));
