@@ -43,6 +43,7 @@ export interface RequestPayload {
 
 const TRANSPORT_ERROR_TYPES: Readonly<Record<TransportError["kind"], string>> = {
   connect: "ConnectionError",
+  connect_timeout: "ConnectTimeoutError",
   timeout: "TimeoutError",
   reset: "ConnectionResetError",
   protocol: "ProtocolError",

@@ -8,6 +8,8 @@ import { type HttpResponseHead, HttpResponseParser } from "./http_response_parse
 import { SseFramer } from "./sse_framer.ts";
 import type { SocketOps } from "../runtime/socket_ops.ts";
 import type { TurnStamp } from "../timing/turn_stamp.ts";
+import type { Deadline, DeadlineQueue } from "../timing/deadline_queue.ts";
+import { BodyDecoder, decompressionFormat } from "./body_decoder.ts";
 import { errorText, type ExchangeState, type SendControl } from "./send_control.ts";
 
 /**
@@ -22,6 +24,11 @@ export type ExchangeEnd = "unused" | "reuse" | "close" | "retry";
 const MAX_BODY_PREALLOC = 64 * 1024 * 1024;
 const INITIAL_BODY_BYTES = 4096;
 const EMPTY = new Uint8Array(0);
+/**
+ * After the handler said the answer is complete (`[DONE]`), how long the rest of the body (the terminating chunk)
+ * may take before the exchange ends anyway and the connection is closed instead of reused.
+ */
+export const STREAM_END_GRACE_MS = 250;
 
 /** A socket with its reused read buffers, parser and framer, and the per-exchange state they report into. */
 export class Connection {
@@ -54,6 +61,18 @@ export class Connection {
   body: Uint8Array = EMPTY;
   bodyLen = 0;
   handlerError: unknown = undefined;
+  /** Arrival time of the event the handler called the end of the answer. */
+  streamEndAt: number | undefined = undefined;
+  /** Decodes a `Content-Encoding` body; undefined for identity bodies (the usual case). */
+  decoder: BodyDecoder | undefined = undefined;
+  #coding = "";
+  readonly #deadlines: DeadlineQueue;
+  #grace: Deadline | undefined = undefined;
+  /** A read posted while the connection idled in the pool (direct or public reads without a second buffer). */
+  #early: Promise<number | null> | undefined = undefined;
+  #earlyMark = 0;
+  /** Set while the connection idles in the pool; a new value per idle period. */
+  idleSince = 0;
 
   constructor(
     socket: Deno.Conn,
@@ -62,8 +81,10 @@ export class Connection {
     readBufferBytes: number,
     pipelined: boolean,
     turn: TurnStamp,
+    deadlines: DeadlineQueue,
   ) {
     this.socket = socket;
+    this.#deadlines = deadlines;
     this.turn = turn;
     this.io = io;
     this.remote = remote;
@@ -79,7 +100,7 @@ export class Connection {
       // Events already parsed from a read that arrived before a cancel are not delivered after it.
       if (handler === undefined || this.ctl?.reason !== undefined || this.handlerError !== undefined) return;
       try {
-        handler(data, t, event);
+        if (handler(data, t, event) === true) this.streamEndAt ??= t;
       } catch (e) {
         this.handlerError = e;
       }
@@ -106,6 +127,12 @@ export class Connection {
   nextRead(): Promise<number | null> {
     const other = this.#otherBuf;
     if (other === undefined) {
+      const early = this.#early;
+      if (early !== undefined) {
+        this.#early = undefined;
+        this.readMark = this.#earlyMark;
+        return early;
+      }
       this.readMark = this.turn.mark();
       return this.io.read(this.buf);
     }
@@ -136,6 +163,20 @@ export class Connection {
     return read;
   }
 
+  /**
+   * The read that will be handed out next, posted now if it is not yet: the pool watches it while the connection
+   * idles, so a server that closes the connection, or sends anything (an unsolicited `408`), is seen before the
+   * connection is given to a request that the server would never receive.
+   */
+  idleRead(): Promise<number | null> {
+    if (this.#otherBuf !== undefined && this.#ahead !== undefined) return this.#ahead;
+    if (this.#early === undefined) {
+      this.#earlyMark = this.turn.mark();
+      this.#early = this.#post(this.buf);
+    }
+    return this.#early;
+  }
+
   /** Prepares the per-exchange state for a new request on this connection. */
   begin(ex: ExchangeState, ctl: SendControl, sse: SseEventHandler | undefined): void {
     this.ex = ex;
@@ -145,12 +186,21 @@ export class Connection {
     this.body = EMPTY;
     this.bodyLen = 0;
     this.handlerError = undefined;
+    this.streamEndAt = undefined;
     this.parser.start(false);
     this.framer.reset();
   }
 
   /** Drops references to the finished exchange so an idle connection retains nothing of it. */
   finish(): void {
+    if (this.#grace !== undefined) {
+      this.#deadlines.cancel(this.#grace);
+      this.#grace = undefined;
+    }
+    if (this.decoder !== undefined) {
+      this.decoder.abort();
+      this.decoder = undefined;
+    }
     this.ex = undefined;
     this.ctl = undefined;
     this.sse = undefined;
@@ -207,7 +257,8 @@ export class Connection {
         if (parser.finish()) {
           // Close-delimited body: EOF is its end.
           ex.lastByteAt = t;
-          this.#complete(ex);
+          if (this.decoder !== undefined) await this.#endDecoder(ex);
+          if (ex.error === undefined) this.#complete(ex);
           return "close";
         }
         return this.#fail(ex, ctl, mayRetry, `the server closed the connection`);
@@ -226,7 +277,7 @@ export class Connection {
         ex.error = { kind: "protocol", message: `Response from ${this.remote} is invalid: ${errorText(e)}` };
         return "close";
       }
-      if (ctl.reason !== undefined) {
+      if (ctl.reason !== undefined && this.streamEndAt === undefined) {
         ex.lastByteAt = t;
         ex.error = ctl.error();
         return "close";
@@ -241,11 +292,44 @@ export class Connection {
       }
       if (parser.done) {
         ex.lastByteAt = t;
+        if (this.decoder !== undefined && !(await this.#endDecoder(ex))) return "close";
         this.#complete(ex);
         // Bytes beyond the response are something we never asked for: don't trust the connection again.
         return parser.keepAlive && consumed === n ? "reuse" : "close";
       }
+      if (this.streamEndAt !== undefined && this.#grace === undefined) this.#armGrace();
     }
+  }
+
+  /** The answer is complete but the body is still open: give its end a moment, then close the socket. */
+  #armGrace(): void {
+    this.#grace = this.#deadlines.add(performance.now() + STREAM_END_GRACE_MS, () => {
+      this.#grace = undefined;
+      this.closeSocket();
+    });
+  }
+
+  /** Waits for the decoder's last bytes; false with `ex.error` set when the body could not be decoded. */
+  async #endDecoder(ex: ExchangeState): Promise<boolean> {
+    const error = await this.decoder!.end();
+    this.decoder = undefined;
+    if (error !== undefined) {
+      ex.error = {
+        kind: "protocol",
+        message: `Response from ${this.remote} has a ${this.#coding} body that could not be decoded (${
+          errorText(error)
+        }).`,
+      };
+      return false;
+    }
+    if (this.handlerError !== undefined) {
+      ex.error = {
+        kind: "protocol",
+        message: `The onSseEvent handler threw (${errorText(this.handlerError)}); the stream was abandoned.`,
+      };
+      return false;
+    }
+    return true;
   }
 
   #complete(ex: ExchangeState): void {
@@ -255,6 +339,11 @@ export class Connection {
   /** Records a failure (or asks for a retry when this was a stale kept-alive connection). */
   #fail(ex: ExchangeState, ctl: SendControl, mayRetry: boolean, what: string): ExchangeEnd {
     const now = performance.now();
+    if (this.streamEndAt !== undefined && this.handlerError === undefined) {
+      // The answer was complete before the connection ended (or was closed after the grace): not a failure.
+      ex.lastByteAt = this.streamEndAt;
+      return "close";
+    }
     if (ctl.reason !== undefined) {
       ex.error = ctl.error();
     } else if (mayRetry && ex.reused && ex.bytesReceived === 0) {
@@ -288,13 +377,42 @@ export class Connection {
     if (!this.streaming && length !== undefined && length > 0) {
       this.body = new Uint8Array(Math.min(length, MAX_BODY_PREALLOC));
     }
+    const coding = head.headers.get("content-encoding");
+    if (coding !== undefined) this.#startDecoder(ex, coding.trim().toLowerCase());
+  }
+
+  /** Sets up decoding of a `Content-Encoding` body; an encoding this runtime cannot decode is a protocol error. */
+  #startDecoder(ex: ExchangeState, coding: string): void {
+    if (coding === "" || coding === "identity") return;
+    const format = decompressionFormat(coding);
+    if (format === undefined) {
+      throw new SyntaxError(
+        `the body is encoded as "${coding}", which this client cannot decode; ask the server for gzip, deflate, br or none.`,
+      );
+    }
+    this.#coding = coding;
+    ex.contentEncoding = coding;
+    this.decoder = new BodyDecoder(format, (bytes, t) => {
+      if (this.streaming) {
+        this.framer.push(bytes, 0, bytes.length, t);
+        if (this.streamEndAt !== undefined && this.#grace === undefined && !this.parser.done) this.#armGrace();
+      } else this.#append(bytes, 0, bytes.length);
+    });
   }
 
   #onBody(bytes: Uint8Array, start: number, end: number): void {
+    if (this.decoder !== undefined) {
+      this.decoder.write(bytes, start, end, this.t);
+      return;
+    }
     if (this.streaming) {
       this.framer.push(bytes, start, end, this.t);
       return;
     }
+    this.#append(bytes, start, end);
+  }
+
+  #append(bytes: Uint8Array, start: number, end: number): void {
     const n = end - start;
     const need = this.bodyLen + n;
     if (need > this.body.length) {

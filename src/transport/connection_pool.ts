@@ -41,6 +41,8 @@ export class ConnectionPool {
   #waiters: Waiter[] = [];
   #waitersHead = 0;
   #closed = false;
+  #idleEpoch = 0;
+  #evicted = 0;
   readonly #isClosed = (): boolean => this.#closed;
 
   constructor(connector: ConnectionSource, options: ConnectionPoolOptions) {
@@ -57,6 +59,11 @@ export class ConnectionPool {
   /** Kept-alive connections waiting in the pool. */
   get idleConnections(): number {
     return this.#idle.length;
+  }
+
+  /** Idle connections dropped because the server closed them or sent something while they idled. */
+  get evictedIdle(): number {
+    return this.#evicted;
   }
 
   /** Connections counted against `maxConnections`: connecting, in use, or idle. */
@@ -81,6 +88,7 @@ export class ConnectionPool {
       if (this.#pooled) {
         const idle = this.#idle.pop();
         if (idle !== undefined) {
+          idle.idleSince = 0;
           ex.reused = true;
           return idle;
         }
@@ -119,7 +127,10 @@ export class ConnectionPool {
     if (reusable && !c.closed && !this.#closed) {
       const w = this.#nextWaiter();
       if (w !== undefined) w.resolve(c);
-      else this.#idle.push(c);
+      else {
+        this.#idle.push(c);
+        this.#watchIdle(c);
+      }
       return;
     }
     c.closeSocket();
@@ -159,6 +170,27 @@ export class ConnectionPool {
     }
     this.#waiters = [];
     this.#waitersHead = 0;
+  }
+
+  /**
+   * Drops `c` from the idle list as soon as its pending read completes while it idles: end of stream, a reset,
+   * or bytes nobody asked for (an unsolicited `408 Request Timeout` before the server closes). Handing it to a
+   * request would charge that request with an answer to nothing, or fail a request the server never received.
+   */
+  #watchIdle(c: Connection): void {
+    const since = ++this.#idleEpoch;
+    c.idleSince = since;
+    const ended = () => {
+      if (c.idleSince !== since) return;
+      c.idleSince = 0;
+      const i = this.#idle.lastIndexOf(c);
+      if (i < 0) return;
+      this.#idle.splice(i, 1);
+      this.#evicted++;
+      c.closeSocket();
+      this.#freeSlot();
+    };
+    c.idleRead().then(ended, ended);
   }
 
   /** Opens a connection once fewer than `maxConcurrentConnects` attempts are in flight. */

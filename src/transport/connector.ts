@@ -90,7 +90,7 @@ export class Connector {
       else if (isClosed()) ex.error = closedError();
       else if (timedOut) {
         ex.error = {
-          kind: "connect",
+          kind: "connect_timeout",
           message: `${phase} ${
             hostPort(hostname, target.port)
           } took longer than ${connectTimeoutMs} ms; check the address or raise the connect timeout.`,
@@ -114,6 +114,7 @@ export class Connector {
     const io = socketOps(socket, this.#options.directSocketOps);
     // Plain TCP only: a read posted ahead on a TLS stream is not something this client has been measured with.
     const pipelined = this.#options.pipelinedReads && !io.direct && target.scheme !== "https";
-    return new Connection(socket, io, this.#remote, this.#options.readBufferBytes, pipelined, this.#turn);
+    const bufferBytes = this.#options.readBufferBytes;
+    return new Connection(socket, io, this.#remote, bufferBytes, pipelined, this.#turn, this.#deadlines);
   }
 }

@@ -20,7 +20,7 @@ import { TurnStamp } from "../timing/turn_stamp.ts";
 import { RequestEncoder } from "./request_encoder.ts";
 import { Connector } from "./connector.ts";
 import { ConnectionPool } from "./connection_pool.ts";
-import { errorText, type ExchangeState, hostPort, SendControl } from "./send_control.ts";
+import { errorText, type ExchangeState, hostPort, SendControl, type Stage } from "./send_control.ts";
 
 export type ConnectionReuse = "pooled" | "never";
 
@@ -77,6 +77,17 @@ export interface HttpClientOptions {
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_READ_BUFFER_BYTES = 64 * 1024;
 
+/** What a client's requests are doing now, for the stall notice (stall_detector.ts). */
+export interface TransportActivity {
+  /** `host:port` of the target. */
+  readonly target: string;
+  /** `performance.now()` of the latest read that completed on any of its connections (0: none yet). */
+  readonly lastReadAt: number;
+  /** Requests in flight per stage; stages with none are absent. */
+  readonly stages: Readonly<Partial<Record<Stage, number>>>;
+  readonly inFlight: number;
+}
+
 /** HTTP/1.1 client for one {@linkcode Target}. `send()` never rejects: failures come back as `exchange.error`. */
 export class HttpClient {
   readonly #remote: string;
@@ -85,6 +96,9 @@ export class HttpClient {
   /** Every send's deadline and every connect's time limit, on one timer. */
   readonly #deadlines = new DeadlineQueue();
   readonly #watchers = new WeakMap<AbortSignal, Set<SendControl>>();
+  readonly #turn = new TurnStamp();
+  /** Sends in flight, for `activity()`. */
+  readonly #inFlight = new Set<SendControl>();
 
   constructor(target: Target, options: HttpClientOptions = {}) {
     this.#remote = hostPort(target.hostname, target.port);
@@ -118,7 +132,7 @@ export class HttpClient {
         directSocketOps: options.directSocketOps ?? true,
       },
       this.#deadlines,
-      new TurnStamp(),
+      this.#turn,
     );
     this.#pool = new ConnectionPool(connector, {
       maxConnections: max,
@@ -135,6 +149,18 @@ export class HttpClient {
   /** Connections counted against `maxConnections`: connecting, in use, or idle. */
   get openConnections(): number {
     return this.#pool.openConnections;
+  }
+
+  /** Idle connections dropped because the server closed them, or sent something unasked, while they idled. */
+  get evictedIdleConnections(): number {
+    return this.#pool.evictedIdle;
+  }
+
+  /** Requests in flight by stage, and when a read last completed: what a stall notice reports. */
+  activity(): TransportActivity {
+    const stages: Partial<Record<Stage, number>> = {};
+    for (const ctl of this.#inFlight) stages[ctl.stage] = (stages[ctl.stage] ?? 0) + 1;
+    return { target: this.#remote, lastReadAt: this.#turn.last, stages, inFlight: this.#inFlight.size };
   }
 
   /**
@@ -170,6 +196,7 @@ export class HttpClient {
     const watchers = signal === undefined ? undefined : this.#abortWatchers(signal);
     watchers?.add(ctl);
     const pool = this.#pool;
+    this.#inFlight.add(ctl);
     try {
       let fresh = false;
       for (;;) {
@@ -193,6 +220,7 @@ export class HttpClient {
           break;
         }
         pool.discard(conn, true);
+        ex.retries = (ex.retries ?? 0) + 1;
         fresh = true;
         ex.reused = false;
         ex.requestSent = undefined;
@@ -202,6 +230,7 @@ export class HttpClient {
     } finally {
       if (deadline !== undefined) this.#deadlines.cancel(deadline);
       watchers?.delete(ctl);
+      this.#inFlight.delete(ctl);
     }
     return ex;
   }

@@ -7,7 +7,16 @@ import { type ExchangeState, SendControl } from "../../src/transport/send_contro
 class FakeConn {
   closed = false;
   ctl: SendControl | undefined = undefined;
+  idleSince = 0;
+  readonly #read = Promise.withResolvers<number | null>();
   constructor(readonly id: number) {}
+  idleRead(): Promise<number | null> {
+    return this.#read.promise;
+  }
+  /** The server closes its side: the read posted while idle completes. */
+  serverCloses(): void {
+    this.#read.resolve(null);
+  }
   finish(): void {
     this.ctl = undefined;
   }
@@ -172,4 +181,29 @@ Deno.test("ConnectionPool: a fresh acquire (retry) keeps its slot and always con
   src.settle();
   ok((await retry) !== undefined);
   deepStrictEqual(pool.openConnections, 1);
+});
+
+Deno.test("ConnectionPool drops an idle connection whose read completes while it idles (close or stray bytes)", async () => {
+  const src = new FakeSource();
+  const pool = new ConnectionPool(src, { maxConnections: 2, pooled: true, maxConcurrentConnects: 2 });
+  const a = pool.acquire(exchange(), control(), false);
+  const b = pool.acquire(exchange(), control(), false);
+  await tick();
+  src.settle();
+  src.settle();
+  const [ca, cb] = [(await a)!, (await b)!];
+  pool.done(ca, true);
+  pool.done(cb, true);
+  (ca as unknown as FakeConn).serverCloses();
+  await tick();
+  deepStrictEqual([pool.idleConnections, pool.openConnections, pool.evictedIdle], [1, 1, 1]);
+  ok((ca as unknown as FakeConn).closed);
+  // A read completing while the connection is in use is the exchange's business, not the pool's.
+  const ex = exchange();
+  const again = await pool.acquire(ex, control(), false);
+  ok(again === cb && ex.reused);
+  (cb as unknown as FakeConn).serverCloses();
+  await tick();
+  deepStrictEqual([pool.openConnections, pool.evictedIdle], [1, 1]);
+  ok(!(cb as unknown as FakeConn).closed);
 });

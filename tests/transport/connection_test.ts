@@ -3,6 +3,7 @@ import { Connection } from "../../src/transport/connection.ts";
 import { type ExchangeState, SendControl } from "../../src/transport/send_control.ts";
 import { socketOps } from "../../src/runtime/socket_ops.ts";
 import { TurnStamp } from "../../src/timing/turn_stamp.ts";
+import { DeadlineQueue } from "../../src/timing/deadline_queue.ts";
 import { chunk, lengthResponse, type RawConnection, SSE_HEAD, startRawServer } from "./raw_server.ts";
 
 const enc = new TextEncoder();
@@ -12,7 +13,15 @@ const exchange = (reused = false): ExchangeState => ({ reused, streamed: false, 
 
 async function open(port: number, pipelined: boolean, direct: boolean): Promise<Connection> {
   const socket = await Deno.connect({ hostname: "127.0.0.1", port });
-  return new Connection(socket, socketOps(socket, direct), `127.0.0.1:${port}`, 4096, pipelined, new TurnStamp());
+  return new Connection(
+    socket,
+    socketOps(socket, direct),
+    `127.0.0.1:${port}`,
+    4096,
+    pipelined,
+    new TurnStamp(),
+    new DeadlineQueue(),
+  );
 }
 
 for (const [pipelined, direct] of [[false, true], [true, false], [false, false]]) {
@@ -33,7 +42,18 @@ for (const [pipelined, direct] of [[false, true], [true, false], [false, false]]
       c.finish();
       const events: string[] = [];
       const ex2 = exchange(true);
-      deepStrictEqual(await c.exchange(REQUEST, (d) => events.push(d), ex2, new SendControl("x", 0), true), "reuse");
+      deepStrictEqual(
+        await c.exchange(
+          REQUEST,
+          (d) => {
+            events.push(d);
+          },
+          ex2,
+          new SendControl("x", 0),
+          true,
+        ),
+        "reuse",
+      );
       deepStrictEqual([ex2.streamed, ex2.body, events], [true, undefined, ["a", "b"]]);
     } finally {
       c.closeSocket();

@@ -60,7 +60,7 @@ Deno.test("Connector reports a refused connection and a TLS handshake past its t
     );
     const ex2 = exchange();
     deepStrictEqual(await tls.connect(ex2, new SendControl("x", 0), notClosed), undefined);
-    deepStrictEqual(ex2.error?.kind, "connect");
+    deepStrictEqual(ex2.error?.kind, "connect_timeout");
     match(ex2.error.message, /TLS handshake with 127\.0\.0\.1:\d+ took longer than 80 ms/);
     deepStrictEqual(deadlines.size, 0);
   } finally {
