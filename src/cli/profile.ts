@@ -14,7 +14,7 @@ import { loadDataset } from "../dataset/load_dataset.ts";
 import { ENDPOINTS } from "../endpoints/endpoint_registry.ts";
 import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
 import { bodySettings, prepareConversations, type PreparedConversation } from "../engine/prepared_conversation.ts";
-import { endpointPath, requestHeaders, targetPath } from "../engine/request_headers.ts";
+import { credentialNotices, endpointPath, requestHeaders, targetPath } from "../engine/request_headers.ts";
 import { checkReachable } from "../engine/preflight.ts";
 import type { ShardSpec } from "../engine/run_shard.ts";
 import { SeededRandom } from "../base/seeded_random.ts";
@@ -200,6 +200,11 @@ async function profile(
     `Using ${shownPath} endpoint` + (targets.length > 1 ? ` on ${targets.length} servers (round robin)` : ""),
   );
 
+  const headerOptions = {
+    endpointHeaders: adapter.headers({ streaming, apiKey: config.apiKey }),
+    userHeaders: config.headers,
+  };
+  for (const notice of credentialNotices(target, headerOptions)) logger.info(notice);
   const spec: ShardSpec = {
     workerId: "worker_0",
     shardIndex: 0,
@@ -207,10 +212,7 @@ async function profile(
     endpointType: config.endpointType,
     path,
     explicitEndpoint: config.customEndpoint !== undefined,
-    headers: requestHeaders(target, {
-      endpointHeaders: adapter.headers({ streaming, apiKey: config.apiKey }),
-      userHeaders: config.headers,
-    }),
+    headers: requestHeaders(target, headerOptions),
     timeoutMs: config.requestTimeoutSeconds * 1000,
     conversations,
     bodySettings: settings,

@@ -9,7 +9,7 @@
  */
 import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { Target } from "../transport/http_exchange.ts";
-import { TargetSet } from "./target_set.ts";
+import { CONNECT_TIMEOUT_MS, TargetSet } from "./target_set.ts";
 import { spawnWorker } from "../runtime/spawn_worker.ts";
 import { IoYield } from "../runtime/io_yield.ts";
 import { type CpuTime, cpuTimeReader } from "../runtime/cpu_time.ts";
@@ -83,13 +83,13 @@ async function runInProcess(
   opts: BenchmarkOptions,
   onPhaseStart: (phase: Phase, at: number) => void,
 ): Promise<ShardOutcome> {
-  // Connection setup is bounded by the request timeout, as in AIPerf: a server slow to accept shows up as
-  // a long TTFT (the truth), not as connect errors. Unreachable servers are caught by the preflight check.
+  // Connection setup is bounded by the request timeout, as in AIPerf, and by CONNECT_TIMEOUT_MS: a server slow
+  // to accept shows up as a long TTFT, one that never completes a connection as ConnectTimeoutError.
   const client = new TargetSet(opts.targets, {
     reuse: opts.reuse,
     readBufferBytes: opts.readBufferBytes,
     pipelinedReads: opts.pipelinedReads,
-    connectTimeoutMs: opts.spec.timeoutMs,
+    connectTimeoutMs: Math.min(opts.spec.timeoutMs, CONNECT_TIMEOUT_MS),
   }, opts.spec.explicitEndpoint);
   const io = opts.ioYield ?? new IoYield();
   const timing = shardClock(opts.spec, 0, io.wait);

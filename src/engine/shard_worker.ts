@@ -5,7 +5,7 @@
 /// <reference no-default-lib="true" />
 /// <reference lib="deno.worker" />
 import type { RequestRecord } from "../records/request_record.ts";
-import { TargetSet } from "./target_set.ts";
+import { CONNECT_TIMEOUT_MS, TargetSet } from "./target_set.ts";
 import { runShard, shardClock } from "./run_shard.ts";
 import { IoYield } from "../runtime/io_yield.ts";
 import { Ticker } from "../timing/ticker.ts";
@@ -33,7 +33,7 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
     reuse: start.reuse,
     readBufferBytes: start.readBufferBytes,
     pipelinedReads: start.pipelinedReads,
-    connectTimeoutMs: start.spec.timeoutMs,
+    connectTimeoutMs: Math.min(start.spec.timeoutMs, CONNECT_TIMEOUT_MS),
   }, start.spec.explicitEndpoint);
   const io = new IoYield();
   const timing = shardClock(start.spec, offset, io.wait);

@@ -352,10 +352,15 @@ export class Connection {
     } else {
       const where = this.parser.phase === "head"
         ? ex.bytesReceived === 0 ? "before any response byte" : "before the response head was complete"
-        : `mid-body after ${this.parser.bodyBytes} body bytes`;
+        : "mid-body";
+      const paren = what.indexOf(" (");
+      const cause = paren < 0 ? what : what.slice(0, paren);
       ex.error = {
         kind: "reset",
-        message: `Response from ${this.remote} was cut short: ${what} ${where}.`,
+        message: `Response from ${this.remote} was cut short: ${what} ${where}${
+          where === "mid-body" ? ` after ${this.parser.bodyBytes} body bytes` : ""
+        }.`,
+        group: `Response from ${this.remote} was cut short: ${cause} ${where}.`,
       };
     }
     ex.lastByteAt = now;

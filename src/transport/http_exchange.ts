@@ -66,6 +66,8 @@ export type TransportErrorKind = "connect" | "connect_timeout" | "timeout" | "re
 export interface TransportError {
   readonly kind: TransportErrorKind;
   readonly message: string;
+  /** `message` without its per-request detail (byte counts), for grouping failures of one kind. */
+  readonly group?: string;
 }
 
 /** Everything observed about one request/response. All times are `performance.now()` of the calling thread. */
