@@ -4,19 +4,27 @@
  * HTTP work beyond finding the end of each request head, so the client side is what gets measured.
  *
  *   deno run -A scripts/bench/raw_sse_server.ts [--port 0] [--events 100] [--framing chunked|length]
- *                                               [--chunking per-event|single]
+ *                                               [--chunking per-event|single] [--content sse|json]
+ *
+ * `--content json` answers with one small non-streaming chat completion (Content-Length) instead.
  *
  * Prints `listening <port>` on stdout once ready. Loopback only (127.0.0.1).
  */
 
 const EVENT = 'data: {"choices":[{"delta":{"content":" tok"}}]}\n\n';
 const DONE = "data: [DONE]\n\n";
+const JSON_BODY = JSON.stringify({
+  object: "chat.completion",
+  choices: [{ index: 0, message: { role: "assistant", content: "tok tok tok" }, finish_reason: "stop" }],
+  usage: { prompt_tokens: 8, completion_tokens: 3, total_tokens: 11 },
+});
 
 interface ServerOptions {
   readonly port: number;
   readonly events: number;
   readonly framing: "chunked" | "length";
   readonly chunking: "per-event" | "single";
+  readonly content?: "sse" | "json";
 }
 
 function parseArgs(args: readonly string[]): ServerOptions {
@@ -32,13 +40,21 @@ function parseArgs(args: readonly string[]): ServerOptions {
   if (chunking !== "per-event" && chunking !== "single") {
     throw new TypeError(`--chunking ${chunking}: use per-event or single.`);
   }
-  return { port: Number(get("port", "0")), events: Number(get("events", "100")), framing, chunking };
+  const content = get("content", "sse");
+  if (content !== "sse" && content !== "json") throw new TypeError(`--content ${content}: use sse or json.`);
+  return { port: Number(get("port", "0")), events: Number(get("events", "100")), framing, chunking, content };
 }
 
 /** The full response, built once: the server then only writes these bytes per request. */
 export function buildResponse(options: ServerOptions): Uint8Array {
-  const events = [...Array.from({ length: options.events }, () => EVENT), DONE];
   const enc = new TextEncoder();
+  if (options.content === "json") {
+    const body = JSON_BODY;
+    return enc.encode(
+      `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+  }
+  const events = [...Array.from({ length: options.events }, () => EVENT), DONE];
   const head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n";
   if (options.framing === "length") {
     const body = events.join("");

@@ -137,6 +137,20 @@ const VALUE_OPTIONS = [
     help: "Give up on a request after this many seconds, connection time included; it then counts as an error.",
   },
   {
+    key: "stallNoticeSeconds",
+    type: "float",
+    default: 30,
+    min: 0,
+    exclusiveMin: true,
+    flags: ["--stall-notice-seconds"],
+    group: "Endpoint",
+    metavar: "<seconds>",
+    env: "INFERMETER_STALL_NOTICE_SECONDS",
+    yaml: ["benchmark.endpoint.stall_notice"],
+    help: "Say so (console and log, once per stall) when requests are in flight to a server and none of its " +
+      "response bytes arrived for this many seconds; the requests go on until --request-timeout-seconds.",
+  },
+  {
     key: "apiKey",
     type: "string",
     flags: ["--api-key"],

@@ -108,6 +108,11 @@ export interface EndpointAdapter extends RegistryEntry {
   readonly usesHistory: boolean;
   /** Parse one SSE `data:` payload. `[DONE]` and keep-alive payloads return undefined. */
   parseEvent(data: string): Delta | undefined;
+  /**
+   * Whether this SSE payload ends the answer (OpenAI: `[DONE]`): the record is then complete even if the server
+   * leaves the body open. Absent: the stream ends with the body.
+   */
+  isStreamEnd?(data: string): boolean;
   /** Parse a complete non-streaming JSON body. */
   parseBody(json: unknown): Delta;
   /** The text whose token count is this turn's input sequence length (ISL). */

@@ -44,6 +44,7 @@ export interface RequestPayload {
 
 const TRANSPORT_ERROR_TYPES: Readonly<Record<TransportError["kind"], string>> = {
   connect: "ConnectionError",
+  connect_timeout: "ConnectTimeoutError",
   timeout: "TimeoutError",
   reset: "ConnectionResetError",
   protocol: "ProtocolError",
@@ -78,7 +79,7 @@ export async function executeRequest(
   if (!ex.error && !ex.streamed && ex.body !== undefined && isOk(ex.status)) collector.addBody(ex.body, end);
 
   const off = ctx.clockOffsetMs;
-  const error = recordError(ex, collector, ctx.timeoutMs);
+  const error = recordError(ex, collector, ctx.timeoutMs, ctx.adapter.capabilities.producesTokens);
   return {
     phase: ctx.phase,
     requestIndex: meta.requestIndex,
@@ -107,6 +108,7 @@ export async function executeRequest(
     inputTokens: entry.inputTokens,
     requestedOutputTokens: entry.requestedOutputTokens,
     connectionReused: ex.reused,
+    ...(ex.retries === undefined ? {} : { connectionRetries: ex.retries }),
     bytesSent: ex.bytesSent,
     bytesReceived: ex.bytesReceived,
     rawResponses: collector.raw?.map((r) => ({ t: r.t + off, text: r.text })),
@@ -117,15 +119,32 @@ function isOk(status: number | undefined): boolean {
   return status !== undefined && status >= 200 && status < 300;
 }
 
+/**
+ * An answer with neither content (text, reasoning, tool calls) nor usage is an error, as in AIPerf: a 200 that
+ * carries nothing to measure (wrong JSON shape, empty `choices`, `content: null`, an undecodable body) must not
+ * count as a success with 0 tokens.
+ */
+const EMPTY_ANSWER: RecordError = {
+  type: "InvalidInferenceResultError",
+  message: "No responses with actual content: the answer had no text, reasoning, tool calls or usage.",
+};
+
 /** Precedence: transport failure > HTTP status > API error object > unparsable payload > empty answer. */
-function recordError(ex: HttpExchange, c: ResponseCollector, timeoutMs: number): RecordError | undefined {
+function recordError(
+  ex: HttpExchange,
+  c: ResponseCollector,
+  timeoutMs: number,
+  producesTokens: boolean,
+): RecordError | undefined {
   if (ex.error) {
     const type = TRANSPORT_ERROR_TYPES[ex.error.kind];
     if (ex.error.kind === "cancelled") return { type, code: 499, message: "request cancelled" };
     if (ex.error.kind === "timeout") {
       return { type, message: `no complete response within --request-timeout-seconds ${timeoutMs / 1000}` };
     }
-    return { type, message: ex.error.message };
+    return ex.error.group === undefined
+      ? { type, message: ex.error.message }
+      : { type, message: ex.error.message, group: ex.error.group };
   }
   if (!isOk(ex.status)) {
     const status = ex.status ?? 0;
@@ -135,6 +154,7 @@ function recordError(ex: HttpExchange, c: ResponseCollector, timeoutMs: number):
     return { type: c.apiError.type ?? "APIError", code: c.apiError.code, message: c.apiError.message };
   }
   if (c.parseError) return { type: "ParseError", message: c.parseError };
+  if (producesTokens && c.responseTimes.length === 0 && c.usage === undefined) return EMPTY_ANSWER;
   return undefined;
 }
 

@@ -28,6 +28,22 @@ export function requestHeaders(target: Target, opts: HeaderOptions): ReadonlyArr
   return [...headers.values()];
 }
 
+/**
+ * Which credential wins when several are given, said plainly (names only, never values): `-H Authorization`
+ * replaces the `--api-key` bearer and the URL's user info, and `--api-key` replaces the URL's user info.
+ */
+export function credentialNotices(target: Target, opts: HeaderOptions): string[] {
+  const has = (headers: HeaderOptions["userHeaders"], name: string) => headers.some(([n]) => n.toLowerCase() === name);
+  const userAuth = has(opts.userHeaders, "authorization");
+  const keyAuth = has(opts.endpointHeaders, "authorization");
+  const urlAuth = target.authorization !== undefined;
+  const notices: string[] = [];
+  if (userAuth && keyAuth) notices.push("-H Authorization wins over --api-key: the --api-key value is not sent.");
+  if (userAuth && urlAuth) notices.push("-H Authorization wins over the URL's user:password, which is not sent.");
+  if (!userAuth && keyAuth && urlAuth) notices.push("--api-key wins over the URL's user:password, which is not sent.");
+  return notices;
+}
+
 /** The endpoint path (`--endpoint` overrides the adapter's default); the target's base path is added per
  * target when sending (target_set.ts). Empty stays empty: the URL's own path is the whole path (raw endpoint). */
 export function endpointPath(path: string): string {

@@ -25,8 +25,11 @@ export class ResponseCollector {
   /** Every payload as received, when the raw export asks for them. */
   readonly raw: { t: number; text: string }[] | undefined;
 
+  readonly #isStreamEnd: ((data: string) => boolean) | undefined;
+
   constructor(adapter: EndpointAdapter, keepRaw = false) {
     this.#adapter = adapter;
+    this.#isStreamEnd = adapter.isStreamEnd?.bind(adapter);
     this.raw = keepRaw ? [] : undefined;
   }
 
@@ -37,13 +40,17 @@ export class ResponseCollector {
   readonly #pendingTimes: number[] = [];
   #pending = 0;
 
-  /** SSE handler: `t` is the arrival time of the event's first byte. Parsing is deferred (see above). */
-  readonly onEvent = (data: string, t: number): void => {
+  /**
+   * SSE handler: `t` is the arrival time of the event's first byte. Parsing is deferred (see above). True when
+   * the adapter says this event ends the answer, which tells the transport the exchange is complete.
+   */
+  readonly onEvent = (data: string, t: number): boolean => {
     this.raw?.push({ t, text: data });
     const i = this.#pending++;
     this.#pendingData[i] = data;
     this.#pendingTimes[i] = t;
     if (i === 0) queueMicrotask(this.flush);
+    return this.#isStreamEnd !== undefined && this.#isStreamEnd(data);
   };
 
   /** Parses every event received so far; called before the record is built. */

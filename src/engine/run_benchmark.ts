@@ -9,12 +9,14 @@
  */
 import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { Target } from "../transport/http_exchange.ts";
-import { TargetSet } from "./target_set.ts";
+import { CONNECT_TIMEOUT_MS, TargetSet } from "./target_set.ts";
 import { spawnWorker } from "../runtime/spawn_worker.ts";
 import { IoYield } from "../runtime/io_yield.ts";
 import { type CpuTime, cpuTimeReader } from "../runtime/cpu_time.ts";
 import { runShard, shardClock, type ShardOutcome, type ShardSpec } from "./run_shard.ts";
 import type { FromShard, ToShard } from "./shard_protocol.ts";
+import type { TransportActivity } from "../transport/http_client.ts";
+import { StallDetector } from "../transport/stall_detector.ts";
 
 export interface BenchmarkOptions {
   /** Where requests go; several = round robin (target_set.ts). */
@@ -36,6 +38,13 @@ export interface BenchmarkOptions {
    * its precise sleeps and issuing slices on it. Without one, the shard opens and closes its own.
    */
   readonly ioYield?: IoYield;
+  /**
+   * Told once per stall when a target has requests in flight and no response byte arrived for `stallNoticeMs`
+   * (transport/stall_detector.ts); without it nothing is watched.
+   */
+  readonly onStall?: (notice: string) => void;
+  /** @default 30000 */
+  readonly stallNoticeMs?: number;
 }
 
 /** CPU the client process (all threads) used while the profiling phase ran. */
@@ -67,9 +76,23 @@ export async function runBenchmark(opts: BenchmarkOptions): Promise<BenchmarkOut
     if (phase === "profiling") cpu.start();
     opts.onPhaseStart?.(phase, at);
   };
-  const outcomes = shards === 1
-    ? [await runInProcess(opts, onPhaseStart)]
-    : await Promise.all(Array.from({ length: shards }, (_, i) => runInWorker(opts, i, shards, onPhaseStart)));
+  // What each shard's requests are doing: the in-process one is read directly, Workers report once a second.
+  const activity: (() => readonly TransportActivity[])[] = [];
+  const detector = new StallDetector(opts.stallNoticeMs ?? 30_000);
+  const watch = opts.onStall === undefined ? undefined : setInterval(() => {
+    for (const notice of detector.check(performance.now(), activity.flatMap((read) => read()))) opts.onStall!(notice);
+  }, 1000);
+  let outcomes: ShardOutcome[];
+  try {
+    outcomes = shards === 1
+      ? [await runInProcess(opts, onPhaseStart, (read) => activity.push(read))]
+      : await Promise.all(
+        Array.from({ length: shards }, (_, i) =>
+          runInWorker(opts, i, shards, onPhaseStart, (read) => activity.push(read))),
+      );
+  } finally {
+    clearInterval(watch);
+  }
   const profiling = outcomes.map((o) => o.profiling).filter((p) => p !== undefined);
   return {
     shards: outcomes,
@@ -79,18 +102,22 @@ export async function runBenchmark(opts: BenchmarkOptions): Promise<BenchmarkOut
   };
 }
 
+type ActivitySource = (read: () => readonly TransportActivity[]) => void;
+
 async function runInProcess(
   opts: BenchmarkOptions,
   onPhaseStart: (phase: Phase, at: number) => void,
+  watchActivity: ActivitySource,
 ): Promise<ShardOutcome> {
-  // Connection setup is bounded by the request timeout, as in AIPerf: a server slow to accept shows up as
-  // a long TTFT (the truth), not as connect errors. Unreachable servers are caught by the preflight check.
+  // Connection setup is bounded by the request timeout, as in AIPerf, and by CONNECT_TIMEOUT_MS: a server slow
+  // to accept shows up as a long TTFT, one that never completes a connection as ConnectTimeoutError.
   const client = new TargetSet(opts.targets, {
     reuse: opts.reuse,
     readBufferBytes: opts.readBufferBytes,
     pipelinedReads: opts.pipelinedReads,
-    connectTimeoutMs: opts.spec.timeoutMs,
+    connectTimeoutMs: Math.min(opts.spec.timeoutMs, CONNECT_TIMEOUT_MS),
   }, opts.spec.explicitEndpoint);
+  watchActivity(() => client.activity());
   const io = opts.ioYield ?? new IoYield();
   const timing = shardClock(opts.spec, 0, io.wait);
   try {
@@ -115,8 +142,11 @@ function runInWorker(
   index: number,
   count: number,
   onPhaseStart: (phase: Phase, at: number) => void,
+  watchActivity: ActivitySource,
 ): Promise<ShardOutcome> {
   const worker = spawnWorker("engine-shard");
+  let latest: readonly TransportActivity[] = [];
+  watchActivity(() => latest);
   const send = (m: ToShard) => worker.postMessage(m);
   const onAbort = () => send({ type: "cancel" });
   return new Promise<ShardOutcome>((resolve, reject) => {
@@ -134,6 +164,9 @@ function runInWorker(
           break;
         case "phase":
           onPhaseStart(m.phase, m.at);
+          break;
+        case "activity":
+          latest = m.activities;
           break;
         case "done":
           finish(undefined, m.outcome);

@@ -4,6 +4,7 @@
  */
 import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { Target } from "../transport/http_exchange.ts";
+import type { TransportActivity } from "../transport/http_client.ts";
 import type { ShardOutcome, ShardSpec } from "./run_shard.ts";
 
 export interface ShardStart {
@@ -22,5 +23,7 @@ export type ToShard = ShardStart | { readonly type: "cancel" };
 export type FromShard =
   | { readonly type: "phase"; readonly phase: Phase; readonly at: number }
   | { readonly type: "records"; readonly records: readonly RequestRecord[] }
+  /** What the shard's requests are doing, about once a second, times on the run clock (for the stall notice). */
+  | { readonly type: "activity"; readonly activities: readonly TransportActivity[] }
   | { readonly type: "done"; readonly outcome: ShardOutcome }
   | { readonly type: "failed"; readonly message: string };

@@ -5,7 +5,7 @@
 /// <reference no-default-lib="true" />
 /// <reference lib="deno.worker" />
 import type { RequestRecord } from "../records/request_record.ts";
-import { TargetSet } from "./target_set.ts";
+import { CONNECT_TIMEOUT_MS, TargetSet } from "./target_set.ts";
 import { runShard, shardClock } from "./run_shard.ts";
 import { IoYield } from "../runtime/io_yield.ts";
 import { Ticker } from "../timing/ticker.ts";
@@ -14,6 +14,7 @@ import type { FromShard, ShardStart, ToShard } from "./shard_protocol.ts";
 /** Records per message, and the longest a finished record waits to be posted. */
 const BATCH_RECORDS = 256;
 const BATCH_DELAY_MS = 10;
+const ACTIVITY_INTERVAL_MS = 1000;
 
 export function startShardWorker(): void {
   const cancel = new AbortController();
@@ -33,7 +34,7 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
     reuse: start.reuse,
     readBufferBytes: start.readBufferBytes,
     pipelinedReads: start.pipelinedReads,
-    connectTimeoutMs: start.spec.timeoutMs,
+    connectTimeoutMs: Math.min(start.spec.timeoutMs, CONNECT_TIMEOUT_MS),
   }, start.spec.explicitEndpoint);
   const io = new IoYield();
   const timing = shardClock(start.spec, offset, io.wait);
@@ -49,6 +50,13 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
     flush();
     return had;
   });
+  const activity = setInterval(() => {
+    const activities = client.activity().map((a) => ({
+      ...a,
+      lastReadAt: a.lastReadAt > 0 ? a.lastReadAt + offset : 0,
+    }));
+    post({ type: "activity", activities });
+  }, ACTIVITY_INTERVAL_MS);
   try {
     const outcome = await runShard(start.spec, {
       sender: client,
@@ -69,6 +77,7 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
     flush();
     post({ type: "done", outcome });
   } finally {
+    clearInterval(activity);
     ticker.stop();
     timing.close();
     client.close();

@@ -6,10 +6,18 @@
  * Also the way past one server process's limits: 20k streams can be spread over several `serve-sim`
  * instances, or one destination's ephemeral ports over several ports.
  */
-import { HttpClient, type HttpClientOptions } from "../transport/http_client.ts";
+import { HttpClient, type HttpClientOptions, type TransportActivity } from "../transport/http_client.ts";
 import type { HttpExchange, HttpRequest, SendOptions, Target } from "../transport/http_exchange.ts";
 import type { RequestSender } from "./request_executor.ts";
 import { targetPath } from "./request_headers.ts";
+
+/**
+ * Connection setup of a profile run is bounded by the request timeout and by this. Under the request timeout
+ * alone (AIPerf's 6 h default) a server that never completes a connection (listen backlog full, packets dropped)
+ * hangs the run in silence; 30 s is far above any healthy accept, even behind a full backlog's SYN retries
+ * (1 + 3 + 7 + 15 s), and fails with its own error type (`ConnectTimeoutError`).
+ */
+export const CONNECT_TIMEOUT_MS = 30_000;
 
 export class TargetSet implements RequestSender {
   readonly #targets: readonly Target[];
@@ -37,6 +45,11 @@ export class TargetSet implements RequestSender {
     const joined = base === "" ? req.path : targetPath(base, req.path, this.#explicitEndpoint);
     const path = joined === "" ? "/" : joined;
     return this.#clients[i].send(path === req.path ? req : { ...req, path }, opts);
+  }
+
+  /** What each target's requests are doing now (for the stall notice). */
+  activity(): TransportActivity[] {
+    return this.#clients.map((c) => c.activity());
   }
 
   close(): void {

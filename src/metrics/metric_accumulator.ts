@@ -169,14 +169,16 @@ export class MetricAccumulator {
     if (failed) {
       this.#errorCount++;
       const error: ErrorDetails = record.error ?? CANCELLED;
-      const key = `${error.type}\u0000${error.code ?? ""}\u0000${error.message}`;
+      // One row per kind of failure: the record keeps its detail (e.g. how many bytes came before a reset).
+      const message = record.error?.group ?? error.message;
+      const key = `${error.type}\u0000${error.code ?? ""}\u0000${message}`;
       const entry = this.#errors.get(key);
       if (entry === undefined) {
         this.#errors.set(key, {
           error: {
             ...(error.code === undefined ? {} : { code: error.code }),
             type: error.type,
-            message: error.message,
+            message,
           },
           count: 1,
         });

@@ -19,6 +19,11 @@ export interface RecordError {
   /** HTTP status when there was one; 499 for cancellation (AIPerf). */
   readonly code?: number;
   readonly message: string;
+  /**
+   * The error summary's message for this kind of failure when `message` carries per-request detail (byte
+   * counts, timings): records with the same type, code and group are one summary row.
+   */
+  readonly group?: string;
 }
 
 export interface RequestRecord {
@@ -72,6 +77,11 @@ export interface RequestRecord {
   readonly inputTokens?: number;
   /** Output tokens requested (`max_tokens` / `max_completion_tokens` sent), if any. */
   readonly requestedOutputTokens?: number;
+  /**
+   * Times the request was sent again on a fresh connection because the kept-alive one it went out on was found
+   * dead before any response byte (the server never received it); absent when never.
+   */
+  readonly connectionRetries?: number;
   /** Whether the request went over a kept-alive connection. */
   readonly connectionReused?: boolean;
   readonly bytesSent?: number;

@@ -124,6 +124,8 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
       reuse: config.connectionReuseStrategy === "never" ? "never" : "pooled",
       signal: cancel.signal,
       ioYield: io,
+      onStall: (notice) => logger.warning(notice),
+      stallNoticeMs: config.stallNoticeSeconds * 1000,
       onPhaseStart: (phase, at) => {
         bus.phaseStarted(phase, at);
         if (phase === "profiling") {

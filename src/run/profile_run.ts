@@ -11,7 +11,7 @@ import { loadDataset } from "../dataset/load_dataset.ts";
 import { ENDPOINTS } from "../endpoints/endpoint_registry.ts";
 import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
 import { bodySettings, prepareConversations, type PreparedConversation } from "../engine/prepared_conversation.ts";
-import { endpointPath, requestHeaders, targetPath } from "../engine/request_headers.ts";
+import { credentialNotices, endpointPath, requestHeaders, targetPath } from "../engine/request_headers.ts";
 import { checkReachable } from "../engine/preflight.ts";
 import type { ShardSpec } from "../engine/run_shard.ts";
 import { SeededRandom } from "../base/seeded_random.ts";
@@ -188,6 +188,11 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     `Using ${shownPath} endpoint` + (targets.length > 1 ? ` on ${targets.length} servers (round robin)` : ""),
   );
 
+  const headerOptions = {
+    endpointHeaders: adapter.headers({ streaming, apiKey: config.apiKey }),
+    userHeaders: config.headers,
+  };
+  for (const notice of credentialNotices(target, headerOptions)) logger.info(notice);
   const spec: ShardSpec = {
     workerId: "worker_0",
     shardIndex: 0,
@@ -195,10 +200,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     endpointType: config.endpointType,
     path,
     explicitEndpoint: config.customEndpoint !== undefined,
-    headers: requestHeaders(target, {
-      endpointHeaders: adapter.headers({ streaming, apiKey: config.apiKey }),
-      userHeaders: config.headers,
-    }),
+    headers: requestHeaders(target, headerOptions),
     timeoutMs: config.requestTimeoutSeconds * 1000,
     conversations,
     bodySettings: settings,

@@ -27,6 +27,11 @@ export class TurnStamp {
     this.#open = false;
   };
 
+  /** The latest stamp given (0 before the first): when a read last completed. */
+  get last(): number {
+    return this.#t;
+  }
+
   /** The turn a read posted now belongs to; give it back to `stamp` when the read completes. */
   mark(): number {
     return this.#turn;

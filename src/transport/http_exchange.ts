@@ -41,8 +41,10 @@ export interface HttpRequest {
  * Called synchronously for every complete SSE event; `t` = arrival time of the event's first byte.
  * `data` may be a slice sharing storage with the text of the whole read it came from: parse it and keep the
  * result; keeping `data` itself keeps that read's text (up to the read buffer size) alive.
+ * Returning `true` says the answer is complete (e.g. OpenAI's `data: [DONE]`): the exchange then ends even if the
+ * server leaves the body open (the connection is closed rather than reused in that case).
  */
-export type SseEventHandler = (data: string, t: number, event: string | undefined) => void;
+export type SseEventHandler = (data: string, t: number, event: string | undefined) => unknown;
 
 export interface SendOptions {
   /** Aborts the exchange: the connection is closed and `error.kind = "cancelled"`. */
@@ -53,11 +55,19 @@ export interface SendOptions {
   readonly onSseEvent?: SseEventHandler;
 }
 
-export type TransportErrorKind = "connect" | "timeout" | "reset" | "protocol" | "cancelled";
+/**
+ * `connect`: the connection could not be set up; `connect_timeout`: setting it up took longer than the connect
+ * time limit; `timeout`: the request's own deadline passed (while connecting, sending or waiting for the response);
+ * `reset`: the server closed or reset the connection before the response was complete; `protocol`: the response
+ * is not valid HTTP or SSE; `cancelled`: aborted by the caller.
+ */
+export type TransportErrorKind = "connect" | "connect_timeout" | "timeout" | "reset" | "protocol" | "cancelled";
 
 export interface TransportError {
   readonly kind: TransportErrorKind;
   readonly message: string;
+  /** `message` without its per-request detail (byte counts), for grouping failures of one kind. */
+  readonly group?: string;
 }
 
 /** Everything observed about one request/response. All times are `performance.now()` of the calling thread. */
@@ -83,5 +93,12 @@ export interface HttpExchange {
   readonly body?: Uint8Array;
   readonly bytesSent: number;
   readonly bytesReceived: number;
+  /**
+   * Times the request was sent again on a fresh connection because a kept-alive one turned out dead before any
+   * response byte (absent when never).
+   */
+  readonly retries?: number;
+  /** Lower-cased `Content-Encoding` the body was decoded from (gzip, deflate, br), when it was encoded. */
+  readonly contentEncoding?: string;
   readonly error?: TransportError;
 }

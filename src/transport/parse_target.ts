@@ -6,6 +6,8 @@ import type { Target } from "./http_exchange.ts";
 
 /** `scheme://` at the start of the input; without it we assume `http://` (AIPerf accepts `localhost:8000`). */
 const SCHEME_RE = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//;
+/** `word:` not followed by a port digit: a scheme with a missing or broken `//`. */
+const MALFORMED_SCHEME_RE = /^([a-zA-Z][a-zA-Z0-9+.-]*):(?!\d)/;
 const DEFAULT_PORTS = { http: 80, https: 443 } as const;
 
 /**
@@ -27,6 +29,18 @@ export function parseTarget(url: string): Target {
     throw new TypeError(`Server URL "${url}" is empty; pass one such as http://localhost:8000.`);
   }
   const schemeMatch = SCHEME_RE.exec(input);
+  if (schemeMatch === null) {
+    // `htp:/127.0.0.1` or `http:/host`: a scheme followed by something other than a port would otherwise be read
+    // as a host name (`htp`) and looked up.
+    const malformed = MALFORMED_SCHEME_RE.exec(input);
+    if (malformed !== null) {
+      throw new TypeError(
+        `Server URL "${redact(input)}" starts with "${malformed[1]}:" but not "${
+          malformed[1]
+        }://"; write it as http://host:port or host:port.`,
+      );
+    }
+  }
   const scheme = schemeMatch === null ? "http" : schemeMatch[1].toLowerCase();
   if (scheme !== "http" && scheme !== "https") {
     throw new TypeError(

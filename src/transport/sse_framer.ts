@@ -24,6 +24,12 @@ const TEXT_UNUSABLE = 2;
 const TEXT_COOLDOWN = 8;
 /** Undeclared pushes smaller than this are decoded line by line. */
 const MIN_UNDECLARED_TEXT_BYTES = 512;
+/**
+ * Longest line, and longest event (all its `data` lines), accepted. Without a cap a server that never sends a
+ * line break grows the carried line until memory runs out; 32 MiB is far above any token event, and leaves room
+ * for base64 media in one event.
+ */
+export const MAX_SSE_LINE_BYTES = 32 * 1024 * 1024;
 
 export class SseFramer {
   readonly #onEvent: SseEventHandler;
@@ -144,6 +150,8 @@ export class SseFramer {
   /** Forgets all state (partial line, partial event, BOM check) so the framer can parse a new stream. */
   reset(): void {
     this.#carryLen = 0;
+    // A huge line of an earlier stream must not stay allocated for the life of the connection.
+    if (this.#carry.length > 1024 * 1024) this.#carry = new Uint8Array(INITIAL_CARRY_BYTES);
     this.#skipLf = false;
     this.#bomMatched = 0;
     this.#textBytes = undefined;
@@ -216,6 +224,11 @@ export class SseFramer {
     const n = end - start;
     if (n === 0) return;
     const need = this.#carryLen + n;
+    if (need > MAX_SSE_LINE_BYTES) {
+      throw new SyntaxError(
+        `an SSE line exceeds ${MAX_SSE_LINE_BYTES} bytes without a line break; the server's event stream is broken.`,
+      );
+    }
     if (need > this.#carry.length) {
       const grown = new Uint8Array(Math.max(need, this.#carry.length * 2));
       grown.set(this.#carry.subarray(0, this.#carryLen));
@@ -263,6 +276,11 @@ export class SseFramer {
     if (v < e && buf[v] === SPACE) v++;
     const value = this.#decode(buf, v, e);
     if (this.#hasData) {
+      if (this.#data.length + value.length >= MAX_SSE_LINE_BYTES) {
+        throw new SyntaxError(
+          `an SSE event's data exceeds ${MAX_SSE_LINE_BYTES} characters; the server's event stream is broken.`,
+        );
+      }
       this.#data += "\n" + value;
     } else {
       this.#data = value;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { endpointPath, requestHeaders, targetPath } from "../../src/engine/request_headers.ts";
+import { credentialNotices, endpointPath, requestHeaders, targetPath } from "../../src/engine/request_headers.ts";
 import { parseTarget } from "../../src/transport/parse_target.ts";
 import { CHAT_ADAPTER } from "../../src/endpoints/openai/chat.ts";
 
@@ -39,4 +39,22 @@ Deno.test("request headers carry URL user info as Basic auth unless an API key i
   assert.equal(basic.get("Accept"), "application/json");
   const bearer = new Map(requestHeaders(target, { endpointHeaders: chatHeaders(false, "k"), userHeaders: [] }));
   assert.equal(bearer.get("Authorization"), "Bearer k");
+});
+
+Deno.test("credentialNotices says which credential wins, naming sources and never values", () => {
+  const plain = parseTarget("http://127.0.0.1:8000");
+  const withUser = parseTarget("http://u:secret-pw@127.0.0.1:8000");
+  const key: [string, string][] = [["Authorization", "Bearer sk-secret"]];
+  const userAuth: [string, string][] = [["authorization", "Bearer mine-secret"]];
+  assert.deepStrictEqual(credentialNotices(plain, { endpointHeaders: [], userHeaders: [] }), []);
+  assert.deepStrictEqual(credentialNotices(plain, { endpointHeaders: key, userHeaders: [] }), []);
+  assert.deepStrictEqual(credentialNotices(plain, { endpointHeaders: key, userHeaders: userAuth }), [
+    "-H Authorization wins over --api-key: the --api-key value is not sent.",
+  ]);
+  assert.deepStrictEqual(credentialNotices(withUser, { endpointHeaders: key, userHeaders: [] }), [
+    "--api-key wins over the URL's user:password, which is not sent.",
+  ]);
+  const both = credentialNotices(withUser, { endpointHeaders: key, userHeaders: userAuth });
+  assert.deepStrictEqual(both.length, 2);
+  for (const n of both) assert.ok(!/secret/.test(n));
 });

@@ -622,7 +622,7 @@ Deno.test("HttpClient bounds connection setup by connectTimeoutMs and by the req
   const patient = new HttpClient(target);
   try {
     const ex = await client.send(GET);
-    deepStrictEqual(ex.error?.kind, "connect");
+    deepStrictEqual(ex.error?.kind, "connect_timeout");
     assert.match(ex.error.message, /took longer than 100 ms/);
     assert.ok(ex.connectStart !== undefined && ex.connectEnd === undefined);
     const ex2 = await patient.send(GET, { deadline: performance.now() + 100 });

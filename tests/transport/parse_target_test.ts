@@ -74,3 +74,12 @@ Deno.test("parseTarget never echoes a password in its error messages", () => {
     return true;
   });
 });
+
+Deno.test("parseTarget rejects a scheme with a broken // instead of reading it as a host name", () => {
+  for (const bad of ["htp:/127.0.0.1", "http:/127.0.0.1:8000", "http:localhost", "https:\\\\host"]) {
+    assert.throws(() => parseTarget(bad), /starts with "\w+:" but not "\w+:\/\/"/, bad);
+  }
+  // host:port without a scheme stays valid.
+  assert.deepStrictEqual(parseTarget("localhost:8000").hostname, "localhost");
+  assert.deepStrictEqual(parseTarget("127.0.0.1:9").port, 9);
+});

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import assert from "node:assert/strict";
-import { SseFramer } from "../../src/transport/sse_framer.ts";
+import { MAX_SSE_LINE_BYTES, SseFramer } from "../../src/transport/sse_framer.ts";
 
 interface Seen {
   readonly data: string;
@@ -257,4 +257,24 @@ Deno.test("SseFramer with beginRead slices values from a read holding many event
   framer.push(bytes, 9, bytes.length, 3);
   assertEquals(events.length, 50);
   assertEquals(events[49], { data: '{"i":49}', t: 3, event: undefined });
+});
+
+Deno.test("SseFramer refuses a line longer than the cap with a clear error, and a reset frees it", () => {
+  const events: string[] = [];
+  const framer = new SseFramer((d) => {
+    events.push(d);
+  });
+  const piece = new Uint8Array(1024 * 1024).fill(0x78);
+  framer.push(new TextEncoder().encode("data: "), 0, 6, 0);
+  let thrown: unknown;
+  try {
+    for (let i = 0; i <= MAX_SSE_LINE_BYTES / piece.length; i++) framer.push(piece, 0, piece.length, 0);
+  } catch (e) {
+    thrown = e;
+  }
+  assert.ok(thrown instanceof SyntaxError && /exceeds \d+ bytes without a line break/.test(thrown.message));
+  framer.reset();
+  const ok1 = new TextEncoder().encode("data: fine\n\n");
+  framer.push(ok1, 0, ok1.length, 1);
+  assertEquals(events, ["fine"]);
 });

@@ -13,6 +13,7 @@ import type { BuildContext, Delta, EndpointAdapter, PriorExchange } from "../end
 import {
   asObject,
   asText,
+  isDoneEvent,
   type JsonObject,
   mergeExtras,
   openAiHeaders,
@@ -83,6 +84,7 @@ export const CHAT_ADAPTER: EndpointAdapter = {
     return mergeExtras(body, ctx.extraInputs, turn.extra);
   },
 
+  isStreamEnd: isDoneEvent,
   parseEvent(data: string): Delta | undefined {
     const obj = parseSseJson(data);
     return obj ? readChoice(obj, "delta") : undefined;

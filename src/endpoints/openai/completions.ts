@@ -10,6 +10,7 @@ import type { BuildContext, Delta, EndpointAdapter } from "../endpoint_adapter.t
 import {
   asObject,
   asText,
+  isDoneEvent,
   type JsonObject,
   mergeExtras,
   openAiHeaders,
@@ -59,6 +60,7 @@ export const COMPLETIONS_ADAPTER: EndpointAdapter = {
     return mergeExtras(body, ctx.extraInputs, turn.extra);
   },
 
+  isStreamEnd: isDoneEvent,
   parseEvent(data: string): Delta | undefined {
     const obj = parseSseJson(data);
     return obj ? readChoice(obj) : undefined;

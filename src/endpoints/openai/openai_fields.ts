@@ -79,6 +79,11 @@ export function readReasoning(obj: JsonObject): string | undefined {
 
 export { asNumber, asText };
 
+/** OpenAI-style streams end with `data: [DONE]`. */
+export function isDoneEvent(data: string): boolean {
+  return data.length === 6 && data === "[DONE]";
+}
+
 /**
  * Parse an SSE data payload as JSON. `[DONE]` and empty payloads → undefined. Malformed JSON throws a
  * SyntaxError naming the payload, which the engine turns into a record error.

@@ -1,0 +1,49 @@
+/** The CLI against the scripted fault server: what users see on the console, and records against what arrived. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { assertExit, readJsonl, runCli, tempDir } from "../e2e/cli_harness.ts";
+import { type Fault, startFaultServer } from "./fault_server.ts";
+
+const count = (text: string, re: RegExp) => text.match(new RegExp(re.source, "g"))?.length ?? 0;
+
+Deno.test("profile says once that a server went quiet, naming it and the waiting requests, then records the timeout", async () => {
+  await using tmp = await tempDir();
+  const server = startFaultServer({ script: (): Fault => "never-answer" });
+  try {
+    // deno-fmt-ignore
+    const run = await runCli([
+      "profile", "--ui", "none", "-m", "m", "--url", `http://127.0.0.1:${server.port}`, "--request-count", "1",
+      "--request-timeout-seconds", "2.5", "--stall-notice-seconds", "0.5", "--artifact-dir", "out",
+    ], { cwd: tmp.path });
+    assertExit(run, 1);
+    const notice = new RegExp(
+      `No response bytes from 127\\.0\\.0\\.1:${server.port} for \\d+ s with 1 request in flight`,
+    );
+    assert.equal(count(run.stderr, notice), 1, run.stderr);
+    const records = await readJsonl(join(tmp.path, "out", "profile_export.jsonl"));
+    assert.equal(records.length, 1);
+    assert.equal(records[0].record.error?.type, "TimeoutError");
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("profile charges no request with an unsolicited 408 sent on an idle keep-alive connection", async () => {
+  await using tmp = await tempDir();
+  // Each connection answers well, then sends 408 and closes once idle for 20 ms; requests come every 500 ms.
+  const server = startFaultServer({ script: (): Fault => "idle-408", idleMs: 20 });
+  try {
+    // deno-fmt-ignore
+    const run = await runCli([
+      "profile", "--ui", "none", "-m", "m", "--url", `http://127.0.0.1:${server.port}`, "--request-count", "6",
+      "--request-rate", "2", "--concurrency", "1", "--streaming", "--artifact-dir", "out",
+    ], { cwd: tmp.path });
+    assertExit(run, 0);
+    const records = await readJsonl(join(tmp.path, "out", "profile_export.jsonl"));
+    assert.equal(records.length, 6);
+    assert.deepEqual(records.map((r) => r.record.error), Array(6).fill(null));
+    assert.ok(server.received >= 6, `the server received ${server.received} requests`);
+  } finally {
+    await server.close();
+  }
+});

@@ -1,0 +1,199 @@
+/**
+ * Every request ends in exactly one record of the right class, against a server that misbehaves on purpose
+ * (fault_server.ts), over real sockets.
+ */
+import { deepStrictEqual, match, ok } from "node:assert/strict";
+import { HttpClient, type HttpClientOptions } from "../../src/transport/http_client.ts";
+import { parseTarget } from "../../src/transport/parse_target.ts";
+import { executeRequest } from "../../src/engine/request_executor.ts";
+import { CHAT_ADAPTER } from "../../src/endpoints/openai/chat.ts";
+import type { RequestRecord } from "../../src/records/request_record.ts";
+import { StallDetector } from "../../src/transport/stall_detector.ts";
+import { type Fault, type FaultServer, type FaultServerOptions, startFaultServer } from "./fault_server.ts";
+
+interface RunOptions {
+  readonly requests: number;
+  readonly streaming?: boolean;
+  readonly timeoutMs?: number;
+  /** Pause between sequential requests (lets idle faults act). */
+  readonly gapMs?: number;
+  readonly client?: HttpClientOptions;
+  readonly scheme?: "http" | "https";
+}
+
+const BODY = new TextEncoder().encode('{"model":"m","messages":[{"role":"user","content":"hi"}],"stream":true}');
+
+/** Sends `requests` requests one after another through the engine's executor; returns their records. */
+async function run(server: FaultServer, o: RunOptions, client?: HttpClient): Promise<RequestRecord[]> {
+  const own = client ?? new HttpClient(parseTarget(`${o.scheme ?? "http"}://127.0.0.1:${server.port}`), o.client);
+  const streaming = o.streaming ?? true;
+  const ctx = {
+    sender: own,
+    adapter: CHAT_ADAPTER,
+    path: "/v1/chat/completions",
+    headers: CHAT_ADAPTER.headers({ streaming }),
+    timeoutMs: o.timeoutMs ?? 5000,
+    clockOffsetMs: 0,
+    workerId: "worker_0",
+    phase: "profiling" as const,
+  };
+  const records: RequestRecord[] = [];
+  const signal = new AbortController().signal;
+  try {
+    for (let i = 0; i < o.requests; i++) {
+      if (i > 0 && o.gapMs) await new Promise((r) => setTimeout(r, o.gapMs));
+      const meta = { requestIndex: i, sessionIndex: i, turnIndex: 0, creditIssuedAt: performance.now() };
+      records.push(
+        await executeRequest(ctx, { conversationId: `c${i}`, turnIndex: 0, body: BODY }, meta, `s${i}`, signal),
+      );
+    }
+  } finally {
+    if (client === undefined) own.close();
+  }
+  return records;
+}
+
+const classOf = (r: RequestRecord) => r.error?.type ?? "ok";
+
+async function withServer<T>(options: FaultServerOptions, body: (s: FaultServer) => Promise<T>): Promise<T> {
+  const server = startFaultServer(options);
+  try {
+    return await body(server);
+  } finally {
+    await server.close();
+  }
+}
+
+const script = (...faults: Fault[]) => (n: number) => faults[n % faults.length];
+
+Deno.test("fault: an unsolicited 408 on an idle kept-alive connection is never charged to the next request", async () => {
+  await withServer({ script: script("idle-408"), idleMs: 20 }, async (server) => {
+    const client = new HttpClient(parseTarget(`http://127.0.0.1:${server.port}`));
+    try {
+      const records = await run(server, { requests: 6, gapMs: 60 }, client);
+      deepStrictEqual(records.map(classOf), Array(6).fill("ok"));
+      deepStrictEqual(server.received, 6);
+      ok(client.evictedIdleConnections >= 4, `evicted ${client.evictedIdleConnections}`);
+    } finally {
+      client.close();
+    }
+  });
+});
+
+Deno.test("fault: a FIN on an idle connection costs nothing; reuse resumes on a fresh one", async () => {
+  await withServer({ script: script("idle-close"), idleMs: 20 }, async (server) => {
+    const records = await run(server, { requests: 5, gapMs: 50 });
+    deepStrictEqual(records.map(classOf), Array(5).fill("ok"));
+    deepStrictEqual([server.received, server.accepted], [5, 5]);
+  });
+});
+
+Deno.test("fault: FIN and RST mid-stream are one ConnectionResetError record each, grouped by kind", async () => {
+  await withServer({ script: script("ok", "fin-mid-stream", "ok", "rst-mid-stream") }, async (server) => {
+    const records = await run(server, { requests: 8 });
+    deepStrictEqual(records.map(classOf), [
+      "ok",
+      "ConnectionResetError",
+      "ok",
+      "ConnectionResetError",
+      "ok",
+      "ConnectionResetError",
+      "ok",
+      "ConnectionResetError",
+    ]);
+    deepStrictEqual(server.received, 8);
+    const fin = records[1].error!;
+    match(fin.message, /mid-body after \d+ body bytes/);
+    ok(fin.group !== undefined && !/\d+ body bytes/.test(fin.group), "the summary group has no byte count");
+    // The partial answer was seen before the cut.
+    deepStrictEqual(records[1].content, "Hello world");
+  });
+});
+
+Deno.test("fault: a server that never answers gives TimeoutError records and one stall notice", async () => {
+  await withServer({ script: script("never-answer") }, async (server) => {
+    const client = new HttpClient(parseTarget(`http://127.0.0.1:${server.port}`));
+    const detector = new StallDetector(100);
+    try {
+      const pending = run(server, { requests: 2, timeoutMs: 400 }, client);
+      await new Promise((r) => setTimeout(r, 20));
+      deepStrictEqual(detector.check(performance.now(), [client.activity()]), []);
+      await new Promise((r) => setTimeout(r, 150));
+      const notices = detector.check(performance.now(), [client.activity()]);
+      deepStrictEqual(notices.length, 1);
+      match(
+        notices[0],
+        new RegExp(`127\\.0\\.0\\.1:${server.port} .*1 request in flight \\(1 waiting for the response\\)`),
+      );
+      deepStrictEqual(detector.check(performance.now(), [client.activity()]), [], "said once");
+      const records = await pending;
+      deepStrictEqual(records.map(classOf), ["TimeoutError", "TimeoutError"]);
+      deepStrictEqual(server.received, 2);
+    } finally {
+      client.close();
+    }
+  });
+});
+
+Deno.test("fault: a server that never accepts: plain requests time out, TLS setup hits the connect limit", async () => {
+  await withServer({ script: script("ok"), neverAccept: true }, async (server) => {
+    const records = await run(server, { requests: 2, timeoutMs: 200 });
+    deepStrictEqual(records.map(classOf), ["TimeoutError", "TimeoutError"]);
+    const tls = await run(server, { requests: 2, scheme: "https", client: { connectTimeoutMs: 100 } });
+    deepStrictEqual(tls.map(classOf), ["ConnectTimeoutError", "ConnectTimeoutError"]);
+    deepStrictEqual(server.received, 0);
+  });
+});
+
+Deno.test("fault: a byte-by-byte answer is complete and correct", async () => {
+  await withServer({ script: script("drip") }, async (server) => {
+    const records = await run(server, { requests: 2 });
+    deepStrictEqual(records.map(classOf), ["ok", "ok"]);
+    deepStrictEqual(records.map((r) => r.content), ["Hello world", "Hello world"]);
+    deepStrictEqual(records[0].responseTimes.length, 2);
+  });
+});
+
+Deno.test("fault: gzip bodies, streamed and not, are decoded", async () => {
+  await withServer({ script: script("gzip", "gzip-json") }, async (server) => {
+    const streamed = await run(server, { requests: 1 });
+    const plain = await run(server, { requests: 1, streaming: false });
+    for (const r of [...streamed, ...plain]) {
+      deepStrictEqual([classOf(r), r.content, r.usage?.completionTokens], ["ok", "Hello world", 2]);
+    }
+    deepStrictEqual(server.received, 2);
+  });
+});
+
+Deno.test("fault: a 200 with nothing to measure is InvalidInferenceResultError, never a success", async () => {
+  await withServer({ script: script("wrong-shape", "empty-choices", "content-null") }, async (server) => {
+    const records = await run(server, { requests: 3, streaming: false });
+    deepStrictEqual(records.map(classOf), Array(3).fill("InvalidInferenceResultError"));
+    deepStrictEqual(records.map((r) => r.status), [200, 200, 200]);
+    deepStrictEqual(server.received, 3);
+  });
+});
+
+Deno.test("fault: [DONE] completes the record although the body stays open", async () => {
+  await withServer({ script: script("done-open") }, async (server) => {
+    const started = performance.now();
+    const records = await run(server, { requests: 3, timeoutMs: 10_000 });
+    ok(performance.now() - started < 3000, "no request waited for its timeout");
+    deepStrictEqual(records.map(classOf), ["ok", "ok", "ok"]);
+    deepStrictEqual(records.map((r) => r.content), Array(3).fill("Hello world"));
+    deepStrictEqual(server.received, 3);
+  });
+});
+
+Deno.test("fault: a line without end and a huge header are ProtocolError records with a clear reason", async () => {
+  await withServer({ script: script("huge-line", "huge-header"), hugeBytes: 40 * 1024 * 1024 }, async (server) => {
+    const line = await run(server, { requests: 1 });
+    deepStrictEqual(line.map(classOf), ["ProtocolError"]);
+    match(line[0].error!.message, /SSE line exceeds \d+ bytes without a line break/);
+  });
+  await withServer({ script: script("huge-header"), hugeBytes: 1024 * 1024 }, async (server) => {
+    const head = await run(server, { requests: 1 });
+    deepStrictEqual(head.map(classOf), ["ProtocolError"]);
+    match(head[0].error!.message, /response head exceeds/);
+  });
+});

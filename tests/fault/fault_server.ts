@@ -1,0 +1,327 @@
+/**
+ * A scripted misbehaving HTTP/1.1 server on raw sockets (loopback only), for tests that prove every request ends
+ * in exactly one record of the right class. Each request is answered according to `script(n)` (`n`: 0-based
+ * request number across all connections); the server counts the requests it actually received, so tests can
+ * compare records with what reached the server.
+ */
+
+const enc = new TextEncoder();
+
+/** How one request is answered. */
+export type Fault =
+  /** A good streamed chat answer (`[DONE]`, then the chunked body ends). */
+  | "ok"
+  /** A good non-streamed chat completion. */
+  | "ok-json"
+  /** Streams two events, then closes the connection (FIN). */
+  | "fin-mid-stream"
+  /** Streams two events, then resets the connection (RST: closed with unread request bytes). */
+  | "rst-mid-stream"
+  /** Answers well, then, once the connection idles for `idleMs`, sends an unsolicited 408 and closes. */
+  | "idle-408"
+  /** Answers well, then closes the connection once it idles for `idleMs`. */
+  | "idle-close"
+  /** Reads the request and never answers. */
+  | "never-answer"
+  /** A good streamed answer written one byte at a time, `dripMs` apart. */
+  | "drip"
+  /** A good streamed answer, gzip-encoded. */
+  | "gzip"
+  /** A good non-streamed answer, gzip-encoded. */
+  | "gzip-json"
+  /** 200 JSON of the wrong shape (`{"result": …}`). */
+  | "wrong-shape"
+  /** 200 JSON with an empty `choices` array. */
+  | "empty-choices"
+  /** 200 JSON whose message content is null. */
+  | "content-null"
+  /** A good streamed answer whose `[DONE]` is sent but whose chunked body never ends. */
+  | "done-open"
+  /** One SSE line that never ends, `hugeBytes` long. */
+  | "huge-line"
+  /** A response head with a `hugeBytes` header. */
+  | "huge-header";
+
+export interface FaultServerOptions {
+  readonly script: (n: number) => Fault;
+  /** Idle time before `idle-408` / `idle-close` act. @default {20} */
+  readonly idleMs?: number;
+  /** Pause between dripped bytes (0: one write per byte, no pause). @default {0} */
+  readonly dripMs?: number;
+  /** @default {40 MiB} */
+  readonly hugeBytes?: number;
+  /** Listen but never accept (connections complete in the kernel's backlog, nothing is read). */
+  readonly neverAccept?: boolean;
+}
+
+export interface FaultServer {
+  readonly port: number;
+  /** Requests whose head the server read. */
+  readonly received: number;
+  /** Connections accepted. */
+  readonly accepted: number;
+  close(): Promise<void>;
+}
+
+const EVENTS = [
+  '{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hello"}}]}',
+  '{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":" world"}}]}',
+  '{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],' +
+  '"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}',
+];
+const SSE_HEAD = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n";
+const JSON_OK = JSON.stringify({
+  object: "chat.completion",
+  choices: [{ index: 0, message: { role: "assistant", content: "Hello world" }, finish_reason: "stop" }],
+  usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
+});
+
+function chunk(bytes: Uint8Array): Uint8Array {
+  const head = enc.encode(`${bytes.length.toString(16)}\r\n`);
+  const out = new Uint8Array(head.length + bytes.length + 2);
+  out.set(head);
+  out.set(bytes, head.length);
+  out.set([13, 10], head.length + bytes.length);
+  return out;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let off = 0;
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.length;
+  }
+  return out;
+}
+
+function sseEvents(done = true): Uint8Array[] {
+  const events = EVENTS.map((e) => enc.encode(`data: ${e}\n\n`));
+  if (done) events.push(enc.encode("data: [DONE]\n\n"));
+  return events;
+}
+
+function json(body: string, status = 200): Uint8Array {
+  return enc.encode(
+    `HTTP/1.1 ${status} X\r\nContent-Type: application/json\r\nContent-Length: ${
+      enc.encode(body).length
+    }\r\n\r\n${body}`,
+  );
+}
+
+async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+export function startFaultServer(options: FaultServerOptions): FaultServer {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const conns = new Set<Deno.Conn>();
+  const handlers: Promise<void>[] = [];
+  let received = 0;
+  let accepted = 0;
+  let closed = false;
+  const idleMs = options.idleMs ?? 20;
+
+  async function write(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
+    let off = 0;
+    while (off < bytes.length) off += await conn.write(bytes.subarray(off));
+  }
+
+  /** Reads one request head + Content-Length body; `peekOnly` leaves the body unread (for a reset). */
+  async function readRequest(conn: Deno.Conn, state: { pending: Uint8Array }): Promise<boolean> {
+    for (;;) {
+      const text = new TextDecoder().decode(state.pending);
+      const end = text.indexOf("\r\n\r\n");
+      if (end >= 0) {
+        const length = Number(/content-length:\s*(\d+)/i.exec(text.slice(0, end))?.[1] ?? "0");
+        if (state.pending.length >= end + 4 + length) {
+          state.pending = state.pending.slice(end + 4 + length);
+          return true;
+        }
+      }
+      const buf = new Uint8Array(64 * 1024);
+      const n = await conn.read(buf);
+      if (n === null) return false;
+      state.pending = concat([state.pending, buf.subarray(0, n)]);
+    }
+  }
+
+  async function answer(conn: Deno.Conn, fault: Fault): Promise<"keep" | "closed"> {
+    switch (fault) {
+      case "ok":
+      case "idle-408":
+      case "idle-close":
+        await write(conn, concat([enc.encode(SSE_HEAD + "\r\n"), ...sseEvents().map(chunk), enc.encode("0\r\n\r\n")]));
+        return "keep";
+      case "ok-json":
+        await write(conn, json(JSON_OK));
+        return "keep";
+      case "fin-mid-stream":
+        await write(conn, concat([enc.encode(SSE_HEAD + "\r\n"), ...sseEvents().slice(0, 2).map(chunk)]));
+        await delay(5);
+        conn.close();
+        return "closed";
+      case "rst-mid-stream":
+        throw new Error("handled before the request is read");
+      case "never-answer":
+        await new Promise<void>((resolve) => {
+          const wait = async () => {
+            try {
+              while ((await conn.read(new Uint8Array(1024))) !== null) { /* discard */ }
+            } catch { /* reset */ }
+            resolve();
+          };
+          wait();
+        });
+        return "closed";
+      case "drip": {
+        const bytes = concat([enc.encode(SSE_HEAD + "\r\n"), ...sseEvents().map(chunk), enc.encode("0\r\n\r\n")]);
+        for (let i = 0; i < bytes.length; i++) {
+          await write(conn, bytes.subarray(i, i + 1));
+          if ((options.dripMs ?? 0) > 0) await delay(options.dripMs!);
+        }
+        return "keep";
+      }
+      case "gzip": {
+        const body = await gzip(concat(sseEvents()));
+        const head = enc.encode(SSE_HEAD + "Content-Encoding: gzip\r\n\r\n");
+        await write(
+          conn,
+          concat([head, chunk(body.subarray(0, 10)), chunk(body.subarray(10)), enc.encode("0\r\n\r\n")]),
+        );
+        return "keep";
+      }
+      case "gzip-json": {
+        const body = await gzip(enc.encode(JSON_OK));
+        const head =
+          `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${body.length}\r\n\r\n`;
+        await write(conn, concat([enc.encode(head), body]));
+        return "keep";
+      }
+      case "wrong-shape":
+        await write(conn, json(JSON.stringify({ result: "Hello world" })));
+        return "keep";
+      case "empty-choices":
+        await write(conn, json(JSON.stringify({ object: "chat.completion", choices: [] })));
+        return "keep";
+      case "content-null":
+        await write(
+          conn,
+          json(JSON.stringify({ object: "chat.completion", choices: [{ index: 0, message: { content: null } }] })),
+        );
+        return "keep";
+      case "done-open":
+        await write(conn, concat([enc.encode(SSE_HEAD + "\r\n"), ...sseEvents().map(chunk)]));
+        return "keep-open" as "keep";
+      case "huge-line": {
+        await write(conn, enc.encode(SSE_HEAD + "\r\n"));
+        const piece = enc.encode("x".repeat(1024 * 1024));
+        await write(conn, chunk(enc.encode("data: ")));
+        for (let sent = 0; sent < (options.hugeBytes ?? 40 * 1024 * 1024); sent += piece.length) {
+          await write(conn, chunk(piece));
+        }
+        await write(conn, enc.encode("0\r\n\r\n"));
+        return "keep";
+      }
+      case "huge-header":
+        await write(
+          conn,
+          enc.encode(`HTTP/1.1 200 OK\r\nX-Big: ${"y".repeat(options.hugeBytes ?? 1024 * 1024)}\r\n\r\n`),
+        );
+        return "keep";
+    }
+  }
+
+  async function serve(conn: Deno.Conn): Promise<void> {
+    const state: { pending: Uint8Array } = { pending: new Uint8Array(0) };
+    try {
+      for (;;) {
+        // A reset needs request bytes left unread when the socket closes: decide before reading the request.
+        if (options.script(received) === "rst-mid-stream") {
+          const first = new Uint8Array(16);
+          if ((await conn.read(first)) === null) return;
+          received++;
+          await write(conn, concat([enc.encode(SSE_HEAD + "\r\n"), ...sseEvents().slice(0, 2).map(chunk)]));
+          await delay(5);
+          conn.close(); // unread request bytes → the kernel sends RST
+          return;
+        }
+        if (!(await readRequest(conn, state))) return;
+        const fault = options.script(received++);
+        const outcome = await answer(conn, fault);
+        if (outcome === "closed") return;
+        if ((outcome as string) === "keep-open") {
+          // Never end the body; the client must finish on [DONE] and may close.
+          while ((await conn.read(new Uint8Array(1024))) !== null) { /* discard */ }
+          return;
+        }
+        if (fault === "idle-408" || fault === "idle-close") {
+          const buf = new Uint8Array(64 * 1024);
+          const next = conn.read(buf).then((n) => {
+            if (n) state.pending = concat([state.pending, buf.subarray(0, n)]);
+            return n;
+          }, () => null);
+          const woke = await Promise.race([delay(idleMs).then(() => "idle"), next.then(() => "data")]);
+          if (woke === "data" && (await next) === null) return;
+          if (woke === "idle") {
+            if (fault === "idle-408") {
+              await write(conn, json('{"error":"idle timeout"}', 408)).catch(() => {});
+            }
+            conn.close();
+            return;
+          }
+        }
+      }
+    } catch {
+      // The client went away: nothing to clean up beyond the close below.
+    } finally {
+      conns.delete(conn);
+      try {
+        conn.close();
+      } catch { /* already closed */ }
+    }
+  }
+
+  const loop = options.neverAccept ? Promise.resolve() : (async () => {
+    for (;;) {
+      let conn: Deno.Conn;
+      try {
+        conn = await listener.accept();
+      } catch {
+        return;
+      }
+      accepted++;
+      conns.add(conn);
+      handlers.push(serve(conn));
+    }
+  })();
+
+  return {
+    port: (listener.addr as Deno.NetAddr).port,
+    get received() {
+      return received;
+    },
+    get accepted() {
+      return accepted;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        listener.close();
+      } catch { /* already closed */ }
+      await loop;
+      for (const c of conns) {
+        try {
+          c.close();
+        } catch { /* already closed */ }
+      }
+      await Promise.all(handlers);
+    },
+  };
+}
