@@ -51,6 +51,8 @@ const TRANSPORT_ERROR_TYPES: Readonly<Record<TransportError["kind"], string>> = 
   cancelled: "RequestCancellationError",
 };
 
+const BODY_TEXT = new TextDecoder();
+
 export async function executeRequest(
   ctx: ExecutorContext,
   entry: RequestPayload,
@@ -112,6 +114,7 @@ export async function executeRequest(
     bytesSent: ex.bytesSent,
     bytesReceived: ex.bytesReceived,
     rawResponses: collector.raw?.map((r) => ({ t: r.t + off, text: r.text })),
+    ...(ctx.keepRaw ? { sentBody: BODY_TEXT.decode(entry.body) } : {}),
   };
 }
 

@@ -9,11 +9,16 @@
 import type { RequestRecord } from "../records/request_record.ts";
 import { epochNsDigits } from "./epoch_ns.ts";
 
-export function rawRecordLine(
-  record: RequestRecord,
-  payload: Readonly<Record<string, unknown>> | undefined,
-  timeOriginMs: number,
-): string {
+/** The line for a record that carries the body it sent (`sentBody`): JSON bodies as JSON, anything else as text. */
+export function rawRecordLine(record: RequestRecord, timeOriginMs: number): string {
+  let payload: unknown = null;
+  if (record.sentBody !== undefined) {
+    try {
+      payload = JSON.parse(record.sentBody);
+    } catch {
+      payload = record.sentBody;
+    }
+  }
   const ns = (t: number) => epochNsDigits(timeOriginMs, t);
   const responses = (record.rawResponses ?? []).map((r) =>
     `{"timestamp_ns":${ns(r.t)},"text":${JSON.stringify(r.text)}}`
@@ -30,6 +35,6 @@ export function rawRecordLine(
   ];
   const error = record.error === undefined ? "null" : JSON.stringify(record.error);
   return `{"metadata":{${meta.join(",")}},"status":${record.status ?? "null"},"payload":${
-    JSON.stringify(payload ?? null)
+    JSON.stringify(payload)
   },"responses":[${responses.join(",")}],"error":${error}}`;
 }

@@ -88,6 +88,8 @@ export interface RequestRecord {
   readonly bytesReceived?: number;
   /** `--export-level raw` only: every response payload as received (SSE `data`, or the whole body). */
   readonly rawResponses?: readonly RawResponse[];
+  /** The request body exactly as sent, with `--export-level raw` only (history-built turns differ from inputs.json). */
+  readonly sentBody?: string;
 }
 
 /** One received payload and the arrival time of its first byte (run clock). */

@@ -72,9 +72,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
   const jsonl = config.exportLevel === "summary"
     ? undefined
     : await JsonlSink.open(o.paths.recordsJsonl, o.metrics, timeOriginMs);
-  const raw = config.exportLevel === "raw"
-    ? await RawSink.open(o.paths.rawJsonl, payloadLookup(spec), timeOriginMs)
-    : undefined;
+  const raw = config.exportLevel === "raw" ? await RawSink.open(o.paths.rawJsonl, timeOriginMs) : undefined;
   const progress = config.ui === "none" ? undefined : new ProgressSink({
     phases: spec.phases,
     isTty: o.isTty,
@@ -165,12 +163,4 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     startEpochMs,
     endEpochMs: endAt !== undefined ? timeOriginMs + endAt : undefined,
   };
-}
-
-/** The payload each turn sent, for the raw export (turns built from history show their pre-run payload). */
-function payloadLookup(spec: ShardSpec) {
-  const payloads = new Map(
-    spec.conversations.flatMap((c) => c.turns).map((t) => [`${t.conversationId}#${t.turnIndex}`, t.payload]),
-  );
-  return (conversationId: string, turnIndex: number) => payloads.get(`${conversationId}#${turnIndex}`);
 }

@@ -179,6 +179,16 @@ Deno.test("multi_turn: later turns carry the earlier ones with the server's real
   assert.ok(answer.length > 0);
   const raw = await Deno.readTextFile(join(tmp.path, "artifacts/m-chat-concurrency2/profile_export_raw.jsonl"));
   assert.ok(raw.includes(answer.split(" ").slice(0, 3).join(" ")), "the reply the server sent");
+  // The raw export's payload of each request is the body the server received, history included.
+  const rawLines = raw.trim().split("\n").map((l) =>
+    JSON.parse(l) as { metadata: { x_request_id: string }; payload: unknown }
+  );
+  assert.equal(rawLines.length, 4);
+  for (const line of rawLines) {
+    const received = sent.find((e) => e.headers["x-request-id"] === line.metadata.x_request_id);
+    assert.ok(received, `request ${line.metadata.x_request_id} reached the server`);
+    assert.deepEqual(line.payload, received.body);
+  }
   const gap = byText("Now make it cheaper.").received_at_ms - byText("Plan two days in Lisbon.").received_at_ms;
   assert.ok(gap >= 800, `think time honoured: ${gap.toFixed(1)} ms`);
 });
