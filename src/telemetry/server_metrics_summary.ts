@@ -82,10 +82,11 @@ export function summarizeServerMetrics(endpoints: readonly EndpointScrapes[], wi
       if (family.type === "summary") continue;
       const type: SummaryType = family.type === "counter" || family.type === "histogram" ? family.type : "gauge";
       const name = type === "counter" ? family.name.replace(/_total$/, "") : family.name;
-      const sampleName = family.samples[0]?.name ?? family.name;
+      // A counter's unit from its sample name (`x_tokens_total` under `# TYPE x_tokens counter`), others' from the family.
+      const unitName = type === "counter" ? (family.samples[0]?.name ?? family.name) : family.name;
       let entry = byName.get(name);
       if (entry === undefined) {
-        entry = { type, description: family.help ?? "", unit: inferUnit(sampleName), series: [] };
+        entry = { type, description: family.help ?? "", unit: inferUnit(unitName), series: [] };
         byName.set(name, entry);
       }
       if (type === "histogram") {

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any -- export documents are read as loose JSON
 /**
  * The embedded API over real HTTP: `profile --api-port` against `serve-sim` (vLLM-style `/metrics` and synthetic
  * DCGM GPUs), every route polled during and after the run, `/metrics` validated by the strict parser, the files
