@@ -157,6 +157,18 @@ const SERVE_SIM_OPTIONS = [
     help: "Percentage (0-100) of requests answered with HTTP 500.",
   },
   {
+    key: "dcgmGpus",
+    type: "int",
+    default: SIM_DEFAULTS.dcgmGpus,
+    min: 0,
+    max: 64,
+    flags: ["--dcgm-gpus"],
+    group: "Options",
+    metavar: "<n>",
+    help: "Also serve a DCGM-exporter-style /dcgm/metrics with this many synthetic GPUs (power, utilization, " +
+      "memory, energy following the load).",
+  },
+  {
     key: "seed",
     type: "int",
     flags: ["--seed"],

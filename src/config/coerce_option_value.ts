@@ -85,6 +85,7 @@ export function coerceOptionValue(spec: ValueOptionSpec, raw: unknown, options: 
       return coerceEnum(spec, raw, shown, fail);
     case "list": {
       const previous = Array.isArray(options.previous) ? options.previous as string[] : [];
+      if (raw === undefined && spec.optionalValue === true) return { ok: true, value: previous };
       const items: string[] = [];
       for (const item of Array.isArray(raw) ? raw : [raw]) {
         if (typeof item === "number") {

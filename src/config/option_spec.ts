@@ -47,6 +47,8 @@ export interface OptionBase<G extends string = string> {
   readonly yaml?: readonly string[];
   /** Environment variable read between the YAML layer and the flags. */
   readonly env?: string;
+  /** Further environment variables read when `env` is unset (AIPerf's names), first set wins. */
+  readonly envAliases?: readonly string[];
   /** The value is a credential: never logged, exported or shown. */
   readonly secret?: boolean;
   /** The flag may be given several times; values accumulate (lists append, key/value maps merge, later wins). */
@@ -107,6 +109,8 @@ export interface FloatOptionSpec<K extends string = string, G extends string = s
 export interface BoolOptionSpec<K extends string = string, G extends string = string> extends KeyedOptionBase<K, G> {
   readonly type: "bool";
   readonly default: boolean;
+  /** `false` for a flag that is itself a negation (`--no-server-metrics`): no `--no-` form is added. @default true */
+  readonly negatable?: boolean;
 }
 
 /** One of a set of values; matching ignores case and treats `-` and `_` alike. */
@@ -127,6 +131,8 @@ export interface ListOptionSpec<K extends string = string, G extends string = st
   readonly type: "list";
   readonly items: "text" | "url";
   readonly default?: readonly string[];
+  /** The flag may be given without a value (`--server-metrics` alone: on, no extra items). @default false */
+  readonly optionalValue?: boolean;
 }
 
 /** `key:value` pairs (value JSON-parsed when possible) or a JSON object; merged, later wins. */
@@ -219,6 +225,8 @@ export function optionArity(spec: OptionSpec): ValueArity {
     case "unsupported":
     case "noEffect":
       return spec.arity;
+    case "list":
+      return spec.optionalValue === true ? "optional" : "required";
     default:
       return "required";
   }
@@ -236,7 +244,7 @@ export function optionFlagNames(spec: OptionSpec): readonly string[] {
 
 /** The `--no-x` spellings of a boolean option (none for other types). */
 export function negatedFlagNames(spec: OptionSpec): readonly string[] {
-  return spec.type === "bool" ? spec.flags.map((flag) => `--no-${flag.slice(2)}`) : [];
+  return spec.type === "bool" && spec.negatable !== false ? spec.flags.map((flag) => `--no-${flag.slice(2)}`) : [];
 }
 
 function isRegistry(choices: EnumOptionSpec["choices"]): choices is ChoiceRegistry {

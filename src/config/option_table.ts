@@ -29,6 +29,8 @@ export const OPTION_GROUPS = [
   "Warmup",
   "Goodput",
   "Output",
+  "Server Metrics",
+  "GPU Telemetry",
   "UI",
   "Service",
   "Workers",
@@ -608,6 +610,54 @@ const VALUE_OPTIONS = [
     group: "Output",
     help: "How much to write: the summary only, plus one record per request, or plus raw requests and responses.",
   },
+  // ── Server Metrics ────────────────────────────────────────────────────────────────────────────────────────
+  {
+    key: "serverMetricsUrls",
+    type: "list",
+    items: "url",
+    default: [],
+    optionalValue: true,
+    flags: ["--server-metrics"],
+    group: "Server Metrics",
+    repeatable: true,
+    metavar: "[<urls>]",
+    yaml: ["benchmark.server_metrics.urls"],
+    help: "Prometheus endpoints scraped during the run besides each --url's own /metrics (and /v1/metrics); " +
+      "/metrics is appended to a URL without a path. Summaries go to server_metrics_export.{json,csv}.",
+  },
+  {
+    key: "noServerMetrics",
+    type: "bool",
+    default: false,
+    negatable: false,
+    flags: ["--no-server-metrics"],
+    group: "Server Metrics",
+    help: "Do not scrape the server's Prometheus metrics.",
+  },
+  // ── GPU Telemetry ─────────────────────────────────────────────────────────────────────────────────────────
+  {
+    key: "gpuTelemetryUrls",
+    type: "list",
+    items: "url",
+    default: [],
+    optionalValue: true,
+    flags: ["--gpu-telemetry"],
+    group: "GPU Telemetry",
+    repeatable: true,
+    metavar: "[<urls>]",
+    yaml: ["benchmark.gpu_telemetry.urls"],
+    help: "DCGM-exporter endpoints to scrape for per-GPU power, utilization, memory and energy; " +
+      "http://localhost:9400/metrics and :9401 are tried by default and used when they answer.",
+  },
+  {
+    key: "noGpuTelemetry",
+    type: "bool",
+    default: false,
+    negatable: false,
+    flags: ["--no-gpu-telemetry"],
+    group: "GPU Telemetry",
+    help: "Do not collect GPU telemetry.",
+  },
   // ── UI ────────────────────────────────────────────────────────────────────────────────────────────────────
   {
     key: "ui",
@@ -650,6 +700,45 @@ const VALUE_OPTIONS = [
     group: "Service",
     help: "Same as --log-level TRACE.",
   },
+  {
+    key: "apiPort",
+    type: "int",
+    min: 1,
+    max: 65535,
+    flags: ["--api-port"],
+    group: "Service",
+    metavar: "<port>",
+    env: "INFERMETER_API_SERVER_PORT",
+    envAliases: ["AIPERF_API_SERVER_PORT"],
+    yaml: ["benchmark.runtime.api_port"],
+    defaultDescription: "no API server",
+    help: "Serve the live HTTP API (/api/*, Prometheus /metrics, /docs) on this port while the run lasts.",
+  },
+  {
+    key: "apiHost",
+    type: "string",
+    default: "127.0.0.1",
+    flags: ["--api-host"],
+    group: "Service",
+    metavar: "<host>",
+    env: "INFERMETER_API_SERVER_HOST",
+    envAliases: ["AIPERF_API_SERVER_HOST"],
+    yaml: ["benchmark.runtime.api_host"],
+    help: "Address the API server binds; 0.0.0.0 exposes it beyond this machine.",
+  },
+  {
+    key: "apiKeepAlive",
+    type: "float",
+    default: 0,
+    min: 0,
+    max: 86400,
+    flags: ["--api-keep-alive"],
+    group: "Service",
+    metavar: "<seconds>",
+    env: "INFERMETER_API_SERVER_KEEP_ALIVE",
+    yaml: ["benchmark.runtime.api_keep_alive"],
+    help: "Keep the API server up this many seconds after the run so results can be fetched (Ctrl-C ends it).",
+  },
   // ── Workers ───────────────────────────────────────────────────────────────────────────────────────────────
   {
     key: "workers",
@@ -682,24 +771,7 @@ const VALUE_OPTIONS = [
 ] as const satisfies readonly OptionSpec<string, OptionGroup>[];
 
 /** AIPerf flags that do nothing here because infermeter already behaves that way. */
-const NO_EFFECT_OPTIONS = [
-  {
-    type: "noEffect",
-    arity: "none",
-    flags: ["--no-server-metrics"],
-    group: "Not Supported Yet",
-    help: "Accepted for AIPerf compatibility; infermeter does not scrape server metrics yet.",
-    reason: "infermeter does not scrape server metrics yet",
-  },
-  {
-    type: "noEffect",
-    arity: "none",
-    flags: ["--no-gpu-telemetry"],
-    group: "Not Supported Yet",
-    help: "Accepted for AIPerf compatibility; infermeter does not collect GPU telemetry yet.",
-    reason: "infermeter does not collect GPU telemetry yet",
-  },
-] as const satisfies readonly OptionSpec<string, OptionGroup>[];
+const NO_EFFECT_OPTIONS = [] as const satisfies readonly OptionSpec<string, OptionGroup>[];
 
 /** Shorthand for the reserved AIPerf flags below. */
 function reserved(arity: ValueArity, flags: readonly string[], short?: string): UnsupportedOptionSpec<OptionGroup> {
@@ -747,11 +819,7 @@ const UNSUPPORTED_OPTIONS: readonly UnsupportedOptionSpec<OptionGroup>[] = [
   reserved("none", ["--export-http-trace"]),
   reserved("none", ["--export-outputs-json"]),
   reserved("none", ["--auto-plot"]),
-  reserved("optional", ["--server-metrics"]),
-  reserved("optional", ["--gpu-telemetry"]),
   reserved("required", ["--num-profile-runs"]),
-  reserved("required", ["--api-port"]),
-  reserved("required", ["--api-host"]),
   reserved("required", ["--record-processors", "--record-processor-service-count"]),
   reserved("required", ["--stats-interval"]),
   reserved("required", ["--wait-for-model-timeout"]),

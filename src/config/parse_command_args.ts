@@ -62,9 +62,9 @@ export function envAssignments(
   const assignments: OptionAssignment[] = [];
   for (const spec of options) {
     if (spec.env === undefined) continue;
-    const value = env[spec.env];
-    if (value === undefined || value === "") continue;
-    assignments.push({ spec, raw: value, origin: `env ${spec.env}`, source: "env" });
+    const name = [spec.env, ...(spec.envAliases ?? [])].find((n) => env[n] !== undefined && env[n] !== "");
+    if (name === undefined) continue;
+    assignments.push({ spec, raw: env[name], origin: `env ${name}`, source: "env" });
   }
   return assignments;
 }

@@ -85,6 +85,10 @@ export interface ArtifactPaths {
   readonly consoleTxt: string;
   /** `inputs.json` (never prefixed). */
   readonly inputsJson: string;
+  /** `server_metrics_export.json` | `<prefix>_server_metrics.json` */
+  readonly serverMetricsJson: string;
+  /** `server_metrics_export.csv` | `<prefix>_server_metrics.csv` */
+  readonly serverMetricsCsv: string;
 }
 
 /** File paths inside `dir`, renamed by `--profile-export-prefix` when given. */
@@ -99,5 +103,7 @@ export function artifactPaths(dir: string, profileExportPrefix?: string): Artifa
     rawJsonl: name("_raw.jsonl", "profile_export_raw.jsonl"),
     consoleTxt: name("_console.txt", "profile_export_console.txt"),
     inputsJson: join(dir, "inputs.json"),
+    serverMetricsJson: name("_server_metrics.json", "server_metrics_export.json"),
+    serverMetricsCsv: name("_server_metrics.csv", "server_metrics_export.csv"),
   };
 }

@@ -90,6 +90,8 @@ export interface SummaryJsonInfo {
   readonly warmup?: RunSummary;
   /** infermeter-only facts (client CPU, engine overhead, ...), written under `infermeter` as given. */
   readonly infermeter?: JsonObject;
+  /** Per-GPU telemetry summaries and energy efficiency (`telemetry_data`); omitted when undefined. */
+  readonly telemetryData?: JsonObject;
 }
 
 function finite(x: number | undefined): number | undefined {
@@ -174,6 +176,7 @@ export function summaryJsonObject(summary: RunSummary, info: SummaryJsonInfo): J
     start_time: info.startTimeMs === undefined ? undefined : isoUtcMicros(info.startTimeMs),
     end_time: info.endTimeMs === undefined ? undefined : isoUtcMicros(info.endTimeMs),
     warmup_metrics: info.warmup === undefined ? undefined : metricsJson(info.warmup.metrics),
+    telemetry_data: info.telemetryData,
     infermeter: Object.keys(extra).length > 0 ? extra : undefined,
   };
 }

@@ -42,6 +42,8 @@ export interface CollectOptions {
   readonly onLive?: (live: LiveRun) => void;
   /** Further consumers, after the built-in ones. */
   readonly sinks?: readonly RecordSink[];
+  /** The run's id (drawn when not given). */
+  readonly benchmarkId?: string;
 }
 
 export interface CollectResult {
@@ -108,7 +110,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
   logger.beforeConsoleWrite = () => progress?.clearLine();
 
   let startEpochMs: number | undefined;
-  const benchmarkId = crypto.randomUUID();
+  const benchmarkId = o.benchmarkId ?? crypto.randomUUID();
   // Tens of thousands of streams: one small read buffer per connection, no read posted ahead (where one would be).
   const manyStreams = (phaseConcurrency(profilingPhase) ?? 0) > 1000;
   let outcome: BenchmarkOutcome | undefined;

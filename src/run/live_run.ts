@@ -22,6 +22,15 @@ export interface LivePhase {
   readonly expected?: number;
   /** The phase's duration, when time-bounded, s. */
   readonly durationSec?: number;
+  /** Epoch ms the phase ended (the next one began, or the run finished). */
+  readonly endedAtMs?: number;
+}
+
+/** Records one engine worker (shard) delivered, all phases together. */
+export interface LiveWorker {
+  readonly workerId: string;
+  readonly completed: number;
+  readonly errors: number;
 }
 
 export interface LiveRunSnapshot {
@@ -29,6 +38,7 @@ export interface LiveRunSnapshot {
   /** Epoch ms of this snapshot. */
   readonly atMs: number;
   readonly phases: readonly LivePhase[];
+  readonly workers: readonly LiveWorker[];
   /** Running figures of the profiling phase (records counted and measured so far). */
   readonly metrics: LiveSnapshot;
 }
@@ -38,6 +48,7 @@ interface PhaseCounts {
   readonly startedAtMs: number;
   completed: number;
   errors: number;
+  endedAtMs?: number;
 }
 
 export class LiveRun implements RecordSink {
@@ -48,6 +59,7 @@ export class LiveRun implements RecordSink {
   readonly #phases: PhaseCounts[] = [];
   #current: PhaseCounts | undefined;
   #state: RunState = "starting";
+  readonly #workers = new Map<string, { workerId: string; completed: number; errors: number }>();
 
   constructor(options: { metrics: MetricsSink; phases: readonly PhaseSpec[]; timeOriginMs: number }) {
     this.#metrics = options.metrics;
@@ -56,6 +68,7 @@ export class LiveRun implements RecordSink {
   }
 
   phaseStarted(phase: Phase, at: number): void {
+    if (this.#current !== undefined) this.#current.endedAtMs = this.#timeOriginMs + at;
     this.#current = { name: phase, startedAtMs: this.#timeOriginMs + at, completed: 0, errors: 0 };
     this.#phases.push(this.#current);
     this.#state = phase;
@@ -66,9 +79,17 @@ export class LiveRun implements RecordSink {
     if (current === undefined || current.name !== record.phase) return;
     current.completed++;
     if (record.error !== undefined) current.errors++;
+    let worker = this.#workers.get(record.workerId);
+    if (worker === undefined) {
+      worker = { workerId: record.workerId, completed: 0, errors: 0 };
+      this.#workers.set(record.workerId, worker);
+    }
+    worker.completed++;
+    if (record.error !== undefined) worker.errors++;
   }
 
   close(): void {
+    if (this.#current !== undefined) this.#current.endedAtMs ??= this.#timeOriginMs + performance.now();
     this.#state = "finished";
   }
 
@@ -86,6 +107,7 @@ export class LiveRun implements RecordSink {
           ...(durationMs === undefined ? {} : { durationSec: durationMs / 1000 }),
         };
       }),
+      workers: [...this.#workers.values()].map((w) => ({ ...w })),
       metrics: this.#metrics.profiling.snapshot(),
     };
   }

@@ -43,6 +43,9 @@ import { EXPORTERS } from "./exporters.ts";
 import type { LiveRun } from "./live_run.ts";
 import type { RecordSink } from "./record_sink.ts";
 import { InputError } from "../base/input_error.ts";
+import { ApiSession } from "./api_session.ts";
+import { finishTelemetry, startTelemetry } from "./telemetry_session.ts";
+import { summaryJsonObject } from "../export/json_export.ts";
 
 /** How a profile run ended; the CLI maps each to an exit code. */
 export type ProfileEnd =
@@ -172,15 +175,55 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   logger.addSink(logFile, "DEBUG");
   logger.debug(`command: ${cliCommand}`); // again, now that the log file receives it
 
+  const benchmarkId = crypto.randomUUID();
+  const inputConfig = toInputConfig(config) as JsonObject;
+  const runInfoBlock: JsonObject = {
+    benchmark_id: benchmarkId,
+    sweep_id: null,
+    random_seed: seed,
+    trial: 0,
+    run_label: "run_0001",
+    variation_label: "base",
+    variation_index: 0,
+    variation_values: {},
+    cli_command: cliCommand,
+  };
+  const api = config.apiPort === undefined ? undefined : await ApiSession.start({
+    config,
+    identity: {
+      benchmarkId,
+      model: config.modelNames.join(","),
+      endpointType: config.endpointType,
+      streaming,
+      concurrency: config.concurrency,
+      requestRate: config.requestRate,
+      version: VERSION,
+    },
+    inputConfig,
+    runInfo: runInfoBlock,
+    artifactDir: dir,
+    metrics,
+    shards,
+  }, logger);
+  if (config.apiPort !== undefined && api === undefined) {
+    counter?.close();
+    await logFile.close();
+    throw new InputError(`--api-port ${config.apiPort}: the API server cannot listen there; choose a free port.`);
+  }
+
   const reaches = await reachable;
   const reach = reaches.find((r) => !r.ok) ?? reaches[0];
   if (!reach.ok) {
     logger.error(reach.message!);
     counter?.close();
     await writeInputsJson(paths.inputsJson, inputSessions(conversations));
+    api?.fail();
+    await api?.close(stop, logger);
     await logFile.close();
     return { end: "unreachable", artifactDir: dir };
   }
+  // Baseline scrapes before anything is sent (warm-up included), so counters' increases cover the profiling window.
+  const telemetry = await startTelemetry(config, logger);
   logger.debug(`server reachable (connect ${reach.connectMs?.toFixed(2)} ms) ${sinceStart()}`);
   const path = endpointPath(config.customEndpoint ?? adapter.capabilities.path);
   const shownPath = targetPath(target.basePath, path, config.customEndpoint !== undefined);
@@ -240,7 +283,10 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   if (stop?.aborted) {
     logger.warning("Interrupted before the benchmark started; nothing was sent.");
     counter?.close();
+    await telemetry?.stop();
     await writeInputsJson(paths.inputsJson, inputSessions(conversations));
+    api?.fail();
+    await api?.close(stop, logger);
     await logFile.close();
     return { end: "interrupted_before_start", artifactDir: dir };
   }
@@ -254,7 +300,11 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   }
   const run = await collectRecords({
     stop,
-    onLive: o.onLive,
+    benchmarkId,
+    onLive: (live) => {
+      api?.attach(live);
+      o.onLive?.(live);
+    },
     sinks: o.sinks,
     shards,
     counter,
@@ -266,6 +316,11 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     paths,
     logger,
     isTty,
+  }).catch(async (err) => {
+    await telemetry?.stop();
+    api?.fail();
+    await api?.close(undefined, logger);
+    throw err;
   }).finally(() => wake?.release());
 
   // inputs.json is written after the run: rendering it is not needed to send anything (startup budget).
@@ -304,19 +359,31 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
       : null,
     tokenizer: tokenizer.name,
   };
+  const width = Deno.stdout.isTerminal() ? Math.max(80, Deno.consoleSize().columns) : 140;
+  const windowEndMs = run.endEpochMs ?? Date.now();
+  const telemetryOut = telemetry === undefined ? undefined : await finishTelemetry(telemetry, {
+    window: { startMs: run.startEpochMs ?? windowEndMs, endMs: windowEndMs },
+    benchmarkId: run.benchmarkId,
+    infermeterVersion: VERSION,
+    inputConfig,
+    paths,
+    outputTokens: summary.metrics.find((m) => m.tag === "total_osl")?.value,
+    maxWidth: width,
+  });
   const info = {
     infermeterVersion: VERSION,
     benchmarkId: run.benchmarkId,
     startTimeMs: run.startEpochMs,
     endTimeMs: run.endEpochMs,
     wasCancelled: run.cancelled,
-    inputConfig: toInputConfig(config) as JsonObject,
+    inputConfig,
     runInfo: { randomSeed: seed, cliCommand },
     warmup: warmupSummary,
     infermeter,
+    telemetryData: telemetryOut?.telemetryData,
   };
 
-  const written: { label: string; path: string }[] = [];
+  const written: { label: string; path: string }[] = [...(telemetryOut?.written ?? [])];
   for (const exporter of EXPORTERS.entries()) {
     written.push({ label: exporter.label, path: await exporter.write({ summary, paths, info }) });
   }
@@ -333,7 +400,15 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     scheduleLatenessP50Ms: summary.scheduleLatenessMs?.p50,
     scheduleLatenessP99Ms: summary.scheduleLatenessMs?.p99,
   };
-  const consoleText = renderConsole(summary, adapter, cliCommand, run.cancelled, exportsList, client);
+  const consoleText = renderConsole(
+    summary,
+    adapter,
+    cliCommand,
+    run.cancelled,
+    exportsList,
+    client,
+    telemetryOut?.tables ?? [],
+  );
   await Deno.writeTextFile(paths.consoleTxt, consoleText + "\n");
   (o.print ?? console.log)(consoleText);
 
@@ -350,6 +425,10 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   }
   if (end === "completed") logger.info("Benchmark completed successfully");
   logger.info(`Results saved to: ${dir}/`);
+  if (api !== undefined) {
+    api.finish(summaryJsonObject(summary, info), run.cancelled);
+    await api.close(stop, logger);
+  }
   await logFile.close();
   return { end, consoleText, artifactDir: dir };
 }
@@ -401,11 +480,13 @@ function renderConsole(
   cancelled: boolean,
   exportsList: { label: string; path: string }[],
   client: ClientOverhead | undefined,
+  telemetryTables: readonly string[],
 ): string {
   const width = Deno.stdout.isTerminal() ? Math.max(80, Deno.consoleSize().columns) : 140;
   const parts = [renderMetricsTable(summary, { metricsTitle: adapter.capabilities.metricsTitle, maxWidth: width })];
   const errors = renderErrorSummary(summary, { maxWidth: width });
   if (errors) parts.push(errors);
+  parts.push(...telemetryTables);
   parts.push(
     renderFooter({
       cliCommand,

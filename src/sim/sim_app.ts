@@ -35,6 +35,8 @@ import { SseEmitter } from "./sse_emitter.ts";
 import { type ScheduledHandle, StreamScheduler } from "./stream_scheduler.ts";
 import { TokenClock } from "./token_clock.ts";
 import { WordSource } from "./word_source.ts";
+import { VllmMetrics } from "./vllm_metrics.ts";
+import { DcgmMetrics } from "./dcgm_metrics.ts";
 
 export interface SimDeps {
   /** Counts prompt tokens (`prompt_tokens`); the CLI passes the builtin o200k_base tokenizer. */
@@ -69,6 +71,8 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
   const zeroLatency = o.ttftMs === 0 && o.itlMs === 0;
   const encoder = new TextEncoder();
   const countCache = new Map<string, number>();
+  const vllm = new VllmMetrics(o.models[0]);
+  const dcgm = o.dcgmGpus > 0 ? new DcgmMetrics(o.dcgmGpus, () => stats.inFlight) : undefined;
 
   const countText = (text: string): number => {
     const cached = countCache.get(text);
@@ -141,6 +145,19 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       stats.count(path, 200);
       stats.promptTokensTotal += plan.promptTokens;
       const total = plan.reasoningTokens + plan.contentTokens;
+      const held = plan.promptTokens + total;
+      vllm.started(held);
+      const done = (outputTokens: number, firstAt: number | undefined, finishReason: string) => {
+        const end = performance.now();
+        vllm.ended(held, {
+          promptTokens: plan.promptTokens,
+          outputTokens,
+          ttftSec: ((firstAt ?? end) - arrival) / 1000,
+          e2eSec: (end - arrival) / 1000,
+          finishReason,
+        });
+      };
+      const finishReason = plan.finishReason;
 
       if (!request.stream) {
         const lastDue = total > 0 ? clock.advance(total) : 0;
@@ -148,6 +165,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
         const reasoning = words.take(plan.reasoningTokens);
         const content = words.take(plan.contentTokens);
         stats.outputTokensTotal += total;
+        done(total, undefined, finishReason);
         return new Response(call.body(reply, reasoning, content), { status: 200, headers: JSON_HEADERS });
       }
 
@@ -161,10 +179,18 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       if (zeroLatency) {
         const body = emitter.emit(Infinity);
         stats.outputTokensTotal += emitter.tokensSent;
+        done(emitter.tokensSent, undefined, finishReason);
         return new Response(body, { status: 200, headers: SSE_HEADERS });
       }
       streaming = true;
-      return new Response(timedStream(emitter, arrival), { status: 200, headers: SSE_HEADERS });
+      return new Response(
+        timedStream(
+          emitter,
+          arrival,
+          (firstAt, complete) => complete ? done(emitter.tokensSent, firstAt, finishReason) : vllm.ended(held),
+        ),
+        { status: 200, headers: SSE_HEADERS },
+      );
     } catch (e) {
       if (e instanceof SimRequestError) {
         stats.count(path, e.status);
@@ -180,21 +206,30 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
     }
   };
 
-  const timedStream = (emitter: SseEmitter, arrival: number): ReadableStream<Uint8Array> => {
+  const timedStream = (
+    emitter: SseEmitter,
+    arrival: number,
+    onEnd: (firstAt: number | undefined, complete: boolean) => void,
+  ): ReadableStream<Uint8Array> => {
     let handle: ScheduledHandle | undefined;
     let finished = false;
+    let firstAt: number | undefined;
     const finish = () => {
       if (finished) return;
       finished = true;
       stats.end();
       stats.outputTokensTotal += emitter.tokensSent;
+      onEnd(firstAt, emitter.done);
     };
     return new ReadableStream<Uint8Array>({
       start(controller) {
         handle = scheduler.add({
           run(horizon) {
             const text = emitter.emit(horizon - arrival);
-            if (text.length > 0) controller.enqueue(encoder.encode(text));
+            if (text.length > 0) {
+              firstAt ??= performance.now();
+              controller.enqueue(encoder.encode(text));
+            }
             if (!emitter.done) return arrival + emitter.nextDue;
             controller.close();
             finish();
@@ -246,7 +281,13 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
   app.get("/health", health);
   app.get("/v1/health/live", () => jsonResponse({ object: "health.response", message: "Service is live." }));
   app.get("/v1/health/ready", () => jsonResponse({ object: "health.response", message: "Service is ready." }));
-  app.get("/metrics", () => new Response(stats.toPrometheus(), { status: 200, headers: PROMETHEUS_HEADERS }));
+  app.get(
+    "/metrics",
+    () => new Response(stats.toPrometheus() + vllm.render(), { status: 200, headers: PROMETHEUS_HEADERS }),
+  );
+  if (dcgm !== undefined) {
+    app.get("/dcgm/metrics", () => new Response(dcgm.render(), { status: 200, headers: PROMETHEUS_HEADERS }));
+  }
 
   if (o.apiKey !== undefined) {
     const key = o.apiKey;

@@ -65,6 +65,9 @@ export interface SimOptions {
   /** Write every request received to this file as JSONL (`request_journal.ts`); undefined = no journal.
    * @default undefined */
   readonly recordRequests?: string;
+  /** Serve a DCGM-exporter-style `/dcgm/metrics` with this many synthetic GPUs; 0 = none.
+   * @default 0 */
+  readonly dcgmGpus: number;
 }
 
 export const SIM_DEFAULTS: SimOptions = Object.freeze({
@@ -87,6 +90,7 @@ export const SIM_DEFAULTS: SimOptions = Object.freeze({
   emitSendTimes: false,
   shutdownGraceMs: 1000,
   recordRequests: undefined,
+  dcgmGpus: 0,
 });
 
 /** Reasoning tokens per `reasoning_effort` (AIPerf mock server values). */
@@ -111,6 +115,7 @@ export function resolveSimOptions(partial: Partial<SimOptions> = {}): SimOptions
   checkNumber("reasoningTokens", o.reasoningTokens, 0, 10_000_000, true);
   checkNumber("errorRate", o.errorRate, 0, 100);
   checkNumber("shutdownGraceMs", o.shutdownGraceMs, 0, 3_600_000);
+  checkNumber("dcgmGpus", o.dcgmGpus, 0, 64, true);
   if (o.seed !== undefined) checkNumber("seed", o.seed, 0, 0xffffffff, true);
   if (typeof o.host !== "string" || o.host.length === 0) throw new RangeError("host must be a non-empty string.");
   if (o.models.length === 0 || o.models.some((m) => typeof m !== "string" || m.length === 0)) {

@@ -473,10 +473,33 @@ Deno.test("parseProfileArgs rejects AIPerf options that are not supported yet, n
   );
 });
 
-Deno.test("parseProfileArgs accepts AIPerf switches that change nothing here, with a warning", async () => {
-  const parsed = await parse(["-m", "m", "--no-server-metrics", "--no-gpu-telemetry"]);
-  assert.equal(parsed.warnings.length, 2);
-  assert.match(parsed.warnings[0], /--no-server-metrics has no effect/);
+Deno.test("parseProfileArgs reads the server-metrics, GPU-telemetry and API options", async () => {
+  const plain = await parse(["-m", "m"]);
+  assert.equal(plain.config.noServerMetrics, false);
+  assert.deepEqual(plain.config.serverMetricsUrls, []);
+  assert.equal(plain.config.apiPort, undefined);
+  assert.equal(plain.config.apiHost, "127.0.0.1");
+  const off = await parse(["-m", "m", "--no-server-metrics", "--no-gpu-telemetry"]);
+  assert.equal(off.warnings.length, 0);
+  assert.equal(off.config.noServerMetrics, true);
+  assert.equal(off.config.noGpuTelemetry, true);
+  // The URL list takes an optional value: alone it turns collection on, and it never swallows the next flag.
+  const urls = await parse(["--server-metrics", "--gpu-telemetry", "localhost:9500", "-m", "m"]);
+  assert.deepEqual(urls.config.serverMetricsUrls, []);
+  assert.deepEqual(urls.config.gpuTelemetryUrls, ["http://localhost:9500"]);
+  assert.deepEqual(urls.config.modelNames, ["m"]);
+  const api = await parse(["-m", "m", "--api-port", "9097", "--api-host", "0.0.0.0", "--api-keep-alive", "2.5"]);
+  assert.equal(api.config.apiPort, 9097);
+  assert.equal(api.config.apiHost, "0.0.0.0");
+  assert.equal(api.config.apiKeepAlive, 2.5);
+  const env = await parse(["-m", "m"], fakeIo({ env: { AIPERF_API_SERVER_PORT: "9098" } }));
+  assert.equal(env.config.apiPort, 9098);
+  const ours = await parse(
+    ["-m", "m"],
+    fakeIo({ env: { AIPERF_API_SERVER_PORT: "1", INFERMETER_API_SERVER_PORT: "2" } }),
+  );
+  assert.equal(ours.config.apiPort, 2);
+  assert.match((await problemsOf(["-m", "m", "--api-port", "70000"]))[0], /--api-port/);
 });
 
 Deno.test("parseProfileArgs layers defaults < env < flags", async () => {

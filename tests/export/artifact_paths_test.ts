@@ -46,14 +46,24 @@ Deno.test("artifact paths use AIPerf's default file names", () => {
     rawJsonl: "artifacts/run/profile_export_raw.jsonl",
     consoleTxt: "artifacts/run/profile_export_console.txt",
     inputsJson: "artifacts/run/inputs.json",
+    serverMetricsJson: "artifacts/run/server_metrics_export.json",
+    serverMetricsCsv: "artifacts/run/server_metrics_export.csv",
   });
 });
 
 Deno.test("profile export prefix renames every export and strips known suffixes", () => {
   const p = artifactPaths("d", "foo");
   assert.deepEqual(
-    [p.summaryJson, p.summaryCsv, p.recordsJsonl, p.rawJsonl, p.consoleTxt, p.inputsJson],
-    ["d/foo.json", "d/foo.csv", "d/foo.jsonl", "d/foo_raw.jsonl", "d/foo_console.txt", "d/inputs.json"],
+    [p.summaryJson, p.summaryCsv, p.recordsJsonl, p.rawJsonl, p.consoleTxt, p.inputsJson, p.serverMetricsJson],
+    [
+      "d/foo.json",
+      "d/foo.csv",
+      "d/foo.jsonl",
+      "d/foo_raw.jsonl",
+      "d/foo_console.txt",
+      "d/inputs.json",
+      "d/foo_server_metrics.json",
+    ],
   );
   for (const given of ["foo.json", "foo.jsonl", "foo.csv", "foo_raw.jsonl", "foo_console.txt"]) {
     assert.equal(exportBaseName(given), "foo", given);

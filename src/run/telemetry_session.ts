@@ -1,0 +1,109 @@
+/**
+ * Server metrics and GPU telemetry for one profile run: which endpoints to scrape (from the options), and after the
+ * run the summaries over the profiling window, `server_metrics_export.{json,csv}`, the `telemetry_data` block of
+ * the JSON export and the console tables.
+ */
+import type { ProfileConfig } from "../config/profile_config.ts";
+import type { ArtifactPaths } from "../export/artifact_paths.ts";
+import type { JsonObject } from "../export/json_export.ts";
+import { gpuEfficiency, summarizeGpus } from "../telemetry/gpu_telemetry.ts";
+import { renderServerMetricsCsv, renderServerMetricsJson } from "../telemetry/server_metrics_export.ts";
+import { endpointInfo, summarizeServerMetrics, type Window } from "../telemetry/server_metrics_summary.ts";
+import { TelemetryCollector } from "../telemetry/telemetry_collector.ts";
+import { renderGpuTable, renderServerMetricsTable } from "../telemetry/telemetry_tables.ts";
+import type { Logger } from "../ui/logger.ts";
+
+/** Starts scraping what the options ask for; undefined when both are off. */
+export async function startTelemetry(config: ProfileConfig, logger: Logger): Promise<TelemetryCollector | undefined> {
+  const serverMetrics = !config.noServerMetrics;
+  const gpuTelemetry = !config.noGpuTelemetry;
+  if (!serverMetrics && !gpuTelemetry) return undefined;
+  return await TelemetryCollector.start({
+    targetUrls: config.urls,
+    serverUrls: config.serverMetricsUrls,
+    serverMetrics,
+    gpuUrls: config.gpuTelemetryUrls,
+    gpuTelemetry,
+  }, logger);
+}
+
+export interface TelemetryOutcome {
+  readonly written: { label: string; path: string }[];
+  /** Console tables (server metrics, GPUs). */
+  readonly tables: string[];
+  /** The JSON export's `telemetry_data` block, when GPUs reported. */
+  readonly telemetryData?: JsonObject;
+}
+
+export interface TelemetryFinish {
+  readonly window: Window;
+  readonly benchmarkId: string;
+  readonly infermeterVersion: string;
+  readonly inputConfig: JsonObject;
+  readonly paths: ArtifactPaths;
+  /** Total output tokens of the profiling phase, for tokens per joule. */
+  readonly outputTokens?: number;
+  readonly maxWidth: number;
+}
+
+/** Stops scraping and writes/returns what was collected. */
+export async function finishTelemetry(collector: TelemetryCollector, f: TelemetryFinish): Promise<TelemetryOutcome> {
+  await collector.stop();
+  const written: { label: string; path: string }[] = [];
+  const tables: string[] = [];
+  const server = collector.serverScrapes();
+  if (server.length > 0) {
+    const metrics = summarizeServerMetrics(server, f.window);
+    const report = {
+      benchmarkId: f.benchmarkId,
+      infermeterVersion: f.infermeterVersion,
+      endpointsConfigured: collector.serverConfigured,
+      endpointsSuccessful: server.map((s) => s.url),
+      endpointInfo: Object.fromEntries(server.map((s) => [s.url, endpointInfo(s.scrapes)])),
+      window: f.window,
+      metrics,
+      inputConfig: f.inputConfig,
+    };
+    await Deno.writeTextFile(f.paths.serverMetricsJson, renderServerMetricsJson(report));
+    await Deno.writeTextFile(f.paths.serverMetricsCsv, renderServerMetricsCsv(report));
+    written.push(
+      { label: "Server Metrics JSON", path: f.paths.serverMetricsJson },
+      { label: "Server Metrics CSV", path: f.paths.serverMetricsCsv },
+    );
+    const table = renderServerMetricsTable(metrics, f.maxWidth);
+    if (table !== undefined) tables.push(table);
+  }
+  const gpuScrapes = collector.gpuScrapes();
+  if (gpuScrapes.length === 0) return { written, tables };
+  const gpus = summarizeGpus(gpuScrapes, f.window);
+  if (gpus.length === 0) return { written, tables };
+  const efficiency = gpuEfficiency(gpus, f.window, f.outputTokens);
+  const table = renderGpuTable(gpus, efficiency, `${gpuScrapes.length}/${collector.gpuConfigured.length}`, f.maxWidth);
+  if (table !== undefined) tables.push(table);
+  const telemetryData: JsonObject = {
+    endpoints: collector.gpuConfigured,
+    endpoints_successful: gpuScrapes.map((g) => g.url),
+    gpus: gpus.map((g) => ({
+      endpoint_url: g.endpointUrl,
+      gpu_index: g.gpuIndex,
+      gpu_uuid: g.gpuUuid,
+      gpu_model: g.gpuModel,
+      hostname: g.hostname,
+      metrics: Object.fromEntries(Object.entries(g.metrics).map(([k, v]) => [k, { ...v }])),
+      energy_consumption: g.energyJ === undefined
+        ? undefined
+        : { unit: "J", total: g.energyJ, from_counter: g.energyFromCounter },
+    })),
+    efficiency: efficiency === undefined ? undefined : {
+      total_gpu_energy: { unit: "J", avg: efficiency.totalGpuEnergyJ },
+      average_gpu_power: { unit: "W", avg: efficiency.averageGpuPowerW },
+      output_tokens_per_joule: efficiency.outputTokensPerJoule === undefined
+        ? undefined
+        : { unit: "tokens/J", avg: efficiency.outputTokensPerJoule },
+      energy_per_output_token: efficiency.energyPerOutputTokenMj === undefined
+        ? undefined
+        : { unit: "mJ/token", avg: efficiency.energyPerOutputTokenMj },
+    },
+  };
+  return { written, tables, telemetryData };
+}

@@ -1,0 +1,165 @@
+/**
+ * Scrapes the server's Prometheus metrics and DCGM-exporter GPU telemetry for the length of a run. Endpoints are
+ * probed first (their first scrape is the baseline, before any warm-up): one that does not exist is skipped with
+ * one log line and never asked again. `stop()` takes a final scrape of each and ends polling.
+ *
+ * Server endpoints: `<url>/metrics` of each target, or NIM's `<url>/v1/metrics` when the first is not there, plus
+ * any `--server-metrics` URL (`/metrics` appended when it has no path). GPU endpoints: the `--gpu-telemetry` URLs,
+ * or DCGM-exporter's defaults `localhost:9400` and `:9401`, used when they answer.
+ */
+import { isLoopbackUrl, PrometheusScraper } from "./prometheus_scraper.ts";
+import type { EndpointScrapes } from "./server_metrics_summary.ts";
+
+export const DEFAULT_DCGM_URLS: readonly string[] = ["http://localhost:9400/metrics", "http://localhost:9401/metrics"];
+
+export interface TelemetryPlan {
+  /** Target base URLs (`--url`); each is tried at `/metrics`, then `/v1/metrics`. Empty when disabled. */
+  readonly targetUrls: readonly string[];
+  /** Extra Prometheus URLs (`--server-metrics URL`). */
+  readonly serverUrls: readonly string[];
+  /** Whether server metrics are collected at all. */
+  readonly serverMetrics: boolean;
+  /** DCGM URLs; empty means the defaults. */
+  readonly gpuUrls: readonly string[];
+  readonly gpuTelemetry: boolean;
+  /** Scrape interval, ms. @default 333 */
+  readonly intervalMs?: number;
+  /** Probe timeout, ms. @default 2000 */
+  readonly probeTimeoutMs?: number;
+}
+
+export interface TelemetryLog {
+  info(message: string): void;
+  warning(message: string): void;
+  debug(message: string): void;
+}
+
+export class TelemetryCollector {
+  /** Server endpoints asked for (after path completion). */
+  readonly serverConfigured: readonly string[];
+  readonly server: readonly PrometheusScraper[];
+  readonly gpuConfigured: readonly string[];
+  readonly gpu: readonly PrometheusScraper[];
+
+  private constructor(
+    serverConfigured: string[],
+    server: PrometheusScraper[],
+    gpuConfigured: string[],
+    gpu: PrometheusScraper[],
+  ) {
+    this.serverConfigured = serverConfigured;
+    this.server = server;
+    this.gpuConfigured = gpuConfigured;
+    this.gpu = gpu;
+  }
+
+  /** Probes every endpoint (concurrently), logs what is skipped, and starts polling the others. */
+  static async start(plan: TelemetryPlan, log: TelemetryLog): Promise<TelemetryCollector> {
+    const options = { intervalMs: plan.intervalMs ?? 333, timeoutMs: plan.probeTimeoutMs ?? 2000 };
+    const serverTasks: Promise<{ url: string; scraper?: PrometheusScraper }>[] = [];
+    const serverConfigured: string[] = [];
+    if (plan.serverMetrics) {
+      for (const base of plan.targetUrls) {
+        const candidates = [joinPath(base, "/metrics"), joinPath(base, "/v1/metrics")];
+        serverConfigured.push(candidates[0]);
+        serverTasks.push(
+          firstAnswering(candidates, options).then(({ scraper, reason }) => {
+            if (scraper === undefined) {
+              log.info(`Server metrics: no Prometheus endpoint at ${candidates.join(" or ")} (${reason}); skipped.`);
+            }
+            return { url: candidates[0], scraper };
+          }),
+        );
+      }
+      for (const raw of plan.serverUrls) {
+        const url = withMetricsPath(raw);
+        serverConfigured.push(url);
+        serverTasks.push(
+          firstAnswering([url], options).then(({ scraper, reason }) => {
+            if (scraper === undefined) log.warning(`Server metrics: ${url} cannot be scraped (${reason}); skipped.`);
+            return { url, scraper };
+          }),
+        );
+      }
+    }
+    const explicitGpu = plan.gpuUrls.length > 0;
+    const gpuConfigured = plan.gpuTelemetry
+      ? (explicitGpu ? plan.gpuUrls.map(withMetricsPath) : [...DEFAULT_DCGM_URLS])
+      : [];
+    const gpuTasks = gpuConfigured.map((url) =>
+      firstAnswering([url], options).then(({ scraper, reason }) => {
+        if (scraper === undefined && explicitGpu) {
+          log.warning(`GPU telemetry: ${url} cannot be scraped (${reason}); skipped.`);
+        }
+        return { url, scraper };
+      })
+    );
+    const [servers, gpus] = await Promise.all([Promise.all(serverTasks), Promise.all(gpuTasks)]);
+    const gpu = gpus.flatMap((g) => g.scraper ? [g.scraper] : []);
+    if (plan.gpuTelemetry && !explicitGpu && gpu.length === 0) {
+      log.debug("GPU telemetry: no DCGM exporter at localhost:9400 or :9401; skipped.");
+    }
+    const server = dedupe(servers.flatMap((s) => s.scraper ? [s.scraper] : []));
+    for (const s of [...server, ...gpu]) s.start();
+    if (server.length > 0) log.info(`Server metrics: scraping ${server.map((s) => s.url).join(", ")}`);
+    if (gpu.length > 0) log.info(`GPU telemetry: scraping ${gpu.map((s) => s.url).join(", ")}`);
+    return new TelemetryCollector(serverConfigured, server, gpuConfigured, gpu);
+  }
+
+  /** Final scrape of every endpoint, then no more polling. Idempotent. */
+  async stop(): Promise<void> {
+    this.#stopping ??= Promise.all([...this.server, ...this.gpu].map((s) => s.stop())).then(() => {});
+    await this.#stopping;
+  }
+  #stopping: Promise<void> | undefined;
+
+  serverScrapes(): EndpointScrapes[] {
+    return this.server.map((s) => ({ url: s.url, scrapes: s.scrapes }));
+  }
+
+  gpuScrapes(): EndpointScrapes[] {
+    return this.gpu.map((s) => ({ url: s.url, scrapes: s.scrapes }));
+  }
+}
+
+async function firstAnswering(
+  urls: readonly string[],
+  options: { intervalMs: number; timeoutMs: number },
+): Promise<{ scraper?: PrometheusScraper; reason: string }> {
+  let reason = "not tried";
+  for (const url of urls) {
+    if (!isLoopbackUrl(url)) return { reason: "only loopback endpoints are scraped" };
+    const scraper = new PrometheusScraper(url, options);
+    const probe = await scraper.probe();
+    if (probe.ok) return { scraper, reason: "" };
+    reason = probe.reason;
+  }
+  return { reason };
+}
+
+/** Two targets or flags naming one endpoint are scraped once. */
+function dedupe(scrapers: PrometheusScraper[]): PrometheusScraper[] {
+  const seen = new Set<string>();
+  return scrapers.filter((s) => !seen.has(s.url) && seen.add(s.url) !== undefined);
+}
+
+/** `base` + `path`, without doubling slashes, query or userinfo. */
+function joinPath(base: string, path: string): string {
+  const u = new URL(base);
+  u.pathname = u.pathname.replace(/\/+$/, "") + path;
+  u.search = "";
+  u.hash = "";
+  u.username = "";
+  u.password = "";
+  return u.toString();
+}
+
+/** A URL without a path gets `/metrics`. */
+export function withMetricsPath(url: string): string {
+  const u = new URL(url);
+  if (u.pathname === "" || u.pathname === "/") u.pathname = "/metrics";
+  // Credentials never reach logs or exports (and fetch refuses URLs that carry them).
+  u.username = "";
+  u.password = "";
+  return u.toString();
+}
