@@ -11,8 +11,8 @@ import type { ProfileConfig } from "../config/profile_config.ts";
 import { toInputConfig } from "../config/input_config.ts";
 import { DatasetError } from "../dataset/dataset_error.ts";
 import { loadDataset } from "../dataset/load_dataset.ts";
-import { ENDPOINTS } from "../endpoints/endpoint_registry.ts";
-import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
+import { resolveAdapter } from "../endpoints/endpoint_registry.ts";
+import { type EndpointAdapter, requestPath } from "../endpoints/endpoint_adapter.ts";
 import { bodySettings, prepareConversations, type PreparedConversation } from "../engine/prepared_conversation.ts";
 import { endpointPath, requestHeaders, targetPath } from "../engine/request_headers.ts";
 import { checkReachable } from "../engine/preflight.ts";
@@ -92,7 +92,12 @@ async function profile(
   const { config, redactedCommand: cliCommand } = parsed;
   logger.info(`Starting infermeter ${VERSION}`);
   logger.debug(`command: ${cliCommand}`);
-  const adapter = ENDPOINTS.get(config.endpointType);
+  const adapter = await resolveAdapter(config.endpointType, {
+    extraInputs: config.extraInputs,
+    readTextFile: readTemplateFile,
+  }).catch((err: Error) => {
+    throw new UsageError(err.message);
+  });
   const streaming = config.streaming && adapter.capabilities.supportsStreaming;
   const targets = resolveTargets(config);
   const target = targets[0];
@@ -194,7 +199,7 @@ async function profile(
     return EXIT.UNREACHABLE;
   }
   logger.debug(`server reachable (connect ${reach.connectMs?.toFixed(2)} ms) ${sinceStart()}`);
-  const path = endpointPath(config.customEndpoint ?? adapter.capabilities.path);
+  const path = endpointPath(config.customEndpoint ?? requestPath(adapter.capabilities, streaming));
   const shownPath = targetPath(target.basePath, path, config.customEndpoint !== undefined);
   logger.info(
     `Using ${shownPath} endpoint` + (targets.length > 1 ? ` on ${targets.length} servers (round robin)` : ""),
@@ -382,6 +387,16 @@ function deferredCounter(ready: Promise<TokenCounter>): TokenCounter {
     count: async (texts) => (await ready).count(texts),
     close: () => void ready.then((c) => c.close(), () => {}),
   };
+}
+
+/** A payload template named by path; undefined when the text is not a readable file (then it is the template). */
+function readTemplateFile(path: string): string | undefined {
+  if (path.length > 4096 || path.includes("{")) return undefined;
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function resolveTargets(config: ProfileConfig): Target[] {

@@ -98,7 +98,7 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
         ...(lateBuilt ? { maxTokens } : { body: encoder.encode(JSON.stringify(payload)) }),
         ...(withHistory ? { turn } : {}),
         inputTokens: countsInput ? inputTokens : undefined,
-        requestedOutputTokens: readRequestedOutput(payload) ?? maxTokens,
+        requestedOutputTokens: (opts.adapter.requestedOutputTokens ?? readRequestedOutput)(payload) ?? maxTokens,
         delayMs: turnIndex > 0 ? turn.delayMs : undefined,
         timestampMs: turn.timestampMs,
       };

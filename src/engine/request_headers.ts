@@ -31,6 +31,8 @@ export function requestHeaders(target: Target, opts: HeaderOptions): ReadonlyArr
 /** The endpoint path (`--endpoint` overrides the adapter's default); the target's base path is added per
  * target when sending (target_set.ts). */
 export function endpointPath(path: string): string {
+  // "": an API without a usual path (template) sends to the URL as given.
+  if (path === "") return "";
   return path.startsWith("/") ? path : "/" + path;
 }
 
@@ -41,5 +43,5 @@ export function endpointPath(path: string): string {
  */
 export function targetPath(basePath: string, path: string, explicitEndpoint: boolean): string {
   if (!explicitEndpoint && basePath.endsWith("/v1") && path.startsWith("/v1/")) return basePath + path.slice(3);
-  return basePath + path;
+  return basePath + path || "/";
 }

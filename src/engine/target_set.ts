@@ -29,7 +29,7 @@ export class TargetSet implements RequestSender {
     const i = this.#next;
     this.#next = i + 1 === this.#clients.length ? 0 : i + 1;
     const base = this.#targets[i].basePath;
-    const path = base === "" ? req.path : targetPath(base, req.path, this.#explicitEndpoint);
+    const path = base === "" ? req.path || "/" : targetPath(base, req.path, this.#explicitEndpoint);
     return this.#clients[i].send(path === req.path ? req : { ...req, path }, opts);
   }
 
