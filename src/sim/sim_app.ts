@@ -135,6 +135,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
         model: request.model ?? o.models[0],
         plan,
         emitSendTimes: o.emitSendTimes,
+        embeddingDimensions: o.embeddingDimensions,
       };
       const words = new WordSource(rng.derive("words"));
       const clock = new TokenClock(o, rng.derive("latency"));

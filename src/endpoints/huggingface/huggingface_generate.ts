@@ -25,8 +25,10 @@ function readDetails(obj: JsonObject): { usage?: Usage; finishReason?: string } 
   const details = asObject(obj.details);
   if (!details) return {};
   const generated = asNumber(details.generated_tokens);
+  // `input_length` is in newer TGI's stream details only.
+  const input = asNumber(details.input_length);
   return {
-    usage: generated === undefined ? undefined : { completionTokens: generated },
+    usage: generated === undefined ? undefined : { completionTokens: generated, promptTokens: input },
     finishReason: asText(details.finish_reason),
   };
 }
@@ -61,6 +63,8 @@ export const HUGGINGFACE_GENERATE_ADAPTER: EndpointAdapter = {
   buildRequest(turn: Turn, ctx: BuildContext): Record<string, unknown> {
     const parameters: JsonObject = {};
     if (ctx.maxTokens !== undefined) parameters.max_new_tokens = ctx.maxTokens;
+    // TGI reports token counts only in `details`, which must be asked for; asked only when the run reads them.
+    if (ctx.useServerTokenCount) parameters.details = true;
     for (const [k, v] of Object.entries(ctx.extraInputs)) parameters[k] = v;
     const body: JsonObject = { inputs: turn.texts.filter((t) => t.length > 0).join(" "), parameters };
     if (turn.extra) { for (const [k, v] of Object.entries(turn.extra)) body[k] = v; }
