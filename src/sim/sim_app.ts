@@ -2,10 +2,11 @@
  * The simulated inference server as a Hono app (testable with `app.request()`).
  *
  * Routes: the paths of every simulator route (`SIM_ROUTES`: one per endpoint type, e.g. `POST
- * /v1/chat/completions`, streaming and not), `GET /v1/models`, `GET /health`, `GET /v1/health/live`,
- * `GET /v1/health/ready`, `GET /metrics` (Prometheus text). With an API key, every inference route and every other
- * `/v1/*` route except the health checks needs the key (`Authorization: Bearer <key>`, or where the route's API
- * carries it).
+ * /v1/chat/completions`, streaming and not), `GET /v1/models`, and the NIM and vLLM management routes of
+ * `server_info_routes.ts` (health, readiness after `--load-delay`, `/metrics` and `/v1/metrics`, version, metadata,
+ * manifest, license, `/tokenize`, `/detokenize`). With an API key, every inference route and every other `/v1/*`
+ * route except the health checks and `/v1/metrics` needs the key (`Authorization: Bearer <key>`, or where the
+ * route's API carries it).
  *
  * This file wires the shared flow — read the body, let the route parse it, refuse, plan, wait, answer — and knows
  * no API: each route's wire format lives in its module under `routes/`.
@@ -31,6 +32,7 @@ import { resolveSimOptions, type SimOptions } from "./sim_options.ts";
 import type { ReplyContext, SimRoute } from "./sim_route.ts";
 import { SIM_ROUTES } from "./sim_route_registry.ts";
 import { SimStats } from "./sim_stats.ts";
+import { addServerInfoRoutes } from "./server_info_routes.ts";
 import { SseEmitter } from "./sse_emitter.ts";
 import { type ScheduledHandle, StreamScheduler } from "./stream_scheduler.ts";
 import { TokenClock } from "./token_clock.ts";
@@ -52,7 +54,6 @@ export interface SimDeps {
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;
 const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" } as const;
-const PROMETHEUS_HEADERS = { "content-type": "text/plain; version=0.0.4; charset=utf-8" } as const;
 /** Bound of the prompt-count memo; benchmarks often repeat prompts, and counting is the costliest step. */
 const COUNT_CACHE_LIMIT = 4096;
 
@@ -242,19 +243,25 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
     );
   });
 
-  // Health and metrics stay open even with an API key so orchestrators and scrapers need no secret.
-  const health = () => new Response('{"status":"ok"}', { status: 200, headers: JSON_HEADERS });
-  app.get("/health", health);
-  app.get("/v1/health/live", () => jsonResponse({ object: "health.response", message: "Service is live." }));
-  app.get("/v1/health/ready", () => jsonResponse({ object: "health.response", message: "Service is ready." }));
-  app.get("/metrics", () => new Response(stats.toPrometheus(), { status: 200, headers: PROMETHEUS_HEADERS }));
+  // Health and metrics stay open even with an API key so orchestrators and scrapers need no secret; the other
+  // management routes sit behind the key like any /v1 route.
+  const management = new Hono();
+  addServerInfoRoutes(management, o, {
+    tokenizer,
+    metricsText: () => stats.toPrometheus(),
+    startedAt: performance.now(),
+  });
 
   if (o.apiKey !== undefined) {
     const key = o.apiKey;
     app.use("*", async (c, next) => {
       const path = c.req.path;
       const route = routeOfPath.get(path);
-      if (route === undefined && (!path.startsWith("/v1/") || path.startsWith("/v1/health/"))) return await next();
+      if (
+        route === undefined && (!path.startsWith("/v1/") || path.startsWith("/v1/health/") || path === "/v1/metrics")
+      ) {
+        return await next();
+      }
       const headers = c.req.raw.headers;
       const presented = route?.credential ? route.credential(headers) : bearerToken(headers);
       if (presented === key) return await next();
@@ -266,6 +273,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
     });
   }
 
+  app.route("/", management);
   app.get("/v1/models", () =>
     jsonResponse({
       object: "list",
