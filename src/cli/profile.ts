@@ -147,6 +147,17 @@ async function profile(
     islStddev: config.syntheticInputTokensStddev,
     oslMean: config.outputTokensMean,
     oslStddev: config.outputTokensStddev,
+    batchSize: config.promptBatchSize,
+    rankings: adapter.capabilities.syntheticInput === "rankings"
+      ? {
+        passagesMean: config.rankingsPassagesMean,
+        passagesStddev: config.rankingsPassagesStddev,
+        passageTokensMean: config.rankingsPassagesPromptTokenMean,
+        passageTokensStddev: config.rankingsPassagesPromptTokenStddev,
+        queryTokensMean: config.rankingsQueryPromptTokenMean,
+        queryTokensStddev: config.rankingsQueryPromptTokenStddev,
+      }
+      : undefined,
   });
   if (dataset.conversations.length === 0) throw new UsageError(`the dataset ${config.inputFile ?? ""} is empty.`);
   const settings = bodySettings({

@@ -404,7 +404,7 @@ Deno.test("parseProfileArgs reports every problem together, one line each", asyn
         "--isl",
         "abc",
         "--endpoint-type",
-        "embeddings",
+        "video_generation",
         "--export-level",
         "everything",
         "--frobnicate",
@@ -423,7 +423,7 @@ Deno.test("parseProfileArgs reports every problem together, one line each", asyn
   assert.match(text, /--isl: 'abc' is not a whole number/);
   assert.match(
     text,
-    /--endpoint-type: 'embeddings' is not supported yet by infermeter; use one of: chat, completions\./,
+    /--endpoint-type: 'video_generation' is not supported yet by infermeter.*use one of: chat, completions, /,
   );
   assert.match(text, /--export-level: 'everything' is not a valid choice; use one of: summary, records, raw\./);
   assert.match(text, /Unknown option '--frobnicate'/);
