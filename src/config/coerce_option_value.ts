@@ -10,6 +10,7 @@ import {
   enumChoices,
   type EnumOptionSpec,
   enumUnsupportedChoices,
+  enumUnsupportedReason,
   optionName,
   type ValueOptionSpec,
 } from "./option_spec.ts";
@@ -207,8 +208,10 @@ function coerceEnum(
   const wanted = choiceKey(raw);
   const match = values.find((choice) => choiceKey(choice) === wanted);
   if (match !== undefined) return { ok: true, value: match };
-  if (enumUnsupportedChoices(spec).some((choice) => choiceKey(choice) === wanted)) {
-    return fail(`${shown(raw)} is not supported yet by infermeter; use one of: ${choices}.`);
+  const unsupported = enumUnsupportedChoices(spec).find((choice) => choiceKey(choice) === wanted);
+  if (unsupported !== undefined) {
+    const reason = enumUnsupportedReason(spec, unsupported);
+    return fail(`${shown(raw)} is not supported yet by infermeter${reason ? ` (${reason})` : ""}; use one of: ${choices}.`);
   }
   const hint = didYouMeanHint(raw, values);
   return fail(`${shown(raw)} is not a valid choice;${hint === "" ? " use" : `${hint} Use`} one of: ${choices}.`);

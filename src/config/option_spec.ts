@@ -254,6 +254,11 @@ export function enumUnsupportedChoices(spec: EnumOptionSpec): readonly string[] 
   return [...fromRegistry, ...(spec.unsupportedChoices ?? [])];
 }
 
+/** Why a registry-backed choice is not supported (the registry's reason), or undefined. */
+export function enumUnsupportedReason(spec: EnumOptionSpec, choice: string): string | undefined {
+  return isRegistry(spec.choices) ? spec.choices.unsupported()[choice] : undefined;
+}
+
 /** The registry entries behind an enum option's choices, or undefined for a fixed list (used for `--help`). */
 export function enumEntries(spec: EnumOptionSpec): readonly RegistryEntry[] | undefined {
   return isRegistry(spec.choices) ? spec.choices.entries() : undefined;
