@@ -16,6 +16,8 @@ import { type EndpointAdapter, requestPath } from "../endpoints/endpoint_adapter
 import { bodySettings, prepareConversations, type PreparedConversation } from "../engine/prepared_conversation.ts";
 import { endpointPath, requestHeaders, targetPath } from "../engine/request_headers.ts";
 import { checkReachable } from "../engine/preflight.ts";
+import { prepareServer } from "../engine/prepare_server.ts";
+import { readServerIdentity } from "../engine/server_probe.ts";
 import type { ShardSpec } from "../engine/run_shard.ts";
 import { SeededRandom } from "../base/seeded_random.ts";
 import { parseTarget } from "../transport/parse_target.ts";
@@ -89,18 +91,42 @@ async function profile(
   isTty: boolean,
   stop: AbortSignal | undefined,
 ): Promise<number> {
-  const { config, redactedCommand: cliCommand } = parsed;
+  const { config: given, redactedCommand: cliCommand } = parsed;
   logger.info(`Starting infermeter ${VERSION}`);
   logger.debug(`command: ${cliCommand}`);
-  const adapter = await resolveAdapter(config.endpointType, {
-    extraInputs: config.extraInputs,
+  const adapter = await resolveAdapter(given.endpointType, {
+    extraInputs: given.extraInputs,
     readTextFile: readTemplateFile,
   }).catch((err: Error) => {
     throw new UsageError(err.message);
   });
-  const streaming = config.streaming && adapter.capabilities.supportsStreaming;
-  const targets = resolveTargets(config);
+  const streaming = given.streaming && adapter.capabilities.supportsStreaming;
+  const targets = resolveTargets(given);
   const target = targets[0];
+  // Readiness wait and model discovery (engine/prepare_server.ts); the server's identity is read beside the run.
+  const probe = {
+    target,
+    headers: requestHeaders(target, {
+      endpointHeaders: adapter.headers({ streaming, apiKey: given.apiKey }),
+      userHeaders: given.headers,
+    }),
+  };
+  const server = await prepareServer(probe, {
+    modelNames: given.modelNames,
+    wait: { timeoutS: given.waitForModelTimeout, intervalS: given.waitForModelInterval, mode: given.waitForModelMode },
+    adapter,
+    path: endpointPath(given.customEndpoint ?? requestPath(adapter.capabilities, streaming)),
+    log: logger,
+    signal: stop,
+  });
+  if (!server.ok) {
+    logger.error(server.message);
+    return EXIT.UNREACHABLE;
+  }
+  const config: ProfileConfig = server.modelNames === given.modelNames
+    ? given
+    : { ...given, modelNames: server.modelNames };
+  const identity = readServerIdentity(probe).catch(() => undefined);
   // Network I/O, so it overlaps the CPU work of loading the tokenizer and building the dataset.
   const reachable = Promise.all(targets.map((t) => checkReachable(t)));
   const seed = config.randomSeed ?? crypto.getRandomValues(new Uint32Array(1))[0];
@@ -335,7 +361,7 @@ async function profile(
     endTimeMs: run.endEpochMs,
     wasCancelled: run.cancelled,
     inputConfig: toInputConfig(config) as JsonObject,
-    runInfo: { randomSeed: seed, cliCommand },
+    runInfo: { randomSeed: seed, cliCommand, server: (await identity) as JsonObject | undefined },
     warmup: warmupSummary,
     infermeter,
   });

@@ -211,7 +211,9 @@ function coerceEnum(
   const unsupported = enumUnsupportedChoices(spec).find((choice) => choiceKey(choice) === wanted);
   if (unsupported !== undefined) {
     const reason = enumUnsupportedReason(spec, unsupported);
-    return fail(`${shown(raw)} is not supported yet by infermeter${reason ? ` (${reason})` : ""}; use one of: ${choices}.`);
+    return fail(
+      `${shown(raw)} is not supported yet by infermeter${reason ? ` (${reason})` : ""}; use one of: ${choices}.`,
+    );
   }
   const hint = didYouMeanHint(raw, values);
   return fail(`${shown(raw)} is not a valid choice;${hint === "" ? " use" : `${hint} Use`} one of: ${choices}.`);

@@ -67,3 +67,31 @@ Deno.test("each endpoint type runs against serve-sim, sends to its path, and pub
   assert.equal(typeof nim.query.text, "string");
   assert.equal(nim.passages.length, 2);
 });
+
+Deno.test("--wait-for-model-* waits through serve-sim's --load-delay; the model comes from /v1/models; run_info.server", async () => {
+  await using tmp = await tempDir();
+  const journal = join(tmp.path, "journal.jsonl");
+  await using sim = await startSim(["--load-delay", "1.5", "--models", "nim/sim-llm", "--record-requests", journal]);
+  const started = performance.timeOrigin + performance.now();
+  // deno-fmt-ignore
+  const run = await runCli([
+    "profile", "--ui", "none", "--url", sim.url, "--request-count", "2", "--osl", "2", "--artifact-dir", "out",
+    "--wait-for-model-timeout", "30", "--wait-for-model-interval", "0.2", "--wait-for-model-mode", "both",
+  ], { cwd: tmp.path });
+  assertExit(run, 0);
+  assert.match(run.stderr, /Model: nim\/sim-llm \(no --model given/);
+  assert.match(run.stderr, /Server ready after/);
+  const summary = await readJson(join(tmp.path, "out", "profile_export_aiperf.json"));
+  const server = (summary.run_info as { server?: Record<string, unknown> }).server;
+  assert.equal(typeof server?.selected_model_profile_id, "string");
+  assert.equal(typeof server?.nim_release, "string");
+  await sim.stop();
+  const sent = await readRequestJournal(journal);
+  const firstReady = sent.find((e) => e.path === "/v1/health/ready");
+  assert.ok(firstReady, "readiness was asked");
+  // No inference request before the load delay has passed (the simulator started before `started`).
+  const inference = sent.filter((e) => e.path === "/v1/chat/completions");
+  assert.equal(inference.length, 3, "the one-token probe and the two requests");
+  for (const e of inference) assert.ok(e.received_at_ms >= started + 1000, `sent ${e.received_at_ms - started} ms in`);
+  assert.ok(inference.every((e) => (e.body as { model: string }).model === "nim/sim-llm"));
+});
