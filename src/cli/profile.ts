@@ -26,6 +26,7 @@ import { loadPlans } from "../run/load_plans.ts";
 import { phaseConcurrency } from "../timing/phase_spec.ts";
 import { resolveTokenizer } from "../tokenizer/load_tokenizer.ts";
 import { createTokenCounter } from "../tokenizer/token_counter.ts";
+import { loadChatTemplate } from "../tokenizer/chat_template.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
 import { METRIC_REGISTRY } from "../metrics/metric_registry.ts";
 import { goodputTags, resolveGoodput } from "../metrics/goodput.ts";
@@ -155,6 +156,17 @@ async function profile(
   const tokenizer = await resolveTokenizer(config.tokenizer).catch((err: Error) => {
     throw new UsageError(err.message);
   });
+  const chatTemplate = config.applyChatTemplate
+    ? await loadChatTemplate(config.tokenizer, config.modelNames[0]).catch((err: Error) => {
+      throw new UsageError(err.message);
+    })
+    : undefined;
+  if (chatTemplate !== undefined) {
+    logger.info(`ISL counts the chat template of ${chatTemplate.source}`);
+    if (!adapter.chatMessages) {
+      logger.warning(`--apply-chat-template has no effect on ${adapter.name}: its requests carry no chat messages.`);
+    }
+  }
 
   // The counting Worker loads its own tables (from the on-disk cache when there) on its own thread, while this
   // one builds the dataset and checks the server.
@@ -201,6 +213,7 @@ async function profile(
     outputTokensStddev: config.outputTokensStddev,
     rng,
     tokenizer,
+    chatTemplate,
   });
   logger.debug(`request bodies prepared ${sinceStart()}`);
   const totalTurns = conversations.reduce((n, c) => n + c.turns.length, 0);

@@ -223,6 +223,16 @@ const VALUE_OPTIONS = [
     help: "Tokenizer for prompt synthesis and token counts: 'builtin' (offline o200k_base) or a local " +
       "tokenizer.json file or model directory.",
   },
+  {
+    key: "applyChatTemplate",
+    type: "bool",
+    default: false,
+    flags: ["--apply-chat-template"],
+    group: "Tokenizer",
+    yaml: ["benchmark.tokenizer.apply_chat_template"],
+    help: "Count the ISL of chat-style requests over the model's own chat template (role headers, BOS, generation " +
+      "prompt), read from the --tokenizer directory or the Hugging Face cache, as the server tokenizes it.",
+  },
   // ── Input ─────────────────────────────────────────────────────────────────────────────────────────────────
   {
     key: "extraInputs",
@@ -720,7 +730,6 @@ const UNSUPPORTED_OPTIONS: readonly UnsupportedOptionSpec<OptionGroup>[] = [
   reserved("required", ["--video-batch-size", "--batch-size-video"]),
   reserved("required", ["--tokenizer-revision"]),
   reserved("none", ["--tokenizer-trust-remote-code"]),
-  reserved("none", ["--apply-chat-template"]),
   reserved("required", ["--prefill-concurrency"]),
   reserved("required", ["--request-rate-ramp-duration"]),
   reserved("required", ["--user-centric-rate"]),

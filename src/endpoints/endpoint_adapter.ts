@@ -10,6 +10,7 @@
  */
 import type { RegistryEntry } from "../base/registry.ts";
 import type { Turn } from "../dataset/conversation.ts";
+import type { ChatMessage } from "../tokenizer/chat_template.ts";
 
 /** Registered endpoint type names (`--endpoint-type`); the registry is the list of valid ones. */
 export type EndpointType = string;
@@ -131,6 +132,12 @@ export interface EndpointAdapter extends RegistryEntry {
   parseBody(json: unknown): Delta;
   /** The text whose token count is this turn's input sequence length (ISL). */
   inputText(turn: Turn, ctx: Pick<BuildContext, "systemMessage">): string;
+  /**
+   * For APIs whose server renders the model's chat template over the messages (chat, Anthropic messages): the
+   * messages of this turn as role and text, which `--apply-chat-template` renders to count the ISL. Absent: the ISL
+   * stays `inputText`.
+   */
+  chatMessages?(turn: Turn, ctx: Pick<BuildContext, "systemMessage">): ChatMessage[];
   readonly sampleResponses: SampleResponses;
   /**
    * For an API whose requests depend on run options that need work before the first body (a Jinja payload

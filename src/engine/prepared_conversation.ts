@@ -8,6 +8,7 @@ import type { ContextMode, Dataset, Turn } from "../dataset/conversation.ts";
 import type { BuildContext, EndpointAdapter, PriorExchange } from "../endpoints/endpoint_adapter.ts";
 import { sampleLength, type SeededRandom } from "../base/seeded_random.ts";
 import { asLazyTokenizer, type LazyTokenizer, type Tokenizer } from "../tokenizer/tokenizer.ts";
+import type { ChatTemplate } from "../tokenizer/chat_template.ts";
 
 export interface PreparedTurn {
   readonly conversationId: string;
@@ -55,6 +56,8 @@ export interface PrepareOptions extends BodySettings {
   readonly rng: SeededRandom;
   /** Counts the ISL of turns that do not carry it (file datasets); loaded only if one needs it. */
   readonly tokenizer?: Tokenizer | LazyTokenizer;
+  /** `--apply-chat-template`: the ISL of an API with chat messages counts the rendered template instead. */
+  readonly chatTemplate?: ChatTemplate;
 }
 
 const DEFAULT_CONTEXT: ContextMode = "deltas_without_responses";
@@ -68,7 +71,9 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
   const modelRng = opts.rng.derive("model-selection");
   const oslRng = opts.rng.derive("file-osl");
   const countsInput = opts.adapter.capabilities.tokenizesInput;
-  const needsCount = countsInput && dataset.conversations.some((c) => c.turns.some((t) => t.inputTokens === undefined));
+  const templated = countsInput && opts.chatTemplate !== undefined && opts.adapter.chatMessages !== undefined;
+  const needsCount = templated ||
+    countsInput && dataset.conversations.some((c) => c.turns.some((t) => t.inputTokens === undefined));
   if (needsCount && opts.tokenizer === undefined) {
     throw new TypeError("prepareConversations needs a tokenizer to count input tokens; pass options.tokenizer");
   }
@@ -88,7 +93,10 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
       const payload = opts.adapter.buildRequest(turn, ctx, []);
       const lateBuilt = withHistory && turnIndex > 0;
       let inputTokens = turn.inputTokens;
-      if (countsInput && inputTokens === undefined) {
+      if (templated) {
+        const messages = opts.adapter.chatMessages!(turn, { systemMessage: conversation.systemMessage });
+        inputTokens = counter!.count(opts.chatTemplate!.render(messages));
+      } else if (countsInput && inputTokens === undefined) {
         inputTokens = counter!.count(opts.adapter.inputText(turn, { systemMessage: conversation.systemMessage }));
       }
       return {

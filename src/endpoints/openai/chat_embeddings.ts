@@ -32,5 +32,6 @@ export const CHAT_EMBEDDINGS_ADAPTER: EndpointAdapter = {
   parseEvent: readEmbeddingsEvent,
   parseBody: readEmbeddings,
   inputText: (turn, ctx) => CHAT_ADAPTER.inputText(turn, ctx),
+  chatMessages: (turn, ctx) => CHAT_ADAPTER.chatMessages!(turn, ctx),
   sampleResponses: EMBEDDINGS_SAMPLES,
 };
