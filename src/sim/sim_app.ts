@@ -13,7 +13,7 @@
  *
  * Latency: a streamed response's token k is due `ttft + k·itl` ms after the request arrived (`TokenClock`) and is
  * written by the shared `StreamScheduler`; a non-streamed one is answered when its last token is due,
- * `ttft + itl·(n−1)`. With `ttftMs = itlMs = 0` the whole body is built as one string and returned at once: no
+ * `ttft + itl·(n−1)`; one that generates nothing (embeddings, rankings, images) after `ttft`. With `ttftMs = itlMs = 0` the whole body is built as one string and returned at once: no
  * timers, no stream — the mode the throughput benchmark measures.
  *
  * Errors and randomness: `errorRate` % of well-formed inference requests get a 500. Every random choice of a
@@ -145,7 +145,8 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       const total = plan.reasoningTokens + plan.contentTokens;
 
       if (!request.stream) {
-        const lastDue = total > 0 ? clock.advance(total) : 0;
+        // An answer without tokens (embeddings, rankings, images) takes the time to first token.
+        const lastDue = total > 0 ? clock.advance(total) : clock.next();
         if (lastDue > 0) await waitUntil(arrival + lastDue);
         const reasoning = words.take(plan.reasoningTokens);
         const content = words.take(plan.contentTokens);
