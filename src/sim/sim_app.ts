@@ -13,8 +13,9 @@
  *
  * Latency: a streamed response's token k is due `ttft + k·itl` ms after the request arrived (`TokenClock`) and is
  * written by the shared `StreamScheduler`; a non-streamed one is answered when its last token is due,
- * `ttft + itl·(n−1)`; one that generates nothing (embeddings, rankings, images) after `ttft`. With `ttftMs = itlMs = 0` the whole body is built as one string and returned at once: no
- * timers, no stream — the mode the throughput benchmark measures.
+ * `ttft + itl·(n−1)`; one that generates nothing (embeddings, rankings, images) after `ttft`. With
+ * `ttftMs = itlMs = 0` the whole body is built as one string and returned at once: no timers, no stream — the mode
+ * the throughput benchmark measures.
  *
  * Errors and randomness: `errorRate` % of well-formed inference requests get a 500. Every random choice of a
  * request (error, length, jitter, words, id) comes from a generator seeded by `RequestSeeder`, so a seeded
