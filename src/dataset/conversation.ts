@@ -9,6 +9,11 @@
 export interface Turn {
   /** Prompt texts; chat sends them as content parts of one user message (one text → a plain string). */
   readonly texts: readonly string[];
+  /**
+   * Texts by name, for APIs whose inputs have roles (rankings: `query` and `passages`); `texts` then holds the same
+   * texts in order, so APIs that do not name them still see every one.
+   */
+  readonly named?: Readonly<Record<string, readonly string[]>>;
   /** Message role for chat (`user` when absent). */
   readonly role?: string;
   /** Requested output tokens for this turn (overrides the synthetic OSL); undefined = server decides. */

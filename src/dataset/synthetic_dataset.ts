@@ -50,6 +50,21 @@ export interface SyntheticDatasetOptions {
   readonly turnDelayMean?: number;
   /** Standard deviation of the think time, ms. @default 0 */
   readonly turnDelayStddev?: number;
+  /** Prompts per entry (`--prompt-batch-size`: inputs of one embeddings request), each of a sampled length.
+   * @default 1 */
+  readonly batchSize?: number;
+  /** Entries are rankings tasks (one query, several passages) instead of prompts. @default undefined */
+  readonly rankings?: RankingsShape;
+}
+
+/** The `--rankings-*` options (AIPerf's defaults: one passage; query and passages of 550 tokens). */
+export interface RankingsShape {
+  readonly passagesMean: number;
+  readonly passagesStddev: number;
+  readonly passageTokensMean: number;
+  readonly passageTokensStddev: number;
+  readonly queryTokensMean: number;
+  readonly queryTokensStddev: number;
 }
 
 /** Default mean ISL, as AIPerf. */
@@ -102,8 +117,28 @@ export async function buildSyntheticDataset(options: SyntheticDatasetOptions): P
   }
   const turnRng = root.derive("synthetic.turns");
   const delayRng = root.derive("synthetic.delays");
+  const batchSize = options.batchSize ?? 1;
+  if (!Number.isInteger(batchSize) || batchSize < 1) {
+    throw new RangeError(`batchSize must be a positive integer, got ${batchSize}; use at least 1`);
+  }
   const conversations: Conversation[] = new Array(numEntries);
+  if (options.rankings !== undefined) {
+    await buildRankingEntries(conversations, options.rankings, synthesizer, root);
+    return { conversations, defaultSampling: "shuffle", source: "synthetic" };
+  }
   for (let i = 0; i < numEntries; i++) {
+    if (batchSize > 1) {
+      // Several inputs per request: the ISL is the adapter's rule over all of them, counted when bodies are built.
+      const texts: string[] = [];
+      for (let b = 0; b < batchSize; b++) {
+        texts.push((await synthesizer.prompt(sampleLength(islRng, islMean, islStddev))).text);
+      }
+      const batch: Turn = oslMean === undefined
+        ? { texts }
+        : { texts, maxTokens: sampleLength(oslRng, oslMean, oslStddev) };
+      conversations[i] = { id: syntheticSessionId(i), turns: [batch] };
+      continue;
+    }
     const count = turnMean === 1 && turnStddev === 0 ? 1 : sampleLength(turnRng, turnMean, turnStddev);
     const turns: Turn[] = [];
     for (let k = 0; k < count; k++) {
@@ -119,4 +154,36 @@ export async function buildSyntheticDataset(options: SyntheticDatasetOptions): P
     conversations[i] = { id: syntheticSessionId(i), turns };
   }
   return { conversations, defaultSampling: "shuffle", source: "synthetic" };
+}
+
+/**
+ * AIPerf's synthetic rankings entries: per entry, passages ~ Normal(passagesMean, passagesStddev) (at least 1), a
+ * query of ~Normal(queryTokensMean, …) tokens and passages of ~Normal(passageTokensMean, …) tokens each, from separate
+ * streams (`dataset.rankings.passages`, `….passages.tokens`, `….query.tokens`). Texts are named `query` and `passages`
+ * and also listed in order in `texts`; the ISL is counted by the endpoint's rule when bodies are built.
+ */
+async function buildRankingEntries(
+  out: Conversation[],
+  shape: RankingsShape,
+  synthesizer: PromptSynthesizer,
+  root: SeededRandom,
+): Promise<void> {
+  const countRng = root.derive("dataset.rankings.passages");
+  const passageRng = root.derive("dataset.rankings.passages.tokens");
+  const queryRng = root.derive("dataset.rankings.query.tokens");
+  for (let i = 0; i < out.length; i++) {
+    const n = sampleLength(countRng, shape.passagesMean, shape.passagesStddev);
+    const query =
+      (await synthesizer.prompt(sampleLength(queryRng, shape.queryTokensMean, shape.queryTokensStddev))).text;
+    const passages: string[] = [];
+    for (let p = 0; p < n; p++) {
+      passages.push(
+        (await synthesizer.prompt(sampleLength(passageRng, shape.passageTokensMean, shape.passageTokensStddev))).text,
+      );
+    }
+    out[i] = {
+      id: syntheticSessionId(i),
+      turns: [{ texts: [query, ...passages], named: { query: [query], passages } }],
+    };
+  }
 }

@@ -10,6 +10,7 @@
  */
 import type { RegistryEntry } from "../base/registry.ts";
 import type { Turn } from "../dataset/conversation.ts";
+import type { ChatMessage } from "../tokenizer/chat_template.ts";
 
 /** Registered endpoint type names (`--endpoint-type`); the registry is the list of valid ones. */
 export type EndpointType = string;
@@ -39,8 +40,13 @@ export interface Delta {
 
 /** What an endpoint type is, as data: the engine, the metric registry and the console read only this. */
 export interface EndpointCapabilities {
-  /** Default URL path appended to the base URL (`--endpoint` overrides it). */
+  /**
+   * Default URL path appended to the base URL (`--endpoint` overrides it); "" for an API with no usual path, whose
+   * requests go to the URL as given (or to `--endpoint`).
+   */
   readonly path: string;
+  /** Path of streamed requests where the API uses another one (TGI `/generate_stream`). @default path */
+  readonly streamingPath?: string;
   readonly method: "POST" | "GET";
   readonly supportsStreaming: boolean;
   /** Responses carry generated tokens (TTFT, ITL, OSL and token throughput apply). */
@@ -48,10 +54,24 @@ export interface EndpointCapabilities {
   /** The prompt is text whose tokens are counted (ISL applies). */
   readonly tokenizesInput: boolean;
   readonly supportsReasoning: boolean;
-  /** Console table title suffix: `infermeter | <metricsTitle>`. */
+  /**
+   * What a synthetic dataset entry holds for this API: `prompts` (one prompt, or `--prompt-batch-size` of them) or
+   * `rankings` (a text named `query` and texts named `passages`, sized by the `--rankings-*` options).
+   * @default "prompts"
+   */
+  readonly syntheticInput?: "prompts" | "rankings";
+  /** Console table title suffix: `infermeter | <metricsTitle>` (AIPerf's `metrics_title`). */
   readonly metricsTitle: string;
   /** AIPerf's service kind, used in `input_config`. */
-  readonly serviceKind: "openai";
+  readonly serviceKind: string;
+}
+
+/** What an adapter may read from the run's options when it is configured ({@link EndpointAdapter.configure}). */
+export interface AdapterSettings {
+  /** `--extra-inputs` as given. */
+  readonly extraInputs: Readonly<Record<string, unknown>>;
+  /** Reads a file the user named (a payload template); relative paths resolve against the working directory. */
+  readonly readTextFile?: (path: string) => string | undefined;
 }
 
 /** What the body of one request depends on besides the turn. */
@@ -87,7 +107,7 @@ export interface HeaderContext {
 export interface SampleResponses {
   /** A streamed response body: SSE events (`data: …\n\n`) with at least one content delta, usage, and the end. */
   readonly stream: string;
-  /** A complete non-streaming JSON body with content and usage. */
+  /** A complete non-streaming JSON body with content (or, for an API without tokens, its result) and usage. */
   readonly body: string;
 }
 
@@ -117,6 +137,12 @@ export interface EndpointAdapter extends RegistryEntry {
   parseBody(json: unknown): Delta;
   /** The text whose token count is this turn's input sequence length (ISL). */
   inputText(turn: Turn, ctx: Pick<BuildContext, "systemMessage">): string;
+  /**
+   * For APIs whose server renders the model's chat template over the messages (chat, Anthropic messages): the
+   * messages of this turn as role and text, which `--apply-chat-template` renders to count the ISL. Absent: the ISL
+   * stays `inputText`.
+   */
+  chatMessages?(turn: Turn, ctx: Pick<BuildContext, "systemMessage">): ChatMessage[];
   readonly sampleResponses: SampleResponses;
   /**
    * The adapter builds no bodies: it sends only request bodies written in the dataset (`Turn.rawPayload`), and a
@@ -124,8 +150,19 @@ export interface EndpointAdapter extends RegistryEntry {
    */
   readonly writtenBodiesOnly?: boolean;
   /**
-   * This adapter with its own knobs read from `--extra-inputs` (e.g. a response field to extract); called once per
-   * engine shard before sending. @throws {TypeError} for a knob it cannot use, with the reason.
+   * For an API whose requests depend on run options that need work before the first body (a Jinja payload
+   * template to read and compile): returns the adapter configured for this run, once on every engine thread.
+   * @throws {Error} naming the option when the settings are unusable.
    */
-  withOptions?(extraInputs: Readonly<Record<string, unknown>>): Promise<EndpointAdapter>;
+  configure?(settings: AdapterSettings): Promise<EndpointAdapter>;
+  /** Settings with which `configure` succeeds, for the conformance suite and examples; required with `configure`. */
+  readonly exampleSettings?: AdapterSettings;
+  /** Output tokens a built body asks for, where the API spells it its own way. @default `max_completion_tokens`,
+   * `max_tokens` or `max_output_tokens` at the top level */
+  requestedOutputTokens?(body: Readonly<Record<string, unknown>>): number | undefined;
+}
+
+/** The path a request goes to: the streaming path when the API has one and the run streams. */
+export function requestPath(caps: EndpointCapabilities, streaming: boolean): string {
+  return streaming && caps.streamingPath !== undefined ? caps.streamingPath : caps.path;
 }

@@ -3,37 +3,53 @@
  * come from here. A new adapter registers with one line and passes the conformance suite in `tests/endpoints/`.
  */
 import { Registry } from "../base/registry.ts";
-import type { EndpointAdapter } from "./endpoint_adapter.ts";
+import type { AdapterSettings, EndpointAdapter } from "./endpoint_adapter.ts";
+import { MESSAGES_ADAPTER } from "./anthropic/messages.ts";
+import { COHERE_RANKINGS_ADAPTER } from "./cohere/cohere_rankings.ts";
+import { HF_TEI_RANKINGS_ADAPTER } from "./huggingface/hf_tei_rankings.ts";
+import { HUGGINGFACE_GENERATE_ADAPTER } from "./huggingface/huggingface_generate.ts";
+import { NIM_EMBEDDINGS_ADAPTER } from "./nim/nim_embeddings.ts";
+import { NIM_RANKINGS_ADAPTER } from "./nim/nim_rankings.ts";
 import { CHAT_ADAPTER } from "./openai/chat.ts";
+import { CHAT_EMBEDDINGS_ADAPTER } from "./openai/chat_embeddings.ts";
 import { COMPLETIONS_ADAPTER } from "./openai/completions.ts";
 import { RAW_ADAPTER } from "./raw/raw_adapter.ts";
+import { EMBEDDINGS_ADAPTER } from "./openai/embeddings.ts";
+import { IMAGE_GENERATION_ADAPTER } from "./openai/image_generation.ts";
+import { TEMPLATE_ADAPTER } from "./template/template.ts";
 
-/** AIPerf 0.13's endpoint types that infermeter does not speak yet. */
-const NOT_YET = "this endpoint type is planned; use chat or completions for now";
+/** Why each AIPerf 0.13 endpoint type that infermeter does not speak is left out. */
+const NOT_SPOKEN: Readonly<Record<string, string>> = {
+  responses: "the OpenAI Responses API is not spoken yet; use chat",
+  image_edit: "it uploads images as multipart/form-data, and infermeter's datasets carry text only",
+  video_generation: "it needs multipart/form-data uploads and job polling, which infermeter does not do",
+  image_retrieval: "it sends images only (no text), and infermeter's datasets carry text only",
+  audio_transcription: "it uploads audio as multipart/form-data, and infermeter's datasets carry text only",
+  solido_rag: "Solido's RAG pipeline API is proprietary and has no public reference to build against",
+};
 
 export const ENDPOINTS: Registry<EndpointAdapter> = new Registry("endpoint type", [
   CHAT_ADAPTER,
   COMPLETIONS_ADAPTER,
+  EMBEDDINGS_ADAPTER,
+  NIM_EMBEDDINGS_ADAPTER,
+  CHAT_EMBEDDINGS_ADAPTER,
+  NIM_RANKINGS_ADAPTER,
+  HF_TEI_RANKINGS_ADAPTER,
+  COHERE_RANKINGS_ADAPTER,
+  HUGGINGFACE_GENERATE_ADAPTER,
+  MESSAGES_ADAPTER,
+  TEMPLATE_ADAPTER,
+  IMAGE_GENERATION_ADAPTER,
   RAW_ADAPTER,
-], {
-  unsupported: Object.fromEntries(
-    [
-      "responses",
-      "messages",
-      "chat_embeddings",
-      "embeddings",
-      "cohere_rankings",
-      "hf_tei_rankings",
-      "huggingface_generate",
-      "image_generation",
-      "image_edit",
-      "video_generation",
-      "image_retrieval",
-      "nim_embeddings",
-      "nim_rankings",
-      "solido_rag",
-      "template",
-      "audio_transcription",
-    ].map((name) => [name, NOT_YET]),
-  ),
-});
+], { unsupported: NOT_SPOKEN });
+
+/**
+ * The adapter of `type` ready for this run: configured with the run's settings where the adapter needs it (a
+ * payload template), else the registered one.
+ * @throws {RangeError} for an unknown or unsupported type; {Error} naming the option when configuration fails.
+ */
+export async function resolveAdapter(type: string, settings: AdapterSettings): Promise<EndpointAdapter> {
+  const adapter = ENDPOINTS.get(type);
+  return adapter.configure ? await adapter.configure(settings) : adapter;
+}

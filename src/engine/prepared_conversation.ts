@@ -10,6 +10,7 @@ import { sampleLength, type SeededRandom } from "../base/seeded_random.ts";
 import { asLazyTokenizer, type LazyTokenizer, type Tokenizer } from "../tokenizer/tokenizer.ts";
 import { payloadText } from "../dataset/payload_text.ts";
 import { InputError } from "../base/input_error.ts";
+import type { ChatTemplate } from "../tokenizer/chat_template.ts";
 
 export interface PreparedTurn {
   readonly conversationId: string;
@@ -57,6 +58,8 @@ export interface PrepareOptions extends BodySettings {
   readonly rng: SeededRandom;
   /** Counts the ISL of turns that do not carry it (file datasets); loaded only if one needs it. */
   readonly tokenizer?: Tokenizer | LazyTokenizer;
+  /** `--apply-chat-template`: the ISL of an API with chat messages counts the rendered template instead. */
+  readonly chatTemplate?: ChatTemplate;
 }
 
 const DEFAULT_CONTEXT: ContextMode = "deltas_without_responses";
@@ -75,17 +78,13 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
         "raw_payload or inputs_json dataset (or mooncake_trace lines with a payload), or use another endpoint type.",
     );
   }
-  if (opts.adapter.withOptions) {
-    // Checked here so a bad knob stops the run before anything is sent; the shards configure their own copies.
-    await opts.adapter.withOptions(opts.extraInputs).catch((error: Error) => {
-      throw new InputError(`${endpoint}: ${error.message}`, { cause: error });
-    });
-  }
   const encoder = new TextEncoder();
   const modelRng = opts.rng.derive("model-selection");
   const oslRng = opts.rng.derive("file-osl");
   const countsInput = opts.adapter.capabilities.tokenizesInput;
-  const needsCount = countsInput && dataset.conversations.some((c) => c.turns.some((t) => t.inputTokens === undefined));
+  const templated = countsInput && opts.chatTemplate !== undefined && opts.adapter.chatMessages !== undefined;
+  const needsCount = templated ||
+    countsInput && dataset.conversations.some((c) => c.turns.some((t) => t.inputTokens === undefined));
   if (needsCount && opts.tokenizer === undefined) {
     throw new TypeError("prepareConversations needs a tokenizer to count input tokens; pass options.tokenizer");
   }
@@ -106,7 +105,10 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
       const payload = opts.adapter.buildRequest(turn, ctx, []);
       const lateBuilt = withHistory && turnIndex > 0;
       let inputTokens = turn.inputTokens;
-      if (countsInput && inputTokens === undefined) {
+      if (templated) {
+        const messages = opts.adapter.chatMessages!(turn, { systemMessage: conversation.systemMessage });
+        inputTokens = counter!.count(opts.chatTemplate!.render(messages));
+      } else if (countsInput && inputTokens === undefined) {
         inputTokens = counter!.count(opts.adapter.inputText(turn, { systemMessage: conversation.systemMessage }));
       }
       return {
@@ -116,7 +118,7 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
         ...(lateBuilt ? { maxTokens } : { body: encoder.encode(JSON.stringify(payload)) }),
         ...(withHistory ? { turn } : {}),
         inputTokens: countsInput ? inputTokens : undefined,
-        requestedOutputTokens: readRequestedOutput(payload) ?? maxTokens,
+        requestedOutputTokens: (opts.adapter.requestedOutputTokens ?? readRequestedOutput)(payload) ?? maxTokens,
         delayMs: turnIndex > 0 ? turn.delayMs : undefined,
         timestampMs: turn.timestampMs,
       };

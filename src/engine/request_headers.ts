@@ -47,7 +47,9 @@ export function credentialNotices(target: Target, opts: HeaderOptions): string[]
 /** The endpoint path (`--endpoint` overrides the adapter's default); the target's base path is added per
  * target when sending (target_set.ts). Empty stays empty: the URL's own path is the whole path (raw endpoint). */
 export function endpointPath(path: string): string {
-  return path === "" || path.startsWith("/") ? path : "/" + path;
+  // "": an API without a usual path (template) sends to the URL as given.
+  if (path === "") return "";
+  return path.startsWith("/") ? path : "/" + path;
 }
 
 /**
@@ -57,5 +59,5 @@ export function endpointPath(path: string): string {
  */
 export function targetPath(basePath: string, path: string, explicitEndpoint: boolean): string {
   if (!explicitEndpoint && basePath.endsWith("/v1") && path.startsWith("/v1/")) return basePath + path.slice(3);
-  return basePath + path;
+  return basePath + path || "/";
 }

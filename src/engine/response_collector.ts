@@ -101,7 +101,7 @@ export class ResponseCollector {
 
   add(delta: Delta, t: number): void {
     this.lastResponseAt = t;
-    if (delta.usage !== undefined) this.usage = delta.usage;
+    if (delta.usage !== undefined) this.usage = mergeUsage(this.usage, delta.usage);
     if (delta.finishReason !== undefined) this.finishReason = delta.finishReason;
     if (delta.error !== undefined) this.apiError ??= delta.error;
     const content = delta.content;
@@ -142,3 +142,18 @@ class TextParts {
 }
 
 const JOIN_EVERY = 32;
+
+/**
+ * Usage fields of a later report replace earlier ones; fields it lacks keep their earlier values. Cumulative reports
+ * (OpenAI's final chunk, continuous usage) come out as the last one; APIs that split usage over events (Anthropic:
+ * input tokens in `message_start`, output tokens in `message_delta`) come out whole.
+ */
+export function mergeUsage(earlier: Usage | undefined, later: Usage): Usage {
+  if (earlier === undefined) return later;
+  return {
+    promptTokens: later.promptTokens ?? earlier.promptTokens,
+    completionTokens: later.completionTokens ?? earlier.completionTokens,
+    totalTokens: later.totalTokens ?? earlier.totalTokens,
+    reasoningTokens: later.reasoningTokens ?? earlier.reasoningTokens,
+  };
+}

@@ -9,7 +9,7 @@ import { SeededRandom } from "../base/seeded_random.ts";
 import { createSampler, type DatasetSampler } from "../dataset/dataset_sampler.ts";
 import type { SamplingStrategy } from "../dataset/conversation.ts";
 import type { EndpointAdapter, EndpointType, PriorExchange } from "../endpoints/endpoint_adapter.ts";
-import { ENDPOINTS } from "../endpoints/endpoint_registry.ts";
+import { resolveAdapter } from "../endpoints/endpoint_registry.ts";
 import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { Clock } from "../timing/clock.ts";
 import type { Tick } from "../timing/load_strategy.ts";
@@ -59,8 +59,7 @@ export interface ShardDeps {
 export type ShardOutcome = Partial<Record<PhaseName, PhaseOutcome>>;
 
 export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardOutcome> {
-  const base = ENDPOINTS.get(spec.endpointType);
-  const adapter = base.withOptions ? await base.withOptions(spec.bodySettings.extraInputs) : base;
+  const adapter = await resolveAdapter(spec.endpointType, { extraInputs: spec.bodySettings.extraInputs });
   const rng = new SeededRandom(spec.seed);
   // Every shard builds the same sampler, so session k runs the same conversation whichever shard starts it.
   const sampler = createSampler(spec.sampling, spec.conversations.length, rng.derive("dataset-sampling"));

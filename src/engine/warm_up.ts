@@ -23,6 +23,14 @@ function syntheticResponse(adapter: EndpointAdapter, events: number): Uint8Array
     return delta?.content !== undefined || delta?.reasoning !== undefined || delta?.toolCalls !== undefined;
   };
   const content = samples.filter(isContent);
+  // An API without tokens (embeddings, rankings) has no content events: its sample runs through as it is.
+  if (content.length === 0 && !adapter.capabilities.producesTokens) {
+    let whole = "";
+    for (const event of samples) whole += `${event.length.toString(16)}\r\n${event}\r\n`;
+    return new TextEncoder().encode(
+      "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n" + whole + "0\r\n\r\n",
+    );
+  }
   if (content.length === 0) throw new RangeError(`the ${adapter.name} adapter's sample stream has no content event`);
   let body = "";
   const chunk = (s: string) => body += `${s.length.toString(16)}\r\n${s}\r\n`;

@@ -72,6 +72,9 @@ export interface RunInfo {
   readonly runLabel?: string;
   /** The command line, already redacted. */
   readonly cliCommand: string | null;
+  /** What the server said it is (`/v1/version`, `/v1/metadata`, vLLM `/version`), written as `server`; omitted when
+   * it said nothing. */
+  readonly server?: JsonObject;
 }
 
 export interface SummaryJsonInfo {
@@ -170,6 +173,7 @@ export function summaryJsonObject(summary: RunSummary, info: SummaryJsonInfo): J
       variation_index: 0,
       variation_values: {},
       cli_command: run.cliCommand,
+      ...(run.server === undefined ? {} : { server: run.server }),
     },
     was_cancelled: info.wasCancelled,
     error_summary: errorSummaryJson(summary.errors),

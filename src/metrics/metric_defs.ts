@@ -132,6 +132,54 @@ export const INPUT_SEQUENCE_LENGTH: RecordMetricDef = {
   compute: (r) => r.isl,
 };
 
+/**
+ * The server's own counts, as reported in the response's usage (OpenAI `usage.prompt_tokens`, Anthropic
+ * `input_tokens`, …; streamed usage merged field by field): `usage_prompt_tokens`, `usage_completion_tokens`,
+ * `usage_total_tokens`, `usage_reasoning_tokens` (`completion_tokens_details.reasoning_tokens`). No value for a
+ * request whose response reported none. Exported, not in the console table (AIPerf prints them in a separate
+ * Usage table).
+ */
+function usageMetric(
+  tag: string,
+  header: string,
+  field: "promptTokens" | "completionTokens" | "totalTokens" | "reasoningTokens",
+  order: number,
+  flags: RecordMetricDef["flags"],
+): RecordMetricDef {
+  return {
+    tag,
+    header,
+    shortHeader: header.replace(" Tokens", ""),
+    unit: "tokens",
+    kind: "record",
+    requires: [],
+    flags: { ...flags, largerIsBetter: true, noConsole: true },
+    displayOrder: order,
+    compute: (r) => r.usage?.[field],
+  };
+}
+
+export const USAGE_PROMPT_TOKENS = usageMetric("usage_prompt_tokens", "Usage Prompt Tokens", "promptTokens", 1600, {
+  tokenizesInputOnly: true,
+});
+export const USAGE_COMPLETION_TOKENS = usageMetric(
+  "usage_completion_tokens",
+  "Usage Completion Tokens",
+  "completionTokens",
+  1610,
+  { producesTokensOnly: true },
+);
+export const USAGE_TOTAL_TOKENS = usageMetric("usage_total_tokens", "Usage Total Tokens", "totalTokens", 1620, {
+  producesTokensOnly: true,
+});
+export const USAGE_REASONING_TOKENS = usageMetric(
+  "usage_reasoning_tokens",
+  "Usage Reasoning Tokens",
+  "reasoningTokens",
+  1630,
+  { producesTokensOnly: true },
+);
+
 /** `inter_token_latency = (request_latency − time_to_first_token) / (output_sequence_length − 1)`; needs
  * OSL ≥ 2. A per-request average (TPOT), not per-token gaps. */
 export const INTER_TOKEN_LATENCY: RecordMetricDef = {
@@ -458,6 +506,10 @@ export const METRIC_DEFS: readonly MetricDef[] = [
   REASONING_TOKEN_COUNT,
   OUTPUT_SEQUENCE_LENGTH,
   INPUT_SEQUENCE_LENGTH,
+  USAGE_PROMPT_TOKENS,
+  USAGE_COMPLETION_TOKENS,
+  USAGE_TOTAL_TOKENS,
+  USAGE_REASONING_TOKENS,
   INTER_TOKEN_LATENCY,
   INTER_CHUNK_LATENCY,
   OUTPUT_TOKEN_THROUGHPUT_PER_USER,

@@ -5,7 +5,8 @@
 import type { ProfileConfig } from "../config/profile_config.ts";
 import type { LoadDatasetOptions } from "../dataset/load_dataset.ts";
 
-export function datasetOptions(config: ProfileConfig): LoadDatasetOptions {
+/** @param rankings the endpoint takes rankings tasks (a query and passages), synthesized per the `--rankings-*` options */
+export function datasetOptions(config: ProfileConfig, rankings = false): LoadDatasetOptions {
   return {
     inputFile: config.inputFile,
     customDatasetType: config.customDatasetType,
@@ -22,5 +23,16 @@ export function datasetOptions(config: ProfileConfig): LoadDatasetOptions {
     ignoreTraceDelays: config.ignoreTraceDelays,
     blockSize: config.islBlockSize,
     conversationNum: config.conversationNum,
+    batchSize: config.promptBatchSize,
+    rankings: rankings
+      ? {
+        passagesMean: config.rankingsPassagesMean,
+        passagesStddev: config.rankingsPassagesStddev,
+        passageTokensMean: config.rankingsPassagesPromptTokenMean,
+        passageTokensStddev: config.rankingsPassagesPromptTokenStddev,
+        queryTokensMean: config.rankingsQueryPromptTokenMean,
+        queryTokensStddev: config.rankingsQueryPromptTokenStddev,
+      }
+      : undefined,
   };
 }

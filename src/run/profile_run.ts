@@ -8,8 +8,11 @@ import type { ParsedProfile } from "../config/parse_profile_args.ts";
 import type { ProfileConfig } from "../config/profile_config.ts";
 import { toInputConfig } from "../config/input_config.ts";
 import { loadDataset } from "../dataset/load_dataset.ts";
-import { ENDPOINTS } from "../endpoints/endpoint_registry.ts";
-import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
+import { resolveAdapter } from "../endpoints/endpoint_registry.ts";
+import { type EndpointAdapter, requestPath } from "../endpoints/endpoint_adapter.ts";
+import { prepareServer } from "../engine/prepare_server.ts";
+import { readServerIdentity } from "../engine/server_probe.ts";
+import { loadChatTemplate } from "../tokenizer/chat_template.ts";
 import { bodySettings, prepareConversations, type PreparedConversation } from "../engine/prepared_conversation.ts";
 import { credentialNotices, endpointPath, requestHeaders, targetPath } from "../engine/request_headers.ts";
 import { checkReachable } from "../engine/preflight.ts";
@@ -86,13 +89,42 @@ export interface ProfileRunOptions {
 /** Runs a parsed profile; throws InputError / DatasetError for input found bad before anything is sent. */
 export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions): Promise<ProfileOutcome> {
   const { logger, isTty, stop } = o;
-  const { config, redactedCommand: cliCommand } = parsed;
+  const { config: given, redactedCommand: cliCommand } = parsed;
   logger.info(`Starting infermeter ${VERSION}`);
   logger.debug(`command: ${cliCommand}`);
-  const adapter = ENDPOINTS.get(config.endpointType);
-  const streaming = config.streaming && adapter.capabilities.supportsStreaming;
-  const targets = resolveTargets(config);
+  const adapter = await resolveAdapter(given.endpointType, {
+    extraInputs: given.extraInputs,
+    readTextFile: readTemplateFile,
+  }).catch((err: Error) => {
+    throw new InputError(`--endpoint-type ${given.endpointType}: ${err.message}`);
+  });
+  const streaming = given.streaming && adapter.capabilities.supportsStreaming;
+  const targets = resolveTargets(given);
   const target = targets[0];
+  // Readiness wait and model discovery (engine/prepare_server.ts); the server's identity is read beside the run.
+  const probe = {
+    target,
+    headers: requestHeaders(target, {
+      endpointHeaders: adapter.headers({ streaming, apiKey: given.apiKey }),
+      userHeaders: given.headers,
+    }),
+  };
+  const server = await prepareServer(probe, {
+    modelNames: given.modelNames,
+    wait: { timeoutS: given.waitForModelTimeout, intervalS: given.waitForModelInterval, mode: given.waitForModelMode },
+    adapter,
+    path: endpointPath(given.customEndpoint ?? requestPath(adapter.capabilities, streaming)),
+    log: logger,
+    signal: stop,
+  });
+  if (!server.ok) {
+    logger.error(server.message);
+    return { end: "unreachable", artifactDir: resolveArtifactDir(given) };
+  }
+  const config: ProfileConfig = server.modelNames === given.modelNames
+    ? given
+    : { ...given, modelNames: server.modelNames };
+  const identity = readServerIdentity(probe).catch(() => undefined);
   // Network I/O, so it overlaps the CPU work of loading the tokenizer and building the dataset.
   const reachable = Promise.all(targets.map((t) => checkReachable(t)));
   const seed = config.randomSeed ?? crypto.getRandomValues(new Uint32Array(1))[0];
@@ -121,6 +153,17 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   const tokenizer = await resolveTokenizer(config.tokenizer).catch((err: Error) => {
     throw new InputError(err.message);
   });
+  const chatTemplate = config.applyChatTemplate
+    ? await loadChatTemplate(config.tokenizer, config.modelNames[0]).catch((err: Error) => {
+      throw new InputError(err.message);
+    })
+    : undefined;
+  if (chatTemplate !== undefined) {
+    logger.info(`ISL counts the chat template of ${chatTemplate.source}`);
+    if (!adapter.chatMessages) {
+      logger.warning(`--apply-chat-template has no effect on ${adapter.name}: its requests carry no chat messages.`);
+    }
+  }
 
   // The counting Worker loads its own tables (from the on-disk cache when there) on its own thread, while this
   // one builds the dataset and checks the server.
@@ -129,7 +172,11 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     : createTokenCounter(config.tokenizer, { inWorker: true, workers: Math.ceil(shards / 4) });
   const counter = counterReady && deferredCounter(counterReady);
 
-  const dataset = await loadDataset({ ...datasetOptions(config), tokenizer, rng });
+  const dataset = await loadDataset({
+    ...datasetOptions(config, adapter.capabilities.syntheticInput === "rankings"),
+    tokenizer,
+    rng,
+  });
   if (dataset.conversations.length === 0) throw new InputError(`the dataset ${config.inputFile ?? ""} is empty.`);
   const settings = bodySettings({
     streaming,
@@ -146,6 +193,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     outputTokensStddev: config.outputTokensStddev,
     rng,
     tokenizer,
+    chatTemplate,
   });
   logger.debug(`request bodies prepared ${sinceStart()}`);
   const totalTurns = conversations.reduce((n, c) => n + c.turns.length, 0);
@@ -225,7 +273,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   // Baseline scrapes before anything is sent (warm-up included), so counters' increases cover the profiling window.
   const telemetry = await startTelemetry(config, logger);
   logger.debug(`server reachable (connect ${reach.connectMs?.toFixed(2)} ms) ${sinceStart()}`);
-  const path = endpointPath(config.customEndpoint ?? adapter.capabilities.path);
+  const path = endpointPath(config.customEndpoint ?? requestPath(adapter.capabilities, streaming));
   const shownPath = targetPath(target.basePath, path, config.customEndpoint !== undefined);
   logger.info(
     `Using ${shownPath} endpoint` + (targets.length > 1 ? ` on ${targets.length} servers (round robin)` : ""),
@@ -377,7 +425,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     endTimeMs: run.endEpochMs,
     wasCancelled: run.cancelled,
     inputConfig,
-    runInfo: { randomSeed: seed, cliCommand },
+    runInfo: { randomSeed: seed, cliCommand, server: (await identity) as JsonObject | undefined },
     warmup: warmupSummary,
     infermeter,
     telemetryData: telemetryOut?.telemetryData,
@@ -454,6 +502,16 @@ function deferredCounter(ready: Promise<TokenCounter>): TokenCounter {
     count: async (texts) => (await ready).count(texts),
     close: () => void ready.then((c) => c.close(), () => {}),
   };
+}
+
+/** A payload template named by path; undefined when the text is not a readable file (then it is the template). */
+function readTemplateFile(path: string): string | undefined {
+  if (path.length > 4096 || path.includes("{")) return undefined;
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function resolveTargets(config: ProfileConfig): Target[] {

@@ -2,18 +2,20 @@
  * The simulated inference server as a Hono app (testable with `app.request()`).
  *
  * Routes: the paths of every simulator route (`SIM_ROUTES`: one per endpoint type, e.g. `POST
- * /v1/chat/completions`, streaming and not), `GET /v1/models`, `GET /health`, `GET /v1/health/live`,
- * `GET /v1/health/ready`, `GET /metrics` (Prometheus text). With an API key, every inference route and every other
- * `/v1/*` route except the health checks needs the key (`Authorization: Bearer <key>`, or where the route's API
- * carries it).
+ * /v1/chat/completions`, streaming and not), `GET /v1/models`, and the NIM and vLLM management routes of
+ * `server_info_routes.ts` (health, readiness after `--load-delay`, `/metrics` and `/v1/metrics`, version, metadata,
+ * manifest, license, `/tokenize`, `/detokenize`). With an API key, every inference route and every other `/v1/*`
+ * route except the health checks and `/v1/metrics` needs the key (`Authorization: Bearer <key>`, or where the
+ * route's API carries it).
  *
  * This file wires the shared flow — read the body, let the route parse it, refuse, plan, wait, answer — and knows
  * no API: each route's wire format lives in its module under `routes/`.
  *
  * Latency: a streamed response's token k is due `ttft + k·itl` ms after the request arrived (`TokenClock`) and is
  * written by the shared `StreamScheduler`; a non-streamed one is answered when its last token is due,
- * `ttft + itl·(n−1)`. With `ttftMs = itlMs = 0` the whole body is built as one string and returned at once: no
- * timers, no stream — the mode the throughput benchmark measures.
+ * `ttft + itl·(n−1)`; one that generates nothing (embeddings, rankings, images) after `ttft`. With
+ * `ttftMs = itlMs = 0` the whole body is built as one string and returned at once: no timers, no stream — the mode
+ * the throughput benchmark measures.
  *
  * Errors and randomness: `errorRate` % of well-formed inference requests get a 500. Every random choice of a
  * request (error, length, jitter, words, id) comes from a generator seeded by `RequestSeeder`, so a seeded
@@ -31,12 +33,15 @@ import { resolveSimOptions, type SimOptions } from "./sim_options.ts";
 import type { ReplyContext, SimRoute } from "./sim_route.ts";
 import { SIM_ROUTES } from "./sim_route_registry.ts";
 import { SimStats } from "./sim_stats.ts";
+import { addServerInfoRoutes } from "./server_info_routes.ts";
 import { SseEmitter } from "./sse_emitter.ts";
 import { type ScheduledHandle, StreamScheduler } from "./stream_scheduler.ts";
 import { TokenClock } from "./token_clock.ts";
 import { WordSource } from "./word_source.ts";
 import { VllmMetrics } from "./vllm_metrics.ts";
 import { DcgmMetrics } from "./dcgm_metrics.ts";
+
+const PROMETHEUS_HEADERS = { "content-type": "text/plain; version=0.0.4; charset=utf-8" } as const;
 
 export interface SimDeps {
   /** Counts prompt tokens (`prompt_tokens`); the CLI passes the builtin o200k_base tokenizer. */
@@ -54,7 +59,6 @@ export interface SimDeps {
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;
 const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" } as const;
-const PROMETHEUS_HEADERS = { "content-type": "text/plain; version=0.0.4; charset=utf-8" } as const;
 /** Bound of the prompt-count memo; benchmarks often repeat prompts, and counting is the costliest step. */
 const COUNT_CACHE_LIMIT = 4096;
 
@@ -139,6 +143,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
         model: request.model ?? o.models[0],
         plan,
         emitSendTimes: o.emitSendTimes,
+        embeddingDimensions: o.embeddingDimensions,
       };
       const words = new WordSource(rng.derive("words"));
       const clock = new TokenClock(o, rng.derive("latency"));
@@ -160,7 +165,8 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       const finishReason = plan.finishReason;
 
       if (!request.stream) {
-        const lastDue = total > 0 ? clock.advance(total) : 0;
+        // An answer without tokens (embeddings, rankings, images) takes the time to first token.
+        const lastDue = total > 0 ? clock.advance(total) : clock.next();
         if (lastDue > 0) await waitUntil(arrival + lastDue);
         const reasoning = words.take(plan.reasoningTokens);
         const content = words.take(plan.contentTokens);
@@ -276,15 +282,14 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
     );
   });
 
-  // Health and metrics stay open even with an API key so orchestrators and scrapers need no secret.
-  const health = () => new Response('{"status":"ok"}', { status: 200, headers: JSON_HEADERS });
-  app.get("/health", health);
-  app.get("/v1/health/live", () => jsonResponse({ object: "health.response", message: "Service is live." }));
-  app.get("/v1/health/ready", () => jsonResponse({ object: "health.response", message: "Service is ready." }));
-  app.get(
-    "/metrics",
-    () => new Response(stats.toPrometheus() + vllm.render(), { status: 200, headers: PROMETHEUS_HEADERS }),
-  );
+  // Health and metrics stay open even with an API key so orchestrators and scrapers need no secret; the other
+  // management routes sit behind the key like any /v1 route.
+  const management = new Hono();
+  addServerInfoRoutes(management, o, {
+    tokenizer,
+    metricsText: () => stats.toPrometheus() + vllm.render(),
+    startedAt: performance.now(),
+  });
   if (dcgm !== undefined) {
     app.get("/dcgm/metrics", () => new Response(dcgm.render(), { status: 200, headers: PROMETHEUS_HEADERS }));
   }
@@ -294,7 +299,11 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
     app.use("*", async (c, next) => {
       const path = c.req.path;
       const route = routeOfPath.get(path);
-      if (route === undefined && (!path.startsWith("/v1/") || path.startsWith("/v1/health/"))) return await next();
+      if (
+        route === undefined && (!path.startsWith("/v1/") || path.startsWith("/v1/health/") || path === "/v1/metrics")
+      ) {
+        return await next();
+      }
       const headers = c.req.raw.headers;
       const presented = route?.credential ? route.credential(headers) : bearerToken(headers);
       if (presented === key) return await next();
@@ -306,6 +315,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
     });
   }
 
+  app.route("/", management);
   app.get("/v1/models", () =>
     jsonResponse({
       object: "list",

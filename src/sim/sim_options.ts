@@ -50,6 +50,12 @@ export interface SimOptions {
    * without an effort get `reasoningTokens`, or 250 (medium) when that is 0.
    * @default false */
   readonly reasoning: boolean;
+  /** Length of the embedding vectors `/v1/embeddings` returns (a request's `dimensions` may ask for fewer).
+   * @default 768 */
+  readonly embeddingDimensions: number;
+  /** Seconds after start during which `/v1/health/ready` answers 503 (a model still loading, NIM-style).
+   * @default 0 */
+  readonly loadDelaySeconds: number;
   /** Percentage (0–100) of inference requests answered with HTTP 500.
    * @default 0 */
   readonly errorRate: number;
@@ -86,6 +92,8 @@ export const SIM_DEFAULTS: SimOptions = Object.freeze({
   reasoningTokens: 0,
   reasoning: false,
   errorRate: 0,
+  embeddingDimensions: 768,
+  loadDelaySeconds: 0,
   seed: undefined,
   emitSendTimes: false,
   shutdownGraceMs: 1000,
@@ -114,6 +122,8 @@ export function resolveSimOptions(partial: Partial<SimOptions> = {}): SimOptions
   checkNumber("eosRate", o.eosRate, 0, 1);
   checkNumber("reasoningTokens", o.reasoningTokens, 0, 10_000_000, true);
   checkNumber("errorRate", o.errorRate, 0, 100);
+  checkNumber("embeddingDimensions", o.embeddingDimensions, 1, 65536, true);
+  checkNumber("loadDelaySeconds", o.loadDelaySeconds, 0, 86_400);
   checkNumber("shutdownGraceMs", o.shutdownGraceMs, 0, 3_600_000);
   checkNumber("dcgmGpus", o.dcgmGpus, 0, 64, true);
   if (o.seed !== undefined) checkNumber("seed", o.seed, 0, 0xffffffff, true);

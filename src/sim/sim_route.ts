@@ -27,6 +27,8 @@ import type { GenerationPlan } from "./plan_generation.ts";
 export interface SimRoute extends RegistryEntry {
   /** POST paths this route answers; the client adapter of the same name sends to one of them. */
   readonly paths: readonly string[];
+  /** Endpoint types besides its name whose requests this route answers (several types share `/v1/embeddings`). */
+  readonly servesTypes?: readonly string[];
   /** Start of every response id, separator included (`chatcmpl-`, `resp_`, `msg_`). */
   readonly idPrefix: string;
   /**
@@ -59,6 +61,8 @@ export interface ReplyContext {
   /** The model named by the request, else the server's first. */
   readonly model: string;
   readonly plan: GenerationPlan;
+  /** Length of every embedding vector unless the request asks for fewer (`serve-sim --embedding-dimensions`). */
+  readonly embeddingDimensions: number;
   /**
    * Stamp every streamed event with `"sim_sent_at_ms"`: `performance.timeOrigin + performance.now()` taken as the
    * event is built, right before it is written (`serve-sim --emit-send-times`).

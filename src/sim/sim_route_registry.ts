@@ -7,8 +7,25 @@ import { Registry } from "../base/registry.ts";
 import type { SimRoute } from "./sim_route.ts";
 import { OPENAI_CHAT_ROUTE } from "./routes/openai_chat.ts";
 import { OPENAI_COMPLETIONS_ROUTE } from "./routes/openai_completions.ts";
+import { OPENAI_EMBEDDINGS_ROUTE } from "./routes/openai_embeddings.ts";
+import { COHERE_RERANK_ROUTE, NIM_RANKING_ROUTE, TEI_RERANK_ROUTE } from "./routes/rerank_routes.ts";
+import { TGI_GENERATE_ROUTE } from "./routes/tgi_generate.ts";
+import { ANTHROPIC_MESSAGES_ROUTE } from "./routes/anthropic_messages.ts";
+import { OPENAI_IMAGES_ROUTE } from "./routes/openai_images.ts";
 
 export const SIM_ROUTES: Registry<SimRoute> = new Registry("simulator route", [
   OPENAI_CHAT_ROUTE,
   OPENAI_COMPLETIONS_ROUTE,
+  OPENAI_EMBEDDINGS_ROUTE,
+  NIM_RANKING_ROUTE,
+  TEI_RERANK_ROUTE,
+  COHERE_RERANK_ROUTE,
+  TGI_GENERATE_ROUTE,
+  ANTHROPIC_MESSAGES_ROUTE,
+  OPENAI_IMAGES_ROUTE,
 ]);
+
+/** The route answering an endpoint type: the one named after it, else the one that lists it in `servesTypes`. */
+export function routeForType(routes: Registry<SimRoute>, type: string): SimRoute | undefined {
+  return routes.find(type) ?? routes.entries().find((r) => r.servesTypes?.includes(type));
+}

@@ -126,7 +126,7 @@ Deno.test("profileHelp lists AIPerf's groups in order, with every alias, default
   assert.match(help, /--streaming, --no-streaming/);
   assert.match(help, /-vv, --extra-verbose/);
   const flat = help.replace(/\s+/g, " ");
-  assert.match(flat, /choices: chat, completions, raw; default: chat/);
+  assert.match(flat, /choices: chat, completions, embeddings, [a-z_, ]+; default: chat/);
   assert.match(flat, /default: 21600/);
   assert.match(flat, /env: INFERMETER_API_KEY/);
   assert.match(help, /AIPerf options recognised but not supported yet/);

@@ -181,3 +181,30 @@ Deno.test("goodput and good_request_fraction divide the good count by duration a
   assert.equal(GOODPUT.compute(m), 2);
   assert.equal(GOOD_REQUEST_FRACTION.compute(m), 0.5);
 });
+
+Deno.test("usage_* metrics are the server's reported counts, absent when it reported none, and follow capabilities", async () => {
+  const { USAGE_PROMPT_TOKENS, USAGE_COMPLETION_TOKENS, USAGE_TOTAL_TOKENS, USAGE_REASONING_TOKENS } = await import(
+    "../../src/metrics/metric_defs.ts"
+  );
+  const { metricApplies } = await import("../../src/metrics/metric_registry.ts");
+  const reported = makeRecord({
+    usage: { promptTokens: 12, completionTokens: 7, totalTokens: 19, reasoningTokens: 3 },
+  });
+  const values: RecordMetrics = {};
+  assert.equal(USAGE_PROMPT_TOKENS.compute(reported, values), 12);
+  assert.equal(USAGE_COMPLETION_TOKENS.compute(reported, values), 7);
+  assert.equal(USAGE_TOTAL_TOKENS.compute(reported, values), 19);
+  assert.equal(USAGE_REASONING_TOKENS.compute(reported, values), 3);
+  const silent = makeRecord({ usage: undefined });
+  assert.equal(USAGE_PROMPT_TOKENS.compute(silent, values), undefined);
+  // An embeddings run (no output tokens) keeps the prompt count only.
+  const embeddings = {
+    streaming: false,
+    producesTokens: false,
+    tokenizesInput: true,
+    supportsReasoning: false,
+    goodput: false,
+  };
+  assert.equal(metricApplies(USAGE_PROMPT_TOKENS, embeddings), true);
+  assert.equal(metricApplies(USAGE_COMPLETION_TOKENS, embeddings), false);
+});

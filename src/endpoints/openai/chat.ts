@@ -106,6 +106,12 @@ export const CHAT_ADAPTER: EndpointAdapter = {
     return ctx.systemMessage !== undefined ? ctx.systemMessage + "\n" + text : text;
   },
 
+  chatMessages(turn: Turn, ctx: Pick<BuildContext, "systemMessage">) {
+    const messages = ctx.systemMessage !== undefined ? [{ role: "system", content: ctx.systemMessage }] : [];
+    messages.push({ role: turn.role ?? "user", content: turn.texts.join("\n") });
+    return messages;
+  },
+
   sampleResponses: {
     stream: [
       `${CHUNK}[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}`,

@@ -72,10 +72,9 @@ export const COMPLETIONS_ADAPTER: EndpointAdapter = {
     return readChoice(obj);
   },
 
-  inputText(turn: Turn, ctx: Pick<BuildContext, "systemMessage">): string {
-    const text = turn.texts.join("\n");
-    return ctx.systemMessage !== undefined ? ctx.systemMessage + "\n" + text : text;
-  },
+  // The API has no system message and the body sends none, so it is not part of the ISL (AIPerf: completions does
+  // not consume the system message).
+  inputText: (turn: Turn): string => turn.texts.join("\n"),
 
   sampleResponses: {
     stream: [

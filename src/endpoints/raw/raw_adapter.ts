@@ -11,7 +11,7 @@
  */
 import type { Turn } from "../../dataset/conversation.ts";
 import { payloadText } from "../../dataset/payload_text.ts";
-import type { BuildContext, Delta, EndpointAdapter } from "../endpoint_adapter.ts";
+import type { AdapterSettings, BuildContext, Delta, EndpointAdapter } from "../endpoint_adapter.ts";
 import {
   asObject,
   type JsonObject,
@@ -120,8 +120,10 @@ function makeRawAdapter(select: ((json: unknown) => unknown) | undefined): Endpo
       return turn.rawPayload !== undefined ? payloadText(JSON.parse(turn.rawPayload)) : turn.texts.join("\n");
     },
 
-    async withOptions(extraInputs: Readonly<Record<string, unknown>>): Promise<EndpointAdapter> {
-      const field = extraInputs.response_field;
+    exampleSettings: { extraInputs: { response_field: "choices[0].message.content" } },
+
+    async configure(settings: AdapterSettings): Promise<EndpointAdapter> {
+      const field = settings.extraInputs.response_field;
       if (field === undefined) return this;
       if (typeof field !== "string" || field.trim() === "") {
         throw new TypeError(

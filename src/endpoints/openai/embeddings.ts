@@ -1,0 +1,36 @@
+/**
+ * OpenAI Embeddings (`POST /v1/embeddings`), as OpenAI, vLLM and NIM serve it.
+ * Reference: https://platform.openai.com/docs/api-reference/embeddings — request `{model, input: [texts]}`; answer
+ * `data[].embedding` with `usage.prompt_tokens`. Every text of the turn is one input (`--prompt-batch-size` texts per
+ * request). Not streamed, no output tokens: its table has latency, throughput and ISL only ("Embeddings Metrics").
+ */
+import type { Turn } from "../../dataset/conversation.ts";
+import type { BuildContext, EndpointAdapter } from "../endpoint_adapter.ts";
+import { EMBEDDINGS_SAMPLES, joinedInputs, readEmbeddings, readEmbeddingsEvent } from "./embeddings_fields.ts";
+import { type JsonObject, mergeExtras, openAiHeaders } from "./openai_fields.ts";
+
+export const EMBEDDINGS_ADAPTER: EndpointAdapter = {
+  name: "embeddings",
+  description: "OpenAI embeddings (/v1/embeddings): vLLM, NIM, TEI, OpenAI; each turn's texts are one batch of inputs.",
+  capabilities: {
+    path: "/v1/embeddings",
+    method: "POST",
+    supportsStreaming: false,
+    producesTokens: false,
+    tokenizesInput: true,
+    supportsReasoning: false,
+    metricsTitle: "Embeddings Metrics",
+    serviceKind: "openai",
+  },
+  usesHistory: false,
+  headers: openAiHeaders,
+
+  buildRequest(turn: Turn, ctx: BuildContext): Record<string, unknown> {
+    const body: JsonObject = { model: turn.model ?? ctx.model, input: turn.texts.filter((t) => t.length > 0) };
+    return mergeExtras(body, ctx.extraInputs, turn.extra);
+  },
+  parseEvent: readEmbeddingsEvent,
+  parseBody: readEmbeddings,
+  inputText: (turn: Turn) => joinedInputs(turn.texts),
+  sampleResponses: EMBEDDINGS_SAMPLES,
+};

@@ -1,0 +1,179 @@
+/**
+ * What infermeter asks a server before benchmarking it, beside the benchmark's own requests:
+ *
+ * - `waitForModel`: AIPerf's `--wait-for-model-*`. Until the timeout, every interval: where the server has NIM's
+ *   `GET /v1/health/ready`, wait for its 200 (503 = still loading; 404 = no such route, skipped); then by mode,
+ *   `models` — `GET /v1/models` answers 200 with at least one model; `inference` — a one-token request of the run's
+ *   endpoint type answers 2xx; `both` — the two in order.
+ * - `discoverModel`: the first model `GET /v1/models` lists, for a run without `--model`.
+ * - `readServerIdentity`: NIM's `/v1/version` (`release`, `api`) and `/v1/metadata` (`selectedModelProfileId`,
+ *   `modelInfo`, `version`), vLLM's `/version`; recorded in the JSON export so a result names the engine build and
+ *   model profile that produced it. Each route is optional; a server offering none has no identity.
+ *
+ * Requests carry the run's constant headers (credentials included) and never follow redirects off the target.
+ */
+import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
+import type { Target } from "../transport/http_exchange.ts";
+import { targetPath } from "./request_headers.ts";
+
+export type WaitMode = "models" | "inference" | "both";
+
+export interface ProbeTarget {
+  readonly target: Target;
+  /** The run's constant headers (content type, credentials, `-H`). */
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  /** Per-request limit. @default 5000 */
+  readonly requestTimeoutMs?: number;
+}
+
+function url(p: ProbeTarget, path: string): string {
+  const t = p.target;
+  return `${t.scheme}://${t.hostHeader}${targetPath(t.basePath, path, false)}`;
+}
+
+async function request(
+  p: ProbeTarget,
+  method: "GET" | "POST",
+  path: string,
+  body?: string,
+): Promise<Response | undefined> {
+  try {
+    const headers = new Headers();
+    for (const [k, v] of p.headers) if (method === "POST" || k.toLowerCase() !== "content-type") headers.set(k, v);
+    if (method === "GET") headers.set("Accept", "application/json");
+    return await fetch(url(p, path), {
+      method,
+      headers,
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(p.requestTimeoutMs ?? 5000),
+    });
+  } catch {
+    return undefined; // refused, reset or timed out: the server is not up yet
+  }
+}
+
+async function getJson(p: ProbeTarget, path: string): Promise<{ status: number; json?: unknown } | undefined> {
+  const res = await request(p, "GET", path);
+  if (res === undefined) return undefined;
+  const text = await res.text().catch(() => "");
+  try {
+    return { status: res.status, json: JSON.parse(text) };
+  } catch {
+    return { status: res.status };
+  }
+}
+
+/** Model ids listed by `GET /v1/models` (OpenAI `{"data": [{"id"}…]}`); undefined when the route did not answer. */
+export async function listModels(p: ProbeTarget): Promise<string[] | undefined> {
+  const res = await getJson(p, "/v1/models");
+  if (res === undefined || res.status !== 200) return undefined;
+  const data = (res.json as { data?: unknown } | undefined)?.data;
+  if (!Array.isArray(data)) return undefined;
+  return data.flatMap((m) => typeof m?.id === "string" ? [m.id as string] : []);
+}
+
+/** The first model the server lists, or undefined. */
+export async function discoverModel(p: ProbeTarget): Promise<string | undefined> {
+  return (await listModels(p))?.[0];
+}
+
+export interface WaitOptions {
+  readonly timeoutS: number;
+  readonly intervalS: number;
+  readonly mode: WaitMode;
+  /** Builds and parses the inference probe (mode `inference` / `both`). */
+  readonly adapter: EndpointAdapter;
+  /** The request path of the run (base path added here). */
+  readonly path: string;
+  readonly model: string;
+  /** Clock and sleep; tests pass manual ones. */
+  readonly now?: () => number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Told of each failed check (what is still missing), for the log. */
+  readonly onWaiting?: (reason: string) => void;
+  readonly signal?: AbortSignal;
+}
+
+export interface WaitOutcome {
+  readonly ready: boolean;
+  readonly waitedMs: number;
+  readonly attempts: number;
+  /** The last reason the server was not ready. */
+  readonly reason?: string;
+}
+
+/** One round of checks: undefined when ready, else what is missing. */
+async function check(p: ProbeTarget, o: WaitOptions): Promise<string | undefined> {
+  const health = await request(p, "GET", "/v1/health/ready");
+  if (health === undefined) return "the server does not accept connections yet";
+  await health.body?.cancel();
+  if (health.status === 503) return "GET /v1/health/ready answers 503 (the model is loading)";
+  if (o.mode === "models" || o.mode === "both") {
+    const models = await listModels(p);
+    if (models === undefined) return "GET /v1/models does not answer 200 with a model list yet";
+    if (models.length === 0) return "GET /v1/models lists no model yet";
+  }
+  if (o.mode === "inference" || o.mode === "both") {
+    const body = o.adapter.buildRequest({ texts: ["ping"] }, {
+      model: o.model,
+      streaming: false,
+      maxTokens: 1,
+      useLegacyMaxTokens: false,
+      useServerTokenCount: false,
+      extraInputs: {},
+    }, []);
+    const res = await request(p, "POST", o.path, JSON.stringify(body));
+    if (res === undefined) return `POST ${o.path} did not answer`;
+    await res.body?.cancel();
+    if (res.status < 200 || res.status >= 300) return `POST ${o.path} (one-token request) answers ${res.status}`;
+  }
+  return undefined;
+}
+
+export async function waitForModel(p: ProbeTarget, o: WaitOptions): Promise<WaitOutcome> {
+  const now = o.now ?? (() => performance.now());
+  const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const start = now();
+  const deadline = start + o.timeoutS * 1000;
+  let attempts = 0;
+  let reason: string | undefined;
+  while (!o.signal?.aborted) {
+    attempts++;
+    reason = await check(p, o);
+    if (reason === undefined) return { ready: true, waitedMs: now() - start, attempts };
+    o.onWaiting?.(reason);
+    const left = deadline - now();
+    if (left <= 0) break;
+    await sleep(Math.min(o.intervalS * 1000, left));
+  }
+  return { ready: false, waitedMs: now() - start, attempts, reason };
+}
+
+/** What the server says it is, as JSON for `run_info.server`; undefined when it offers none of the routes. */
+export async function readServerIdentity(p: ProbeTarget): Promise<Record<string, unknown> | undefined> {
+  const [version, metadata, vllm] = await Promise.all([
+    getJson(p, "/v1/version"),
+    getJson(p, "/v1/metadata"),
+    getJson(p, "/version"),
+  ]);
+  const out: Record<string, unknown> = {};
+  const obj = (r: typeof version) =>
+    r?.status === 200 && typeof r.json === "object" && r.json !== null && !Array.isArray(r.json)
+      ? r.json as Record<string, unknown>
+      : undefined;
+  const v = obj(version);
+  if (v && (typeof v.release === "string" || typeof v.api === "string")) {
+    out.nim_release = v.release ?? null;
+    out.api_version = v.api ?? null;
+  }
+  const m = obj(metadata);
+  if (m) {
+    out.selected_model_profile_id = typeof m.selectedModelProfileId === "string" ? m.selectedModelProfileId : null;
+    out.model_info = Array.isArray(m.modelInfo) ? m.modelInfo : null;
+    if (typeof m.version === "string") out.metadata_version = m.version;
+  }
+  const e = obj(vllm);
+  if (e && typeof e.version === "string") out.engine_version = e.version;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
