@@ -418,6 +418,13 @@ export class HttpClient {
         fresh = true;
         ex.reused = false;
         ex.requestSent = undefined;
+        ex.requestWriteStart = undefined;
+        ex.writes = undefined;
+        ex.bodyReads = undefined;
+        ex.firstBodyAt = undefined;
+        ex.lastBodyAt = undefined;
+        ex.bodyBytesReceived = undefined;
+        ex.firstByteAt = undefined;
         ex.bytesSent = 0;
         ex.lastByteAt = undefined;
       }
@@ -425,6 +432,7 @@ export class HttpClient {
       if (deadline !== undefined) this.#deadlines.cancel(deadline);
       watchers?.delete(ctl);
     }
+    if (ex.requestSent !== undefined) ex.bodyBytesSent = req.body?.length ?? 0;
     return ex;
   }
 
@@ -492,7 +500,9 @@ export class HttpClient {
         this.#open++;
       } else {
         ctl.stage = "waiting for a free connection";
+        ex.poolWaitStart = performance.now();
         const got = await this.#waitForConnection(ctl);
+        ex.poolWaitEnd = performance.now();
         if (got === undefined) {
           ex.error = ctl.reason !== undefined ? ctl.error() : closedError();
           return undefined;
@@ -659,9 +669,15 @@ export class HttpClient {
     const io = c.io;
 
     ctl.stage = "sending the request";
+    ex.requestWriteStart = performance.now();
     try {
       let off = await io.write(bytes);
-      while (off < bytes.length) off += await io.write(bytes.subarray(off));
+      let writes = 1;
+      while (off < bytes.length) {
+        off += await io.write(bytes.subarray(off));
+        writes++;
+      }
+      ex.writes = writes;
     } catch (e) {
       return this.#fail(c, ex, ctl, mayRetry, `writing the request failed (${errorText(e)})`);
     }
@@ -694,9 +710,18 @@ export class HttpClient {
       c.framer.beginRead(buf, 0, n);
       ex.bytesReceived += n;
       if (ex.firstByteAt === undefined) ex.firstByteAt = t;
+      const bodyBefore = parser.bodyBytes;
       let consumed: number;
       try {
         consumed = parser.push(buf, 0, n);
+        // The HTTP trace's body timings (k6's waiting/receiving), taken where the bytes move.
+        const bodyNow = parser.bodyBytes;
+        if (bodyNow > bodyBefore) {
+          if (ex.firstBodyAt === undefined) ex.firstBodyAt = t;
+          ex.lastBodyAt = t;
+          ex.bodyReads = (ex.bodyReads ?? 0) + 1;
+          ex.bodyBytesReceived = (ex.bodyBytesReceived ?? 0) + bodyNow - bodyBefore;
+        }
       } catch (e) {
         ex.lastByteAt = t;
         ex.error = { kind: "protocol", message: `Response from ${this.#remote} is invalid: ${errorText(e)}` };
