@@ -279,7 +279,12 @@ async function profile(
   // inputs.json is written after the run: rendering it is not needed to send anything (startup budget).
   await writeInputsJson(paths.inputsJson, inputSessions(conversations));
   // Summaries and exports: always written, also after Ctrl-C or a failure gate.
-  const summary = run.accumulator.summarize();
+  // Throughputs divide by the profiling phase's window (phase start → last response), as AIPerf 0.13 does.
+  const summary = run.accumulator.summarize({
+    observationSec: run.startEpochMs !== undefined && run.endEpochMs !== undefined
+      ? (run.endEpochMs - run.startEpochMs) / 1000
+      : undefined,
+  });
   const warmupSummary = run.warmupAccumulator?.summarize();
   const cpu = run.outcome?.cpu;
   // CPU time is read in 10 ms ticks: judge it only over runs long enough for that to be precise.
