@@ -64,14 +64,17 @@ export async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
     ? new MetricAccumulator(o.metrics, { timeOriginMs, goodput: o.goodputEvaluator })
     : undefined;
   const raw = config.exportLevel === "raw" ? await LineFileWriter.open(o.paths.rawJsonl) : undefined;
+  const rawContext = { timeOriginMs, commonHeaders: o.spec.headers, withWarmup: warmupPhase !== undefined };
   const payloads = raw
     ? new Map(
       o.spec.conversations.flatMap((c) => c.turns).map((t) => [`${t.conversationId}#${t.turnIndex}`, t.payload]),
     )
     : undefined;
-  const jsonl = config.exportLevel === "summary"
-    ? undefined
-    : await JsonlWriter.open(o.paths.recordsJsonl, { metrics: o.metrics, timeOriginMs });
+  const jsonl = config.exportLevel === "summary" ? undefined : await JsonlWriter.open(o.paths.recordsJsonl, {
+    metrics: o.metrics,
+    timeOriginMs,
+    withWarmup: warmupPhase !== undefined,
+  });
   const dispatch = new Float64Column(1024);
 
   const counter = o.counter;
@@ -89,7 +92,7 @@ export async function runAndCollect(o: CollectOptions): Promise<CollectResult> {
       }
       const values = accumulator.add(r);
       jsonl?.write(r, values);
-      raw?.writeLine(rawRecordLine(r, payloads?.get(`${r.conversationId}#${r.turnIndex}`), timeOriginMs));
+      raw?.writeLine(rawRecordLine(r, payloads?.get(`${r.conversationId}#${r.turnIndex}`), rawContext));
     },
   });
 
