@@ -22,7 +22,7 @@ import { parseTarget } from "../transport/parse_target.ts";
 import type { Target } from "../transport/http_exchange.ts";
 import { loadPlans } from "../run/load_plans.ts";
 import { phaseConcurrency } from "../timing/phase_spec.ts";
-import { resolveTokenizer } from "../tokenizer/load_tokenizer.ts";
+import { defaultTokenizerFor, resolveTokenizer } from "../tokenizer/load_tokenizer.ts";
 import { createTokenCounter } from "../tokenizer/token_counter.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
 import { METRIC_REGISTRY } from "../metrics/metric_registry.ts";
@@ -121,7 +121,13 @@ async function profile(
   const shards = config.workers ?? defaultShards({ concurrency: config.concurrency, rate: config.requestRate });
   // The builtin tokenizer loads lazily: synthetic prompts from the bundled corpus come from a piece table, so on
   // the default path this thread never builds its tables (15–50 ms of start-up); a file tokenizer loads here.
-  const tokenizer = await resolveTokenizer(config.tokenizer).catch((err: Error) => {
+  // Without --tokenizer, the model's own from the local Hugging Face cache (AIPerf's counts), else the builtin one.
+  const auto = parsed.sources.tokenizer === "default"
+    ? defaultTokenizerFor(config.modelNames[0], Deno.env.toObject())
+    : undefined;
+  if (auto !== undefined) logger.info(auto.notice);
+  const tokenizerSpec = auto?.spec ?? config.tokenizer;
+  const tokenizer = await resolveTokenizer(tokenizerSpec).catch((err: Error) => {
     throw new UsageError(err.message);
   });
 
@@ -129,7 +135,7 @@ async function profile(
   // one builds the dataset and checks the server.
   const counterReady = config.useServerTokenCount
     ? undefined
-    : createTokenCounter(config.tokenizer, { inWorker: true, workers: Math.ceil(shards / 4) });
+    : createTokenCounter(tokenizerSpec, { inWorker: true, workers: Math.ceil(shards / 4) });
   const counter = counterReady && deferredCounter(counterReady);
 
   const dataset = await loadDataset({
