@@ -13,5 +13,9 @@ if (currentWorkerRole() !== undefined) {
   await (await import("./src/cli/worker_main.ts")).startWorker();
   early.release();
 } else if (import.meta.main) {
+  // `deno task` runs in the checkout and names the user's directory in INIT_CWD: relative paths (--input-file,
+  // artifacts) are the user's. Only then: a process started elsewhere (tests, scripts) keeps its own directory.
+  const initCwd = Deno.env.get("INIT_CWD");
+  if (initCwd && Deno.cwd() === new URL(".", import.meta.url).pathname.replace(/\/$/, "")) Deno.chdir(initCwd);
   Deno.exit(await runCli(Deno.args));
 }

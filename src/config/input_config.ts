@@ -12,75 +12,122 @@ function jsonNumber(value: number | undefined): number | string | undefined {
   return Number.isFinite(value) ? value : "inf";
 }
 
-/** Drops undefined fields recursively so the JSON has no nulls for unset options. */
+/** Drops undefined fields recursively (inside arrays too) so the JSON has no nulls for unset options. */
 function compact(value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
     if (inner === undefined) continue;
-    out[key] = inner !== null && typeof inner === "object" && !Array.isArray(inner)
-      ? compact(inner as Record<string, unknown>)
-      : inner;
+    out[key] = compactValue(inner);
   }
   return out;
 }
 
-/** AIPerf-like nested configuration for `profile_export_aiperf.json`, free of secrets. */
+function compactValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(compactValue);
+  if (value !== null && typeof value === "object") return compact(value as Record<string, unknown>);
+  return value;
+}
+
+/** AIPerf 0.13's phase `type` for a load pattern. */
+function phaseType(config: ProfileConfig): string {
+  if (config.customDatasetType === "mooncake_trace") return "fixed_schedule";
+  if (config.requestRate === undefined) return "concurrency";
+  return config.arrivalPattern === "concurrency_burst" ? "concurrency" : config.arrivalPattern;
+}
+
+/**
+ * The run's configuration in AIPerf 0.13's `input_config` layout (`models.items`, `endpoint{urls, type,
+ * streaming, extra}`, `datasets[]`, `phases[]`, `artifacts`, `tokenizer`, `runtime`), free of secrets. Options
+ * AIPerf has no field for live under an `infermeter` key.
+ */
 export function toInputConfig(config: ProfileConfig): Record<string, unknown> {
   const urls = config.urls.map((url) => redactUrl(url));
-  return compact({
-    endpoint: {
-      model_names: [...config.modelNames],
-      model_selection_strategy: config.modelSelectionStrategy,
-      type: config.endpointType,
-      custom_endpoint: config.customEndpoint,
-      streaming: config.streaming,
-      url: urls[0],
-      urls,
-      timeout_seconds: config.requestTimeoutSeconds,
-      use_legacy_max_tokens: config.useLegacyMaxTokens,
-      use_server_token_count: config.useServerTokenCount,
-      connection_reuse_strategy: config.connectionReuseStrategy,
-    },
-    input: {
-      extra: redactSecretKeys(config.extraInputs),
-      headers: Object.fromEntries(redactHeaders(config.headers)),
-      file: config.inputFile,
-      custom_dataset_type: config.customDatasetType,
-      dataset_sampling_strategy: config.datasetSamplingStrategy,
-      random_seed: config.randomSeed,
-      num_dataset_entries: config.numDatasetEntries,
-      goodput: config.goodput.length === 0
-        ? undefined
-        : Object.fromEntries(config.goodput.map((slo) => [slo.tag, slo.value])),
-      prompt: {
-        input_tokens: { mean: config.syntheticInputTokensMean, stddev: config.syntheticInputTokensStddev },
-        output_tokens: { mean: config.outputTokensMean, stddev: config.outputTokensStddev },
-      },
-      config_file: config.configFile,
-    },
-    loadgen: {
+  const headers = Object.fromEntries(redactHeaders(config.headers));
+  const extra = redactSecretKeys(config.extraInputs) as Record<string, unknown>;
+  const fromFile = config.inputFile !== undefined;
+  const phases: Record<string, unknown>[] = [];
+  if (config.warmupRequestCount !== undefined && config.warmupRequestCount > 0) {
+    phases.push({
+      name: "warmup",
+      kind: "warmup",
+      type: phaseType(config),
+      requests: config.warmupRequestCount,
       concurrency: config.concurrency,
-      request_rate: config.requestRate,
-      arrival_pattern: config.arrivalPattern,
-      arrival_smoothness: config.arrivalSmoothness,
-      request_count: config.requestCount,
-      benchmark_duration: config.benchmarkDuration,
-      benchmark_grace_period: jsonNumber(config.benchmarkGracePeriod),
-      concurrency_ramp_duration: jsonNumber(config.concurrencyRampDuration),
-      warmup_request_count: config.warmupRequestCount,
-      failed_request_threshold: config.failedRequestThreshold,
+      rate: config.requestRate,
+    });
+  }
+  phases.push({
+    name: "profiling",
+    kind: "profiling",
+    type: phaseType(config),
+    requests: config.requestCount,
+    duration: config.benchmarkDuration,
+    concurrency: config.concurrency,
+    concurrency_ramp: config.concurrencyRampDuration === undefined
+      ? undefined
+      : { duration: jsonNumber(config.concurrencyRampDuration) },
+    rate: config.requestRate,
+    smoothness: config.arrivalSmoothness,
+    grace_period: config.benchmarkDuration === undefined ? undefined : jsonNumber(config.benchmarkGracePeriod),
+    failed_request_threshold: config.failedRequestThreshold,
+  });
+  return compact({
+    models: {
+      items: config.modelNames.map((name) => ({ name })),
+      strategy: config.modelNames.length > 1 ? config.modelSelectionStrategy : undefined,
     },
-    output: {
-      artifact_directory: config.artifactDir,
-      profile_export_prefix: config.profileExportPrefix,
-      export_level: config.exportLevel,
+    endpoint: {
+      urls,
+      type: config.endpointType,
+      path: config.customEndpoint,
+      streaming: config.streaming ? true : undefined,
+      timeout: config.requestTimeoutSeconds === 21600 ? undefined : config.requestTimeoutSeconds,
+      use_legacy_max_tokens: config.useLegacyMaxTokens ? true : undefined,
+      use_server_token_count: config.useServerTokenCount ? true : undefined,
+      connection_reuse: config.connectionReuseStrategy === "pooled" ? undefined : config.connectionReuseStrategy,
+      extra: Object.keys(extra).length > 0 ? extra : undefined,
+      headers: Object.keys(headers).length > 0 ? headers : undefined,
+    },
+    datasets: [
+      fromFile
+        ? {
+          name: "main",
+          type: "file",
+          path: config.inputFile,
+          format: config.customDatasetType,
+          sampling: config.datasetSamplingStrategy,
+          random_seed: config.randomSeed,
+        }
+        : {
+          name: "main",
+          type: "synthetic",
+          entries: config.numDatasetEntries,
+          random_seed: config.randomSeed,
+          sampling: config.datasetSamplingStrategy,
+          prompts: {
+            isl: { mean: config.syntheticInputTokensMean, stddev: config.syntheticInputTokensStddev },
+            osl: config.outputTokensMean === undefined
+              ? undefined
+              : { mean: config.outputTokensMean, stddev: config.outputTokensStddev },
+          },
+        },
+    ],
+    phases,
+    slos: config.goodput.length === 0
+      ? undefined
+      : Object.fromEntries(config.goodput.map((slo) => [slo.tag, slo.value])),
+    artifacts: {
+      dir: config.artifactDir,
+      prefix: config.profileExportPrefix,
+      records: config.exportLevel === "summary" ? undefined : ["jsonl"],
+      raw: config.exportLevel === "raw" ? true : undefined,
+      auto_plot: false,
+      plot_required: false,
     },
     tokenizer: { name: config.tokenizer },
-    service: {
-      log_level: config.logLevel,
-      ui_type: config.ui,
-      workers: config.workers,
-      cpu_dma_latency: config.cpuDmaLatency,
-    },
+    runtime: { ui: config.ui, log_level: config.logLevel === "INFO" ? undefined : config.logLevel },
+    infermeter: config.configFile === undefined && config.workers === undefined && config.cpuDmaLatency === undefined
+      ? undefined
+      : { config_file: config.configFile, workers: config.workers, cpu_dma_latency: config.cpuDmaLatency },
   });
 }

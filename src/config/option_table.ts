@@ -236,8 +236,9 @@ const VALUE_OPTIONS = [
     metavar: "<name|path>",
     env: "INFERMETER_TOKENIZER",
     yaml: ["benchmark.tokenizer.name"],
-    help: "Tokenizer for prompt synthesis and token counts: 'builtin' (offline o200k_base) or a local " +
-      "tokenizer.json file or model directory.",
+    help: "Tokenizer for prompt synthesis and token counts: a tokenizer.json file or model directory, a hub id " +
+      "found in the local Hugging Face cache (HF_HUB_CACHE / HF_HOME; never downloaded), or 'builtin' (o200k_base). " +
+      "Default: --model's own tokenizer when the cache has it, else builtin (said at start-up).",
   },
   {
     key: "applyChatTemplate",

@@ -66,7 +66,12 @@ export async function executeRequest(
     method: ctx.adapter.capabilities.method,
     path: ctx.path,
     commonHeaders: ctx.headers,
-    headers: [["X-Request-ID", xRequestId], ["X-Correlation-ID", xCorrelationId]],
+    // X-Session-Affinity carries the session's correlation id, as AIPerf sends it, so sticky routers keep a
+    // conversation on one replica.
+    headers: [["X-Request-ID", xRequestId], ["X-Correlation-ID", xCorrelationId], [
+      "X-Session-Affinity",
+      xCorrelationId,
+    ]],
     body: entry.body,
   };
   // AIPerf's start_perf_ns: taken immediately before the request is handed to the transport.
@@ -113,9 +118,25 @@ export async function executeRequest(
     ...(ex.retries === undefined ? {} : { connectionRetries: ex.retries }),
     bytesSent: ex.bytesSent,
     bytesReceived: ex.bytesReceived,
+    poolWaitStartAt: shift(ex.poolWaitStart, off),
+    poolWaitEndAt: shift(ex.poolWaitEnd, off),
+    connectStartAt: shift(ex.connectStart, off),
+    connectEndAt: shift(ex.connectEnd, off),
+    writeStartAt: shift(ex.requestWriteStart, off),
+    firstBodyAt: shift(ex.firstBodyAt, off),
+    lastBodyAt: shift(ex.lastBodyAt, off),
+    chunksSent: ex.writes,
+    chunksReceived: ex.bodyReads ?? (ex.requestSent === undefined ? undefined : 0),
+    bodyBytesSent: ex.bodyBytesSent,
+    bodyBytesReceived: ex.bodyBytesReceived ?? (ex.requestSent === undefined ? undefined : 0),
     rawResponses: collector.raw?.map((r) => ({ t: r.t + off, text: r.text })),
     ...(ctx.keepRaw ? { sentBody: BODY_TEXT.decode(entry.body) } : {}),
   };
+}
+
+/** A transport time moved onto the run clock. */
+function shift(t: number | undefined, off: number): number | undefined {
+  return t === undefined ? undefined : t + off;
 }
 
 function isOk(status: number | undefined): boolean {

@@ -1,12 +1,13 @@
 /**
- * The end-of-run console output (AIPerf §3.6): the metrics table titled `infermeter | <metrics title>`, the
- * error summary table when requests failed, and the footer lines.
+ * The end-of-run console output as AIPerf 0.13 prints it: one table per console group that has rows, in its
+ * order — `<metrics title>: Effective`, `… : Active`, `… : Usage`, then the main `<metrics title>` — titled
+ * `infermeter | …`, the error summary table when requests failed, and the footer lines.
  *
- * Metrics table: right-aligned `Header (unit)` names, columns avg, min, max, p99, p50 (as in AIPerf's docs),
- * rows in display order. Numbers are Python's `f"{x:,.2f}"` (thousands separators, two decimals) like
- * AIPerf's Rich table; single-valued metrics show their value under `avg` and `-` elsewhere; a non-finite
- * value shows `N/A`.
+ * Metrics tables: right-aligned `Header (unit)` names, columns avg, min, max, p99, p90, p50, std, rows in
+ * display order. Numbers are Python's `f"{x:,.2f}"` (thousands separators, two decimals) like AIPerf's Rich
+ * table; single-valued metrics show their value under `avg` and `N/A` elsewhere, as does a missing value.
  */
+import type { ConsoleGroup } from "../metrics/metric_def.ts";
 import type { MetricResult, RunSummary } from "../metrics/run_summary.ts";
 import type { StatKey } from "../metrics/stats.ts";
 import { type BoxColumn, renderBoxTable } from "./box_table.ts";
@@ -15,7 +16,7 @@ import { formatCount, formatFixed, formatGrouped } from "./number_format.ts";
 export interface ConsoleTableOptions {
   /** The endpoint's `capabilities.metricsTitle`. @default "LLM Metrics" */
   readonly metricsTitle?: string;
-  /** Statistic columns after `Metric`. @default ["avg", "min", "max", "p99", "p50"] */
+  /** Statistic columns after `Metric`. @default ["avg", "min", "max", "p99", "p90", "p50", "std"] */
   readonly columns?: readonly StatKey[];
   /** Widest the table may be; only metric names (and error messages) wrap. @default 140 */
   readonly maxWidth?: number;
@@ -24,11 +25,19 @@ export interface ConsoleTableOptions {
 /** The product name in table titles. */
 export const CONSOLE_TITLE_PREFIX = "infermeter";
 
-const DEFAULT_COLUMNS: readonly StatKey[] = ["avg", "min", "max", "p99", "p50"];
+const DEFAULT_COLUMNS: readonly StatKey[] = ["avg", "min", "max", "p99", "p90", "p50", "std"];
 
-/** Whether a metric belongs in the console table. */
+/** The console groups with a table, in AIPerf's print order, and each table's title suffix. */
+const GROUP_TABLES: readonly { group: ConsoleGroup; suffix: string }[] = [
+  { group: "effective", suffix: ": Effective" },
+  { group: "active", suffix: ": Active" },
+  { group: "usage", suffix: ": Usage" },
+  { group: "llm", suffix: "" },
+];
+
+/** Whether a metric belongs in a console table. */
 export function showInConsole(m: MetricResult): boolean {
-  if (m.flags.noConsole || m.flags.jsonOnly) return false;
+  if (m.flags.noConsole || m.flags.jsonOnly || m.consoleGroup === "none") return false;
   if (!m.flags.consoleOnlyIfNonZero) return true;
   return m.stats !== undefined ? m.stats.max !== 0 || m.stats.min !== 0 : m.value !== 0;
 }
@@ -37,15 +46,29 @@ function cell(x: number | undefined): string {
   return x === undefined || !Number.isFinite(x) ? "N/A" : formatGrouped(x, 2);
 }
 
-/** `Header (unit)` as shown in the console (`consoleUnit` when the metric has one, e.g. `req/s`). */
-export function consoleMetricName(m: Pick<MetricResult, "header" | "unit" | "consoleUnit">): string {
-  return `${m.header} (${m.consoleUnit ?? m.unit})`;
+/** `Header (unit)` as AIPerf's console shows it: the unit always, on its own line after a header longer than
+ * 30 characters. */
+export function consoleMetricName(m: Pick<MetricResult, "header" | "unit">): string {
+  return `${m.header}${m.header.length > 30 ? "\n" : " "}(${m.unit})`;
 }
 
-/** The metrics table, or "" when no metric is shown. */
+/** Every console table that has rows, in AIPerf's order, separated by a newline; "" when none has. */
 export function renderMetricsTable(summary: RunSummary, options: ConsoleTableOptions = {}): string {
+  const title = options.metricsTitle ?? "LLM Metrics";
+  return GROUP_TABLES
+    .map(({ group, suffix }) =>
+      renderGroupTable(summary.metrics.filter((m) => showInConsole(m) && m.consoleGroup === group), {
+        ...options,
+        metricsTitle: title + suffix,
+      })
+    )
+    .filter((t) => t !== "")
+    .join("\n");
+}
+
+/** One metrics table over the given rows, or "" when there are none. */
+function renderGroupTable(shown: readonly MetricResult[], options: ConsoleTableOptions): string {
   const stats = options.columns ?? DEFAULT_COLUMNS;
-  const shown = summary.metrics.filter(showInConsole);
   if (shown.length === 0) return "";
   const columns: BoxColumn[] = [
     { header: "Metric", justify: "right", wrap: true },
@@ -53,7 +76,7 @@ export function renderMetricsTable(summary: RunSummary, options: ConsoleTableOpt
   ];
   const rows = shown.map((m) => [
     consoleMetricName(m),
-    ...stats.map((key) => m.stats !== undefined ? cell(m.stats[key]) : key === "avg" ? cell(m.value) : "-"),
+    ...stats.map((key) => m.stats !== undefined ? cell(m.stats[key]) : key === "avg" ? cell(m.value) : "N/A"),
   ]);
   return renderBoxTable(columns, rows, {
     title: `${CONSOLE_TITLE_PREFIX} | ${options.metricsTitle ?? "LLM Metrics"}`,

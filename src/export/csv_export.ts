@@ -1,19 +1,37 @@
 /**
  * `profile_export_aiperf.csv` exactly as AIPerf writes it (§3.4, its `MetricsCsvExporter`):
  *
- * - section 1, metrics with a distribution: `Metric,avg,min,max,p1,p5,p10,p25,p50,p75,p90,p95,p99,std`;
+ * - section 1, metrics with a distribution: `Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,p99,std`;
  * - a blank line (only when both sections exist);
  * - section 2, single values: `Metric,Value`.
  *
- * Rows are sorted by tag; the name is `Header (unit)`, without the unit for `requests`; numbers are Python's
+ * Rows are sorted by tag; the name is `Header (unit)`, without the unit for `requests` and `count`; numbers are Python's
  * `f"{x:.2f}"`, empty when absent. Lines end in CRLF, Python's `csv.writer` default; fields containing a
  * comma, quote or line break are quoted. Bookkeeping metrics flagged `jsonOnly` are left out.
  */
 import type { MetricResult, RunSummary } from "../metrics/run_summary.ts";
-import { STAT_KEYS } from "../metrics/stats.ts";
+import type { StatKey } from "../metrics/stats.ts";
 import { formatFixed } from "./number_format.ts";
 
 const CRLF = "\r\n";
+
+/** The distribution columns of AIPerf 0.13's CSV, in order. */
+export const CSV_STAT_COLUMNS: readonly (StatKey | "sum")[] = [
+  "avg",
+  "min",
+  "max",
+  "sum",
+  "p1",
+  "p5",
+  "p10",
+  "p25",
+  "p50",
+  "p75",
+  "p90",
+  "p95",
+  "p99",
+  "std",
+];
 
 /** A CSV field, quoted like Python's `csv.QUOTE_MINIMAL`. */
 function field(text: string): string {
@@ -27,7 +45,7 @@ function row(fields: readonly string[]): string {
 /** `Header (unit)`; AIPerf omits the unit `requests` (and `count`). */
 export function csvMetricName(result: Pick<MetricResult, "header" | "unit">): string {
   const unit = result.unit;
-  return unit && unit !== "requests" ? `${result.header} (${unit})` : result.header;
+  return unit && unit !== "requests" && unit !== "count" ? `${result.header} (${unit})` : result.header;
 }
 
 function num(x: number | undefined): string {
@@ -41,8 +59,10 @@ export function renderSummaryCsv(summary: RunSummary): string {
   const scalars = exported.filter((m) => m.stats === undefined);
   let out = "";
   if (distributions.length > 0) {
-    out += row(["Metric", ...STAT_KEYS]);
-    for (const m of distributions) out += row([csvMetricName(m), ...STAT_KEYS.map((k) => num(m.stats?.[k]))]);
+    out += row(["Metric", ...CSV_STAT_COLUMNS]);
+    for (const m of distributions) {
+      out += row([csvMetricName(m), ...CSV_STAT_COLUMNS.map((k) => num(m.stats?.[k]))]);
+    }
     if (scalars.length > 0) out += CRLF;
   }
   if (scalars.length > 0) {

@@ -1,13 +1,15 @@
 /**
- * `profile_export_aiperf.json` (AIPerf §3.3, `schema_version` "1.5"): provenance, one top-level key per metric
- * tag, the error summary and timestamps — readable by tools written for AIPerf.
+ * `profile_export_aiperf.json` exactly in AIPerf 0.13.0's layout (`schema_version` "1.4"): AIPerf's declared
+ * metric fields first, then `input_config`, `run_info`, `was_cancelled`, `is_complete`, `error_summary`,
+ * `start_time`, `end_time`, `warmup_metrics`, then every other metric — readable by tools written for AIPerf.
  *
  * Per metric: `unit` + `avg` always; record metrics add `p1…p99, min, max, std, count, sum` (AIPerf's field
  * order); aggregate/derived metrics never gain other fields. Missing or non-finite values are omitted.
+ * Bookkeeping metrics AIPerf keeps internal (the first/last timestamps) are not top-level keys.
  *
- * Versions: `infermeter_version` names the real producer; `aiperf_version` names the AIPerf release whose
- * export format this file follows (so AIPerf tooling that gates on a version keeps working). infermeter-only
- * facts live under one `infermeter` key, present only when there is something to say.
+ * Versions: `aiperf_version` names the AIPerf release whose export format this file follows (so AIPerf tooling
+ * that gates on a version keeps working); the real producer and every infermeter-only fact live under one
+ * `infermeter` key (`infermeter.version`, client CPU, …).
  */
 import type { ErrorSummaryEntry, MetricResult, RunSummary } from "../metrics/run_summary.ts";
 import type { Stats } from "../metrics/stats.ts";
@@ -23,10 +25,10 @@ export type JsonValue =
 
 export type JsonObject = { readonly [key: string]: JsonValue | undefined };
 
-/** The summary schema version this exporter writes. */
-export const SUMMARY_SCHEMA_VERSION = "1.5";
+/** The summary schema version this exporter writes (AIPerf 0.13.0's `JsonExportData.SCHEMA_VERSION`). */
+export const SUMMARY_SCHEMA_VERSION = "1.4";
 
-/** The AIPerf release whose `profile_export_aiperf.json` layout (schema 1.5) is reproduced. */
+/** The AIPerf release whose `profile_export_aiperf.json` layout (schema 1.4) is reproduced. */
 export const AIPERF_COMPATIBLE_VERSION = "0.13.0";
 
 /** AIPerf's declared metric field order in `JsonExportData`; other tags follow in display order. */
@@ -62,14 +64,12 @@ const AIPERF_METRIC_ORDER = [
 export interface RunInfo {
   /** Defaults to the top-level benchmark id. */
   readonly benchmarkId?: string;
-  /** UUID of the sweep this run belongs to; null outside sweeps. @default null */
+  /** UUID of the sweep this run belongs to; left out outside sweeps. @default null */
   readonly sweepId?: string | null;
   /** The resolved seed (drawn from entropy when the user gave none). */
   readonly randomSeed: number | null;
   /** @default 0 */
   readonly trial?: number;
-  /** @default "run_0001" */
-  readonly runLabel?: string;
   /** The command line, already redacted. */
   readonly cliCommand: string | null;
   /** What the server said it is (`/v1/version`, `/v1/metadata`, vLLM `/version`), written as `server`; omitted when
@@ -130,16 +130,28 @@ export function metricJson(result: MetricResult): JsonObject {
     : { unit: result.unit, avg: finite(result.value) };
 }
 
-/** The metrics block keyed by tag, in AIPerf's field order, then the rest in display order. */
-function metricsJson(metrics: readonly MetricResult[]): Record<string, JsonObject> {
-  const byTag = new Map(metrics.map((m) => [m.tag, m] as const));
+/** The metrics AIPerf declares as fields of its JSON document, in its order. */
+function declaredMetricsJson(metrics: readonly MetricResult[]): Record<string, JsonObject> {
+  const byTag = new Map(metrics.filter((m) => !m.flags.jsonOnly).map((m) => [m.tag, m] as const));
   const out: Record<string, JsonObject> = {};
   for (const tag of AIPERF_METRIC_ORDER) {
     const m = byTag.get(tag);
     if (m !== undefined) out[tag] = metricJson(m);
   }
-  for (const m of metrics) if (!(m.tag in out)) out[m.tag] = metricJson(m);
   return out;
+}
+
+/** Every other exported metric (AIPerf's extra fields), in display order. */
+function otherMetricsJson(metrics: readonly MetricResult[]): Record<string, JsonObject> {
+  const declared = new Set<string>(AIPERF_METRIC_ORDER);
+  const out: Record<string, JsonObject> = {};
+  for (const m of metrics) if (!m.flags.jsonOnly && !declared.has(m.tag)) out[m.tag] = metricJson(m);
+  return out;
+}
+
+/** All exported metrics of a phase keyed by tag (`warmup_metrics`). */
+function metricsJson(metrics: readonly MetricResult[]): Record<string, JsonObject> {
+  return { ...declaredMetricsJson(metrics), ...otherMetricsJson(metrics) };
 }
 
 /** `error_summary`: `[{error_details: {code, type, message}, count}]` in first-seen order. */
@@ -153,35 +165,34 @@ export function errorSummaryJson(errors: readonly ErrorSummaryEntry[]): JsonValu
 /** The summary document as an object (undefined fields are dropped when serialized). */
 export function summaryJsonObject(summary: RunSummary, info: SummaryJsonInfo): JsonObject {
   const run = info.runInfo;
-  const extra: Record<string, JsonValue | undefined> = {};
+  const extra: Record<string, JsonValue | undefined> = { version: info.infermeterVersion };
   if (summary.scheduleLatenessMs !== undefined) extra.schedule_lateness = statsJson("ms", summary.scheduleLatenessMs);
+  for (const m of summary.metrics) if (m.flags.jsonOnly) extra[m.tag] = metricJson(m);
   Object.assign(extra, info.infermeter);
   return {
     schema_version: SUMMARY_SCHEMA_VERSION,
     aiperf_version: info.aiperfVersion ?? AIPERF_COMPATIBLE_VERSION,
-    infermeter_version: info.infermeterVersion,
     benchmark_id: info.benchmarkId,
-    ...metricsJson(summary.metrics),
+    ...declaredMetricsJson(summary.metrics),
+    telemetry_data: info.telemetryData,
     input_config: info.inputConfig,
     run_info: {
       benchmark_id: run.benchmarkId ?? info.benchmarkId,
-      sweep_id: run.sweepId ?? null,
+      sweep_id: run.sweepId ?? undefined,
       random_seed: run.randomSeed,
       trial: run.trial ?? 0,
-      run_label: run.runLabel ?? "run_0001",
-      variation_label: "base",
-      variation_index: 0,
-      variation_values: {},
       cli_command: run.cliCommand,
       ...(run.server === undefined ? {} : { server: run.server }),
     },
     was_cancelled: info.wasCancelled,
+    is_complete: !info.wasCancelled,
+    incomplete_reason: info.wasCancelled ? "cancelled" : undefined,
     error_summary: errorSummaryJson(summary.errors),
     start_time: info.startTimeMs === undefined ? undefined : isoUtcMicros(info.startTimeMs),
     end_time: info.endTimeMs === undefined ? undefined : isoUtcMicros(info.endTimeMs),
     warmup_metrics: info.warmup === undefined ? undefined : metricsJson(info.warmup.metrics),
-    telemetry_data: info.telemetryData,
-    infermeter: Object.keys(extra).length > 0 ? extra : undefined,
+    ...otherMetricsJson(summary.metrics),
+    infermeter: extra,
   };
 }
 

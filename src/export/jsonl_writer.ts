@@ -1,6 +1,7 @@
 /**
- * The per-record `profile_export.jsonl` (AIPerf §3.5): one line per request with `metadata`, `metrics`
- * (`{tag: {value, unit}}` in display units) and `error` (null or `{code, type, message}`).
+ * The per-record `profile_export.jsonl` (AIPerf §3.5): one line per request with `metadata` (AIPerf 0.13's fields
+ * in its order), `metrics` (`{tag: {value, unit}}` in display units) and, for a failed request only, `error`
+ * (`{code, type, message}`).
  *
  * Timestamps are wall-clock epoch **nanoseconds** printed as exact integer digits (they exceed 2^53, so they
  * never pass through a float). Null metadata fields are omitted. Lines are buffered and written in batches
@@ -20,6 +21,8 @@ export interface RecordLineContext {
   readonly timeOriginMs: number;
   /** `record_processor_id` written on every line. @default "record_processor_0" */
   readonly recordProcessorId?: string;
+  /** A warmup phase runs before profiling (which is then phase 1, as in AIPerf). @default false */
+  readonly withWarmup?: boolean;
 }
 
 /** Per-tag unit lookup for the metrics that belong in per-record lines. */
@@ -29,11 +32,21 @@ function unitsOf(metrics: readonly MetricDef[]): ReadonlyMap<string, string> {
   );
 }
 
-function errorJson(error: RecordError | undefined, cancelled: boolean): string {
-  if (error === undefined && !cancelled) return "null";
+/** The record's error object, or undefined for a success (AIPerf then leaves the `error` key out). */
+export function errorJson(error: RecordError | undefined, cancelled: boolean): string | undefined {
+  if (error === undefined && !cancelled) return undefined;
   const e = error ?? { code: 499, type: "RequestCancellationError", message: "Request was cancelled" };
   const code = e.code === undefined ? "" : `"code":${e.code},`;
   return `{${code}"type":${JSON.stringify(e.type)},"message":${JSON.stringify(e.message)}}`;
+}
+
+/** Phase metadata as AIPerf 0.13 writes it: the warmup phase is index 0 when it runs, profiling the last one;
+ * `profiling_index` counts profiling phases only (null for warmup). */
+export function phaseFields(phase: string, withWarmup = false): string {
+  return phase === "warmup"
+    ? `"benchmark_phase":"warmup","phase_index":0,"profiling_index":null,"phase_name":"warmup","phase_kind":"warmup"`
+    : `"benchmark_phase":${JSON.stringify(phase)},"phase_index":${withWarmup ? 1 : 0},"profiling_index":0,` +
+      `"phase_name":${JSON.stringify(phase)},"phase_kind":${JSON.stringify(phase)}`;
 }
 
 /** Formats records with a fixed context (units resolved once). */
@@ -42,8 +55,10 @@ export class RecordLineFormatter {
   readonly #fields: ReadonlyMap<string, readonly [string, string]>;
   readonly #origin: number;
   readonly #processorId: string;
+  readonly #withWarmup: boolean;
 
   constructor(ctx: RecordLineContext) {
+    this.#withWarmup = ctx.withWarmup ?? false;
     this.#fields = new Map(
       [...unitsOf(ctx.metrics)].map((
         [tag, unit],
@@ -63,15 +78,19 @@ export class RecordLineFormatter {
       JSON.stringify(record.xRequestId)
     },"x_correlation_id":${JSON.stringify(record.xCorrelationId)},"conversation_id":${
       JSON.stringify(record.conversationId)
-    },"turn_index":${record.turnIndex},"request_start_ns":${epochNsDigits(origin, record.startAt)}`;
+    },"turn_index":${record.turnIndex},"credit_issued_ns":${
+      epochNsDigits(origin, record.creditIssuedAt)
+    },"request_start_ns":${epochNsDigits(origin, record.startAt)}`;
     if (record.headersAt !== undefined) line += `,"request_ack_ns":${epochNsDigits(origin, record.headersAt)}`;
     line += `,"request_end_ns":${epochNsDigits(origin, record.endAt)},"worker_id":${
       JSON.stringify(record.workerId)
-    },"record_processor_id":${this.#processorId},"benchmark_phase":${
-      JSON.stringify(record.phase)
+    },"record_processor_id":${this.#processorId},${
+      phaseFields(record.phase, this.#withWarmup)
     },"was_cancelled":${record.cancelled}`;
     if (record.cancelled) line += `,"cancellation_time_ns":${epochNsDigits(origin, record.endAt)}`;
-    line += `,"credit_issued_ns":${epochNsDigits(origin, record.creditIssuedAt)}},"metrics":{`;
+    line += `,"context_overflow_skip":false,"agent_depth":0,"root_correlation_id":${
+      JSON.stringify(record.xCorrelationId)
+    }},"metrics":{`;
     let first = true;
     for (const tag in values) {
       const field = this.#fields.get(tag);
@@ -82,7 +101,8 @@ export class RecordLineFormatter {
       line += first ? field[0] + text + field[1] : "," + field[0] + text + field[1];
       first = false;
     }
-    return line + `},"error":${errorJson(record.error, record.cancelled)}}`;
+    const error = errorJson(record.error, record.cancelled);
+    return error === undefined ? line + "}}" : line + `},"error":${error}}`;
   }
 }
 

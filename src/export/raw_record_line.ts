@@ -1,16 +1,55 @@
 /**
- * One line of `profile_export_raw.jsonl` (`--export-level raw`): what was sent and everything received, for
- * debugging a server's answers. infermeter's own layout (AIPerf documents the file's purpose, not a schema):
+ * One line of `profile_export_raw.jsonl` (`--export-level raw`), in AIPerf 0.13's layout: what was sent and
+ * everything received, for debugging a server's answers.
  *
- * `{"metadata": {x_request_id, x_correlation_id, conversation_id, turn_index, request_start_ns, request_end_ns,
- *   worker_id, benchmark_phase}, "status": <HTTP status>, "payload": <request body>,
- *   "responses": [{"timestamp_ns": <arrival, epoch ns>, "text": <SSE data or whole body>}…], "error": …}`
+ * `{"metadata": {…as in profile_export.jsonl}, "start_perf_ns": <request start, monotonic ns>,
+ *   "request_headers": {name: value}, "status": <HTTP status>,
+ *   "responses": [{"perf_ns": <arrival, monotonic ns>, "packets": [{"name": "data", "value": <SSE data>}]}…]
+ *     (a non-streamed body is `{"perf_ns", "text"}`),
+ *   "payload": <request body>, "error": {…} (failed requests only)}`
+ *
+ * Monotonic ns are the run clock's ms · 10⁶ (AIPerf's `perf_counter_ns` analogue: comparable within a run).
+ * Header values other than a short list of harmless ones are written as `<redacted>`, so credentials never
+ * reach the file.
  */
 import type { RequestRecord } from "../records/request_record.ts";
 import { epochNsDigits } from "./epoch_ns.ts";
+import { errorJson, phaseFields } from "./jsonl_writer.ts";
 
-/** The line for a record that carries the body it sent (`sentBody`): JSON bodies as JSON, anything else as text. */
-export function rawRecordLine(record: RequestRecord, timeOriginMs: number): string {
+/** Header names whose values are written as sent; every other value is `<redacted>`. */
+const SHOWN_HEADERS = new Set(["user-agent", "accept", "content-type", "x-request-id", "x-correlation-id"]);
+
+export interface RawLineContext {
+  /** Epoch ms at run-clock 0. */
+  readonly timeOriginMs: number;
+  /** The run's constant request headers (the per-request ids are added from the record). */
+  readonly commonHeaders?: ReadonlyArray<readonly [string, string]>;
+  /** A warmup phase runs before profiling. @default false */
+  readonly withWarmup?: boolean;
+}
+
+function perfNs(t: number): string {
+  return String(Math.round(t * 1e6));
+}
+
+/** The headers object of a request, values redacted except for harmless names. */
+export function rawRequestHeaders(
+  record: Pick<RequestRecord, "xRequestId" | "xCorrelationId">,
+  common: ReadonlyArray<readonly [string, string]>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  const all: [string, string][] = [
+    ...common.map(([k, v]) => [k, v] as [string, string]),
+    ["X-Request-ID", record.xRequestId],
+    ["X-Correlation-ID", record.xCorrelationId],
+    ["X-Session-Affinity", record.xCorrelationId],
+  ];
+  for (const [name, value] of all) out[name] = SHOWN_HEADERS.has(name.toLowerCase()) ? value : "<redacted>";
+  return out;
+}
+
+/** The line for a record; its payload is the body it sent (`sentBody`): JSON bodies as JSON, anything else as text. */
+export function rawRecordLine(record: RequestRecord, ctx: RawLineContext): string {
   let payload: unknown = null;
   if (record.sentBody !== undefined) {
     try {
@@ -19,22 +58,33 @@ export function rawRecordLine(record: RequestRecord, timeOriginMs: number): stri
       payload = record.sentBody;
     }
   }
-  const ns = (t: number) => epochNsDigits(timeOriginMs, t);
+  const ns = (t: number) => epochNsDigits(ctx.timeOriginMs, t);
+  const streamed = (record.rawResponses?.length ?? 0) > 1 || record.responseTimes.length > 1;
   const responses = (record.rawResponses ?? []).map((r) =>
-    `{"timestamp_ns":${ns(r.t)},"text":${JSON.stringify(r.text)}}`
+    streamed
+      ? `{"perf_ns":${perfNs(r.t)},"packets":[{"name":"data","value":${JSON.stringify(r.text)}}]}`
+      : `{"perf_ns":${perfNs(r.t)},"text":${JSON.stringify(r.text)}}`
   );
-  const meta = [
-    `"x_request_id":${JSON.stringify(record.xRequestId)}`,
-    `"x_correlation_id":${JSON.stringify(record.xCorrelationId)}`,
-    `"conversation_id":${JSON.stringify(record.conversationId)}`,
-    `"turn_index":${record.turnIndex}`,
-    `"request_start_ns":${ns(record.startAt)}`,
-    `"request_end_ns":${ns(record.endAt)}`,
-    `"worker_id":${JSON.stringify(record.workerId)}`,
-    `"benchmark_phase":${JSON.stringify(record.phase)}`,
-  ];
-  const error = record.error === undefined ? "null" : JSON.stringify(record.error);
-  return `{"metadata":{${meta.join(",")}},"status":${record.status ?? "null"},"payload":${
-    JSON.stringify(payload)
-  },"responses":[${responses.join(",")}],"error":${error}}`;
+  let meta = `"session_num":${record.sessionNum},"x_request_id":${JSON.stringify(record.xRequestId)}` +
+    `,"x_correlation_id":${JSON.stringify(record.xCorrelationId)},"conversation_id":${
+      JSON.stringify(record.conversationId)
+    },"turn_index":${record.turnIndex},"credit_issued_ns":${ns(record.creditIssuedAt)},"request_start_ns":${
+      ns(record.startAt)
+    }`;
+  if (record.headersAt !== undefined) meta += `,"request_ack_ns":${ns(record.headersAt)}`;
+  meta += `,"request_end_ns":${ns(record.endAt)},"worker_id":${JSON.stringify(record.workerId)}` +
+    `,"record_processor_id":"record_processor_0",${
+      phaseFields(record.phase, ctx.withWarmup)
+    },"was_cancelled":${record.cancelled}`;
+  if (record.cancelled) meta += `,"cancellation_time_ns":${ns(record.endAt)}`;
+  meta += `,"context_overflow_skip":false,"agent_depth":0,"root_correlation_id":${
+    JSON.stringify(record.xCorrelationId)
+  }`;
+  const headers = JSON.stringify(rawRequestHeaders(record, ctx.commonHeaders ?? []));
+  const error = errorJson(record.error, record.cancelled);
+  return `{"metadata":{${meta}},"start_perf_ns":${perfNs(record.startAt)},"request_headers":${headers},"status":${
+    record.status ?? "null"
+  },"responses":[${responses.join(",")}],"payload":${JSON.stringify(payload)}${
+    error === undefined ? "" : `,"error":${error}`
+  }}`;
 }

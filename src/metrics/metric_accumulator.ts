@@ -30,6 +30,15 @@ export interface MetricAccumulatorOptions {
   readonly initialCapacity?: number;
 }
 
+/** What the run knows beyond its records when it summarizes them. */
+export interface SummarizeOptions {
+  /**
+   * The profiling phase's window in seconds (phase start → last response), the denominator of every
+   * throughput as in AIPerf 0.13; without it throughputs divide by `benchmark_duration`.
+   */
+  readonly observationSec?: number;
+}
+
 interface RecordSlot {
   readonly def: RecordMetricDef;
   readonly column: Float64Column;
@@ -54,6 +63,7 @@ function resultOf(def: MetricDef, data: { stats: Stats } | { value: number }): M
     kind: def.kind,
     flags: def.flags,
     displayOrder: def.displayOrder,
+    consoleGroup: def.consoleGroup ?? (def.flags.noConsole ? "none" : "llm"),
     ...data,
   };
 }
@@ -232,7 +242,7 @@ export class MetricAccumulator {
    * Exact statistics for every record metric, aggregate values, then derived metrics; sorted by display
    * order. Sorts the stored columns in place (cheap to call again; later `add()` calls remain valid).
    */
-  summarize(): RunSummary {
+  summarize(options: SummarizeOptions = {}): RunSummary {
     const results = new Map<string, MetricResult>();
     const raw = new Map<string, number>();
     const recordStats = new Map<string, Stats>();
@@ -253,6 +263,10 @@ export class MetricAccumulator {
       value: (tag) => raw.get(tag),
       sum: (tag) => recordStats.get(tag)?.sum,
       count: (tag) => recordStats.get(tag)?.count ?? 0,
+      observationSec: () =>
+        options.observationSec !== undefined && options.observationSec > 0
+          ? options.observationSec
+          : raw.get("benchmark_duration"),
     };
     for (const def of this.#derived) {
       const value = def.compute(inputs);

@@ -19,7 +19,15 @@ export type MetricUnit =
   | "requests/sec"
   | "requests"
   | "%"
-  | "ratio";
+  | "ratio"
+  | "count"
+  | "KB";
+
+/**
+ * Which console table shows a metric (AIPerf's `MetricConsoleGroup`): the main `LLM Metrics` table, the
+ * `Effective` and `Active` time-weighted tables, the `Usage` table of server-reported counts, or none.
+ */
+export type ConsoleGroup = "llm" | "effective" | "active" | "usage" | "none";
 
 /**
  * - `record`: one value (or a list of values) per request → a distribution with statistics.
@@ -77,8 +85,10 @@ interface MetricDefBase {
   /** Tags read when present (ordering only): the metric still applies when they are not selected. */
   readonly reads?: readonly string[];
   readonly flags: MetricFlags;
-  /** Console and summary ordering, ascending. */
+  /** Console and summary ordering, ascending (AIPerf's `display_order` where it has one). */
   readonly displayOrder: number;
+  /** The console table it belongs to. @default "llm" (unless `noConsole`, which means "none") */
+  readonly consoleGroup?: ConsoleGroup;
 }
 
 /** Computed per request from the record and the values of metrics it requires (already computed). */
@@ -121,6 +131,11 @@ export interface DerivedInputs {
   sum(tag: string): number | undefined;
   /** Number of values of a record metric (0 when absent). */
   count(tag: string): number;
+  /**
+   * Seconds every throughput divides by: the profiling phase's window (phase start → last response) when
+   * the run knows it, as AIPerf 0.13 does; otherwise `benchmark_duration`.
+   */
+  observationSec(): number | undefined;
 }
 
 /** A formula over other results, evaluated once after accumulation. */

@@ -37,7 +37,7 @@ export const REQUEST_LATENCY: RecordMetricDef = {
   kind: "record",
   requires: [],
   flags: {},
-  displayOrder: 100,
+  displayOrder: 300,
   compute: (r) => lastContentAt(r) - r.startAt,
 };
 
@@ -50,7 +50,7 @@ export const TIME_TO_FIRST_TOKEN: RecordMetricDef = {
   kind: "record",
   requires: [],
   flags: { streamingOnly: true, producesTokensOnly: true },
-  displayOrder: 200,
+  displayOrder: 100,
   compute: (r) => (r.responseTimes.length > 0 ? r.responseTimes[0] - r.startAt : undefined),
 };
 
@@ -63,7 +63,7 @@ export const TIME_TO_SECOND_TOKEN: RecordMetricDef = {
   kind: "record",
   requires: [],
   flags: { streamingOnly: true, producesTokensOnly: true },
-  displayOrder: 300,
+  displayOrder: 200,
   compute: (r) => (r.responseTimes.length > 1 ? r.responseTimes[1] - r.responseTimes[0] : undefined),
 };
 
@@ -76,7 +76,7 @@ export const TIME_TO_FIRST_OUTPUT_TOKEN: RecordMetricDef = {
   kind: "record",
   requires: [],
   flags: { streamingOnly: true, producesTokensOnly: true },
-  displayOrder: 400,
+  displayOrder: 210,
   compute: (r) => (r.firstOutputAt === undefined ? undefined : r.firstOutputAt - r.startAt),
 };
 
@@ -88,8 +88,9 @@ export const OUTPUT_TOKEN_COUNT: RecordMetricDef = {
   unit: "tokens",
   kind: "record",
   requires: [],
+  consoleGroup: "none",
   flags: { producesTokensOnly: true },
-  displayOrder: 700,
+  displayOrder: 650,
   compute: (r) => r.outputTokens,
 };
 
@@ -101,9 +102,11 @@ export const REASONING_TOKEN_COUNT: RecordMetricDef = {
   unit: "tokens",
   kind: "record",
   requires: [],
+  consoleGroup: "none",
   flags: { producesTokensOnly: true, supportsReasoningOnly: true, consoleOnlyIfNonZero: true },
-  displayOrder: 800,
-  compute: (r) => r.reasoningTokens,
+  displayOrder: 660,
+  // AIPerf has no value for a request that returned no reasoning (so non-reasoning models show no row).
+  compute: (r) => (r.reasoning === "" && !r.reasoningTokens ? undefined : r.reasoningTokens),
 };
 
 /** `output_sequence_length = output_token_count + reasoning_token_count` (reasoning 0 when unknown). */
@@ -115,7 +118,7 @@ export const OUTPUT_SEQUENCE_LENGTH: RecordMetricDef = {
   kind: "record",
   requires: [],
   flags: { producesTokensOnly: true, largerIsBetter: true },
-  displayOrder: 900,
+  displayOrder: 600,
   compute: (r) => (r.outputTokens === undefined ? undefined : r.outputTokens + (r.reasoningTokens ?? 0)),
 };
 
@@ -128,57 +131,9 @@ export const INPUT_SEQUENCE_LENGTH: RecordMetricDef = {
   kind: "record",
   requires: [],
   flags: { tokenizesInputOnly: true, largerIsBetter: true },
-  displayOrder: 1000,
+  displayOrder: 700,
   compute: (r) => r.isl,
 };
-
-/**
- * The server's own counts, as reported in the response's usage (OpenAI `usage.prompt_tokens`, Anthropic
- * `input_tokens`, …; streamed usage merged field by field): `usage_prompt_tokens`, `usage_completion_tokens`,
- * `usage_total_tokens`, `usage_reasoning_tokens` (`completion_tokens_details.reasoning_tokens`). No value for a
- * request whose response reported none. Exported, not in the console table (AIPerf prints them in a separate
- * Usage table).
- */
-function usageMetric(
-  tag: string,
-  header: string,
-  field: "promptTokens" | "completionTokens" | "totalTokens" | "reasoningTokens",
-  order: number,
-  flags: RecordMetricDef["flags"],
-): RecordMetricDef {
-  return {
-    tag,
-    header,
-    shortHeader: header.replace(" Tokens", ""),
-    unit: "tokens",
-    kind: "record",
-    requires: [],
-    flags: { ...flags, largerIsBetter: true, noConsole: true },
-    displayOrder: order,
-    compute: (r) => r.usage?.[field],
-  };
-}
-
-export const USAGE_PROMPT_TOKENS = usageMetric("usage_prompt_tokens", "Usage Prompt Tokens", "promptTokens", 1600, {
-  tokenizesInputOnly: true,
-});
-export const USAGE_COMPLETION_TOKENS = usageMetric(
-  "usage_completion_tokens",
-  "Usage Completion Tokens",
-  "completionTokens",
-  1610,
-  { producesTokensOnly: true },
-);
-export const USAGE_TOTAL_TOKENS = usageMetric("usage_total_tokens", "Usage Total Tokens", "totalTokens", 1620, {
-  producesTokensOnly: true,
-});
-export const USAGE_REASONING_TOKENS = usageMetric(
-  "usage_reasoning_tokens",
-  "Usage Reasoning Tokens",
-  "reasoningTokens",
-  1630,
-  { producesTokensOnly: true },
-);
 
 /** `inter_token_latency = (request_latency − time_to_first_token) / (output_sequence_length − 1)`; needs
  * OSL ≥ 2. A per-request average (TPOT), not per-token gaps. */
@@ -190,7 +145,7 @@ export const INTER_TOKEN_LATENCY: RecordMetricDef = {
   kind: "record",
   requires: ["request_latency", "time_to_first_token", "output_sequence_length"],
   flags: { streamingOnly: true, producesTokensOnly: true },
-  displayOrder: 500,
+  displayOrder: 400,
   compute: (_r, v) => {
     const latency = num(v, "request_latency");
     const ttft = num(v, "time_to_first_token");
@@ -209,7 +164,7 @@ export const INTER_CHUNK_LATENCY: RecordMetricDef = {
   kind: "record",
   requires: [],
   flags: { streamingOnly: true, producesTokensOnly: true, list: true, noConsole: true },
-  displayOrder: 550,
+  displayOrder: 450,
   compute: (r) => {
     const t = r.responseTimes;
     if (t.length < 2) return undefined;
@@ -228,9 +183,374 @@ export const OUTPUT_TOKEN_THROUGHPUT_PER_USER: RecordMetricDef = {
   kind: "record",
   requires: ["inter_token_latency"],
   flags: { streamingOnly: true, producesTokensOnly: true, largerIsBetter: true },
-  displayOrder: 600,
+  displayOrder: 500,
   compute: (_r, v) => ratio(1000, num(v, "inter_token_latency")),
 };
+
+/** `decode_duration = request_latency − time_to_first_token` (the generation phase after the first token). */
+export const DECODE_DURATION: RecordMetricDef = {
+  tag: "decode_duration",
+  header: "Decode Duration",
+  shortHeader: "Decode",
+  unit: "ms",
+  kind: "record",
+  requires: ["request_latency", "time_to_first_token"],
+  flags: { streamingOnly: true, producesTokensOnly: true },
+  displayOrder: 350,
+  compute: (_r, v) => {
+    const latency = num(v, "request_latency");
+    const ttft = num(v, "time_to_first_token");
+    return latency === undefined || ttft === undefined ? undefined : Math.max(0, latency - ttft);
+  },
+};
+
+/** `e2e_output_token_throughput = output_sequence_length / (request_latency / 1000)`; also for non-streaming. */
+export const E2E_OUTPUT_TOKEN_THROUGHPUT: RecordMetricDef = {
+  tag: "e2e_output_token_throughput",
+  header: "E2E Output Token Throughput",
+  shortHeader: "E2E Output TPS/User",
+  unit: "tokens/sec/user",
+  kind: "record",
+  requires: ["output_sequence_length", "request_latency"],
+  flags: { producesTokensOnly: true, largerIsBetter: true },
+  displayOrder: 510,
+  compute: (_r, v) => {
+    const latency = num(v, "request_latency");
+    return ratio(num(v, "output_sequence_length"), latency === undefined ? undefined : latency / 1000);
+  },
+};
+
+/** `prefill_throughput_per_user = input_sequence_length / (time_to_first_token / 1000)`. */
+export const PREFILL_THROUGHPUT_PER_USER: RecordMetricDef = {
+  tag: "prefill_throughput_per_user",
+  header: "Prefill Throughput Per User",
+  shortHeader: "Prefill TPS/User",
+  unit: "tokens/sec/user",
+  kind: "record",
+  requires: ["input_sequence_length", "time_to_first_token"],
+  flags: { streamingOnly: true, producesTokensOnly: true, tokenizesInputOnly: true, largerIsBetter: true },
+  consoleGroup: "none",
+  displayOrder: 520,
+  compute: (_r, v) => {
+    const ttft = num(v, "time_to_first_token");
+    return ratio(num(v, "input_sequence_length"), ttft === undefined ? undefined : ttft / 1000);
+  },
+};
+
+/**
+ * A server-reported `usage` count (OpenAI `usage.prompt_tokens`, Anthropic `input_tokens`, …; streamed usage merged
+ * field by field); absent for a request whose response reported none.
+ */
+function usageMetric(
+  tag: string,
+  header: string,
+  field: "promptTokens" | "completionTokens" | "totalTokens" | "reasoningTokens",
+  displayOrder: number,
+  flags: RecordMetricDef["flags"],
+): RecordMetricDef {
+  return {
+    tag,
+    header,
+    unit: "tokens",
+    kind: "record",
+    requires: [],
+    flags: { ...flags, largerIsBetter: true },
+    consoleGroup: "usage",
+    displayOrder,
+    compute: (r) => r.usage?.[field],
+  };
+}
+
+/** `usage_prompt_tokens = usage.prompt_tokens`. */
+export const USAGE_PROMPT_TOKENS = usageMetric(
+  "usage_prompt_tokens",
+  "Usage Prompt Tokens",
+  "promptTokens",
+  3000,
+  { tokenizesInputOnly: true },
+);
+/** `usage_completion_tokens = usage.completion_tokens`. */
+export const USAGE_COMPLETION_TOKENS = usageMetric(
+  "usage_completion_tokens",
+  "Usage Completion Tokens",
+  "completionTokens",
+  3100,
+  { producesTokensOnly: true },
+);
+/** `usage_reasoning_tokens = usage.completion_tokens_details.reasoning_tokens`. */
+export const USAGE_REASONING_TOKENS = usageMetric(
+  "usage_reasoning_tokens",
+  "Usage Reasoning Tokens",
+  "reasoningTokens",
+  3110,
+  { producesTokensOnly: true },
+);
+/** `usage_total_tokens = usage.total_tokens`. */
+export const USAGE_TOTAL_TOKENS = usageMetric(
+  "usage_total_tokens",
+  "Usage Total Tokens",
+  "totalTokens",
+  3200,
+  { producesTokensOnly: true },
+);
+
+/** `100 · |server − client| / client`; undefined when either is missing or the client count is 0. */
+function diffPct(server: number | undefined, client: number | undefined): number | undefined {
+  return server === undefined || client === undefined || client === 0
+    ? undefined
+    : (Math.abs(server - client) / client) * 100;
+}
+
+/** `usage_prompt_tokens_diff_pct = 100 · |usage_prompt_tokens − input_sequence_length| / input_sequence_length`. */
+export const USAGE_PROMPT_TOKENS_DIFF_PCT: RecordMetricDef = {
+  tag: "usage_prompt_tokens_diff_pct",
+  header: "Usage Prompt Diff %",
+  unit: "%",
+  kind: "record",
+  requires: ["usage_prompt_tokens", "input_sequence_length"],
+  flags: { tokenizesInputOnly: true },
+  consoleGroup: "none",
+  displayOrder: 3500,
+  compute: (_r, v) => diffPct(num(v, "usage_prompt_tokens"), num(v, "input_sequence_length")),
+};
+
+/** `usage_completion_tokens_diff_pct = 100 · |usage_completion_tokens − output_sequence_length| / output_sequence_length`. */
+export const USAGE_COMPLETION_TOKENS_DIFF_PCT: RecordMetricDef = {
+  tag: "usage_completion_tokens_diff_pct",
+  header: "Usage Completion Diff %",
+  unit: "%",
+  kind: "record",
+  requires: ["usage_completion_tokens", "output_sequence_length"],
+  flags: { producesTokensOnly: true },
+  consoleGroup: "none",
+  displayOrder: 3510,
+  compute: (_r, v) => diffPct(num(v, "usage_completion_tokens"), num(v, "output_sequence_length")),
+};
+
+/** `usage_reasoning_tokens_diff_pct = 100 · |usage_reasoning_tokens − reasoning_token_count| / reasoning_token_count`. */
+export const USAGE_REASONING_TOKENS_DIFF_PCT: RecordMetricDef = {
+  tag: "usage_reasoning_tokens_diff_pct",
+  header: "Usage Reasoning Diff %",
+  unit: "%",
+  kind: "record",
+  requires: ["usage_reasoning_tokens", "reasoning_token_count"],
+  flags: { producesTokensOnly: true, supportsReasoningOnly: true },
+  consoleGroup: "none",
+  displayOrder: 3520,
+  compute: (_r, v) => diffPct(num(v, "usage_reasoning_tokens"), num(v, "reasoning_token_count")),
+};
+
+/** `osl_mismatch_diff_pct = 100 · (output_sequence_length − requested) / requested` (signed), where `requested`
+ * is the `max_tokens` / `max_completion_tokens` sent; absent when none was sent. */
+export const OSL_MISMATCH_DIFF_PCT: RecordMetricDef = {
+  tag: "osl_mismatch_diff_pct",
+  header: "OSL Mismatch Diff %",
+  unit: "%",
+  kind: "record",
+  requires: ["output_sequence_length"],
+  flags: { producesTokensOnly: true },
+  consoleGroup: "none",
+  displayOrder: 3600,
+  compute: (r, v) => {
+    const osl = num(v, "output_sequence_length");
+    const requested = r.requestedOutputTokens;
+    return osl === undefined || requested === undefined || requested === 0
+      ? undefined
+      : ((osl - requested) / requested) * 100;
+  },
+};
+
+/** `credit_to_start_latency = start − credit_issued` (the wait between a request being allowed and sent); a
+ * summary-only metric in AIPerf, so not in per-record lines. */
+export const CREDIT_TO_START_LATENCY: RecordMetricDef = {
+  tag: "credit_to_start_latency",
+  header: "Credit-to-Start Latency",
+  unit: "ms",
+  kind: "record",
+  requires: [],
+  flags: { noIndividualRecords: true },
+  consoleGroup: "none",
+  displayOrder: 3700,
+  compute: (r) => Math.max(0, r.startAt - r.creditIssuedAt),
+};
+
+/** `effective_latency = end − credit_issued`, coordinated-omission aware: the wait for a free slot counts as a
+ * user would feel it; `end` is the last response byte. */
+export const EFFECTIVE_LATENCY: RecordMetricDef = {
+  tag: "effective_latency",
+  header: "Effective Latency (CO-aware)",
+  unit: "ms",
+  kind: "record",
+  requires: [],
+  flags: { noIndividualRecords: true },
+  consoleGroup: "effective",
+  displayOrder: 3710,
+  compute: (r) => Math.max(0, r.endAt - r.creditIssuedAt),
+};
+
+// ------------------------------------------------------------------------------ HTTP trace (k6 / HAR names)
+
+/** An HTTP trace metric in ms, k6's names; `compute` returns ms or undefined when the trace lacks a stamp. */
+function httpMs(
+  tag: string,
+  header: string,
+  displayOrder: number,
+  compute: RecordMetricDef["compute"],
+  requires: string[] = [],
+): RecordMetricDef {
+  return { tag, header, unit: "ms", kind: "record", requires, flags: {}, consoleGroup: "none", displayOrder, compute };
+}
+
+/** A non-negative difference `b − a`, undefined when either stamp is missing. */
+function span(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined || b === undefined ? undefined : Math.max(0, b - a);
+}
+
+/** `http_req_blocked = pool wait end − pool wait start` (0 when a connection was free at once). */
+export const HTTP_REQ_BLOCKED = httpMs(
+  "http_req_blocked",
+  "HTTP Blocked",
+  4000,
+  (r) =>
+    r.writeStartAt === undefined
+      ? undefined
+      : r.poolWaitStartAt === undefined
+      ? 0
+      : span(r.poolWaitStartAt, r.poolWaitEndAt),
+);
+/** `http_req_dns_lookup = 0`: the runtime resolves names inside its connect call, so resolution time is part
+ * of `http_req_connecting` (and is 0 for the IP literals load targets usually are). */
+export const HTTP_REQ_DNS_LOOKUP = httpMs(
+  "http_req_dns_lookup",
+  "HTTP DNS Lookup",
+  4010,
+  (r) => (r.writeStartAt === undefined ? undefined : 0),
+);
+/** `http_req_connecting = connect end − connect start` (TCP + TLS); 0 on a reused connection. */
+export const HTTP_REQ_CONNECTING = httpMs(
+  "http_req_connecting",
+  "HTTP Connecting",
+  4020,
+  (r) =>
+    r.writeStartAt === undefined
+      ? undefined
+      : r.connectionReused || r.connectStartAt === undefined
+      ? 0
+      : span(r.connectStartAt, r.connectEndAt),
+);
+/** `http_req_sending = request fully written − first request byte about to be written`. */
+export const HTTP_REQ_SENDING = httpMs("http_req_sending", "HTTP Sending", 4030, (r) => span(r.writeStartAt, r.sentAt));
+/** `http_req_waiting = first response body byte − request fully written` (TTFB, as AIPerf's trace reads the body). */
+export const HTTP_REQ_WAITING = httpMs(
+  "http_req_waiting",
+  "HTTP Waiting (TTFB)",
+  4040,
+  (r) => span(r.sentAt, r.firstBodyAt),
+);
+/** `http_req_receiving = last body read − first body read`; 0 when the body came in one read. */
+export const HTTP_REQ_RECEIVING = httpMs(
+  "http_req_receiving",
+  "HTTP Receiving",
+  4050,
+  (r) =>
+    r.chunksReceived === undefined || r.chunksReceived === 0
+      ? undefined
+      : r.chunksReceived === 1
+      ? 0
+      : span(r.firstBodyAt, r.lastBodyAt),
+);
+/** `http_req_duration = last body read − first request byte written` (sending + waiting + receiving). */
+export const HTTP_REQ_DURATION = httpMs(
+  "http_req_duration",
+  "HTTP Duration (excl. conn)",
+  4120,
+  (r) => span(r.writeStartAt, r.lastBodyAt),
+);
+/** `http_req_connection_overhead = http_req_blocked + http_req_dns_lookup + http_req_connecting`. */
+export const HTTP_REQ_CONNECTION_OVERHEAD = httpMs(
+  "http_req_connection_overhead",
+  "HTTP Connection Overhead",
+  4110,
+  (_r, v) => {
+    const blocked = num(v, "http_req_blocked");
+    const dns = num(v, "http_req_dns_lookup");
+    const connecting = num(v, "http_req_connecting");
+    return blocked === undefined || dns === undefined || connecting === undefined
+      ? undefined
+      : blocked + dns + connecting;
+  },
+  ["http_req_blocked", "http_req_dns_lookup", "http_req_connecting"],
+);
+/** `http_req_total = blocked + dns_lookup + connecting + sending + waiting + receiving`. */
+export const HTTP_REQ_TOTAL = httpMs(
+  "http_req_total",
+  "HTTP Total Time",
+  4130,
+  (_r, v) => {
+    const parts = ["http_req_sending", "http_req_waiting", "http_req_receiving"].map((t) => num(v, t));
+    if (parts.some((p) => p === undefined)) return undefined;
+    const overhead = num(v, "http_req_connection_overhead");
+    return overhead === undefined ? undefined : overhead + parts.reduce((a, b) => a! + b!, 0)!;
+  },
+  ["http_req_connection_overhead", "http_req_sending", "http_req_waiting", "http_req_receiving"],
+);
+
+/** `http_req_connection_reused = 1` when the request went over a kept-alive connection, else 0. */
+export const HTTP_REQ_CONNECTION_REUSED: RecordMetricDef = {
+  tag: "http_req_connection_reused",
+  header: "HTTP Connection Reused",
+  unit: "ratio",
+  kind: "record",
+  requires: [],
+  flags: {},
+  consoleGroup: "none",
+  displayOrder: 4060,
+  compute: (r) => (r.writeStartAt === undefined ? undefined : r.connectionReused ? 1 : 0),
+};
+
+/** A byte or chunk count of the HTTP trace. */
+function httpCount(
+  tag: string,
+  header: string,
+  unit: "KB" | "count",
+  displayOrder: number,
+  compute: RecordMetricDef["compute"],
+): RecordMetricDef {
+  return { tag, header, unit, kind: "record", requires: [], flags: {}, consoleGroup: "none", displayOrder, compute };
+}
+
+/** `http_req_data_sent = request body bytes / 1024` (KB, AIPerf's unit; the head is not counted). */
+export const HTTP_REQ_DATA_SENT = httpCount(
+  "http_req_data_sent",
+  "HTTP Data Sent",
+  "KB",
+  4070,
+  (r) => r.bodyBytesSent === undefined ? undefined : r.bodyBytesSent / 1024,
+);
+/** `http_req_chunks_sent = socket writes the request took`. */
+export const HTTP_REQ_CHUNKS_SENT = httpCount(
+  "http_req_chunks_sent",
+  "HTTP Chunks Sent",
+  "count",
+  4080,
+  (r) => r.chunksSent,
+);
+/** `http_req_data_received = response body bytes after de-chunking / 1024` (KB). */
+export const HTTP_REQ_DATA_RECEIVED = httpCount(
+  "http_req_data_received",
+  "HTTP Data Received",
+  "KB",
+  4090,
+  (r) => r.bodyBytesReceived === undefined ? undefined : r.bodyBytesReceived / 1024,
+);
+/** `http_req_chunks_received = socket reads that carried response body bytes`. */
+export const HTTP_REQ_CHUNKS_RECEIVED = httpCount(
+  "http_req_chunks_received",
+  "HTTP Chunks Received",
+  "count",
+  4100,
+  (r) => r.chunksReceived,
+);
 
 /** `error_isl = tokens(prompt)` of a failed request. */
 export const ERROR_ISL: RecordMetricDef = {
@@ -257,7 +577,7 @@ export const REQUEST_COUNT: AggregateMetricDef = {
   fold: "count",
   requires: [],
   flags: { largerIsBetter: true, noIndividualRecords: true },
-  displayOrder: 1400,
+  displayOrder: 1100,
   compute: () => 1,
 };
 
@@ -270,8 +590,9 @@ export const ERROR_REQUEST_COUNT: AggregateMetricDef = {
   kind: "aggregate",
   fold: "count",
   requires: [],
-  flags: { errorOnly: true, noIndividualRecords: true, consoleOnlyIfNonZero: true },
-  displayOrder: 1500,
+  flags: { errorOnly: true, noIndividualRecords: true },
+  consoleGroup: "none",
+  displayOrder: 1090,
   compute: () => 1,
 };
 
@@ -318,8 +639,59 @@ export const GOOD_REQUEST_COUNT: AggregateMetricDef = {
   fold: "sum",
   requires: [],
   flags: { goodputOnly: true, noConsole: true, noIndividualRecords: true },
-  displayOrder: 1800,
+  displayOrder: 1010,
   compute: (_r, v, ctx) => (ctx.isGood === undefined ? undefined : ctx.isGood(v) ? 1 : 0),
+};
+
+/** `usage_discrepancy_count = count(records whose usage_prompt_tokens_diff_pct, usage_completion_tokens_diff_pct
+ * or usage_reasoning_tokens_diff_pct exceeds 10 %)` (AIPerf's default threshold). */
+export const USAGE_DISCREPANCY_COUNT: AggregateMetricDef = {
+  tag: "usage_discrepancy_count",
+  header: "Usage Discrepancy Count",
+  unit: "requests",
+  kind: "aggregate",
+  fold: "sum",
+  requires: ["usage_prompt_tokens_diff_pct", "usage_completion_tokens_diff_pct"],
+  reads: ["usage_reasoning_tokens_diff_pct"],
+  flags: { noIndividualRecords: true },
+  consoleGroup: "none",
+  displayOrder: 3550,
+  compute: (_r, v) => {
+    const over = (tag: string) => (num(v, tag) ?? 0) > USAGE_DIFF_THRESHOLD_PCT;
+    const prompt = num(v, "usage_prompt_tokens_diff_pct");
+    const completion = num(v, "usage_completion_tokens_diff_pct");
+    if (prompt === undefined || completion === undefined) return undefined;
+    return over("usage_prompt_tokens_diff_pct") || over("usage_completion_tokens_diff_pct") ||
+        over("usage_reasoning_tokens_diff_pct")
+      ? 1
+      : 0;
+  },
+};
+
+/** A usage count differing from ours by more than this many percent counts as a discrepancy. */
+export const USAGE_DIFF_THRESHOLD_PCT = 10;
+/** An OSL mismatch is more than `min(requested · 5 %, 50)` tokens away from the requested length. */
+export const OSL_MISMATCH_PCT = 5;
+export const OSL_MISMATCH_MAX_TOKENS = 50;
+
+/** `osl_mismatch_count = count(|output_sequence_length − requested| > min(requested · 5 %, 50 tokens))`. */
+export const OSL_MISMATCH_COUNT: AggregateMetricDef = {
+  tag: "osl_mismatch_count",
+  header: "OSL Mismatch Count",
+  unit: "requests",
+  kind: "aggregate",
+  fold: "sum",
+  requires: ["output_sequence_length"],
+  flags: { producesTokensOnly: true, noIndividualRecords: true },
+  consoleGroup: "none",
+  displayOrder: 3610,
+  compute: (r, v) => {
+    const osl = num(v, "output_sequence_length");
+    const requested = r.requestedOutputTokens;
+    if (osl === undefined || requested === undefined || requested === 0) return undefined;
+    const threshold = Math.min((requested * OSL_MISMATCH_PCT) / 100, OSL_MISMATCH_MAX_TOKENS);
+    return Math.abs(osl - requested) > threshold ? 1 : 0;
+  },
 };
 
 // --------------------------------------------------------------------------------------------- derived metrics
@@ -404,7 +776,8 @@ export const BENCHMARK_DURATION: DerivedMetricDef = {
   },
 };
 
-/** `output_token_throughput = total_osl / duration_s`. */
+/** `output_token_throughput = total_osl / window_s`, where `window_s` is the profiling phase's window (phase
+ * start → last response) when the run knows it, else `benchmark_duration` (AIPerf 0.13's denominator). */
 export const OUTPUT_TOKEN_THROUGHPUT: DerivedMetricDef = {
   tag: "output_token_throughput",
   header: "Output Token Throughput",
@@ -413,11 +786,11 @@ export const OUTPUT_TOKEN_THROUGHPUT: DerivedMetricDef = {
   kind: "derived",
   requires: ["total_osl", "benchmark_duration"],
   flags: { producesTokensOnly: true, largerIsBetter: true, noIndividualRecords: true },
-  displayOrder: 1100,
-  compute: (m) => ratio(m.value("total_osl"), m.value("benchmark_duration")),
+  displayOrder: 800,
+  compute: (m) => ratio(m.value("total_osl"), m.observationSec()),
 };
 
-/** `total_token_throughput = (total_isl + total_osl) / duration_s`. */
+/** `total_token_throughput = (total_isl + total_osl) / window_s`. */
 export const TOTAL_TOKEN_THROUGHPUT: DerivedMetricDef = {
   tag: "total_token_throughput",
   header: "Total Token Throughput",
@@ -425,16 +798,17 @@ export const TOTAL_TOKEN_THROUGHPUT: DerivedMetricDef = {
   unit: "tokens/sec",
   kind: "derived",
   requires: ["total_isl", "total_osl", "benchmark_duration"],
+  consoleGroup: "none",
   flags: { producesTokensOnly: true, tokenizesInputOnly: true, largerIsBetter: true, noIndividualRecords: true },
-  displayOrder: 1200,
+  displayOrder: 810,
   compute: (m) => {
     const isl = m.value("total_isl");
     const osl = m.value("total_osl");
-    return isl === undefined || osl === undefined ? undefined : ratio(isl + osl, m.value("benchmark_duration"));
+    return isl === undefined || osl === undefined ? undefined : ratio(isl + osl, m.observationSec());
   },
 };
 
-/** `request_throughput = request_count / duration_s`. */
+/** `request_throughput = request_count / window_s`. */
 export const REQUEST_THROUGHPUT: DerivedMetricDef = {
   tag: "request_throughput",
   header: "Request Throughput",
@@ -444,8 +818,8 @@ export const REQUEST_THROUGHPUT: DerivedMetricDef = {
   kind: "derived",
   requires: ["request_count", "benchmark_duration"],
   flags: { largerIsBetter: true, noIndividualRecords: true },
-  displayOrder: 1300,
-  compute: (m) => ratio(m.value("request_count"), m.value("benchmark_duration")),
+  displayOrder: 900,
+  compute: (m) => ratio(m.value("request_count"), m.observationSec()),
 };
 
 /** `request_error_rate = 100 · error_request_count / (request_count + error_request_count)`; a missing
@@ -458,8 +832,8 @@ export const REQUEST_ERROR_RATE: DerivedMetricDef = {
   kind: "derived",
   requires: [],
   reads: ["request_count", "error_request_count"],
-  flags: { noIndividualRecords: true, consoleOnlyIfNonZero: true },
-  displayOrder: 1600,
+  flags: { noIndividualRecords: true },
+  displayOrder: 1080,
   compute: (m) => {
     const ok = m.value("request_count") ?? 0;
     const errors = m.value("error_request_count") ?? 0;
@@ -470,19 +844,19 @@ export const REQUEST_ERROR_RATE: DerivedMetricDef = {
 /** `good_request_fraction = good_request_count / (request_count + error_request_count)` (0–1). */
 export const GOOD_REQUEST_FRACTION: DerivedMetricDef = {
   tag: "good_request_fraction",
-  header: "Good Request Fraction",
+  header: "GoodRequestFraction",
   shortHeader: "Good %",
   unit: "ratio",
   kind: "derived",
   requires: ["good_request_count"],
   reads: ["request_count", "error_request_count"],
   flags: { goodputOnly: true, noConsole: true, noIndividualRecords: true },
-  displayOrder: 1810,
+  displayOrder: 1020,
   compute: (m) =>
     ratio(m.value("good_request_count"), (m.value("request_count") ?? 0) + (m.value("error_request_count") ?? 0)),
 };
 
-/** `goodput = good_request_count / duration_s`. */
+/** `goodput = good_request_count / window_s`. */
 export const GOODPUT: DerivedMetricDef = {
   tag: "goodput",
   header: "Goodput",
@@ -492,8 +866,77 @@ export const GOODPUT: DerivedMetricDef = {
   kind: "derived",
   requires: ["good_request_count", "benchmark_duration"],
   flags: { goodputOnly: true, largerIsBetter: true, noIndividualRecords: true },
-  displayOrder: 1700,
-  compute: (m) => ratio(m.value("good_request_count"), m.value("benchmark_duration")),
+  displayOrder: 1000,
+  compute: (m) => ratio(m.value("good_request_count"), m.observationSec()),
+};
+
+/** `total_usage_prompt_tokens = Σ usage_prompt_tokens` (likewise completion, total, reasoning). */
+function usageTotal(tag: string, of: string, header: string, displayOrder: number): DerivedMetricDef {
+  return {
+    tag,
+    header,
+    unit: "tokens",
+    kind: "derived",
+    requires: [of],
+    flags: { noIndividualRecords: true },
+    consoleGroup: "usage",
+    displayOrder,
+    compute: (m) => m.sum(of),
+  };
+}
+export const TOTAL_USAGE_PROMPT_TOKENS = usageTotal(
+  "total_usage_prompt_tokens",
+  "usage_prompt_tokens",
+  "Total Usage Prompt Tokens",
+  3300,
+);
+export const TOTAL_USAGE_COMPLETION_TOKENS = usageTotal(
+  "total_usage_completion_tokens",
+  "usage_completion_tokens",
+  "Total Usage Completion Tokens",
+  3400,
+);
+export const TOTAL_USAGE_REASONING_TOKENS = usageTotal(
+  "total_usage_reasoning_tokens",
+  "usage_reasoning_tokens",
+  "Total Usage Reasoning Tokens",
+  3410,
+);
+export const TOTAL_USAGE_TOTAL_TOKENS = usageTotal(
+  "total_usage_total_tokens",
+  "usage_total_tokens",
+  "Total Usage Total Tokens",
+  3450,
+);
+
+/** `input_token_throughput = total_isl / window_s`. */
+export const INPUT_TOKEN_THROUGHPUT: DerivedMetricDef = {
+  tag: "input_token_throughput",
+  header: "Input Token Throughput",
+  shortHeader: "Input TPS",
+  unit: "tokens/sec",
+  kind: "derived",
+  requires: ["total_isl", "benchmark_duration"],
+  flags: { tokenizesInputOnly: true, largerIsBetter: true, noIndividualRecords: true },
+  displayOrder: 805,
+  compute: (m) => ratio(m.value("total_isl"), m.observationSec()),
+};
+
+/** `completed_request_count = request_count + error_request_count` (every request that finished, either way). */
+export const COMPLETED_REQUEST_COUNT: DerivedMetricDef = {
+  tag: "completed_request_count",
+  header: "Completed Requests (Success + Error)",
+  shortHeader: "Completed",
+  unit: "requests",
+  kind: "derived",
+  requires: [],
+  reads: ["request_count", "error_request_count"],
+  flags: { noIndividualRecords: true },
+  displayOrder: 1075,
+  compute: (m) => {
+    const total = (m.value("request_count") ?? 0) + (m.value("error_request_count") ?? 0);
+    return total > 0 ? total : undefined;
+  },
 };
 
 /** All metrics, in declaration order (dependencies first reads best, but the registry sorts topologically). */
@@ -506,19 +949,44 @@ export const METRIC_DEFS: readonly MetricDef[] = [
   REASONING_TOKEN_COUNT,
   OUTPUT_SEQUENCE_LENGTH,
   INPUT_SEQUENCE_LENGTH,
-  USAGE_PROMPT_TOKENS,
-  USAGE_COMPLETION_TOKENS,
-  USAGE_TOTAL_TOKENS,
-  USAGE_REASONING_TOKENS,
   INTER_TOKEN_LATENCY,
   INTER_CHUNK_LATENCY,
   OUTPUT_TOKEN_THROUGHPUT_PER_USER,
+  DECODE_DURATION,
+  E2E_OUTPUT_TOKEN_THROUGHPUT,
+  PREFILL_THROUGHPUT_PER_USER,
+  USAGE_PROMPT_TOKENS,
+  USAGE_COMPLETION_TOKENS,
+  USAGE_REASONING_TOKENS,
+  USAGE_TOTAL_TOKENS,
+  USAGE_PROMPT_TOKENS_DIFF_PCT,
+  USAGE_COMPLETION_TOKENS_DIFF_PCT,
+  USAGE_REASONING_TOKENS_DIFF_PCT,
+  OSL_MISMATCH_DIFF_PCT,
+  CREDIT_TO_START_LATENCY,
+  EFFECTIVE_LATENCY,
+  HTTP_REQ_BLOCKED,
+  HTTP_REQ_DNS_LOOKUP,
+  HTTP_REQ_CONNECTING,
+  HTTP_REQ_SENDING,
+  HTTP_REQ_WAITING,
+  HTTP_REQ_RECEIVING,
+  HTTP_REQ_DURATION,
+  HTTP_REQ_CONNECTION_OVERHEAD,
+  HTTP_REQ_TOTAL,
+  HTTP_REQ_CONNECTION_REUSED,
+  HTTP_REQ_DATA_SENT,
+  HTTP_REQ_CHUNKS_SENT,
+  HTTP_REQ_DATA_RECEIVED,
+  HTTP_REQ_CHUNKS_RECEIVED,
   ERROR_ISL,
   REQUEST_COUNT,
   ERROR_REQUEST_COUNT,
   MIN_REQUEST_TIMESTAMP,
   MAX_RESPONSE_TIMESTAMP,
   GOOD_REQUEST_COUNT,
+  USAGE_DISCREPANCY_COUNT,
+  OSL_MISMATCH_COUNT,
   TOTAL_ISL,
   TOTAL_OSL,
   TOTAL_OUTPUT_TOKENS,
@@ -531,4 +999,10 @@ export const METRIC_DEFS: readonly MetricDef[] = [
   REQUEST_ERROR_RATE,
   GOOD_REQUEST_FRACTION,
   GOODPUT,
+  TOTAL_USAGE_PROMPT_TOKENS,
+  TOTAL_USAGE_COMPLETION_TOKENS,
+  TOTAL_USAGE_REASONING_TOKENS,
+  TOTAL_USAGE_TOTAL_TOKENS,
+  INPUT_TOKEN_THROUGHPUT,
+  COMPLETED_REQUEST_COUNT,
 ];

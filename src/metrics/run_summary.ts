@@ -2,7 +2,7 @@
  * What accumulation produces: per-metric results in display order, the error summary and run-level facts.
  * Plain data (no functions), so it can be exported, served by the API or rendered by any exporter.
  */
-import type { MetricFlags, MetricKind, MetricUnit } from "./metric_def.ts";
+import type { ConsoleGroup, MetricFlags, MetricKind, MetricUnit } from "./metric_def.ts";
 import type { Stats } from "./stats.ts";
 
 /** One metric's result: `stats` for record metrics (distributions), `value` for aggregate/derived ones. */
@@ -15,6 +15,8 @@ export interface MetricResult {
   readonly kind: MetricKind;
   readonly flags: MetricFlags;
   readonly displayOrder: number;
+  /** The console table that shows it. */
+  readonly consoleGroup: ConsoleGroup;
   /** Set for record metrics (never for aggregate/derived ones). */
   readonly stats?: Stats;
   /** Set for aggregate and derived metrics, in the display unit. */

@@ -86,6 +86,23 @@ export interface RequestRecord {
   readonly connectionReused?: boolean;
   readonly bytesSent?: number;
   readonly bytesReceived?: number;
+  /** HTTP trace (run clock), from the transport where the bytes move: waiting for a free pooled connection. */
+  readonly poolWaitStartAt?: number;
+  readonly poolWaitEndAt?: number;
+  /** A new connection's TCP (+TLS) set-up; absent when a kept-alive one was reused. Includes name resolution. */
+  readonly connectStartAt?: number;
+  readonly connectEndAt?: number;
+  /** The first request byte is about to be written. */
+  readonly writeStartAt?: number;
+  /** First / last read that carried response body bytes (the head's read counts when it carried body too). */
+  readonly firstBodyAt?: number;
+  readonly lastBodyAt?: number;
+  /** Socket writes the request took, and reads that carried response body bytes. */
+  readonly chunksSent?: number;
+  readonly chunksReceived?: number;
+  /** Request body bytes, and response body bytes after de-chunking (AIPerf's HTTP data counts). */
+  readonly bodyBytesSent?: number;
+  readonly bodyBytesReceived?: number;
   /** `--export-level raw` only: every response payload as received (SSE `data`, or the whole body). */
   readonly rawResponses?: readonly RawResponse[];
   /** The request body exactly as sent, with `--export-level raw` only (history-built turns differ from inputs.json). */

@@ -66,15 +66,14 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
   const profilingPhase = spec.phases.find((p) => p.name === "profiling")!;
   const cancel = new AbortController();
 
-  const metrics = new MetricsSink(o.metrics, {
-    timeOriginMs,
-    goodput: o.goodput,
-    warmup: spec.phases.some((p) => p.name === "warmup"),
-  });
+  const withWarmup = spec.phases.some((p) => p.name === "warmup");
+  const metrics = new MetricsSink(o.metrics, { timeOriginMs, goodput: o.goodput, warmup: withWarmup });
   const jsonl = config.exportLevel === "summary"
     ? undefined
-    : await JsonlSink.open(o.paths.recordsJsonl, o.metrics, timeOriginMs);
-  const raw = config.exportLevel === "raw" ? await RawSink.open(o.paths.rawJsonl, timeOriginMs) : undefined;
+    : await JsonlSink.open(o.paths.recordsJsonl, o.metrics, timeOriginMs, withWarmup);
+  const raw = config.exportLevel === "raw"
+    ? await RawSink.open(o.paths.rawJsonl, { timeOriginMs, commonHeaders: spec.headers, withWarmup })
+    : undefined;
   const progress = config.ui === "none" ? undefined : new ProgressSink({
     phases: spec.phases,
     isTty: o.isTty,

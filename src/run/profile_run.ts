@@ -21,7 +21,7 @@ import { SeededRandom } from "../base/seeded_random.ts";
 import { parseTarget } from "../transport/parse_target.ts";
 import type { Target } from "../transport/http_exchange.ts";
 import { phaseConcurrency } from "../timing/phase_spec.ts";
-import { resolveTokenizer } from "../tokenizer/load_tokenizer.ts";
+import { defaultTokenizerFor, resolveTokenizer } from "../tokenizer/load_tokenizer.ts";
 import { createTokenCounter } from "../tokenizer/token_counter.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
 import { METRIC_REGISTRY } from "../metrics/metric_registry.ts";
@@ -150,7 +150,13 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   const shards = config.workers ?? defaultShards({ concurrency: config.concurrency, rate: config.requestRate });
   // The builtin tokenizer loads lazily: synthetic prompts from the bundled corpus come from a piece table, so on
   // the default path this thread never builds its tables (15–50 ms of start-up); a file tokenizer loads here.
-  const tokenizer = await resolveTokenizer(config.tokenizer).catch((err: Error) => {
+  // Without --tokenizer, the model's own from the local Hugging Face cache (AIPerf's counts), else the builtin one.
+  const auto = parsed.sources.tokenizer === "default"
+    ? defaultTokenizerFor(config.modelNames[0], Deno.env.toObject())
+    : undefined;
+  if (auto !== undefined) logger.info(auto.notice);
+  const tokenizerSpec = auto?.spec ?? config.tokenizer;
+  const tokenizer = await resolveTokenizer(tokenizerSpec).catch((err: Error) => {
     throw new InputError(err.message);
   });
   const chatTemplate = config.applyChatTemplate
@@ -169,7 +175,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   // one builds the dataset and checks the server.
   const counterReady = config.useServerTokenCount
     ? undefined
-    : createTokenCounter(config.tokenizer, { inWorker: true, workers: Math.ceil(shards / 4) });
+    : createTokenCounter(tokenizerSpec, { inWorker: true, workers: Math.ceil(shards / 4) });
   const counter = counterReady && deferredCounter(counterReady);
 
   const dataset = await loadDataset({
@@ -374,7 +380,12 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   // inputs.json is written after the run: rendering it is not needed to send anything (startup budget).
   await writeInputsJson(paths.inputsJson, inputSessions(conversations));
   // Summaries and exports: always written, also after Ctrl-C or a failure gate.
-  const summary = run.metrics.profiling.summarize();
+  // Throughputs divide by the profiling phase's window (phase start → last response), as AIPerf 0.13 does.
+  const summary = run.metrics.profiling.summarize({
+    observationSec: run.startEpochMs !== undefined && run.endEpochMs !== undefined
+      ? (run.endEpochMs - run.startEpochMs) / 1000
+      : undefined,
+  });
   const warmupSummary = run.metrics.warmup?.summarize();
   const cpu = run.outcome?.cpu;
   // CPU time is read in 10 ms ticks: judge it only over runs long enough for that to be precise.

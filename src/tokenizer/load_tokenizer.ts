@@ -3,29 +3,65 @@
  *
  * - `builtin` (or empty) → o200k_base, offline ({@linkcode loadBuiltinTokenizer});
  * - an existing file or directory → a Hugging Face `tokenizer.json` ({@linkcode loadHfTokenizer});
- * - anything else (e.g. a hub id such as `Qwen/Qwen3-0.6B`) → an error: infermeter never downloads.
+ * - a hub id such as `Qwen/Qwen3-0.6B` → its `tokenizer.json` in the local Hugging Face cache (`hf_hub_cache.ts`);
+ * - anything else → an error saying where to put the files: infermeter never downloads.
  *
  * Both implementations are imported dynamically so a run pays only for the one it uses.
  */
 import { asLazyTokenizer, type LazyTokenizer, lazyTokenizer, type Tokenizer } from "./tokenizer.ts";
+import { findCachedTokenizer, type HubEnv, looksLikeHubId, tokenizerPlacementHint } from "./hf_hub_cache.ts";
 
 /** The default `--tokenizer` value. */
 export const DEFAULT_TOKENIZER_SPEC = "builtin";
 
-export async function loadTokenizer(spec: string = DEFAULT_TOKENIZER_SPEC): Promise<Tokenizer> {
+export async function loadTokenizer(spec: string = DEFAULT_TOKENIZER_SPEC, env?: HubEnv): Promise<Tokenizer> {
   if (spec === "" || spec === DEFAULT_TOKENIZER_SPEC) {
     const { loadBuiltinTokenizer } = await import("./builtin_tokenizer.ts");
     return await loadBuiltinTokenizer();
   }
-  if (await exists(spec)) {
-    const { loadHfTokenizer } = await import("./hf_tokenizer.ts");
-    return await loadHfTokenizer(spec);
-  }
+  const path = locateTokenizer(spec, env ?? Deno.env.toObject());
+  const { loadHfTokenizer } = await import("./hf_tokenizer.ts");
+  return await loadHfTokenizer(path);
+}
+
+/**
+ * The local path a non-builtin `--tokenizer` value names: the value itself when it exists on disk, else the
+ * snapshot of that hub id in the Hugging Face cache.
+ * @throws {Error} saying where to put the files when neither exists.
+ */
+export function locateTokenizer(spec: string, env: HubEnv): string {
+  if (existsSync(spec)) return spec;
+  const cached = looksLikeHubId(spec) ? findCachedTokenizer(spec, env) : undefined;
+  if (cached !== undefined) return cached;
   throw new Error(
-    `Tokenizer "${spec}" is not a local file or directory and infermeter does not download from the Hugging Face Hub, so download the model's tokenizer.json (and tokenizer_config.json) and pass their directory with --tokenizer <dir>, or use --tokenizer builtin.`,
+    `Tokenizer "${spec}" is neither a local file or directory nor in the Hugging Face cache, and infermeter never ` +
+      `downloads: ${tokenizerPlacementHint(spec, env)}; or use --tokenizer builtin.`,
   );
 }
 
+/** What to count tokens with when `--tokenizer` was not given. */
+export interface DefaultTokenizer {
+  /** A spec for {@linkcode loadTokenizer}: the model's cached snapshot, or `builtin`. */
+  readonly spec: string;
+  /** Said once at start-up: which tokenizer is used, and how to use the model's own when it was not found. */
+  readonly notice: string;
+}
+
+/**
+ * Without `--tokenizer`, AIPerf counts with the model's own tokenizer: use it when the local Hugging Face cache
+ * has it (`--model` as a hub id), else the builtin one — saying which, so counts never differ silently.
+ */
+export function defaultTokenizerFor(model: string | undefined, env: HubEnv): DefaultTokenizer {
+  const cached = model !== undefined && looksLikeHubId(model) ? findCachedTokenizer(model, env) : undefined;
+  if (cached !== undefined) return { spec: cached, notice: `Tokenizer: ${model}'s own, from ${cached}` };
+  const about = model === undefined ? "the model" : model;
+  return {
+    spec: DEFAULT_TOKENIZER_SPEC,
+    notice: `Tokenizer: builtin (o200k_base); ${about}'s own tokenizer was not found in the local Hugging Face ` +
+      `cache, so ISL, OSL and token throughputs may differ from the server's counts. To count with it, ` +
+      (model === undefined ? "pass --tokenizer <dir>." : `${tokenizerPlacementHint(model, env)}.`),
+  };
+}
 /**
  * `--tokenizer` for a run: the builtin one is loaded on first use (synthetic prompts from the bundled corpus need
  * none of its tables); a file tokenizer is loaded now, so a bad path fails before anything is sent.
@@ -38,9 +74,9 @@ export async function resolveTokenizer(spec: string = DEFAULT_TOKENIZER_SPEC): P
   return asLazyTokenizer(await loadTokenizer(spec));
 }
 
-async function exists(path: string): Promise<boolean> {
+function existsSync(path: string): boolean {
   try {
-    await Deno.stat(path);
+    Deno.statSync(path);
     return true;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return false;

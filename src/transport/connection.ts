@@ -233,9 +233,15 @@ export class Connection {
     const io = this.io;
 
     ctl.stage = "sending the request";
+    ex.requestWriteStart = performance.now();
     try {
       let off = await io.write(bytes);
-      while (off < bytes.length) off += await io.write(bytes.subarray(off));
+      let writes = 1;
+      while (off < bytes.length) {
+        off += await io.write(bytes.subarray(off));
+        writes++;
+      }
+      ex.writes = writes;
     } catch (e) {
       return this.#fail(ex, ctl, mayRetry, `writing the request failed (${errorText(e)})`);
     }
@@ -269,9 +275,18 @@ export class Connection {
       this.framer.beginRead(buf, 0, n);
       ex.bytesReceived += n;
       if (ex.firstByteAt === undefined) ex.firstByteAt = t;
+      const bodyBefore = parser.bodyBytes;
       let consumed: number;
       try {
         consumed = parser.push(buf, 0, n);
+        // The HTTP trace's body timings (k6's waiting/receiving), taken where the bytes move.
+        const bodyNow = parser.bodyBytes;
+        if (bodyNow > bodyBefore) {
+          if (ex.firstBodyAt === undefined) ex.firstBodyAt = t;
+          ex.lastBodyAt = t;
+          ex.bodyReads = (ex.bodyReads ?? 0) + 1;
+          ex.bodyBytesReceived = (ex.bodyBytesReceived ?? 0) + bodyNow - bodyBefore;
+        }
       } catch (e) {
         ex.lastByteAt = t;
         ex.error = { kind: "protocol", message: `Response from ${this.remote} is invalid: ${errorText(e)}` };

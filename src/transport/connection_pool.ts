@@ -97,7 +97,9 @@ export class ConnectionPool {
         this.#open++;
       } else {
         ctl.stage = "waiting for a free connection";
+        ex.poolWaitStart = performance.now();
         const got = await this.#waitForConnection(ctl);
+        ex.poolWaitEnd = performance.now();
         if (got === undefined) {
           ex.error = ctl.reason !== undefined ? ctl.error() : closedError();
           return undefined;

@@ -224,6 +224,13 @@ export class HttpClient {
         fresh = true;
         ex.reused = false;
         ex.requestSent = undefined;
+        ex.requestWriteStart = undefined;
+        ex.writes = undefined;
+        ex.bodyReads = undefined;
+        ex.firstBodyAt = undefined;
+        ex.lastBodyAt = undefined;
+        ex.bodyBytesReceived = undefined;
+        ex.firstByteAt = undefined;
         ex.bytesSent = 0;
         ex.lastByteAt = undefined;
       }
@@ -232,6 +239,7 @@ export class HttpClient {
       watchers?.delete(ctl);
       this.#inFlight.delete(ctl);
     }
+    if (ex.requestSent !== undefined) ex.bodyBytesSent = req.body?.length ?? 0;
     return ex;
   }
 

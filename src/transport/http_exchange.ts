@@ -76,8 +76,22 @@ export interface HttpExchange {
   readonly connectStart?: number;
   readonly connectEnd?: number;
   readonly reused: boolean;
+  /** Waiting for a free connection of a full pool began / ended (undefined when none was awaited). */
+  readonly poolWaitStart?: number;
+  readonly poolWaitEnd?: number;
+  /** The first request byte is about to be written. */
+  readonly requestWriteStart?: number;
   /** Request bytes fully written. */
   readonly requestSent?: number;
+  /** Writes the request took (socket writes until every byte was accepted). */
+  readonly writes?: number;
+  /** Request body bytes (the head not included). */
+  readonly bodyBytesSent?: number;
+  /** Reads that carried response body bytes, the first and last of them, and the body bytes (de-chunked). */
+  readonly bodyReads?: number;
+  readonly firstBodyAt?: number;
+  readonly lastBodyAt?: number;
+  readonly bodyBytesReceived?: number;
   /** First response byte arrived. */
   readonly firstByteAt?: number;
   /** Status line and all headers parsed (time of the read that completed them). */

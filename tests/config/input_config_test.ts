@@ -28,12 +28,12 @@ Deno.test("toInputConfig never contains the API key or secret header and body va
   const text = JSON.stringify(toInputConfig(config));
   for (const secret of SECRETS) assert.ok(!text.includes(secret), `${secret} leaked: ${text}`);
   assert.ok(!text.includes("api_key"), "no api_key field at all");
-  const input = toInputConfig(config).input as Record<string, unknown>;
-  assert.deepEqual(input.headers, { Authorization: "<redacted>", "X-Trace": "1" });
-  assert.deepEqual(input.extra, { hf_token: "<redacted>", max_tokens: 9 });
+  const endpoint = toInputConfig(config).endpoint as Record<string, unknown>;
+  assert.deepEqual(endpoint.headers, { Authorization: "<redacted>", "X-Trace": "1" });
+  assert.deepEqual(endpoint.extra, { hf_token: "<redacted>", max_tokens: 9 });
 });
 
-Deno.test("toInputConfig nests the configuration like AIPerf's input_config", async () => {
+Deno.test("toInputConfig writes AIPerf 0.13.s input_config layout: models, endpoint, datasets, phases, artifacts", async () => {
   const { config } = await parseProfileArgs(
     [
       "-m",
@@ -57,33 +57,25 @@ Deno.test("toInputConfig nests the configuration like AIPerf's input_config", as
     fakeIo(),
   );
   assert.deepEqual(toInputConfig(config), {
-    endpoint: {
-      model_names: ["Qwen/Qwen3-0.6B"],
-      model_selection_strategy: "round_robin",
-      type: "chat",
-      streaming: true,
-      url: "http://localhost:8000",
-      urls: ["http://localhost:8000"],
-      timeout_seconds: 21600,
-      use_legacy_max_tokens: false,
-      use_server_token_count: false,
-      connection_reuse_strategy: "pooled",
-    },
-    input: {
-      extra: {},
-      headers: {},
-      num_dataset_entries: 100,
-      goodput: { request_latency: 250 },
-      prompt: { input_tokens: { mean: 100, stddev: 0 }, output_tokens: { mean: 200, stddev: 0 } },
-    },
-    loadgen: {
+    models: { items: [{ name: "Qwen/Qwen3-0.6B" }] },
+    endpoint: { urls: ["http://localhost:8000"], type: "chat", streaming: true },
+    datasets: [{
+      name: "main",
+      type: "synthetic",
+      entries: 100,
+      prompts: { isl: { mean: 100, stddev: 0 }, osl: { mean: 200, stddev: 0 } },
+    }],
+    phases: [{
+      name: "profiling",
+      kind: "profiling",
+      type: "concurrency",
+      duration: 10,
       concurrency: 4,
-      arrival_pattern: "concurrency_burst",
-      benchmark_duration: 10,
-      benchmark_grace_period: "inf",
-    },
-    output: { artifact_directory: "artifacts", export_level: "records" },
+      grace_period: "inf",
+    }],
+    slos: { request_latency: 250 },
+    artifacts: { dir: "artifacts", records: ["jsonl"], auto_plot: false, plot_required: false },
     tokenizer: { name: "builtin" },
-    service: { log_level: "INFO", ui_type: "none" },
+    runtime: { ui: "none" },
   });
 });

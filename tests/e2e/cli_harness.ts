@@ -311,7 +311,8 @@ export interface ExportRecord {
     readonly was_cancelled: boolean;
   };
   readonly metrics: Record<string, { readonly value: number | number[]; readonly unit: string }>;
-  readonly error: { readonly code?: number; readonly type: string; readonly message: string } | null;
+  /** Present for failed requests only (AIPerf leaves the key out for a success). */
+  readonly error?: { readonly code?: number; readonly type: string; readonly message: string };
 }
 
 export async function readJsonl(path: string): Promise<JsonlLine[]> {
@@ -384,14 +385,21 @@ export async function exists(path: string): Promise<boolean> {
  */
 export function consoleTableRows(stdout: string, title = "infermeter | LLM Metrics"): Map<string, string[]> {
   const lines = stdout.split("\n");
-  const start = lines.findIndex((l) => l.includes(title));
+  const start = lines.findIndex((l) => l.trim() === title);
   assert.ok(start >= 0, `stdout has no '${title}' table:\n${stdout}`);
   const rows = new Map<string, string[]>();
+  let last: [string, string[]] | undefined;
   for (const line of lines.slice(start + 1)) {
     if (line.startsWith("└")) break;
     if (!line.startsWith("│")) continue;
     const cells = line.split("│").slice(1, -1).map((c) => c.trim());
-    rows.set(cells[0], cells.slice(1));
+    // A row whose other cells are empty continues the previous row's wrapped name (AIPerf puts the unit of a
+    // long name on its own line).
+    if (last !== undefined && cells.slice(1).every((c) => c === "")) {
+      rows.delete(last[0]);
+      last = [`${last[0]} ${cells[0]}`, last[1]];
+    } else last = [cells[0], cells.slice(1)];
+    rows.set(last[0], last[1]);
   }
   return rows;
 }

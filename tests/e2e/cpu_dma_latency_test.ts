@@ -24,10 +24,10 @@ Deno.test("profile --cpu-dma-latency 0 holds the kernel's limit for the run and 
   }
   const run = await cli.result;
   assertExit(run, 0);
-  const summary = await readJson<Record<string, unknown> & { input_config: { service: Record<string, unknown> } }>(
+  const summary = await readJson<Record<string, unknown> & { input_config: { infermeter: Record<string, unknown> } }>(
     join(tmp.path, "artifacts/m-chat-concurrency2/profile_export_aiperf.json"),
   );
-  assert.equal(summary.input_config.service.cpu_dma_latency, 0);
+  assert.equal(summary.input_config.infermeter.cpu_dma_latency, 0);
   const held = (summary.infermeter as Record<string, unknown>).cpu_dma_latency as Record<string, unknown>;
   assert.equal(held.requested_us, 0);
   if (before !== undefined) {

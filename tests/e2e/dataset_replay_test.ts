@@ -127,7 +127,7 @@ Deno.test("--endpoint-type raw posts the written bodies to the full --url and re
   const records = await readJsonl(join(tmp.path, "artifacts/Qwen_Qwen3-0.6B-raw-concurrency1/profile_export.jsonl"));
   assert.equal(records.length, 4);
   for (const { record } of records) {
-    assert.equal(record.error, null);
+    assert.equal(record.error ?? null, null);
     assert.ok((record.metrics as Record<string, { value: number }>).output_token_count.value > 0, "text was found");
   }
   // A bad expression stops the run before anything is sent; a synthetic dataset has no bodies to send.

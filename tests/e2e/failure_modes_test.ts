@@ -58,7 +58,9 @@ Deno.test("profile with 30 % simulated server errors exits 0 and reports them in
   const row = [...errorRows.values()].find((cells) => cells.at(-1) === String(errors));
   assert.ok(errorRows.has("500") && row, `error table lacks code 500 × ${errors}:\n${run.stdout}`);
 
-  const failed = (await readJsonl(join(tmp.path, DIR, "profile_export.jsonl"))).filter((l) => l.record.error !== null);
+  const failed = (await readJsonl(join(tmp.path, DIR, "profile_export.jsonl"))).filter((l) =>
+    l.record.error !== undefined
+  );
   assert.equal(failed.length, errors);
   for (const { record } of failed) assert.equal(record.error?.code, 500);
 });

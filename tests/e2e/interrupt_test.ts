@@ -70,7 +70,7 @@ Deno.test("profile on SIGINT exits 130 and writes the table, the summary and the
   const completed = lines.filter((l) => !l.record.metadata.was_cancelled);
   assert.ok(completed.length >= 3);
   for (const { record } of completed) {
-    assert.equal(record.error, null);
+    assert.equal(record.error, undefined);
     assert.equal(record.metrics.output_sequence_length.value, 20);
   }
   const errorCount = "error_request_count" in summary ? metric(summary, "error_request_count").avg : 0;

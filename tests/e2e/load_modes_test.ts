@@ -35,11 +35,11 @@ Deno.test("profile --request-rate 50 sends open-loop arrivals and reports their 
   assertExit(run, 0);
   // No --concurrency with --request-rate: the directory is named after the rate, as AIPerf's (a Python float).
   const dir = join(tmp.path, "artifacts/m-chat-request_rate50.0");
-  const summary = await readJson<Record<string, unknown> & { input_config: { loadgen: Record<string, unknown> } }>(
+  const summary = await readJson<Record<string, unknown> & { input_config: { phases: Record<string, unknown>[] } }>(
     join(dir, "profile_export_aiperf.json"),
   );
   assert.equal(metric(summary, "request_count").avg, 20);
-  assert.equal(summary.input_config.loadgen.request_rate, 50);
+  assert.equal(summary.input_config.phases[0].rate, 50);
 
   // Lateness = actual start − scheduled start, one value per request; never negative (nothing starts early).
   const infermeter = summary.infermeter as Record<string, unknown>;
@@ -123,10 +123,10 @@ Deno.test("profile --artifact-dir out/x writes into that directory as is", async
   }
   assert.equal(await exists(join(tmp.path, "artifacts")), false, "nothing under the default artifacts/");
   assert.match(run.stdout, /JSON Export: out\/x\/profile_export_aiperf\.json/);
-  const summary = await readJson<{ input_config: { output: { artifact_directory: string } } }>(
+  const summary = await readJson<{ input_config: { artifacts: { dir: string } } }>(
     join(tmp.path, "out/x/profile_export_aiperf.json"),
   );
-  assert.equal(summary.input_config.output.artifact_directory, "out/x");
+  assert.equal(summary.input_config.artifacts.dir, "out/x");
 });
 
 Deno.test("demo runs a benchmark against its own simulated server, prints the table and stops the server", async () => {
@@ -258,7 +258,7 @@ Deno.test("profile --workers 2 splits the load over two engine Workers and merge
   assert.deepEqual([...workers].sort(), ["worker_0", "worker_1"]);
   assert.equal(new Set(lines.map((l) => l.record.metadata.x_request_id)).size, 24);
   for (const { record } of lines) {
-    assert.equal(record.error, null);
+    assert.equal(record.error, undefined);
     assert.equal(recordValue(record, "output_sequence_length"), 30);
     // TTFT is the server's 30 ms plus loopback and the client: never less, and not far more on an idle machine.
     const ttft = recordValue(record, "time_to_first_token");

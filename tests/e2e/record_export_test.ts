@@ -36,7 +36,7 @@ Deno.test("profile writes one exact-timestamp JSONL record per profiling request
   for (const { raw, record } of lines) {
     assert.equal(record.metadata.benchmark_phase, "profiling");
     assert.equal(record.metadata.was_cancelled, false);
-    assert.equal(record.error, null);
+    assert.equal(record.error, undefined);
     ids.add(record.metadata.x_request_id);
 
     // Epoch ns exceed 2^53: they must be written as exact digits, never through a float (no 1.7e18, no ".0").

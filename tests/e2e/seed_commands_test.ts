@@ -28,8 +28,8 @@ const COMPLETIONS_DIR = "artifacts/Qwen_Qwen3-0.6B-completions-concurrency1";
 /** Rows of the seed's sample output (AIPerf prints the same labels). */
 const SEED_ROWS = [
   "Request Latency (ms)",
-  "Output Token Count (tokens)",
-  "Request Throughput (req/s)",
+  "Output Sequence Length (tokens)",
+  "Request Throughput (requests/sec)",
 ];
 const STREAMING_ROWS = ["Time to First Token (ms)", "Inter Token Latency (ms)"];
 
@@ -67,7 +67,7 @@ async function checkSeedRun(
 
   const records = await readJsonl(join(cwd, dir, "profile_export.jsonl"));
   assert.equal(records.length, requestCount);
-  for (const { record } of records) assert.equal(record.error, null);
+  for (const { record } of records) assert.equal(record.error, undefined);
 
   const inputs = await readJson<InputsJson>(join(cwd, dir, "inputs.json"));
   assert.ok(inputs.data.length > 0);

@@ -31,11 +31,11 @@ Deno.test("profile accepts a --url without a scheme, like the seed's localhost:8
     { cwd: tmp.path },
   );
   assertExit(run, 0);
-  const summary = await readJson<Record<string, unknown> & { input_config: { endpoint: { url: string } } }>(
+  const summary = await readJson<Record<string, unknown> & { input_config: { endpoint: { urls: string[] } } }>(
     join(tmp.path, DIR, "profile_export_aiperf.json"),
   );
   assert.equal(metric(summary, "request_count").avg, 3);
-  assert.equal(summary.input_config.endpoint.url, `http://127.0.0.1:${sim.port}`);
+  assert.deepEqual(summary.input_config.endpoint.urls, [`http://127.0.0.1:${sim.port}`]);
 });
 
 Deno.test({

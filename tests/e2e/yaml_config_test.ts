@@ -57,8 +57,9 @@ benchmark:
 interface Summary extends Record<string, unknown> {
   readonly input_config: {
     readonly endpoint: Record<string, unknown>;
-    readonly input: Record<string, unknown>;
-    readonly loadgen: Record<string, unknown>;
+    readonly datasets: Record<string, unknown>[];
+    readonly phases: Record<string, unknown>[];
+    readonly infermeter: Record<string, unknown>;
   };
 }
 
@@ -86,10 +87,9 @@ Deno.test("profile -f config.yaml gives the same artifact dir, counts and settin
   }
   for (const s of summaries.slice(1)) {
     assert.deepEqual(s.input_config.endpoint, summaries[0].input_config.endpoint);
-    const { config_file, ...input } = s.input_config.input;
-    assert.equal(config_file, "config.yaml");
-    assert.deepEqual(input, summaries[0].input_config.input);
-    assert.deepEqual(s.input_config.loadgen, summaries[0].input_config.loadgen);
+    assert.equal(s.input_config.infermeter.config_file, "config.yaml");
+    assert.deepEqual(s.input_config.datasets, summaries[0].input_config.datasets);
+    assert.deepEqual(s.input_config.phases, summaries[0].input_config.phases);
   }
 });
 

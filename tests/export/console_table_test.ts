@@ -10,14 +10,40 @@ import { dist, scalar } from "./summary_fixture.ts";
 
 const summary: RunSummary = {
   metrics: [
-    dist("request_latency", { avg: 1678.9, min: 1456.34, max: 1923.45, p99: 1923.45, p50: 1667.23 }),
-    dist("time_to_first_token", { avg: 234.56, min: 198.34, max: 289.12, p99: 289.12, p50: 231.45 }),
-    dist("inter_token_latency", { avg: 13.89, min: 11.23, max: 17.45, p99: 17.45, p50: 13.67 }),
-    dist("output_token_count", { avg: 200, min: 200, max: 200, p99: 200, p50: 200 }),
+    dist("time_to_first_token", {
+      avg: 234.56,
+      min: 198.34,
+      max: 289.12,
+      p99: 289.12,
+      p50: 231.45,
+      p90: 280.5,
+      std: 20.25,
+    }),
+    dist("request_latency", {
+      avg: 1678.9,
+      min: 1456.34,
+      max: 1923.45,
+      p99: 1923.45,
+      p50: 1667.23,
+      p90: 1900,
+      std: 120.5,
+    }),
+    dist("output_token_throughput_per_user", {
+      avg: 72.1,
+      min: 57.3,
+      max: 89.04,
+      p99: 88.9,
+      p50: 73.1,
+      p90: 85.25,
+      std: 8.5,
+    }),
+    dist("usage_prompt_tokens", { avg: 98.3, min: 95, max: 101, p99: 100.61, p50: 99, p90: 100, std: 1.49 }),
     scalar("request_throughput", 5.67),
-    // not in the console: benchmark_duration (footer), a 0 % error rate, bookkeeping timestamps
-    scalar("benchmark_duration", 3.5),
     scalar("request_error_rate", 0),
+    scalar("total_usage_prompt_tokens", 3932),
+    // not in the console: output_token_count and benchmark_duration (AIPerf shows neither), bookkeeping timestamps
+    dist("output_token_count", { avg: 200, min: 200, max: 200, p99: 200, p50: 200 }),
+    scalar("benchmark_duration", 3.5),
     scalar("min_request_timestamp", 1.7e18),
   ],
   errors: [
@@ -28,23 +54,31 @@ const summary: RunSummary = {
   errorCount: 1239,
 };
 
-Deno.test("console table renders the seed's heavy-head layout with grouped two-decimal numbers", () => {
+Deno.test("console prints AIPerf's tables: Usage before LLM Metrics, columns to std, N/A for single values", () => {
   const expected = [
-    "                               infermeter | LLM Metrics",
-    "┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━┓",
-    "┃                      Metric ┃      avg ┃      min ┃      max ┃      p99 ┃      p50 ┃",
-    "┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━┩",
-    "│        Request Latency (ms) │ 1,678.90 │ 1,456.34 │ 1,923.45 │ 1,923.45 │ 1,667.23 │",
-    "│    Time to First Token (ms) │   234.56 │   198.34 │   289.12 │   289.12 │   231.45 │",
-    "│    Inter Token Latency (ms) │    13.89 │    11.23 │    17.45 │    17.45 │    13.67 │",
-    "│ Output Token Count (tokens) │   200.00 │   200.00 │   200.00 │   200.00 │   200.00 │",
-    "│  Request Throughput (req/s) │     5.67 │        - │        - │        - │        - │",
-    "└─────────────────────────────┴──────────┴──────────┴──────────┴──────────┴──────────┘",
+    "                                  infermeter | LLM Metrics: Usage",
+    "┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━━┳━━━━━━━┳━━━━━━┓",
+    "┃                             Metric ┃      avg ┃   min ┃    max ┃    p99 ┃    p90 ┃   p50 ┃  std ┃",
+    "┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━━╇━━━━━━━╇━━━━━━┩",
+    "│       Usage Prompt Tokens (tokens) │    98.30 │ 95.00 │ 101.00 │ 100.61 │ 100.00 │ 99.00 │ 1.49 │",
+    "│ Total Usage Prompt Tokens (tokens) │ 3,932.00 │   N/A │    N/A │    N/A │    N/A │   N/A │  N/A │",
+    "└────────────────────────────────────┴──────────┴───────┴────────┴────────┴────────┴───────┴──────┘",
+    "                                            infermeter | LLM Metrics",
+    "┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━━━┳━━━━━━━━┓",
+    "┃                            Metric ┃      avg ┃      min ┃      max ┃      p99 ┃      p90 ┃      p50 ┃    std ┃",
+    "┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━━━╇━━━━━━━━┩",
+    "│          Time to First Token (ms) │   234.56 │   198.34 │   289.12 │   289.12 │   280.50 │   231.45 │  20.25 │",
+    "│              Request Latency (ms) │ 1,678.90 │ 1,456.34 │ 1,923.45 │ 1,923.45 │ 1,900.00 │ 1,667.23 │ 120.50 │",
+    "│  Output Token Throughput Per User │    72.10 │    57.30 │    89.04 │    88.90 │    85.25 │    73.10 │   8.50 │",
+    "│                 (tokens/sec/user) │          │          │          │          │          │          │        │",
+    "│ Request Throughput (requests/sec) │     5.67 │      N/A │      N/A │      N/A │      N/A │      N/A │    N/A │",
+    "│            Request Error Rate (%) │     0.00 │      N/A │      N/A │      N/A │      N/A │      N/A │    N/A │",
+    "└───────────────────────────────────┴──────────┴──────────┴──────────┴──────────┴──────────┴──────────┴────────┘",
   ].join("\n");
   assert.equal(renderMetricsTable(summary), expected);
 });
 
-Deno.test("console table shows the error rate once requests failed and uses the endpoint's title", () => {
+Deno.test("console table uses the endpoint's title and never shows the error count (AIPerf hides error-only rows)", () => {
   const failing: RunSummary = {
     ...summary,
     metrics: [scalar("request_count", 3), scalar("error_request_count", 1), scalar("request_error_rate", 25)],
@@ -53,29 +87,33 @@ Deno.test("console table shows the error rate once requests failed and uses the 
   assert.equal(
     text,
     [
-      "        infermeter | Embeddings Metrics",
-      "┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━┳━━━━━┓",
-      "┃                         Metric ┃   avg ┃ p50 ┃",
-      "┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━╇━━━━━┩",
-      "│       Request Count (requests) │  3.00 │   - │",
-      "│ Error Request Count (requests) │  1.00 │   - │",
-      "│         Request Error Rate (%) │ 25.00 │   - │",
-      "└────────────────────────────────┴───────┴─────┘",
+      "     infermeter | Embeddings Metrics",
+      "┏━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━┳━━━━━┓",
+      "┃                   Metric ┃   avg ┃ p50 ┃",
+      "┡━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━╇━━━━━┩",
+      "│ Request Count (requests) │  3.00 │ N/A │",
+      "│   Request Error Rate (%) │ 25.00 │ N/A │",
+      "└──────────────────────────┴───────┴─────┘",
     ].join("\n"),
   );
 });
 
 Deno.test("console table wraps metric names, never numbers, to fit the width", () => {
-  const lines = renderMetricsTable(summary, { maxWidth: 70 }).split("\n");
-  assert.ok(lines.every((l) => l.length <= 70));
-  assert.equal(lines[4], "│     Request │ 1,678.90 │ 1,456.34 │ 1,923.45 │ 1,923.45 │ 1,667.23 │");
-  assert.equal(lines[5], "│     Latency │          │          │          │          │          │");
-  assert.equal(lines[6], "│        (ms) │          │          │          │          │          │");
+  const lines = renderMetricsTable(summary, { maxWidth: 96 }).split("\n");
+  assert.ok(lines.every((l) => l.length <= 96));
+  assert.ok(
+    lines.includes("│     Time to First │   234.56 │   198.34 │   289.12 │   289.12 │   280.50 │   231.45 │  20.25 │"),
+  );
+  assert.ok(
+    lines.includes("│        Token (ms) │          │          │          │          │          │          │        │"),
+  );
 });
 
 Deno.test("console table shows N/A for non-finite values and nothing without metrics", () => {
   const odd: RunSummary = { ...summary, metrics: [scalar("request_throughput", Infinity)] };
-  assert.ok(renderMetricsTable(odd).includes("│ Request Throughput (req/s) │ N/A │   - │   - │   - │   - │"));
+  assert.ok(
+    renderMetricsTable(odd).includes("│ Request Throughput (requests/sec) │ N/A │ N/A │ N/A │ N/A │ N/A │ N/A │ N/A │"),
+  );
   assert.equal(renderMetricsTable({ ...summary, metrics: [] }), "");
 });
 

@@ -34,9 +34,9 @@ const summary: RunSummary = {
 Deno.test("summary CSV has AIPerf's two sections, sorted by tag, CRLF line ends", () => {
   // The example rows are AIPerf's own documented output for the same values.
   const expected = [
-    "Metric,avg,min,max,p1,p5,p10,p25,p50,p75,p90,p95,p99,std",
-    "Output Sequence Length (tokens),96.85,91.00,97.00,91.00,97.00,91.00,91.00,97.00,97.00,97.00,97.00,97.00,0.88",
-    "Request Latency (ms),6550.36,4996.25,9383.37,5523.64,5641.18,5649.25,5678.54,5799.90,7314.96,8594.21,8980.84,9381.63,1171.14",
+    "Metric,avg,min,max,sum,p1,p5,p10,p25,p50,p75,p90,p95,p99,std",
+    "Output Sequence Length (tokens),96.85,91.00,97.00,96.85,91.00,97.00,91.00,91.00,97.00,97.00,97.00,97.00,97.00,0.88",
+    "Request Latency (ms),6550.36,4996.25,9383.37,6550.36,5523.64,5641.18,5649.25,5678.54,5799.90,7314.96,8594.21,8980.84,9381.63,1171.14",
     "",
     "Metric,Value",
     "Benchmark Duration (sec),15.20",
@@ -57,8 +57,9 @@ Deno.test("summary CSV leaves out empty sections and quotes fields like Python's
   assert.equal(renderSummaryCsv({ ...summary, metrics: [odd] }), 'Metric,Value\r\n"Odd, ""quoted""",1.00\r\n');
 });
 
-Deno.test("summary CSV names metrics Header (unit) except for requests", () => {
+Deno.test("summary CSV names metrics Header (unit) except for requests and counts", () => {
   assert.equal(csvMetricName({ header: "Request Count", unit: "requests" }), "Request Count");
+  assert.equal(csvMetricName({ header: "HTTP Chunks Sent", unit: "count" }), "HTTP Chunks Sent");
   assert.equal(csvMetricName({ header: "Goodput", unit: "requests/sec" }), "Goodput (requests/sec)");
 });
 

@@ -51,9 +51,8 @@ const info: SummaryJsonInfo = {
 };
 
 const EXPECTED = `{
-  "schema_version": "1.5",
+  "schema_version": "1.4",
   "aiperf_version": "0.13.0",
-  "infermeter_version": "0.1.0",
   "benchmark_id": "b-1",
   "request_throughput": {
     "unit": "requests/sec",
@@ -81,17 +80,9 @@ const EXPECTED = `{
     "unit": "requests",
     "avg": 4
   },
-  "min_request_timestamp": {
-    "unit": "ns",
-    "avg": 1700000000000000000
-  },
   "error_request_count": {
     "unit": "requests",
     "avg": 1
-  },
-  "request_error_rate": {
-    "unit": "%",
-    "avg": 20
   },
   "input_config": {
     "endpoint": {
@@ -103,16 +94,12 @@ const EXPECTED = `{
   },
   "run_info": {
     "benchmark_id": "b-1",
-    "sweep_id": null,
     "random_seed": 42,
     "trial": 0,
-    "run_label": "run_0001",
-    "variation_label": "base",
-    "variation_index": 0,
-    "variation_values": {},
     "cli_command": "infermeter profile -m m"
   },
   "was_cancelled": false,
+  "is_complete": true,
   "error_summary": [
     {
       "error_details": {
@@ -131,10 +118,21 @@ const EXPECTED = `{
     }
   ],
   "start_time": "2025-10-17T20:22:08.939332",
-  "end_time": "2025-10-17T20:22:24"
+  "end_time": "2025-10-17T20:22:24",
+  "request_error_rate": {
+    "unit": "%",
+    "avg": 20
+  },
+  "infermeter": {
+    "version": "0.1.0",
+    "min_request_timestamp": {
+      "unit": "ns",
+      "avg": 1700000000000000000
+    }
+  }
 }`;
 
-Deno.test("summary JSON has AIPerf's shape: provenance, one key per tag, errors, times", () => {
+Deno.test("summary JSON has AIPerf 0.13's shape: declared metrics, the document's fields, other metrics, our block", () => {
   assert.equal(renderSummaryJson(summary, info), EXPECTED);
 });
 
@@ -152,7 +150,7 @@ Deno.test("summary JSON never gives scalar metrics distribution fields and drops
   assert.equal(doc.time_to_first_token.count, 1);
 });
 
-Deno.test("summary JSON adds the infermeter block and warmup metrics only when there is data", () => {
+Deno.test("summary JSON keeps infermeter-only facts under its own key and warmup metrics only when there is data", () => {
   const doc = JSON.parse(
     renderSummaryJson(
       { ...summary, scheduleLatenessMs: latency.stats },
@@ -165,12 +163,20 @@ Deno.test("summary JSON adds the infermeter block and warmup metrics only when t
     ),
   );
   assert.equal(doc.was_cancelled, true);
+  assert.equal(doc.is_complete, false);
+  assert.equal(doc.incomplete_reason, "cancelled");
   assert.deepEqual(doc.warmup_metrics, { request_count: { unit: "requests", avg: 1 } });
-  assert.deepEqual(Object.keys(doc.infermeter), ["schedule_lateness", "client_cpu_percent"]);
+  assert.deepEqual(Object.keys(doc.infermeter), [
+    "version",
+    "schedule_lateness",
+    "min_request_timestamp",
+    "client_cpu_percent",
+  ]);
   assert.equal(doc.infermeter.schedule_lateness.p99, 397);
   const plain = JSON.parse(renderSummaryJson(summary, info));
-  assert.equal("infermeter" in plain, false);
+  assert.deepEqual(Object.keys(plain.infermeter), ["version", "min_request_timestamp"]);
   assert.equal("warmup_metrics" in plain, false);
+  assert.equal("incomplete_reason" in plain, false);
 });
 
 Deno.test("summary JSON is written to disk unchanged", async () => {

@@ -42,21 +42,27 @@ const failed = makeRecord({
 });
 
 const OK_LINE = '{"metadata":{"session_num":45,"x_request_id":"7609a2e7","x_correlation_id":"32ee4f33",' +
-  '"conversation_id":"77aa5b0e","turn_index":0,"request_start_ns":1759813207532900363,' +
-  '"request_ack_ns":1759813207650730976,"request_end_ns":1759813207838764604,"worker_id":"worker_1",' +
-  '"record_processor_id":"record_processor_0","benchmark_phase":"profiling","was_cancelled":false,' +
-  '"credit_issued_ns":1759813207532500000},"metrics":{"request_latency":{"value":267.099637,"unit":"ms"},' +
+  '"conversation_id":"77aa5b0e","turn_index":0,"credit_issued_ns":1759813207532500000,' +
+  '"request_start_ns":1759813207532900363,"request_ack_ns":1759813207650730976,' +
+  '"request_end_ns":1759813207838764604,"worker_id":"worker_1","record_processor_id":"record_processor_0",' +
+  '"benchmark_phase":"profiling","phase_index":0,"profiling_index":0,"phase_name":"profiling",' +
+  '"phase_kind":"profiling","was_cancelled":false,"context_overflow_skip":false,"agent_depth":0,' +
+  '"root_correlation_id":"32ee4f33"},"metrics":{"request_latency":{"value":267.099637,"unit":"ms"},' +
   '"time_to_first_token":{"value":255.599637,"unit":"ms"},"time_to_second_token":{"value":1.75,"unit":"ms"},' +
   '"output_token_count":{"value":3,"unit":"tokens"},"output_sequence_length":{"value":3,"unit":"tokens"},' +
   '"input_sequence_length":{"value":550,"unit":"tokens"},"inter_chunk_latency":{"value":[1.75,9.75],"unit":"ms"},' +
-  '"inter_token_latency":{"value":5.75,"unit":"ms"},' +
-  '"output_token_throughput_per_user":{"value":173.91304347826087,"unit":"tokens/sec/user"}},"error":null}';
+  '"inter_token_latency":{"value":5.75,"unit":"ms"},"decode_duration":{"value":11.5,"unit":"ms"},' +
+  '"e2e_output_token_throughput":{"value":11.23,"unit":"tokens/sec/user"},' +
+  '"prefill_throughput_per_user":{"value":2151.8,"unit":"tokens/sec/user"},' +
+  '"output_token_throughput_per_user":{"value":173.91304347826087,"unit":"tokens/sec/user"}}}';
 
 const FAILED_LINE = '{"metadata":{"session_num":80,"x_request_id":"c35e4b1b","x_correlation_id":"77ecf78d",' +
-  '"conversation_id":"9526b41d","turn_index":0,"request_start_ns":1759813207119147826,' +
-  '"request_end_ns":1759813207119772754,"worker_id":"worker_0","record_processor_id":"record_processor_0",' +
-  '"benchmark_phase":"profiling","was_cancelled":true,"cancellation_time_ns":1759813207119772754,' +
-  '"credit_issued_ns":1759813207100000000},"metrics":{"error_isl":{"value":550,"unit":"tokens"}},' +
+  '"conversation_id":"9526b41d","turn_index":0,"credit_issued_ns":1759813207100000000,' +
+  '"request_start_ns":1759813207119147826,"request_end_ns":1759813207119772754,"worker_id":"worker_0",' +
+  '"record_processor_id":"record_processor_0","benchmark_phase":"profiling","phase_index":0,' +
+  '"profiling_index":0,"phase_name":"profiling","phase_kind":"profiling","was_cancelled":true,' +
+  '"cancellation_time_ns":1759813207119772754,"context_overflow_skip":false,"agent_depth":0,' +
+  '"root_correlation_id":"77ecf78d"},"metrics":{"error_isl":{"value":550,"unit":"tokens"}},' +
   '"error":{"code":499,"type":"RequestCancellationError","message":"Request was cancelled after 0.000 seconds"}}';
 
 function lines(): string[] {
@@ -65,7 +71,7 @@ function lines(): string[] {
   return [f.format(ok, acc.add(ok)), f.format(failed, acc.add(failed))];
 }
 
-Deno.test("per-record line has metadata with exact epoch ns, metrics with units, and a null error", () => {
+Deno.test("per-record line has AIPerf's metadata with exact epoch ns, metrics with units, and no error key", () => {
   // latency 800 − 532.900363 = 267.099637; TTFT 788.5 − 532.900363 = 255.599637; ITL (267.099637 − 255.599637)/2 = 5.75
   const [line] = lines();
   const parsed = JSON.parse(line);
@@ -76,8 +82,13 @@ Deno.test("per-record line has metadata with exact epoch ns, metrics with units,
   expected.metrics.time_to_first_token.value = 788.5 - 532.900363;
   expected.metrics.inter_token_latency.value = (800 - 788.5) / 2;
   expected.metrics.output_token_throughput_per_user.value = 1000 / ((800 - 788.5) / 2);
+  // decode = latency − TTFT = 800 − 788.5 = 11.5; e2e = 3 / 0.267099637 s; prefill = 550 / 0.255599637 s
+  assert.ok(Math.abs(parsed.metrics.e2e_output_token_throughput.value - 11.2317636) < 1e-6);
+  assert.ok(Math.abs(parsed.metrics.prefill_throughput_per_user.value - 2151.80274) < 1e-4);
+  expected.metrics.e2e_output_token_throughput.value = 3 / ((800 - 532.900363) / 1000);
+  expected.metrics.prefill_throughput_per_user.value = 550 / ((788.5 - 532.900363) / 1000);
   assert.deepEqual(parsed, expected);
-  assert.deepEqual(Object.keys(parsed), ["metadata", "metrics", "error"]);
+  assert.deepEqual(Object.keys(parsed), ["metadata", "metrics"]);
   assert.deepEqual(Object.keys(parsed.metadata), Object.keys(expected.metadata));
   assert.deepEqual(Object.keys(parsed.metrics), Object.keys(expected.metrics));
   // epoch ns are integer digits, never floats

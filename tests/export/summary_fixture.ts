@@ -14,6 +14,7 @@ function base(tag: string): Omit<MetricResult, "stats" | "value"> {
     kind: def.kind,
     flags: def.flags,
     displayOrder: def.displayOrder,
+    consoleGroup: def.consoleGroup ?? (def.flags.noConsole ? "none" : "llm"),
   };
 }
 

@@ -41,7 +41,7 @@ Deno.test("profile charges no request with an unsolicited 408 sent on an idle ke
     assertExit(run, 0);
     const records = await readJsonl(join(tmp.path, "out", "profile_export.jsonl"));
     assert.equal(records.length, 6);
-    assert.deepEqual(records.map((r) => r.record.error), Array(6).fill(null));
+    assert.deepEqual(records.map((r) => r.record.error ?? null), Array(6).fill(null));
     assert.ok(server.received >= 6, `the server received ${server.received} requests`);
   } finally {
     await server.close();

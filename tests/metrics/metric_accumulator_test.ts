@@ -119,7 +119,7 @@ Deno.test("accumulator sorts results by display order and reports schedule laten
   const { summary } = run();
   const orders = summary.metrics.map((m) => m.displayOrder);
   assert.deepEqual(orders, [...orders].sort((a, b) => a - b));
-  assert.equal(summary.metrics[0].tag, "request_latency");
+  assert.equal(summary.metrics[0].tag, "time_to_first_token");
   // only R2 had a due time: 50 − 45 = 5 ms late
   assert.equal(summary.scheduleLatenessMs?.avg, 5);
 });
@@ -143,11 +143,23 @@ Deno.test("accumulator summary of a fully failed run keeps the error rate and a 
   const summary = acc.summarize();
   assert.deepEqual(
     summary.metrics.map((m) => m.tag),
-    ["error_request_count", "request_error_rate", "error_isl", "total_error_isl"],
+    ["completed_request_count", "request_error_rate", "error_request_count", "error_isl", "total_error_isl"],
   );
   assert.equal(get(summary, "request_error_rate").value, 100);
   // span over all records: 100 → 600 ms
   assert.equal(summary.benchmarkDurationSec, 0.5);
+});
+
+Deno.test("accumulator throughputs divide by the phase window when the run gives one", () => {
+  const { acc } = run();
+  const plain = acc.summarize();
+  const windowed = acc.summarize({ observationSec: 2 });
+  // 2 successful requests: over benchmark_duration (0.45 s) and over a 2 s phase window.
+  close(get(plain, "request_throughput").value!, 2 / 0.45);
+  close(get(windowed, "request_throughput").value!, 1);
+  // benchmark_duration itself stays first start → last response.
+  close(get(windowed, "benchmark_duration").value!, 0.45);
+  assert.equal(get(windowed, "completed_request_count").value, 5);
 });
 
 Deno.test("accumulator without goodput leaves the goodput metrics out", () => {

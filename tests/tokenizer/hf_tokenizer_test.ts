@@ -103,11 +103,16 @@ Deno.test("loadTokenizer loads local paths as Hugging Face tokenizers", async ()
   assert.deepEqual(tok.encode("hello world"), [HELLO, SPACE_WORLD]);
 });
 
-Deno.test("loadTokenizer refuses hub ids with an offline explanation", async () => {
-  await assert.rejects(loadTokenizer("Qwen/Qwen3-0.6B"), (error: Error) => {
+Deno.test("loadTokenizer refuses a hub id missing from the local cache, saying where its files belong", async () => {
+  const env = { HF_HUB_CACHE: "/nonexistent-hub-cache" };
+  await assert.rejects(loadTokenizer("Qwen/Qwen3-0.6B", env), (error: Error) => {
     assert.equal(
       error.message,
-      'Tokenizer "Qwen/Qwen3-0.6B" is not a local file or directory and infermeter does not download from the Hugging Face Hub, so download the model\'s tokenizer.json (and tokenizer_config.json) and pass their directory with --tokenizer <dir>, or use --tokenizer builtin.',
+      'Tokenizer "Qwen/Qwen3-0.6B" is neither a local file or directory nor in the Hugging Face cache, and ' +
+        "infermeter never downloads: put the model's tokenizer.json (and tokenizer_config.json) in " +
+        "/nonexistent-hub-cache/models--Qwen--Qwen3-0.6B/snapshots/<revision>/ (what 'huggingface-cli download " +
+        "Qwen/Qwen3-0.6B tokenizer.json tokenizer_config.json' does on a machine with network), or pass their " +
+        "directory with --tokenizer <dir>; HF_HUB_CACHE or HF_HOME choose the cache; or use --tokenizer builtin.",
     );
     return true;
   });

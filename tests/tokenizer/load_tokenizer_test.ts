@@ -19,5 +19,8 @@ Deno.test("resolveTokenizer loads a file tokenizer at once, so a bad path fails 
   const lazy = await resolveTokenizer(TINY);
   assert.equal(lazy.name, (await loadTokenizer(TINY)).name);
   assert.equal((await lazy.load()).name, lazy.name);
-  await assert.rejects(resolveTokenizer("/no/such/tokenizer"), /is not a local file or directory/);
+  await assert.rejects(
+    resolveTokenizer("/no/such/tokenizer"),
+    /neither a local file or directory nor in the Hugging Face cache/,
+  );
 });

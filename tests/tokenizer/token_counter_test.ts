@@ -79,9 +79,9 @@ Deno.test("WorkerTokenCounter reports a tokenizer that cannot load to every call
   const counter = new WorkerTokenCounter("no-such-org/no-such-model");
   await withCounter(counter, async () => {
     const pending = counter.count(["x"]);
-    await assert.rejects(counter.ready, /is not a local file or directory/);
-    await assert.rejects(pending, /is not a local file or directory/);
-    await assert.rejects(counter.count(["y"]), /is not a local file or directory/);
+    await assert.rejects(counter.ready, /neither a local file or directory nor in the Hugging Face cache/);
+    await assert.rejects(pending, /neither a local file or directory nor in the Hugging Face cache/);
+    await assert.rejects(counter.count(["y"]), /neither a local file or directory nor in the Hugging Face cache/);
   });
 });
 
@@ -109,10 +109,10 @@ Deno.test("createTokenCounter builds an inline counter when asked", async () => 
 });
 
 Deno.test("createTokenCounter rejects with the load error for an unknown tokenizer", async () => {
-  await assert.rejects(createTokenCounter("Org/Model"), /Tokenizer "Org\/Model" is not a local file or directory/);
+  await assert.rejects(createTokenCounter("Org/Model"), /Tokenizer "Org\/Model" is neither a local file or directory/);
   await assert.rejects(
     createTokenCounter("Org/Model", { inWorker: false }),
-    /Tokenizer "Org\/Model" is not a local file or directory/,
+    /Tokenizer "Org\/Model" is neither a local file or directory/,
   );
 });
 

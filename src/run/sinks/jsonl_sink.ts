@@ -12,8 +12,14 @@ export class JsonlSink implements RecordSink {
     this.#writer = writer;
   }
 
-  static async open(path: string, metrics: readonly MetricDef[], timeOriginMs: number): Promise<JsonlSink> {
-    return new JsonlSink(await JsonlWriter.open(path, { metrics, timeOriginMs }));
+  /** @param withWarmup a warmup phase runs before profiling (it shifts the phase index AIPerf writes) */
+  static async open(
+    path: string,
+    metrics: readonly MetricDef[],
+    timeOriginMs: number,
+    withWarmup: boolean,
+  ): Promise<JsonlSink> {
+    return new JsonlSink(await JsonlWriter.open(path, { metrics, timeOriginMs, withWarmup }));
   }
 
   measured(record: ProcessedRecord, values: RecordMetrics): void {

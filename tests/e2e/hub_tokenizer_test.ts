@@ -1,0 +1,41 @@
+/**
+ * `--model org/name` with the model's tokenizer in a local Hugging Face cache (HF_HUB_CACHE): the run counts with
+ * it, offline, and says so; with an empty cache it names the builtin tokenizer and where the files belong.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { assertExit, readJson, runCli, startSim, tempDir } from "./cli_harness.ts";
+
+const TINY = new URL("../fixtures/tiny_bpe/", import.meta.url);
+const ARGS = ["--ui", "none", "-m", "acme/tiny", "--isl", "20", "--osl", "3", "--request-count", "2"];
+
+Deno.test("profile counts with the model's own tokenizer found in the local Hugging Face cache", async () => {
+  await using tmp = await tempDir();
+  await using sim = await startSim(["--fast"]);
+  const snapshot = join(tmp.path, "hub", "models--acme--tiny", "snapshots", "abc123");
+  await Deno.mkdir(snapshot, { recursive: true });
+  await Deno.copyFile(new URL("tokenizer.json", TINY), join(snapshot, "tokenizer.json"));
+  await Deno.copyFile(new URL("tokenizer_config.json", TINY), join(snapshot, "tokenizer_config.json"));
+
+  const run = await runCli(["profile", ...ARGS, "--url", sim.url], {
+    cwd: tmp.path,
+    env: { HF_HUB_CACHE: join(tmp.path, "hub") },
+  });
+  assertExit(run, 0);
+  assert.match(run.stderr, /Tokenizer: acme\/tiny's own, from .*models--acme--tiny\/snapshots\/abc123/);
+  const summary = await readJson<{ infermeter: { tokenizer: string } }>(
+    join(tmp.path, "artifacts/acme_tiny-chat-concurrency1/profile_export_aiperf.json"),
+  );
+  assert.equal(summary.infermeter.tokenizer, snapshot);
+
+  await using empty = await tempDir();
+  const fallback = await runCli(["profile", ...ARGS, "--url", sim.url], {
+    cwd: empty.path,
+    env: { HF_HUB_CACHE: join(empty.path, "no-cache") },
+  });
+  assertExit(fallback, 0);
+  assert.match(
+    fallback.stderr,
+    /Tokenizer: builtin \(o200k_base\).*no-cache\/models--acme--tiny\/snapshots\/<revision>/,
+  );
+});
