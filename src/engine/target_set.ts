@@ -1,6 +1,6 @@
 /**
- * Client-side load balancing over several `--url` values (AIPerf: round robin; a session's later turns would
- * stick to its first URL — every request is its own session until multi-turn lands). One HttpClient per
+ * Client-side load balancing over several `--url` values (AIPerf `--url-strategy round_robin`): each new session
+ * takes the next URL in turn and its later turns stick to it (a server keeps its context). One HttpClient per
  * target; the request path is the endpoint path, and each target's base path is prepended here.
  *
  * Also the way past one server process's limits: 20k streams can be spread over several `serve-sim`
@@ -8,7 +8,7 @@
  */
 import { HttpClient, type HttpClientOptions } from "../transport/http_client.ts";
 import type { HttpExchange, HttpRequest, SendOptions, Target } from "../transport/http_exchange.ts";
-import type { RequestSender } from "./request_executor.ts";
+import type { RequestRoute, RequestSender } from "./request_executor.ts";
 import { targetPath } from "./request_headers.ts";
 
 export class TargetSet implements RequestSender {
@@ -16,6 +16,8 @@ export class TargetSet implements RequestSender {
   readonly #clients: readonly HttpClient[];
   readonly #explicitEndpoint: boolean;
   #next = 0;
+  /** The URL of each multi-turn session in progress, by session number. */
+  readonly #sticky = new Map<number, number>();
 
   /** `explicitEndpoint`: the path came from `--endpoint` (appended as given; see `targetPath`). */
   constructor(targets: readonly Target[], options: HttpClientOptions, explicitEndpoint = false) {
@@ -25,12 +27,26 @@ export class TargetSet implements RequestSender {
     this.#explicitEndpoint = explicitEndpoint;
   }
 
-  send(req: HttpRequest, opts?: SendOptions): Promise<HttpExchange> {
-    const i = this.#next;
-    this.#next = i + 1 === this.#clients.length ? 0 : i + 1;
+  send(req: HttpRequest, opts?: SendOptions, route?: RequestRoute): Promise<HttpExchange> {
+    const i = this.#pick(route);
     const base = this.#targets[i].basePath;
     const path = base === "" ? req.path : targetPath(base, req.path, this.#explicitEndpoint);
     return this.#clients[i].send(path === req.path ? req : { ...req, path }, opts);
+  }
+
+  #pick(route: RequestRoute | undefined): number {
+    if (this.#clients.length === 1) return 0;
+    if (route !== undefined && route.turn > 0) {
+      const held = this.#sticky.get(route.session);
+      if (held !== undefined) {
+        if (route.lastTurn) this.#sticky.delete(route.session);
+        return held;
+      }
+    }
+    const i = this.#next;
+    this.#next = i + 1 === this.#clients.length ? 0 : i + 1;
+    if (route !== undefined && !route.lastTurn) this.#sticky.set(route.session, i);
+    return i;
   }
 
   close(): void {

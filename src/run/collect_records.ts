@@ -16,6 +16,7 @@ import type { MetricDef } from "../metrics/metric_def.ts";
 import type { ArtifactPaths } from "../export/artifact_paths.ts";
 import { type Logger, sinceStart } from "../ui/logger.ts";
 import { phaseConcurrency } from "../timing/phase_spec.ts";
+import type { StopSpec } from "../timing/stop_conditions.ts";
 import { RecordBus } from "./record_bus.ts";
 import type { RecordSink } from "./record_sink.ts";
 import { MetricsSink } from "./sinks/metrics_sink.ts";
@@ -131,7 +132,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
           logger.debug(`profiling phase starts ${sinceStart()}`);
           logger.info("infermeter is PROFILING");
         } else {
-          logger.info(`Warming up with ${spec.phases.find((p) => p.name === phase)?.stops.requestCount} requests`);
+          logger.info(`Warming up (${describeStops(spec.phases.find((p) => p.name === phase)?.stops)})`);
         }
       },
       onRecord: (r: RequestRecord) => {
@@ -163,6 +164,15 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     startEpochMs,
     endEpochMs: endAt !== undefined ? timeOriginMs + endAt : undefined,
   };
+}
+
+/** A phase's bounds in words, e.g. "20 requests" or "5 s". */
+function describeStops(stops: StopSpec | undefined): string {
+  const parts: string[] = [];
+  if (stops?.requestCount !== undefined) parts.push(`${stops.requestCount} requests`);
+  if (stops?.sessionCount !== undefined) parts.push(`${stops.sessionCount} sessions`);
+  if (stops?.durationMs !== undefined) parts.push(`${stops.durationMs / 1000} s`);
+  return parts.length === 0 ? "unbounded" : parts.join(" or ") + (parts.length > 1 ? ", whichever comes first" : "");
 }
 
 /** The payload each turn sent, for the raw export (turns built from history show their pre-run payload). */

@@ -165,7 +165,10 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     totalTurns,
     conversations: conversations.length,
     fromFile: dataset.source === "file",
-  }, { concurrency: parsed.sources.concurrency !== "default" });
+  }, {
+    concurrency: parsed.sources.concurrency !== "default",
+    benchmarkGracePeriod: parsed.sources.benchmarkGracePeriod !== "default",
+  });
   for (const notice of plans.notices) logger.info(notice);
   const profiling = plans.phases[plans.phases.length - 1];
 

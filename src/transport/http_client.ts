@@ -104,6 +104,10 @@ class SendControl {
   conn: Connection | undefined = undefined;
   /** Unblocks a wait that closing `conn` cannot (queued for a slot, connecting). */
   onInterrupt: (() => void) | undefined = undefined;
+  /** Planned cancellation, ms after the request is written (SendOptions.cancelAfterSentMs). */
+  cancelAfterSentMs: number | undefined = undefined;
+  /** The planned cancellation's queued deadline, once the request is written. */
+  cancelTimer: Deadline | undefined = undefined;
   readonly #remote: string;
   readonly #startedAt: number;
 
@@ -391,6 +395,7 @@ export class HttpClient {
       return ex;
     }
     const ctl = new SendControl(this.#remote, startedAt);
+    ctl.cancelAfterSentMs = opts.cancelAfterSentMs;
     const signal = opts.signal;
     if (signal?.aborted) {
       ctl.interrupt("cancelled", abortDetail(signal));
@@ -423,6 +428,7 @@ export class HttpClient {
       }
     } finally {
       if (deadline !== undefined) this.#deadlines.cancel(deadline);
+      if (ctl.cancelTimer !== undefined) this.#deadlines.cancel(ctl.cancelTimer);
       watchers?.delete(ctl);
     }
     return ex;
@@ -668,6 +674,12 @@ export class HttpClient {
     ex.requestSent = performance.now();
     ex.bytesSent = bytes.length;
     ctl.stage = "waiting for the response";
+    if (ctl.cancelAfterSentMs !== undefined && ctl.cancelTimer === undefined) {
+      ctl.cancelTimer = this.#deadlines.add(
+        ex.requestSent + ctl.cancelAfterSentMs,
+        () => ctl.interrupt("cancelled", " as planned (--request-cancellation-rate)"),
+      );
+    }
 
     // The hot loop: read → stamp → parse in place → synchronous callbacks. Nothing here awaits per event.
     const parser = c.parser;
