@@ -64,6 +64,8 @@ export interface ProfileOutcome {
   readonly consoleText?: string;
   /** Where the artifacts are. */
   readonly artifactDir: string;
+  /** The profiling phase's metrics, when the run produced a summary (for aggregation across runs). */
+  readonly summary?: RunSummary;
 }
 
 export interface ProfileRunOptions {
@@ -357,7 +359,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   if (end === "completed") logger.info("Benchmark completed successfully");
   logger.info(`Results saved to: ${dir}/`);
   await logFile.close();
-  return { end, consoleText, artifactDir: dir };
+  return { end, consoleText, artifactDir: dir, summary };
 }
 
 /**
