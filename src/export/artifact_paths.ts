@@ -85,6 +85,10 @@ export interface ArtifactPaths {
   readonly consoleTxt: string;
   /** `inputs.json` (never prefixed). */
   readonly inputsJson: string;
+  /** `profile_export_aiperf_timeslices.json` | `<prefix>_timeslices.json` (`--slice-duration`). */
+  readonly timeslicesJson: string;
+  /** `profile_export_aiperf_timeslices.csv` | `<prefix>_timeslices.csv` (`--slice-duration`). */
+  readonly timeslicesCsv: string;
 }
 
 /** File paths inside `dir`, renamed by `--profile-export-prefix` when given. */
@@ -99,5 +103,7 @@ export function artifactPaths(dir: string, profileExportPrefix?: string): Artifa
     rawJsonl: name("_raw.jsonl", "profile_export_raw.jsonl"),
     consoleTxt: name("_console.txt", "profile_export_console.txt"),
     inputsJson: join(dir, "inputs.json"),
+    timeslicesJson: name("_timeslices.json", "profile_export_aiperf_timeslices.json"),
+    timeslicesCsv: name("_timeslices.csv", "profile_export_aiperf_timeslices.csv"),
   };
 }

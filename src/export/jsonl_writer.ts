@@ -71,7 +71,10 @@ export class RecordLineFormatter {
       JSON.stringify(record.phase)
     },"was_cancelled":${record.cancelled}`;
     if (record.cancelled) line += `,"cancellation_time_ns":${epochNsDigits(origin, record.endAt)}`;
-    line += `,"credit_issued_ns":${epochNsDigits(origin, record.creditIssuedAt)}},"metrics":{`;
+    line += `,"credit_issued_ns":${epochNsDigits(origin, record.creditIssuedAt)}`;
+    // infermeter: when the request was due (open loop, replay, think time); start − scheduled is its lag.
+    if (record.scheduledAt !== undefined) line += `,"scheduled_ns":${epochNsDigits(origin, record.scheduledAt)}`;
+    line += `},"metrics":{`;
     let first = true;
     for (const tag in values) {
       const field = this.#fields.get(tag);

@@ -25,6 +25,8 @@ import { RawSink } from "./sinks/raw_sink.ts";
 import { ProgressSink } from "./sinks/progress_sink.ts";
 import { FailureGateSink } from "./sinks/failure_gate_sink.ts";
 import { DispatchSink } from "./sinks/dispatch_sink.ts";
+import { LoadSink } from "./sinks/load_sink.ts";
+import { TimesliceSink } from "./sinks/timeslice_sink.ts";
 import { LiveRun } from "./live_run.ts";
 
 export interface CollectOptions {
@@ -49,6 +51,10 @@ export interface CollectResult {
   readonly metrics: MetricsSink;
   readonly outcome?: BenchmarkOutcome;
   readonly dispatch: DispatchSink;
+  /** Send times of the profiling requests (achieved rate, schedule lag, in-flight). */
+  readonly load: LoadSink;
+  /** Metrics per time slice, with `--slice-duration`. */
+  readonly timeslices?: TimesliceSink;
   readonly cancelled: boolean;
   readonly thresholdExceeded?: string;
   readonly jsonlWritten: boolean;
@@ -87,9 +93,15 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     stop: () => cancel.abort(),
   });
   const dispatch = new DispatchSink();
+  const load = new LoadSink();
   const live = new LiveRun({ metrics, phases: spec.phases, timeOriginMs });
-  const sinks: RecordSink[] = [metrics, dispatch, live];
-  for (const sink of [jsonl, raw, progress, gate, ...(o.sinks ?? [])]) if (sink !== undefined) sinks.push(sink);
+  const sinks: RecordSink[] = [metrics, dispatch, load, live];
+  const timeslices = config.sliceDuration === undefined
+    ? undefined
+    : new TimesliceSink(o.metrics, config.sliceDuration * 1000, { timeOriginMs, goodput: o.goodput });
+  for (const sink of [timeslices, jsonl, raw, progress, gate, ...(o.sinks ?? [])]) {
+    if (sink !== undefined) sinks.push(sink);
+  }
   const bus = new RecordBus(sinks, metrics.measure);
   o.onLive?.(live);
 
@@ -156,6 +168,8 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     metrics,
     outcome,
     dispatch,
+    load,
+    timeslices,
     cancelled: cancel.signal.aborted && gate?.tripped === undefined,
     thresholdExceeded: gate?.tripped,
     jsonlWritten: jsonl !== undefined,
