@@ -73,7 +73,7 @@ export function loadPlans(
       sessionTurns: Math.max(1, Math.round(dataset.totalTurns / Math.max(1, dataset.conversations))),
       concurrency: config.concurrency,
     };
-    strategy = { name: "user_centric_rate", options };
+    strategy = { name: "user_centric_rate", options: defined(options) };
   } else if (config.requestRate !== undefined) {
     if (stamped) notices.push("The dataset's timestamps are not used: --request-rate sets the send times.");
     const options: RequestRateOptions = {
@@ -89,7 +89,7 @@ export function loadPlans(
       concurrency: config.concurrency ?? 1,
       rampMs: config.concurrencyRampDuration !== undefined ? config.concurrencyRampDuration * 1000 : undefined,
     };
-    strategy = { name: "concurrency", options };
+    strategy = { name: "concurrency", options: defined(options) };
   }
   const prefillRampMs = config.prefillConcurrencyRampDuration !== undefined
     ? config.prefillConcurrencyRampDuration * 1000
@@ -138,11 +138,11 @@ function warmupPhase(config: ProfileConfig, profiling: StrategySpec, pattern: Op
   } else if (profiling.name === "fixed_schedule" || profiling.name === "concurrency") {
     const inherited = profiling.name === "concurrency" ? profiling.options as ConcurrencyOptions : undefined;
     const options: ConcurrencyOptions = { ...inherited, concurrency: concurrency ?? 1 };
-    strategy = { name: "concurrency", options };
+    strategy = { name: "concurrency", options: defined(options) };
   } else {
     strategy = {
       name: profiling.name,
-      options: { ...(profiling.options as Record<string, unknown>), concurrency },
+      options: defined({ ...(profiling.options as Record<string, unknown>), concurrency }),
     };
   }
   const prefill = config.warmupPrefillConcurrency ?? config.prefillConcurrency;
