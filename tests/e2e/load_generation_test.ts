@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { assertExit, exists, readJson, readJsonl, runCli, startSim, tempDir } from "./cli_harness.ts";
+import { assertExit, exists, rawInteger, readJson, readJsonl, runCli, startSim, tempDir } from "./cli_harness.ts";
 import { readRequestJournal } from "../../src/sim/read_request_journal.ts";
 
 const CHAT = "/v1/chat/completions";
@@ -49,13 +49,19 @@ Deno.test("--request-cancellation-rate/-delay: that share is cut off after the d
   const cancelled = records.filter((r) => r.metadata.was_cancelled);
   // 16 draws at 50 % (seeded): neither none nor all.
   assert.ok(cancelled.length >= 3 && cancelled.length <= 13, `${cancelled.length} cancelled`);
+  const durations: number[] = [];
   for (const r of cancelled) {
     assert.equal(r.error?.code, 499);
     assert.equal(r.error?.type, "RequestCancellationError");
     const ms = Number(BigInt(r.metadata.request_end_ns as number) - BigInt(r.metadata.request_start_ns as number)) /
       1e6;
-    assert.ok(ms >= 50 && ms < 250, `cancelled after ${ms.toFixed(1)} ms (delay 50 ms, answer at 300 ms)`);
+    assert.ok(ms >= 50, `cancelled after ${ms.toFixed(1)} ms, before the 50 ms delay`);
+    durations.push(ms);
   }
+  // Cut off after the delay, well before the 300 ms answer (a loaded machine may fire a timer late, not early).
+  durations.sort((a, b) => a - b);
+  const median = durations[Math.floor(durations.length / 2)];
+  assert.ok(median < 200, `cancelled requests lasted ${durations.map((d) => d.toFixed(0)).join(", ")} ms`);
   for (const r of records.filter((r) => !r.metadata.was_cancelled)) assert.equal(r.error, null);
   const summary = await readJson(join(tmp.path, "out/profile_export_aiperf.json"));
   const errors = summary.error_summary as { error_details: { code: number }; count: number }[];
@@ -92,11 +98,26 @@ Deno.test("--user-centric-rate: each user's turns start num_users / rate apart",
   for (const times of byUser.values()) {
     times.sort((a, b) => a - b);
     for (let i = 1; i < times.length; i++, gaps++) {
+      // The schedule is exact (below); what the server sees carries the client's and server's scheduling noise.
       const gap = times[i] - times[i - 1];
-      assert.ok(gap >= 240 && gap < 400, `a user's turns ${gap.toFixed(1)} ms apart (250 expected)`);
+      assert.ok(gap >= 150 && gap < 500, `a user's turns ${gap.toFixed(1)} ms apart at the server (250 expected)`);
     }
   }
   assert.ok(gaps >= 4, `${gaps} same-user gaps seen`);
+  // Each turn was due `gap` after the user's previous due time (or at once, had the answer come later).
+  const records = (await readJsonl(join(tmp.path, "out/profile_export.jsonl"))).map((l) => l.raw);
+  const due = new Map<string, bigint[]>();
+  for (const raw of records) {
+    const id = JSON.parse(raw).metadata.x_correlation_id as string;
+    due.set(id, [...(due.get(id) ?? []), rawInteger(raw, "scheduled_ns")]);
+  }
+  for (const times of due.values()) {
+    times.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (let i = 1; i < times.length; i++) {
+      const gap = Number(times[i] - times[i - 1]) / 1e6;
+      assert.ok(gap >= 249.99 && gap < 400, `a user's turns due ${gap.toFixed(3)} ms apart (250 expected)`);
+    }
+  }
   // Users interleave: the first sends of different users are a stagger (1/12 s) apart, not a gap.
   const firsts = [...byUser.values()].map((t) => t[0]).sort((a, b) => a - b);
   assert.ok(firsts[1] - firsts[0] < 200, `first sends ${firsts.map((t) => (t - firsts[0]).toFixed(0))}`);

@@ -46,6 +46,8 @@ Deno.test("artifact paths use AIPerf's default file names", () => {
     rawJsonl: "artifacts/run/profile_export_raw.jsonl",
     consoleTxt: "artifacts/run/profile_export_console.txt",
     inputsJson: "artifacts/run/inputs.json",
+    timeslicesJson: "artifacts/run/profile_export_aiperf_timeslices.json",
+    timeslicesCsv: "artifacts/run/profile_export_aiperf_timeslices.csv",
   });
 });
 
