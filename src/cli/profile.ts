@@ -7,6 +7,8 @@ import { isHelpRequest, parseProfileArgs, profileHelp } from "../config/parse_pr
 import { Logger, STDERR_SINK } from "../ui/logger.ts";
 import { type ProfileEnd, runProfileRun } from "../run/profile_run.ts";
 import { InputError } from "../base/input_error.ts";
+import { type MultiRunEnd, type ParsedPoint, runMultiProfile } from "../run/sweep.ts";
+import { planSweep, type SweepPlan } from "../run/sweep_plan.ts";
 import { EXIT, type ExitCode } from "./exit_codes.ts";
 
 export interface RunProfileOptions {
@@ -23,15 +25,34 @@ const EXIT_OF: Readonly<Record<ProfileEnd, ExitCode>> = {
   unreachable: EXIT.UNREACHABLE,
 };
 
+/** Sweeps and repeated runs: a failed point fails the command, after the others ran. */
+const MULTI_EXIT_OF: Readonly<Record<MultiRunEnd, ExitCode>> = {
+  completed: EXIT.OK,
+  partial: EXIT.REQUESTS_FAILED,
+  all_failed: EXIT.REQUESTS_FAILED,
+  cancelled: EXIT.INTERRUPTED,
+};
+
 export async function runProfile(args: string[], options: RunProfileOptions = {}): Promise<number> {
   if (isHelpRequest(args)) {
     console.log(profileHelp());
     return EXIT.OK;
   }
   const isTty = Deno.stderr.isTerminal();
-  let parsed;
+  let plan: SweepPlan;
+  let points: ParsedPoint[];
   try {
-    parsed = await parseProfileArgs(args, { env: Deno.env.toObject(), readTextFile: Deno.readTextFileSync, isTty });
+    // List values (--concurrency 1,4,16) make a sweep; every point is parsed before anything is sent.
+    plan = planSweep(args);
+    points = [];
+    for (const point of plan.points) {
+      const parsed = await parseProfileArgs([...point.args], {
+        env: Deno.env.toObject(),
+        readTextFile: Deno.readTextFileSync,
+        isTty,
+      });
+      points.push({ label: point.label, values: point.values, parsed });
+    }
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`error: ${err.message}`);
@@ -39,11 +60,16 @@ export async function runProfile(args: string[], options: RunProfileOptions = {}
     }
     throw err;
   }
+  const parsed = points[0].parsed;
   const logger = new Logger(parsed.config.logLevel, STDERR_SINK);
   for (const w of parsed.warnings) logger.warning(w);
   const signals = options.signal === undefined ? interruptSignal() : undefined;
   try {
-    const outcome = await runProfileRun(parsed, { logger, isTty, stop: options.signal ?? signals?.signal });
+    const run = { logger, isTty, stop: options.signal ?? signals?.signal };
+    if (plan.parameters.length > 0 || parsed.config.numProfileRuns > 1) {
+      return MULTI_EXIT_OF[(await runMultiProfile(plan, points, run)).end];
+    }
+    const outcome = await runProfileRun(parsed, run);
     return EXIT_OF[outcome.end];
   } catch (err) {
     if (err instanceof InputError) {

@@ -71,8 +71,65 @@ export function resolveProfileConfig(
 
   // Load generator
   const requestRate = fields.requestRate;
+  const userCentricRate = fields.userCentricRate;
   let concurrency = fields.concurrency;
-  if (concurrency === undefined && requestRate === undefined) concurrency = 1;
+  if (concurrency === undefined && requestRate === undefined && userCentricRate === undefined) concurrency = 1;
+  if (userCentricRate !== undefined) {
+    if (fields.numUsers === undefined) {
+      problems.push(`${named("userCentricRate")} needs the number of users; add --num-users N.`);
+    }
+    if (requestRate !== undefined) {
+      problems.push(
+        `${named("userCentricRate")} and ${named("requestRate")} both set the request rate; remove one of them.`,
+      );
+    }
+  } else if (fields.numUsers !== undefined) {
+    problems.push(
+      `${named("numUsers")} needs --user-centric-rate; add it to enable user-centric mode, or remove --num-users.`,
+    );
+  }
+  if (fields.requestRateRampDuration !== undefined && requestRate === undefined && userCentricRate === undefined) {
+    problems.push(
+      `${named("requestRateRampDuration")} ramps a request rate; add --request-rate or --user-centric-rate, or ` +
+        "remove the ramp.",
+    );
+  }
+  if (fields.prefillConcurrency !== undefined && !fields.streaming) {
+    problems.push(
+      `${named("prefillConcurrency")} limits requests waiting for their first token, which needs streaming; add ` +
+        "--streaming or remove the prefill limit.",
+    );
+  }
+  if (fields.prefillConcurrencyRampDuration !== undefined && fields.prefillConcurrency === undefined) {
+    problems.push(`${named("prefillConcurrencyRampDuration")} ramps --prefill-concurrency, which is not set.`);
+  }
+  if (given("requestCancellationDelay") && fields.requestCancellationRate === undefined) {
+    problems.push(
+      `${named("requestCancellationDelay")} needs --request-cancellation-rate; add it or remove the delay.`,
+    );
+  }
+  const warmup = fields.warmupRequestCount !== undefined || fields.warmupDuration !== undefined ||
+    fields.numWarmupSessions !== undefined;
+  if (fields.warmupRequestCount !== undefined && fields.numWarmupSessions !== undefined) {
+    problems.push(
+      `${named("warmupRequestCount")} and ${named("numWarmupSessions")} both bound the warmup; keep one of them.`,
+    );
+  }
+  if (given("warmupGracePeriod") && fields.warmupDuration === undefined) {
+    problems.push(
+      `${named("warmupGracePeriod")} only applies after --warmup-duration; add it or remove the grace period.`,
+    );
+  }
+  if (!warmup) {
+    for (const key of ["warmupConcurrency", "warmupRequestRate", "warmupPrefillConcurrency"] as const) {
+      if (fields[key] !== undefined) {
+        warnings.push(
+          `${named(key)} has no effect without a warmup; add --warmup-request-count, --warmup-duration or ` +
+            "--num-warmup-sessions.",
+        );
+      }
+    }
+  }
 
   let arrivalPattern = fields.arrivalPattern;
   const arrivalSmoothness = fields.arrivalSmoothness;
@@ -138,6 +195,14 @@ export function resolveProfileConfig(
     fields.conversationNum === undefined
   ) {
     requestCount = Math.max(10, 2 * (concurrency ?? 1));
+  }
+  if (userCentricRate !== undefined && fields.numUsers !== undefined && requestCount !== undefined) {
+    if (requestCount < fields.numUsers) {
+      problems.push(
+        `--request-count (${requestCount}) must be at least --num-users (${fields.numUsers}): each user needs at ` +
+          "least one request.",
+      );
+    }
   }
 
   // UI

@@ -18,6 +18,8 @@ import type { LoadStrategy, Tick } from "../timing/load_strategy.ts";
 import { LOAD_STRATEGIES } from "../timing/load_strategies.ts";
 import type { ShardPhase } from "../timing/phase_spec.ts";
 import { type IssueState, PhaseStops } from "../timing/stop_conditions.ts";
+import { SlotGate } from "../timing/slot_gate.ts";
+import { rampUp } from "../timing/concurrency_strategy.ts";
 import { nextMacrotask } from "../runtime/next_macrotask.ts";
 import type { YieldToIo } from "../runtime/io_yield.ts";
 
@@ -37,10 +39,16 @@ export interface SendMeta {
   /** Global index of the session (AIPerf `session_num`). */
   readonly sessionIndex: number;
   readonly turnIndex: number;
+  /** No later turn of the session follows. @default true */
+  readonly lastTurn?: boolean;
   /** When the permission to send was given (closed loop: when the slot or the previous turn freed it). */
   readonly creditIssuedAt: number;
   /** The due time, where the request had one (open loop, trace replay, think time). */
   readonly scheduledAt?: number;
+  /** Cancel the request this many ms after it is fully sent (request cancellation); undefined = never. */
+  readonly cancelAfterMs?: number;
+  /** Called once when the first response (SSE event or body) arrives: frees the request's prefill slot. */
+  readonly onFirstResponse?: () => void;
 }
 
 /** One running conversation, as the phase loop drives it. */
@@ -132,6 +140,19 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     stop: stop.signal,
   });
   const followsTimestamps = spec.strategy.name === "fixed_schedule";
+  const pacesSessions = strategy.nextTurnDue !== undefined;
+
+  // Prefill limit: a slot is held from just before a request is sent until its first response arrives.
+  const prefillRamping = (spec.prefillRampMs ?? 0) > 0 && (spec.prefillConcurrency ?? 1) > 1;
+  const prefill = spec.prefillConcurrency === undefined
+    ? undefined
+    : new SlotGate(prefillRamping ? 1 : spec.prefillConcurrency);
+  if (prefill !== undefined && prefillRamping) {
+    rampUp(prefill, spec.prefillConcurrency!, startedAt, spec.prefillRampMs!, clock, stop.signal);
+  }
+  // Which requests are cancelled is drawn in issue order from a seeded stream, so a run repeats exactly.
+  const cancellation = spec.cancellation !== undefined && spec.cancellation.percent > 0 ? spec.cancellation : undefined;
+  const cancelRng = cancellation === undefined ? undefined : opts.rng.derive("request-cancellation");
 
   let durationReached = false;
   if (stops.deadline !== Infinity) {
@@ -150,6 +171,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
   };
   stop.signal.addEventListener("abort", () => {
     strategy.close();
+    prefill?.close();
     releaseWaiting();
   }, { once: true });
 
@@ -161,33 +183,68 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
   /** The loop gives no more ticks: a session must not start waiting for one. */
   let ticksOver = false;
 
-  /** Sends turn k: counted now (synchronously, so budgets and indices follow issue order), then awaited. */
-  const sendTurn = async (session: PhaseSession, sessionIndex: number, k: number, at: Tick | undefined) => {
+  /**
+   * Sends turn k: counted now (synchronously, so budgets and indices follow issue order), then awaited. The
+   * caller has taken a prefill slot when there is a prefill limit; it is given back at the first response.
+   */
+  const sendTurn = async (
+    session: PhaseSession,
+    sessionIndex: number,
+    k: number,
+    at: Tick | undefined,
+    turns: number,
+  ) => {
     const requestIndex = firstIndex + requestsSent++ * indexStride;
     inFlight++;
+    let prefillHeld = prefill !== undefined;
+    const freePrefill = () => {
+      if (prefillHeld) {
+        prefillHeld = false;
+        prefill!.release();
+      }
+    };
+    const cancelAfterMs = cancelRng !== undefined && cancelRng.next() < cancellation!.percent / 100
+      ? cancellation!.delayMs
+      : undefined;
     try {
       await session.send(k, {
         requestIndex,
         sessionIndex,
         turnIndex: k,
+        lastTurn: k === turns - 1,
         creditIssuedAt: at?.scheduledAt ?? clock.now(),
         scheduledAt: at?.scheduledAt,
+        cancelAfterMs,
+        onFirstResponse: prefill === undefined ? undefined : freePrefill,
       }, inflight.signal);
     } finally {
+      freePrefill();
       inFlight--;
     }
   };
 
-  const runSession = async (session: PhaseSession, sessionIndex: number, first: Tick): Promise<void> => {
-    await sendTurn(session, sessionIndex, 0, first);
-    for (let k = 1; k < session.turnCount && !inflight.signal.aborted; k++) {
+  /** Takes a prefill slot where there is a limit; false when the phase stopped while waiting. */
+  const takePrefill = (): Promise<boolean> | boolean => prefill === undefined ? true : prefill.acquire();
+
+  const runSession = async (
+    session: PhaseSession,
+    sessionIndex: number,
+    first: Tick,
+    turns: number,
+  ): Promise<void> => {
+    await sendTurn(session, sessionIndex, 0, first, turns);
+    let previousDue = first.scheduledAt ?? clock.now();
+    for (let k = 1; k < turns && !inflight.signal.aborted; k++) {
       const own = followsTimestamps ? session.timestampOf(k) : undefined;
-      const delay = session.delayBefore(k);
-      const due = own !== undefined
+      const delay = pacesSessions ? undefined : session.delayBefore(k);
+      const due = pacesSessions
+        ? strategy.nextTurnDue!(previousDue, clock.now())
+        : own !== undefined
         ? startedAt + own
         : delay !== undefined && delay > 0
         ? clock.now() + delay
         : undefined;
+      if (due !== undefined) previousDue = due;
       if (due !== undefined) await clock.sleepUntil(due, stop.signal);
       if (stop.signal.aborted) return;
       let at: Tick | undefined = due === undefined ? undefined : { scheduledAt: due };
@@ -197,10 +254,14 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
         if (at === undefined) return;
       }
       if (!stops.canSendAnyTurn(state())) return;
+      if (!(await takePrefill())) return;
       const pause = slicer.beforeIssue();
       if (pause !== undefined) await pause;
-      if (stop.signal.aborted) return;
-      await sendTurn(session, sessionIndex, k, at);
+      if (stop.signal.aborted || !stops.canSendAnyTurn(state())) {
+        prefill?.release();
+        return;
+      }
+      await sendTurn(session, sessionIndex, k, at, turns);
     }
   };
 
@@ -218,18 +279,25 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
       break;
     }
     if (!(await strategy.acquireSession())) break;
+    if (!(await takePrefill())) {
+      strategy.releaseSession();
+      break;
+    }
     const pause = slicer.beforeIssue();
     if (pause !== undefined) await pause;
     if (stop.signal.aborted || !stops.canStartNewSession(state())) {
+      prefill?.release();
       strategy.releaseSession();
       break;
     }
     const sessionIndex = firstIndex + sessionsStarted++ * indexStride;
     const session = openSession(sessionIndex, tick);
+    const turns = Math.min(session.turnCount, tick.maxTurns ?? Infinity);
+    strategy.sessionStarted?.(tick, turns);
     // Most sessions are one request: no per-turn loop for them.
-    const run = session.turnCount === 1
-      ? sendTurn(session, sessionIndex, 0, tick)
-      : runSession(session, sessionIndex, tick);
+    const run = turns === 1
+      ? sendTurn(session, sessionIndex, 0, tick, 1)
+      : runSession(session, sessionIndex, tick, turns);
     const p: Promise<void> = run.finally(() => {
       running.delete(p);
       strategy.releaseSession();

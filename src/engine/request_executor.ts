@@ -4,16 +4,29 @@
  * nothing here throws.
  */
 import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
-import type { HttpExchange, HttpRequest, SendOptions, TransportError } from "../transport/http_exchange.ts";
+import type {
+  HttpExchange,
+  HttpRequest,
+  SendOptions,
+  SseEventHandler,
+  TransportError,
+} from "../transport/http_exchange.ts";
 import type { Phase, RecordError, RequestRecord } from "../records/request_record.ts";
 import { ResponseCollector } from "./response_collector.ts";
 import { httpReason } from "./http_reason.ts";
 import type { SendMeta } from "./phase_runner.ts";
 
+/** Which session turn a request is, so several URLs can keep a session on one (engine/target_set.ts). */
+export interface RequestRoute {
+  readonly session: number;
+  readonly turn: number;
+  /** The session sends no turn after this one. */
+  readonly lastTurn: boolean;
+}
+
 /** The transport as the engine sees it (HttpClient implements it; tests pass fakes). */
 export interface RequestSender {
-  /** `affinity`: requests with the same value go to the same server where there are several (a session's). */
-  send(req: HttpRequest, opts?: SendOptions, affinity?: number): Promise<HttpExchange>;
+  send(req: HttpRequest, opts?: SendOptions, route?: RequestRoute): Promise<HttpExchange>;
 }
 
 export interface ExecutorContext {
@@ -76,11 +89,13 @@ export async function executeRequest(
   };
   // AIPerf's start_perf_ns: taken immediately before the request is handed to the transport.
   const start = performance.now();
+  const first = meta.onFirstResponse;
   const ex = await ctx.sender.send(request, {
     signal,
     deadline: start + ctx.timeoutMs,
-    onSseEvent: collector.onEvent,
-  }, meta.sessionIndex);
+    onSseEvent: first === undefined ? collector.onEvent : firstEventHook(collector.onEvent, first),
+    cancelAfterSentMs: meta.cancelAfterMs,
+  }, { session: meta.sessionIndex, turn: meta.turnIndex, lastTurn: meta.lastTurn ?? true });
   const end = ex.lastByteAt ?? performance.now();
   collector.flush();
   if (!ex.error && !ex.streamed && ex.body !== undefined && isOk(ex.status)) collector.addBody(ex.body, end);
@@ -137,6 +152,18 @@ export async function executeRequest(
 /** A transport time moved onto the run clock. */
 function shift(t: number | undefined, off: number): number | undefined {
   return t === undefined ? undefined : t + off;
+}
+
+/** `onEvent`, calling `first` once before the first event (AIPerf's first-token callback). */
+function firstEventHook(onEvent: SseEventHandler, first: () => void): SseEventHandler {
+  let seen = false;
+  return (data, t, event) => {
+    if (!seen) {
+      seen = true;
+      first();
+    }
+    onEvent(data, t, event);
+  };
 }
 
 function isOk(status: number | undefined): boolean {

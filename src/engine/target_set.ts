@@ -1,14 +1,14 @@
 /**
- * Client-side load balancing over several `--url` values (AIPerf: round robin between sessions; a session's later
- * turns stay on the URL of its first). One HttpClient per target; the request path is the endpoint path, and each
- * target's base path is prepended here (an empty endpoint path sends to the URL's own path).
+ * Client-side load balancing over several `--url` values (AIPerf `--url-strategy round_robin`): each new session
+ * takes the next URL in turn and its later turns stick to it (a server keeps its context). One HttpClient per
+ * target; the request path is the endpoint path, and each target's base path is prepended here.
  *
  * Also the way past one server process's limits: 20k streams can be spread over several `serve-sim`
  * instances, or one destination's ephemeral ports over several ports.
  */
 import { HttpClient, type HttpClientOptions, type TransportActivity } from "../transport/http_client.ts";
 import type { HttpExchange, HttpRequest, SendOptions, Target } from "../transport/http_exchange.ts";
-import type { RequestSender } from "./request_executor.ts";
+import type { RequestRoute, RequestSender } from "./request_executor.ts";
 import { targetPath } from "./request_headers.ts";
 
 /**
@@ -24,6 +24,8 @@ export class TargetSet implements RequestSender {
   readonly #clients: readonly HttpClient[];
   readonly #explicitEndpoint: boolean;
   #next = 0;
+  /** The URL of each multi-turn session in progress, by session number. */
+  readonly #sticky = new Map<number, number>();
 
   /** `explicitEndpoint`: the path came from `--endpoint` (appended as given; see `targetPath`). */
   constructor(targets: readonly Target[], options: HttpClientOptions, explicitEndpoint = false) {
@@ -33,14 +35,8 @@ export class TargetSet implements RequestSender {
     this.#explicitEndpoint = explicitEndpoint;
   }
 
-  /** `affinity` (a session index) picks target `affinity mod n`; without it, targets take turns. */
-  send(req: HttpRequest, opts?: SendOptions, affinity?: number): Promise<HttpExchange> {
-    let i: number;
-    if (affinity !== undefined) i = affinity % this.#clients.length;
-    else {
-      i = this.#next;
-      this.#next = i + 1 === this.#clients.length ? 0 : i + 1;
-    }
+  send(req: HttpRequest, opts?: SendOptions, route?: RequestRoute): Promise<HttpExchange> {
+    const i = this.#pick(route);
     const base = this.#targets[i].basePath;
     const joined = base === "" ? req.path : targetPath(base, req.path, this.#explicitEndpoint);
     const path = joined === "" ? "/" : joined;
@@ -50,6 +46,21 @@ export class TargetSet implements RequestSender {
   /** What each target's requests are doing now (for the stall notice). */
   activity(): TransportActivity[] {
     return this.#clients.map((c) => c.activity());
+  }
+
+  #pick(route: RequestRoute | undefined): number {
+    if (this.#clients.length === 1) return 0;
+    if (route !== undefined && route.turn > 0) {
+      const held = this.#sticky.get(route.session);
+      if (held !== undefined) {
+        if (route.lastTurn) this.#sticky.delete(route.session);
+        return held;
+      }
+    }
+    const i = this.#next;
+    this.#next = i + 1 === this.#clients.length ? 0 : i + 1;
+    if (route !== undefined && !route.lastTurn) this.#sticky.set(route.session, i);
+    return i;
   }
 
   close(): void {

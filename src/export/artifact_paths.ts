@@ -89,6 +89,10 @@ export interface ArtifactPaths {
   readonly serverMetricsJson: string;
   /** `server_metrics_export.csv` | `<prefix>_server_metrics.csv` */
   readonly serverMetricsCsv: string;
+  /** `profile_export_aiperf_timeslices.json` | `<prefix>_timeslices.json` (`--slice-duration`). */
+  readonly timeslicesJson: string;
+  /** `profile_export_aiperf_timeslices.csv` | `<prefix>_timeslices.csv` (`--slice-duration`). */
+  readonly timeslicesCsv: string;
 }
 
 /** File paths inside `dir`, renamed by `--profile-export-prefix` when given. */
@@ -105,5 +109,7 @@ export function artifactPaths(dir: string, profileExportPrefix?: string): Artifa
     inputsJson: join(dir, "inputs.json"),
     serverMetricsJson: name("_server_metrics.json", "server_metrics_export.json"),
     serverMetricsCsv: name("_server_metrics.csv", "server_metrics_export.csv"),
+    timeslicesJson: name("_timeslices.json", "profile_export_aiperf_timeslices.json"),
+    timeslicesCsv: name("_timeslices.csv", "profile_export_aiperf_timeslices.csv"),
   };
 }

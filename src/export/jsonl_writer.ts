@@ -90,7 +90,10 @@ export class RecordLineFormatter {
     if (record.cancelled) line += `,"cancellation_time_ns":${epochNsDigits(origin, record.endAt)}`;
     line += `,"context_overflow_skip":false,"agent_depth":0,"root_correlation_id":${
       JSON.stringify(record.xCorrelationId)
-    }},"metrics":{`;
+    }`;
+    // infermeter: when the request was due (open loop, replay, think time); start − scheduled is its lag.
+    if (record.scheduledAt !== undefined) line += `,"scheduled_ns":${epochNsDigits(origin, record.scheduledAt)}`;
+    line += `},"metrics":{`;
     let first = true;
     for (const tag in values) {
       const field = this.#fields.get(tag);

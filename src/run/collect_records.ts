@@ -16,6 +16,7 @@ import type { MetricDef } from "../metrics/metric_def.ts";
 import type { ArtifactPaths } from "../export/artifact_paths.ts";
 import { type Logger, sinceStart } from "../ui/logger.ts";
 import { phaseConcurrency } from "../timing/phase_spec.ts";
+import type { StopSpec } from "../timing/stop_conditions.ts";
 import { RecordBus } from "./record_bus.ts";
 import type { RecordSink } from "./record_sink.ts";
 import { MetricsSink } from "./sinks/metrics_sink.ts";
@@ -24,6 +25,8 @@ import { RawSink } from "./sinks/raw_sink.ts";
 import { ProgressSink } from "./sinks/progress_sink.ts";
 import { FailureGateSink } from "./sinks/failure_gate_sink.ts";
 import { DispatchSink } from "./sinks/dispatch_sink.ts";
+import { LoadSink } from "./sinks/load_sink.ts";
+import { TimesliceSink } from "./sinks/timeslice_sink.ts";
 import { LiveRun } from "./live_run.ts";
 
 export interface CollectOptions {
@@ -50,6 +53,10 @@ export interface CollectResult {
   readonly metrics: MetricsSink;
   readonly outcome?: BenchmarkOutcome;
   readonly dispatch: DispatchSink;
+  /** Send times of the profiling requests (achieved rate, schedule lag, in-flight). */
+  readonly load: LoadSink;
+  /** Metrics per time slice, with `--slice-duration`. */
+  readonly timeslices?: TimesliceSink;
   readonly cancelled: boolean;
   readonly thresholdExceeded?: string;
   readonly jsonlWritten: boolean;
@@ -85,9 +92,15 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     stop: () => cancel.abort(),
   });
   const dispatch = new DispatchSink();
+  const load = new LoadSink();
   const live = new LiveRun({ metrics, phases: spec.phases, timeOriginMs });
-  const sinks: RecordSink[] = [metrics, dispatch, live];
-  for (const sink of [jsonl, raw, progress, gate, ...(o.sinks ?? [])]) if (sink !== undefined) sinks.push(sink);
+  const sinks: RecordSink[] = [metrics, dispatch, load, live];
+  const timeslices = config.sliceDuration === undefined
+    ? undefined
+    : new TimesliceSink(o.metrics, config.sliceDuration * 1000, { timeOriginMs, goodput: o.goodput });
+  for (const sink of [timeslices, jsonl, raw, progress, gate, ...(o.sinks ?? [])]) {
+    if (sink !== undefined) sinks.push(sink);
+  }
   const bus = new RecordBus(sinks, metrics.measure);
   o.onLive?.(live);
 
@@ -132,7 +145,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
           logger.debug(`profiling phase starts ${sinceStart()}`);
           logger.info("infermeter is PROFILING");
         } else {
-          logger.info(`Warming up with ${spec.phases.find((p) => p.name === phase)?.stops.requestCount} requests`);
+          logger.info(`Warming up (${describeStops(spec.phases.find((p) => p.name === phase)?.stops)})`);
         }
       },
       onRecord: (r: RequestRecord) => {
@@ -156,6 +169,8 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     metrics,
     outcome,
     dispatch,
+    load,
+    timeslices,
     cancelled: cancel.signal.aborted && gate?.tripped === undefined,
     thresholdExceeded: gate?.tripped,
     jsonlWritten: jsonl !== undefined,
@@ -164,4 +179,13 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     startEpochMs,
     endEpochMs: endAt !== undefined ? timeOriginMs + endAt : undefined,
   };
+}
+
+/** A phase's bounds in words, e.g. "20 requests" or "5 s". */
+function describeStops(stops: StopSpec | undefined): string {
+  const parts: string[] = [];
+  if (stops?.requestCount !== undefined) parts.push(`${stops.requestCount} requests`);
+  if (stops?.sessionCount !== undefined) parts.push(`${stops.sessionCount} sessions`);
+  if (stops?.durationMs !== undefined) parts.push(`${stops.durationMs / 1000} s`);
+  return parts.length === 0 ? "unbounded" : parts.join(" or ") + (parts.length > 1 ? ", whichever comes first" : "");
 }

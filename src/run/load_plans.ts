@@ -10,6 +10,7 @@ import type { ConcurrencyOptions } from "../timing/concurrency_strategy.ts";
 import type { RequestRateOptions } from "../timing/request_rate_strategy.ts";
 import { type FixedScheduleOptions, scheduleStarts } from "../timing/fixed_schedule_strategy.ts";
 import type { StrategySpec } from "../timing/load_strategy.ts";
+import type { UserCentricOptions } from "../timing/user_centric_strategy.ts";
 import { InputError } from "../base/input_error.ts";
 
 /** What the phases need to know of the prepared dataset. */
@@ -33,18 +34,19 @@ export interface LoadPlans {
 
 /**
  * Profiling: a dataset whose every conversation starts at a timestamp is replayed on its schedule (with a given
- * `--concurrency` as a cap) unless `--request-rate` asks otherwise, which is then said; else request rate, else
- * concurrency. Without a request count or a duration, a file dataset is sent once: each conversation, all its turns. Warmup inherits
- * the profiling load (AIPerf) with its own request count and no duration; a replayed trace warms up in a closed loop.
+ * `--concurrency` as a cap) unless `--request-rate` or `--user-centric-rate` asks otherwise, which is then said; else
+ * request rate, else concurrency; `--user-centric-rate` runs users. Without a request count or a duration, a file
+ * dataset is sent once: each conversation, all its turns.
  */
 export function loadPlans(
   config: ProfileConfig,
   dataset: DatasetShape,
-  given: { readonly concurrency: boolean; readonly fixedSchedule?: boolean },
+  given: { readonly concurrency: boolean; readonly fixedSchedule?: boolean; readonly benchmarkGracePeriod?: boolean },
 ): LoadPlans {
   const notices: string[] = [];
   const durationMs = config.benchmarkDuration !== undefined ? config.benchmarkDuration * 1000 : undefined;
   const stamped = dataset.startTimestamps.length > 0 && dataset.startTimestamps.every((t) => t !== undefined);
+  const userCentric = config.userCentricRate !== undefined;
   const fixedAsked = given.fixedSchedule === true && config.fixedSchedule;
   if (fixedAsked && !stamped) {
     throw new InputError(
@@ -53,7 +55,8 @@ export function loadPlans(
     );
   }
   // --no-fixed-schedule keeps the load options even for a timestamped dataset (AIPerf).
-  const replay = stamped && (fixedAsked || (given.fixedSchedule !== true && config.requestRate === undefined));
+  const replay = stamped &&
+    (fixedAsked || (given.fixedSchedule !== true && config.requestRate === undefined && !userCentric));
   let starts = replay ? scheduleStarts(dataset.startTimestamps) : [];
   if (replay) {
     const from = config.fixedScheduleStartOffset ?? -Infinity;
@@ -71,16 +74,15 @@ export function loadPlans(
   const sessionCount = onePass ? (windowed ? starts.length : dataset.conversations) : (
     config.requestCount === undefined && durationMs === undefined ? config.conversationNum : undefined
   );
-  const stops = {
-    requestCount: config.requestCount,
-    sessionCount,
-    durationMs,
-    gracePeriodMs: config.benchmarkGracePeriod * 1000,
-  };
+  // User-centric users run whole sessions: AIPerf waits for all of them after the duration unless told otherwise.
+  const gracePeriodMs = userCentric && !given.benchmarkGracePeriod ? Infinity : config.benchmarkGracePeriod * 1000;
+  const stops = defined({ requestCount: config.requestCount, sessionCount, durationMs, gracePeriodMs });
   let expectedRequests = dataset.totalTurns;
   if (windowed && dataset.turnCounts !== undefined) {
     expectedRequests = starts.reduce((n, s) => n + dataset.turnCounts![s.conversationIndex], 0);
   }
+  const pattern: OpenLoopPattern = config.arrivalPattern === "concurrency_burst" ? "poisson" : config.arrivalPattern;
+  const rateRampMs = config.requestRateRampDuration !== undefined ? config.requestRateRampDuration * 1000 : undefined;
   let strategy: StrategySpec;
   if (replay) {
     // The config's concurrency defaults to 1 for a closed loop; a replayed trace is capped only when asked.
@@ -90,45 +92,106 @@ export function loadPlans(
       offsetMs,
       concurrency: given.concurrency ? config.concurrency : undefined,
     };
-    strategy = { name: "fixed_schedule", options };
+    strategy = { name: "fixed_schedule", options: defined(options) };
     notices.push(
       "The dataset has timestamps: each conversation starts at its own (trace replay)" +
         (windowed ? `; ${starts.length} of ${dataset.conversations} conversations are in the window.` : "."),
     );
+  } else if (userCentric) {
+    if (stamped) notices.push("The dataset's timestamps are not used: --user-centric-rate sets the send times.");
+    const options: UserCentricOptions = {
+      rate: config.userCentricRate!,
+      users: config.numUsers!,
+      sessionTurns: Math.max(1, Math.round(dataset.totalTurns / Math.max(1, dataset.conversations))),
+      concurrency: config.concurrency,
+    };
+    strategy = { name: "user_centric_rate", options: defined(options) };
   } else if (config.requestRate !== undefined) {
     if (stamped) notices.push("The dataset's timestamps are not used: --request-rate sets the send times.");
-    const pattern: OpenLoopPattern = config.arrivalPattern === "concurrency_burst" ? "poisson" : config.arrivalPattern;
     const options: RequestRateOptions = {
       rate: config.requestRate,
       pattern,
       smoothness: config.arrivalSmoothness,
       concurrency: config.concurrency,
+      rampMs: rateRampMs,
     };
-    strategy = { name: "request_rate", options };
+    strategy = { name: "request_rate", options: defined(options) };
   } else {
     const options: ConcurrencyOptions = {
       concurrency: config.concurrency ?? 1,
       rampMs: config.concurrencyRampDuration !== undefined ? config.concurrencyRampDuration * 1000 : undefined,
     };
-    strategy = { name: "concurrency", options };
+    strategy = { name: "concurrency", options: defined(options) };
   }
+  const prefillRampMs = config.prefillConcurrencyRampDuration !== undefined
+    ? config.prefillConcurrencyRampDuration * 1000
+    : undefined;
   const profiling: PhaseSpec = {
     name: "profiling",
     strategy,
     stops,
     ...(onePass ? { expectedRequests } : {}),
+    ...(config.prefillConcurrency === undefined ? {} : { prefillConcurrency: config.prefillConcurrency }),
+    ...(prefillRampMs === undefined ? {} : { prefillRampMs }),
+    ...(config.requestCancellationRate !== undefined && config.requestCancellationRate > 0
+      ? { cancellation: { percent: config.requestCancellationRate, delayMs: config.requestCancellationDelay * 1000 } }
+      : {}),
   };
   const phases: PhaseSpec[] = [];
-  if (config.warmupRequestCount !== undefined && config.warmupRequestCount > 0) {
-    const warmupStrategy: StrategySpec = strategy.name === "fixed_schedule"
-      ? { name: "concurrency", options: { concurrency: config.concurrency ?? 1 } satisfies ConcurrencyOptions }
-      : strategy;
-    phases.push({
-      name: "warmup",
-      strategy: warmupStrategy,
-      stops: { requestCount: config.warmupRequestCount, gracePeriodMs: stops.gracePeriodMs },
-    });
-  }
+  const warmup = warmupPhase(config, strategy, pattern);
+  if (warmup !== undefined) phases.push(warmup);
   phases.push(profiling);
   return { phases, notices };
+}
+
+/**
+ * The warmup (AIPerf): there is one when a request count, a duration or a session count bounds it; it inherits the
+ * profiling load unless `--warmup-concurrency` / `--warmup-request-rate` / `--warmup-prefill-concurrency` say
+ * otherwise; a replayed trace warms up in a closed loop. Requests are never cancelled on purpose in the warmup, and
+ * its grace period (after `--warmup-duration`) is unbounded unless given.
+ */
+function warmupPhase(config: ProfileConfig, profiling: StrategySpec, pattern: OpenLoopPattern): PhaseSpec | undefined {
+  const count = config.warmupRequestCount !== undefined && config.warmupRequestCount > 0
+    ? config.warmupRequestCount
+    : undefined;
+  if (count === undefined && config.warmupDuration === undefined && config.numWarmupSessions === undefined) {
+    return undefined;
+  }
+  const concurrency = config.warmupConcurrency ?? config.concurrency;
+  let strategy: StrategySpec;
+  if (config.warmupRequestRate !== undefined) {
+    const options: RequestRateOptions = {
+      rate: config.warmupRequestRate,
+      pattern,
+      smoothness: config.arrivalSmoothness,
+      concurrency,
+    };
+    strategy = { name: "request_rate", options: defined(options) };
+  } else if (profiling.name === "fixed_schedule" || profiling.name === "concurrency") {
+    const inherited = profiling.name === "concurrency" ? profiling.options as ConcurrencyOptions : undefined;
+    const options: ConcurrencyOptions = { ...inherited, concurrency: concurrency ?? 1 };
+    strategy = { name: "concurrency", options: defined(options) };
+  } else {
+    strategy = {
+      name: profiling.name,
+      options: defined({ ...(profiling.options as Record<string, unknown>), concurrency }),
+    };
+  }
+  const prefill = config.warmupPrefillConcurrency ?? config.prefillConcurrency;
+  return {
+    name: "warmup",
+    strategy,
+    stops: defined({
+      requestCount: count,
+      sessionCount: config.numWarmupSessions,
+      durationMs: config.warmupDuration !== undefined ? config.warmupDuration * 1000 : undefined,
+      gracePeriodMs: config.warmupGracePeriod !== undefined ? config.warmupGracePeriod * 1000 : Infinity,
+    }),
+    ...(prefill === undefined ? {} : { prefillConcurrency: prefill }),
+  };
+}
+
+/** `o` without its undefined fields (plans are compared and cloned as data). */
+function defined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }

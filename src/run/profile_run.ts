@@ -20,7 +20,7 @@ import type { ShardSpec } from "../engine/run_shard.ts";
 import { SeededRandom } from "../base/seeded_random.ts";
 import { parseTarget } from "../transport/parse_target.ts";
 import type { Target } from "../transport/http_exchange.ts";
-import { phaseConcurrency } from "../timing/phase_spec.ts";
+import { phaseConcurrency, phaseRate } from "../timing/phase_spec.ts";
 import { defaultTokenizerFor, resolveTokenizer } from "../tokenizer/load_tokenizer.ts";
 import { createTokenCounter } from "../tokenizer/token_counter.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
@@ -31,6 +31,7 @@ import type { Float64Column } from "../metrics/float64_column.ts";
 import { computeStats } from "../metrics/stats.ts";
 import { artifactPaths, resolveArtifactDir } from "../export/artifact_paths.ts";
 import { writeInputsJson } from "../export/inputs_json.ts";
+import { renderTimeslicesCsv, renderTimeslicesJson } from "../export/timeslice_export.ts";
 import type { JsonObject } from "../export/json_export.ts";
 import { type ClientOverhead, renderErrorSummary, renderFooter, renderMetricsTable } from "../export/console_table.ts";
 import { FileSink, type Logger, sinceStart } from "../ui/logger.ts";
@@ -71,6 +72,8 @@ export interface ProfileOutcome {
   readonly consoleText?: string;
   /** Where the artifacts are. */
   readonly artifactDir: string;
+  /** The profiling phase's metrics, when the run produced a summary (for aggregation across runs). */
+  readonly summary?: RunSummary;
 }
 
 export interface ProfileRunOptions {
@@ -217,6 +220,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   }, {
     concurrency: parsed.sources.concurrency !== "default",
     fixedSchedule: parsed.sources.fixedSchedule !== "default",
+    benchmarkGracePeriod: parsed.sources.benchmarkGracePeriod !== "default",
   });
   for (const notice of plans.notices) logger.info(notice);
   const profiling = plans.phases[plans.phases.length - 1];
@@ -397,7 +401,20 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
         "bigger client machine).",
     );
   }
+  const load = run.load.report(phaseRate(profiling));
+  if (load.warning !== undefined) logger.warning(`The client could not hold the schedule: ${load.warning}.`);
   const infermeter: JsonObject = {
+    load: {
+      requests: load.requests,
+      target_rate: load.targetRate,
+      achieved_rate: load.achievedRate,
+      schedule_lag_ms: load.scheduleLagMs === null ? null : { ...load.scheduleLagMs },
+      peak_in_flight: load.peakInFlight,
+      avg_in_flight: load.avgInFlight,
+      cancelled_requests: load.cancelledRequests,
+      schedule_held: load.warning === undefined,
+      ...(load.warning === undefined ? {} : { warning: load.warning }),
+    },
     client_cpu: cpu
       ? {
         user_ms: cpu.userMs,
@@ -446,6 +463,18 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   for (const exporter of EXPORTERS.entries()) {
     written.push({ label: exporter.label, path: await exporter.write({ summary, paths, info }) });
   }
+  if (run.timeslices !== undefined) {
+    const slices = run.timeslices.timeslices();
+    await Deno.writeTextFile(paths.timeslicesCsv, renderTimeslicesCsv(slices, performance.timeOrigin));
+    await Deno.writeTextFile(
+      paths.timeslicesJson,
+      renderTimeslicesJson(slices, performance.timeOrigin, info.inputConfig),
+    );
+    written.push(
+      { label: "Timeslice CSV Export", path: paths.timeslicesCsv },
+      { label: "Timeslice JSON Export", path: paths.timeslicesJson },
+    );
+  }
   const exportsList = [
     ...written,
     ...(run.jsonlWritten ? [{ label: "JSONL Export", path: paths.recordsJsonl }] : []),
@@ -489,7 +518,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     await api.close(stop, logger);
   }
   await logFile.close();
-  return { end, consoleText, artifactDir: dir };
+  return { end, consoleText, artifactDir: dir, summary };
 }
 
 /**

@@ -47,7 +47,7 @@ class ConcurrencyStrategy implements LoadStrategy {
  * Adds slots to `gate` so that `target` are open by `start + rampMs`: slot k (of target − 1 added) at
  * `start + k·rampMs/(target − 1)`, checked every ≥ 10 ms so a 20k-stream ramp is not 20k timers.
  */
-async function rampUp(
+export async function rampUp(
   gate: SlotGate,
   target: number,
   start: number,

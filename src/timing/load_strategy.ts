@@ -19,6 +19,8 @@ export interface Tick {
   readonly scheduledAt?: number;
   /** The conversation (index into the phase's dataset) a new session must run, when the strategy decides. */
   readonly conversationIndex?: number;
+  /** A new session sends at most this many of its turns (user-centric rate: users met mid-conversation). */
+  readonly maxTurns?: number;
 }
 
 /** A live strategy for one phase of one shard. */
@@ -36,6 +38,13 @@ export interface LoadStrategy {
   releaseSession(): void;
   /** Wakes every waiter with false; the phase is over. */
   close(): void;
+  /** A session started for `tick` and will send `turns` requests (strategies that plan around sessions). */
+  sessionStarted?(tick: Tick, turns: number): void;
+  /**
+   * When a running session's next turn is due, given the previous turn's due time and now (its answer has
+   * arrived): strategies that pace each session themselves (user-centric rate). Think times are then not used.
+   */
+  nextTurnDue?(previousDue: number, now: number): number;
 }
 
 /** What a strategy needs from its shard to run. */

@@ -15,6 +15,18 @@ export interface PhaseSpec {
   readonly stops: StopSpec;
   /** Requests the phase is expected to send when no request count says it (for progress displays). */
   readonly expectedRequests?: number;
+  /** Most requests still waiting for their first response (AIPerf `--prefill-concurrency`); undefined = no limit. */
+  readonly prefillConcurrency?: number;
+  /** Grow the prefill limit from 1 over this many ms (`--prefill-concurrency-ramp-duration`). */
+  readonly prefillRampMs?: number;
+  /** Cancel this share of requests after they are sent (`--request-cancellation-rate/-delay`). */
+  readonly cancellation?: CancellationSpec;
+}
+
+/** Request cancellation (AIPerf): each request is cancelled with probability `percent`/100, `delayMs` after it is sent. */
+export interface CancellationSpec {
+  readonly percent: number;
+  readonly delayMs: number;
 }
 
 /** One shard's part of a phase. */
@@ -53,7 +65,15 @@ export function shardPhase(phase: PhaseSpec, i: number, n: number): ShardPhase {
     ...(requests === undefined ? {} : { requestCount: requests[i] }),
     ...(sessions === undefined ? {} : { sessionCount: sessions[i] }),
   };
-  const spec: PhaseSpec = { ...phase, strategy: { name: phase.strategy.name, options: shares[i].options }, stops };
+  const prefillConcurrency = phase.prefillConcurrency === undefined
+    ? undefined
+    : Math.max(1, splitEvenly(phase.prefillConcurrency, n)[i]);
+  const spec: PhaseSpec = {
+    ...phase,
+    strategy: { name: phase.strategy.name, options: shares[i].options },
+    stops,
+    ...(prefillConcurrency === undefined ? {} : { prefillConcurrency }),
+  };
   if (layout === "blocks" && requests !== undefined) {
     const firstIndex = requests.slice(0, i).reduce((a, b) => a + b, 0);
     return { spec, firstIndex, indexStride: 1, shardIndex: i, shardCount: n };

@@ -2,11 +2,13 @@
  * Open loop (AIPerf `--request-rate`): send opportunities at absolute due times `phaseStart + schedule.next()` from
  * the arrival pattern (constant, Poisson, gamma), so a late wake-up never shifts later sends and lateness is
  * recorded per request. With a concurrency cap, a new session first sleeps to its due time and then waits for a
- * slot ("sleep then gate"; no catch-up burst is scheduled).
+ * slot ("sleep then gate"; no catch-up burst is scheduled). With a ramp, the rate rises from a small start to the
+ * target first (timing/rate_ramp.ts).
  */
 import { createArrivalSchedule, type OpenLoopPattern } from "./arrival_pattern.ts";
 import type { ArrivalSchedule } from "./arrival_pattern.ts";
 import { SlotGate } from "./slot_gate.ts";
+import { RampTimeMap } from "./rate_ramp.ts";
 import { splitEvenly } from "./split_evenly.ts";
 import type { Clock } from "./clock.ts";
 import type { LoadStrategy, LoadStrategyEntry, StrategyContext, Tick } from "./load_strategy.ts";
@@ -19,6 +21,8 @@ export interface RequestRateOptions {
   readonly smoothness?: number;
   /** Most sessions in flight; undefined = no cap. */
   readonly concurrency?: number;
+  /** Ramp the rate up to `rate` over this many ms (timing/rate_ramp.ts). @default no ramp */
+  readonly rampMs?: number;
 }
 
 class RequestRateStrategy implements LoadStrategy {
@@ -27,6 +31,7 @@ class RequestRateStrategy implements LoadStrategy {
   readonly #gate: SlotGate | undefined;
   readonly #clock: Clock;
   readonly #start: number;
+  readonly #ramp: RampTimeMap | undefined;
 
   constructor(o: RequestRateOptions, ctx: StrategyContext) {
     this.#schedule = createArrivalSchedule({
@@ -39,10 +44,12 @@ class RequestRateStrategy implements LoadStrategy {
     this.#gate = o.concurrency === undefined ? undefined : new SlotGate(o.concurrency);
     this.#clock = ctx.clock;
     this.#start = ctx.startedAt;
+    this.#ramp = (o.rampMs ?? 0) > 0 ? new RampTimeMap(o.rate, o.rampMs!) : undefined;
   }
 
   async nextTick(stop: AbortSignal, deadline: number): Promise<Tick | undefined> {
-    const scheduledAt = this.#start + this.#schedule.next();
+    const offset = this.#schedule.next();
+    const scheduledAt = this.#start + (this.#ramp === undefined ? offset : this.#ramp.timeFor(offset));
     if (scheduledAt >= deadline || stop.aborted) return undefined;
     await this.#clock.sleepUntil(scheduledAt, stop);
     return stop.aborted ? undefined : { scheduledAt };

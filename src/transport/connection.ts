@@ -247,6 +247,7 @@ export class Connection {
     }
     ex.requestSent = performance.now();
     ex.bytesSent = bytes.length;
+    ctl.onSent?.(ex.requestSent);
     ctl.stage = "waiting for the response";
 
     // The hot loop: read → stamp → parse in place → synchronous callbacks. Nothing here awaits per event.

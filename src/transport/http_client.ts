@@ -178,6 +178,15 @@ export class HttpClient {
       return ex;
     }
     const ctl = new SendControl(this.#remote, startedAt);
+    const cancelAfter = opts.cancelAfterSentMs;
+    if (cancelAfter !== undefined) {
+      ctl.onSent = (at) => {
+        ctl.cancelTimer ??= this.#deadlines.add(
+          at + cancelAfter,
+          () => ctl.interrupt("cancelled", " as planned (--request-cancellation-rate)"),
+        );
+      };
+    }
     const signal = opts.signal;
     if (signal?.aborted) {
       ctl.interrupt("cancelled", abortDetail(signal));
@@ -236,6 +245,7 @@ export class HttpClient {
       }
     } finally {
       if (deadline !== undefined) this.#deadlines.cancel(deadline);
+      if (ctl.cancelTimer !== undefined) this.#deadlines.cancel(ctl.cancelTimer);
       watchers?.delete(ctl);
       this.#inFlight.delete(ctl);
     }

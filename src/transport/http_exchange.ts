@@ -53,6 +53,11 @@ export interface SendOptions {
   readonly deadline?: number;
   /** When the response is `text/event-stream`, events are delivered here instead of being buffered. */
   readonly onSseEvent?: SseEventHandler;
+  /**
+   * Cancel the exchange this many ms after the request bytes are fully written (AIPerf request cancellation:
+   * the server always receives the whole request; 0 = disconnect right after sending). `error.kind = "cancelled"`.
+   */
+  readonly cancelAfterSentMs?: number;
 }
 
 /**

@@ -3,6 +3,7 @@
  * the stage it is in, and why (if at all) it was interrupted.
  */
 import type { HttpExchange, TransportError } from "./http_exchange.ts";
+import type { Deadline } from "../timing/deadline_queue.ts";
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** The exchange as the transport fills it in; callers see it as the read-only {@linkcode HttpExchange}. */
@@ -24,6 +25,10 @@ export class SendControl {
   conn: { closeSocket(): void } | undefined = undefined;
   /** Unblocks a wait that closing `conn` cannot (queued for a slot, connecting). */
   onInterrupt: (() => void) | undefined = undefined;
+  /** Told when the request bytes are fully written (a planned cancellation starts counting there). */
+  onSent: ((at: number) => void) | undefined = undefined;
+  /** The planned cancellation's queued deadline, once the request is written (SendOptions.cancelAfterSentMs). */
+  cancelTimer: Deadline | undefined = undefined;
   readonly #remote: string;
   readonly #startedAt: number;
 

@@ -82,6 +82,13 @@ Deno.test("every value option's aliases parse to the same field as its first fla
     if (spec.key === "benchmarkGracePeriod") context.push("--benchmark-duration", "5");
     if (spec.key === "outputTokensStddev") context.push("--osl", "5");
     if (spec.key === "customDatasetType") context.push("--input-file", "in.jsonl");
+    if (spec.key === "prefillConcurrency") context.push("--streaming");
+    if (spec.key === "prefillConcurrencyRampDuration") context.push("--streaming", "--prefill-concurrency", "2");
+    if (spec.key === "requestRateRampDuration") context.push("--request-rate", "1");
+    if (spec.key === "userCentricRate") context.push("--num-users", "1");
+    if (spec.key === "numUsers") context.push("--user-centric-rate", "1");
+    if (spec.key === "requestCancellationDelay") context.push("--request-cancellation-rate", "5");
+    if (spec.key === "warmupGracePeriod") context.push("--warmup-duration", "1");
     const argsFor = (flag: string): string[] => value === undefined ? [...context, flag] : [...context, flag, value];
     const expected: unknown = (await parseProfileArgs(argsFor(spec.flags[0]), fakeIo())).config[spec.key];
     assert.notEqual(expected, undefined, `${spec.flags[0]} sets ${spec.key}`);

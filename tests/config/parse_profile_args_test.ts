@@ -452,14 +452,12 @@ Deno.test("parseProfileArgs rejects AIPerf options that are not supported yet, n
   const problems = await problemsOf([
     "-m",
     "m",
-    "--public-dataset",
-    "sharegpt",
-    "--num-users",
-    "5",
+    "--export-http-trace",
+    "--auto-plot",
   ]);
   assert.deepEqual(problems, [
-    "--public-dataset is not supported yet by infermeter; remove it (the run would not do what AIPerf does with it).",
-    "--num-users is not supported yet by infermeter; remove it (the run would not do what AIPerf does with it).",
+    "--export-http-trace is not supported yet by infermeter; remove it (the run would not do what AIPerf does with it).",
+    "--auto-plot is not supported yet by infermeter; remove it (the run would not do what AIPerf does with it).",
   ]);
   assert.match(
     (await problemsOf(["-m", "m", "--concurrency", "1,4,16"]))[0],

@@ -48,6 +48,8 @@ Deno.test("artifact paths use AIPerf's default file names", () => {
     inputsJson: "artifacts/run/inputs.json",
     serverMetricsJson: "artifacts/run/server_metrics_export.json",
     serverMetricsCsv: "artifacts/run/server_metrics_export.csv",
+    timeslicesJson: "artifacts/run/profile_export_aiperf_timeslices.json",
+    timeslicesCsv: "artifacts/run/profile_export_aiperf_timeslices.csv",
   });
 });
 

@@ -11,17 +11,12 @@ const notGiven = { concurrency: false };
 Deno.test("load plans: concurrency alone is a closed loop; a rate is an open loop capped by a concurrency", () => {
   const closed = loadPlans(config({ concurrency: 8, requestCount: 20 }), synthetic, { concurrency: true });
   assert.deepEqual(closed.phases.map((p) => p.name), ["profiling"]);
-  assert.deepEqual(closed.phases[0].strategy, { name: "concurrency", options: { concurrency: 8, rampMs: undefined } });
-  assert.deepEqual(closed.phases[0].stops, {
-    requestCount: 20,
-    sessionCount: undefined,
-    durationMs: undefined,
-    gracePeriodMs: 30_000,
-  });
+  assert.deepEqual(closed.phases[0].strategy, { name: "concurrency", options: { concurrency: 8 } });
+  assert.deepEqual(closed.phases[0].stops, { requestCount: 20, gracePeriodMs: 30_000 });
   const open = loadPlans(config({ requestRate: 5, concurrency: 3, arrivalPattern: "constant" }), synthetic, notGiven);
   assert.deepEqual(open.phases[0].strategy, {
     name: "request_rate",
-    options: { rate: 5, pattern: "constant", smoothness: undefined, concurrency: 3 },
+    options: { rate: 5, pattern: "constant", concurrency: 3 },
   });
 });
 
@@ -46,7 +41,6 @@ Deno.test("load plans: a timestamped dataset is replayed on its schedule, capped
         atMs: 300,
       }],
       offsetMs: 0,
-      concurrency: undefined,
     },
   });
   assert.match(plans.notices[0], /trace replay/);
@@ -57,7 +51,7 @@ Deno.test("load plans: a timestamped dataset is replayed on its schedule, capped
   assert.match(rate.notices[0], /timestamps are not used/);
 });
 
-Deno.test("load plans: warmup inherits the load with its own count and no duration; a trace warms up closed-loop", () => {
+Deno.test("load plans: warmup inherits the load with its own count, waits for every warmup answer; a trace warms up closed-loop", () => {
   const plans = loadPlans(
     config({ concurrency: 4, warmupRequestCount: 6, benchmarkDuration: 10 }),
     synthetic,
@@ -65,7 +59,7 @@ Deno.test("load plans: warmup inherits the load with its own count and no durati
   );
   assert.deepEqual(plans.phases.map((p) => p.name), ["warmup", "profiling"]);
   assert.deepEqual(plans.phases[0].strategy, plans.phases[1].strategy);
-  assert.deepEqual(plans.phases[0].stops, { requestCount: 6, gracePeriodMs: 30_000 });
+  assert.deepEqual(plans.phases[0].stops, { requestCount: 6, gracePeriodMs: Infinity });
   const trace = { startTimestamps: [0], totalTurns: 1, conversations: 1, fromFile: true };
   const traced = loadPlans(config({ concurrency: 1, warmupRequestCount: 2 }), trace, notGiven);
   assert.deepEqual(traced.phases[0].strategy, { name: "concurrency", options: { concurrency: 1 } });
@@ -106,4 +100,51 @@ Deno.test("load plans: fixed-schedule offsets window the trace and say where it 
       }),
     /--fixed-schedule replays timestamps, but not every conversation's first turn has one/,
   );
+});
+
+Deno.test("load plans: warmup by duration, sessions, its own concurrency or rate, with its grace period", () => {
+  const byTime = loadPlans(
+    config({ concurrency: 4, warmupDuration: 2, warmupConcurrency: 2, warmupGracePeriod: 1 }),
+    synthetic,
+    notGiven,
+  );
+  assert.deepEqual(byTime.phases[0].stops, { durationMs: 2000, gracePeriodMs: 1000 });
+  assert.deepEqual(byTime.phases[0].strategy, { name: "concurrency", options: { concurrency: 2 } });
+  const bySessions = loadPlans(
+    config({ requestRate: 5, concurrency: 3, numWarmupSessions: 4, warmupRequestRate: 50 }),
+    synthetic,
+    notGiven,
+  );
+  assert.deepEqual(bySessions.phases[0].stops, { sessionCount: 4, gracePeriodMs: Infinity });
+  assert.deepEqual(bySessions.phases[0].strategy.options, { rate: 50, pattern: "poisson", concurrency: 3 });
+  assert.equal(loadPlans(config({ concurrency: 2 }), synthetic, notGiven).phases.length, 1, "no bound, no warmup");
+});
+
+Deno.test("load plans: user-centric users, prefill limit and cancellation on profiling only, rate ramp", () => {
+  const file = { startTimestamps: [undefined, undefined], totalTurns: 8, conversations: 2, fromFile: true };
+  const users = loadPlans(
+    config({ userCentricRate: 4, numUsers: 2, requestCount: 8, benchmarkDuration: 5, warmupRequestCount: 2 }),
+    file,
+    notGiven,
+  );
+  const profiling = users.phases[1];
+  assert.deepEqual(profiling.strategy, { name: "user_centric_rate", options: { rate: 4, users: 2, sessionTurns: 4 } });
+  assert.equal(profiling.stops.gracePeriodMs, Infinity, "user-centric waits for its users unless a grace is given");
+  const capped = loadPlans(
+    config({
+      requestRate: 10,
+      requestRateRampDuration: 3,
+      prefillConcurrency: 2,
+      requestCancellationRate: 10,
+      requestCancellationDelay: 0.5,
+      warmupRequestCount: 3,
+    }),
+    synthetic,
+    notGiven,
+  );
+  assert.equal((capped.phases[1].strategy.options as { rampMs: number }).rampMs, 3000);
+  assert.deepEqual(capped.phases[1].cancellation, { percent: 10, delayMs: 500 });
+  assert.equal(capped.phases[1].prefillConcurrency, 2);
+  assert.equal(capped.phases[0].cancellation, undefined, "never cancelled on purpose during warmup");
+  assert.equal(capped.phases[0].prefillConcurrency, 2);
 });

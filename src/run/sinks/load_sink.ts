@@ -1,0 +1,103 @@
+/**
+ * Honest load: what the client actually did against what it was asked to do, from the profiling records.
+ * - `target_rate`: the requested rate (request rate or user-centric rate), null for closed loops;
+ * - `achieved_rate`: (n − 1) / (last start − first start), requests per second between the first and the last send
+ *   (n sends make n − 1 gaps, so a perfect schedule gives exactly the target);
+ * - `schedule_lag_ms`: the distribution of `start − scheduled` over requests that had a due time (the JSON's
+ *   `schedule_lateness` block; here its p50/p99/max);
+ * - `peak_in_flight`: most requests between their start and their end at any instant; `avg_in_flight`:
+ *   Σ(end − start) / (last end − first start), the time-weighted mean over the active span;
+ * - `cancelled_requests`: records cancelled by `--request-cancellation-rate` or the end of a grace period (code 499).
+ * The client "could not hold the schedule" when it sent below 90 % of the target rate (with ≥ 20 requests), or
+ * when requests were typically late: schedule-lag p90 above max(5 ms, half the mean gap).
+ */
+import type { RequestRecord } from "../../records/request_record.ts";
+import { Float64Column } from "../../metrics/float64_column.ts";
+import { computeStats } from "../../metrics/stats.ts";
+import type { RecordSink } from "../record_sink.ts";
+
+export interface LoadReport {
+  readonly requests: number;
+  readonly targetRate: number | null;
+  readonly achievedRate: number | null;
+  readonly scheduleLagMs:
+    | { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number }
+    | null;
+  readonly peakInFlight: number;
+  readonly avgInFlight: number;
+  readonly cancelledRequests: number;
+  /** Why the schedule was not held, when it was not. */
+  readonly warning?: string;
+}
+
+/** The report of requests with these start/end/due times (ms); `targetRate` in req/s. */
+export function loadReport(
+  starts: Float64Array | Float32Array,
+  ends: Float64Array | Float32Array,
+  lags: Float64Array | Float32Array,
+  targetRate: number | undefined,
+  cancelled: number,
+): LoadReport {
+  const n = starts.length;
+  let first = Infinity, last = -Infinity, lastEnd = -Infinity, busy = 0;
+  for (let i = 0; i < n; i++) {
+    first = Math.min(first, starts[i]);
+    last = Math.max(last, starts[i]);
+    lastEnd = Math.max(lastEnd, ends[i]);
+    busy += Math.max(0, ends[i] - starts[i]);
+  }
+  // Peak in flight: sweep over starts (+1) and ends (−1), ends first at equal times.
+  const events = new Float64Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    events[2 * i] = starts[i] * 2 + 1; // odd: a start (sorts after an end at the same time)
+    events[2 * i + 1] = ends[i] * 2;
+  }
+  const order = Array.from(events.keys()).sort((a, b) => events[a] - events[b] || (a % 2) - (b % 2));
+  let level = 0, peak = 0;
+  for (const k of order) {
+    level += k % 2 === 0 ? 1 : -1;
+    peak = Math.max(peak, level);
+  }
+  const achievedRate = n >= 2 && last > first ? (n - 1) / ((last - first) / 1000) : null;
+  const lag = computeStats(lags.slice());
+  const scheduleLagMs = lag ? { p50: lag.p50, p90: lag.p90, p99: lag.p99, max: lag.max } : null;
+  let warning: string | undefined;
+  if (targetRate !== undefined && achievedRate !== null && n >= 20 && achievedRate < 0.9 * targetRate) {
+    warning = `the client sent ${achievedRate.toFixed(2)} req/s against a target of ${targetRate} req/s ` +
+      `(${(achievedRate / targetRate * 100).toFixed(0)} %)`;
+  } else if (targetRate !== undefined && scheduleLagMs !== null && scheduleLagMs.p90 > Math.max(5, 500 / targetRate)) {
+    warning = `requests went out late: schedule lag p90 ${scheduleLagMs.p90.toFixed(1)} ms, ` +
+      `p99 ${scheduleLagMs.p99.toFixed(1)} ms`;
+  }
+  return {
+    requests: n,
+    targetRate: targetRate ?? null,
+    achievedRate,
+    scheduleLagMs,
+    peakInFlight: peak,
+    avgInFlight: n > 0 && lastEnd > first ? busy / (lastEnd - first) : 0,
+    cancelledRequests: cancelled,
+    ...(warning === undefined ? {} : { warning }),
+  };
+}
+
+/** Collects the profiling records' send times for `loadReport`. */
+export class LoadSink implements RecordSink {
+  readonly name = "load";
+  readonly #starts = new Float64Column(1024);
+  readonly #ends = new Float64Column(1024);
+  readonly #lags = new Float64Column(1024);
+  #cancelled = 0;
+
+  arrived(record: RequestRecord): void {
+    if (record.phase !== "profiling") return;
+    this.#starts.push(record.startAt);
+    this.#ends.push(record.endAt);
+    if (record.scheduledAt !== undefined) this.#lags.push(record.startAt - record.scheduledAt);
+    if (record.cancelled) this.#cancelled++;
+  }
+
+  report(targetRate: number | undefined): LoadReport {
+    return loadReport(this.#starts.view(), this.#ends.view(), this.#lags.view(), targetRate, this.#cancelled);
+  }
+}

@@ -1,0 +1,278 @@
+/**
+ * Runs that are several profiles: a sweep (one point per list value, `sweep_plan.ts`), repeated runs
+ * (`--num-profile-runs`), or both. Each run is an ordinary profile (`runProfileRun`) with its own artifact
+ * directory, laid out as AIPerf does:
+ * - repeated runs: `<base>/profile_runs/run_NNNN/`, then `<base>/aggregate/profile_export_aiperf_aggregate.{json,csv}`;
+ * - a sweep: `<base>/<point>/` (repeated: `<base>/profile_runs/trial_NNNN/<point>/`, trials outermost), then
+ *   `<base>/sweep_aggregate/profile_export_aiperf_sweep.{json,csv}` and a summary table on the console.
+ * A point or run that fails is reported and the rest go on; Ctrl-C stops everything (what ran is aggregated).
+ * Repeated runs use one seed (`--random-seed`, else 42 with `--set-consistent-seed`) so every run sends the same
+ * workload; by default only the first run warms up (`--profile-run-disable-warmup-after-first`).
+ */
+import { joinPath as join } from "../runtime/file_path.ts";
+import type { ParsedProfile } from "../config/parse_profile_args.ts";
+import type { ProfileConfig } from "../config/profile_config.ts";
+import { artifactRunName, stimulusName } from "../export/artifact_paths.ts";
+import { aggregateRuns, type ConfidenceAggregate, type RunResult } from "../metrics/confidence_aggregate.ts";
+import {
+  aggregateJsonObject,
+  renderAggregateCsv,
+  renderSweepCsv,
+  sweepJsonObject,
+  type SweepPoint,
+} from "../export/aggregate_export.ts";
+import { renderBoxTable } from "../export/box_table.ts";
+import { formatFixed } from "../export/number_format.ts";
+import type { Logger } from "../ui/logger.ts";
+import { type ProfileEnd, type ProfileOutcome, type ProfileRunOptions, runProfileRun } from "./profile_run.ts";
+import type { SweepPlan } from "./sweep_plan.ts";
+
+/** How a multi-profile run ended, for the CLI's exit code. */
+export type MultiRunEnd =
+  /** Every run completed. */
+  | "completed"
+  /** Some runs failed, at least one completed. */
+  | "partial"
+  /** No run completed. */
+  | "all_failed"
+  | "cancelled";
+
+export interface MultiRunOutcome {
+  readonly end: MultiRunEnd;
+  readonly baseDir: string;
+  /** Each run's label, directory and how it ended (or the error that stopped it). */
+  readonly runs: readonly {
+    readonly label: string;
+    readonly dir: string;
+    readonly end?: ProfileEnd;
+    readonly error?: string;
+  }[];
+}
+
+/** A planned point, already parsed (a bad point fails before anything is sent). */
+export interface ParsedPoint {
+  readonly label: string;
+  readonly values: Readonly<Record<string, number>>;
+  readonly parsed: ParsedProfile;
+}
+
+/** Seed used for repeated runs when none is given (AIPerf `--set-consistent-seed`). */
+export const CONSISTENT_SEED = 42;
+
+const WARMUP_KEYS = ["warmupRequestCount", "warmupDuration", "numWarmupSessions"] as const;
+
+/** Where the whole run writes: the explicit directory, or `<artifacts>/<model>-<endpoint>-<stimulus or sweep>`. */
+export function multiRunBaseDir(config: ProfileConfig, plan: SweepPlan): string {
+  if (config.artifactDirExplicit) return config.artifactDir;
+  if (plan.parameters.length === 0) return join(config.artifactDir, artifactRunName(config));
+  const name = artifactRunName(config);
+  const stem = name.slice(0, name.length - stimulusName(config.concurrency, config.requestRate).length - 1);
+  const sweep = plan.parameters.map((p) => `${p.name}_sweep_${p.values.join("_")}`).join("-");
+  return join(config.artifactDir, `${stem}-${sweep}`);
+}
+
+/** Sleeps `seconds`, or less when `stop` aborts. */
+function cooldown(seconds: number, stop: AbortSignal | undefined): Promise<void> {
+  if (!(seconds > 0) || stop?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, seconds * 1000);
+    function done() {
+      clearTimeout(timer);
+      stop?.removeEventListener("abort", done);
+      resolve();
+    }
+    stop?.addEventListener("abort", done, { once: true });
+  });
+}
+
+async function writeFile(dir: string, name: string, text: string): Promise<void> {
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.writeTextFile(join(dir, name), text);
+}
+
+export async function runMultiProfile(
+  plan: SweepPlan,
+  points: readonly ParsedPoint[],
+  o: ProfileRunOptions,
+): Promise<MultiRunOutcome> {
+  const logger: Logger = o.logger;
+  const first = points[0].parsed.config;
+  const trials = first.numProfileRuns;
+  const sweep = plan.parameters.length > 0;
+  const base = multiRunBaseDir(first, plan);
+  const results = points.map(() => [] as RunResult[]);
+  const runs: { label: string; dir: string; end?: ProfileEnd; error?: string }[] = [];
+  let cancelled = false;
+  logger.info(
+    (sweep ? `Sweep over ${plan.parameters.map((p) => p.name).join(" × ")}: ${points.length} points` : "Profile") +
+      (trials > 1 ? `, ${trials} runs each` : "") + `; results in ${base}/`,
+  );
+
+  outer:
+  for (let trial = 0; trial < trials; trial++) {
+    for (let i = 0; i < points.length; i++) {
+      if (o.stop?.aborted) {
+        cancelled = true;
+        break outer;
+      }
+      if (trial > 0 && i === 0) await cooldown(first.profileRunCooldownSeconds, o.stop);
+      else if (i > 0) await cooldown(first.parameterSweepCooldownSeconds, o.stop);
+      if (o.stop?.aborted) {
+        cancelled = true;
+        break outer;
+      }
+      const point = points[i];
+      const runLabel = `run_${String(trial + 1).padStart(4, "0")}`;
+      const dir = !sweep
+        ? join(base, "profile_runs", runLabel)
+        : trials === 1
+        ? join(base, point.label)
+        : join(base, "profile_runs", `trial_${String(trial + 1).padStart(4, "0")}`, point.label);
+      const label = sweep ? (trials > 1 ? `${point.label}/${runLabel}` : point.label) : runLabel;
+      logger.info(
+        `── ${sweep ? `point ${point.label}` : ""}${sweep && trials > 1 ? ", " : ""}${
+          trials > 1 ? `run ${trial + 1} of ${trials}` : ""
+        } ──`,
+      );
+      const outcome = await runOne(point, trial, sweep ? i : 0, dir, o).catch((err: Error) => err);
+      if (outcome instanceof Error) {
+        logger.error(`${label} failed: ${outcome.message}`);
+        runs.push({ label, dir, error: outcome.message });
+        results[i].push({ label: runLabel, error: outcome.message });
+        continue;
+      }
+      runs.push({ label, dir, end: outcome.end });
+      if (outcome.end === "cancelled" || outcome.end === "interrupted_before_start") {
+        cancelled = true;
+        break outer;
+      }
+      if (outcome.end === "completed" && outcome.summary !== undefined) {
+        results[i].push({ label: runLabel, summary: outcome.summary });
+      } else {
+        logger.error(`${label} did not complete (${outcome.end}); the ${sweep ? "sweep" : "runs"} go on.`);
+        results[i].push({ label: runLabel, error: outcome.end });
+      }
+    }
+  }
+
+  const aggregates = results.map((r) => aggregateRuns(r, first.confidenceLevel));
+  const print = o.print ?? console.log;
+  if (trials > 1 && !sweep) {
+    const agg = aggregates[0];
+    if (agg.successfulLabels.length > 0) {
+      const dir = join(base, "aggregate");
+      await writeFile(
+        dir,
+        "profile_export_aiperf_aggregate.json",
+        JSON.stringify(aggregateJsonObject(agg, first.profileRunCooldownSeconds), null, 2),
+      );
+      await writeFile(
+        dir,
+        "profile_export_aiperf_aggregate.csv",
+        renderAggregateCsv(agg, first.profileRunCooldownSeconds),
+      );
+      print(renderConfidenceTable(agg));
+      logger.info(`Aggregate across runs: ${dir}/`);
+    }
+  }
+  if (sweep) {
+    const sweepPoints: SweepPoint[] = points.map((p, i) => ({ parameters: p.values, aggregate: aggregates[i] }));
+    const params = plan.parameters.map((p) => ({ name: p.name, values: p.values }));
+    const dir = join(base, "sweep_aggregate");
+    await writeFile(
+      dir,
+      "profile_export_aiperf_sweep.json",
+      JSON.stringify(sweepJsonObject(params, plan.type, sweepPoints), null, 2),
+    );
+    await writeFile(dir, "profile_export_aiperf_sweep.csv", renderSweepCsv(params, sweepPoints));
+    print(renderSweepTable(points, aggregates));
+    logger.info(`Sweep summary: ${dir}/`);
+  }
+
+  const okRuns = runs.filter((r) => r.end === "completed").length;
+  const end: MultiRunEnd = cancelled
+    ? "cancelled"
+    : okRuns === runs.length
+    ? "completed"
+    : okRuns > 0
+    ? "partial"
+    : "all_failed";
+  return { end, baseDir: base, runs };
+}
+
+/** One profile run of a point, with its directory, seed and warmup set. */
+function runOne(
+  point: ParsedPoint,
+  trial: number,
+  index: number,
+  dir: string,
+  o: ProfileRunOptions,
+): Promise<ProfileOutcome> {
+  const c = point.parsed.config;
+  const repeated = c.numProfileRuns > 1;
+  const seed = c.randomSeed !== undefined
+    ? c.randomSeed
+    : repeated && c.setConsistentSeed
+    ? CONSISTENT_SEED
+    : undefined;
+  const config: Record<string, unknown> = { ...c, artifactDir: dir, artifactDirExplicit: true };
+  if (seed !== undefined) config.randomSeed = seed + (c.randomSeed !== undefined ? index : 0);
+  if (repeated && trial > 0 && c.profileRunDisableWarmupAfterFirst) { for (const k of WARMUP_KEYS) delete config[k]; }
+  return runProfileRun({ ...point.parsed, config: config as unknown as ProfileConfig }, o);
+}
+
+function cell(agg: ConfidenceAggregate, key: string): string {
+  const s = agg.metrics.get(key);
+  if (s === undefined) return "";
+  return agg.successfulLabels.length > 1 && Number.isFinite(s.ciLow)
+    ? `${formatFixed(s.mean)} ±${formatFixed(s.ciHigh - s.mean)}`
+    : formatFixed(s.mean);
+}
+
+const TABLE_KEYS: readonly [string, string][] = [
+  ["request_throughput_avg", "Req/s"],
+  ["request_latency_avg", "Latency avg (ms)"],
+  ["request_latency_p99", "Latency p99 (ms)"],
+  ["time_to_first_token_avg", "TTFT avg (ms)"],
+  ["time_to_first_token_p99", "TTFT p99 (ms)"],
+  ["output_token_throughput_avg", "Output tok/s"],
+];
+
+function renderSweepTable(points: readonly ParsedPoint[], aggs: readonly ConfidenceAggregate[]): string {
+  const keys = TABLE_KEYS.filter(([k]) => aggs.some((a) => a.metrics.has(k)));
+  const rows = points.map((p, i) => {
+    const a = aggs[i];
+    const status = a.failedRuns.length === 0 ? "ok" : a.successfulLabels.length === 0 ? "failed" : "partial";
+    return [p.label, status, ...keys.map(([k]) => cell(a, k))];
+  });
+  return renderBoxTable(
+    [
+      { header: "Point", justify: "left" },
+      { header: "Status", justify: "left" },
+      ...keys.map(([, h]) => ({ header: h })),
+    ],
+    rows,
+    { title: "infermeter | Sweep Summary" },
+  );
+}
+
+function renderConfidenceTable(agg: ConfidenceAggregate): string {
+  const keys = TABLE_KEYS.filter(([k]) => agg.metrics.has(k));
+  const rows = keys.map(([k, h]) => {
+    const s = agg.metrics.get(k)!;
+    return [
+      h,
+      formatFixed(s.mean),
+      formatFixed(s.std),
+      Number.isFinite(s.ciLow) ? `[${formatFixed(s.ciLow)}, ${formatFixed(s.ciHigh)}]` : "",
+      Number.isFinite(s.cv) ? formatFixed(s.cv * 100) + "%" : "",
+    ];
+  });
+  return renderBoxTable(
+    [{ header: "Metric", justify: "left" }, { header: "mean" }, { header: "std" }, {
+      header: `${agg.confidenceLevel * 100}% CI`,
+    }, { header: "CV" }],
+    rows,
+    { title: `infermeter | ${agg.successfulLabels.length} of ${agg.numRuns} runs` },
+  );
+}
