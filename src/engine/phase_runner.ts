@@ -41,6 +41,10 @@ export interface SendMeta {
   readonly creditIssuedAt: number;
   /** The due time, where the request had one (open loop, trace replay, think time). */
   readonly scheduledAt?: number;
+  /** The last turn of the session's conversation. */
+  readonly isFinalTurn?: boolean;
+  /** `scheduledAt` is the trace's own timestamp (fixed schedule), not a tick of a rate or a think time. */
+  readonly timestampScheduled?: boolean;
 }
 
 /** One running conversation, as the phase loop drives it. */
@@ -162,7 +166,13 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
   let ticksOver = false;
 
   /** Sends turn k: counted now (synchronously, so budgets and indices follow issue order), then awaited. */
-  const sendTurn = async (session: PhaseSession, sessionIndex: number, k: number, at: Tick | undefined) => {
+  const sendTurn = async (
+    session: PhaseSession,
+    sessionIndex: number,
+    k: number,
+    at: Tick | undefined,
+    fromTimestamp: boolean,
+  ) => {
     const requestIndex = firstIndex + requestsSent++ * indexStride;
     inFlight++;
     try {
@@ -172,6 +182,8 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
         turnIndex: k,
         creditIssuedAt: at?.scheduledAt ?? clock.now(),
         scheduledAt: at?.scheduledAt,
+        isFinalTurn: k === session.turnCount - 1,
+        timestampScheduled: fromTimestamp && at?.scheduledAt !== undefined,
       }, inflight.signal);
     } finally {
       inFlight--;
@@ -179,7 +191,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
   };
 
   const runSession = async (session: PhaseSession, sessionIndex: number, first: Tick): Promise<void> => {
-    await sendTurn(session, sessionIndex, 0, first);
+    await sendTurn(session, sessionIndex, 0, first, followsTimestamps);
     for (let k = 1; k < session.turnCount && !inflight.signal.aborted; k++) {
       const own = followsTimestamps ? session.timestampOf(k) : undefined;
       const delay = session.delayBefore(k);
@@ -200,7 +212,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
       const pause = slicer.beforeIssue();
       if (pause !== undefined) await pause;
       if (stop.signal.aborted) return;
-      await sendTurn(session, sessionIndex, k, at);
+      await sendTurn(session, sessionIndex, k, at, own !== undefined && !strategy.pacesContinuations);
     }
   };
 
@@ -228,7 +240,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     const session = openSession(sessionIndex, tick);
     // Most sessions are one request: no per-turn loop for them.
     const run = session.turnCount === 1
-      ? sendTurn(session, sessionIndex, 0, tick)
+      ? sendTurn(session, sessionIndex, 0, tick, followsTimestamps)
       : runSession(session, sessionIndex, tick);
     const p: Promise<void> = run.finally(() => {
       running.delete(p);

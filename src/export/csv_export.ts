@@ -27,7 +27,7 @@ function row(fields: readonly string[]): string {
 /** `Header (unit)`; AIPerf omits the unit `requests` (and `count`). */
 export function csvMetricName(result: Pick<MetricResult, "header" | "unit">): string {
   const unit = result.unit;
-  return unit && unit !== "requests" ? `${result.header} (${unit})` : result.header;
+  return unit && unit !== "requests" && unit !== "count" ? `${result.header} (${unit})` : result.header;
 }
 
 function num(x: number | undefined): string {

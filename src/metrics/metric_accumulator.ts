@@ -251,6 +251,7 @@ export class MetricAccumulator {
       value: (tag) => raw.get(tag),
       sum: (tag) => recordStats.get(tag)?.sum,
       count: (tag) => recordStats.get(tag)?.count ?? 0,
+      stats: (tag) => recordStats.get(tag),
     };
     for (const def of this.#derived) {
       const value = def.compute(inputs);
@@ -259,6 +260,7 @@ export class MetricAccumulator {
       results.set(def.tag, resultOf(def, { value }));
     }
     const metrics = this.#metrics
+      .filter((def) => !def.flags.internal)
       .map((def) => results.get(def.tag))
       .filter((r): r is MetricResult => r !== undefined)
       .sort((a, b) => a.displayOrder - b.displayOrder);

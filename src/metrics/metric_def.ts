@@ -7,6 +7,7 @@
  * in ms without conversion and durations in seconds are `ms / 1000`.
  */
 import type { ProcessedRecord } from "../records/request_record.ts";
+import type { Stats } from "./stats.ts";
 
 /** Display units, exactly as AIPerf writes them into `unit` fields. */
 export type MetricUnit =
@@ -19,7 +20,10 @@ export type MetricUnit =
   | "requests/sec"
   | "requests"
   | "%"
-  | "ratio";
+  | "ratio"
+  | "count"
+  | "sessions"
+  | "sessions/hour";
 
 /**
  * - `record`: one value (or a list of values) per request → a distribution with statistics.
@@ -60,6 +64,10 @@ export interface MetricFlags {
   readonly list?: boolean;
   /** Bookkeeping value exported to the JSON summary only (not to CSV or console), like AIPerf's timestamps. */
   readonly jsonOnly?: boolean;
+  /** Only for runs whose conversations have several turns (session metrics). */
+  readonly multiTurnOnly?: boolean;
+  /** A building block of other metrics, never exported or shown (AIPerf `INTERNAL`). */
+  readonly internal?: boolean;
 }
 
 interface MetricDefBase {
@@ -121,6 +129,8 @@ export interface DerivedInputs {
   sum(tag: string): number | undefined;
   /** Number of values of a record metric (0 when absent). */
   count(tag: string): number;
+  /** The statistics of a record metric's values, undefined when it has none. */
+  stats(tag: string): Stats | undefined;
 }
 
 /** A formula over other results, evaluated once after accumulation. */
@@ -140,4 +150,6 @@ export interface MetricSelection {
   readonly supportsReasoning: boolean;
   /** `--goodput` was given. */
   readonly goodput: boolean;
+  /** Some conversation of the run has more than one turn. @default false */
+  readonly multiTurn?: boolean;
 }

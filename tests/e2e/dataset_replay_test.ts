@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { assertExit, readJsonl, runCli, startSim, tempDir } from "./cli_harness.ts";
+import { assertExit, metric, rawInteger, readJson, readJsonl, runCli, startSim, tempDir } from "./cli_harness.ts";
 import { readRequestJournal } from "../../src/sim/read_request_journal.ts";
 import type { JournalEntry } from "../../src/sim/request_journal.ts";
 
@@ -181,6 +181,14 @@ Deno.test("multi_turn: later turns carry the earlier ones with the server's real
   assert.ok(raw.includes(answer.split(" ").slice(0, 3).join(" ")), "the reply the server sent");
   const gap = byText("Now make it cheaper.").received_at_ms - byText("Plan two days in Lisbon.").received_at_ms;
   assert.ok(gap >= 800, `think time honoured: ${gap.toFixed(1)} ms`);
+  // Two conversations of two turns: both sessions complete, and the rate is per hour of the run.
+  const summary = await readJson(join(tmp.path, "artifacts/m-chat-concurrency2/profile_export_aiperf.json"));
+  assert.equal(metric(summary, "session_count").avg, 2);
+  assert.equal(metric(summary, "session_count").unit, "sessions");
+  const duration = metric(summary, "benchmark_duration").avg;
+  assert.ok(Math.abs(metric(summary, "session_throughput").avg - 2 / (duration / 3600)) < 1e-6);
+  assert.equal(metric(summary, "session_throughput").unit, "sessions/hour");
+  assert.match(run.stdout, /Session Throughput \(sessions\/hour\)/);
 });
 
 Deno.test("mooncake_trace: requests go out at their timestamps, prompts synthesized to the requested lengths", async () => {
@@ -212,6 +220,47 @@ Deno.test("mooncake_trace: requests go out at their timestamps, prompts synthesi
     messages: [{ role: "user", content: "Say hi." }],
     max_tokens: 8,
   });
+});
+
+Deno.test("trace replay: each request reaches the server at its timestamp, never early; lag metrics exported", async () => {
+  await using tmp = await tempDir();
+  const journal = join(tmp.path, "journal.jsonl");
+  await using sim = await startSim([...FAST_SIM, "--record-requests", journal]);
+  // 30 requests every 20 ms, each naming its due time in its prompt.
+  const due = Array.from({ length: 30 }, (_, i) => i * 20);
+  const trace = due.map((t) => JSON.stringify({ timestamp: t, text_input: `due ${t}`, output_length: 2 })).join("\n");
+  await Deno.writeTextFile(join(tmp.path, "trace.jsonl"), trace + "\n");
+  // deno-fmt-ignore
+  const run = await runCli([
+    "profile", "--ui", "none", "-m", "m", "--url", sim.url, "--input-file", "trace.jsonl",
+    "--custom-dataset-type", "mooncake_trace", "--artifact-dir", "out",
+  ], { cwd: tmp.path });
+  assertExit(run, 0);
+  await sim.stop();
+  const sent = (await readRequestJournal(journal)).filter((e) => e.path === CHAT);
+  assert.equal(sent.length, due.length);
+  // Each request's due time is its record's credit time (epoch, this machine's clock, like the journal's):
+  // its arrival at the server is never before it, and late by less than a loaded 2-core machine's worst stall.
+  const dir = join(tmp.path, "out");
+  const records = await readJsonl(join(dir, "profile_export.jsonl"));
+  assert.equal(records.length, due.length);
+  const dueMs = new Map(
+    records.map((l) => [l.record.metadata.x_request_id, Number(rawInteger(l.raw, "credit_issued_ns")) / 1e6]),
+  );
+  const lags = sent.map((e) => e.received_at_ms - dueMs.get(e.headers["x-request-id"])!).sort((a, b) => a - b);
+  // 1 ms for two processes' readings of the wall clock.
+  assert.ok(lags[0] >= -1, `a request arrived ${(-lags[0]).toFixed(2)} ms before its time`);
+  assert.ok(lags[lags.length - 1] < 100, `worst lag ${lags[lags.length - 1].toFixed(1)} ms`);
+  assert.ok(lags[Math.floor(lags.length / 2)] < 25, `median lag ${lags[Math.floor(lags.length / 2)].toFixed(1)} ms`);
+  // Due times follow the trace: 20 ms apart.
+  const dues = [...dueMs.values()].sort((a, b) => a - b);
+  for (let i = 1; i < dues.length; i++) assert.ok(Math.abs(dues[i] - dues[i - 1] - 20) < 0.01);
+  const summary = await readJson(join(dir, "profile_export_aiperf.json"));
+  const p50 = metric(summary, "replay_sched_lag_p50").avg;
+  const p99 = metric(summary, "replay_sched_lag_p99").avg;
+  assert.ok(p50 >= 0 && p50 <= p99 && p99 < 100, `client-side lag p50 ${p50} ms, p99 ${p99} ms`);
+  assert.equal(metric(summary, "replay_sched_degraded").avg, 0);
+  assert.equal(summary["replay_send_schedule_offset"], undefined, "the raw offset is internal");
 });
 
 Deno.test("bad dataset inputs exit 2 naming the file, the line, an excerpt and what was expected", async () => {

@@ -142,7 +142,7 @@ Deno.test("good_request_count counts a record only when the goodput evaluator ac
 
 /** Derived inputs from plain maps. */
 function inputs(values: Record<string, number>, sums: Record<string, number> = {}): DerivedInputs {
-  return { value: (t) => values[t], sum: (t) => sums[t], count: (t) => (t in sums ? 1 : 0) };
+  return { value: (t) => values[t], sum: (t) => sums[t], count: (t) => (t in sums ? 1 : 0), stats: () => undefined };
 }
 
 Deno.test("benchmark_duration is the last response minus the first start, in seconds", () => {
