@@ -10,6 +10,14 @@ import { sampleLength, type SeededRandom } from "../base/seeded_random.ts";
 import { asLazyTokenizer, type LazyTokenizer, type Tokenizer } from "../tokenizer/tokenizer.ts";
 import { payloadText } from "../dataset/payload_text.ts";
 import { InputError } from "../base/input_error.ts";
+import {
+  type CacheBustTarget,
+  markerText,
+  placeholderOffsets,
+  sessionDigest,
+  stampText,
+  withPlaceholder,
+} from "./cache_bust.ts";
 
 export interface PreparedTurn {
   readonly conversationId: string;
@@ -32,6 +40,8 @@ export interface PreparedTurn {
   readonly delayMs?: number;
   /** Send time from the phase start (ms), for trace replay. */
   readonly timestampMs?: number;
+  /** Byte offsets in `body` of the cache-bust placeholder digest a session overwrites (engine/cache_bust.ts). */
+  readonly markerAt?: readonly number[];
 }
 
 export interface PreparedConversation {
@@ -42,6 +52,8 @@ export interface PreparedConversation {
   readonly systemMessage?: string;
   /** Later turns carry the earlier ones and the server's real replies (built at send time). */
   readonly withHistory: boolean;
+  /** Its bodies carry the cache-bust placeholder: each session stamps its own digest. */
+  readonly cacheBust?: boolean;
 }
 
 /** The run-wide part of every request body (plain data: it crosses to engine Workers with the conversations). */
@@ -57,6 +69,8 @@ export interface PrepareOptions extends BodySettings {
   readonly rng: SeededRandom;
   /** Counts the ISL of turns that do not carry it (file datasets); loaded only if one needs it. */
   readonly tokenizer?: Tokenizer | LazyTokenizer;
+  /** Where each session's cache-bust marker goes (`--cache-bust`). @default "none" */
+  readonly cacheBust?: CacheBustTarget;
 }
 
 const DEFAULT_CONTEXT: ContextMode = "deltas_without_responses";
@@ -89,8 +103,18 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
   if (needsCount && opts.tokenizer === undefined) {
     throw new TypeError("prepareConversations needs a tokenizer to count input tokens; pass options.tokenizer");
   }
-  const counter = needsCount ? await asLazyTokenizer(opts.tokenizer!).load() : undefined;
-  return dataset.conversations.map((conversation, n) => {
+  const bust = opts.cacheBust ?? "none";
+  const counter = needsCount || (bust !== "none" && countsInput && opts.tokenizer !== undefined)
+    ? await asLazyTokenizer(opts.tokenizer!).load()
+    : undefined;
+  // A precounted prompt (synthetic) grows by the marker: its tokens are estimated over a few digests, as AIPerf does.
+  const markerTokens = bust === "none" || counter === undefined ? 0 : Math.round(
+    Array.from({ length: 8 }, (_, i) => counter.count(markerText(bust, sessionDigest(0, i, "estimate"))))
+      .reduce((a, b) => a + b, 0) / 8,
+  );
+  return dataset.conversations.map((original, n) => {
+    const busted = withPlaceholder(original, bust);
+    const conversation = busted?.conversation ?? original;
     const model = opts.modelSelectionStrategy === "random"
       ? opts.modelNames[modelRng.int(opts.modelNames.length)]
       : opts.modelNames[n % opts.modelNames.length];
@@ -106,14 +130,18 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
       const payload = opts.adapter.buildRequest(turn, ctx, []);
       const lateBuilt = withHistory && turnIndex > 0;
       let inputTokens = turn.inputTokens;
+      if (inputTokens !== undefined && busted?.turnIndex === turnIndex) inputTokens += markerTokens;
       if (countsInput && inputTokens === undefined) {
         inputTokens = counter!.count(opts.adapter.inputText(turn, { systemMessage: conversation.systemMessage }));
       }
+      const body = lateBuilt ? undefined : encoder.encode(JSON.stringify(payload));
+      const markerAt = body !== undefined && bust !== "none" ? placeholderOffsets(body) : [];
       return {
         conversationId: conversation.id,
         turnIndex,
         payload,
-        ...(lateBuilt ? { maxTokens } : { body: encoder.encode(JSON.stringify(payload)) }),
+        ...(lateBuilt ? { maxTokens } : { body }),
+        ...(markerAt.length > 0 ? { markerAt } : {}),
         ...(withHistory ? { turn } : {}),
         inputTokens: countsInput ? inputTokens : undefined,
         requestedOutputTokens: readRequestedOutput(payload) ?? maxTokens,
@@ -121,7 +149,14 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
         timestampMs: turn.timestampMs,
       };
     });
-    return { id: conversation.id, turns, model, systemMessage: conversation.systemMessage, withHistory };
+    return {
+      id: conversation.id,
+      turns,
+      model,
+      systemMessage: conversation.systemMessage,
+      withHistory,
+      ...(bust !== "none" && busted !== undefined ? { cacheBust: true } : {}),
+    };
   });
 }
 
@@ -156,9 +191,11 @@ export function buildTurnBody(
   conversation: PreparedConversation,
   turn: PreparedTurn,
   history: readonly PriorExchange[],
+  cacheBustDigest?: string,
 ): Uint8Array {
   const ctx = buildContext(settings, conversation.model, turn.maxTokens, conversation.systemMessage);
-  return new TextEncoder().encode(JSON.stringify(adapter.buildRequest(turn.turn!, ctx, history)));
+  const text = JSON.stringify(adapter.buildRequest(turn.turn!, ctx, history));
+  return new TextEncoder().encode(cacheBustDigest === undefined ? text : stampText(text, cacheBustDigest));
 }
 
 function buildContext(

@@ -128,7 +128,10 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     : createTokenCounter(config.tokenizer, { inWorker: true, workers: Math.ceil(shards / 4) });
   const counter = counterReady && deferredCounter(counterReady);
 
-  const dataset = await loadDataset({ ...datasetOptions(config), tokenizer, rng });
+  const dataset = await loadDataset({ ...datasetOptions(config), tokenizer, rng }).catch((err: Error) => {
+    // Synthetic options that cannot go together (--seq-dist with --random-range-ratio, …) are input errors.
+    throw err instanceof RangeError ? new InputError(err.message) : err;
+  });
   if (dataset.conversations.length === 0) throw new InputError(`the dataset ${config.inputFile ?? ""} is empty.`);
   const settings = bodySettings({
     streaming,
@@ -145,6 +148,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     outputTokensStddev: config.outputTokensStddev,
     rng,
     tokenizer,
+    cacheBust: config.cacheBust,
   });
   logger.debug(`request bodies prepared ${sinceStart()}`);
   const totalTurns = conversations.reduce((n, c) => n + c.turns.length, 0);
