@@ -10,6 +10,7 @@
  * without relearning; the help texts are our own words. Choices that an extension point defines come from its
  * registry (`choices: ENDPOINTS`), never copied.
  */
+import { UNSUPPORTED_PUBLIC_DATASETS } from "../dataset/public_dataset_names.ts";
 import { ENDPOINTS } from "../endpoints/endpoint_registry.ts";
 import { DATASET_LOADERS } from "../dataset/dataset_loaders.ts";
 import type { LogLevel } from "../ui/logger.ts";
@@ -231,6 +232,18 @@ const VALUE_OPTIONS = [
     yaml: ["benchmark.dataset.format"],
     defaultDescription: "detected from the file",
     help: "Format of --input-file.",
+  },
+  {
+    key: "publicDataset",
+    type: "enum",
+    choices: ["sharegpt"],
+    unsupportedChoices: UNSUPPORTED_PUBLIC_DATASETS,
+    flags: ["--public-dataset"],
+    group: "Input",
+    yaml: ["benchmark.dataset.public_dataset"],
+    help: "A public dataset read from a local file, never downloaded: $INFERMETER_DATASET_DIR/<file>, " +
+      "./.cache/aiperf/datasets/<file> (AIPerf's cache) or the Hugging Face hub cache (sharegpt: " +
+      "ShareGPT_V3_unfiltered_cleaned_split.json of anon8231489123/ShareGPT_Vicuna_unfiltered).",
   },
   {
     key: "datasetSamplingStrategy",
@@ -748,7 +761,6 @@ function reserved(arity: ValueArity, flags: readonly string[], short?: string): 
 
 /** AIPerf flags users will try: parsed so they get a precise "not supported yet" error instead of "unknown". */
 const UNSUPPORTED_OPTIONS: readonly UnsupportedOptionSpec<OptionGroup>[] = [
-  reserved("required", ["--public-dataset"]),
   reserved("required", ["--hf-subset"]),
   reserved("required", ["--system-prompt"]),
   reserved("required", ["--prompt-batch-size", "--batch-size-text", "--batch-size"], "-b"),

@@ -22,6 +22,7 @@ export function datasetOptions(config: ProfileConfig): LoadDatasetOptions {
     rangeRatio,
     promptCorpus: config.promptCorpus,
     inputFile: config.inputFile,
+    publicDataset: config.publicDataset,
     customDatasetType: config.customDatasetType,
     numEntries: config.conversationNum ?? config.numDatasetEntries,
     islMean: config.syntheticInputTokensMean,

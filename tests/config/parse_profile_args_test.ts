@@ -454,13 +454,13 @@ Deno.test("parseProfileArgs rejects AIPerf options that are not supported yet, n
   const problems = await problemsOf([
     "-m",
     "m",
-    "--public-dataset",
-    "sharegpt",
+    "--hf-subset",
+    "x",
     "--num-users",
     "5",
   ]);
   assert.deepEqual(problems, [
-    "--public-dataset is not supported yet by infermeter; remove it (the run would not do what AIPerf does with it).",
+    "--hf-subset is not supported yet by infermeter; remove it (the run would not do what AIPerf does with it).",
     "--num-users is not supported yet by infermeter; remove it (the run would not do what AIPerf does with it).",
   ]);
   assert.match(
@@ -471,6 +471,7 @@ Deno.test("parseProfileArgs rejects AIPerf options that are not supported yet, n
     (await problemsOf(["-m", "m", "--custom-dataset-type", "baseten_trace", "--input-file", "x"]))[0],
     /not supported yet.*Parquet/,
   );
+  assert.match((await problemsOf(["-m", "m", "--public-dataset", "mmstar"]))[0], /mmstar.*not supported yet/);
 });
 
 Deno.test("parseProfileArgs accepts AIPerf switches that change nothing here, with a warning", async () => {

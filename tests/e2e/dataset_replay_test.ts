@@ -263,6 +263,38 @@ Deno.test("trace replay: each request reaches the server at its timestamp, never
   assert.equal(summary["replay_send_schedule_offset"], undefined, "the raw offset is internal");
 });
 
+Deno.test("--public-dataset sharegpt reads AIPerf's local cache, never the network; without it, says where to put it", async () => {
+  await using tmp = await tempDir();
+  const journal = join(tmp.path, "journal.jsonl");
+  await using sim = await startSim([...FAST_SIM, "--record-requests", journal]);
+  const args = ["profile", "--ui", "none", "-m", "m", "--url", sim.url, "--public-dataset", "sharegpt"];
+  const missing = await runCli(args, { cwd: tmp.path, env: { HOME: tmp.path } });
+  assertExit(missing, 2);
+  assert.match(
+    missing.stderr,
+    /never downloads.*\.cache\/aiperf\/datasets\/ShareGPT_V3_unfiltered_cleaned_split\.json/s,
+  );
+  const file = "ShareGPT_V3_unfiltered_cleaned_split.json";
+  await Deno.mkdir(join(tmp.path, ".cache/aiperf/datasets"), { recursive: true });
+  await Deno.copyFile(
+    new URL(
+      `../fixtures/hf_hub/datasets--anon8231489123--ShareGPT_Vicuna_unfiltered/snapshots/0123456789abcdef/${file}`,
+      import.meta.url,
+    ),
+    join(tmp.path, ".cache/aiperf/datasets", file),
+  );
+  const run = await runCli(args, { cwd: tmp.path, env: { HOME: tmp.path } });
+  assertExit(run, 0);
+  await sim.stop();
+  const sent = (await readRequestJournal(journal)).filter((e) => e.path === CHAT);
+  // Three conversations (one of two turns), in file order; the second turn carries the first and its real reply.
+  assert.equal(sent.length, 4);
+  const prompts = sent.map(lastUser);
+  assert.ok(prompts.includes("Suggest three things to see there in one afternoon."));
+  const second = sent.find((e) => lastUser(e).startsWith("Suggest"))!.body as { messages: { role: string }[] };
+  assert.deepEqual(second.messages.map((m) => m.role), ["user", "assistant", "user"]);
+});
+
 Deno.test("bad dataset inputs exit 2 naming the file, the line, an excerpt and what was expected", async () => {
   await using tmp = await tempDir();
   const cases: [string, string, RegExp][] = [
