@@ -9,7 +9,7 @@
  * registered adapter.
  */
 import type { RegistryEntry } from "../base/registry.ts";
-import type { Turn } from "../dataset/conversation.ts";
+import type { MediaKind, Turn } from "../dataset/conversation.ts";
 
 /** Registered endpoint type names (`--endpoint-type`); the registry is the list of valid ones. */
 export type EndpointType = string;
@@ -52,6 +52,8 @@ export interface EndpointCapabilities {
   readonly metricsTitle: string;
   /** AIPerf's service kind, used in `input_config`. */
   readonly serviceKind: "openai";
+  /** Media kinds a turn may carry to this API (none when absent); a dataset with others is refused. */
+  readonly media?: readonly MediaKind[];
 }
 
 /** What the body of one request depends on besides the turn. */

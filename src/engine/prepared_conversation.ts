@@ -89,6 +89,18 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
         "raw_payload or inputs_json dataset (or mooncake_trace lines with a payload), or use another endpoint type.",
     );
   }
+  const accepted = opts.adapter.capabilities.media ?? [];
+  for (const conversation of dataset.conversations) {
+    for (const turn of conversation.turns) {
+      const refused = turn.media?.find((m) => !accepted.includes(m.kind));
+      if (refused !== undefined) {
+        throw new InputError(
+          `${endpoint} cannot carry ${refused.kind} inputs, and conversation ${conversation.id} has some; use ` +
+            "--endpoint-type chat, or remove the media fields from the dataset.",
+        );
+      }
+    }
+  }
   if (opts.adapter.withOptions) {
     // Checked here so a bad knob stops the run before anything is sent; the shards configure their own copies.
     await opts.adapter.withOptions(opts.extraInputs).catch((error: Error) => {

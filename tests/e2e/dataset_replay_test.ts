@@ -295,6 +295,33 @@ Deno.test("--public-dataset sharegpt reads AIPerf's local cache, never the netwo
   assert.deepEqual(second.messages.map((m) => m.role), ["user", "assistant", "user"]);
 });
 
+Deno.test("single_turn media reach the server as OpenAI chat content parts; completions refuses them", async () => {
+  await using tmp = await tempDir();
+  const journal = join(tmp.path, "journal.jsonl");
+  await using sim = await startSim([...FAST_SIM, "--record-requests", journal]);
+  await Deno.writeFile(join(tmp.path, "dot.png"), new Uint8Array([137, 80, 78, 71, 0, 1]));
+  await Deno.writeTextFile(
+    join(tmp.path, "media.jsonl"),
+    '{"text": "Describe both.", "images": ["https://example.com/a.jpg", "dot.png"], "audio": "wav,UklGRg=="}\n',
+  );
+  const args = ["profile", "--ui", "none", "-m", "m", "--url", sim.url, "--input-file", "media.jsonl"];
+  assertExit(await runCli(args, { cwd: tmp.path }), 0);
+  const refused = await runCli([...args, "--endpoint-type", "completions"], { cwd: tmp.path });
+  assertExit(refused, 2);
+  assert.match(refused.stderr, /--endpoint-type completions cannot carry image inputs/);
+  await sim.stop();
+  const [sent] = (await readRequestJournal(journal)).filter((e) => e.path === CHAT);
+  assert.deepEqual((sent.body as { messages: unknown[] }).messages, [{
+    role: "user",
+    content: [
+      { type: "text", text: "Describe both." },
+      { type: "image_url", image_url: { url: "https://example.com/a.jpg" } },
+      { type: "image_url", image_url: { url: `data:image/png;base64,${btoa("\x89PNG\x00\x01")}` } },
+      { type: "input_audio", input_audio: { data: "UklGRg==", format: "wav" } },
+    ],
+  }]);
+});
+
 Deno.test("bad dataset inputs exit 2 naming the file, the line, an excerpt and what was expected", async () => {
   await using tmp = await tempDir();
   const cases: [string, string, RegExp][] = [
