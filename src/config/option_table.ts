@@ -10,6 +10,7 @@
  * without relearning; the help texts are our own words. Choices that an extension point defines come from its
  * registry (`choices: ENDPOINTS`), never copied.
  */
+import { UNSUPPORTED_PUBLIC_DATASETS } from "../dataset/public_dataset_names.ts";
 import { ENDPOINTS } from "../endpoints/endpoint_registry.ts";
 import { DATASET_LOADERS } from "../dataset/dataset_loaders.ts";
 import type { LogLevel } from "../ui/logger.ts";
@@ -309,6 +310,18 @@ const VALUE_OPTIONS = [
     help: "Format of --input-file.",
   },
   {
+    key: "publicDataset",
+    type: "enum",
+    choices: ["sharegpt"],
+    unsupportedChoices: UNSUPPORTED_PUBLIC_DATASETS,
+    flags: ["--public-dataset"],
+    group: "Input",
+    yaml: ["benchmark.dataset.public_dataset"],
+    help: "A public dataset read from a local file, never downloaded: $INFERMETER_DATASET_DIR/<file>, " +
+      "./.cache/aiperf/datasets/<file> (AIPerf's cache) or the Hugging Face hub cache (sharegpt: " +
+      "ShareGPT_V3_unfiltered_cleaned_split.json of anon8231489123/ShareGPT_Vicuna_unfiltered).",
+  },
+  {
     key: "datasetSamplingStrategy",
     type: "enum",
     choices: ["sequential", "random", "shuffle"],
@@ -570,6 +583,53 @@ const VALUE_OPTIONS = [
     metavar: "<tokens>",
     defaultDescription: "the trace format's (mooncake 512, bailian 16)",
     help: "Tokens per hash_id block when trace prompts are synthesized.",
+  },
+  {
+    key: "seqDist",
+    type: "string",
+    flags: ["--seq-dist", "--sequence-distribution"],
+    group: "Input Sequence Length (ISL)",
+    metavar: "<pairs>",
+    yaml: ["benchmark.dataset.prompts.sequence_distribution"],
+    help: "Mixture of (ISL, OSL) pairs with percentages summing to 100, replacing --isl/--osl for synthetic " +
+      "prompts: 'ISL[|stddev],OSL[|stddev]:pct;…' (e.g. '128,64:25;512|20,128|5:75'), '[(256,128):40,(512,256):60]' " +
+      'or JSON {"pairs": [{"isl", "osl", "prob", "isl_stddev", "osl_stddev"}]}.',
+  },
+  {
+    key: "randomRangeRatio",
+    type: "string",
+    flags: ["--random-range-ratio"],
+    group: "Input Sequence Length (ISL)",
+    metavar: "<ratio>",
+    yaml: ["benchmark.dataset.prompts.random_range_ratio"],
+    help: "Draw ISL and OSL uniformly from [floor(mean·(1−r)), ceil(mean·(1+r))] around --isl and --osl (vLLM " +
+      'style); a float in [0, 1) for both, or {"input": r1, "output": r2}. Needs --osl; not with --seq-dist or ' +
+      "the stddev options.",
+  },
+  {
+    key: "promptCorpus",
+    type: "enum",
+    choices: ["sonnet", "coding"],
+    unsupportedChoices: ["random"],
+    flags: ["--prompt-corpus"],
+    group: "Input Sequence Length (ISL)",
+    yaml: ["benchmark.dataset.prompts.corpus"],
+    defaultDescription: "sonnet",
+    help: "Text synthetic prompts are cut from: 'sonnet' (infermeter's bundled prose, in the place of AIPerf's " +
+      "Shakespeare) or 'coding' (generated code, logs, JSON, tracebacks, diffs; seeded).",
+  },
+  {
+    key: "cacheBust",
+    type: "enum",
+    choices: ["none", "system_prefix", "system_suffix", "first_turn_prefix", "first_turn_suffix"],
+    unsupportedChoices: ["warmup_isolation_system", "warmup_isolation_first_turn"],
+    defaultDescription: "none",
+    flags: ["--cache-bust"],
+    group: "Input Sequence Length (ISL)",
+    yaml: ["benchmark.dataset.prompts.cache_bust.target"],
+    help: "Give every session a unique '[rid:<digest>]' marker before/after the system message or the first user " +
+      "turn, so sessions never share a cached prompt prefix (the system targets fall back to the first user turn " +
+      "when there is no system message). Written payloads are sent as written.",
   },
   // ── Output Sequence Length ────────────────────────────────────────────────────────────────────────────────
   {
@@ -1158,13 +1218,11 @@ function reserved(arity: ValueArity, flags: readonly string[], short?: string): 
 
 /** AIPerf flags users will try: parsed so they get a precise "not supported yet" error instead of "unknown". */
 const UNSUPPORTED_OPTIONS: readonly UnsupportedOptionSpec<OptionGroup>[] = [
-  reserved("required", ["--public-dataset"]),
   reserved("required", ["--hf-subset"]),
   reserved("required", ["--system-prompt"]),
   reserved("required", ["--prompt-prefix-pool-size", "--prefix-prompt-pool-size", "--num-prefix-prompts"]),
   reserved("required", ["--prompt-prefix-length", "--prefix-prompt-length"]),
   reserved("required", ["--shared-system-prompt-length"]),
-  reserved("required", ["--seq-dist", "--sequence-distribution"]),
   reserved("required", ["--image-width-mean"]),
   reserved("required", ["--image-height-mean"]),
   reserved("required", ["--image-batch-size", "--batch-size-image"]),

@@ -189,10 +189,11 @@ export function resolveProfileConfig(
     );
   }
   let requestCount = fields.requestCount;
-  // --conversation-num stops the run after that many sessions instead (AIPerf's session count).
+  // --conversation-num stops the run after that many sessions instead (AIPerf's session count); a file or public
+  // dataset is sent once.
   if (
     requestCount === undefined && benchmarkDuration === undefined && inputFile === undefined &&
-    fields.conversationNum === undefined
+    fields.publicDataset === undefined && fields.conversationNum === undefined
   ) {
     requestCount = Math.max(10, 2 * (concurrency ?? 1));
   }

@@ -5,6 +5,19 @@
  * how its earlier turns reach the server is its context mode.
  */
 
+/** Kinds of media a turn may carry. */
+export type MediaKind = "image" | "audio" | "video";
+
+/**
+ * One media input of a turn, endpoint-neutral: a remote `url` the server fetches, or the content inline as a
+ * `dataUrl` (`data:<mime>;base64,<…>`). Endpoint adapters render it in their API's shape.
+ */
+export interface MediaItem {
+  readonly kind: MediaKind;
+  readonly url?: string;
+  readonly dataUrl?: string;
+}
+
 /** One request's worth of user input. */
 export interface Turn {
   /** Prompt texts; chat sends them as content parts of one user message (one text → a plain string). */
@@ -14,6 +27,8 @@ export interface Turn {
    * texts in order, so APIs that do not name them still see every one.
    */
   readonly named?: Readonly<Record<string, readonly string[]>>;
+  /** Images, audio and video sent with the texts, in this order by kind (as AIPerf: images, audios, videos). */
+  readonly media?: readonly MediaItem[];
   /** Message role for chat (`user` when absent). */
   readonly role?: string;
   /** Requested output tokens for this turn (overrides the synthetic OSL); undefined = server decides. */

@@ -11,7 +11,8 @@
  * prepared (`engine/prepared_conversation.ts`), as is the `--osl` fallback for turns without `output_length`; the
  * OSL options here only shape synthetic data. Synthetic turns always carry their exact `inputTokens`.
  */
-import type { LazyTokenizer, Tokenizer } from "../tokenizer/tokenizer.ts";
+import { asLazyTokenizer, type LazyTokenizer, type Tokenizer } from "../tokenizer/tokenizer.ts";
+import { loadPublicDataset } from "./public_datasets.ts";
 import type { Dataset } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader } from "./dataset_loader.ts";
@@ -41,6 +42,8 @@ export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "token
   readonly turnDelayRatio?: number;
   /** Drop every timestamp and delay (`--ignore-trace-delays`). @default false */
   readonly ignoreTraceDelays?: boolean;
+  /** A public dataset read from its local file (`--public-dataset`, `public_datasets.ts`). */
+  readonly publicDataset?: string;
 }
 
 /**
@@ -52,6 +55,18 @@ export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "token
  */
 export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset> {
   const { tokenizer } = options;
+  if (options.publicDataset !== undefined) {
+    if (options.inputFile !== undefined) {
+      throw new DatasetError("--public-dataset", undefined, "cannot be combined with --input-file; give one of them");
+    }
+    if (tokenizer === undefined) throw new TypeError("loadDataset needs a tokenizer to read a public dataset");
+    const loaded = await asLazyTokenizer(tokenizer).load();
+    const dataset = await loadPublicDataset(options.publicDataset, {
+      tokenizer: loaded,
+      outputTokensGiven: options.oslMean !== undefined,
+    });
+    return retime(dataset, options);
+  }
   if (options.inputFile === undefined) {
     if (tokenizer === undefined) {
       throw new TypeError("loadDataset needs a tokenizer to synthesize prompts; pass options.tokenizer");

@@ -12,8 +12,9 @@
  * Fields (null = absent): `text` (string) or `texts` (strings and/or `{name, contents: [strings]}` objects, flattened
  * in order; not both), `role`, `output_length` (positive integer → `maxTokens`), `extra` (object merged into the
  * request body), `timestamp` or `delay` (ms, ≥ 0; not both), `session_id`, `model`, and an optional
- * `type: "single_turn"`. Other fields are ignored. AIPerf's media fields (`image(s)`, `image_uuids`, `audio(s)`,
- * `video(s)`) are rejected with a clear error until media inputs are implemented.
+ * `type: "single_turn"`, and the media fields `image`/`images`, `audio`/`audios`, `video`/`videos` (URLs, data URLs or
+ * local files, `media_inputs.ts`; the single and the list form of a kind not both). Other fields are ignored.
+ * `image_uuids` (vLLM's multimodal cache ids) is refused as not supported yet.
  *
  * Each line becomes a one-turn conversation; lines sharing a `session_id` become the turns of one conversation,
  * in file order, sent one after another without history (as AIPerf does). Conversations keep the order of their
@@ -23,12 +24,12 @@ import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader } from "./dataset_loader.ts";
 import { describeJson, field, isObject, readJsonRecords, recordError } from "./json_record.ts";
+import { MEDIA_FIELD_PAIRS, mediaItems } from "./media_inputs.ts";
+import type { MediaItem } from "./conversation.ts";
 
 export { describeJson, parseJsonLine } from "./json_record.ts";
 
 export const SINGLE_TURN = "single_turn";
-
-const MEDIA_FIELDS = ["image", "images", "image_uuids", "audio", "audios", "video", "videos"] as const;
 
 /** A parsed line: its turn and the session it belongs to, if any. */
 export interface SingleTurnRecord {
@@ -56,10 +57,20 @@ export function parseSingleTurnRecord(record: unknown, file: string, line: numbe
       } but this file is read as ${SINGLE_TURN}; remove "type" or set it to "${SINGLE_TURN}"`,
     );
   }
-  for (const name of MEDIA_FIELDS) {
-    if (field(record, name) !== undefined) {
-      fail(`"${name}" is not supported yet (media inputs are not implemented); remove it to send the text alone`);
-    }
+  if (field(record, "image_uuids") !== undefined) {
+    fail(`"image_uuids" is not supported yet; remove it (the images are sent in full)`);
+  }
+  const media: MediaItem[] = [];
+  for (const [kind, single, list] of MEDIA_FIELD_PAIRS) {
+    const one = field(record, single);
+    const many = field(record, list);
+    if (one !== undefined && many !== undefined) fail(`"${single}" and "${list}" cannot both be set; keep one of them`);
+    const value = one ?? many;
+    if (value === undefined) continue;
+    if (one !== undefined && typeof one !== "string") fail(`"${single}" must be a string (got ${describeJson(one)})`);
+    const items = mediaItems(kind, one !== undefined ? single : list, value, file);
+    if (typeof items === "string") fail(items);
+    media.push(...(items as MediaItem[]));
   }
 
   const text = field(record, "text");
@@ -72,11 +83,13 @@ export function parseSingleTurnRecord(record: unknown, file: string, line: numbe
     texts = [text as string];
   } else if (textList !== undefined) {
     texts = parseTexts(textList, fail);
+  } else if (media.length > 0) {
+    texts = [];
   } else {
     return fail(`expected "text" or "texts" with the prompt (found neither)`);
   }
 
-  const turn: { -readonly [K in keyof Turn]: Turn[K] } = { texts };
+  const turn: { -readonly [K in keyof Turn]: Turn[K] } = media.length > 0 ? { texts, media } : { texts };
   const role = field(record, "role");
   if (role !== undefined) {
     if (typeof role !== "string" || role === "") fail(`"role" must be a non-empty string (got ${describeJson(role)})`);
@@ -216,7 +229,9 @@ export function canLoadSingleTurn(record: unknown): boolean {
   const type = field(record, "type");
   if (type !== undefined && type !== SINGLE_TURN) return false;
   if (field(record, "text") !== undefined || field(record, "texts") !== undefined) return true;
-  return MEDIA_FIELDS.some((name) => field(record, name) !== undefined);
+  return MEDIA_FIELD_PAIRS.some(([, one, many]) =>
+    field(record, one) !== undefined || field(record, many) !== undefined
+  );
 }
 
 export const singleTurnLoader: DatasetLoader = {

@@ -13,12 +13,20 @@
  *   ≥ 1, each a fresh prompt with its own ISL and OSL; every later turn waits Normal(`turnDelayMean`,
  *   `turnDelayStddev`) ms, ≥ 0, after the previous answer. Turn counts and delays come from their own streams
  *   (`synthetic.turns`, `synthetic.delays`), so single-turn datasets are unchanged by them.
+ * - `--seq-dist` replaces both length distributions by a mixture of (ISL, OSL) pairs (`sequence_distribution.ts`,
+ *   stream `synthetic.seq-dist`); `--random-range-ratio` draws both uniformly from windows around the means
+ *   (`range_ratio.ts`, stream `synthetic.range-ratio`, ISL then OSL per turn).
+ * - `--prompt-corpus coding` cuts prompts from generated developer text (`coding_corpus.ts`, stream
+ *   `synthetic.corpus`) instead of the bundled prose.
  */
 import type { LazyTokenizer, Tokenizer } from "../tokenizer/tokenizer.ts";
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { DEFAULT_CORPUS } from "./default_corpus.ts";
 import { PromptSynthesizer } from "./prompt_synthesizer.ts";
 import { sampleLength, SeededRandom } from "../base/seeded_random.ts";
+import { sampleSequencePair, type SequencePair } from "./sequence_distribution.ts";
+import { inputBounds, outputBounds, type RangeRatio } from "./range_ratio.ts";
+import { codingCorpus } from "./coding_corpus.ts";
 
 export interface SyntheticDatasetOptions {
   /** Tokenizer that defines "token" for prompt lengths; a lazy one loads only if the piece table falls short. */
@@ -50,6 +58,12 @@ export interface SyntheticDatasetOptions {
   readonly turnDelayMean?: number;
   /** Standard deviation of the think time, ms. @default 0 */
   readonly turnDelayStddev?: number;
+  /** A mixture of (ISL, OSL) pairs (`--seq-dist`), replacing the ISL and OSL distributions. */
+  readonly seqDist?: readonly SequencePair[];
+  /** Uniform windows around `islMean` and `oslMean` (`--random-range-ratio`); needs `oslMean`, no stddevs. */
+  readonly rangeRatio?: RangeRatio;
+  /** Corpus the prompts are cut from (`--prompt-corpus`); `corpus` wins when given. @default "sonnet" */
+  readonly promptCorpus?: "sonnet" | "coding";
   /** Prompts per entry (`--prompt-batch-size`: inputs of one embeddings request), each of a sampled length.
    * @default 1 */
   readonly batchSize?: number;
@@ -98,14 +112,35 @@ export async function buildSyntheticDataset(options: SyntheticDatasetOptions): P
   }
   if (!(oslStddev >= 0)) throw new RangeError(`oslStddev must be ≥ 0, got ${oslStddev}; use 0 for a fixed length`);
 
+  if (options.seqDist !== undefined && options.rangeRatio !== undefined) {
+    throw new RangeError("--seq-dist and --random-range-ratio cannot be combined; give one of them");
+  }
+  const ratio = options.rangeRatio;
+  if (ratio !== undefined) {
+    if (oslMean === undefined) throw new RangeError("--random-range-ratio needs --osl (the OSL window's mean)");
+    if (islStddev > 0 || oslStddev > 0) {
+      throw new RangeError("--random-range-ratio sets the length spread; leave --isl-stddev and --osl-stddev at 0");
+    }
+  }
+
   const root = options.rng ?? new SeededRandom(options.seed ?? 0);
   const islRng = root.derive("synthetic.isl");
   const oslRng = root.derive("synthetic.osl");
-  const synthesizer = new PromptSynthesizer(
-    options.tokenizer,
-    options.corpus ?? DEFAULT_CORPUS,
-    root.derive("synthetic.prompts"),
-  );
+  const mixRng = root.derive("synthetic.seq-dist");
+  const ratioRng = root.derive("synthetic.range-ratio");
+  const corpus = options.corpus ??
+    (options.promptCorpus === "coding" ? codingCorpus(root.derive("synthetic.corpus")) : DEFAULT_CORPUS);
+  const synthesizer = new PromptSynthesizer(options.tokenizer, corpus, root.derive("synthetic.prompts"));
+  const islWindow = ratio && inputBounds(islMean, ratio.input);
+  const oslWindow = ratio && outputBounds(oslMean!, ratio.output);
+  const uniform = (rng: SeededRandom, [lo, hi]: [number, number]) => lo + rng.int(hi - lo + 1);
+  /** One turn's (ISL, OSL); OSL undefined when the server decides. */
+  const lengths = (): [number, number | undefined] => {
+    if (options.seqDist !== undefined) return sampleSequencePair(options.seqDist, mixRng);
+    if (islWindow !== undefined) return [uniform(ratioRng, islWindow), uniform(ratioRng, oslWindow!)];
+    const isl = sampleLength(islRng, islMean, islStddev);
+    return [isl, oslMean === undefined ? undefined : sampleLength(oslRng, oslMean, oslStddev)];
+  };
 
   const turnMean = options.turnMean ?? 1;
   const turnStddev = options.turnStddev ?? 0;
@@ -142,10 +177,10 @@ export async function buildSyntheticDataset(options: SyntheticDatasetOptions): P
     const count = turnMean === 1 && turnStddev === 0 ? 1 : sampleLength(turnRng, turnMean, turnStddev);
     const turns: Turn[] = [];
     for (let k = 0; k < count; k++) {
-      const isl = sampleLength(islRng, islMean, islStddev);
+      const [isl, osl] = lengths();
       const prompt = await synthesizer.prompt(isl);
       const turn: { -readonly [K in keyof Turn]: Turn[K] } = { texts: [prompt.text], inputTokens: prompt.tokens };
-      if (oslMean !== undefined) turn.maxTokens = sampleLength(oslRng, oslMean, oslStddev);
+      if (osl !== undefined) turn.maxTokens = osl;
       if (k > 0 && (delayMean > 0 || delayStddev > 0)) {
         turn.delayMs = Math.max(0, delayRng.normal(delayMean, delayStddev));
       }

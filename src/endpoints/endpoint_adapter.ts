@@ -9,7 +9,7 @@
  * registered adapter.
  */
 import type { RegistryEntry } from "../base/registry.ts";
-import type { Turn } from "../dataset/conversation.ts";
+import type { MediaKind, Turn } from "../dataset/conversation.ts";
 import type { ChatMessage } from "../tokenizer/chat_template.ts";
 
 /** Registered endpoint type names (`--endpoint-type`); the registry is the list of valid ones. */
@@ -64,6 +64,8 @@ export interface EndpointCapabilities {
   readonly metricsTitle: string;
   /** AIPerf's service kind, used in `input_config`. */
   readonly serviceKind: string;
+  /** Media kinds a turn may carry to this API (none when absent); a dataset with others is refused. */
+  readonly media?: readonly MediaKind[];
 }
 
 /** What an adapter may read from the run's options when it is configured ({@link EndpointAdapter.configure}). */

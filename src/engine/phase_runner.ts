@@ -49,6 +49,8 @@ export interface SendMeta {
   readonly cancelAfterMs?: number;
   /** Called once when the first response (SSE event or body) arrives: frees the request's prefill slot. */
   readonly onFirstResponse?: () => void;
+  /** `scheduledAt` is the trace's own timestamp (fixed schedule), not a tick of a rate or a think time. */
+  readonly timestampScheduled?: boolean;
 }
 
 /** One running conversation, as the phase loop drives it. */
@@ -193,6 +195,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     k: number,
     at: Tick | undefined,
     turns: number,
+    fromTimestamp: boolean,
   ) => {
     const requestIndex = firstIndex + requestsSent++ * indexStride;
     inFlight++;
@@ -216,6 +219,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
         scheduledAt: at?.scheduledAt,
         cancelAfterMs,
         onFirstResponse: prefill === undefined ? undefined : freePrefill,
+        timestampScheduled: fromTimestamp && at?.scheduledAt !== undefined,
       }, inflight.signal);
     } finally {
       freePrefill();
@@ -232,7 +236,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     first: Tick,
     turns: number,
   ): Promise<void> => {
-    await sendTurn(session, sessionIndex, 0, first, turns);
+    await sendTurn(session, sessionIndex, 0, first, turns, followsTimestamps);
     let previousDue = first.scheduledAt ?? clock.now();
     for (let k = 1; k < turns && !inflight.signal.aborted; k++) {
       const own = followsTimestamps ? session.timestampOf(k) : undefined;
@@ -261,7 +265,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
         prefill?.release();
         return;
       }
-      await sendTurn(session, sessionIndex, k, at, turns);
+      await sendTurn(session, sessionIndex, k, at, turns, own !== undefined && !strategy.pacesContinuations);
     }
   };
 
@@ -296,7 +300,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     strategy.sessionStarted?.(tick, turns);
     // Most sessions are one request: no per-turn loop for them.
     const run = turns === 1
-      ? sendTurn(session, sessionIndex, 0, tick, 1)
+      ? sendTurn(session, sessionIndex, 0, tick, 1, followsTimestamps)
       : runSession(session, sessionIndex, tick, turns);
     const p: Promise<void> = run.finally(() => {
       running.delete(p);

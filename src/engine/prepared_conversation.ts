@@ -11,6 +11,14 @@ import { asLazyTokenizer, type LazyTokenizer, type Tokenizer } from "../tokenize
 import { payloadText } from "../dataset/payload_text.ts";
 import { InputError } from "../base/input_error.ts";
 import type { ChatTemplate } from "../tokenizer/chat_template.ts";
+import {
+  type CacheBustTarget,
+  markerText,
+  placeholderOffsets,
+  sessionDigest,
+  stampText,
+  withPlaceholder,
+} from "./cache_bust.ts";
 
 export interface PreparedTurn {
   readonly conversationId: string;
@@ -33,6 +41,8 @@ export interface PreparedTurn {
   readonly delayMs?: number;
   /** Send time from the phase start (ms), for trace replay. */
   readonly timestampMs?: number;
+  /** Byte offsets in `body` of the cache-bust placeholder digest a session overwrites (engine/cache_bust.ts). */
+  readonly markerAt?: readonly number[];
 }
 
 export interface PreparedConversation {
@@ -43,6 +53,8 @@ export interface PreparedConversation {
   readonly systemMessage?: string;
   /** Later turns carry the earlier ones and the server's real replies (built at send time). */
   readonly withHistory: boolean;
+  /** Its bodies carry the cache-bust placeholder: each session stamps its own digest. */
+  readonly cacheBust?: boolean;
 }
 
 /** The run-wide part of every request body (plain data: it crosses to engine Workers with the conversations). */
@@ -60,6 +72,8 @@ export interface PrepareOptions extends BodySettings {
   readonly tokenizer?: Tokenizer | LazyTokenizer;
   /** `--apply-chat-template`: the ISL of an API with chat messages counts the rendered template instead. */
   readonly chatTemplate?: ChatTemplate;
+  /** Where each session's cache-bust marker goes (`--cache-bust`). @default "none" */
+  readonly cacheBust?: CacheBustTarget;
 }
 
 const DEFAULT_CONTEXT: ContextMode = "deltas_without_responses";
@@ -78,6 +92,18 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
         "raw_payload or inputs_json dataset (or mooncake_trace lines with a payload), or use another endpoint type.",
     );
   }
+  const accepted = opts.adapter.capabilities.media ?? [];
+  for (const conversation of dataset.conversations) {
+    for (const turn of conversation.turns) {
+      const refused = turn.media?.find((m) => !accepted.includes(m.kind));
+      if (refused !== undefined) {
+        throw new InputError(
+          `${endpoint} cannot carry ${refused.kind} inputs, and conversation ${conversation.id} has some; use ` +
+            "--endpoint-type chat, or remove the media fields from the dataset.",
+        );
+      }
+    }
+  }
   const encoder = new TextEncoder();
   const modelRng = opts.rng.derive("model-selection");
   const oslRng = opts.rng.derive("file-osl");
@@ -88,8 +114,18 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
   if (needsCount && opts.tokenizer === undefined) {
     throw new TypeError("prepareConversations needs a tokenizer to count input tokens; pass options.tokenizer");
   }
-  const counter = needsCount ? await asLazyTokenizer(opts.tokenizer!).load() : undefined;
-  return dataset.conversations.map((conversation, n) => {
+  const bust = opts.cacheBust ?? "none";
+  const counter = needsCount || (bust !== "none" && countsInput && opts.tokenizer !== undefined)
+    ? await asLazyTokenizer(opts.tokenizer!).load()
+    : undefined;
+  // A precounted prompt (synthetic) grows by the marker: its tokens are estimated over a few digests, as AIPerf does.
+  const markerTokens = bust === "none" || counter === undefined ? 0 : Math.round(
+    Array.from({ length: 8 }, (_, i) => counter.count(markerText(bust, sessionDigest(0, i, "estimate"))))
+      .reduce((a, b) => a + b, 0) / 8,
+  );
+  return dataset.conversations.map((original, n) => {
+    const busted = withPlaceholder(original, bust);
+    const conversation = busted?.conversation ?? original;
     const model = opts.modelSelectionStrategy === "random"
       ? opts.modelNames[modelRng.int(opts.modelNames.length)]
       : opts.modelNames[n % opts.modelNames.length];
@@ -105,17 +141,21 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
       const payload = opts.adapter.buildRequest(turn, ctx, []);
       const lateBuilt = withHistory && turnIndex > 0;
       let inputTokens = turn.inputTokens;
+      if (inputTokens !== undefined && busted?.turnIndex === turnIndex) inputTokens += markerTokens;
       if (templated) {
         const messages = opts.adapter.chatMessages!(turn, { systemMessage: conversation.systemMessage });
         inputTokens = counter!.count(opts.chatTemplate!.render(messages));
       } else if (countsInput && inputTokens === undefined) {
         inputTokens = counter!.count(opts.adapter.inputText(turn, { systemMessage: conversation.systemMessage }));
       }
+      const body = lateBuilt ? undefined : encoder.encode(JSON.stringify(payload));
+      const markerAt = body !== undefined && bust !== "none" ? placeholderOffsets(body) : [];
       return {
         conversationId: conversation.id,
         turnIndex,
         payload,
-        ...(lateBuilt ? { maxTokens } : { body: encoder.encode(JSON.stringify(payload)) }),
+        ...(lateBuilt ? { maxTokens } : { body }),
+        ...(markerAt.length > 0 ? { markerAt } : {}),
         ...(withHistory ? { turn } : {}),
         inputTokens: countsInput ? inputTokens : undefined,
         requestedOutputTokens: (opts.adapter.requestedOutputTokens ?? readRequestedOutput)(payload) ?? maxTokens,
@@ -123,7 +163,14 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
         timestampMs: turn.timestampMs,
       };
     });
-    return { id: conversation.id, turns, model, systemMessage: conversation.systemMessage, withHistory };
+    return {
+      id: conversation.id,
+      turns,
+      model,
+      systemMessage: conversation.systemMessage,
+      withHistory,
+      ...(bust !== "none" && busted !== undefined ? { cacheBust: true } : {}),
+    };
   });
 }
 
@@ -158,9 +205,11 @@ export function buildTurnBody(
   conversation: PreparedConversation,
   turn: PreparedTurn,
   history: readonly PriorExchange[],
+  cacheBustDigest?: string,
 ): Uint8Array {
   const ctx = buildContext(settings, conversation.model, turn.maxTokens, conversation.systemMessage);
-  return new TextEncoder().encode(JSON.stringify(adapter.buildRequest(turn.turn!, ctx, history)));
+  const text = JSON.stringify(adapter.buildRequest(turn.turn!, ctx, history));
+  return new TextEncoder().encode(cacheBustDigest === undefined ? text : stampText(text, cacheBustDigest));
 }
 
 function buildContext(

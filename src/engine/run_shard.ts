@@ -18,6 +18,7 @@ import { type BodySettings, buildTurnBody, type PreparedConversation } from "./p
 import { executeRequest, type ExecutorContext, type RequestSender } from "./request_executor.ts";
 import { type PhaseOutcome, type PhaseSession, runPhase, type SendMeta } from "./phase_runner.ts";
 import { warmUpHotPath } from "./warm_up.ts";
+import { sessionDigest, stampBody } from "./cache_bust.ts";
 import type { YieldToIo } from "../runtime/io_yield.ts";
 import { SystemClock } from "../timing/clock.ts";
 import { WakeThread } from "../timing/wake_thread.ts";
@@ -75,6 +76,7 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
       adapter,
       settings: spec.bodySettings,
       onRecord: deps.onRecord,
+      seed: spec.seed,
       ctx: {
         sender: deps.sender,
         adapter,
@@ -96,7 +98,11 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
       signal: deps.signal,
       yieldToIo: deps.yieldToIo,
       openSession: (sessionIndex, tick) =>
-        new ConversationSession(shared, conversationFor(spec, sampler, offset + sessionIndex, tick)),
+        new ConversationSession(
+          shared,
+          conversationFor(spec, sampler, offset + sessionIndex, tick),
+          offset + sessionIndex,
+        ),
     });
     sessionOffset += phase.stops.requestCount ?? 0;
   }
@@ -118,6 +124,7 @@ interface SessionShared {
   readonly settings: BodySettings;
   readonly ctx: ExecutorContext;
   readonly onRecord: (record: RequestRecord) => void;
+  readonly seed: number;
 }
 
 /**
@@ -130,10 +137,13 @@ class ConversationSession implements PhaseSession {
   readonly #conversation: PreparedConversation;
   readonly #correlationId = crypto.randomUUID();
   readonly #history: PriorExchange[] | undefined;
+  /** This session's cache-bust digest, when its conversation carries a marker. */
+  readonly #digest: string | undefined;
 
-  constructor(shared: SessionShared, conversation: PreparedConversation) {
+  constructor(shared: SessionShared, conversation: PreparedConversation, sessionNumber: number) {
     this.#shared = shared;
     this.#conversation = conversation;
+    this.#digest = conversation.cacheBust ? sessionDigest(shared.seed, sessionNumber, conversation.id) : undefined;
     this.turnCount = conversation.turns.length;
     this.#history = conversation.withHistory ? [] : undefined;
   }
@@ -150,9 +160,12 @@ class ConversationSession implements PhaseSession {
     const shared = this.#shared;
     const conversation = this.#conversation;
     const turn = conversation.turns[k];
-    const entry = turn.body !== undefined
-      ? turn as typeof turn & { readonly body: Uint8Array }
-      : { ...turn, body: buildTurnBody(shared.adapter, shared.settings, conversation, turn, this.#history!) };
+    const digest = this.#digest;
+    const entry = turn.body === undefined
+      ? { ...turn, body: buildTurnBody(shared.adapter, shared.settings, conversation, turn, this.#history!, digest) }
+      : digest !== undefined && turn.markerAt !== undefined
+      ? { ...turn, body: stampBody(turn.body, turn.markerAt, digest) }
+      : turn as typeof turn & { readonly body: Uint8Array };
     const record = await executeRequest(shared.ctx, entry, meta, this.#correlationId, signal);
     this.#history?.push({ turn: turn.turn!, reply: record.content });
     shared.onRecord(record);

@@ -267,6 +267,7 @@ export class MetricAccumulator {
         options.observationSec !== undefined && options.observationSec > 0
           ? options.observationSec
           : raw.get("benchmark_duration"),
+      stats: (tag) => recordStats.get(tag),
     };
     for (const def of this.#derived) {
       const value = def.compute(inputs);
@@ -275,6 +276,7 @@ export class MetricAccumulator {
       results.set(def.tag, resultOf(def, { value }));
     }
     const metrics = this.#metrics
+      .filter((def) => !def.flags.internal)
       .map((def) => results.get(def.tag))
       .filter((r): r is MetricResult => r !== undefined)
       .sort((a, b) => a.displayOrder - b.displayOrder);

@@ -7,6 +7,7 @@
  * in ms without conversion and durations in seconds are `ms / 1000`.
  */
 import type { ProcessedRecord } from "../records/request_record.ts";
+import type { Stats } from "./stats.ts";
 
 /** Display units, exactly as AIPerf writes them into `unit` fields. */
 export type MetricUnit =
@@ -21,7 +22,9 @@ export type MetricUnit =
   | "%"
   | "ratio"
   | "count"
-  | "KB";
+  | "KB"
+  | "sessions"
+  | "sessions/hour";
 
 /**
  * Which console table shows a metric (AIPerf's `MetricConsoleGroup`): the main `LLM Metrics` table, the
@@ -68,6 +71,10 @@ export interface MetricFlags {
   readonly list?: boolean;
   /** Bookkeeping value exported to the JSON summary only (not to CSV or console), like AIPerf's timestamps. */
   readonly jsonOnly?: boolean;
+  /** Only for runs whose conversations have several turns (session metrics). */
+  readonly multiTurnOnly?: boolean;
+  /** A building block of other metrics, never exported or shown (AIPerf `INTERNAL`). */
+  readonly internal?: boolean;
 }
 
 interface MetricDefBase {
@@ -136,6 +143,8 @@ export interface DerivedInputs {
    * the run knows it, as AIPerf 0.13 does; otherwise `benchmark_duration`.
    */
   observationSec(): number | undefined;
+  /** The statistics of a record metric's values, undefined when it has none. */
+  stats(tag: string): Stats | undefined;
 }
 
 /** A formula over other results, evaluated once after accumulation. */
@@ -155,4 +164,6 @@ export interface MetricSelection {
   readonly supportsReasoning: boolean;
   /** `--goodput` was given. */
   readonly goodput: boolean;
+  /** Some conversation of the run has more than one turn. @default false */
+  readonly multiTurn?: boolean;
 }

@@ -565,6 +565,24 @@ export const ERROR_ISL: RecordMetricDef = {
   compute: (r) => r.isl ?? r.inputTokens,
 };
 
+/**
+ * `replay_send_schedule_offset = start − scheduledAt` for a request whose due time is its trace timestamp
+ * (fixed-schedule replay; turns paced by a think time have none). Internal: the replay-lag metrics read it.
+ * AIPerf anchors its wall clock to a schedule-relative time, so only differences between its offsets mean
+ * anything; here both times are on the run clock, so the offset is also the absolute lateness.
+ */
+export const REPLAY_SEND_SCHEDULE_OFFSET: RecordMetricDef = {
+  tag: "replay_send_schedule_offset",
+  header: "Replay Send Schedule Offset",
+  shortHeader: "Sched Offset",
+  unit: "ms",
+  kind: "record",
+  requires: [],
+  flags: { internal: true, noConsole: true, noIndividualRecords: true },
+  displayOrder: 2700,
+  compute: (r) => (r.timestampScheduled && r.scheduledAt !== undefined ? r.startAt - r.scheduledAt : undefined),
+};
+
 // ------------------------------------------------------------------------------------------- aggregate metrics
 
 /** `request_count = count(successful requests)`. */
@@ -692,6 +710,24 @@ export const OSL_MISMATCH_COUNT: AggregateMetricDef = {
     const threshold = Math.min((requested * OSL_MISMATCH_PCT) / 100, OSL_MISMATCH_MAX_TOKENS);
     return Math.abs(osl - requested) > threshold ? 1 : 0;
   },
+};
+
+/**
+ * `session_count = count(successful final turns)`: a session completes when the last turn of its conversation
+ * returns a valid response (AIPerf `is_final_turn`). Shown for runs with multi-turn conversations only, where it
+ * differs from the request count.
+ */
+export const SESSION_COUNT: AggregateMetricDef = {
+  tag: "session_count",
+  header: "Session Count",
+  shortHeader: "Sessions",
+  unit: "sessions",
+  kind: "aggregate",
+  fold: "count",
+  requires: [],
+  flags: { largerIsBetter: true, noIndividualRecords: true, multiTurnOnly: true },
+  displayOrder: 1405,
+  compute: (r) => (r.isFinalTurn ? 1 : undefined),
 };
 
 // --------------------------------------------------------------------------------------------- derived metrics
@@ -841,6 +877,67 @@ export const REQUEST_ERROR_RATE: DerivedMetricDef = {
   },
 };
 
+/** `session_throughput = session_count / (duration_s / 3600)`, completed sessions per hour. */
+export const SESSION_THROUGHPUT: DerivedMetricDef = {
+  tag: "session_throughput",
+  header: "Session Throughput",
+  shortHeader: "Sessions/hr",
+  unit: "sessions/hour",
+  kind: "derived",
+  requires: ["session_count", "benchmark_duration"],
+  flags: { largerIsBetter: true, noIndividualRecords: true, multiTurnOnly: true },
+  displayOrder: 1305,
+  compute: (m) => {
+    const duration = m.value("benchmark_duration");
+    return ratio(m.value("session_count"), duration === undefined ? undefined : duration / 3600);
+  },
+};
+
+/** A replay's anchored send lag at a percentile: `pq(offset − min(offset))` = `pq(offset) − min(offset)` in ms,
+ * offsets being `replay_send_schedule_offset`. Anchored at the least-late request, as AIPerf does. */
+function replayLag(q: 50 | 90 | 99, displayOrder: number): DerivedMetricDef {
+  return {
+    tag: `replay_sched_lag_p${q}`,
+    header: `Replay Schedule Lag p${q}`,
+    shortHeader: `Sched Lag p${q}`,
+    unit: "ms",
+    kind: "derived",
+    requires: ["replay_send_schedule_offset"],
+    flags: { noConsole: true, noIndividualRecords: true },
+    displayOrder,
+    compute: (m) => {
+      const s = m.stats("replay_send_schedule_offset");
+      return s === undefined ? undefined : s[`p${q}`] - s.min;
+    },
+  };
+}
+
+/** `replay_sched_lag_p50 = p50(offset − min(offset))`. */
+export const REPLAY_SCHED_LAG_P50: DerivedMetricDef = replayLag(50, 2710);
+/** `replay_sched_lag_p90 = p90(offset − min(offset))`. */
+export const REPLAY_SCHED_LAG_P90: DerivedMetricDef = replayLag(90, 2720);
+/** `replay_sched_lag_p99 = p99(offset − min(offset))`. */
+export const REPLAY_SCHED_LAG_P99: DerivedMetricDef = replayLag(99, 2730);
+
+/** Anchored p99 send lag (ms) above which a replay no longer reflects the recorded arrivals (AIPerf's 500 ms). */
+export const REPLAY_SCHED_DEGRADED_THRESHOLD_MS = 500;
+
+/** `replay_sched_degraded = 1 if replay_sched_lag_p99 > 500 ms else 0`. */
+export const REPLAY_SCHED_DEGRADED: DerivedMetricDef = {
+  tag: "replay_sched_degraded",
+  header: "Replay Schedule Degraded",
+  shortHeader: "Sched Degraded",
+  unit: "count",
+  kind: "derived",
+  requires: ["replay_sched_lag_p99"],
+  flags: { noConsole: true, noIndividualRecords: true },
+  displayOrder: 2740,
+  compute: (m) => {
+    const p99 = m.value("replay_sched_lag_p99");
+    return p99 === undefined ? undefined : p99 > REPLAY_SCHED_DEGRADED_THRESHOLD_MS ? 1 : 0;
+  },
+};
+
 /** `good_request_fraction = good_request_count / (request_count + error_request_count)` (0–1). */
 export const GOOD_REQUEST_FRACTION: DerivedMetricDef = {
   tag: "good_request_fraction",
@@ -980,6 +1077,7 @@ export const METRIC_DEFS: readonly MetricDef[] = [
   HTTP_REQ_DATA_RECEIVED,
   HTTP_REQ_CHUNKS_RECEIVED,
   ERROR_ISL,
+  REPLAY_SEND_SCHEDULE_OFFSET,
   REQUEST_COUNT,
   ERROR_REQUEST_COUNT,
   MIN_REQUEST_TIMESTAMP,
@@ -987,6 +1085,7 @@ export const METRIC_DEFS: readonly MetricDef[] = [
   GOOD_REQUEST_COUNT,
   USAGE_DISCREPANCY_COUNT,
   OSL_MISMATCH_COUNT,
+  SESSION_COUNT,
   TOTAL_ISL,
   TOTAL_OSL,
   TOTAL_OUTPUT_TOKENS,
@@ -997,6 +1096,11 @@ export const METRIC_DEFS: readonly MetricDef[] = [
   TOTAL_TOKEN_THROUGHPUT,
   REQUEST_THROUGHPUT,
   REQUEST_ERROR_RATE,
+  SESSION_THROUGHPUT,
+  REPLAY_SCHED_LAG_P50,
+  REPLAY_SCHED_LAG_P90,
+  REPLAY_SCHED_LAG_P99,
+  REPLAY_SCHED_DEGRADED,
   GOOD_REQUEST_FRACTION,
   GOODPUT,
   TOTAL_USAGE_PROMPT_TOKENS,

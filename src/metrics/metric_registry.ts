@@ -79,7 +79,8 @@ export function metricApplies(def: MetricDef, s: MetricSelection): boolean {
     (f.producesTokensOnly && !s.producesTokens) ||
     (f.tokenizesInputOnly && !s.tokenizesInput) ||
     (f.supportsReasoningOnly && !s.supportsReasoning) ||
-    (f.goodputOnly && !s.goodput)
+    (f.goodputOnly && !s.goodput) ||
+    (f.multiTurnOnly && !s.multiTurn)
   );
 }
 

@@ -34,6 +34,8 @@ export interface RequestRecord {
   readonly sessionNum: number;
   readonly conversationId: string;
   readonly turnIndex: number;
+  /** The last turn of its conversation: a successful one completes the session (AIPerf `is_final_turn`). */
+  readonly isFinalTurn?: boolean;
   /** Value of the `X-Request-ID` header sent. */
   readonly xRequestId: string;
   /** Value of the `X-Correlation-ID` header sent (stable per session). */
@@ -45,6 +47,8 @@ export interface RequestRecord {
   readonly creditIssuedAt: number;
   /** Open-loop schedules: when the request was due. `startAt - scheduledAt` is the lateness. */
   readonly scheduledAt?: number;
+  /** `scheduledAt` is the trace's own timestamp (fixed-schedule replay), not a rate tick or a think time. */
+  readonly timestampScheduled?: boolean;
   /** Taken immediately before the request bytes are written (AIPerf `start_perf_ns`). */
   readonly startAt: number;
   /** Request bytes fully handed to the socket. */

@@ -4,11 +4,28 @@
  */
 import type { ProfileConfig } from "../config/profile_config.ts";
 import type { LoadDatasetOptions } from "../dataset/load_dataset.ts";
+import { parseSequenceDistribution } from "../dataset/sequence_distribution.ts";
+import { parseRangeRatio } from "../dataset/range_ratio.ts";
+import { InputError } from "../base/input_error.ts";
 
-/** @param rankings the endpoint takes rankings tasks (a query and passages), synthesized per the `--rankings-*` options */
+/**
+ * @param rankings the endpoint takes rankings tasks (a query and passages), synthesized per the `--rankings-*` options
+ * @throws {InputError} for a malformed --seq-dist or --random-range-ratio.
+ */
 export function datasetOptions(config: ProfileConfig, rankings = false): LoadDatasetOptions {
+  let seqDist, rangeRatio;
+  try {
+    seqDist = config.seqDist === undefined ? undefined : parseSequenceDistribution(config.seqDist);
+    rangeRatio = config.randomRangeRatio === undefined ? undefined : parseRangeRatio(config.randomRangeRatio);
+  } catch (err) {
+    throw new InputError((err as Error).message);
+  }
   return {
+    seqDist,
+    rangeRatio,
+    promptCorpus: config.promptCorpus,
     inputFile: config.inputFile,
+    publicDataset: config.publicDataset,
     customDatasetType: config.customDatasetType,
     numEntries: config.conversationNum ?? config.numDatasetEntries,
     islMean: config.syntheticInputTokensMean,

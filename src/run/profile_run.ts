@@ -26,6 +26,7 @@ import { createTokenCounter } from "../tokenizer/token_counter.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
 import { METRIC_REGISTRY } from "../metrics/metric_registry.ts";
 import { goodputTags, resolveGoodput } from "../metrics/goodput.ts";
+import { REPLAY_SCHED_DEGRADED_THRESHOLD_MS } from "../metrics/metric_defs.ts";
 import type { RunSummary } from "../metrics/run_summary.ts";
 import type { Float64Column } from "../metrics/float64_column.ts";
 import { computeStats } from "../metrics/stats.ts";
@@ -134,13 +135,14 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   const rng = new SeededRandom(seed);
 
   // Metrics and goodput first: a typo in --goodput should fail before tokenizers load.
-  const metrics = METRIC_REGISTRY.selectMetrics({
+  const selection = {
     streaming,
     producesTokens: adapter.capabilities.producesTokens,
     tokenizesInput: adapter.capabilities.tokenizesInput,
     supportsReasoning: adapter.capabilities.supportsReasoning,
     goodput: config.goodput.length > 0,
-  });
+  };
+  let metrics = METRIC_REGISTRY.selectMetrics(selection);
   const validTags = goodputTags();
   for (const slo of config.goodput) {
     if (!validTags.includes(slo.tag)) {
@@ -185,6 +187,9 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     ...datasetOptions(config, adapter.capabilities.syntheticInput === "rankings"),
     tokenizer,
     rng,
+  }).catch((err: Error) => {
+    // Synthetic options that cannot go together (--seq-dist with --random-range-ratio, …) are input errors.
+    throw err instanceof RangeError ? new InputError(err.message) : err;
   });
   if (dataset.conversations.length === 0) throw new InputError(`the dataset ${config.inputFile ?? ""} is empty.`);
   const settings = bodySettings({
@@ -203,9 +208,12 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     rng,
     tokenizer,
     chatTemplate,
+    cacheBust: config.cacheBust,
   });
   logger.debug(`request bodies prepared ${sinceStart()}`);
   const totalTurns = conversations.reduce((n, c) => n + c.turns.length, 0);
+  // Session metrics only where a session is more than one request.
+  if (totalTurns > conversations.length) metrics = METRIC_REGISTRY.selectMetrics({ ...selection, multiTurn: true });
   logger.info(
     `Dataset: ${totalTurns} ${dataset.source} entr${totalTurns === 1 ? "y" : "ies"}` +
       (totalTurns !== conversations.length ? ` in ${conversations.length} sessions` : "") +
@@ -390,6 +398,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
       ? (run.endEpochMs - run.startEpochMs) / 1000
       : undefined,
   });
+  warnIfReplayDegraded(summary, logger);
   const warmupSummary = run.metrics.warmup?.summarize();
   const cpu = run.outcome?.cpu;
   // CPU time is read in 10 ms ticks: judge it only over runs long enough for that to be precise.
@@ -564,6 +573,18 @@ function resolveTargets(config: ProfileConfig): Target[] {
 
 function inputSessions(conversations: readonly PreparedConversation[]) {
   return conversations.map((c) => ({ sessionId: c.id, payloads: c.turns.map((t) => t.payload) }));
+}
+
+/** AIPerf warns once when a replay could not keep to its schedule (anchored p99 lag over the threshold). */
+function warnIfReplayDegraded(summary: RunSummary, logger: Logger): void {
+  const value = (tag: string) => summary.metrics.find((r) => r.tag === tag)?.value;
+  if (value("replay_sched_degraded") !== 1) return;
+  const lag = (q: number) => value(`replay_sched_lag_p${q}`)?.toFixed(1);
+  logger.warning(
+    `the trace replay fell behind its schedule: send lag p50 ${lag(50)} ms, p90 ${lag(90)} ms, p99 ${lag(99)} ms ` +
+      `(over ${REPLAY_SCHED_DEGRADED_THRESHOLD_MS} ms), so latencies and concurrency no longer reflect the ` +
+      "recorded arrivals; use more --workers or a bigger client machine.",
+  );
 }
 
 function statsObject(column: Float64Column): JsonObject | null {

@@ -219,13 +219,44 @@ Deno.test("single_turn loader validates the optional fields", async () => {
   );
 });
 
-Deno.test("single_turn loader rejects media fields until media is supported", async () => {
-  for (const name of ["image", "images", "image_uuids", "audio", "audios", "video", "videos"]) {
-    await assertLineError(
-      ['{"text": "ok"}', `{"text": "look", "${name}": ["x.png"]}`],
-      2,
-      `"${name}" is not supported yet (media inputs are not implemented); remove it to send the text alone`,
-    );
+Deno.test("single_turn media: URLs and data URLs as written, local files inline, AIPerf's wav,<base64> audio", async () => {
+  const png = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3]);
+  await Deno.writeFile(`${dir}/pic.png`, png);
+  const file = await fileWith([
+    '{"text": "look", "image": "https://example.com/cat.jpg", "audio": "wav,UklGRg=="}',
+    '{"images": ["pic.png", {"name": "more", "contents": ["data:image/gif;base64,R0lG"]}], "videos": ["https://e.x/v.mp4"]}',
+  ]);
+  const dataset = await loadSingleTurn(file);
+  assert.deepEqual(dataset.conversations[0].turns[0].media, [
+    { kind: "image", url: "https://example.com/cat.jpg" },
+    { kind: "audio", dataUrl: "data:audio/wav;base64,UklGRg==" },
+  ]);
+  // A relative file is found beside the dataset file and sent inline; a media-only line has no text.
+  assert.deepEqual(dataset.conversations[1].turns[0].texts, []);
+  assert.deepEqual(dataset.conversations[1].turns[0].media, [
+    { kind: "image", dataUrl: `data:image/png;base64,${btoa(String.fromCharCode(...png))}` },
+    { kind: "image", dataUrl: "data:image/gif;base64,R0lG" },
+    { kind: "video", url: "https://e.x/v.mp4" },
+  ]);
+});
+
+Deno.test("single_turn media: bad values name the line, the field and what is accepted", async () => {
+  const cases: [string, string][] = [
+    ['{"text": "a", "image": "missing.png"}', '"image" value "missing.png" names a file that does not exist'],
+    ['{"text": "a", "image": "notes.txt"}', "whose type is not one of png, jpg, jpeg, gif, webp, bmp"],
+    ['{"text": "a", "audio": "https://x.y/a.wav"}', "audio is sent inline: give a local file, 'wav,<base64>'"],
+    ['{"text": "a", "image": "x.png", "images": ["y.png"]}', '"image" and "images" cannot both be set'],
+    ['{"text": "a", "images": [5]}', '"images"[0] must be a string or a {"name", "contents": [strings]} object'],
+    ['{"text": "a", "image_uuids": ["u"]}', '"image_uuids" is not supported yet'],
+  ];
+  for (const [line, reason] of cases) {
+    const file = await fileWith(['{"text": "ok"}', line]);
+    await assert.rejects(loadSingleTurn(file), (error: unknown) => {
+      assert.ok(error instanceof DatasetError);
+      assert.equal(error.line, 2);
+      assert.ok(error.reason.includes(reason), `${error.reason} ∌ ${reason}`);
+      return true;
+    });
   }
 });
 

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { assertExit, readJsonl, runCli, startSim, tempDir } from "./cli_harness.ts";
+import { assertExit, metric, rawInteger, readJson, readJsonl, runCli, startSim, tempDir } from "./cli_harness.ts";
 import { readRequestJournal } from "../../src/sim/read_request_journal.ts";
 import type { JournalEntry } from "../../src/sim/request_journal.ts";
 
@@ -191,6 +191,14 @@ Deno.test("multi_turn: later turns carry the earlier ones with the server's real
   }
   const gap = byText("Now make it cheaper.").received_at_ms - byText("Plan two days in Lisbon.").received_at_ms;
   assert.ok(gap >= 800, `think time honoured: ${gap.toFixed(1)} ms`);
+  // Two conversations of two turns: both sessions complete, and the rate is per hour of the run.
+  const summary = await readJson(join(tmp.path, "artifacts/m-chat-concurrency2/profile_export_aiperf.json"));
+  assert.equal(metric(summary, "session_count").avg, 2);
+  assert.equal(metric(summary, "session_count").unit, "sessions");
+  const duration = metric(summary, "benchmark_duration").avg;
+  assert.ok(Math.abs(metric(summary, "session_throughput").avg - 2 / (duration / 3600)) < 1e-6);
+  assert.equal(metric(summary, "session_throughput").unit, "sessions/hour");
+  assert.match(run.stdout, /Session Throughput \(sessions\/hour\)/);
 });
 
 Deno.test("mooncake_trace: requests go out at their timestamps, prompts synthesized to the requested lengths", async () => {
@@ -222,6 +230,106 @@ Deno.test("mooncake_trace: requests go out at their timestamps, prompts synthesi
     messages: [{ role: "user", content: "Say hi." }],
     max_tokens: 8,
   });
+});
+
+Deno.test("trace replay: each request reaches the server at its timestamp, never early; lag metrics exported", async () => {
+  await using tmp = await tempDir();
+  const journal = join(tmp.path, "journal.jsonl");
+  await using sim = await startSim([...FAST_SIM, "--record-requests", journal]);
+  // 30 requests every 20 ms, each naming its due time in its prompt.
+  const due = Array.from({ length: 30 }, (_, i) => i * 20);
+  const trace = due.map((t) => JSON.stringify({ timestamp: t, text_input: `due ${t}`, output_length: 2 })).join("\n");
+  await Deno.writeTextFile(join(tmp.path, "trace.jsonl"), trace + "\n");
+  // deno-fmt-ignore
+  const run = await runCli([
+    "profile", "--ui", "none", "-m", "m", "--url", sim.url, "--input-file", "trace.jsonl",
+    "--custom-dataset-type", "mooncake_trace", "--artifact-dir", "out",
+  ], { cwd: tmp.path });
+  assertExit(run, 0);
+  await sim.stop();
+  const sent = (await readRequestJournal(journal)).filter((e) => e.path === CHAT);
+  assert.equal(sent.length, due.length);
+  // Each request's due time is its record's credit time (epoch, this machine's clock, like the journal's):
+  // its arrival at the server is never before it, and late by less than a loaded 2-core machine's worst stall.
+  const dir = join(tmp.path, "out");
+  const records = await readJsonl(join(dir, "profile_export.jsonl"));
+  assert.equal(records.length, due.length);
+  const dueMs = new Map(
+    records.map((l) => [l.record.metadata.x_request_id, Number(rawInteger(l.raw, "credit_issued_ns")) / 1e6]),
+  );
+  const lags = sent.map((e) => e.received_at_ms - dueMs.get(e.headers["x-request-id"])!).sort((a, b) => a - b);
+  // 1 ms for two processes' readings of the wall clock.
+  assert.ok(lags[0] >= -1, `a request arrived ${(-lags[0]).toFixed(2)} ms before its time`);
+  assert.ok(lags[lags.length - 1] < 100, `worst lag ${lags[lags.length - 1].toFixed(1)} ms`);
+  assert.ok(lags[Math.floor(lags.length / 2)] < 25, `median lag ${lags[Math.floor(lags.length / 2)].toFixed(1)} ms`);
+  // Due times follow the trace: 20 ms apart.
+  const dues = [...dueMs.values()].sort((a, b) => a - b);
+  for (let i = 1; i < dues.length; i++) assert.ok(Math.abs(dues[i] - dues[i - 1] - 20) < 0.01);
+  const summary = await readJson(join(dir, "profile_export_aiperf.json"));
+  const p50 = metric(summary, "replay_sched_lag_p50").avg;
+  const p99 = metric(summary, "replay_sched_lag_p99").avg;
+  assert.ok(p50 >= 0 && p50 <= p99 && p99 < 100, `client-side lag p50 ${p50} ms, p99 ${p99} ms`);
+  assert.equal(metric(summary, "replay_sched_degraded").avg, 0);
+  assert.equal(summary["replay_send_schedule_offset"], undefined, "the raw offset is internal");
+});
+
+Deno.test("--public-dataset sharegpt reads AIPerf's local cache, never the network; without it, says where to put it", async () => {
+  await using tmp = await tempDir();
+  const journal = join(tmp.path, "journal.jsonl");
+  await using sim = await startSim([...FAST_SIM, "--record-requests", journal]);
+  const args = ["profile", "--ui", "none", "-m", "m", "--url", sim.url, "--public-dataset", "sharegpt"];
+  const missing = await runCli(args, { cwd: tmp.path, env: { HOME: tmp.path } });
+  assertExit(missing, 2);
+  assert.match(
+    missing.stderr,
+    /never downloads.*\.cache\/aiperf\/datasets\/ShareGPT_V3_unfiltered_cleaned_split\.json/s,
+  );
+  const file = "ShareGPT_V3_unfiltered_cleaned_split.json";
+  await Deno.mkdir(join(tmp.path, ".cache/aiperf/datasets"), { recursive: true });
+  await Deno.copyFile(
+    new URL(
+      `../fixtures/hf_hub/datasets--anon8231489123--ShareGPT_Vicuna_unfiltered/snapshots/0123456789abcdef/${file}`,
+      import.meta.url,
+    ),
+    join(tmp.path, ".cache/aiperf/datasets", file),
+  );
+  const run = await runCli(args, { cwd: tmp.path, env: { HOME: tmp.path } });
+  assertExit(run, 0);
+  await sim.stop();
+  const sent = (await readRequestJournal(journal)).filter((e) => e.path === CHAT);
+  // Three conversations (one of two turns), in file order; the second turn carries the first and its real reply.
+  assert.equal(sent.length, 4);
+  const prompts = sent.map(lastUser);
+  assert.ok(prompts.includes("Suggest three things to see there in one afternoon."));
+  const second = sent.find((e) => lastUser(e).startsWith("Suggest"))!.body as { messages: { role: string }[] };
+  assert.deepEqual(second.messages.map((m) => m.role), ["user", "assistant", "user"]);
+});
+
+Deno.test("single_turn media reach the server as OpenAI chat content parts; completions refuses them", async () => {
+  await using tmp = await tempDir();
+  const journal = join(tmp.path, "journal.jsonl");
+  await using sim = await startSim([...FAST_SIM, "--record-requests", journal]);
+  await Deno.writeFile(join(tmp.path, "dot.png"), new Uint8Array([137, 80, 78, 71, 0, 1]));
+  await Deno.writeTextFile(
+    join(tmp.path, "media.jsonl"),
+    '{"text": "Describe both.", "images": ["https://example.com/a.jpg", "dot.png"], "audio": "wav,UklGRg=="}\n',
+  );
+  const args = ["profile", "--ui", "none", "-m", "m", "--url", sim.url, "--input-file", "media.jsonl"];
+  assertExit(await runCli(args, { cwd: tmp.path }), 0);
+  const refused = await runCli([...args, "--endpoint-type", "completions"], { cwd: tmp.path });
+  assertExit(refused, 2);
+  assert.match(refused.stderr, /--endpoint-type completions cannot carry image inputs/);
+  await sim.stop();
+  const [sent] = (await readRequestJournal(journal)).filter((e) => e.path === CHAT);
+  assert.deepEqual((sent.body as { messages: unknown[] }).messages, [{
+    role: "user",
+    content: [
+      { type: "text", text: "Describe both." },
+      { type: "image_url", image_url: { url: "https://example.com/a.jpg" } },
+      { type: "image_url", image_url: { url: `data:image/png;base64,${btoa("\x89PNG\x00\x01")}` } },
+      { type: "input_audio", input_audio: { data: "UklGRg==", format: "wav" } },
+    ],
+  }]);
 });
 
 Deno.test("bad dataset inputs exit 2 naming the file, the line, an excerpt and what was expected", async () => {

@@ -192,6 +192,9 @@ Deno.test("open loop gives ticks to running sessions' next turns before new sess
     [1500, 2, 1],
   ]);
   assert.deepStrictEqual(sent.map((l) => l.meta.scheduledAt), [1000, 1100, 1200, 1300, 1400, 1500]);
+  // A rate's ticks are no trace timestamps.
+  assert.ok(sent.every((l) => l.meta.timestampScheduled === false));
+  assert.deepStrictEqual(sent.map((l) => l.meta.lastTurn), [false, true, false, true, false, true]);
 });
 
 Deno.test("open loop: a session whose next turn comes after the last tick ends instead of waiting forever", async () => {
@@ -229,6 +232,14 @@ Deno.test("trace replay starts each conversation at its timestamp; later turns f
     [1170, 1170], // conversation 2's second turn: answer at 1140 + 30 ms think time
     [1200, 1200],
     [1500, 1500], // conversation 0's second turn at its own timestamp
+  ]);
+  // Due at a trace timestamp (replay lag) unless paced by a think time; the last turn completes a session.
+  assert.deepStrictEqual(sent.map((l) => [l.meta.timestampScheduled, l.meta.lastTurn]), [
+    [true, false],
+    [true, false],
+    [false, true],
+    [true, true],
+    [true, true],
   ]);
   assert.equal(outcome.issued, 5);
   assert.equal(outcome.sessionsStarted, 3);

@@ -167,6 +167,7 @@ Deno.test("throughputs divide by the observation window; completed requests coun
     sum: (t) => (t === "usage_prompt_tokens" ? 3932 : undefined),
     count: () => 0,
     observationSec: () => windowSec ?? values.benchmark_duration,
+    stats: () => undefined,
   });
   // 4000 input tokens, 40 requests: over the 3.0894 s first-start → last-response span, and over a 3.0934 s window
   const v = { total_isl: 4000, request_count: 40, benchmark_duration: 3.0894 };

@@ -151,6 +151,7 @@ function inputs(
     sum: (t) => sums[t],
     count: (t) => (t in sums ? 1 : 0),
     observationSec: () => windowSec ?? values["benchmark_duration"],
+    stats: () => undefined,
   };
 }
 

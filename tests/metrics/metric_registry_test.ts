@@ -8,6 +8,7 @@ const ALL_ON: MetricSelection = {
   tokenizesInput: true,
   supportsReasoning: true,
   goodput: true,
+  multiTurn: true,
 };
 
 const tags = (defs: readonly MetricDef[]) => defs.map((d) => d.tag);

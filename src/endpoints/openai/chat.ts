@@ -24,9 +24,28 @@ import {
   readUsage,
 } from "./openai_fields.ts";
 
-function userContent(turn: Turn): string | { type: "text"; text: string }[] {
-  if (turn.texts.length === 1) return turn.texts[0];
-  return turn.texts.map((text) => ({ type: "text" as const, text }));
+/**
+ * A single text alone is a plain string (some servers refuse parts then); otherwise content parts: the texts, then
+ * `image_url` per image, `input_audio` (`{data, format}`, base64 without the data-URL header) per audio and
+ * `video_url` (vLLM's extension) per video, as AIPerf renders them.
+ */
+function userContent(turn: Turn): string | JsonObject[] {
+  const media = turn.media ?? [];
+  if (turn.texts.length === 1 && media.length === 0) return turn.texts[0];
+  const parts: JsonObject[] = turn.texts.map((text) => ({ type: "text", text }));
+  for (const kind of ["image", "audio", "video"] as const) {
+    for (const item of media) {
+      if (item.kind !== kind) continue;
+      const url = item.url ?? item.dataUrl!;
+      if (kind === "image") parts.push({ type: "image_url", image_url: { url } });
+      else if (kind === "video") parts.push({ type: "video_url", video_url: { url } });
+      else {
+        const m = /^data:audio\/([^;,]+)[^,]*,(.*)$/s.exec(url);
+        parts.push({ type: "input_audio", input_audio: { data: m ? m[2] : url, format: m ? m[1] : "wav" } });
+      }
+    }
+  }
+  return parts;
 }
 
 function readChoice(obj: JsonObject, key: "delta" | "message"): Delta {
@@ -62,6 +81,7 @@ export const CHAT_ADAPTER: EndpointAdapter = {
     supportsReasoning: true,
     metricsTitle: "LLM Metrics",
     serviceKind: "openai",
+    media: ["image", "audio", "video"],
   },
   usesHistory: true,
 
