@@ -24,6 +24,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "Measure the timing error the client adds, against a server with known, paced latencies.",
     run: async (args) => (await import("./calibrate.ts")).runCalibrate(args),
   },
+  compare: {
+    summary: "Compare runs' statistics side by side; --fail-on thresholds for CI.",
+    run: async (args) => (await import("./compare.ts")).runCompare(args),
+  },
   demo: {
     summary: "Start the simulated server, profile it, print the results and stop it.",
     run: async (args) => (await import("./demo.ts")).runDemo(args),

@@ -17,6 +17,7 @@ export const LAYERS: readonly string[] = [
   "metrics",
   "engine", // conversations on virtual users, phases, shards
   "export", // files and console tables from records and summaries
+  "report", // compare, charts and the HTML report, from a run's exports
   "ui", // logger, progress, dashboard
   "sim", // the simulated server
   "config", // option tables: choices derived from the registries below
