@@ -28,6 +28,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "Compare runs' statistics side by side; --fail-on thresholds for CI.",
     run: async (args) => (await import("./compare.ts")).runCompare(args),
   },
+  plot: {
+    summary: "Draw a run's charts (PNG or SVG) and its self-contained report.html; several runs: sweep charts.",
+    run: async (args) => (await import("./plot.ts")).runPlot(args),
+  },
   demo: {
     summary: "Start the simulated server, profile it, print the results and stop it.",
     run: async (args) => (await import("./demo.ts")).runDemo(args),

@@ -22,6 +22,22 @@ export interface ExportedError {
   readonly count: number;
 }
 
+/** What the client itself cost, from the `infermeter` block of our exports. */
+export interface ClientCost {
+  /** CPU of the whole process over the profiling phase, % of one core. */
+  readonly percentOfCore?: number;
+  readonly engineThreads?: number;
+  /** An engine thread went over this % of a core (timestamps may lag). */
+  readonly overThresholdPercent?: number;
+  readonly peakRssBytes?: number;
+  /** The engine's own time to dispatch each request (`dispatch_overhead_ms`), ms. */
+  readonly dispatchP50Ms?: number;
+  readonly dispatchP99Ms?: number;
+  /** How late open-loop sends left against their schedule, ms. */
+  readonly scheduleLatenessP50Ms?: number;
+  readonly scheduleLatenessP99Ms?: number;
+}
+
 /** What a run's JSON export says, read into typed fields. */
 export interface RunExport {
   /** Where the JSON file is. */
@@ -45,9 +61,10 @@ export interface RunExport {
   readonly endTime?: string;
   readonly cancelled: boolean;
   readonly errors: readonly ExportedError[];
-  /** The client's CPU, % of one core (infermeter's exports only). */
-  readonly clientCpuPercent?: number;
-  readonly engineThreads?: number;
+  /** The client's own cost (infermeter's exports only). */
+  readonly client?: ClientCost;
+  /** Benchmark duration, s. */
+  readonly durationSec?: number;
   /** The producing tool and its version (`infermeter 0.1.0`, `aiperf 0.13.0`). */
   readonly producer: string;
 }
@@ -138,9 +155,24 @@ export function parseRunExport(text: string, jsonPath: string, dir = dirOf(jsonP
     endTime: str(json.end_time),
     cancelled: json.was_cancelled === true,
     errors: readErrors(json.error_summary),
-    clientCpuPercent: num(at(infermeter, "client_cpu", "percent_of_core")),
-    engineThreads: num(at(infermeter, "workers")),
+    client: isObject(infermeter) ? clientCost(infermeter) : undefined,
+    durationSec: num(at(json, "benchmark_duration", "avg")),
     producer,
+  };
+}
+
+function clientCost(x: Record<string, unknown>): ClientCost {
+  return {
+    percentOfCore: num(at(x, "client_cpu", "percent_of_core")),
+    engineThreads: num(x.workers),
+    overThresholdPercent: at(x, "client_cpu", "over_threshold") === true
+      ? num(at(x, "client_cpu", "threshold_percent"))
+      : undefined,
+    peakRssBytes: num(x.peak_rss_bytes),
+    dispatchP50Ms: num(at(x, "dispatch_overhead_ms", "p50")),
+    dispatchP99Ms: num(at(x, "dispatch_overhead_ms", "p99")),
+    scheduleLatenessP50Ms: num(at(x, "schedule_lateness", "p50")),
+    scheduleLatenessP99Ms: num(at(x, "schedule_lateness", "p99")),
   };
 }
 
