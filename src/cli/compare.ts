@@ -104,6 +104,11 @@ export async function runCompare(args: string[], io: CompareIo = DEFAULT_IO): Pr
   } else {
     io.stdout(`${renderRunLegend(paths)}\n\n${renderCompareTable(rows, runs.length)}\n`);
   }
+  if (options.html !== undefined) {
+    const { writeCompareReport } = await import("../report/compare_report.ts");
+    await writeCompareReport(options.html, runs, labels, rows);
+    io.stderr(`HTML comparison: ${options.html}\n`);
+  }
   if (thresholds.length > 0) {
     for (const b of breaches) io.stderr(`FAIL ${b.message}\n`);
     if (breaches.length === 0) io.stderr(`All ${thresholds.length} --fail-on conditions passed.\n`);

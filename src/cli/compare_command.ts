@@ -46,6 +46,14 @@ const COMPARE_OPTIONS = [
     group: "Options",
     help: "Print the comparison as JSON on stdout instead of the table.",
   },
+  {
+    key: "html",
+    type: "path",
+    flags: ["--html"],
+    group: "Options",
+    metavar: "<file>",
+    help: "Also write the comparison as one self-contained HTML file (table and charts, no network needed).",
+  },
 ] as const satisfies readonly OptionSpec[];
 
 /** `infermeter compare`. */

@@ -53,7 +53,9 @@ export function comparePage(
   ];
   runs.forEach((run, i) => {
     sections.push({ kind: "heading", text: `Run ${labels[i]}` }, { kind: "facts", facts: runFacts(run) });
-    if (run.cliCommand !== undefined) sections.push({ kind: "pre", title: "Command line", text: run.cliCommand });
+    if (run.cliCommand !== undefined) {
+      sections.push({ kind: "pre", title: "Command line", text: run.cliCommand, wrap: true });
+    }
   });
   return {
     title: `infermeter comparison — ${runs.length} runs`,

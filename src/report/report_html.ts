@@ -20,7 +20,14 @@ export type HtmlSection =
   | { readonly kind: "heading"; readonly text: string }
   | { readonly kind: "facts"; readonly facts: readonly (readonly [string, string])[] }
   | { readonly kind: "table"; readonly table: HtmlTable }
-  | { readonly kind: "pre"; readonly title: string; readonly text: string; readonly open?: boolean }
+  | {
+    readonly kind: "pre";
+    readonly title: string;
+    readonly text: string;
+    readonly open?: boolean;
+    /** Long lines wrap (a command line) instead of scrolling (a box table). */
+    readonly wrap?: boolean;
+  }
   | { readonly kind: "charts"; readonly charts: readonly ChartSpec[] }
   | { readonly kind: "note"; readonly text: string };
 
@@ -68,6 +75,7 @@ th, td { border: 1px solid var(--line); padding: 4px 10px; text-align: right; }
 th { background: var(--head); font-weight: 600; }
 td.l, th.l { text-align: left; }
 pre { background: #fff; border: 1px solid var(--line); padding: 10px; overflow-x: auto; font-size: 12px; line-height: 1.25; }
+pre.wrap { white-space: pre-wrap; word-break: break-all; }
 details summary { cursor: pointer; color: var(--accent); margin: 6px 0; }
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(560px, 1fr)); gap: 16px; }
 .chart { background: #fff; border: 1px solid var(--line); height: 440px; }
@@ -119,9 +127,9 @@ export function renderReportHtml(page: ReportPage, echartsScript: string | undef
       case "table":
         return renderTable(s.table);
       case "pre":
-        return `<details${s.open ? " open" : ""}><summary>${escapeHtml(s.title)}</summary><pre>${
-          escapeHtml(s.text)
-        }</pre></details>`;
+        return `<details${s.open ? " open" : ""}><summary>${escapeHtml(s.title)}</summary><pre${
+          s.wrap ? ' class="wrap"' : ""
+        }>${escapeHtml(s.text)}</pre></details>`;
       case "note":
         return `<p class="note">${escapeHtml(s.text)}</p>`;
       case "charts": {

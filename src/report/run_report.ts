@@ -126,7 +126,7 @@ export function runReportPage(
     { kind: "facts", facts: runFacts(run) },
   ];
   if (run.cliCommand !== undefined) {
-    sections.push({ kind: "pre", title: "Command line", text: run.cliCommand, open: true });
+    sections.push({ kind: "pre", title: "Command line", text: run.cliCommand, open: true, wrap: true });
   }
   sections.push({ kind: "heading", text: "Metrics" }, metricsTable(run));
   sections.push({ kind: "heading", text: "Charts" });

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { assertExit, runCli, tempDir } from "./cli_harness.ts";
+import { validateReportHtml } from "../report/report_validation.ts";
 
 const RUNS = new URL("../fixtures/runs/", import.meta.url).pathname;
 
@@ -20,7 +21,7 @@ Deno.test("compare prints the runs side by side and fails on a crossed threshold
   assert.match(better.stderr, /All 1 --fail-on conditions passed/);
 
   const worse = await runCli(
-    ["compare", `${RUNS}faster`, `${RUNS}sweep/c2`, "--fail-on", "ttft.p99>+10%", "--json"],
+    ["compare", `${RUNS}faster`, `${RUNS}sweep/c2`, "--fail-on", "ttft.p99>+10%", "--json", "--html", "cmp.html"],
     { cwd: tmp.path },
   );
   assertExit(worse, 4);
@@ -31,6 +32,10 @@ Deno.test("compare prints the runs side by side and fails on a crossed threshold
   );
   assert.ok(row.relative[1] > 0.1, JSON.stringify(row));
   assert.match(worse.stderr, /^FAIL ttft\.p99>\+10%: run B /m);
+  const html = await Deno.readTextFile(`${tmp.path}/cmp.html`);
+  const charts = validateReportHtml(html);
+  assert.ok(charts.some((c) => c.id === "sweep_ttft"), "the HTML form has the comparison charts");
+  assert.match(html, /<td class="l">Time to First Token \(ms\)<\/td><td class="l">p99<\/td>/);
 });
 
 Deno.test("compare reads a sweep directory as its runs, and rejects what it cannot read with exit 2", async () => {
