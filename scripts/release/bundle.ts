@@ -5,7 +5,8 @@
  * file (src/runtime/spawn_worker.ts), and the corpus text is inlined, so nothing else is needed beside it.
  *
  * After bundling, the file is copied to an empty temporary directory and smoke-tested there (`--version`,
- * `profile --help`, and `demo`: a real benchmark, Workers included, against the built-in simulated server) with an
+ * `profile --help`, `demo`: a real benchmark, Workers included, against the built-in simulated server, and `plot` of
+ * its artifacts: PNG charts through the embedded WebAssembly rasterizer and font, and report.html) with an
  * empty `DENO_DIR`, so nothing can come from Deno's module or npm cache; where the machine allows it (Linux, root,
  * `unshare` and `ip`), inside a network namespace that has only loopback, so nothing can come from the network.
  */
@@ -62,10 +63,18 @@ try {
     console.error(`the bundle's demo failed:\n${demo.out}`);
     Deno.exit(1);
   }
+  const runDir = /Results saved to: (\S+?)\/?$/m.exec(demo.out)?.[1] ?? "artifacts";
+  const plot = await run(cmd, [...bundleRun, "plot", runDir, "--output", "plots"], empty, env);
+  const png = await Deno.stat(`${empty}/plots/ttft_distribution.png`).then((s) => s.size, () => 0);
+  const report = await Deno.stat(`${empty}/plots/report.html`).then((s) => s.size, () => 0);
+  if (!plot.ok || png < 10_000 || report < 1_000_000) {
+    console.error(`the bundle's plot failed (PNG ${png} bytes, report ${report} bytes):\n${plot.out}`);
+    Deno.exit(1);
+  }
   console.log(
     `dist/infermeter.js (${(size / 1024 / 1024).toFixed(2)} MB) runs from an empty directory with an empty ` +
       `DENO_DIR${offline.length > 0 ? " and no network (a namespace with only loopback)" : ""}: version ` +
-      `${version.out.trim()}, demo benchmark completed`,
+      `${version.out.trim()}, demo benchmark completed, its charts and report.html plotted`,
   );
   console.log(`Use it with: deno run -A ${V8_FLAGS_ARG} infermeter.js profile --help`);
 } finally {

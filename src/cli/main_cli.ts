@@ -24,6 +24,18 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "Measure the timing error the client adds, against a server with known, paced latencies.",
     run: async (args) => (await import("./calibrate.ts")).runCalibrate(args),
   },
+  compare: {
+    summary: "Compare runs' statistics side by side; --fail-on thresholds for CI.",
+    run: async (args) => (await import("./compare.ts")).runCompare(args),
+  },
+  plot: {
+    summary: "Draw a run's charts (PNG or SVG) and its self-contained report.html; several runs: sweep charts.",
+    run: async (args) => (await import("./plot.ts")).runPlot(args),
+  },
+  config: {
+    summary: "Write (init), check (validate) or show resolved (expand) a profile configuration file.",
+    run: async (args) => (await import("./config.ts")).runConfig(args),
+  },
   demo: {
     summary: "Start the simulated server, profile it, print the results and stop it.",
     run: async (args) => (await import("./demo.ts")).runDemo(args),

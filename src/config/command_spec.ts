@@ -26,6 +26,11 @@ export interface CommandSpec<T extends readonly OptionSpec[] = readonly OptionSp
    * (`calibrate -- <profile options>`). @default "reject"
    */
   readonly afterTerminator?: "reject" | "passOn";
+  /**
+   * Words that belong to no option (before any unknown option, and after a bare `--`): `reject` reports them as
+   * stray arguments, `accept` returns them as the command's operands (`compare <dir> <dir>`). @default "reject"
+   */
+  readonly operands?: "reject" | "accept";
 }
 
 /** A declared command with the lookups its table needs, built once. */

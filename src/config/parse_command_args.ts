@@ -26,6 +26,8 @@ export interface ParsedCommand<T extends readonly OptionSpec[]> {
   readonly warnings: readonly string[];
   /** The words after a bare `--`, for a command that passes them on. */
   readonly passedOn: readonly string[];
+  /** The words that belong to no option, for a command that accepts operands. */
+  readonly operands: readonly string[];
 }
 
 /**
@@ -51,6 +53,7 @@ export function parseCommandArgs<const T extends readonly OptionSpec[]>(
     sources: Object.freeze(valueSources(command.options, layered.values)) as Record<OptionKeyOf<T>, ValueSource>,
     warnings: layered.warnings,
     passedOn: cli.passedOn,
+    operands: cli.operands,
   };
 }
 

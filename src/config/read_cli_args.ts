@@ -30,6 +30,8 @@ export interface CliArgs {
   readonly problems: readonly string[];
   /** The words after a bare `--`, for a command that passes them on (else they are problems). */
   readonly passedOn: readonly string[];
+  /** Words that belong to no option, for a command that accepts operands (else they are problems). */
+  readonly operands: readonly string[];
 }
 
 /** True when the arguments ask for help (`-h`/`--help` before any `--`). */
@@ -51,7 +53,8 @@ export function readCliArgs(argv: readonly string[], command: Command): CliArgs 
   const problems: string[] = [];
   const { args, afterTerminator } = preprocess(ctx, argv, problems);
   const passOn = command.afterTerminator === "passOn";
-  const strayAfterTerminator = passOn ? [] : afterTerminator;
+  const accept = command.operands === "accept";
+  const strayAfterTerminator = passOn || accept ? [] : afterTerminator;
   const occurrences: CliOccurrence[] = [];
   const scanned = scanOptions(ctx, args, occurrences);
   if (scanned === "missingValue") {
@@ -60,9 +63,12 @@ export function readCliArgs(argv: readonly string[], command: Command): CliArgs 
     problems.push(`${flag} needs a value; put one after it, e.g. ${flag} ${exampleValue(ctx, flag)}.`);
     reportStrays(ctx, [], [], strayAfterTerminator, args, problems);
   } else {
-    reportStrays(ctx, scanned.operands, scanned.unknown, strayAfterTerminator, args, problems);
+    reportStrays(ctx, accept ? [] : scanned.operands, scanned.unknown, strayAfterTerminator, args, problems);
   }
-  return { occurrences, problems, passedOn: passOn ? afterTerminator : [] };
+  const operands = accept && scanned !== "missingValue"
+    ? [...scanned.operands, ...(passOn ? [] : afterTerminator)]
+    : [];
+  return { occurrences, problems, passedOn: passOn ? afterTerminator : [], operands };
 }
 
 /** What the reading functions share for one command. */

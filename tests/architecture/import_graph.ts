@@ -18,6 +18,7 @@ export const LAYERS: readonly string[] = [
   "engine", // conversations on virtual users, phases, shards
   "export", // files and console tables from records and summaries
   "telemetry", // Prometheus text, server-metrics and GPU-telemetry scraping and summaries
+  "report", // compare, charts and the HTML report, from a run's exports
   "ui", // logger, progress, dashboard
   "sim", // the simulated server
   "config", // option tables: choices derived from the registries below

@@ -57,6 +57,15 @@ Deno.test("parseCommandArgs passes the words after -- on only for a command that
   assert.match(problemsOf(["--", "--isl"])[0], /^Unexpected argument '--isl'/);
 });
 
+Deno.test("parseCommandArgs returns operands for a command that accepts them, still rejecting unknown flags", () => {
+  const OPERANDS = defineCommand({ name: "ops", description: "Operands.", options: OPTIONS, operands: "accept" });
+  const parsed = parseCommandArgs(OPERANDS, ["a", "--port", "1", "b", "--", "--c"]);
+  assert.deepEqual(parsed.operands, ["a", "b", "--c"]);
+  assert.equal(parsed.values.port, 1);
+  assert.deepEqual(parseCommandArgs(SAMPLE, []).operands, []);
+  assert.throws(() => parseCommandArgs(OPERANDS, ["a", "--prot", "1"]), /Unknown option '--prot'/);
+});
+
 Deno.test("parseCommandArgs reports a required option given nowhere with the table's sentence", () => {
   const required = defineCommand({
     name: "needs",

@@ -1,0 +1,287 @@
+/**
+ * The charts of one run and of several runs, as Apache ECharts options: plain JSON data, so the same option is
+ * rendered to SVG on the server (`render_chart.ts`) and drawn interactively in the HTML report by the browser build.
+ *
+ * One run: TTFT, ITL and request latency distributions (histogram with the CDF and the export's p50/p90/p99 marked),
+ * TTFT and ITL per request against send time, throughput and requests in flight over time, latency against output
+ * length. Several runs: each latency's p50 and p99 against the load (concurrency or request rate), throughput
+ * against the load, and the throughput–latency curve (output tokens/s per user against output tokens/s in total).
+ */
+import { cdfPoints, histogram, thinOut, timeSeries } from "./chart_data.ts";
+import type { RequestPoint } from "./run_records.ts";
+import type { RunExport } from "./run_export.ts";
+
+/** An ECharts option: JSON only (no functions), so it can be inlined into a page. */
+export type ChartOption = Record<string, unknown>;
+
+/** One chart: a file name stem, a title, and its option. */
+export interface ChartSpec {
+  /** File name stem (`ttft_distribution`). */
+  readonly id: string;
+  readonly title: string;
+  readonly option: ChartOption;
+}
+
+/** Most points drawn per scatter series: beyond that, evenly spaced requests are kept. */
+const MAX_SCATTER_POINTS = 4000;
+const PERCENTILES = ["p50", "p90", "p99"] as const;
+const FONT = "Roboto, 'Helvetica Neue', Arial, sans-serif";
+
+function round(x: number, digits = 3): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+function base(title: string, subtitle?: string): ChartOption {
+  return {
+    animation: false,
+    backgroundColor: "#ffffff",
+    textStyle: { fontFamily: FONT },
+    title: { text: title, subtext: subtitle, left: "center", textStyle: { fontSize: 16 } },
+    grid: { left: 70, right: 70, top: subtitle === undefined ? 60 : 75, bottom: 80, containLabel: false },
+    tooltip: { trigger: "axis" },
+  };
+}
+
+function valueAxis(name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { type: "value", name, nameLocation: "middle", nameGap: 30, scale: true, ...extra };
+}
+
+/** Histogram (step area, count) + CDF (%, right axis), with the export's percentiles marked. */
+function distributionChart(
+  id: string,
+  title: string,
+  unitLabel: string,
+  values: readonly number[],
+  percentiles: Readonly<Record<string, number | undefined>>,
+): ChartSpec {
+  const h = histogram(values);
+  const steps: [number, number][] = h.counts.map((c, i) => [round(h.edges[i]), c]);
+  if (h.counts.length > 0) steps.push([round(h.edges[h.edges.length - 1] + h.width), h.counts[h.counts.length - 1]]);
+  const marks = PERCENTILES.filter((p) => percentiles[p] !== undefined).map((p) => ({
+    name: p,
+    xAxis: round(percentiles[p]!),
+    label: { formatter: `${p} ${round(percentiles[p]!, 2)}`, position: "end" },
+  }));
+  return {
+    id,
+    title,
+    option: {
+      ...base(title, `${values.length} requests`),
+      legend: { bottom: 4, data: ["requests", "CDF"] },
+      xAxis: valueAxis(unitLabel),
+      yAxis: [
+        valueAxis("requests", { scale: false, minInterval: 1 }),
+        valueAxis("CDF (%)", { min: 0, max: 100, scale: false, splitLine: { show: false } }),
+      ],
+      series: [
+        {
+          name: "requests",
+          type: "line",
+          step: "end",
+          symbol: "none",
+          areaStyle: { opacity: 0.35 },
+          data: steps,
+          markLine: { symbol: "none", lineStyle: { type: "dashed", color: "#c23531" }, data: marks },
+        },
+        { name: "CDF", type: "line", yAxisIndex: 1, symbol: "none", smooth: false, data: cdfPoints(values) },
+      ],
+    },
+  };
+}
+
+function scatterChart(
+  id: string,
+  title: string,
+  xName: string,
+  yName: string,
+  points: readonly [number, number][],
+): ChartSpec {
+  const shown = thinOut(points, MAX_SCATTER_POINTS);
+  return {
+    id,
+    title,
+    option: {
+      ...base(title, shown.length < points.length ? `${shown.length} of ${points.length} requests` : undefined),
+      tooltip: { trigger: "item" },
+      xAxis: valueAxis(xName, { scale: false }),
+      yAxis: valueAxis(yName),
+      series: [{ type: "scatter", symbolSize: 5, itemStyle: { opacity: 0.6 }, data: shown }],
+    },
+  };
+}
+
+function metricStats(run: RunExport, tag: string): Readonly<Record<string, number | undefined>> {
+  return run.metrics.get(tag)?.stats ?? {};
+}
+
+/** The charts of one run; charts whose data the run lacks (TTFT of a non-streamed run) are left out. */
+export function singleRunCharts(run: RunExport, points: readonly RequestPoint[]): ChartSpec[] {
+  const ok = points.filter((p) => !p.failed);
+  const charts: ChartSpec[] = [];
+  const dist = (id: string, title: string, tag: string, pick: (p: RequestPoint) => number | undefined) => {
+    const values = ok.map(pick).filter((v) => v !== undefined);
+    if (values.length > 0) charts.push(distributionChart(id, title, "ms", values, metricStats(run, tag)));
+  };
+  dist("ttft_distribution", "Time to first token", "time_to_first_token", (p) => p.ttftMs);
+  dist("itl_distribution", "Inter-token latency", "inter_token_latency", (p) => p.itlMs);
+  dist("latency_distribution", "Request latency", "request_latency", (p) => p.latencyMs);
+
+  const overTime = (id: string, title: string, yName: string, pick: (p: RequestPoint) => number | undefined) => {
+    const xy = ok.flatMap((p): [number, number][] => {
+      const v = pick(p);
+      return v === undefined ? [] : [[round(p.startMs / 1000), round(v)]];
+    });
+    if (xy.length > 0) charts.push(scatterChart(id, title, "send time (s)", yName, xy));
+  };
+  overTime("ttft_over_time", "Time to first token by send time", "TTFT (ms)", (p) => p.ttftMs);
+  overTime("itl_over_time", "Inter-token latency by send time", "ITL (ms)", (p) => p.itlMs);
+
+  if (points.length > 0) {
+    const ts = timeSeries(points);
+    // Each value holds over its interval: a step that ends where the next interval starts, closed at the last end.
+    const at = (ys: readonly number[]) => [
+      ...ys.map((y, i) => [round(ts.times[i]), round(y)]),
+      [round(ts.times[ys.length - 1] + ts.intervalSec), round(ys[ys.length - 1])],
+    ];
+    charts.push({
+      id: "throughput_over_time",
+      title: "Throughput and requests in flight",
+      option: {
+        ...base("Throughput and requests in flight", `per ${ts.intervalSec} s`),
+        legend: { bottom: 4, data: ["output tokens/s", "requests/s", "in flight"] },
+        xAxis: valueAxis("time since the first request (s)", { scale: false }),
+        yAxis: [
+          valueAxis("per second", { scale: false }),
+          valueAxis("in flight", { scale: false, splitLine: { show: false } }),
+        ],
+        series: [
+          { name: "output tokens/s", type: "line", step: "end", symbol: "none", data: at(ts.outputTokensPerSec) },
+          { name: "requests/s", type: "line", step: "end", symbol: "none", data: at(ts.requestsPerSec) },
+          {
+            name: "in flight",
+            type: "line",
+            yAxisIndex: 1,
+            step: "end",
+            symbol: "none",
+            lineStyle: { type: "dashed" },
+            data: at(ts.inFlight),
+          },
+        ],
+      },
+    });
+  }
+
+  const lengths = ok.flatMap((p): [number, number][] =>
+    p.outputTokens === undefined || p.latencyMs === undefined ? [] : [[p.outputTokens, round(p.latencyMs)]]
+  );
+  if (lengths.length > 0) {
+    charts.push(
+      scatterChart(
+        "latency_vs_output_length",
+        "Request latency by output length",
+        "output tokens",
+        "latency (ms)",
+        lengths,
+      ),
+    );
+  }
+  return charts;
+}
+
+/** What the runs of a sweep vary: concurrency, request rate, or neither (then runs are placed by their letter). */
+export interface SweepAxis {
+  readonly name: string;
+  /** One per run. */
+  readonly values: readonly (number | string)[];
+  readonly numeric: boolean;
+}
+
+/** Concurrency when every run has a distinct one, else request rate likewise, else the run labels. */
+export function sweepAxis(runs: readonly RunExport[], labels: readonly string[]): SweepAxis {
+  const distinct = (xs: readonly (number | undefined)[]) =>
+    xs.every((x) => x !== undefined) && new Set(xs).size === xs.length;
+  const rates = runs.map((r) => r.requestRate);
+  if (distinct(rates)) return { name: "request rate (req/s)", values: rates as number[], numeric: true };
+  const concurrency = runs.map((r) => r.concurrency);
+  if (distinct(concurrency)) return { name: "concurrency", values: concurrency as number[], numeric: true };
+  return { name: "run", values: labels, numeric: false };
+}
+
+/** Latency percentiles and throughput against the load, and the throughput–latency curve. */
+export function multiRunCharts(runs: readonly RunExport[], labels: readonly string[]): ChartSpec[] {
+  const axis = sweepAxis(runs, labels);
+  const order = runs.map((_, i) => i);
+  if (axis.numeric) order.sort((a, b) => (axis.values[a] as number) - (axis.values[b] as number));
+  const xAxis = axis.numeric
+    ? valueAxis(axis.name, { scale: false })
+    : { type: "category", name: axis.name, data: order.map((i) => axis.values[i]) };
+  const point = (
+    i: number,
+    y: number | undefined,
+  ) => (axis.numeric ? [axis.values[i], y === undefined ? null : round(y)] : y === undefined ? null : round(y));
+  const charts: ChartSpec[] = [];
+  const latency = (id: string, title: string, tag: string) => {
+    if (!runs.some((r) => r.metrics.has(tag))) return;
+    charts.push({
+      id,
+      title,
+      option: {
+        ...base(title),
+        legend: { bottom: 4, data: ["p50", "p99"] },
+        xAxis,
+        yAxis: valueAxis("ms", { scale: false }),
+        series: ["p50", "p99"].map((stat) => ({
+          name: stat,
+          type: "line",
+          symbolSize: 8,
+          data: order.map((i) => point(i, runs[i].metrics.get(tag)?.stats[stat])),
+        })),
+      },
+    });
+  };
+  latency("sweep_ttft", `Time to first token by ${axis.name}`, "time_to_first_token");
+  latency("sweep_itl", `Inter-token latency by ${axis.name}`, "inter_token_latency");
+  latency("sweep_latency", `Request latency by ${axis.name}`, "request_latency");
+
+  const tps = (i: number) => runs[i].metrics.get("output_token_throughput")?.stats.avg;
+  if (order.some((i) => tps(i) !== undefined)) {
+    charts.push({
+      id: "sweep_throughput",
+      title: `Output token throughput by ${axis.name}`,
+      option: {
+        ...base(`Output token throughput by ${axis.name}`),
+        xAxis,
+        yAxis: valueAxis("output tokens/s", { scale: false }),
+        series: [{ name: "output tokens/s", type: "line", symbolSize: 8, data: order.map((i) => point(i, tps(i))) }],
+      },
+    });
+  }
+
+  const curve = order.flatMap((i) => {
+    const perUser = runs[i].metrics.get("output_token_throughput_per_user")?.stats.avg;
+    const total = tps(i);
+    return perUser === undefined || total === undefined
+      ? []
+      : [{ value: [round(perUser), round(total)], name: `${axis.numeric ? `${axis.name} ` : ""}${axis.values[i]}` }];
+  });
+  if (curve.length > 0) {
+    charts.push({
+      id: "throughput_latency_curve",
+      title: "Throughput vs per-user speed",
+      option: {
+        ...base("Throughput vs per-user speed", "each point is one run; up and right is better"),
+        tooltip: { trigger: "item" },
+        xAxis: valueAxis("output tokens/s per user", { scale: true }),
+        yAxis: valueAxis("output tokens/s (total)", { scale: false }),
+        series: [{
+          type: "line",
+          symbolSize: 9,
+          data: curve,
+          label: { show: true, formatter: "{b}", position: "top" },
+        }],
+      },
+    });
+  }
+  return charts;
+}

@@ -1,0 +1,188 @@
+/**
+ * `report.html` of one run: its identity and command line (as exported, secrets already redacted), the metrics
+ * table, the charts, the error summary, the console output, and the client-overhead footer. Built from the run's
+ * exports only, so it can be written after any run, ours or AIPerf's, and again later by `plot`.
+ */
+import { singleRunCharts } from "./chart_specs.ts";
+import { displayOrder, isConsoleMetric, metricLabel } from "./metric_names.ts";
+import { type HtmlSection, renderReportHtml, type ReportPage } from "./report_html.ts";
+import { findRunExport, readRunExport, type RunExport } from "./run_export.ts";
+import { readRunRecords, type RequestPoint } from "./run_records.ts";
+import { ReportError } from "./report_error.ts";
+import { formatGrouped } from "../export/number_format.ts";
+
+/** The report's file name in an artifact directory. */
+export const REPORT_FILE = "report.html";
+
+const STAT_COLUMNS = ["avg", "min", "max", "p99", "p90", "p50", "std"] as const;
+
+function cell(x: number | undefined): string {
+  return x === undefined || !Number.isFinite(x) ? "-" : formatGrouped(x, 2);
+}
+
+/** `concurrency 4`, `request rate 10 req/s`, or undefined. */
+export function loadLabel(run: RunExport): string | undefined {
+  if (run.requestRate !== undefined) {
+    return `request rate ${run.requestRate} req/s${
+      run.concurrency !== undefined ? `, concurrency ${run.concurrency}` : ""
+    }`;
+  }
+  return run.concurrency !== undefined ? `concurrency ${run.concurrency}` : undefined;
+}
+
+/** The identity lines of a run. */
+export function runFacts(run: RunExport): [string, string][] {
+  const facts: [string, string][] = [];
+  const add = (k: string, v: string | number | boolean | undefined) => {
+    if (v !== undefined && v !== "") facts.push([k, String(v)]);
+  };
+  add("Model", run.model);
+  add(
+    "Endpoint",
+    run.endpointType === undefined ? undefined : `${run.endpointType}${run.streaming ? " (streaming)" : ""}`,
+  );
+  add("URL", run.url);
+  add("Load", loadLabel(run));
+  add("Started", run.startTime);
+  add("Ended", run.endTime);
+  add(
+    "Duration",
+    run.durationSec === undefined
+      ? undefined
+      : `${run.durationSec.toFixed(2)} s${run.cancelled ? " (cancelled early)" : ""}`,
+  );
+  add("Benchmark id", run.benchmarkId);
+  add("Export", run.jsonPath);
+  add("Produced by", run.producer);
+  return facts;
+}
+
+/** The metrics table: the console's metrics with their statistics. */
+export function metricsTable(run: RunExport): HtmlSection {
+  const rows = [...run.metrics.values()]
+    .filter((m) => isConsoleMetric(m.tag))
+    .sort((a, b) => displayOrder(a.tag) - displayOrder(b.tag))
+    .map((m) => {
+      const single = Object.keys(m.stats).every((k) => k === "avg");
+      return [metricLabel(m.tag, m.unit), ...STAT_COLUMNS.map((s) => single && s !== "avg" ? "-" : cell(m.stats[s]))];
+    });
+  return { kind: "table", table: { header: ["Metric", ...STAT_COLUMNS], rows } };
+}
+
+/** The error summary section (a sentence when nothing failed). */
+export function errorSections(run: RunExport): HtmlSection[] {
+  if (run.errors.length === 0) return [{ kind: "note", text: "No request failed." }];
+  return [{
+    kind: "table",
+    table: {
+      header: ["Code", "Type", "Message", "Count"],
+      rows: run.errors.map((
+        e,
+      ) => [e.code === undefined ? "N/A" : String(e.code), e.type || "N/A", e.message, String(e.count)]),
+      leftColumns: [1, 2],
+    },
+  }];
+}
+
+/** The footer: what the client itself cost while measuring, and what produced the files. */
+export function clientFooter(run: RunExport): string[] {
+  const c = run.client;
+  const lines: string[] = [];
+  if (c?.percentOfCore !== undefined) {
+    const threads = c.engineThreads === undefined
+      ? ""
+      : ` (${c.engineThreads} engine thread${c.engineThreads === 1 ? "" : "s"})`;
+    const over = c.overThresholdPercent === undefined
+      ? ""
+      : ` — over ${c.overThresholdPercent}% per engine thread: timestamps may lag`;
+    lines.push(`Client CPU: ${c.percentOfCore.toFixed(0)}% of one core${threads}${over}`);
+  }
+  if (c?.dispatchP50Ms !== undefined) {
+    lines.push(
+      `Client dispatch overhead: p50 ${c.dispatchP50Ms.toFixed(3)} ms, p99 ${(c.dispatchP99Ms ?? NaN).toFixed(3)} ms`,
+    );
+  }
+  if (c?.scheduleLatenessP50Ms !== undefined) {
+    lines.push(
+      `Schedule lateness: p50 ${c.scheduleLatenessP50Ms.toFixed(3)} ms, p99 ${
+        (c.scheduleLatenessP99Ms ?? NaN).toFixed(3)
+      } ms`,
+    );
+  }
+  if (c?.peakRssBytes !== undefined) lines.push(`Client peak memory: ${(c.peakRssBytes / 2 ** 20).toFixed(0)} MiB`);
+  if (lines.length === 0) lines.push("The client's own cost is not in this export (infermeter exports record it).");
+  lines.push(`Results by ${run.producer}; report by infermeter.`);
+  return lines;
+}
+
+/** The page of one run. */
+export function runReportPage(
+  run: RunExport,
+  points: readonly RequestPoint[] | undefined,
+  consoleText?: string,
+): ReportPage {
+  const sections: HtmlSection[] = [
+    { kind: "heading", text: "Run" },
+    { kind: "facts", facts: runFacts(run) },
+  ];
+  if (run.cliCommand !== undefined) {
+    sections.push({ kind: "pre", title: "Command line", text: run.cliCommand, open: true, wrap: true });
+  }
+  sections.push({ kind: "heading", text: "Metrics" }, metricsTable(run));
+  sections.push({ kind: "heading", text: "Charts" });
+  if (points === undefined) {
+    sections.push({ kind: "note", text: "No per-request records (profile_export.jsonl): only the tables are shown." });
+  } else {
+    sections.push({ kind: "charts", charts: singleRunCharts(run, points) });
+  }
+  sections.push({ kind: "heading", text: "Errors" }, ...errorSections(run));
+  if (consoleText !== undefined) sections.push({ kind: "pre", title: "Console output", text: consoleText });
+  const load = loadLabel(run);
+  return {
+    title: `infermeter report — ${run.model ?? "unknown model"}`,
+    subtitle: [run.endpointType, load, run.startTime].filter((x) => x !== undefined).join(" · "),
+    sections,
+    footer: clientFooter(run),
+  };
+}
+
+/** The ECharts browser build, inlined into every report. */
+export async function echartsBrowserScript(): Promise<string> {
+  return (await import("./echarts_browser.ts")).ECHARTS_BROWSER_JS;
+}
+
+async function readOptionalText(path: string): Promise<string | undefined> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return undefined;
+    throw e;
+  }
+}
+
+/** Where {@link writeRunReport} writes, and what it read. */
+export interface RunReportResult {
+  readonly path: string;
+  readonly run: RunExport;
+  readonly points: readonly RequestPoint[] | undefined;
+}
+
+/**
+ * Writes `report.html` into a run's artifact directory (or to `options.output`) from the exports already there:
+ * call it after the summary JSON (and the per-request JSONL, when written) are complete.
+ * @throws {ReportError} when the directory holds no readable summary export.
+ */
+export async function writeRunReport(
+  artifactDir: string,
+  options: { readonly output?: string; readonly jsonPath?: string } = {},
+): Promise<RunReportResult> {
+  const jsonPath = options.jsonPath ?? await findRunExport(artifactDir);
+  if (jsonPath === undefined) throw new ReportError(`${artifactDir}: no profile export to report on.`);
+  const run = await readRunExport(jsonPath);
+  const points = await readRunRecords(run.dir);
+  const consoleText = await readOptionalText(`${run.dir}/profile_export_console.txt`);
+  const html = renderReportHtml(runReportPage(run, points, consoleText), await echartsBrowserScript());
+  const path = options.output ?? `${artifactDir}/${REPORT_FILE}`;
+  await Deno.writeTextFile(path, html);
+  return { path, run, points };
+}
