@@ -1029,7 +1029,9 @@ const VALUE_OPTIONS = [
     yaml: ["benchmark.runtime.ui"],
     defaultDescription: "simple on a terminal, else none",
     resolvedByRule: true,
-    help: "Progress display on stderr. 'dashboard' currently shows the simple progress bar.",
+    help: "Progress display on stderr: 'simple' a progress bar, 'dashboard' a live view (progress, in flight, " +
+      "throughput, TTFT/ITL/latency percentiles, errors, client CPU; one line every few seconds when not a " +
+      "terminal), 'none' nothing.",
   },
   // ── Service ───────────────────────────────────────────────────────────────────────────────────────────────
   {

@@ -207,12 +207,7 @@ export function resolveProfileConfig(
   }
 
   // UI
-  let ui = fields.ui;
-  if (ui === "dashboard") {
-    warnings.push(`${named("ui")} 'dashboard' is not available yet; showing the simple progress display instead.`);
-    ui = "simple";
-  }
-  ui ??= options.isTty ? "simple" : "none";
+  const ui = fields.ui ?? (options.isTty ? "simple" : "none");
 
   const config: ProfileConfig = {
     ...fields,

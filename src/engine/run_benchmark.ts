@@ -45,6 +45,8 @@ export interface BenchmarkOptions {
   readonly onStall?: (notice: string) => void;
   /** @default 30000 */
   readonly stallNoticeMs?: number;
+  /** Given, before anything is sent, a reader of what every shard's requests are doing (live displays). */
+  readonly onActivity?: (read: () => readonly TransportActivity[]) => void;
 }
 
 /** CPU the client process (all threads) used while the profiling phase ran. */
@@ -79,6 +81,7 @@ export async function runBenchmark(opts: BenchmarkOptions): Promise<BenchmarkOut
   // What each shard's requests are doing: the in-process one is read directly, Workers report once a second.
   const activity: (() => readonly TransportActivity[])[] = [];
   const detector = new StallDetector(opts.stallNoticeMs ?? 30_000);
+  opts.onActivity?.(() => activity.flatMap((read) => read()));
   const watch = opts.onStall === undefined ? undefined : setInterval(() => {
     for (const notice of detector.check(performance.now(), activity.flatMap((read) => read()))) opts.onStall!(notice);
   }, 1000);

@@ -216,6 +216,30 @@ export class MetricAccumulator {
     return bytes;
   }
 
+  /**
+   * p50/p90/p99 of the last `window` values of a single-valued record metric (successful requests), for live
+   * displays: a copy of at most `window` values is sorted, so reading it costs the same late in a long run.
+   */
+  recentPercentiles(tag: string, window = 2000): { p50: number; p90: number; p99: number } | undefined {
+    const slot = this.#okRecord.find((s) => s.def.tag === tag);
+    if (slot === undefined || slot.def.flags.list) return undefined;
+    const all = slot.column.view();
+    if (all.length === 0) return undefined;
+    const recent = Float64Array.from(all.subarray(Math.max(0, all.length - window))).sort();
+    const at = (q: number) => recent[Math.min(recent.length - 1, Math.floor(q * recent.length))];
+    return { p50: at(0.5), p90: at(0.9), p99: at(0.99) };
+  }
+
+  /** The error kinds seen so far with their counts, most frequent first. */
+  errorCounts(): { message: string; count: number }[] {
+    return [...this.#errors.values()]
+      .map(({ error, count }) => ({
+        message: `${error.code === undefined ? "" : `${error.code} `}${error.type}: ${error.message}`,
+        count,
+      }))
+      .sort((a, b) => b.count - a.count);
+  }
+
   /** Counts and running means so far; O(number of metrics), no sorting. */
   snapshot(): LiveSnapshot {
     const averages: Record<string, number> = {};

@@ -23,6 +23,7 @@ import { MetricsSink } from "./sinks/metrics_sink.ts";
 import { JsonlSink } from "./sinks/jsonl_sink.ts";
 import { RawSink } from "./sinks/raw_sink.ts";
 import { ProgressSink } from "./sinks/progress_sink.ts";
+import { DashboardSink } from "./sinks/dashboard_sink.ts";
 import { FailureGateSink } from "./sinks/failure_gate_sink.ts";
 import { DispatchSink } from "./sinks/dispatch_sink.ts";
 import { LoadSink } from "./sinks/load_sink.ts";
@@ -81,11 +82,6 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
   const raw = config.exportLevel === "raw"
     ? await RawSink.open(o.paths.rawJsonl, { timeOriginMs, commonHeaders: spec.headers, withWarmup })
     : undefined;
-  const progress = config.ui === "none" ? undefined : new ProgressSink({
-    phases: spec.phases,
-    isTty: o.isTty,
-    write: (s) => Deno.stderr.writeSync(new TextEncoder().encode(s)),
-  });
   const gate = config.failedRequestThreshold === undefined ? undefined : new FailureGateSink({
     threshold: config.failedRequestThreshold,
     concurrency: phaseConcurrency(profilingPhase),
@@ -94,6 +90,19 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
   const dispatch = new DispatchSink();
   const load = new LoadSink();
   const live = new LiveRun({ metrics, phases: spec.phases, timeOriginMs });
+  const write = (s: string) => Deno.stderr.writeSync(new TextEncoder().encode(s));
+  const progress = config.ui === "dashboard"
+    ? new DashboardSink({
+      live,
+      metrics,
+      isTty: o.isTty,
+      write,
+      width: o.isTty ? Deno.consoleSize().columns : undefined,
+      concurrency: phaseConcurrency(profilingPhase),
+    })
+    : config.ui === "simple"
+    ? new ProgressSink({ phases: spec.phases, isTty: o.isTty, write })
+    : undefined;
   const sinks: RecordSink[] = [metrics, dispatch, load, live];
   const timeslices = config.sliceDuration === undefined
     ? undefined
@@ -137,6 +146,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
       signal: cancel.signal,
       ioYield: io,
       onStall: (notice) => logger.warning(notice),
+      onActivity: (read) => live.watchActivity(read),
       stallNoticeMs: config.stallNoticeSeconds * 1000,
       onPhaseStart: (phase, at) => {
         bus.phaseStarted(phase, at);

@@ -7,6 +7,7 @@ import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { LiveSnapshot } from "../metrics/run_summary.ts";
 import type { PhaseSpec } from "../timing/phase_spec.ts";
 import type { RecordSink } from "./record_sink.ts";
+import type { TransportActivity } from "../transport/http_client.ts";
 import type { MetricsSink } from "./sinks/metrics_sink.ts";
 
 export type RunState = "starting" | Phase | "finished";
@@ -39,6 +40,8 @@ export interface LiveRunSnapshot {
   readonly atMs: number;
   readonly phases: readonly LivePhase[];
   readonly workers: readonly LiveWorker[];
+  /** Requests sent and not yet answered, over every shard and target (0 before the engine starts). */
+  readonly inFlight: number;
   /** Running figures of the profiling phase (records counted and measured so far). */
   readonly metrics: LiveSnapshot;
 }
@@ -60,6 +63,7 @@ export class LiveRun implements RecordSink {
   #current: PhaseCounts | undefined;
   #state: RunState = "starting";
   readonly #workers = new Map<string, { workerId: string; completed: number; errors: number }>();
+  #activity: (() => readonly TransportActivity[]) | undefined;
 
   constructor(options: { metrics: MetricsSink; phases: readonly PhaseSpec[]; timeOriginMs: number }) {
     this.#metrics = options.metrics;
@@ -88,7 +92,13 @@ export class LiveRun implements RecordSink {
     if (record.error !== undefined) worker.errors++;
   }
 
+  /** Reads what the engine's requests are doing (given by the engine when it starts). */
+  watchActivity(read: () => readonly TransportActivity[]): void {
+    this.#activity = read;
+  }
+
   close(): void {
+    this.#activity = undefined;
     if (this.#current !== undefined) this.#current.endedAtMs ??= this.#timeOriginMs + performance.now();
     this.#state = "finished";
   }
@@ -108,6 +118,7 @@ export class LiveRun implements RecordSink {
         };
       }),
       workers: [...this.#workers.values()].map((w) => ({ ...w })),
+      inFlight: this.#activity?.().reduce((n, a) => n + a.inFlight, 0) ?? 0,
       metrics: this.#metrics.profiling.snapshot(),
     };
   }

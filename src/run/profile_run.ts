@@ -45,6 +45,7 @@ import { loadPlans } from "./load_plans.ts";
 import { datasetOptions } from "./dataset_options.ts";
 import { collectRecords } from "./collect_records.ts";
 import { EXPORTERS } from "./exporters.ts";
+import { writeRunReport } from "../report/run_report.ts";
 import type { LiveRun } from "./live_run.ts";
 import type { RecordSink } from "./record_sink.ts";
 import { InputError } from "../base/input_error.ts";
@@ -508,6 +509,11 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   );
   await Deno.writeTextFile(paths.consoleTxt, consoleText + "\n");
   (o.print ?? console.log)(consoleText);
+  // The HTML report reads the exports just written; a failure to draw it loses no result.
+  await writeRunReport(dir).then(
+    (report) => logger.info(`HTML report: ${report.path}`),
+    (err: Error) => logger.warning(`the HTML report could not be written: ${err.message}`),
+  );
 
   let end: ProfileEnd = "completed";
   if (run.cancelled) {

@@ -356,10 +356,10 @@ Deno.test("parseProfileArgs allows both a request count and a duration", async (
   assert.equal(config.benchmarkDuration, 30);
 });
 
-Deno.test("parseProfileArgs treats the dashboard UI as the simple one, with a warning", async () => {
+Deno.test("parseProfileArgs keeps the UI asked for; without one, simple on a terminal and none on a pipe", async () => {
   const parsed = await parse(["-m", "m", "--ui", "dashboard"]);
-  assert.equal(parsed.config.ui, "simple");
-  assert.match(parsed.warnings.join("\n"), /dashboard' is not available yet/);
+  assert.equal(parsed.config.ui, "dashboard");
+  assert.deepEqual(parsed.warnings, []);
   assert.equal((await parse(["-m", "m"], fakeIo({ isTty: true }))).config.ui, "simple");
   assert.equal((await parse(["-m", "m"], fakeIo({ isTty: false }))).config.ui, "none");
 });
