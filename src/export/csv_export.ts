@@ -12,26 +12,12 @@
 import type { MetricResult, RunSummary } from "../metrics/run_summary.ts";
 import type { StatKey } from "../metrics/stats.ts";
 import { formatFixed } from "./number_format.ts";
+import { STAT_KEYS } from "../metrics/confidence_aggregate.ts";
 
 const CRLF = "\r\n";
 
-/** The distribution columns of AIPerf 0.13's CSV, in order. */
-export const CSV_STAT_COLUMNS: readonly (StatKey | "sum")[] = [
-  "avg",
-  "min",
-  "max",
-  "sum",
-  "p1",
-  "p5",
-  "p10",
-  "p25",
-  "p50",
-  "p75",
-  "p90",
-  "p95",
-  "p99",
-  "std",
-];
+/** The distribution columns of AIPerf 0.13's CSV, in order: the statistics AIPerf aggregates. */
+export const CSV_STAT_COLUMNS: readonly (StatKey | "sum")[] = STAT_KEYS;
 
 /** A CSV field, quoted like Python's `csv.QUOTE_MINIMAL`. */
 function field(text: string): string {
