@@ -51,6 +51,19 @@ export const LOG_LEVELS = [
 
 const PHASE = "benchmark.phases.profiling";
 
+/**
+ * Limits no real benchmark reaches, checked before anything is built so a typo (`--isl 1e12`) is a clear exit 2
+ * rather than an allocation failure: the largest context windows today are about 10 M tokens, and a million
+ * distinct synthetic prompts (AIPerf's default is 100) already takes about 2 GB to build.
+ */
+export const MAX_PROMPT_TOKENS = 10_000_000;
+/** Distinct synthetic conversations (`--num-dataset-entries`, `--conversation-num`). */
+export const MAX_DATASET_ENTRIES = 1_000_000;
+/** Turns of one synthetic conversation. */
+export const MAX_TURNS = 10_000;
+/** Tokens of synthetic prompt text held in memory at once (about 400 MB of text). */
+export const MAX_SYNTHETIC_TOKENS = 100_000_000;
+
 /** Options that write configuration values. */
 const VALUE_OPTIONS = [
   // ── Endpoint ──────────────────────────────────────────────────────────────────────────────────────────────
@@ -286,6 +299,7 @@ const VALUE_OPTIONS = [
     type: "int",
     default: 100,
     min: 1,
+    max: MAX_DATASET_ENTRIES,
     flags: ["--num-dataset-entries", "--num-prompts"],
     group: "Conversation Input",
     metavar: "<int>",
@@ -296,6 +310,7 @@ const VALUE_OPTIONS = [
     key: "conversationNum",
     type: "int",
     min: 1,
+    max: MAX_DATASET_ENTRIES,
     flags: ["--conversation-num", "--num-conversations", "--num-sessions"],
     group: "Conversation Input",
     metavar: "<int>",
@@ -308,6 +323,7 @@ const VALUE_OPTIONS = [
     type: "int",
     default: 1,
     min: 1,
+    max: MAX_TURNS,
     flags: ["--conversation-turn-mean", "--session-turns-mean"],
     group: "Conversation Input",
     metavar: "<int>",
@@ -318,6 +334,7 @@ const VALUE_OPTIONS = [
     type: "float",
     default: 0,
     min: 0,
+    max: MAX_TURNS,
     flags: ["--conversation-turn-stddev", "--session-turns-stddev"],
     group: "Conversation Input",
     metavar: "<turns>",
@@ -403,7 +420,8 @@ const VALUE_OPTIONS = [
     key: "syntheticInputTokensMean",
     type: "int",
     default: 550,
-    min: 0,
+    min: 1,
+    max: MAX_PROMPT_TOKENS,
     flags: ["--prompt-input-tokens-mean", "--synthetic-input-tokens-mean", "--isl"],
     group: "Input Sequence Length (ISL)",
     metavar: "<tokens>",
@@ -415,6 +433,7 @@ const VALUE_OPTIONS = [
     type: "float",
     default: 0,
     min: 0,
+    max: MAX_PROMPT_TOKENS,
     flags: ["--prompt-input-tokens-stddev", "--synthetic-input-tokens-stddev", "--isl-stddev"],
     group: "Input Sequence Length (ISL)",
     metavar: "<tokens>",
