@@ -21,6 +21,7 @@ const EXIT_OF: Readonly<Record<ProfileEnd, ExitCode>> = {
   cancelled: EXIT.INTERRUPTED,
   interrupted_before_start: EXIT.INTERRUPTED,
   unreachable: EXIT.UNREACHABLE,
+  results_unwritten: EXIT.RESULTS_UNWRITTEN,
 };
 
 export async function runProfile(args: string[], options: RunProfileOptions = {}): Promise<number> {

@@ -25,6 +25,8 @@ import { ProgressSink } from "./sinks/progress_sink.ts";
 import { FailureGateSink } from "./sinks/failure_gate_sink.ts";
 import { DispatchSink } from "./sinks/dispatch_sink.ts";
 import { LiveRun } from "./live_run.ts";
+import { errorReason, type UnwrittenFile } from "./unwritten_file.ts";
+import { InputError } from "../base/input_error.ts";
 
 export interface CollectOptions {
   readonly config: ProfileConfig;
@@ -52,6 +54,8 @@ export interface CollectResult {
   readonly thresholdExceeded?: string;
   readonly jsonlWritten: boolean;
   readonly rawWritten: boolean;
+  /** Per-record files a write failure left incomplete. */
+  readonly unwritten: readonly UnwrittenFile[];
   readonly benchmarkId: string;
   readonly startEpochMs?: number;
   readonly endEpochMs?: number;
@@ -69,11 +73,21 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     goodput: o.goodput,
     warmup: spec.phases.some((p) => p.name === "warmup"),
   });
+  // A failed write mid-run (a full disk) is said at once; the run goes on and the summary still counts every record.
+  const onWriteFailure = (path: string) => (err: unknown) =>
+    logger.error(
+      `could not write ${path}: ${errorReason(err)}; the run goes on, and its summary still counts every record.`,
+    );
+  const opening = (path: string) => (err: unknown) => {
+    throw new InputError(`cannot create ${path}: ${errorReason(err)}`);
+  };
   const jsonl = config.exportLevel === "summary"
     ? undefined
-    : await JsonlSink.open(o.paths.recordsJsonl, o.metrics, timeOriginMs);
+    : await JsonlSink.open(o.paths.recordsJsonl, o.metrics, timeOriginMs, onWriteFailure(o.paths.recordsJsonl))
+      .catch(opening(o.paths.recordsJsonl));
   const raw = config.exportLevel === "raw"
-    ? await RawSink.open(o.paths.rawJsonl, payloadLookup(spec), timeOriginMs)
+    ? await RawSink.open(o.paths.rawJsonl, payloadLookup(spec), timeOriginMs, onWriteFailure(o.paths.rawJsonl))
+      .catch(opening(o.paths.rawJsonl))
     : undefined;
   const progress = config.ui === "none" ? undefined : new ProgressSink({
     phases: spec.phases,
@@ -161,6 +175,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     thresholdExceeded: gate?.tripped,
     jsonlWritten: jsonl !== undefined,
     rawWritten: raw !== undefined,
+    unwritten: [jsonl?.unwritten(), raw?.unwritten()].filter((u) => u !== undefined),
     benchmarkId,
     startEpochMs,
     endEpochMs: endAt !== undefined ? timeOriginMs + endAt : undefined,

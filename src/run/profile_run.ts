@@ -43,6 +43,8 @@ import { EXPORTERS } from "./exporters.ts";
 import type { LiveRun } from "./live_run.ts";
 import type { RecordSink } from "./record_sink.ts";
 import { InputError } from "../base/input_error.ts";
+import { lockArtifactDir } from "./artifact_dir_lock.ts";
+import { describeUnwritten, errorReason, type UnwrittenFile } from "./unwritten_file.ts";
 
 /** How a profile run ended; the CLI maps each to an exit code. */
 export type ProfileEnd =
@@ -57,7 +59,9 @@ export type ProfileEnd =
   /** Stopped before anything was sent. */
   | "interrupted_before_start"
   /** A server could not be reached; nothing was sent. */
-  | "unreachable";
+  | "unreachable"
+  /** Ran, but some result files could not be written (a full disk); the rest and the console summary were. */
+  | "results_unwritten";
 
 export interface ProfileOutcome {
   readonly end: ProfileEnd;
@@ -65,6 +69,8 @@ export interface ProfileOutcome {
   readonly consoleText?: string;
   /** Where the artifacts are. */
   readonly artifactDir: string;
+  /** Result files a write failure left missing or incomplete (a full disk). */
+  readonly unwritten?: readonly UnwrittenFile[];
 }
 
 export interface ProfileRunOptions {
@@ -167,10 +173,14 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   // Artifacts: the directory and the log file exist before anything is sent (inputs.json comes after the run).
   const dir = resolveArtifactDir(config);
   const paths = artifactPaths(dir, config.profileExportPrefix);
-  await Deno.mkdir(join(dir, "logs"), { recursive: true });
-  const logFile = await FileSink.open(join(dir, "logs", "infermeter.log"));
+  // One run per directory; this also proves it writable before anything is sent. Released on every return.
+  await using lock = await lockArtifactDir(dir);
+  const logFile = await FileSink.open(join(dir, "logs", "infermeter.log")).catch((err: Error) => {
+    throw new InputError(`cannot write the log file in ${dir}: ${err.message}`);
+  });
   logger.addSink(logFile, "DEBUG");
   logger.debug(`command: ${cliCommand}`); // again, now that the log file receives it
+  if (lock.notice) logger.warning(lock.notice);
 
   const reaches = await reachable;
   const reach = reaches.find((r) => !r.ok) ?? reaches[0];
@@ -268,8 +278,22 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     isTty,
   }).finally(() => wake?.release());
 
+  // From here on a failed write (a full disk) loses that file only: the others, the console summary and the
+  // records already written are kept, and the outcome lists what is missing.
+  const unwritten: UnwrittenFile[] = [...run.unwritten];
+  const attempt = async (label: string, path: string, write: () => Promise<unknown>): Promise<boolean> => {
+    try {
+      await write();
+      return true;
+    } catch (err) {
+      const file = { label, path, reason: errorReason(err) };
+      unwritten.push(file);
+      logger.error(describeUnwritten(file));
+      return false;
+    }
+  };
   // inputs.json is written after the run: rendering it is not needed to send anything (startup budget).
-  await writeInputsJson(paths.inputsJson, inputSessions(conversations));
+  await attempt("Inputs", paths.inputsJson, () => writeInputsJson(paths.inputsJson, inputSessions(conversations)));
   // Summaries and exports: always written, also after Ctrl-C or a failure gate.
   const summary = run.metrics.profiling.summarize();
   const warmupSummary = run.metrics.warmup?.summarize();
@@ -318,14 +342,17 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
 
   const written: { label: string; path: string }[] = [];
   for (const exporter of EXPORTERS.entries()) {
-    written.push({ label: exporter.label, path: await exporter.write({ summary, paths, info }) });
+    const path = exporter.path(paths);
+    if (await attempt(exporter.label, path, () => exporter.write({ summary, paths, info }))) {
+      written.push({ label: exporter.label, path });
+    }
   }
   const exportsList = [
     ...written,
     ...(run.jsonlWritten ? [{ label: "JSONL Export", path: paths.recordsJsonl }] : []),
     ...(run.rawWritten ? [{ label: "Raw Export", path: paths.rawJsonl }] : []),
     { label: "Log File", path: join(dir, "logs", "infermeter.log") },
-  ];
+  ].filter((e) => !unwritten.some((u) => u.label === e.label));
   const client: ClientOverhead | undefined = cpu && {
     percentOfCore: cpu.percentOfCore,
     engineThreads: shards,
@@ -333,9 +360,17 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     scheduleLatenessP50Ms: summary.scheduleLatenessMs?.p50,
     scheduleLatenessP99Ms: summary.scheduleLatenessMs?.p99,
   };
-  const consoleText = renderConsole(summary, adapter, cliCommand, run.cancelled, exportsList, client);
-  await Deno.writeTextFile(paths.consoleTxt, consoleText + "\n");
-  (o.print ?? console.log)(consoleText);
+  const logPath = join(dir, "logs", "infermeter.log");
+  if (logFile.failure !== undefined) {
+    unwritten.push({ label: "Log File", path: logPath, reason: errorReason(logFile.failure) });
+  }
+  const consoleText = renderConsole(summary, adapter, cliCommand, run.cancelled, exportsList, client, unwritten);
+  const consoleSaved = await attempt(
+    "Console Export",
+    paths.consoleTxt,
+    () => Deno.writeTextFile(paths.consoleTxt, consoleText + "\n"),
+  );
+  (o.print ?? console.log)(consoleSaved ? consoleText : `${consoleText}\n${notWrittenLine(unwritten.at(-1)!)}`);
 
   let end: ProfileEnd = "completed";
   if (run.cancelled) {
@@ -348,10 +383,18 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     logger.error(`all ${summary.errorCount} requests failed; see the error summary above.`);
     end = "all_failed";
   }
+  // Missing results outrank a failed run (its numbers are what is missing), not a cancelled one.
+  if (unwritten.length > 0 && end !== "cancelled") {
+    logger.error(
+      `${unwritten.length} result file${unwritten.length === 1 ? "" : "s"} could not be written (listed above); ` +
+        "free space or fix the directory and run again.",
+    );
+    end = "results_unwritten";
+  }
   if (end === "completed") logger.info("Benchmark completed successfully");
   logger.info(`Results saved to: ${dir}/`);
   await logFile.close();
-  return { end, consoleText, artifactDir: dir };
+  return { end, consoleText, artifactDir: dir, unwritten };
 }
 
 /**
@@ -401,6 +444,7 @@ function renderConsole(
   cancelled: boolean,
   exportsList: { label: string; path: string }[],
   client: ClientOverhead | undefined,
+  unwritten: readonly UnwrittenFile[],
 ): string {
   const width = Deno.stdout.isTerminal() ? Math.max(80, Deno.consoleSize().columns) : 140;
   const parts = [renderMetricsTable(summary, { metricsTitle: adapter.capabilities.metricsTitle, maxWidth: width })];
@@ -413,7 +457,11 @@ function renderConsole(
       cancelled,
       exports: exportsList,
       client,
-    }),
+    }) + unwritten.map((u) => `\n${notWrittenLine(u)}`).join(""),
   );
   return parts.join("\n\n");
+}
+
+function notWrittenLine(file: UnwrittenFile): string {
+  return `NOT WRITTEN ${file.label}: ${describeUnwritten(file)}`;
 }

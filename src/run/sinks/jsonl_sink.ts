@@ -3,17 +3,27 @@ import type { ProcessedRecord } from "../../records/request_record.ts";
 import type { MetricDef, RecordMetrics } from "../../metrics/metric_def.ts";
 import { JsonlWriter } from "../../export/jsonl_writer.ts";
 import type { RecordSink } from "../record_sink.ts";
+import { errorReason, type UnwrittenFile } from "../unwritten_file.ts";
 
 export class JsonlSink implements RecordSink {
   readonly name = "jsonl";
   readonly #writer: JsonlWriter;
+  readonly #path: string;
+  #failure: unknown;
 
-  private constructor(writer: JsonlWriter) {
+  private constructor(writer: JsonlWriter, path: string) {
     this.#writer = writer;
+    this.#path = path;
   }
 
-  static async open(path: string, metrics: readonly MetricDef[], timeOriginMs: number): Promise<JsonlSink> {
-    return new JsonlSink(await JsonlWriter.open(path, { metrics, timeOriginMs }));
+  /** `onFailure` hears of the first failed write at once (mid-run); the run goes on, later lines are dropped. */
+  static async open(
+    path: string,
+    metrics: readonly MetricDef[],
+    timeOriginMs: number,
+    onFailure?: (error: unknown) => void,
+  ): Promise<JsonlSink> {
+    return new JsonlSink(await JsonlWriter.open(path, { metrics, timeOriginMs, onFailure }), path);
   }
 
   measured(record: ProcessedRecord, values: RecordMetrics): void {
@@ -21,7 +31,25 @@ export class JsonlSink implements RecordSink {
     else this.#writer.write(record, values);
   }
 
-  close(): Promise<void> {
-    return this.#writer.close();
+  /** Never rejects: a failed write is reported by {@link unwritten}. */
+  async close(): Promise<void> {
+    try {
+      await this.#writer.close();
+    } catch (err) {
+      this.#failure ??= err;
+    }
+  }
+
+  /** Set after `close()` when the file is incomplete. */
+  unwritten(): UnwrittenFile | undefined {
+    const failure = this.#failure ?? this.#writer.failure;
+    if (failure === undefined) return undefined;
+    return {
+      label: "JSONL Export",
+      path: this.#path,
+      reason: errorReason(failure),
+      linesWritten: this.#writer.recordsWritten,
+      linesDropped: this.#writer.recordsDropped,
+    };
   }
 }
