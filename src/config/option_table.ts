@@ -12,6 +12,7 @@
  */
 import { ENDPOINTS } from "../endpoints/endpoint_registry.ts";
 import { DATASET_LOADERS } from "../dataset/dataset_loaders.ts";
+import { MAX_DATASET_ENTRIES, MAX_PROMPT_TOKENS, MAX_TURNS } from "../dataset/dataset_limits.ts";
 import type { LogLevel } from "../ui/logger.ts";
 import { type Command, defineCommand } from "./command_spec.ts";
 import type { OptionSpec, UnsupportedOptionSpec, ValueArity } from "./option_spec.ts";
@@ -50,19 +51,6 @@ export const LOG_LEVELS = [
 ] as const satisfies readonly LogLevel[];
 
 const PHASE = "benchmark.phases.profiling";
-
-/**
- * Limits no real benchmark reaches, checked before anything is built so a typo (`--isl 1e12`) is a clear exit 2
- * rather than an allocation failure: the largest context windows today are about 10 M tokens, and a million
- * distinct synthetic prompts (AIPerf's default is 100) already takes about 2 GB to build.
- */
-export const MAX_PROMPT_TOKENS = 10_000_000;
-/** Distinct synthetic conversations (`--num-dataset-entries`, `--conversation-num`). */
-export const MAX_DATASET_ENTRIES = 1_000_000;
-/** Turns of one synthetic conversation. */
-export const MAX_TURNS = 10_000;
-/** Tokens of synthetic prompt text held in memory at once (about 400 MB of text). */
-export const MAX_SYNTHETIC_TOKENS = 100_000_000;
 
 /** Options that write configuration values. */
 const VALUE_OPTIONS = [

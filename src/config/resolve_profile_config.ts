@@ -6,13 +6,8 @@
  * live in the option table only (each rule is described there in `defaultDescription`).
  */
 import { type LayeredValue, valueSources } from "./layer_option_values.ts";
-import {
-  MAX_SYNTHETIC_TOKENS,
-  OPTION_TABLE,
-  type OptionKey,
-  PROFILE_COMMAND,
-  type ProfileOptionTable,
-} from "./option_table.ts";
+import { MAX_SYNTHETIC_TOKENS } from "../dataset/dataset_limits.ts";
+import { OPTION_TABLE, type OptionKey, PROFILE_COMMAND, type ProfileOptionTable } from "./option_table.ts";
 import type { ValueSource } from "./option_spec.ts";
 import type { LayeredOptionValues } from "./option_values.ts";
 import type { ProfileConfig } from "./profile_config.ts";
