@@ -187,7 +187,9 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   if (!reach.ok) {
     logger.error(reach.message!);
     counter?.close();
-    await writeInputsJson(paths.inputsJson, inputSessions(conversations));
+    await writeInputsJson(paths.inputsJson, inputSessions(conversations)).catch((err) =>
+      logger.error(`could not write ${paths.inputsJson}: ${errorReason(err)}`)
+    );
     await logFile.close();
     return { end: "unreachable", artifactDir: dir };
   }
@@ -250,7 +252,9 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   if (stop?.aborted) {
     logger.warning("Interrupted before the benchmark started; nothing was sent.");
     counter?.close();
-    await writeInputsJson(paths.inputsJson, inputSessions(conversations));
+    await writeInputsJson(paths.inputsJson, inputSessions(conversations)).catch((err) =>
+      logger.error(`could not write ${paths.inputsJson}: ${errorReason(err)}`)
+    );
     await logFile.close();
     return { end: "interrupted_before_start", artifactDir: dir };
   }
@@ -340,6 +344,10 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     infermeter,
   };
 
+  const logPath = join(dir, "logs", "infermeter.log");
+  if (logFile.failure !== undefined) {
+    unwritten.push({ label: "Log File", path: logPath, reason: errorReason(logFile.failure) });
+  }
   const written: { label: string; path: string }[] = [];
   for (const exporter of EXPORTERS.entries()) {
     const path = exporter.path(paths);
@@ -351,7 +359,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     ...written,
     ...(run.jsonlWritten ? [{ label: "JSONL Export", path: paths.recordsJsonl }] : []),
     ...(run.rawWritten ? [{ label: "Raw Export", path: paths.rawJsonl }] : []),
-    { label: "Log File", path: join(dir, "logs", "infermeter.log") },
+    { label: "Log File", path: logPath },
   ].filter((e) => !unwritten.some((u) => u.label === e.label));
   const client: ClientOverhead | undefined = cpu && {
     percentOfCore: cpu.percentOfCore,
@@ -360,10 +368,6 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     scheduleLatenessP50Ms: summary.scheduleLatenessMs?.p50,
     scheduleLatenessP99Ms: summary.scheduleLatenessMs?.p99,
   };
-  const logPath = join(dir, "logs", "infermeter.log");
-  if (logFile.failure !== undefined) {
-    unwritten.push({ label: "Log File", path: logPath, reason: errorReason(logFile.failure) });
-  }
   const consoleText = renderConsole(summary, adapter, cliCommand, run.cancelled, exportsList, client, unwritten);
   const consoleSaved = await attempt(
     "Console Export",
