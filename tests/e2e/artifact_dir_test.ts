@@ -22,6 +22,7 @@ Deno.test("profile exits 2 and sends nothing when the artifact directory is a fi
   const journal = join(tmp.path, "journal.jsonl");
   const sim = await startSim([...FAST_SIM, "--record-requests", journal]);
   await Deno.writeTextFile(join(tmp.path, "afile"), "x");
+  await Deno.mkdir(join(tmp.path, "jdir", "profile_export.jsonl"), { recursive: true });
   let readOnly = "/sys"; // root writes anywhere but there
   if (Deno.uid() !== 0) {
     readOnly = join(tmp.path, "ro");
@@ -30,6 +31,7 @@ Deno.test("profile exits 2 and sends nothing when the artifact directory is a fi
   const cases: [string[], RegExp][] = [
     [["--artifact-dir", "afile"], /the artifact directory afile is a file, not a directory/],
     [["--artifact-dir", readOnly], /cannot (create|write into) the artifact directory .*(denied|not permitted)/],
+    [["--artifact-dir", "jdir"], /cannot create jdir\/profile_export\.jsonl: Is a directory/],
     [["--isl", "1e12"], /--isl: '1e12' is out of range; give a whole number between 1 and 10000000/],
     [["--num-dataset-entries", "1e12"], /--num-dataset-entries: '1e12' is out of range/],
     [["--isl", "0"], /--isl: '0' is out of range/],
