@@ -1,6 +1,6 @@
 /**
  * `infermeter compare <run> <run>…`: the runs' statistics side by side with each run's change from the first, and
- * `--fail-on` conditions for CI (exit 4 when one is met). Reads only the summary exports; sends nothing.
+ * `--fail-on` conditions for CI (exit 5 when one is met). Reads only the summary exports; sends nothing.
  */
 import { ConfigError } from "../config/config_error.ts";
 import { parseCommandArgs } from "../config/parse_command_args.ts";

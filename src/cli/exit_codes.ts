@@ -10,8 +10,10 @@ export const EXIT = {
   USAGE: 2,
   /** The server could not be reached before the benchmark started. */
   UNREACHABLE: 3,
+  /** The benchmark ran, but some result files could not be written (a full disk); the console says which. */
+  RESULTS_UNWRITTEN: 4,
   /** `compare`: a `--fail-on` condition was met. */
-  THRESHOLD_CROSSED: 4,
+  THRESHOLD_CROSSED: 5,
   /** An unexpected internal error (a bug: please report it with the log file). */
   INTERNAL: 70,
   /** Interrupted with Ctrl-C: partial results were written. */

@@ -23,6 +23,7 @@ const EXIT_OF: Readonly<Record<ProfileEnd, ExitCode>> = {
   cancelled: EXIT.INTERRUPTED,
   interrupted_before_start: EXIT.INTERRUPTED,
   unreachable: EXIT.UNREACHABLE,
+  results_unwritten: EXIT.RESULTS_UNWRITTEN,
 };
 
 /** Sweeps and repeated runs: a failed point fails the command, after the others ran. */

@@ -13,6 +13,7 @@
 import { UNSUPPORTED_PUBLIC_DATASETS } from "../dataset/public_dataset_names.ts";
 import { ENDPOINTS } from "../endpoints/endpoint_registry.ts";
 import { DATASET_LOADERS } from "../dataset/dataset_loaders.ts";
+import { MAX_DATASET_ENTRIES, MAX_PROMPT_TOKENS, MAX_TURNS } from "../dataset/dataset_limits.ts";
 import type { LogLevel } from "../ui/logger.ts";
 import { type Command, defineCommand } from "./command_spec.ts";
 import type { OptionSpec, UnsupportedOptionSpec, ValueArity } from "./option_spec.ts";
@@ -361,6 +362,7 @@ const VALUE_OPTIONS = [
     type: "int",
     default: 100,
     min: 1,
+    max: MAX_DATASET_ENTRIES,
     flags: ["--num-dataset-entries", "--num-prompts"],
     group: "Conversation Input",
     metavar: "<int>",
@@ -371,6 +373,7 @@ const VALUE_OPTIONS = [
     key: "conversationNum",
     type: "int",
     min: 1,
+    max: MAX_DATASET_ENTRIES,
     flags: ["--conversation-num", "--num-conversations", "--num-sessions"],
     group: "Conversation Input",
     metavar: "<int>",
@@ -383,6 +386,7 @@ const VALUE_OPTIONS = [
     type: "int",
     default: 1,
     min: 1,
+    max: MAX_TURNS,
     flags: ["--conversation-turn-mean", "--session-turns-mean"],
     group: "Conversation Input",
     metavar: "<int>",
@@ -393,6 +397,7 @@ const VALUE_OPTIONS = [
     type: "float",
     default: 0,
     min: 0,
+    max: MAX_TURNS,
     flags: ["--conversation-turn-stddev", "--session-turns-stddev"],
     group: "Conversation Input",
     metavar: "<turns>",
@@ -556,7 +561,8 @@ const VALUE_OPTIONS = [
     key: "syntheticInputTokensMean",
     type: "int",
     default: 550,
-    min: 0,
+    min: 1,
+    max: MAX_PROMPT_TOKENS,
     flags: ["--prompt-input-tokens-mean", "--synthetic-input-tokens-mean", "--isl"],
     group: "Input Sequence Length (ISL)",
     metavar: "<tokens>",
@@ -568,6 +574,7 @@ const VALUE_OPTIONS = [
     type: "float",
     default: 0,
     min: 0,
+    max: MAX_PROMPT_TOKENS,
     flags: ["--prompt-input-tokens-stddev", "--synthetic-input-tokens-stddev", "--isl-stddev"],
     group: "Input Sequence Length (ISL)",
     metavar: "<tokens>",

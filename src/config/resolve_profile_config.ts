@@ -6,6 +6,7 @@
  * live in the option table only (each rule is described there in `defaultDescription`).
  */
 import { type LayeredValue, valueSources } from "./layer_option_values.ts";
+import { MAX_SYNTHETIC_TOKENS } from "../dataset/dataset_limits.ts";
 import { OPTION_TABLE, type OptionKey, PROFILE_COMMAND, type ProfileOptionTable } from "./option_table.ts";
 import type { ValueSource } from "./option_spec.ts";
 import type { LayeredOptionValues } from "./option_values.ts";
@@ -60,6 +61,22 @@ export function resolveProfileConfig(
     problems.push(
       `${named("customDatasetType")} describes an input file, but none is given; add --input-file FILE or remove it.`,
     );
+  }
+
+  // Synthetic prompts are all built before the run: their expected total must fit in memory.
+  if (inputFile === undefined) {
+    const entries = fields.conversationNum ?? fields.numDatasetEntries;
+    const perPrompt = fields.syntheticInputTokensMean + fields.syntheticInputTokensStddev;
+    const turns = fields.conversationTurnMean + fields.conversationTurnStddev;
+    const total = entries * turns * perPrompt;
+    if (total > MAX_SYNTHETIC_TOKENS) {
+      problems.push(
+        `${named(fields.conversationNum === undefined ? "numDatasetEntries" : "conversationNum")} ${entries} × ` +
+          `${turns} turn${turns === 1 ? "" : "s"} × ${perPrompt} prompt tokens is ${total.toExponential(2)} ` +
+          `tokens of synthetic prompts, above the ${MAX_SYNTHETIC_TOKENS.toLocaleString("en-US")} a run builds ` +
+          "in memory; lower the entry count or --isl (prompts are reused across requests).",
+      );
+    }
   }
 
   // Output sequence length

@@ -136,6 +136,16 @@ export function loadYamlConfig(text: string, options: LoadYamlConfigOptions): Ya
     return { assignments, problems, warnings };
   }
 
+  // Aliases share one node, so a few lines can stand for billions of values (or a cycle): count them as every
+  // later walk would see them, stopping at the limit, before anything walks the document.
+  if (valuesUpTo(document, MAX_VALUES) > MAX_VALUES) {
+    problems.push(
+      `${file}: the document stands for more than ${MAX_VALUES.toLocaleString("en-US")} values (anchors and ` +
+        "aliases repeat their values, and may refer to themselves); a profile config holds a few dozen, so write " +
+        "the values out.",
+    );
+    return { assignments, problems, warnings };
+  }
   const substituted = substituteEnv(document, "", options.env ?? {}, file, problems) as Mapping;
   const root = snakeKeys(substituted, "", file, problems) as Mapping;
   const assign = (spec: OptionSpec, raw: unknown, path: string): void => {
@@ -147,7 +157,7 @@ export function loadYamlConfig(text: string, options: LoadYamlConfigOptions): Ya
   for (const [key, value] of Object.entries(root)) {
     if (key === "schema_version") {
       if (String(value) !== "2.0" && String(value) !== "2") {
-        problems.push(`${file}: schema_version '${String(value)}' is not supported; use "2.0" (AIPerf's layout).`);
+        problems.push(`${file}: schema_version ${shownValue(value)} is not supported; use "2.0" (AIPerf's layout).`);
       }
       continue;
     }
@@ -321,7 +331,9 @@ function normalizeDataset(key: string, value: unknown, ctx: BodyContext): Mappin
     if (type === "public") {
       ctx.problems.push(`${ctx.file}: 'benchmark.dataset.type: public' is not supported yet; use synthetic or file.`);
     } else if (type !== "synthetic" && type !== "file") {
-      ctx.problems.push(`${ctx.file}: 'benchmark.dataset.type' '${String(type)}' is not valid; use synthetic or file.`);
+      ctx.problems.push(
+        `${ctx.file}: 'benchmark.dataset.type' ${shownValue(type)} is not valid; use synthetic or file.`,
+      );
     } else if (type === "file" && rest.path === undefined && records === undefined) {
       ctx.problems.push(`${ctx.file}: 'benchmark.dataset.type: file' needs 'path: FILE.jsonl'; add it.`);
     } else if (type === "synthetic" && rest.path !== undefined) {
@@ -377,7 +389,9 @@ function normalizePhases(key: string, value: unknown, ctx: BodyContext): Mapping
       }
       const kind = kindOf(phase, "profiling");
       if (kind === undefined) {
-        ctx.problems.push(`${ctx.file}: '${path}.kind' '${String(phase.kind)}' is not valid; use warmup or profiling.`);
+        ctx.problems.push(
+          `${ctx.file}: '${path}.kind' ${shownValue(phase.kind)} is not valid; use warmup or profiling.`,
+        );
         return;
       }
       phases.push({ phase, path, kind });
@@ -523,4 +537,30 @@ function typed(text: string): unknown {
   if (/^(true|false)$/i.test(trimmed)) return trimmed.toLowerCase() === "true";
   if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(trimmed)) return Number(trimmed);
   return text;
+}
+
+/** More values than any profile config holds (AIPerf's full layout is about two hundred). */
+const MAX_VALUES = 100_000;
+
+/** The values `value` holds, counting each alias as a copy; stops counting past `limit` (so cycles end too). */
+function valuesUpTo(value: unknown, limit: number): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && count <= limit) {
+    const v = stack.pop();
+    count++;
+    if (Array.isArray(v)) {
+      for (const item of v) stack.push(item);
+    } else if (v !== null && typeof v === "object" && !(v instanceof Date) && !ArrayBuffer.isView(v)) {
+      for (const item of Object.values(v)) stack.push(item);
+    }
+  }
+  return count;
+}
+
+/** A value as a message shows it: a scalar quoted as written, a list or mapping as JSON (cut short). */
+function shownValue(value: unknown): string {
+  if (value === null || typeof value !== "object") return `'${String(value)}'`;
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length > 60 ? `${json.slice(0, 60)}…` : json;
 }

@@ -17,6 +17,7 @@
  * AIPerf's `messages` input mode is not read yet: such lines are rejected with a pointer to raw_payload.
  */
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
+import { MAX_PROMPT_TOKENS } from "./dataset_limits.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import { DEFAULT_CORPUS } from "./default_corpus.ts";
@@ -144,6 +145,17 @@ export async function traceConversations(
   defaultBlockSize: number,
   idPrefix: string,
 ): Promise<Conversation[]> {
+  // Before any prompt is built, so a typo late in a long trace costs no time and never runs out of memory.
+  for (const line of lines) {
+    if (line.synth !== undefined && line.synth.length > MAX_PROMPT_TOKENS) {
+      throw new DatasetError(
+        path,
+        line.line,
+        `an input length of ${line.synth.length} tokens is above the ${MAX_PROMPT_TOKENS.toLocaleString("en-US")} ` +
+          "a prompt may have; check the value (and its unit: tokens).",
+      );
+    }
+  }
   const groups: { id: string; lines: TraceLine[] }[] = [];
   const byId = new Map<string, { id: string; lines: TraceLine[] }>();
   for (const line of lines) {

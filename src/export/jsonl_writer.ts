@@ -114,6 +114,8 @@ export interface JsonlWriterOptions extends RecordLineContext {
   readonly flushEveryRecords?: number;
   /** Flush buffered records at least this often, in ms. @default 1000 */
   readonly flushIntervalMs?: number;
+  /** Called once when a write fails; records from then on are dropped (see LineFileWriter). */
+  readonly onFailure?: (error: unknown) => void;
 }
 
 /** Batched, asynchronous per-record JSONL writer (a LineFileWriter fed by a RecordLineFormatter). */
@@ -131,6 +133,7 @@ export class JsonlWriter {
     const lines = await LineFileWriter.open(path, {
       flushEveryLines: options.flushEveryRecords,
       flushIntervalMs: options.flushIntervalMs,
+      onFailure: options.onFailure,
     });
     return new JsonlWriter(lines, options);
   }
@@ -138,6 +141,16 @@ export class JsonlWriter {
   /** Records handed to the file so far (buffered ones not included). */
   get recordsWritten(): number {
     return this.#lines.linesWritten;
+  }
+
+  /** The error of the first failed write, if any. */
+  get failure(): unknown {
+    return this.#lines.failure;
+  }
+
+  /** Records given after a write failed, which were dropped. */
+  get recordsDropped(): number {
+    return this.#lines.linesDropped;
   }
 
   /** Buffers one record's line; never blocks. */

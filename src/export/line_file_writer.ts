@@ -15,6 +15,11 @@ export interface LineFileWriterOptions {
   readonly flushEveryLines?: number;
   /** Flush buffered lines at least this often, in ms. @default 1000 */
   readonly flushIntervalMs?: number;
+  /**
+   * Called once when a write fails (a full disk, a removed directory); lines from then on are dropped rather
+   * than buffered without bound, and `flush`/`close` reject with that error. @default undefined
+   */
+  readonly onFailure?: (error: unknown) => void;
 }
 
 export class LineFileWriter {
@@ -34,9 +39,12 @@ export class LineFileWriter {
   #failure: unknown = undefined;
   #closed = false;
   #written = 0;
+  #dropped = 0;
+  readonly #onFailure: ((error: unknown) => void) | undefined;
 
   private constructor(file: Deno.FsFile, options: LineFileWriterOptions) {
     this.#file = file;
+    this.#onFailure = options.onFailure;
     this.#flushEvery = Math.max(1, options.flushEveryLines ?? 500);
     this.#flushIntervalMs = Math.max(1, options.flushIntervalMs ?? 1000);
   }
@@ -52,9 +60,23 @@ export class LineFileWriter {
     return this.#written;
   }
 
+  /** Lines given after a write failed, which were dropped. */
+  get linesDropped(): number {
+    return this.#dropped;
+  }
+
+  /** The error of the first failed write, if any. */
+  get failure(): unknown {
+    return this.#failure;
+  }
+
   /** Buffers one line (without its newline); never blocks. */
   writeLine(line: string): void {
     if (this.#closed) throw new TypeError("the line writer is closed; open a new one to write more lines.");
+    if (this.#failure !== undefined) {
+      this.#dropped++;
+      return;
+    }
     // UTF-8 takes at most 3 bytes per UTF-16 code unit, plus the newline.
     const room = line.length * 3 + 1;
     if (this.#chunk.length - this.#used < room) this.#seal(room);
@@ -110,12 +132,22 @@ export class LineFileWriter {
     this.#sealed = [];
     this.#buffered = 0;
     this.#writing = this.#writing.then(async () => {
-      if (this.#failure !== undefined) return;
+      if (this.#failure !== undefined) {
+        this.#dropped += count;
+        return;
+      }
       try {
         for (const bytes of chunks) await writeAll(this.#file, bytes);
         this.#written += count;
       } catch (error) {
         this.#failure = error;
+        // This batch may be partly on disk; it and every line still buffered count as dropped.
+        this.#dropped += count + this.#buffered;
+        this.#sealed = [];
+        this.#chunk = EMPTY;
+        this.#used = 0;
+        this.#buffered = 0;
+        this.#onFailure?.(error);
       }
     });
   }

@@ -29,6 +29,8 @@ import { DispatchSink } from "./sinks/dispatch_sink.ts";
 import { LoadSink } from "./sinks/load_sink.ts";
 import { TimesliceSink } from "./sinks/timeslice_sink.ts";
 import { LiveRun } from "./live_run.ts";
+import { errorReason, type UnwrittenFile } from "./unwritten_file.ts";
+import { InputError } from "../base/input_error.ts";
 
 export interface CollectOptions {
   readonly config: ProfileConfig;
@@ -62,6 +64,8 @@ export interface CollectResult {
   readonly thresholdExceeded?: string;
   readonly jsonlWritten: boolean;
   readonly rawWritten: boolean;
+  /** Per-record files a write failure left incomplete. */
+  readonly unwritten: readonly UnwrittenFile[];
   readonly benchmarkId: string;
   readonly startEpochMs?: number;
   readonly endEpochMs?: number;
@@ -76,11 +80,24 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
 
   const withWarmup = spec.phases.some((p) => p.name === "warmup");
   const metrics = new MetricsSink(o.metrics, { timeOriginMs, goodput: o.goodput, warmup: withWarmup });
+  // A failed write mid-run (a full disk) is said at once; the run goes on and the summary still counts every record.
+  const onWriteFailure = (path: string) => (err: unknown) =>
+    logger.error(
+      `could not write ${path}: ${errorReason(err)}; the run goes on, and its summary still counts every record.`,
+    );
+  const opening = (path: string) => (err: unknown) => {
+    throw new InputError(`cannot create ${path}: ${errorReason(err)}`);
+  };
   const jsonl = config.exportLevel === "summary"
     ? undefined
-    : await JsonlSink.open(o.paths.recordsJsonl, o.metrics, timeOriginMs, withWarmup);
+    : await JsonlSink.open(o.paths.recordsJsonl, o.metrics, timeOriginMs, withWarmup, onWriteFailure(o.paths.recordsJsonl))
+      .catch(opening(o.paths.recordsJsonl));
   const raw = config.exportLevel === "raw"
-    ? await RawSink.open(o.paths.rawJsonl, { timeOriginMs, commonHeaders: spec.headers, withWarmup })
+    ? await RawSink.open(
+      o.paths.rawJsonl,
+      { timeOriginMs, commonHeaders: spec.headers, withWarmup },
+      onWriteFailure(o.paths.rawJsonl),
+    ).catch(opening(o.paths.rawJsonl))
     : undefined;
   const gate = config.failedRequestThreshold === undefined ? undefined : new FailureGateSink({
     threshold: config.failedRequestThreshold,
@@ -185,6 +202,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     thresholdExceeded: gate?.tripped,
     jsonlWritten: jsonl !== undefined,
     rawWritten: raw !== undefined,
+    unwritten: [jsonl?.unwritten(), raw?.unwritten()].filter((u) => u !== undefined),
     benchmarkId,
     startEpochMs,
     endEpochMs: endAt !== undefined ? timeOriginMs + endAt : undefined,

@@ -20,8 +20,10 @@ export interface FinishedRun {
 export interface Exporter extends RegistryEntry {
   /** Its line in the console footer. */
   readonly label: string;
-  /** Writes the file; resolves to its path. */
-  write(run: FinishedRun): Promise<string>;
+  /** Where it writes. */
+  path(paths: ArtifactPaths): string;
+  /** Writes the file at `path(run.paths)`. */
+  write(run: FinishedRun): Promise<void>;
 }
 
 export const EXPORTERS: Registry<Exporter> = new Registry<Exporter>("exporter", [
@@ -29,18 +31,14 @@ export const EXPORTERS: Registry<Exporter> = new Registry<Exporter>("exporter", 
     name: "csv",
     description: "profile_export_aiperf.csv: every metric's statistics (AIPerf's CSV)",
     label: "CSV Export",
-    write: async (run) => {
-      await writeSummaryCsv(run.paths.summaryCsv, run.summary);
-      return run.paths.summaryCsv;
-    },
+    path: (paths) => paths.summaryCsv,
+    write: (run) => writeSummaryCsv(run.paths.summaryCsv, run.summary),
   },
   {
     name: "json",
     description: "profile_export_aiperf.json: statistics, configuration and run identity (AIPerf's JSON)",
     label: "JSON Export",
-    write: async (run) => {
-      await writeSummaryJson(run.paths.summaryJson, run.summary, run.info);
-      return run.paths.summaryJson;
-    },
+    path: (paths) => paths.summaryJson,
+    write: (run) => writeSummaryJson(run.paths.summaryJson, run.summary, run.info),
   },
 ]);

@@ -52,6 +52,8 @@ import { InputError } from "../base/input_error.ts";
 import { ApiSession } from "./api_session.ts";
 import { finishTelemetry, startTelemetry } from "./telemetry_session.ts";
 import { summaryJsonObject } from "../export/json_export.ts";
+import { lockArtifactDir } from "./artifact_dir_lock.ts";
+import { describeUnwritten, errorReason, type UnwrittenFile } from "./unwritten_file.ts";
 
 /** How a profile run ended; the CLI maps each to an exit code. */
 export type ProfileEnd =
@@ -66,7 +68,9 @@ export type ProfileEnd =
   /** Stopped before anything was sent. */
   | "interrupted_before_start"
   /** A server could not be reached; nothing was sent. */
-  | "unreachable";
+  | "unreachable"
+  /** Ran, but some result files could not be written (a full disk); the rest and the console summary were. */
+  | "results_unwritten";
 
 export interface ProfileOutcome {
   readonly end: ProfileEnd;
@@ -76,6 +80,8 @@ export interface ProfileOutcome {
   readonly artifactDir: string;
   /** The profiling phase's metrics, when the run produced a summary (for aggregation across runs). */
   readonly summary?: RunSummary;
+  /** Result files a write failure left missing or incomplete (a full disk). */
+  readonly unwritten?: readonly UnwrittenFile[];
 }
 
 export interface ProfileRunOptions {
@@ -237,10 +243,14 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   // Artifacts: the directory and the log file exist before anything is sent (inputs.json comes after the run).
   const dir = resolveArtifactDir(config);
   const paths = artifactPaths(dir, config.profileExportPrefix);
-  await Deno.mkdir(join(dir, "logs"), { recursive: true });
-  const logFile = await FileSink.open(join(dir, "logs", "infermeter.log"));
+  // One run per directory; this also proves it writable before anything is sent. Released on every return.
+  await using lock = await lockArtifactDir(dir);
+  const logFile = await FileSink.open(join(dir, "logs", "infermeter.log")).catch((err: Error) => {
+    throw new InputError(`cannot write the log file in ${dir}: ${err.message}`);
+  });
   logger.addSink(logFile, "DEBUG");
   logger.debug(`command: ${cliCommand}`); // again, now that the log file receives it
+  if (lock.notice) logger.warning(lock.notice);
 
   const benchmarkId = crypto.randomUUID();
   const inputConfig = toInputConfig(config) as JsonObject;
@@ -283,7 +293,9 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   if (!reach.ok) {
     logger.error(reach.message!);
     counter?.close();
-    await writeInputsJson(paths.inputsJson, inputSessions(conversations));
+    await writeInputsJson(paths.inputsJson, inputSessions(conversations)).catch((err) =>
+      logger.error(`could not write ${paths.inputsJson}: ${errorReason(err)}`)
+    );
     api?.fail();
     await api?.close(stop, logger);
     await logFile.close();
@@ -351,7 +363,9 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     logger.warning("Interrupted before the benchmark started; nothing was sent.");
     counter?.close();
     await telemetry?.stop();
-    await writeInputsJson(paths.inputsJson, inputSessions(conversations));
+    await writeInputsJson(paths.inputsJson, inputSessions(conversations)).catch((err) =>
+      logger.error(`could not write ${paths.inputsJson}: ${errorReason(err)}`)
+    );
     api?.fail();
     await api?.close(stop, logger);
     await logFile.close();
@@ -390,8 +404,22 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     throw err;
   }).finally(() => wake?.release());
 
+  // From here on a failed write (a full disk) loses that file only: the others, the console summary and the
+  // records already written are kept, and the outcome lists what is missing.
+  const unwritten: UnwrittenFile[] = [...run.unwritten];
+  const attempt = async (label: string, path: string, write: () => Promise<unknown>): Promise<boolean> => {
+    try {
+      await write();
+      return true;
+    } catch (err) {
+      const file = { label, path, reason: errorReason(err) };
+      unwritten.push(file);
+      logger.error(describeUnwritten(file));
+      return false;
+    }
+  };
   // inputs.json is written after the run: rendering it is not needed to send anything (startup budget).
-  await writeInputsJson(paths.inputsJson, inputSessions(conversations));
+  await attempt("Inputs", paths.inputsJson, () => writeInputsJson(paths.inputsJson, inputSessions(conversations)));
   // Summaries and exports: always written, also after Ctrl-C or a failure gate.
   // Throughputs divide by the profiling phase's window (phase start → last response), as AIPerf 0.13 does.
   const summary = run.metrics.profiling.summarize({
@@ -469,9 +497,16 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     telemetryData: telemetryOut?.telemetryData,
   };
 
+  const logPath = join(dir, "logs", "infermeter.log");
+  if (logFile.failure !== undefined) {
+    unwritten.push({ label: "Log File", path: logPath, reason: errorReason(logFile.failure) });
+  }
   const written: { label: string; path: string }[] = [...(telemetryOut?.written ?? [])];
   for (const exporter of EXPORTERS.entries()) {
-    written.push({ label: exporter.label, path: await exporter.write({ summary, paths, info }) });
+    const path = exporter.path(paths);
+    if (await attempt(exporter.label, path, () => exporter.write({ summary, paths, info }))) {
+      written.push({ label: exporter.label, path });
+    }
   }
   if (run.timeslices !== undefined) {
     const slices = run.timeslices.timeslices();
@@ -489,8 +524,8 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     ...written,
     ...(run.jsonlWritten ? [{ label: "JSONL Export", path: paths.recordsJsonl }] : []),
     ...(run.rawWritten ? [{ label: "Raw Export", path: paths.rawJsonl }] : []),
-    { label: "Log File", path: join(dir, "logs", "infermeter.log") },
-  ];
+    { label: "Log File", path: logPath },
+  ].filter((e) => !unwritten.some((u) => u.label === e.label));
   const client: ClientOverhead | undefined = cpu && {
     percentOfCore: cpu.percentOfCore,
     engineThreads: shards,
@@ -506,9 +541,14 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     exportsList,
     client,
     telemetryOut?.tables ?? [],
+    unwritten,
   );
-  await Deno.writeTextFile(paths.consoleTxt, consoleText + "\n");
-  (o.print ?? console.log)(consoleText);
+  const consoleSaved = await attempt(
+    "Console Export",
+    paths.consoleTxt,
+    () => Deno.writeTextFile(paths.consoleTxt, consoleText + "\n"),
+  );
+  (o.print ?? console.log)(consoleSaved ? consoleText : `${consoleText}\n${notWrittenLine(unwritten.at(-1)!)}`);
   // The HTML report reads the exports just written; a failure to draw it loses no result.
   await writeRunReport(dir).then(
     (report) => logger.info(`HTML report: ${report.path}`),
@@ -526,6 +566,14 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     logger.error(`all ${summary.errorCount} requests failed; see the error summary above.`);
     end = "all_failed";
   }
+  // Missing results outrank a failed run (its numbers are what is missing), not a cancelled one.
+  if (unwritten.length > 0 && end !== "cancelled") {
+    logger.error(
+      `${unwritten.length} result file${unwritten.length === 1 ? "" : "s"} could not be written (listed above); ` +
+        "free space or fix the directory and run again.",
+    );
+    end = "results_unwritten";
+  }
   if (end === "completed") logger.info("Benchmark completed successfully");
   logger.info(`Results saved to: ${dir}/`);
   if (api !== undefined) {
@@ -533,7 +581,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     await api.close(stop, logger);
   }
   await logFile.close();
-  return { end, consoleText, artifactDir: dir, summary };
+  return { end, consoleText, artifactDir: dir, summary, unwritten };
 }
 
 /**
@@ -606,6 +654,7 @@ function renderConsole(
   exportsList: { label: string; path: string }[],
   client: ClientOverhead | undefined,
   telemetryTables: readonly string[],
+  unwritten: readonly UnwrittenFile[],
 ): string {
   const width = Deno.stdout.isTerminal() ? Math.max(80, Deno.consoleSize().columns) : 140;
   const parts = [renderMetricsTable(summary, { metricsTitle: adapter.capabilities.metricsTitle, maxWidth: width })];
@@ -619,7 +668,11 @@ function renderConsole(
       cancelled,
       exports: exportsList,
       client,
-    }),
+    }) + unwritten.map((u) => `\n${notWrittenLine(u)}`).join(""),
   );
   return parts.join("\n\n");
+}
+
+function notWrittenLine(file: UnwrittenFile): string {
+  return `NOT WRITTEN ${file.label}: ${describeUnwritten(file)}`;
 }

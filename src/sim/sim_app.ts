@@ -17,7 +17,9 @@
  * `ttftMs = itlMs = 0` the whole body is built as one string and returned at once: no timers, no stream — the mode
  * the throughput benchmark measures.
  *
- * Errors and randomness: `errorRate` % of well-formed inference requests get a 500. Every random choice of a
+ * Errors and randomness: `errorRate` % of well-formed inference requests get a 500; of the others, `stallRate` %
+ * wait `stallMs` before their answer starts and `disconnectRate` % lose their connection after the first part of
+ * the answer (each counted in `sim_faults_total`; a request gets at most one fault). Every random choice of a
  * request (error, length, jitter, words, id) comes from a generator seeded by `RequestSeeder`, so a seeded
  * server gives the same answers whatever the arrival order.
  */
@@ -135,6 +137,16 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
           { status: 500, headers: JSON_HEADERS },
         );
       }
+      // At most one fault per request, so each shows on the client as exactly one kind of error.
+      const stall = o.stallRate > 0 && rng.derive("stall").next() * 100 < o.stallRate;
+      const cut = !stall && o.disconnectRate > 0 && rng.derive("disconnect").next() * 100 < o.disconnectRate;
+      if (stall) {
+        stats.fault("stall");
+        await waitUntil(performance.now() + o.stallMs);
+      }
+      if (cut) stats.fault("disconnect");
+      const answer = (body: string | ReadableStream<Uint8Array>, headers: Record<string, string>) =>
+        new Response(cut ? cutShort(body) : body, { status: 200, headers });
       const plan = planGeneration(request, promptTokensOf(request), o, rng.derive("length"));
       const ids = rng.derive("id");
       const reply: ReplyContext = {
@@ -172,7 +184,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
         const content = words.take(plan.contentTokens);
         stats.outputTokensTotal += total;
         done(total, undefined, finishReason);
-        return new Response(call.body(reply, reasoning, content), { status: 200, headers: JSON_HEADERS });
+        return answer(call.body(reply, reasoning, content), JSON_HEADERS);
       }
 
       const emitter = new SseEmitter({
@@ -186,16 +198,16 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
         const body = emitter.emit(Infinity);
         stats.outputTokensTotal += emitter.tokensSent;
         done(emitter.tokensSent, undefined, finishReason);
-        return new Response(body, { status: 200, headers: SSE_HEADERS });
+        return answer(body, SSE_HEADERS);
       }
       streaming = true;
-      return new Response(
+      return answer(
         timedStream(
           emitter,
           arrival,
           (firstAt, complete) => complete ? done(emitter.tokensSent, firstAt, finishReason) : vllm.ended(held),
         ),
-        { status: 200, headers: SSE_HEADERS },
+        SSE_HEADERS,
       );
     } catch (e) {
       if (e instanceof SimRequestError) {
@@ -210,6 +222,24 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       // A timed stream leaves the in-flight gauge when its last event is written or the client goes away.
       if (!streaming) stats.end();
     }
+  };
+
+  /** Half of the answer's first chunk, then the connection is dropped (never a complete answer, nor `[DONE]`). */
+  const cutShort = (body: string | ReadableStream<Uint8Array>): ReadableStream<Uint8Array> => {
+    const source = typeof body === "string" ? ReadableStream.from([encoder.encode(body)]) : body;
+    let chunks = 0;
+    const drop = () => new Error("simulated disconnect (--disconnect-rate)");
+    return source.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          if (chunks++ === 0) controller.enqueue(chunk.subarray(0, Math.max(1, chunk.length >> 1)));
+          else controller.error(drop());
+        },
+        flush(controller) {
+          controller.error(drop());
+        },
+      }),
+    );
   };
 
   const timedStream = (

@@ -59,6 +59,15 @@ export interface SimOptions {
   /** Percentage (0–100) of inference requests answered with HTTP 500.
    * @default 0 */
   readonly errorRate: number;
+  /** Percentage (0–100) of well-formed inference requests whose connection is dropped after the first part of the
+   * answer (a streamed one after its first event): a server crash or a proxy reset, as the client sees it.
+   * @default 0 */
+  readonly disconnectRate: number;
+  /** Percentage (0–100) of well-formed inference requests held for `stallMs` before any byte of the answer.
+   * @default 0 */
+  readonly stallRate: number;
+  /** How long a stalled request waits before its answer starts, in ms. @default 10000 */
+  readonly stallMs: number;
   /** Seed of every random choice (errors, jitter, words, default lengths); undefined = a random seed per start.
    * @default undefined */
   readonly seed?: number;
@@ -94,6 +103,9 @@ export const SIM_DEFAULTS: SimOptions = Object.freeze({
   errorRate: 0,
   embeddingDimensions: 768,
   loadDelaySeconds: 0,
+  disconnectRate: 0,
+  stallRate: 0,
+  stallMs: 10_000,
   seed: undefined,
   emitSendTimes: false,
   shutdownGraceMs: 1000,
@@ -124,6 +136,9 @@ export function resolveSimOptions(partial: Partial<SimOptions> = {}): SimOptions
   checkNumber("errorRate", o.errorRate, 0, 100);
   checkNumber("embeddingDimensions", o.embeddingDimensions, 1, 65536, true);
   checkNumber("loadDelaySeconds", o.loadDelaySeconds, 0, 86_400);
+  checkNumber("disconnectRate", o.disconnectRate, 0, 100);
+  checkNumber("stallRate", o.stallRate, 0, 100);
+  checkNumber("stallMs", o.stallMs, 0, 3_600_000);
   checkNumber("shutdownGraceMs", o.shutdownGraceMs, 0, 3_600_000);
   checkNumber("dcgmGpus", o.dcgmGpus, 0, 64, true);
   if (o.seed !== undefined) checkNumber("seed", o.seed, 0, 0xffffffff, true);

@@ -14,6 +14,8 @@ export class SimStats {
   /** Sum of `prompt_tokens` of answered requests. */
   promptTokensTotal = 0;
   readonly #requests = new Map<string, number>();
+  /** Injected faults by kind (`disconnect`, `stall`), counted when decided. */
+  readonly #faults = new Map<string, number>();
 
   /** A request entered a handler. */
   begin(): void {
@@ -30,6 +32,16 @@ export class SimStats {
   count(endpoint: string, status: number): void {
     const key = `${endpoint}\u0000${status}`;
     this.#requests.set(key, (this.#requests.get(key) ?? 0) + 1);
+  }
+
+  /** Count one injected fault. */
+  fault(kind: string): void {
+    this.#faults.set(kind, (this.#faults.get(kind) ?? 0) + 1);
+  }
+
+  /** Injected faults of one kind (0 when none). */
+  faults(kind: string): number {
+    return this.#faults.get(kind) ?? 0;
   }
 
   /** Answered requests for one endpoint and status (0 when none). */
@@ -70,6 +82,9 @@ export class SimStats {
       "# HELP sim_prompt_tokens_total Prompt tokens of answered requests.",
       "# TYPE sim_prompt_tokens_total counter",
       `sim_prompt_tokens_total ${this.promptTokensTotal}`,
+      "# HELP sim_faults_total Faults injected (--disconnect-rate, --stall-rate), by kind.",
+      "# TYPE sim_faults_total counter",
+      ...[...this.#faults.keys()].sort().map((kind) => `sim_faults_total{kind="${kind}"} ${this.#faults.get(kind)}`),
     );
     return lines.join("\n") + "\n";
   }

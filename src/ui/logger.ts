@@ -106,9 +106,18 @@ export class FileSink implements LogSink {
     return new FileSink(await Deno.open(path, { create: true, write: true, truncate: true }));
   }
 
+  #failure: unknown;
+
+  /** The first failed write (a full disk): later lines are dropped, and the run says the log is incomplete. */
+  get failure(): unknown {
+    return this.#failure;
+  }
+
   write(line: string): void {
+    if (this.#failure !== undefined) return;
     const bytes = this.#encoder.encode(line);
-    this.#chain = this.#chain.then(() => writeAll(this.#file, bytes)).catch(() => {});
+    this.#chain = this.#chain.then(() => this.#failure === undefined ? writeAll(this.#file, bytes) : undefined)
+      .catch((err) => void (this.#failure ??= err));
   }
 
   async close(): Promise<void> {

@@ -522,3 +522,24 @@ Deno.test("parseProfileArgs reports a bad environment value by variable name, wi
 Deno.test("parseProfileArgs refuses to run when help is requested", async () => {
   await assert.rejects(() => parseProfileArgs(["-m", "m", "--help"], fakeIo()), ConfigError);
 });
+
+Deno.test("parseProfileArgs bounds prompt lengths and entry counts before anything is built", async () => {
+  assert.match(
+    (await problemsOf(["-m", "m", "--isl", "0"]))[0],
+    /--isl: '0' is out of range; .* between 1 and 10000000/,
+  );
+  assert.match((await problemsOf(["-m", "m", "--isl", "1e12"]))[0], /between 1 and 10000000/);
+  assert.match(
+    (await problemsOf(["-m", "m", "--num-dataset-entries", "1e12"]))[0],
+    /--num-dataset-entries: '1e12' is out of range; .* between 1 and 1000000/,
+  );
+  assert.match((await problemsOf(["-m", "m", "--conversation-turn-mean", "1e6"]))[0], /between 1 and 10000/);
+  // Each value within its bound, the product above what a run builds in memory.
+  assert.match(
+    (await problemsOf(["-m", "m", "--num-dataset-entries", "1000000"]))[0],
+    /--num-dataset-entries 1000000 × 1 turn × 550 prompt tokens .* above the 100,000,000/,
+  );
+  // A file dataset builds no synthetic prompts, so the product does not apply.
+  const { config } = await parse(["-m", "m", "--num-dataset-entries", "1000000", "--input-file", "x.jsonl"]);
+  assert.equal(config.numDatasetEntries, 1_000_000);
+});

@@ -333,3 +333,22 @@ benchmark:
     /'benchmark.phases.0.duration' is not supported yet for warmup; only 'requests' is\./,
   );
 });
+
+Deno.test("loadYamlConfig refuses a document whose aliases stand for more values than any config holds", () => {
+  const bomb = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    .concat(Array.from({ length: 9 }, (_, i) => `a${i + 1}: &a${i + 1} [${Array(9).fill(`*a${i}`).join(", ")}]`))
+    .concat(["extra_inputs: *a9"]).join("\n");
+  const started = performance.now();
+  const { problems, assignments } = loadYamlConfig(bomb, { path: "bomb.yaml" });
+  assert.ok(performance.now() - started < 2000, "counting stops at the limit");
+  assert.deepEqual(assignments, []);
+  assert.match(problems[0], /^bomb\.yaml: the document stands for more than 100,000 values \(anchors and aliases/);
+  // A self-referring alias is a cycle: refused the same way instead of walked forever.
+  assert.match(loadYamlConfig("models: &a [*a]", { path: "c.yaml" }).problems[0], /more than 100,000 values/);
+});
+
+Deno.test("loadYamlConfig shows a mapping given where a word belongs as the mapping", () => {
+  const { problems } = loadYamlConfig("schema_version: {a: 1}\nbenchmark: {dataset: {type: [1]}}", { path: "c.yaml" });
+  assert.match(problems.join("\n"), /schema_version \{"a":1\} is not supported/);
+  assert.match(problems.join("\n"), /'benchmark\.dataset\.type' \[1\] is not valid/);
+});

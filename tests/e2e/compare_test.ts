@@ -1,6 +1,6 @@
 /**
  * `infermeter compare` as CI would run it: the real CLI on real runs (the fixtures were made against serve-sim),
- * exit 4 when a --fail-on condition is met, 0 when none is, 2 for a run that is not there.
+ * exit 5 when a --fail-on condition is met, 0 when none is, 2 for a run that is not there.
  */
 import assert from "node:assert/strict";
 import { assertExit, runCli, tempDir } from "./cli_harness.ts";
@@ -24,7 +24,7 @@ Deno.test("compare prints the runs side by side and fails on a crossed threshold
     ["compare", `${RUNS}faster`, `${RUNS}sweep/c2`, "--fail-on", "ttft.p99>+10%", "--json", "--html", "cmp.html"],
     { cwd: tmp.path },
   );
-  assertExit(worse, 4);
+  assertExit(worse, 5);
   const report = JSON.parse(worse.stdout);
   assert.deepEqual(report.breaches.map((b: { run: string }) => b.run), ["B"]);
   const row = report.rows.find((r: { metric: string; stat: string }) =>

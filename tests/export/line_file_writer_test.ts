@@ -40,3 +40,16 @@ Deno.test("line writer refuses lines after close", async () => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("LineFileWriter on a full disk reports the failure once, drops later lines and rejects close", async () => {
+  if (Deno.build.os !== "linux") return;
+  const failures: unknown[] = [];
+  const writer = await LineFileWriter.open("/dev/full", { flushEveryLines: 2, onFailure: (e) => failures.push(e) });
+  for (let i = 0; i < 5; i++) writer.writeLine(`line ${i}`);
+  await assert.rejects(() => writer.flush(), /No space left on device/);
+  for (let i = 0; i < 3; i++) writer.writeLine(`late ${i}`);
+  await assert.rejects(() => writer.close(), /No space left on device/);
+  assert.equal(failures.length, 1);
+  assert.equal(writer.linesWritten, 0);
+  assert.equal(writer.linesDropped, 8);
+});

@@ -289,3 +289,36 @@ Deno.test("sim non-streaming response waits ttft plus itl for each further token
   assert.ok(elapsed < 1000, `answered after ${elapsed} ms`);
   assert.equal(stats.inFlight, 0);
 });
+
+Deno.test("sim disconnect-rate drops the connection after half the first chunk, never a whole answer", async () => {
+  for (const stream of [false, true]) {
+    for (const fast of [true, false]) {
+      const { app, stats } = makeApp({ disconnectRate: 100, seed: 1, ...(fast ? { ttftMs: 0, itlMs: 0 } : {}) });
+      const res = await post(app, CHAT, chat(PROMPT, { max_tokens: 8, stream }));
+      assert.equal(res.status, 200);
+      const reader = res.body!.getReader();
+      let got = "";
+      await assert.rejects(async () => {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          got += new TextDecoder().decode(value);
+        }
+      }, /simulated disconnect \(--disconnect-rate\)/);
+      assert.doesNotMatch(got, /\[DONE\]|"finish_reason":"length"/);
+      assert.equal(stats.faults("disconnect"), 1);
+    }
+  }
+});
+
+Deno.test("sim stall-rate holds the answer for stall-ms; a request gets at most one fault", async () => {
+  const { app, stats } = makeApp({ stallRate: 100, stallMs: 80, disconnectRate: 100, ttftMs: 0, itlMs: 0 });
+  const started = performance.now();
+  const res = await post(app, CHAT, chat(PROMPT, { max_tokens: 3 }));
+  const body = await json(res);
+  assert.ok(performance.now() - started >= 75, "the answer waited for the stall");
+  assert.equal((body.usage as Usage).completion_tokens, 3);
+  assert.equal(stats.faults("stall"), 1);
+  assert.equal(stats.faults("disconnect"), 0);
+  assert.match(stats.toPrometheus(), /sim_faults_total\{kind="stall"\} 1/);
+});

@@ -3,23 +3,31 @@ import type { ProcessedRecord } from "../../records/request_record.ts";
 import type { MetricDef, RecordMetrics } from "../../metrics/metric_def.ts";
 import { JsonlWriter } from "../../export/jsonl_writer.ts";
 import type { RecordSink } from "../record_sink.ts";
+import { errorReason, type UnwrittenFile } from "../unwritten_file.ts";
 
 export class JsonlSink implements RecordSink {
   readonly name = "jsonl";
   readonly #writer: JsonlWriter;
+  readonly #path: string;
+  #failure: unknown;
 
-  private constructor(writer: JsonlWriter) {
+  private constructor(writer: JsonlWriter, path: string) {
     this.#writer = writer;
+    this.#path = path;
   }
 
-  /** @param withWarmup a warmup phase runs before profiling (it shifts the phase index AIPerf writes) */
+  /**
+   * @param withWarmup a warmup phase runs before profiling (it shifts the phase index AIPerf writes)
+   * @param onFailure hears of the first failed write at once (mid-run); the run goes on, later lines are dropped
+   */
   static async open(
     path: string,
     metrics: readonly MetricDef[],
     timeOriginMs: number,
     withWarmup: boolean,
+    onFailure?: (error: unknown) => void,
   ): Promise<JsonlSink> {
-    return new JsonlSink(await JsonlWriter.open(path, { metrics, timeOriginMs, withWarmup }));
+    return new JsonlSink(await JsonlWriter.open(path, { metrics, timeOriginMs, withWarmup, onFailure }), path);
   }
 
   measured(record: ProcessedRecord, values: RecordMetrics): void {
@@ -27,7 +35,25 @@ export class JsonlSink implements RecordSink {
     else this.#writer.write(record, values);
   }
 
-  close(): Promise<void> {
-    return this.#writer.close();
+  /** Never rejects: a failed write is reported by {@link unwritten}. */
+  async close(): Promise<void> {
+    try {
+      await this.#writer.close();
+    } catch (err) {
+      this.#failure ??= err;
+    }
+  }
+
+  /** Set after `close()` when the file is incomplete. */
+  unwritten(): UnwrittenFile | undefined {
+    const failure = this.#failure ?? this.#writer.failure;
+    if (failure === undefined) return undefined;
+    return {
+      label: "JSONL Export",
+      path: this.#path,
+      reason: errorReason(failure),
+      linesWritten: this.#writer.recordsWritten,
+      linesDropped: this.#writer.recordsDropped,
+    };
   }
 }

@@ -1,0 +1,169 @@
+/**
+ * Soak: the real CLI at high concurrency for minutes against `serve-sim` injecting faults — HTTP 500s, connections
+ * dropped mid-answer, answers stalled past the request timeout — then an audit (soak_audit.ts) that the server's
+ * request journal and counters, the per-record export and the summary agree exactly. Exits 1 when they do not.
+ *
+ *   deno run -A scripts/bench/soak.ts [--minutes 10] [--concurrency 256] [--error-rate 2] [--disconnect-rate 2]
+ *     [--stall-rate 1] [--stall-ms 4000] [--timeout-s 2] [--workers N] [--out DIR] [--keep]
+ *
+ * Everything it writes (journal, artifacts, CLI output, audit.json) goes to --out (default a temp directory,
+ * removed afterwards unless --keep or the audit fails).
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { readLines } from "../../src/dataset/read_lines.ts";
+import { startServerProcess } from "./sim_launcher.ts";
+import { auditSoak, type ClientSide, errorClass, type ServerSide, type SummarySide } from "./soak_audit.ts";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const PATH = "/v1/chat/completions";
+
+function arg(name: string, fallback: string): string {
+  const at = Deno.args.indexOf(`--${name}`);
+  return at >= 0 && at + 1 < Deno.args.length ? Deno.args[at + 1] : fallback;
+}
+
+const minutes = Number(arg("minutes", "10"));
+const concurrency = Number(arg("concurrency", "256"));
+const errorRate = Number(arg("error-rate", "2"));
+const disconnectRate = Number(arg("disconnect-rate", "2"));
+const stallRate = Number(arg("stall-rate", "1"));
+const stallMs = Number(arg("stall-ms", "4000"));
+const timeoutS = Number(arg("timeout-s", "2"));
+const workers = Deno.args.includes("--workers") ? ["--workers", arg("workers", "1")] : [];
+if (stallMs <= timeoutS * 1000) throw new RangeError("--stall-ms must exceed --timeout-s, so every stall times out.");
+const out = Deno.args.includes("--out") ? arg("out", "") : await Deno.makeTempDir({ prefix: "infermeter_soak_" });
+await Deno.mkdir(out, { recursive: true });
+const journal = join(out, "journal.jsonl");
+const artifacts = join(out, "artifacts");
+
+const sim = await startServerProcess({
+  label: "serve-sim",
+  // deno-fmt-ignore
+  argv: [
+    Deno.execPath(), "run", "-A", "main.ts", "serve-sim", "--port", "0", "--ttft", "20", "--itl", "4", "--seed", "7",
+    "--error-rate", String(errorRate), "--disconnect-rate", String(disconnectRate), "--stall-rate", String(stallRate),
+    "--stall-ms", String(stallMs), "--record-requests", journal,
+  ],
+  cwd: REPO,
+  listening: /serve-sim listening on (http:\/\/\S+)/,
+});
+console.error(`soak: ${minutes} min at concurrency ${concurrency} against ${sim.url}; output in ${out}`);
+
+// deno-fmt-ignore
+const cliArgs = [
+  "run", "-A", join(REPO, "main.ts"), "profile", "--ui", "none", "-m", "sim-model", "--url", sim.url, "--streaming",
+  "--concurrency", String(concurrency), "--benchmark-duration", String(minutes * 60), "--isl", "64", "--osl", "32",
+  "--num-dataset-entries", "2000", "--random-seed", "11", "--request-timeout-seconds", String(timeoutS),
+  "--artifact-dir", artifacts, ...workers,
+];
+const started = Date.now();
+const cli = await new Deno.Command(Deno.execPath(), { args: cliArgs, cwd: out, stdout: "piped", stderr: "piped" })
+  .output();
+const wallS = (Date.now() - started) / 1000;
+await Deno.writeFile(join(out, "cli_stdout.txt"), cli.stdout);
+await Deno.writeFile(join(out, "cli_stderr.txt"), cli.stderr);
+
+// Stalled answers outlive the client's timeout: wait until the server has answered everything it received.
+let metrics = "";
+for (let i = 0; i < 300; i++) {
+  metrics = await (await fetch(`${sim.url}/metrics`)).text();
+  if (/^sim_requests_in_flight 0$/m.test(metrics)) break;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+await sim.stop();
+
+const server = await serverSide(metrics, journal);
+const { client, ids } = await clientSide(join(artifacts, "profile_export.jsonl"), server.ids);
+const summary = summarySide(JSON.parse(await Deno.readTextFile(join(artifacts, "profile_export_aiperf.json"))));
+const lines = auditSoak(server.side, client, summary);
+const exitOk = cli.code === 0;
+const balanced = lines.every((l) => l.ok) && exitOk;
+ids.clear();
+
+const summaryJson = JSON.parse(await Deno.readTextFile(join(artifacts, "profile_export_aiperf.json")));
+const report = [
+  `Soak: ${minutes} min, concurrency ${concurrency}, faults: ${errorRate} % HTTP 500, ${disconnectRate} % dropped ` +
+  `mid-answer, ${stallRate} % stalled ${stallMs} ms (request timeout ${timeoutS} s)`,
+  `CLI exit ${cli.code} after ${wallS.toFixed(0)} s; ${client.records} requests, ` +
+  `${summaryJson.request_throughput?.avg?.toFixed(1)} req/s, peak RSS ` +
+  `${((summaryJson.infermeter?.peak_rss_bytes ?? 0) / 2 ** 20).toFixed(0)} MiB`,
+  "",
+  "| Check | Values | |",
+  "| --- | --- | --- |",
+  ...lines.map((l) => `| ${l.check} | ${l.values} | ${l.ok ? "ok" : "MISMATCH"} |`),
+  "",
+  balanced ? "AUDIT BALANCED" : `AUDIT FAILED${exitOk ? "" : ` (CLI exit ${cli.code})`}`,
+].join("\n");
+console.log(report);
+await Deno.writeTextFile(join(out, "audit.json"), JSON.stringify({ server: server.side, client, summary, lines }));
+if (!balanced || Deno.args.includes("--keep") || Deno.args.includes("--out")) {
+  console.error(`soak: output kept in ${out}`);
+} else {
+  await Deno.remove(out, { recursive: true });
+}
+Deno.exit(balanced ? 0 : 1);
+
+async function serverSide(text: string, path: string): Promise<{ side: ServerSide; ids: Set<string> }> {
+  const byStatus: Record<string, number> = {};
+  for (const m of text.matchAll(/^sim_requests_total\{endpoint="([^"]*)",status="(\d+)"\} (\d+)$/gm)) {
+    if (m[1] === PATH) byStatus[m[2]] = Number(m[3]);
+  }
+  const fault = (kind: string) =>
+    Number(new RegExp(`^sim_faults_total\\{kind="${kind}"\\} (\\d+)$`, "m").exec(text)?.[1] ?? 0);
+  const ids = new Set<string>();
+  let received = 0;
+  let duplicateIds = 0;
+  for await (const { text: line } of readLines(path)) {
+    if (line === "") continue;
+    const entry = JSON.parse(line) as { method: string; path: string; headers: Record<string, string> };
+    if (entry.method !== "POST" || entry.path !== PATH) continue;
+    received++;
+    const id = entry.headers["x-request-id"];
+    if (ids.has(id)) duplicateIds++;
+    ids.add(id);
+  }
+  return {
+    side: { received, duplicateIds, byStatus, disconnects: fault("disconnect"), stalls: fault("stall") },
+    ids,
+  };
+}
+
+async function clientSide(path: string, received: Set<string>): Promise<{ client: ClientSide; ids: Set<string> }> {
+  const ids = new Set<string>();
+  const c = { records: 0, duplicateIds: 0, unknownRecords: 0, successes: 0, http500: 0, cut: 0, timeouts: 0 };
+  const other: Record<string, number> = {};
+  for await (const { text } of readLines(path)) {
+    if (text === "") continue;
+    const record = JSON.parse(text) as {
+      metadata: { x_request_id: string; was_cancelled: boolean };
+      error: { code?: number; type: string } | null;
+    };
+    c.records++;
+    const id = record.metadata.x_request_id;
+    if (ids.has(id)) c.duplicateIds++;
+    ids.add(id);
+    if (!received.has(id)) c.unknownRecords++;
+    const kind = record.error === null
+      ? (record.metadata.was_cancelled ? "cancelled" : "ok")
+      : errorClass(record.error);
+    if (kind === "ok") c.successes++;
+    else if (kind === "500 Internal Server Error") c.http500++;
+    else if (kind === "N/A ConnectionResetError") c.cut++;
+    else if (kind === "N/A TimeoutError") c.timeouts++;
+    else other[kind] = (other[kind] ?? 0) + 1;
+  }
+  let missingRecords = 0;
+  for (const id of received) if (!ids.has(id)) missingRecords++;
+  return { client: { ...c, missingRecords, other }, ids };
+}
+
+function summarySide(json: Record<string, unknown>): SummarySide {
+  const avg = (tag: string) => (json[tag] as { avg?: number } | undefined)?.avg ?? 0;
+  const errorSummary: Record<string, number> = {};
+  for (const e of (json.error_summary ?? []) as { error_details: { code?: number; type: string }; count: number }[]) {
+    const key = errorClass(e.error_details);
+    errorSummary[key] = (errorSummary[key] ?? 0) + e.count;
+  }
+  return { requestCount: avg("request_count"), errorRequestCount: avg("error_request_count"), errorSummary };
+}

@@ -1,0 +1,28 @@
+/**
+ * A result file that could not be written in full (a full disk, a removed or read-only directory): the console
+ * footer and the log say which and why, the exit code says results are incomplete, and whatever was written
+ * before the failure is kept.
+ */
+export interface UnwrittenFile {
+  /** As in the console footer ("JSONL Export"). */
+  readonly label: string;
+  readonly path: string;
+  /** The operating system's words ("No space left on device (os error 28)"). */
+  readonly reason: string;
+  /** Per-record files: lines that reached the file before the failure. */
+  readonly linesWritten?: number;
+  /** Per-record files: lines lost from the failure on. */
+  readonly linesDropped?: number;
+}
+
+/** One line for the log and the console: what was lost and what was kept. */
+export function describeUnwritten(file: UnwrittenFile): string {
+  const kept = file.linesDropped === undefined
+    ? ""
+    : ` (${file.linesWritten ?? 0} records kept, ${file.linesDropped} lost)`;
+  return `could not write ${file.path}: ${file.reason}${kept}`;
+}
+
+export function errorReason(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
