@@ -88,10 +88,14 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
   const opening = (path: string) => (err: unknown) => {
     throw new InputError(`cannot create ${path}: ${errorReason(err)}`);
   };
-  const jsonl = config.exportLevel === "summary"
-    ? undefined
-    : await JsonlSink.open(o.paths.recordsJsonl, o.metrics, timeOriginMs, withWarmup, onWriteFailure(o.paths.recordsJsonl))
-      .catch(opening(o.paths.recordsJsonl));
+  const jsonl = config.exportLevel === "summary" ? undefined : await JsonlSink.open(
+    o.paths.recordsJsonl,
+    o.metrics,
+    timeOriginMs,
+    withWarmup,
+    onWriteFailure(o.paths.recordsJsonl),
+  )
+    .catch(opening(o.paths.recordsJsonl));
   const raw = config.exportLevel === "raw"
     ? await RawSink.open(
       o.paths.rawJsonl,

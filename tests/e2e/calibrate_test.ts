@@ -10,7 +10,7 @@ Deno.test("calibrate reports small client-added errors for every level, as JSON"
   await using tmp = await tempDir();
   // deno-fmt-ignore
   const run = await runCli([
-    "calibrate", "--streams", "2,8", "--duration", "1", "--tokens", "6", "--ttft", "20", "--itl", "10", "--json",
+    "calibrate", "--streams", "2,8", "--duration", "1", "--tokens", "6", "--ttft", "100", "--itl", "50", "--json",
     "--cpu-dma-latency", "0",
   ], { cwd: tmp.path, timeoutMs: 90_000 });
   assertExit(run, 0);
@@ -22,17 +22,19 @@ Deno.test("calibrate reports small client-added errors for every level, as JSON"
   for (const level of report.levels) {
     assert.equal(level.errors, 0);
     assert.ok(level.requests > 0 && level.events === level.requests * 6, JSON.stringify(level));
-    // Generous bounds: the point is that the exported times match the server's write times, not how fast this
-    // (possibly busy) machine is. A wrong join or clock would show errors of tens of ms or negative medians.
-    assert.ok(level.ttftErrorMs.p50 > -0.5 && level.ttftErrorMs.p50 < 5, `TTFT error p50 ${level.ttftErrorMs.p50}`);
-    assert.ok(Math.abs(level.itlErrorMs.p50) < 5, `ITL error p50 ${level.itlErrorMs.p50}`);
+    // Bounds of half an ITL: the point is that the exported times match the server's write times, not how fast
+    // this (possibly busy) machine is — accuracy is the bench's verdict. A wrong join (another request's or token's
+    // times) is off by whole 50 ms gaps, and a wrong clock shows negative medians.
+    const bound = 25;
+    assert.ok(level.ttftErrorMs.p50 > -0.5 && level.ttftErrorMs.p50 < bound, `TTFT error p50 ${level.ttftErrorMs.p50}`);
+    assert.ok(Math.abs(level.itlErrorMs.p50) < bound, `ITL error p50 ${level.itlErrorMs.p50}`);
     // The send lag includes loopback, so it is positive up to the clock-offset uncertainty.
-    assert.ok(level.sendLagMs.p50 > -0.5 && level.sendLagMs.p50 < 5, `send lag p50 ${level.sendLagMs.p50}`);
+    assert.ok(level.sendLagMs.p50 > -0.5 && level.sendLagMs.p50 < bound, `send lag p50 ${level.sendLagMs.p50}`);
     assert.equal(level.sendLagMs.count, level.requests);
     assert.ok(level.floorEventErrorMs.count > 0, "the floor reader measured events");
     assert.equal(level.floorTtftErrorMs.count, level.floorSendLagMs.count, "one first token per floor response");
     assert.equal(level.floorLatencyErrorMs.count, level.floorSendLagMs.count, "one last token per floor response");
-    assert.ok(Math.abs(level.floorTtftErrorMs.p50) < 5, `floor TTFT error p50 ${level.floorTtftErrorMs.p50}`);
+    assert.ok(Math.abs(level.floorTtftErrorMs.p50) < bound, `floor TTFT error p50 ${level.floorTtftErrorMs.p50}`);
     assert.ok(level.floorSendLagMs.count > 0, "the floor reader measured its sends");
   }
 });
