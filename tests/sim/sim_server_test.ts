@@ -124,7 +124,7 @@ Deno.test("sim server in-flight gauges track concurrent slow streams", async () 
 });
 
 Deno.test("sim server handles two thousand concurrent timed streams", async () => {
-  const server = await start({ ttftMs: 400, itlMs: 50 });
+  const server = await start({ ttftMs: 1500, itlMs: 50 });
   const worker = new Worker(new URL("./raw_stream_client_worker.ts", import.meta.url), { type: "module" });
   try {
     const result = await new Promise<RawClientResult>((resolve, reject) => {
@@ -136,10 +136,11 @@ Deno.test("sim server handles two thousand concurrent timed streams", async () =
     assert.equal(result.responses.length, 2000);
     for (const r of result.responses) assert.deepEqual(r, { ok: true, events: 6, done: true });
     assert.equal(server.stats.outputTokensTotal, 10000);
-    // Streams last 600 ms and all are opened within ~50 ms. On a loaded 2-core CI box a cold server may let a
-    // few connects overflow Deno's 511-deep accept queue (1 s SYN retry), so concurrency is checked loosely.
+    // Streams last 1.7 s and all are opened within ~50 ms on an idle machine (well within the first stream's life
+    // on a loaded 2-core box). A cold server may let a few connects overflow Deno's 511-deep accept queue (1 s SYN
+    // retry), so concurrency is checked loosely.
     assert.ok(server.stats.maxInFlight >= 1000, `max in flight ${server.stats.maxInFlight}`);
-    assert.ok(result.elapsedMs < 5000, `took ${result.elapsedMs.toFixed(0)} ms`);
+    assert.ok(result.elapsedMs < 8000, `took ${result.elapsedMs.toFixed(0)} ms`);
   } finally {
     worker.terminate();
     await server.close();
