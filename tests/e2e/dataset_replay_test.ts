@@ -218,7 +218,7 @@ Deno.test("mooncake_trace: requests go out at their timestamps, prompts synthesi
   const t0 = sent[0].received_at_ms;
   const offsets = sent.map((e) => e.received_at_ms - t0);
   for (const [i, expected] of [[1, 120], [2, 250], [3, 400]] as const) {
-    assert.ok(Math.abs(offsets[i] - expected) < 40, `request ${i} at ${offsets[i].toFixed(1)} ms, due ${expected}`);
+    assert.ok(Math.abs(offsets[i] - expected) < 60, `request ${i} at ${offsets[i].toFixed(1)} ms, due ${expected}`);
   }
   // Lines 1 and 2 share hash block 0: their prompts start with the same text.
   const p1 = lastUser(sent[0]);
