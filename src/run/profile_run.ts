@@ -36,7 +36,7 @@ import { peakRssBytes } from "../runtime/peak_rss.ts";
 import { CPU_DMA_LATENCY_PATH, holdCpuDmaLatency } from "../runtime/cpu_dma_latency.ts";
 import { ensureFdLimit } from "../runtime/fd_limit.ts";
 import { CPU_WARN_PERCENT } from "../runtime/cpu_time.ts";
-import { collectRecords } from "./collect_records.ts";
+import { type CollectOptions, collectRecords } from "./collect_records.ts";
 import { buildRunSpec } from "./run_spec.ts";
 import { EXPORTERS } from "./exporters.ts";
 import { writeRunReport } from "../report/run_report.ts";
@@ -83,6 +83,11 @@ export interface ProfileRunOptions {
   readonly sinks?: readonly RecordSink[];
   /** Where the console tables go (stdout). @default console.log */
   readonly print?: (text: string) => void;
+  /**
+   * What produces the records (collect_records.ts). With one, the servers are reached by it, not by this
+   * process: no readiness wait, model discovery or reachability check here (`--model` must be given).
+   */
+  readonly engine?: CollectOptions["engine"];
 }
 
 /** Runs a parsed profile; throws InputError / DatasetError for input found bad before anything is sent. */
@@ -108,14 +113,20 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
       userHeaders: given.headers,
     }),
   };
-  const server = await prepareServer(probe, {
-    modelNames: given.modelNames,
-    wait: { timeoutS: given.waitForModelTimeout, intervalS: given.waitForModelInterval, mode: given.waitForModelMode },
-    adapter,
-    path: endpointPath(given.customEndpoint ?? requestPath(adapter.capabilities, streaming)),
-    log: logger,
-    signal: stop,
-  });
+  const server = o.engine !== undefined
+    ? { ok: true as const, modelNames: given.modelNames }
+    : await prepareServer(probe, {
+      modelNames: given.modelNames,
+      wait: {
+        timeoutS: given.waitForModelTimeout,
+        intervalS: given.waitForModelInterval,
+        mode: given.waitForModelMode,
+      },
+      adapter,
+      path: endpointPath(given.customEndpoint ?? requestPath(adapter.capabilities, streaming)),
+      log: logger,
+      signal: stop,
+    });
   if (!server.ok) {
     logger.error(server.message);
     return { end: "unreachable", artifactDir: resolveArtifactDir(given) };
@@ -123,9 +134,13 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   const config: ProfileConfig = server.modelNames === given.modelNames
     ? given
     : { ...given, modelNames: server.modelNames };
-  const identity = readServerIdentity(probe).catch(() => undefined);
+  const identity = o.engine !== undefined
+    ? Promise.resolve(undefined)
+    : readServerIdentity(probe).catch(() => undefined);
   // Network I/O, so it overlaps the CPU work of loading the tokenizer and building the dataset.
-  const reachable = Promise.all(targets.map((t) => checkReachable(t)));
+  const reachable = o.engine !== undefined
+    ? Promise.resolve(targets.map(() => ({ ok: true as const, connectMs: undefined, message: undefined })))
+    : Promise.all(targets.map((t) => checkReachable(t)));
   // Metrics and goodput first: a typo in --goodput should fail before tokenizers load.
   const selection = {
     streaming,
@@ -293,6 +308,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
       o.onLive?.(live);
     },
     sinks: o.sinks,
+    engine: o.engine,
     shards,
     counter,
     config,

@@ -31,7 +31,13 @@ type Pod = KubeObject & {
     containers: { command?: string[]; args?: string[]; env?: EnvVar[] }[];
   };
   status?: { phase?: string };
-  metadata: { name: string; namespace: string; uid: string; annotations?: Record<string, string>; labels?: Record<string, string> };
+  metadata: {
+    name: string;
+    namespace: string;
+    uid: string;
+    annotations?: Record<string, string>;
+    labels?: Record<string, string>;
+  };
 };
 interface EnvVar {
   name: string;
@@ -65,7 +71,12 @@ export class NodeRunner {
     await this.#client.create("/api/v1/nodes", node).catch(() => {});
     await this.#client.request("PATCH", `/api/v1/nodes/${this.#node}/status`, {
       status: {
-        conditions: [{ type: "Ready", status: "True", reason: "TestRunner", lastHeartbeatTime: new Date().toISOString() }],
+        conditions: [{
+          type: "Ready",
+          status: "True",
+          reason: "TestRunner",
+          lastHeartbeatTime: new Date().toISOString(),
+        }],
         capacity: { cpu: "64", memory: "256Gi", pods: "110" },
         allocatable: { cpu: "64", memory: "256Gi", pods: "110" },
       },
@@ -168,7 +179,14 @@ export class NodeRunner {
       hostIP: "127.0.0.1",
       startTime: now,
       conditions: [{ type: "Ready", status: "True", lastTransitionTime: now }],
-      containerStatuses: [{ name: "shard", ready: true, restartCount: 0, image: "x", imageID: "", state: { running: { startedAt: now } } }],
+      containerStatuses: [{
+        name: "shard",
+        ready: true,
+        restartCount: 0,
+        image: "x",
+        imageID: "",
+        state: { running: { startedAt: now } },
+      }],
     });
     const index = Number(pod.metadata.annotations?.["batch.kubernetes.io/job-completion-index"]);
     if (this.#o.killIndex !== undefined && index === this.#o.killIndex) void this.#killLater(pod, child);
