@@ -15,7 +15,9 @@ export function shardConfigYaml(parsed: ParsedProfile): string {
   const expanded = expandConfig(parsed.config as unknown as Record<string, unknown>, parsed.sources);
   const kept: string[] = [];
   for (const line of expanded.split("\n")) {
-    if (line.startsWith("#") || !line.includes(REDACTED)) {
+    // Unset options and defaults stay out (every shard has the same defaults, and some only read back given).
+    if (line.startsWith("#") || line.trim() === "" || line.endsWith("# default")) continue;
+    if (!line.includes(REDACTED)) {
       if (!COORDINATOR_ONLY.some((key) => line.startsWith(`${key}:`))) kept.push(line);
       continue;
     }
@@ -27,5 +29,5 @@ export function shardConfigYaml(parsed: ParsedProfile): string {
         "--api-key-secret <secret>[:<key>] (a Secret in the namespace) and leave other credentials out.",
     );
   }
-  return kept.join("\n").replace(/^# The configuration.*$/m, "# The profile configuration of every shard.");
+  return ["# The profile configuration of every shard (resolved: flags, environment, file).", ...kept, ""].join("\n");
 }
