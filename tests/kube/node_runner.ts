@@ -129,7 +129,11 @@ export class NodeRunner {
   async #launch(pod: Pod): Promise<void> {
     const { name, namespace } = pod.metadata;
     const container = pod.spec.containers[0];
-    const env: Record<string, string> = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: this.#o.workDir };
+    const env: Record<string, string> = {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: Deno.env.get("HOME") ?? this.#o.workDir,
+      ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+    };
     for (const e of container.env ?? []) env[e.name] = await this.#envValue(pod, e);
     const sa = pod.spec.serviceAccountName ?? "default";
     const token = await this.#client.create<{ status: { token: string } }>(
