@@ -36,6 +36,14 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "Write (init), check (validate) or show resolved (expand) a profile configuration file.",
     run: async (args) => (await import("./config.ts")).runConfig(args),
   },
+  shard: {
+    summary: "Run one shard of a profile and stream its records as JSON lines (for multi-process and multi-host runs).",
+    run: async (args) => (await import("./shard.ts")).runShard(args),
+  },
+  kube: {
+    summary: "Run a profile from the pods of a Kubernetes Indexed Job (generate the manifests, or run and merge).",
+    run: async (args) => (await import("./kube.ts")).runKube(args),
+  },
   demo: {
     summary: "Start the simulated server, profile it, print the results and stop it.",
     run: async (args) => (await import("./demo.ts")).runDemo(args),

@@ -160,6 +160,9 @@ function coerceNumber(
     if (text.includes(",")) {
       return fail(`'${text}' is a list, but sweeps over several values are not supported yet; give one value.`);
     }
+    if (spec.type === "int" && spec.allowAuto && text.toLowerCase() === "auto") {
+      return { ok: true, value: undefined };
+    }
     if (spec.type === "float" && spec.allowInfinity && /^\+?(inf|infinity)$/i.test(text)) {
       value = Infinity;
     } else if (text === "" || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) {

@@ -93,6 +93,8 @@ export interface IntOptionSpec<K extends string = string, G extends string = str
   readonly default?: number;
   readonly min?: number;
   readonly max?: number;
+  /** The word `auto` is accepted and leaves the value unset (chosen at run time, as when not given). */
+  readonly allowAuto?: boolean;
 }
 
 /** Real number; `exclusiveMin` makes `min` a strict bound; `allowInfinity` accepts `inf`. */

@@ -1114,13 +1114,28 @@ const VALUE_OPTIONS = [
     type: "int",
     min: 1,
     max: 1024,
+    allowAuto: true,
     flags: ["--workers-max", "--max-workers", "--workers"],
     group: "Workers",
-    metavar: "<int>",
+    metavar: "<int|auto>",
     env: "INFERMETER_WORKERS",
     yaml: ["benchmark.runtime.workers"],
-    defaultDescription: "chosen from the CPU count and the load",
-    help: "Number of engine workers (each a Deno Worker driving a share of the load).",
+    defaultDescription: "auto: chosen from the free cores and the load (streams, expected events/s)",
+    help: "Number of engine shards (each a Deno Worker on its own core driving a share of the load; a process " +
+      "of its own when one process's open-file limit cannot hold its connections, see --workers-mode).",
+  },
+  {
+    key: "workersMode",
+    type: "enum",
+    choices: ["auto", "threads", "processes"],
+    default: "auto",
+    flags: ["--workers-mode"],
+    group: "Workers",
+    env: "INFERMETER_WORKERS_MODE",
+    yaml: ["benchmark.runtime.workers_mode"],
+    help: "Where engine shards run: Workers in this process (threads), child processes running 'infermeter " +
+      "shard' whose records are merged exactly (processes), or threads unless the connections exceed what one " +
+      "process's open-file limit holds (auto).",
   },
   {
     key: "cpuDmaLatency",

@@ -47,6 +47,8 @@ export interface ParsedProfile {
   readonly config: ProfileConfig;
   /** `infermeter profile …` with secrets replaced by `<redacted>`, for `run_info.cli_command` and logs. */
   readonly redactedCommand: string;
+  /** The arguments as given (secrets included): what a shard process is started with to rebuild the same run. */
+  readonly argv: readonly string[];
   /** Things that did not stop the run but change what the user may expect (one sentence each). */
   readonly warnings: readonly string[];
   /** Which layer each field's value came from. */
@@ -103,6 +105,7 @@ export async function parseProfileArgs(argv: readonly string[], io: ProfileIo): 
   return {
     config: deepFreeze(resolved.config),
     redactedCommand: redactCommand(argv),
+    argv: [...argv],
     warnings: Object.freeze([...warnings]),
     sources: Object.freeze({ ...resolved.sources }),
   };

@@ -4,7 +4,7 @@
  * whatever sinks the caller adds. Knows the engine only through `runBenchmark` and its record callback.
  */
 import type { ProfileConfig } from "../config/profile_config.ts";
-import { type BenchmarkOutcome, runBenchmark } from "../engine/run_benchmark.ts";
+import { type BenchmarkOptions, type BenchmarkOutcome, runBenchmark } from "../engine/run_benchmark.ts";
 import type { ShardSpec } from "../engine/run_shard.ts";
 import type { Target } from "../transport/http_exchange.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
@@ -50,6 +50,8 @@ export interface CollectOptions {
   readonly sinks?: readonly RecordSink[];
   /** The run's id (drawn when not given). */
   readonly benchmarkId?: string;
+  /** What produces the records: this process's engine by default; `kube run` gives one that gathers its pods'. */
+  readonly engine?: (o: BenchmarkOptions) => Promise<BenchmarkOutcome>;
 }
 
 export interface CollectResult {
@@ -157,7 +159,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
   const manyStreams = (phaseConcurrency(profilingPhase) ?? 0) > 1000;
   let outcome: BenchmarkOutcome | undefined;
   try {
-    outcome = await runBenchmark({
+    outcome = await (o.engine ?? runBenchmark)({
       targets: o.targets,
       spec,
       shards: o.shards,

@@ -7,21 +7,16 @@ import { joinPath as join } from "../runtime/file_path.ts";
 import type { ParsedProfile } from "../config/parse_profile_args.ts";
 import type { ProfileConfig } from "../config/profile_config.ts";
 import { toInputConfig } from "../config/input_config.ts";
-import { loadDataset } from "../dataset/load_dataset.ts";
 import { resolveAdapter } from "../endpoints/endpoint_registry.ts";
 import { type EndpointAdapter, requestPath } from "../endpoints/endpoint_adapter.ts";
 import { prepareServer } from "../engine/prepare_server.ts";
 import { readServerIdentity } from "../engine/server_probe.ts";
-import { loadChatTemplate } from "../tokenizer/chat_template.ts";
-import { bodySettings, prepareConversations, type PreparedConversation } from "../engine/prepared_conversation.ts";
+import type { PreparedConversation } from "../engine/prepared_conversation.ts";
 import { credentialNotices, endpointPath, requestHeaders, targetPath } from "../engine/request_headers.ts";
 import { checkReachable } from "../engine/preflight.ts";
-import type { ShardSpec } from "../engine/run_shard.ts";
-import { SeededRandom } from "../base/seeded_random.ts";
 import { parseTarget } from "../transport/parse_target.ts";
 import type { Target } from "../transport/http_exchange.ts";
 import { phaseConcurrency, phaseRate } from "../timing/phase_spec.ts";
-import { defaultTokenizerFor, resolveTokenizer } from "../tokenizer/load_tokenizer.ts";
 import { createTokenCounter } from "../tokenizer/token_counter.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
 import { METRIC_REGISTRY } from "../metrics/metric_registry.ts";
@@ -41,9 +36,8 @@ import { peakRssBytes } from "../runtime/peak_rss.ts";
 import { CPU_DMA_LATENCY_PATH, holdCpuDmaLatency } from "../runtime/cpu_dma_latency.ts";
 import { ensureFdLimit } from "../runtime/fd_limit.ts";
 import { CPU_WARN_PERCENT } from "../runtime/cpu_time.ts";
-import { loadPlans } from "./load_plans.ts";
-import { datasetOptions } from "./dataset_options.ts";
-import { collectRecords } from "./collect_records.ts";
+import { type CollectOptions, collectRecords } from "./collect_records.ts";
+import { buildRunSpec } from "./run_spec.ts";
 import { EXPORTERS } from "./exporters.ts";
 import { writeRunReport } from "../report/run_report.ts";
 import type { LiveRun } from "./live_run.ts";
@@ -95,6 +89,11 @@ export interface ProfileRunOptions {
   readonly sinks?: readonly RecordSink[];
   /** Where the console tables go (stdout). @default console.log */
   readonly print?: (text: string) => void;
+  /**
+   * What produces the records (collect_records.ts). With one, the servers are reached by it, not by this
+   * process: no readiness wait, model discovery or reachability check here (`--model` must be given).
+   */
+  readonly engine?: CollectOptions["engine"];
 }
 
 /** Runs a parsed profile; throws InputError / DatasetError for input found bad before anything is sent. */
@@ -120,14 +119,20 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
       userHeaders: given.headers,
     }),
   };
-  const server = await prepareServer(probe, {
-    modelNames: given.modelNames,
-    wait: { timeoutS: given.waitForModelTimeout, intervalS: given.waitForModelInterval, mode: given.waitForModelMode },
-    adapter,
-    path: endpointPath(given.customEndpoint ?? requestPath(adapter.capabilities, streaming)),
-    log: logger,
-    signal: stop,
-  });
+  const server = o.engine !== undefined
+    ? { ok: true as const, modelNames: given.modelNames }
+    : await prepareServer(probe, {
+      modelNames: given.modelNames,
+      wait: {
+        timeoutS: given.waitForModelTimeout,
+        intervalS: given.waitForModelInterval,
+        mode: given.waitForModelMode,
+      },
+      adapter,
+      path: endpointPath(given.customEndpoint ?? requestPath(adapter.capabilities, streaming)),
+      log: logger,
+      signal: stop,
+    });
   if (!server.ok) {
     logger.error(server.message);
     return { end: "unreachable", artifactDir: resolveArtifactDir(given) };
@@ -135,12 +140,13 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   const config: ProfileConfig = server.modelNames === given.modelNames
     ? given
     : { ...given, modelNames: server.modelNames };
-  const identity = readServerIdentity(probe).catch(() => undefined);
+  const identity = o.engine !== undefined
+    ? Promise.resolve(undefined)
+    : readServerIdentity(probe).catch(() => undefined);
   // Network I/O, so it overlaps the CPU work of loading the tokenizer and building the dataset.
-  const reachable = Promise.all(targets.map((t) => checkReachable(t)));
-  const seed = config.randomSeed ?? crypto.getRandomValues(new Uint32Array(1))[0];
-  const rng = new SeededRandom(seed);
-
+  const reachable = o.engine !== undefined
+    ? Promise.resolve(targets.map(() => ({ ok: true as const, connectMs: undefined, message: undefined })))
+    : Promise.all(targets.map((t) => checkReachable(t)));
   // Metrics and goodput first: a typo in --goodput should fail before tokenizers load.
   const selection = {
     streaming,
@@ -160,83 +166,29 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   for (const w of goodput.warnings) logger.warning(w);
 
   const shards = config.workers ?? defaultShards({ concurrency: config.concurrency, rate: config.requestRate });
-  // The builtin tokenizer loads lazily: synthetic prompts from the bundled corpus come from a piece table, so on
-  // the default path this thread never builds its tables (15–50 ms of start-up); a file tokenizer loads here.
-  // Without --tokenizer, the model's own from the local Hugging Face cache (AIPerf's counts), else the builtin one.
-  const auto = parsed.sources.tokenizer === "default"
-    ? defaultTokenizerFor(config.modelNames[0], Deno.env.toObject())
-    : undefined;
-  if (auto !== undefined) logger.info(auto.notice);
-  const tokenizerSpec = auto?.spec ?? config.tokenizer;
-  const tokenizer = await resolveTokenizer(tokenizerSpec).catch((err: Error) => {
-    throw new InputError(err.message);
-  });
-  const chatTemplate = config.applyChatTemplate
-    ? await loadChatTemplate(config.tokenizer, config.modelNames[0]).catch((err: Error) => {
-      throw new InputError(err.message);
-    })
-    : undefined;
-  if (chatTemplate !== undefined) {
-    logger.info(`ISL counts the chat template of ${chatTemplate.source}`);
-    if (!adapter.chatMessages) {
-      logger.warning(`--apply-chat-template has no effect on ${adapter.name}: its requests carry no chat messages.`);
-    }
-  }
-
   // The counting Worker loads its own tables (from the on-disk cache when there) on its own thread, while this
   // one builds the dataset and checks the server.
-  const counterReady = config.useServerTokenCount
-    ? undefined
-    : createTokenCounter(tokenizerSpec, { inWorker: true, workers: Math.ceil(shards / 4) });
-  const counter = counterReady && deferredCounter(counterReady);
-
-  const dataset = await loadDataset({
-    ...datasetOptions(config, adapter.capabilities.syntheticInput === "rankings"),
-    tokenizer,
-    rng,
-  }).catch((err: Error) => {
-    // Synthetic options that cannot go together (--seq-dist with --random-range-ratio, …) are input errors.
-    throw err instanceof RangeError ? new InputError(err.message) : err;
-  });
-  if (dataset.conversations.length === 0) throw new InputError(`the dataset ${config.inputFile ?? ""} is empty.`);
-  const settings = bodySettings({
-    streaming,
-    useLegacyMaxTokens: config.useLegacyMaxTokens,
-    useServerTokenCount: config.useServerTokenCount,
-    extraInputs: config.extraInputs,
-  });
-  const conversations = await prepareConversations(dataset, {
-    ...settings,
+  let counterReady: Promise<TokenCounter> | undefined;
+  const built = await buildRunSpec({
+    parsed,
+    config,
     adapter,
-    modelNames: config.modelNames,
-    modelSelectionStrategy: config.modelSelectionStrategy,
-    outputTokensMean: config.outputTokensMean,
-    outputTokensStddev: config.outputTokensStddev,
-    rng,
-    tokenizer,
-    chatTemplate,
-    cacheBust: config.cacheBust,
+    streaming,
+    targets,
+    logger,
+    onTokenizer: (tokenizerSpec) => {
+      if (!config.useServerTokenCount) {
+        counterReady = createTokenCounter(tokenizerSpec, { inWorker: true, workers: Math.ceil(shards / 4) });
+      }
+    },
+  }).catch((err) => {
+    void counterReady?.then((c) => c.close(), () => {});
+    throw err;
   });
-  logger.debug(`request bodies prepared ${sinceStart()}`);
-  const totalTurns = conversations.reduce((n, c) => n + c.turns.length, 0);
+  const counter = counterReady && deferredCounter(counterReady);
+  const { seed, tokenizer, conversations, totalTurns, plans, spec, path } = built;
   // Session metrics only where a session is more than one request.
   if (totalTurns > conversations.length) metrics = METRIC_REGISTRY.selectMetrics({ ...selection, multiTurn: true });
-  logger.info(
-    `Dataset: ${totalTurns} ${dataset.source} entr${totalTurns === 1 ? "y" : "ies"}` +
-      (totalTurns !== conversations.length ? ` in ${conversations.length} sessions` : "") +
-      (config.inputFile ? ` from ${config.inputFile}` : ""),
-  );
-  const plans = loadPlans(config, {
-    startTimestamps: conversations.map((c) => c.turns[0].timestampMs),
-    totalTurns,
-    conversations: conversations.length,
-    turnCounts: conversations.map((c) => c.turns.length),
-    fromFile: dataset.source === "file",
-  }, {
-    concurrency: parsed.sources.concurrency !== "default",
-    fixedSchedule: parsed.sources.fixedSchedule !== "default",
-    benchmarkGracePeriod: parsed.sources.benchmarkGracePeriod !== "default",
-  });
   for (const notice of plans.notices) logger.info(notice);
   const profiling = plans.phases[plans.phases.length - 1];
 
@@ -304,7 +256,6 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   // Baseline scrapes before anything is sent (warm-up included), so counters' increases cover the profiling window.
   const telemetry = await startTelemetry(config, logger);
   logger.debug(`server reachable (connect ${reach.connectMs?.toFixed(2)} ms) ${sinceStart()}`);
-  const path = endpointPath(config.customEndpoint ?? requestPath(adapter.capabilities, streaming));
   const shownPath = targetPath(target.basePath, path, config.customEndpoint !== undefined);
   logger.info(
     `Using ${shownPath} endpoint` + (targets.length > 1 ? ` on ${targets.length} servers (round robin)` : ""),
@@ -315,22 +266,6 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     userHeaders: config.headers,
   };
   for (const notice of credentialNotices(target, headerOptions)) logger.info(notice);
-  const spec: ShardSpec = {
-    workerId: "worker_0",
-    shardIndex: 0,
-    shardCount: 1,
-    endpointType: config.endpointType,
-    path,
-    explicitEndpoint: config.customEndpoint !== undefined,
-    headers: requestHeaders(target, headerOptions),
-    timeoutMs: config.requestTimeoutSeconds * 1000,
-    conversations,
-    bodySettings: settings,
-    keepRaw: config.exportLevel === "raw",
-    sampling: config.datasetSamplingStrategy ?? dataset.defaultSampling,
-    seed,
-    phases: plans.phases,
-  };
 
   // Every stream is a socket (file descriptor); say so up front when the limit cannot fit the load.
   const concurrency = phaseConcurrency(profiling);
@@ -387,6 +322,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
       o.onLive?.(live);
     },
     sinks: o.sinks,
+    engine: o.engine,
     shards,
     counter,
     config,

@@ -24,6 +24,7 @@ export const LAYERS: readonly string[] = [
   "config", // option tables: choices derived from the registries below
   "api", // the embedded HTTP API
   "run", // a profile run's orchestration
+  "kube", // Kubernetes: client, manifests, the shards' records channel, run on a cluster
   "calibrate",
   "cli", // argument parsing and exit codes only
 ];

@@ -1,0 +1,165 @@
+/**
+ * `infermeter kube generate|run|shard`: parses the kube options (kube_command.ts) and the profile options, and maps
+ * the outcome to an exit code. The work is in src/kube/ (manifests, client, cluster engine, shard agent) and
+ * src/run/ (the profile run the merged records go through).
+ */
+import { ConfigError } from "../config/config_error.ts";
+import { parseCommandArgs } from "../config/parse_command_args.ts";
+import { isHelpRequest } from "../config/read_cli_args.ts";
+import { renderHelp } from "../config/render_help.ts";
+import { type ParsedProfile, parseProfileArgs } from "../config/parse_profile_args.ts";
+import { Logger, STDERR_SINK } from "../ui/logger.ts";
+import { InputError } from "../base/input_error.ts";
+import { joinPath } from "../runtime/file_path.ts";
+import { type ProfileEnd, runProfileRun } from "../run/profile_run.ts";
+import { KUBE_COMMAND, KUBE_OPTIONS } from "./kube_command.ts";
+import { EXIT, type ExitCode } from "./exit_codes.ts";
+import { KubeConfigError, resolveKubeConfig } from "../kube/kube_config.ts";
+import { KubeApiError, KubeClient } from "../kube/kube_client.ts";
+import { kubeManifests, type KubeRunSpec, manifestsYaml, newRunName, validateRunSpec } from "../kube/kube_manifests.ts";
+import { shardConfigYaml } from "../kube/shard_config.ts";
+import { clusterEngine, type ClusterReport } from "../kube/cluster_engine.ts";
+import { runShardAgent } from "../kube/shard_agent.ts";
+
+const EXIT_OF: Readonly<Record<ProfileEnd, ExitCode>> = {
+  completed: EXIT.OK,
+  all_failed: EXIT.REQUESTS_FAILED,
+  threshold_exceeded: EXIT.REQUESTS_FAILED,
+  cancelled: EXIT.INTERRUPTED,
+  interrupted_before_start: EXIT.INTERRUPTED,
+  unreachable: EXIT.UNREACHABLE,
+};
+
+/** Splits the words into the kube options' and the profile's. */
+export function splitKubeArgs(args: readonly string[]): { kube: string[]; profile: string[] } {
+  const arity = new Map<string, boolean>();
+  for (const o of KUBE_OPTIONS) for (const f of o.flags) arity.set(f, o.type !== "bool");
+  for (const o of KUBE_OPTIONS) if (o.type === "bool") arity.set(`--no-${o.flags[0].slice(2)}`, false);
+  const kube: string[] = [];
+  const profile: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i].split("=", 1)[0];
+    const takes = arity.get(flag);
+    if (takes === undefined) profile.push(args[i]);
+    else {
+      kube.push(args[i]);
+      if (takes && !args[i].includes("=") && i + 1 < args.length) kube.push(args[++i]);
+    }
+  }
+  return { kube, profile };
+}
+
+export async function runKube(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === undefined || isHelpRequest(args) || !["generate", "run", "shard"].includes(sub)) {
+    console.log(renderHelp(KUBE_COMMAND));
+    return sub === undefined || isHelpRequest(args) ? EXIT.OK : EXIT.USAGE;
+  }
+  if (sub === "shard") {
+    const logger = new Logger("INFO", STDERR_SINK);
+    return await runShardAgent(Deno.env.toObject(), logger);
+  }
+  const isTty = Deno.stderr.isTerminal();
+  let parsed: ParsedProfile;
+  let spec: KubeRunSpec;
+  let options;
+  try {
+    const split = splitKubeArgs(rest);
+    const kube = parseCommandArgs(KUBE_COMMAND, split.kube);
+    options = kube.values;
+    const profileArgs = [...split.profile];
+    // Every shard must build the same dataset and schedule: one seed for all, drawn here when not given.
+    if (!profileArgs.some((a) => a === "--random-seed" || a.startsWith("--random-seed="))) {
+      profileArgs.push("--random-seed", String(crypto.getRandomValues(new Uint32Array(1))[0] % 1_000_000_000));
+    }
+    parsed = await parseProfileArgs(profileArgs, {
+      env: Deno.env.toObject(),
+      readTextFile: Deno.readTextFileSync,
+      isTty,
+    });
+    if (parsed.config.modelNames.length === 0) {
+      throw new ConfigError(["kube needs --model: the shards, not this process, reach the server."]);
+    }
+    if (parsed.config.apiKey !== undefined && options.apiKeySecret === undefined) {
+      throw new ConfigError([
+        "--api-key would have to be written into a manifest; store it in a Secret and give --api-key-secret " +
+        "<secret>[:<key>] instead.",
+      ]);
+    }
+    const [secretName, secretKey] = (options.apiKeySecret ?? "").split(":");
+    let namespace = options.namespace;
+    if (namespace === undefined && sub === "run") {
+      namespace = (await resolveKubeConfig({ kubeconfig: options.kubeconfig, context: options.context })).namespace;
+    }
+    spec = {
+      run: options.runName ?? newRunName(),
+      namespace: namespace ?? "default",
+      shards: options.shards,
+      image: options.image,
+      imagePullPolicy: options.imagePullPolicy,
+      configYaml: shardConfigYaml(parsed),
+      apiKeySecret: options.apiKeySecret ? { name: secretName, key: secretKey || "api-key" } : undefined,
+      resources: { cpu: options.shardCpu, memory: options.shardMemory },
+    };
+    const problems = validateRunSpec(spec);
+    if (problems.length > 0) throw new ConfigError(problems);
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof InputError || err instanceof KubeConfigError) {
+      console.error(`error: ${err.message}`);
+      return EXIT.USAGE;
+    }
+    throw err;
+  }
+  if (sub === "generate") {
+    console.log((await manifestsYaml(kubeManifests(spec))).trimEnd());
+    return EXIT.OK;
+  }
+  const logger = new Logger(parsed.config.logLevel, STDERR_SINK);
+  for (const w of parsed.warnings) logger.warning(w);
+  const stop = new AbortController();
+  const names: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+  const onSignal = () => stop.abort();
+  for (const name of names) Deno.addSignalListener(name, onSignal);
+  let client: KubeClient | undefined;
+  try {
+    client = new KubeClient(await resolveKubeConfig({ kubeconfig: options.kubeconfig, context: options.context }));
+    let report: ClusterReport | undefined;
+    const engine = clusterEngine({
+      client,
+      spec,
+      logger,
+      keep: options.keep,
+      readyTimeoutMs: options.readyTimeout * 1000,
+      startDelayMs: options.startDelay * 1000,
+    }, (r) => report = r);
+    const outcome = await runProfileRun(parsed, { logger, isTty, stop: stop.signal, engine });
+    if (report !== undefined) {
+      await Deno.writeTextFile(joinPath(outcome.artifactDir, "kube_run.json"), JSON.stringify(report, null, 2) + "\n");
+      const lateness = report.starts.map((s) => s.latenessMs);
+      if (lateness.length > 0) {
+        logger.info(
+          `shared start: ${report.starts.length} shards, lateness max ${Math.max(...lateness).toFixed(2)} ms` +
+            (report.startSpreadMs !== undefined ? `, spread ${report.startSpreadMs.toFixed(2)} ms` : "") +
+            " (each on its own clock; cross-host clock offsets are not measured)",
+        );
+      }
+      if (report.partial) return EXIT.REQUESTS_FAILED;
+    }
+    return EXIT_OF[outcome.end];
+  } catch (err) {
+    if (err instanceof InputError || err instanceof KubeConfigError) {
+      logger.error(err.message);
+      return EXIT.USAGE;
+    }
+    if (err instanceof KubeApiError) {
+      logger.error(`Kubernetes API: ${err.message}`);
+      return EXIT.UNREACHABLE;
+    }
+    logger.error(`internal error: ${(err as Error).message}`);
+    if (err instanceof Error && err.stack) logger.debug(err.stack);
+    return EXIT.INTERNAL;
+  } finally {
+    client?.close();
+    for (const name of names) Deno.removeSignalListener(name, onSignal);
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * The options of `infermeter kube generate|run`, declared once (parser and `--help`); every other option is a
+ * profile option, passed to the shards through the run's ConfigMap.
+ */
+import { type Command, defineCommand } from "../config/command_spec.ts";
+import type { OptionSpec } from "../config/option_spec.ts";
+
+const G = "Kubernetes";
+
+export const KUBE_OPTIONS = [
+  {
+    key: "shards",
+    type: "int",
+    min: 1,
+    max: 1000,
+    default: 1,
+    flags: ["--shards"],
+    group: G,
+    metavar: "<N>",
+    help: "Shard pods (Job completions = parallelism = N); each runs 1/N of the virtual users or arrivals.",
+  },
+  {
+    key: "image",
+    type: "string",
+    default: "infermeter:latest",
+    flags: ["--image"],
+    group: G,
+    metavar: "<image>",
+    help: "Container image with infermeter on its PATH.",
+  },
+  {
+    key: "imagePullPolicy",
+    type: "string",
+    flags: ["--image-pull-policy"],
+    group: G,
+    metavar: "<policy>",
+    help: "Always, IfNotPresent or Never (the cluster's default when not given).",
+  },
+  {
+    key: "namespace",
+    type: "string",
+    flags: ["--namespace", "-n"],
+    group: G,
+    metavar: "<ns>",
+    defaultDescription: "the kubeconfig context's, else default",
+    help: "Namespace of the run's objects (it must exist).",
+  },
+  {
+    key: "kubeconfig",
+    type: "path",
+    flags: ["--kubeconfig"],
+    group: G,
+    metavar: "<file>",
+    defaultDescription: "$KUBECONFIG, ~/.kube/config, or the pod's service account",
+    help: "Kubeconfig file (token or client-certificate users).",
+  },
+  {
+    key: "context",
+    type: "string",
+    flags: ["--context"],
+    group: G,
+    metavar: "<name>",
+    help: "Kubeconfig context (its current-context otherwise).",
+  },
+  {
+    key: "apiKeySecret",
+    type: "string",
+    flags: ["--api-key-secret"],
+    group: G,
+    metavar: "<secret>[:<key>]",
+    help: "Secret (in the namespace) holding the API key, given to the pods as INFERMETER_API_KEY; key 'api-key' " +
+      "by default. A credential is never written into a manifest.",
+  },
+  {
+    key: "runName",
+    type: "string",
+    flags: ["--run-name"],
+    group: G,
+    metavar: "<name>",
+    defaultDescription: "infermeter-<random>",
+    help: "Name (prefix) of the run's objects.",
+  },
+  {
+    key: "shardCpu",
+    type: "string",
+    flags: ["--shard-cpu"],
+    group: G,
+    metavar: "<cpu>",
+    help: "CPU request and limit of each shard pod (e.g. 2).",
+  },
+  {
+    key: "shardMemory",
+    type: "string",
+    flags: ["--shard-memory"],
+    group: G,
+    metavar: "<mem>",
+    help: "Memory request and limit of each shard pod (e.g. 2Gi).",
+  },
+  {
+    key: "keep",
+    type: "bool",
+    default: false,
+    flags: ["--keep"],
+    group: G,
+    help: "kube run: leave the run's objects (Job, ConfigMaps, RBAC) in the cluster afterwards.",
+  },
+  {
+    key: "readyTimeout",
+    type: "float",
+    min: 1,
+    default: 600,
+    flags: ["--ready-timeout"],
+    group: G,
+    metavar: "<s>",
+    help: "kube run: seconds the shards may take to be scheduled and ready before the run is stopped.",
+  },
+  {
+    key: "startDelay",
+    type: "float",
+    min: 0.1,
+    default: 2,
+    flags: ["--start-delay"],
+    group: G,
+    metavar: "<s>",
+    help: "kube run: the shared start is this many seconds after the last shard is ready.",
+  },
+] as const satisfies readonly OptionSpec[];
+
+export const KUBE_COMMAND: Command<typeof KUBE_OPTIONS> = defineCommand({
+  name: "kube",
+  usage: "generate|run [kube options] <profile options>",
+  description: "Run a profile from N pods of a Kubernetes Indexed Job and merge their records exactly.\n" +
+    "generate prints the manifests (ConfigMaps, ServiceAccount/Role/RoleBinding, Job); run applies them, starts " +
+    "the shards together, collects every shard's records, merges them into the usual artifact directory and " +
+    "report, and removes the objects (--keep leaves them). --model is required (the coordinator may not reach the " +
+    "server); --random-seed is drawn when not given.\n" +
+    "Exit codes: 0 all shards merged, 1 a partial run (a shard failed or its records are missing) or all requests " +
+    "failed, 2 bad options, 70 internal error.",
+  options: KUBE_OPTIONS,
+  operands: "accept",
+});

@@ -1,0 +1,146 @@
+/**
+ * What every engine shard of a profile runs, built from the parsed options: tokenizer → dataset → prepared
+ * conversations → load plans → ShardSpec. `profile` builds it once for its in-process shards; `infermeter shard`
+ * builds it again in each shard process from the same options, and the same seed makes the dataset, the
+ * conversation order and every shard's share of the schedule identical to the in-process ones.
+ */
+import type { ParsedProfile } from "../config/parse_profile_args.ts";
+import type { ProfileConfig } from "../config/profile_config.ts";
+import { loadDataset } from "../dataset/load_dataset.ts";
+import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
+import { loadChatTemplate } from "../tokenizer/chat_template.ts";
+import { bodySettings, prepareConversations, type PreparedConversation } from "../engine/prepared_conversation.ts";
+import { endpointPath, requestHeaders } from "../engine/request_headers.ts";
+import { requestPath } from "../endpoints/endpoint_adapter.ts";
+import type { ShardSpec } from "../engine/run_shard.ts";
+import { SeededRandom } from "../base/seeded_random.ts";
+import type { Target } from "../transport/http_exchange.ts";
+import { defaultTokenizerFor, resolveTokenizer } from "../tokenizer/load_tokenizer.ts";
+import type { LazyTokenizer } from "../tokenizer/tokenizer.ts";
+import { type Logger, sinceStart } from "../ui/logger.ts";
+import { InputError } from "../base/input_error.ts";
+import { datasetOptions } from "./dataset_options.ts";
+import { type LoadPlans, loadPlans } from "./load_plans.ts";
+
+export interface RunSpec {
+  readonly seed: number;
+  /** What the tokenizer was resolved from (the counting Worker loads the same). */
+  readonly tokenizerSpec: string;
+  readonly tokenizer: LazyTokenizer;
+  readonly conversations: readonly PreparedConversation[];
+  readonly totalTurns: number;
+  readonly plans: LoadPlans;
+  /** Shard 0 of 1; other shards differ only in shardIndex, shardCount and workerId. */
+  readonly spec: ShardSpec;
+  /** The request path (after `--endpoint`). */
+  readonly path: string;
+}
+
+export interface RunSpecContext {
+  readonly parsed: ParsedProfile;
+  /** The parsed config with discovered model names filled in. */
+  readonly config: ProfileConfig;
+  readonly adapter: EndpointAdapter;
+  readonly streaming: boolean;
+  readonly targets: readonly Target[];
+  readonly logger: Logger;
+  /** Told the tokenizer spec as soon as it is known, before the dataset is built (start a counter beside it). */
+  readonly onTokenizer?: (tokenizerSpec: string) => void;
+}
+
+export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
+  const { parsed, config, adapter, streaming, logger } = c;
+  const seed = config.randomSeed ?? crypto.getRandomValues(new Uint32Array(1))[0];
+  const rng = new SeededRandom(seed);
+  // The builtin tokenizer loads lazily: synthetic prompts from the bundled corpus come from a piece table, so on
+  // the default path this thread never builds its tables (15–50 ms of start-up); a file tokenizer loads here.
+  // Without --tokenizer, the model's own from the local Hugging Face cache (AIPerf's counts), else the builtin one.
+  const auto = parsed.sources.tokenizer === "default"
+    ? defaultTokenizerFor(config.modelNames[0], Deno.env.toObject())
+    : undefined;
+  if (auto !== undefined) logger.info(auto.notice);
+  const tokenizerSpec = auto?.spec ?? config.tokenizer;
+  const tokenizer = await resolveTokenizer(tokenizerSpec).catch((err: Error) => {
+    throw new InputError(err.message);
+  });
+  const chatTemplate = config.applyChatTemplate
+    ? await loadChatTemplate(config.tokenizer, config.modelNames[0]).catch((err: Error) => {
+      throw new InputError(err.message);
+    })
+    : undefined;
+  if (chatTemplate !== undefined) {
+    logger.info(`ISL counts the chat template of ${chatTemplate.source}`);
+    if (!adapter.chatMessages) {
+      logger.warning(`--apply-chat-template has no effect on ${adapter.name}: its requests carry no chat messages.`);
+    }
+  }
+  c.onTokenizer?.(tokenizerSpec);
+
+  const dataset = await loadDataset({
+    ...datasetOptions(config, adapter.capabilities.syntheticInput === "rankings"),
+    tokenizer,
+    rng,
+  }).catch((err: Error) => {
+    // Synthetic options that cannot go together (--seq-dist with --random-range-ratio, …) are input errors.
+    throw err instanceof RangeError ? new InputError(err.message) : err;
+  });
+  if (dataset.conversations.length === 0) throw new InputError(`the dataset ${config.inputFile ?? ""} is empty.`);
+  const settings = bodySettings({
+    streaming,
+    useLegacyMaxTokens: config.useLegacyMaxTokens,
+    useServerTokenCount: config.useServerTokenCount,
+    extraInputs: config.extraInputs,
+  });
+  const conversations = await prepareConversations(dataset, {
+    ...settings,
+    adapter,
+    modelNames: config.modelNames,
+    modelSelectionStrategy: config.modelSelectionStrategy,
+    outputTokensMean: config.outputTokensMean,
+    outputTokensStddev: config.outputTokensStddev,
+    rng,
+    tokenizer,
+    chatTemplate,
+    cacheBust: config.cacheBust,
+  });
+  logger.debug(`request bodies prepared ${sinceStart()}`);
+  const totalTurns = conversations.reduce((n, conv) => n + conv.turns.length, 0);
+  logger.info(
+    `Dataset: ${totalTurns} ${dataset.source} entr${totalTurns === 1 ? "y" : "ies"}` +
+      (totalTurns !== conversations.length ? ` in ${conversations.length} sessions` : "") +
+      (config.inputFile ? ` from ${config.inputFile}` : ""),
+  );
+  const plans = loadPlans(config, {
+    startTimestamps: conversations.map((conv) => conv.turns[0].timestampMs),
+    totalTurns,
+    conversations: conversations.length,
+    turnCounts: conversations.map((conv) => conv.turns.length),
+    fromFile: dataset.source === "file",
+  }, {
+    concurrency: parsed.sources.concurrency !== "default",
+    fixedSchedule: parsed.sources.fixedSchedule !== "default",
+    benchmarkGracePeriod: parsed.sources.benchmarkGracePeriod !== "default",
+  });
+  const target = c.targets[0];
+  const path = endpointPath(config.customEndpoint ?? requestPath(adapter.capabilities, streaming));
+  const spec: ShardSpec = {
+    workerId: "worker_0",
+    shardIndex: 0,
+    shardCount: 1,
+    endpointType: config.endpointType,
+    path,
+    explicitEndpoint: config.customEndpoint !== undefined,
+    headers: requestHeaders(target, {
+      endpointHeaders: adapter.headers({ streaming, apiKey: config.apiKey }),
+      userHeaders: config.headers,
+    }),
+    timeoutMs: config.requestTimeoutSeconds * 1000,
+    conversations,
+    bodySettings: settings,
+    keepRaw: config.exportLevel === "raw",
+    sampling: config.datasetSamplingStrategy ?? dataset.defaultSampling,
+    seed,
+    phases: plans.phases,
+  };
+  return { seed, tokenizerSpec, tokenizer, conversations, totalTurns, plans, spec, path };
+}
