@@ -11,24 +11,16 @@ import { type ParsedProfile, parseProfileArgs } from "../config/parse_profile_ar
 import { Logger, STDERR_SINK } from "../ui/logger.ts";
 import { InputError } from "../base/input_error.ts";
 import { joinPath } from "../runtime/file_path.ts";
-import { type ProfileEnd, runProfileRun } from "../run/profile_run.ts";
+import { runProfileRun } from "../run/profile_run.ts";
 import { KUBE_COMMAND, KUBE_OPTIONS } from "./kube_command.ts";
-import { EXIT, type ExitCode } from "./exit_codes.ts";
+import { EXIT } from "./exit_codes.ts";
+import { PROFILE_EXIT } from "./profile_exit.ts";
 import { KubeConfigError, resolveKubeConfig } from "../kube/kube_config.ts";
 import { KubeApiError, KubeClient } from "../kube/kube_client.ts";
 import { kubeManifests, type KubeRunSpec, manifestsYaml, newRunName, validateRunSpec } from "../kube/kube_manifests.ts";
 import { shardConfigYaml } from "../kube/shard_config.ts";
 import { clusterEngine, type ClusterReport } from "../kube/cluster_engine.ts";
 import { runShardAgent } from "../kube/shard_agent.ts";
-
-const EXIT_OF: Readonly<Record<ProfileEnd, ExitCode>> = {
-  completed: EXIT.OK,
-  all_failed: EXIT.REQUESTS_FAILED,
-  threshold_exceeded: EXIT.REQUESTS_FAILED,
-  cancelled: EXIT.INTERRUPTED,
-  interrupted_before_start: EXIT.INTERRUPTED,
-  unreachable: EXIT.UNREACHABLE,
-};
 
 /** Splits the words into the kube options' and the profile's. */
 export function splitKubeArgs(args: readonly string[]): { kube: string[]; profile: string[] } {
@@ -145,7 +137,7 @@ export async function runKube(args: string[]): Promise<number> {
       }
       if (report.partial) return EXIT.REQUESTS_FAILED;
     }
-    return EXIT_OF[outcome.end];
+    return PROFILE_EXIT[outcome.end];
   } catch (err) {
     if (err instanceof InputError || err instanceof KubeConfigError) {
       logger.error(err.message);

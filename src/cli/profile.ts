@@ -5,26 +5,17 @@
 import { ConfigError } from "../config/config_error.ts";
 import { isHelpRequest, parseProfileArgs, profileHelp } from "../config/parse_profile_args.ts";
 import { Logger, STDERR_SINK } from "../ui/logger.ts";
-import { type ProfileEnd, runProfileRun } from "../run/profile_run.ts";
+import { runProfileRun } from "../run/profile_run.ts";
 import { InputError } from "../base/input_error.ts";
 import { type MultiRunEnd, type ParsedPoint, runMultiProfile } from "../run/sweep.ts";
 import { planSweep, type SweepPlan } from "../run/sweep_plan.ts";
 import { EXIT, type ExitCode } from "./exit_codes.ts";
+import { PROFILE_EXIT } from "./profile_exit.ts";
 
 export interface RunProfileOptions {
   /** Stops the run like Ctrl-C does (used by `demo`, which owns the process's signal handling). */
   readonly signal?: AbortSignal;
 }
-
-const EXIT_OF: Readonly<Record<ProfileEnd, ExitCode>> = {
-  completed: EXIT.OK,
-  all_failed: EXIT.REQUESTS_FAILED,
-  threshold_exceeded: EXIT.REQUESTS_FAILED,
-  cancelled: EXIT.INTERRUPTED,
-  interrupted_before_start: EXIT.INTERRUPTED,
-  unreachable: EXIT.UNREACHABLE,
-  results_unwritten: EXIT.RESULTS_UNWRITTEN,
-};
 
 /** Sweeps and repeated runs: a failed point fails the command, after the others ran. */
 const MULTI_EXIT_OF: Readonly<Record<MultiRunEnd, ExitCode>> = {
@@ -71,7 +62,7 @@ export async function runProfile(args: string[], options: RunProfileOptions = {}
       return MULTI_EXIT_OF[(await runMultiProfile(plan, points, run)).end];
     }
     const outcome = await runProfileRun(parsed, run);
-    return EXIT_OF[outcome.end];
+    return PROFILE_EXIT[outcome.end];
   } catch (err) {
     if (err instanceof InputError) {
       logger.error(err.message);

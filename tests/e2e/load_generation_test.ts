@@ -32,12 +32,13 @@ Deno.test("--prefill-concurrency: never more requests waiting for a first token 
 Deno.test("--request-cancellation-rate/-delay: that share is cut off after the delay, code 499, counted apart", async () => {
   await using tmp = await tempDir();
   const journal = join(tmp.path, "journal.jsonl");
-  await using sim = await startSim(["--ttft", "300", "--itl", "1", "--record-requests", journal]);
+  // The delay leaves a loaded server time to read each whole request before the client cuts the connection.
+  await using sim = await startSim(["--ttft", "600", "--itl", "1", "--record-requests", journal]);
   // deno-fmt-ignore
   const run = await runCli([
     "profile", "--ui", "none", "-m", "m", "--url", sim.url, "--streaming", "--concurrency", "8",
     "--request-count", "16", "--osl", "3", "--request-cancellation-rate", "50", "--request-cancellation-delay",
-    "0.05", "--random-seed", "3", "--artifact-dir", "out",
+    "0.15", "--random-seed", "3", "--artifact-dir", "out",
   ], { cwd: tmp.path });
   assertExit(run, 0);
   await sim.stop();
@@ -55,13 +56,13 @@ Deno.test("--request-cancellation-rate/-delay: that share is cut off after the d
     assert.equal(r.error?.type, "RequestCancellationError");
     const ms = Number(BigInt(r.metadata.request_end_ns as number) - BigInt(r.metadata.request_start_ns as number)) /
       1e6;
-    assert.ok(ms >= 50, `cancelled after ${ms.toFixed(1)} ms, before the 50 ms delay`);
+    assert.ok(ms >= 150, `cancelled after ${ms.toFixed(1)} ms, before the 150 ms delay`);
     durations.push(ms);
   }
-  // Cut off after the delay, well before the 300 ms answer (a loaded machine may fire a timer late, not early).
+  // Cut off after the delay, well before the 600 ms answer (a loaded machine may fire a timer late, not early).
   durations.sort((a, b) => a - b);
   const median = durations[Math.floor(durations.length / 2)];
-  assert.ok(median < 200, `cancelled requests lasted ${durations.map((d) => d.toFixed(0)).join(", ")} ms`);
+  assert.ok(median < 450, `cancelled requests lasted ${durations.map((d) => d.toFixed(0)).join(", ")} ms`);
   for (const r of records.filter((r) => !r.metadata.was_cancelled)) assert.equal(r.error ?? null, null);
   const summary = await readJson(join(tmp.path, "out/profile_export_aiperf.json"));
   const errors = summary.error_summary as { error_details: { code: number }; count: number }[];
