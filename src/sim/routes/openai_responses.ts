@@ -26,17 +26,17 @@ function usage(promptTokens: number, out: number, reasoning: number): string {
     `"output_tokens_details":{"reasoning_tokens":${reasoning}},"total_tokens":${promptTokens + out}}`;
 }
 
+function responseObject(reply: ReplyContext, status: string, output: string, usageJson: string): string {
+  return `{"id":"${reply.id}","object":"response","created_at":${reply.created},"status":"${status}",` +
+    `"error":null,"incomplete_details":null,"model":${JSON.stringify(reply.model)},"output":[${output}],` +
+    `"parallel_tool_calls":true,"tool_choice":"auto","tools":[],"usage":${usageJson}}`;
+}
+
 class ResponsesRequest implements RouteRequest {
   readonly generation: GenerationRequest;
 
   constructor(generation: GenerationRequest) {
     this.generation = generation;
-  }
-
-  #response(reply: ReplyContext, status: string, output: string, usageJson: string): string {
-    return `{"id":"${reply.id}","object":"response","created_at":${reply.created},"status":"${status}",` +
-      `"error":null,"incomplete_details":null,"model":${JSON.stringify(reply.model)},"output":[${output}],` +
-      `"parallel_tool_calls":true,"tool_choice":"auto","tools":[],"usage":${usageJson}}`;
   }
 
   body(reply: ReplyContext, reasoning: string, content: string): string {
@@ -46,12 +46,11 @@ class ResponsesRequest implements RouteRequest {
     if (plan.reasoningTokens > 0) items.push(reasoningItem(`rs_${suffix}`, reasoning, "completed"));
     items.push(messageItem(`msg_${suffix}`, content, "completed"));
     const out = plan.reasoningTokens + plan.contentTokens;
-    return this.#response(reply, "completed", items.join(","), usage(plan.promptTokens, out, plan.reasoningTokens));
+    return responseObject(reply, "completed", items.join(","), usage(plan.promptTokens, out, plan.reasoningTokens));
   }
 
   stream(reply: ReplyContext): StreamFraming {
     const { plan } = reply;
-    const self = this;
     let seq = 0;
     const event = (type: string, fields: string) => ev(type, `{"type":"${type}","sequence_number":${seq++},${fields}}`);
     const stamp = () => reply.emitSendTimes ? `,"sim_sent_at_ms":${performance.timeOrigin + performance.now()}` : "";
@@ -109,7 +108,7 @@ class ResponsesRequest implements RouteRequest {
         "response.output_item.done",
         `"output_index":${messageIndex},"item":${messageItem(msgId, contentText, "completed")}`,
       );
-    const shell = (status: string) => self.#response(reply, status, "", "null");
+    const shell = (status: string) => responseObject(reply, status, "", "null");
     return {
       open: () =>
         event("response.created", `"response":${shell("in_progress")}`) +
@@ -142,7 +141,7 @@ class ResponsesRequest implements RouteRequest {
         const items: string[] = [];
         if (plan.reasoningTokens > 0) items.push(reasoningItem(rsId, reasoningText, "completed"));
         items.push(messageItem(msgId, contentText, "completed"));
-        const full = self.#response(reply, "completed", items.join(","), usage(plan.promptTokens, sent, reasoningSent));
+        const full = responseObject(reply, "completed", items.join(","), usage(plan.promptTokens, sent, reasoningSent));
         return out + event("response.completed", `"response":${full}`);
       },
     };
