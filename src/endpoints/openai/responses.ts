@@ -157,7 +157,7 @@ function readResponse(obj: JsonObject): Delta {
     toolCalls: asText(tools),
     usage: readUsage(obj.usage),
     finishReason: finishReason(obj),
-    error: readApiError(obj) ?? responseFailure(obj, "a response body"),
+    error: obj.status === undefined ? readApiError(obj) : responseFailure(obj, "a response body"),
   };
 }
 
