@@ -655,7 +655,6 @@ const VALUE_OPTIONS = [
     key: "audioNumChannels",
     type: "int",
     min: 1,
-    max: 2,
     metavar: "<1|2>",
     default: 1,
     flags: ["--audio-num-channels"],

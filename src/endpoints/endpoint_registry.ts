@@ -30,7 +30,6 @@ const NOT_SPOKEN: Readonly<Record<string, string>> = {
 
 export const ENDPOINTS: Registry<EndpointAdapter> = new Registry("endpoint type", [
   CHAT_ADAPTER,
-  RESPONSES_ADAPTER,
   COMPLETIONS_ADAPTER,
   EMBEDDINGS_ADAPTER,
   NIM_EMBEDDINGS_ADAPTER,
@@ -40,6 +39,7 @@ export const ENDPOINTS: Registry<EndpointAdapter> = new Registry("endpoint type"
   COHERE_RANKINGS_ADAPTER,
   HUGGINGFACE_GENERATE_ADAPTER,
   MESSAGES_ADAPTER,
+  RESPONSES_ADAPTER,
   TEMPLATE_ADAPTER,
   IMAGE_GENERATION_ADAPTER,
   RAW_ADAPTER,
