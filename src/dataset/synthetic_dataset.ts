@@ -27,6 +27,8 @@ import { sampleLength, SeededRandom } from "../base/seeded_random.ts";
 import { sampleSequencePair, type SequencePair } from "./sequence_distribution.ts";
 import { inputBounds, outputBounds, type RangeRatio } from "./range_ratio.ts";
 import { codingCorpus } from "./coding_corpus.ts";
+import { type MediaOptions, MediaSynthesizer, wantsMedia } from "./synthetic_media.ts";
+import { asLazyTokenizer } from "../tokenizer/tokenizer.ts";
 
 export interface SyntheticDatasetOptions {
   /** Tokenizer that defines "token" for prompt lengths; a lazy one loads only if the piece table falls short. */
@@ -67,6 +69,16 @@ export interface SyntheticDatasetOptions {
   /** Prompts per entry (`--prompt-batch-size`: inputs of one embeddings request), each of a sampled length.
    * @default 1 */
   readonly batchSize?: number;
+  /** Synthetic images and audio sent with every turn (`--image-*`, `--audio-*`). @default undefined */
+  readonly media?: MediaOptions;
+  /** Tokens of one system prompt shared by every conversation (`--shared-system-prompt-length`). */
+  readonly sharedSystemPromptLength?: number;
+  /** Tokens of a user context prompt unique to each conversation, a text before its first turn's prompt. */
+  readonly userContextPromptLength?: number;
+  /** Prefixes drawn at random for first-turn prompts (`--prompt-prefix-pool-size`); 0 = none. */
+  readonly prefixPoolSize?: number;
+  /** Tokens of each prefix (`--prompt-prefix-length`). */
+  readonly prefixLength?: number;
   /** Entries are rankings tasks (one query, several passages) instead of prompts. @default undefined */
   readonly rankings?: RankingsShape;
 }
@@ -157,6 +169,41 @@ export async function buildSyntheticDataset(options: SyntheticDatasetOptions): P
     throw new RangeError(`batchSize must be a positive integer, got ${batchSize}; use at least 1`);
   }
   const conversations: Conversation[] = new Array(numEntries);
+  const media = wantsMedia(options.media) ? new MediaSynthesizer(options.media!, root) : undefined;
+  const poolSize = options.prefixPoolSize ?? 0;
+  const prefixLength = options.prefixLength ?? 0;
+  if (
+    poolSize > 0 || prefixLength > 0 || options.sharedSystemPromptLength !== undefined ||
+    options.userContextPromptLength !== undefined
+  ) {
+    if ((poolSize > 0) !== (prefixLength > 0)) {
+      throw new RangeError("--prompt-prefix-pool-size and --prompt-prefix-length go together; give both (> 0)");
+    }
+    if (
+      poolSize > 0 && (options.sharedSystemPromptLength !== undefined || options.userContextPromptLength !== undefined)
+    ) {
+      throw new RangeError(
+        "--prompt-prefix-pool-size/--prompt-prefix-length cannot be combined with --shared-system-prompt-length or " +
+          "--user-context-prompt-length; give one kind",
+      );
+    }
+  }
+  // Context prompts come from their own stream, so runs without them draw the same prompts as before.
+  const contextSynth = new PromptSynthesizer(options.tokenizer, corpus, root.derive("synthetic.context-prompts"));
+  const systemPrompt = options.sharedSystemPromptLength === undefined
+    ? undefined
+    : await contextSynth.prompt(options.sharedSystemPromptLength);
+  const system = systemPrompt?.text;
+  const systemTokens = systemPrompt?.tokens ?? 0;
+  const prefixes: string[] = [];
+  for (let p = 0; p < poolSize; p++) prefixes.push((await contextSynth.prompt(prefixLength)).text);
+  const prefixRng = root.derive("synthetic.prefix-choice");
+  /** The prefix then the prompt, counted as sent (a boundary could merge two tokens; the count is the real one). */
+  const prefixed = async (prefix: string, prompt: { text: string; tokens: number }) => {
+    const text = prefix + prompt.text;
+    const tokenizer = await asLazyTokenizer(options.tokenizer).load();
+    return { text, tokens: tokenizer.count(text) };
+  };
   if (options.rankings !== undefined) {
     await buildRankingEntries(conversations, options.rankings, synthesizer, root);
     return { conversations, defaultSampling: "shuffle", source: "synthetic" };
@@ -178,15 +225,29 @@ export async function buildSyntheticDataset(options: SyntheticDatasetOptions): P
     const turns: Turn[] = [];
     for (let k = 0; k < count; k++) {
       const [isl, osl] = lengths();
-      const prompt = await synthesizer.prompt(isl);
-      const turn: { -readonly [K in keyof Turn]: Turn[K] } = { texts: [prompt.text], inputTokens: prompt.tokens };
+      const prompt = k === 0 && prefixes.length > 0
+        ? await prefixed(prefixes[prefixRng.int(prefixes.length)], await synthesizer.prompt(isl))
+        : await synthesizer.prompt(isl);
+      const turn: { -readonly [K in keyof Turn]: Turn[K] } = {
+        texts: [prompt.text],
+        inputTokens: prompt.tokens + systemTokens,
+      };
+      if (k === 0 && options.userContextPromptLength !== undefined) {
+        // A text of its own before the prompt (a separate content part), unique to the conversation.
+        const context = await synthesizer.prompt(options.userContextPromptLength);
+        turn.texts = [context.text, prompt.text];
+        turn.inputTokens! += context.tokens;
+      }
+      if (media !== undefined) turn.media = await media.next();
       if (osl !== undefined) turn.maxTokens = osl;
       if (k > 0 && (delayMean > 0 || delayStddev > 0)) {
         turn.delayMs = Math.max(0, delayRng.normal(delayMean, delayStddev));
       }
       turns.push(turn);
     }
-    conversations[i] = { id: syntheticSessionId(i), turns };
+    conversations[i] = system === undefined
+      ? { id: syntheticSessionId(i), turns }
+      : { id: syntheticSessionId(i), turns, systemMessage: system };
   }
   return { conversations, defaultSampling: "shuffle", source: "synthetic" };
 }

@@ -32,6 +32,12 @@ export interface Delta {
   readonly reasoning?: string;
   /** Tool-call function name and argument text; counted as output tokens like AIPerf. */
   readonly toolCalls?: string;
+  /**
+   * The whole text of an answer part sent after its deltas (Responses `response.output_text.done`): it is content
+   * only when no content delta came before it (a server that sends text only there); otherwise it is a content
+   * response without text, so the answer's last content time is the same as AIPerf's.
+   */
+  readonly finalContent?: string;
   readonly usage?: Usage;
   readonly finishReason?: string;
   /** Set when the body is an API error object (`{"error": {...}}`) delivered with a 2xx status or in-stream. */
@@ -66,6 +72,8 @@ export interface EndpointCapabilities {
   readonly serviceKind: string;
   /** Media kinds a turn may carry to this API (none when absent); a dataset with others is refused. */
   readonly media?: readonly MediaKind[];
+  /** Why `--use-legacy-max-tokens` does not apply to this API (it has one output-cap field); the run is refused. */
+  readonly refusesLegacyMaxTokens?: string;
 }
 
 /** What an adapter may read from the run's options when it is configured ({@link EndpointAdapter.configure}). */

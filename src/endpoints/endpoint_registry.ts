@@ -13,6 +13,7 @@ import { NIM_RANKINGS_ADAPTER } from "./nim/nim_rankings.ts";
 import { CHAT_ADAPTER } from "./openai/chat.ts";
 import { CHAT_EMBEDDINGS_ADAPTER } from "./openai/chat_embeddings.ts";
 import { COMPLETIONS_ADAPTER } from "./openai/completions.ts";
+import { RESPONSES_ADAPTER } from "./openai/responses.ts";
 import { RAW_ADAPTER } from "./raw/raw_adapter.ts";
 import { EMBEDDINGS_ADAPTER } from "./openai/embeddings.ts";
 import { IMAGE_GENERATION_ADAPTER } from "./openai/image_generation.ts";
@@ -20,7 +21,6 @@ import { TEMPLATE_ADAPTER } from "./template/template.ts";
 
 /** Why each AIPerf 0.13 endpoint type that infermeter does not speak is left out. */
 const NOT_SPOKEN: Readonly<Record<string, string>> = {
-  responses: "the OpenAI Responses API is not spoken yet; use chat",
   image_edit: "it uploads images as multipart/form-data, and infermeter's datasets carry text only",
   video_generation: "it needs multipart/form-data uploads and job polling, which infermeter does not do",
   image_retrieval: "it sends images only (no text), and infermeter's datasets carry text only",
@@ -39,6 +39,7 @@ export const ENDPOINTS: Registry<EndpointAdapter> = new Registry("endpoint type"
   COHERE_RANKINGS_ADAPTER,
   HUGGINGFACE_GENERATE_ADAPTER,
   MESSAGES_ADAPTER,
+  RESPONSES_ADAPTER,
   TEMPLATE_ADAPTER,
   IMAGE_GENERATION_ADAPTER,
   RAW_ADAPTER,

@@ -104,7 +104,14 @@ export class ResponseCollector {
     if (delta.usage !== undefined) this.usage = mergeUsage(this.usage, delta.usage);
     if (delta.finishReason !== undefined) this.finishReason = delta.finishReason;
     if (delta.error !== undefined) this.apiError ??= delta.error;
-    const content = delta.content;
+    let content = delta.content;
+    if (delta.finalContent !== undefined) {
+      if (this.firstOutputAt !== undefined) {
+        this.responseTimes.push(t);
+        return;
+      }
+      content = (content ?? "") + delta.finalContent;
+    }
     const output = delta.toolCalls === undefined ? content : (content ?? "") + delta.toolCalls;
     const reasoning = delta.reasoning;
     if (output === undefined && reasoning === undefined) return;

@@ -7,6 +7,16 @@ import type { LoadDatasetOptions } from "../dataset/load_dataset.ts";
 import { parseSequenceDistribution } from "../dataset/sequence_distribution.ts";
 import { parseRangeRatio } from "../dataset/range_ratio.ts";
 import { InputError } from "../base/input_error.ts";
+import type { AudioFormat, ImageFormat } from "../dataset/synthetic_media.ts";
+
+/** A list option's items as positive numbers (`16,44.1` or repeated flags). */
+function numbers(flag: string, items: readonly string[]): number[] {
+  return items.map((item) => {
+    const n = Number(item);
+    if (!(n > 0)) throw new InputError(`${flag}: '${item}' is not a positive number`);
+    return n;
+  });
+}
 
 /**
  * @param rankings the endpoint takes rankings tasks (a query and passages), synthesized per the `--rankings-*` options
@@ -41,6 +51,29 @@ export function datasetOptions(config: ProfileConfig, rankings = false): LoadDat
     blockSize: config.islBlockSize,
     conversationNum: config.conversationNum,
     batchSize: config.promptBatchSize,
+    sharedSystemPromptLength: config.sharedSystemPromptLength,
+    userContextPromptLength: config.userContextPromptLength,
+    prefixPoolSize: config.promptPrefixPoolSize,
+    prefixLength: config.promptPrefixLength,
+    media: {
+      image: {
+        widthMean: config.imageWidthMean,
+        widthStddev: config.imageWidthStddev,
+        heightMean: config.imageHeightMean,
+        heightStddev: config.imageHeightStddev,
+        format: config.imageFormat as ImageFormat,
+        batchSize: config.imageBatchSize,
+      },
+      audio: {
+        lengthMean: config.audioLengthMean,
+        lengthStddev: config.audioLengthStddev,
+        format: config.audioFormat as AudioFormat,
+        sampleRatesKhz: numbers("--audio-sample-rates", config.audioSampleRates),
+        depths: numbers("--audio-depths", config.audioDepths),
+        channels: config.audioNumChannels,
+        batchSize: config.audioBatchSize,
+      },
+    },
     rankings: rankings
       ? {
         passagesMean: config.rankingsPassagesMean,

@@ -108,6 +108,10 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   }).catch((err: Error) => {
     throw new InputError(`--endpoint-type ${given.endpointType}: ${err.message}`);
   });
+  const noLegacy = adapter.capabilities.refusesLegacyMaxTokens;
+  if (given.useLegacyMaxTokens && noLegacy !== undefined) {
+    throw new InputError(`--use-legacy-max-tokens does not apply to --endpoint-type ${adapter.name}: ${noLegacy}.`);
+  }
   const streaming = given.streaming && adapter.capabilities.supportsStreaming;
   const targets = resolveTargets(given);
   const target = targets[0];

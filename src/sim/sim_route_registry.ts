@@ -11,10 +11,12 @@ import { OPENAI_EMBEDDINGS_ROUTE } from "./routes/openai_embeddings.ts";
 import { COHERE_RERANK_ROUTE, NIM_RANKING_ROUTE, TEI_RERANK_ROUTE } from "./routes/rerank_routes.ts";
 import { TGI_GENERATE_ROUTE } from "./routes/tgi_generate.ts";
 import { ANTHROPIC_MESSAGES_ROUTE } from "./routes/anthropic_messages.ts";
+import { OPENAI_RESPONSES_ROUTE } from "./routes/openai_responses.ts";
 import { OPENAI_IMAGES_ROUTE } from "./routes/openai_images.ts";
 
 export const SIM_ROUTES: Registry<SimRoute> = new Registry("simulator route", [
   OPENAI_CHAT_ROUTE,
+  OPENAI_RESPONSES_ROUTE,
   OPENAI_COMPLETIONS_ROUTE,
   OPENAI_EMBEDDINGS_ROUTE,
   NIM_RANKING_ROUTE,

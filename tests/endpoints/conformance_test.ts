@@ -36,7 +36,7 @@ Deno.test("the endpoint registry has adapters, and rejects an unknown type namin
     () => ENDPOINTS.get("chta"),
     (e: Error) => e instanceof RangeError && /did you mean 'chat'/.test(e.message),
   );
-  assert.throws(() => ENDPOINTS.get("responses"), /not supported yet/);
+  assert.throws(() => ENDPOINTS.get("image_edit"), /not supported yet/);
 });
 
 /** The value of `key` at the top level of a body or one object down (TGI keeps options in `parameters`). */
