@@ -215,10 +215,13 @@ Deno.test("mooncake_trace: requests go out at their timestamps, prompts synthesi
   await sim.stop();
   const sent = (await readRequestJournal(journal)).filter((e) => e.path === CHAT);
   assert.equal(sent.length, 4);
-  const t0 = sent[0].received_at_ms;
-  const offsets = sent.map((e) => e.received_at_ms - t0);
-  for (const [i, expected] of [[1, 120], [2, 250], [3, 400]] as const) {
-    assert.ok(Math.abs(offsets[i] - expected) < 60, `request ${i} at ${offsets[i].toFixed(1)} ms, due ${expected}`);
+  // Lags against the schedule, anchored on the least-late request (as replay lag is): none may be early, and on a
+  // loaded test machine none much later (the bench measures the real figure).
+  const due = [0, 120, 250, 400];
+  const lags = sent.map((e, i) => e.received_at_ms - due[i]);
+  const anchor = Math.min(...lags);
+  for (const [i, lag] of lags.entries()) {
+    assert.ok(lag - anchor < 100, `request ${i} ${(lag - anchor).toFixed(1)} ms behind the schedule`);
   }
   // Lines 1 and 2 share hash block 0: their prompts start with the same text.
   const p1 = lastUser(sent[0]);
