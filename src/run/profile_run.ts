@@ -394,10 +394,12 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   await writeInputsJson(paths.inputsJson, inputSessions(conversations));
   // Summaries and exports: always written, also after Ctrl-C or a failure gate.
   // Throughputs divide by the profiling phase's window (phase start → last response), as AIPerf 0.13 does.
+  const window = run.startEpochMs !== undefined && run.endEpochMs !== undefined
+    ? { start: run.startEpochMs, end: run.endEpochMs }
+    : undefined;
   const summary = run.metrics.profiling.summarize({
-    observationSec: run.startEpochMs !== undefined && run.endEpochMs !== undefined
-      ? (run.endEpochMs - run.startEpochMs) / 1000
-      : undefined,
+    observationSec: window === undefined ? undefined : (window.end - window.start) / 1000,
+    windowEpochMs: window,
   });
   warnIfReplayDegraded(summary, logger);
   const warmupSummary = run.metrics.warmup?.summarize();
