@@ -447,7 +447,8 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
       : null,
     tokenizer: tokenizer.name,
   };
-  const width = Deno.stdout.isTerminal() ? Math.max(80, Deno.consoleSize().columns) : 140;
+  const width = config.consoleWidth ??
+    (Deno.stdout.isTerminal() ? Math.max(80, Deno.consoleSize().columns) : 140);
   const windowEndMs = run.endEpochMs ?? Date.now();
   const telemetryOut = telemetry === undefined ? undefined : await finishTelemetry(telemetry, {
     window: { startMs: run.startEpochMs ?? windowEndMs, endMs: windowEndMs },
@@ -508,6 +509,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     exportsList,
     client,
     telemetryOut?.tables ?? [],
+    width,
   );
   await Deno.writeTextFile(paths.consoleTxt, consoleText + "\n");
   (o.print ?? console.log)(consoleText);
@@ -608,8 +610,8 @@ function renderConsole(
   exportsList: { label: string; path: string }[],
   client: ClientOverhead | undefined,
   telemetryTables: readonly string[],
+  width: number,
 ): string {
-  const width = Deno.stdout.isTerminal() ? Math.max(80, Deno.consoleSize().columns) : 140;
   const parts = [renderMetricsTable(summary, { metricsTitle: adapter.capabilities.metricsTitle, maxWidth: width })];
   const errors = renderErrorSummary(summary, { maxWidth: width });
   if (errors) parts.push(errors);

@@ -522,3 +522,22 @@ Deno.test("parseProfileArgs reports a bad environment value by variable name, wi
 Deno.test("parseProfileArgs refuses to run when help is requested", async () => {
   await assert.rejects(() => parseProfileArgs(["-m", "m", "--help"], fakeIo()), ConfigError);
 });
+
+Deno.test("AIPerf's environment settings that have an infermeter option are read as aliases, ours first", async () => {
+  const env = await parse(
+    ["-m", "m"],
+    fakeIo({ env: { AIPERF_API_SERVER_POST_COMPLETE_GRACE: "5", AIPERF_UI_CONSOLE_EXPORT_WIDTH: "120" } }),
+  );
+  assert.equal(env.config.apiKeepAlive, 5);
+  assert.equal(env.config.consoleWidth, 120);
+  const ours = await parse(
+    ["-m", "m"],
+    fakeIo({ env: { AIPERF_UI_CONSOLE_EXPORT_WIDTH: "120", INFERMETER_CONSOLE_WIDTH: "100" } }),
+  );
+  assert.equal(ours.config.consoleWidth, 100);
+  assert.equal((await parse(["-m", "m", "--console-width", "90"])).config.consoleWidth, 90);
+  assert.match(
+    (await problemsOf(["-m", "m"], fakeIo({ env: { AIPERF_UI_CONSOLE_EXPORT_WIDTH: "wide" } })))[0],
+    /AIPERF_UI_CONSOLE_EXPORT_WIDTH/,
+  );
+});
