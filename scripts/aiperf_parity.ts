@@ -50,6 +50,8 @@ const COMMON = [
   "7",
   "--export-level",
   "raw",
+  "--slice-duration",
+  "0.5",
   "--ui",
   "none",
 ];
@@ -84,8 +86,13 @@ async function startSim(): Promise<{ url: string; stop: () => Promise<void> }> {
   };
 }
 
-async function run(cmd: string, args: string[], cwd: string): Promise<{ code: number; stdout: string }> {
-  const out = await new Deno.Command(cmd, { args, cwd, stdout: "piped", stderr: "piped" }).output();
+async function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env?: Record<string, string>,
+): Promise<{ code: number; stdout: string }> {
+  const out = await new Deno.Command(cmd, { args, cwd, env, stdout: "piped", stderr: "piped" }).output();
   const stdout = new TextDecoder().decode(out.stdout);
   if (out.code !== 0) console.error(`${cmd} exited ${out.code}:\n${new TextDecoder().decode(out.stderr).slice(-3000)}`);
   return { code: out.code, stdout };
@@ -180,6 +187,24 @@ const TIMED = [
   "benchmark_duration",
 ];
 
+/** The PNGs `aiperf plot` made from a directory (its exit status when it failed). */
+async function plots(dir: string, output: string, home: string): Promise<string> {
+  // AIPerf writes its plot configuration under $HOME/.aiperf on first use: keep it in the work directory.
+  const r = await run(AIPERF, ["plot", dir, "--output", output], dir, { HOME: home });
+  if (r.code !== 0) return `exit ${r.code}`;
+  const files = [...Deno.readDirSync(output)].map((e) => e.name).filter((n) => n.endsWith(".png")).sort();
+  return files.length === 0 ? "no plots" : files.join(", ");
+}
+
+/** `aiperf plot` on AIPerf's directory and on ours: the same plots, or what differs. */
+async function plotLine(theirs: string, ours: string, work: string): Promise<string> {
+  const home = join(work, "home");
+  await Deno.mkdir(home, { recursive: true });
+  const a = await plots(theirs, join(work, "plots_aiperf"), home);
+  const o = await plots(ours, join(work, "plots_infermeter"), home);
+  return `| \`aiperf plot\` | ${a === o ? `same plots from both directories: ${o}` : `AIPerf's: ${a}; ours: ${o}`} |`;
+}
+
 async function compare(scenario: Scenario, url: string, work: string): Promise<string[]> {
   const args = ["profile", ...COMMON, ...scenario.args, "--url", url];
   const theirsDir = join(work, "aiperf");
@@ -230,6 +255,7 @@ async function compare(scenario: Scenario, url: string, work: string): Promise<s
   const tabO = consoleTables(Deno.readTextFileSync(join(O, "profile_export_console.txt")));
   out.push(diffLine("Console tables (titles)", keyDiff([...tabO.keys()], [...tabA.keys()])));
   for (const [title, rows] of tabA) out.push(diffLine(`Console "${title}" rows`, keyDiff(tabO.get(title) ?? [], rows)));
+  out.push(await plotLine(A, O, work));
   out.push("");
 
   out.push(

@@ -42,8 +42,10 @@ export function showInConsole(m: MetricResult): boolean {
   return m.stats !== undefined ? m.stats.max !== 0 || m.stats.min !== 0 : m.value !== 0;
 }
 
+/** A statistic the metric does not have is `N/A`; an infinite one (error-adjusted rows) prints as Python's `inf`. */
 function cell(x: number | undefined): string {
-  return x === undefined || !Number.isFinite(x) ? "N/A" : formatGrouped(x, 2);
+  if (x === undefined || Number.isNaN(x)) return "N/A";
+  return Number.isFinite(x) ? formatGrouped(x, 2) : x > 0 ? "inf" : "-inf";
 }
 
 /** `Header (unit)` as AIPerf's console shows it: the unit always, on its own line after a header longer than

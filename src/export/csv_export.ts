@@ -35,7 +35,8 @@ export function csvMetricName(result: Pick<MetricResult, "header" | "unit">): st
 }
 
 function num(x: number | undefined): string {
-  return x === undefined ? "" : formatFixed(x, 2);
+  // A statistic a metric does not have (NaN) is an empty field; an infinite one is Python's `inf`.
+  return x === undefined || Number.isNaN(x) ? "" : formatFixed(x, 2);
 }
 
 /** The CSV text of a run summary. */

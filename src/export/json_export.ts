@@ -101,25 +101,31 @@ function finite(x: number | undefined): number | undefined {
   return x !== undefined && Number.isFinite(x) ? x : undefined;
 }
 
+/** A statistic as AIPerf writes it: absent when it does not exist (NaN), `null` when infinite (the
+ * "(error-adjusted)" rows' avg, max and sum). */
+function stat(x: number): number | null | undefined {
+  return Number.isNaN(x) ? undefined : Number.isFinite(x) ? x : null;
+}
+
 /** A stats block in AIPerf's order: `unit, avg, p1…p99, min, max, std, count, sum`. */
 export function statsJson(unit: string, s: Stats): JsonObject {
   return {
     unit,
-    avg: finite(s.avg),
-    p1: finite(s.p1),
-    p5: finite(s.p5),
-    p10: finite(s.p10),
-    p25: finite(s.p25),
-    p50: finite(s.p50),
-    p75: finite(s.p75),
-    p90: finite(s.p90),
-    p95: finite(s.p95),
-    p99: finite(s.p99),
-    min: finite(s.min),
-    max: finite(s.max),
-    std: finite(s.std),
-    count: s.count,
-    sum: finite(s.sum),
+    avg: stat(s.avg),
+    p1: stat(s.p1),
+    p5: stat(s.p5),
+    p10: stat(s.p10),
+    p25: stat(s.p25),
+    p50: stat(s.p50),
+    p75: stat(s.p75),
+    p90: stat(s.p90),
+    p95: stat(s.p95),
+    p99: stat(s.p99),
+    min: stat(s.min),
+    max: stat(s.max),
+    std: stat(s.std),
+    count: stat(s.count),
+    sum: stat(s.sum),
   };
 }
 

@@ -20,6 +20,8 @@ import type {
 } from "./metric_def.ts";
 import type { ErrorDetails, ErrorSummaryEntry, LiveSnapshot, MetricResult, RunSummary } from "./run_summary.ts";
 import { computeStatsInPlace, type Stats } from "./stats.ts";
+import { errorAdjustedStats } from "./error_adjusted.ts";
+import { SWEEP_METRIC_SPECS, SweepColumns, sweepCurves, sweepMetricStats } from "./sweep_line_metrics.ts";
 
 export interface MetricAccumulatorOptions {
   /** Epoch ms at run-clock 0 (`RunClock.timeOriginMs`), for wall-clock timestamp metrics. @default 0 */
@@ -37,6 +39,9 @@ export interface SummarizeOptions {
    * throughput as in AIPerf 0.13; without it throughputs divide by `benchmark_duration`.
    */
   readonly observationSec?: number;
+  /** The same window in epoch ms, over which the time-weighted metrics are summarized; without it they span
+   * the first request's start to the last request's end. */
+  readonly windowEpochMs?: { readonly start: number; readonly end: number };
 }
 
 interface RecordSlot {
@@ -73,6 +78,9 @@ function allFinite(values: readonly number[]): boolean {
   return true;
 }
 
+/** The "(error-adjusted)" rows come after every other row of the main table, as in AIPerf. */
+const ERROR_ADJUSTED_ORDER = 1_000_000;
+
 export class MetricAccumulator {
   readonly #metrics: readonly MetricDef[];
   readonly #timeOriginMs: number;
@@ -84,6 +92,9 @@ export class MetricAccumulator {
   readonly #derived: DerivedMetricDef[] = [];
   readonly #errors = new Map<string, { error: ErrorDetails; count: number }>();
   readonly #lateness: Float64Column;
+  readonly #sweep = new SweepColumns();
+  /** The `inter_chunk_latency` column (kept in arrival order: the time-weighted metrics replay it). */
+  readonly #gaps: Float64Column | undefined;
   #successCount = 0;
   #errorCount = 0;
   #okFirstStart = Infinity;
@@ -99,13 +110,13 @@ export class MetricAccumulator {
     this.#timeOriginMs = options.timeOriginMs ?? 0;
     this.#ctx = options.goodput === undefined ? {} : { isGood: options.goodput };
     const capacity = options.initialCapacity ?? 1024;
+    let gaps: Float64Column | undefined;
     this.#lateness = new Float64Column(16);
     for (const def of metrics) {
       if (def.kind === "record") {
-        (def.flags.errorOnly ? this.#errRecord : this.#okRecord).push({
-          def,
-          column: new Float64Column(capacity, def.flags.list === true),
-        });
+        const column = new Float64Column(capacity, def.flags.list === true);
+        (def.flags.errorOnly ? this.#errRecord : this.#okRecord).push({ def, column });
+        if (def.tag === "inter_chunk_latency" && !def.flags.errorOnly) gaps = column;
       } else if (def.kind === "aggregate") {
         const start = def.fold === "min" ? Infinity : def.fold === "max" ? -Infinity : 0;
         (def.flags.errorOnly ? this.#errAggregate : this.#okAggregate).push({ def, value: start, seen: false });
@@ -113,6 +124,7 @@ export class MetricAccumulator {
         this.#derived.push(def);
       }
     }
+    this.#gaps = gaps;
   }
 
   /**
@@ -203,6 +215,16 @@ export class MetricAccumulator {
     if (record.startAt < this.#anyFirstStart) this.#anyFirstStart = record.startAt;
     if (record.endAt > this.#anyLastEnd) this.#anyLastEnd = record.endAt;
     if (record.scheduledAt !== undefined) this.#lateness.push(record.startAt - record.scheduledAt);
+    // Every request's intervals feed the time-weighted metrics; a failed one has no first token or counts.
+    const ttft = values["time_to_first_token"], isl = values["input_sequence_length"];
+    const osl = values["output_sequence_length"];
+    this.#sweep.add({
+      start: record.startAt,
+      gen: typeof ttft === "number" ? record.startAt + ttft : NaN,
+      end: record.endAt,
+      isl: typeof isl === "number" ? isl : NaN,
+      osl: typeof osl === "number" ? osl : NaN,
+    }, this.#gaps?.length ?? 0);
   }
 
   /**
@@ -210,7 +232,7 @@ export class MetricAccumulator {
    * memory retained by a run (texts and per-request objects are dropped once counted).
    */
   retainedBytes(): number {
-    let bytes = this.#lateness.bytes;
+    let bytes = this.#lateness.bytes + this.#sweep.bytes;
     for (const slot of this.#okRecord) bytes += slot.column.bytes;
     for (const slot of this.#errRecord) bytes += slot.column.bytes;
     return bytes;
@@ -270,8 +292,10 @@ export class MetricAccumulator {
     const results = new Map<string, MetricResult>();
     const raw = new Map<string, number>();
     const recordStats = new Map<string, Stats>();
+    const sweep = this.#sweepResults(options);
     for (const { def, column } of [...this.#okRecord, ...this.#errRecord]) {
-      const stats = computeStatsInPlace(column.view());
+      // A list column is summarized on a copy: its arrival order is what the time-weighted metrics replay.
+      const stats = computeStatsInPlace(def.flags.list ? column.view().slice() : column.view());
       if (stats === undefined) continue;
       recordStats.set(def.tag, stats);
       results.set(def.tag, resultOf(def, { stats }));
@@ -302,8 +326,22 @@ export class MetricAccumulator {
     const metrics = this.#metrics
       .filter((def) => !def.flags.internal)
       .map((def) => results.get(def.tag))
-      .filter((r): r is MetricResult => r !== undefined)
-      .sort((a, b) => a.displayOrder - b.displayOrder);
+      .filter((r): r is MetricResult => r !== undefined);
+    if (this.#errorCount > 0) {
+      // AIPerf's "(error-adjusted)" rows: each failed request counts as an infinite latency.
+      for (const { def, column } of this.#okRecord) {
+        if (!def.flags.percentileIncludesFailedRequests || !recordStats.has(def.tag)) continue;
+        metrics.push({
+          ...resultOf(def, { stats: errorAdjustedStats(column.view(), this.#errorCount) }),
+          tag: `adj_${def.tag}`,
+          header: `${def.header} (error-adjusted)`,
+          consoleGroup: "llm",
+          displayOrder: ERROR_ADJUSTED_ORDER + def.displayOrder,
+        });
+      }
+    }
+    metrics.push(...sweep);
+    metrics.sort((a, b) => a.displayOrder - b.displayOrder);
     const errors: ErrorSummaryEntry[] = [...this.#errors.values()].map(({ error, count }) => ({ error, count }));
     const duration = raw.get("benchmark_duration") ??
       (this.#anyLastEnd >= this.#anyFirstStart ? (this.#anyLastEnd - this.#anyFirstStart) / 1000 : undefined);
@@ -316,5 +354,27 @@ export class MetricAccumulator {
       ...(duration === undefined ? {} : { benchmarkDurationSec: duration }),
       ...(lateness === undefined ? {} : { scheduleLatenessMs: lateness }),
     };
+  }
+
+  /** The time-weighted metrics over the window (`sweep_line_metrics.ts`); none without records. */
+  #sweepResults(options: SummarizeOptions): MetricResult[] {
+    if (this.#sweep.length === 0) return [];
+    const curves = sweepCurves(this.#sweep.requests(this.#gaps?.view() ?? []));
+    const t = curves.concurrency.times;
+    const w = options.windowEpochMs;
+    const ws = w !== undefined ? w.start - this.#timeOriginMs : t[0];
+    const we = w !== undefined ? w.end - this.#timeOriginMs : t[t.length - 1];
+    const stats = sweepMetricStats(curves, ws, we);
+    return SWEEP_METRIC_SPECS.map((spec) => ({
+      tag: spec.tag,
+      header: spec.header,
+      unit: spec.unit,
+      kind: "derived",
+      flags: {},
+      displayOrder: spec.displayOrder,
+      consoleGroup: spec.consoleGroup,
+      // Only avg, min, max, p50, p90, p95, p99 and std exist for a time-weighted metric.
+      stats: { p1: NaN, p5: NaN, p10: NaN, p25: NaN, p75: NaN, count: NaN, sum: NaN, ...stats.get(spec.tag)! },
+    }));
   }
 }

@@ -63,6 +63,9 @@ export interface MetricFlags {
   readonly noConsole?: boolean;
   /** Shown in the console only when its value (or, for distributions, its maximum) is non-zero. */
   readonly consoleOnlyIfNonZero?: boolean;
+  /** With failed requests, also summarized with each failure as an infinite value (`adj_<tag>`, AIPerf's
+   * "(error-adjusted)" rows). */
+  readonly percentileIncludesFailedRequests?: boolean;
   /** Not written to the per-record JSONL. */
   readonly noIndividualRecords?: boolean;
   /** Only selected when `--goodput` is given. */

@@ -36,7 +36,7 @@ export const REQUEST_LATENCY: RecordMetricDef = {
   unit: "ms",
   kind: "record",
   requires: [],
-  flags: {},
+  flags: { percentileIncludesFailedRequests: true },
   displayOrder: 300,
   compute: (r) => lastContentAt(r) - r.startAt,
 };
@@ -49,7 +49,7 @@ export const TIME_TO_FIRST_TOKEN: RecordMetricDef = {
   unit: "ms",
   kind: "record",
   requires: [],
-  flags: { streamingOnly: true, producesTokensOnly: true },
+  flags: { percentileIncludesFailedRequests: true, streamingOnly: true, producesTokensOnly: true },
   displayOrder: 100,
   compute: (r) => (r.responseTimes.length > 0 ? r.responseTimes[0] - r.startAt : undefined),
 };
@@ -144,7 +144,7 @@ export const INTER_TOKEN_LATENCY: RecordMetricDef = {
   unit: "ms",
   kind: "record",
   requires: ["request_latency", "time_to_first_token", "output_sequence_length"],
-  flags: { streamingOnly: true, producesTokensOnly: true },
+  flags: { percentileIncludesFailedRequests: true, streamingOnly: true, producesTokensOnly: true },
   displayOrder: 400,
   compute: (_r, v) => {
     const latency = num(v, "request_latency");
@@ -195,7 +195,7 @@ export const DECODE_DURATION: RecordMetricDef = {
   unit: "ms",
   kind: "record",
   requires: ["request_latency", "time_to_first_token"],
-  flags: { streamingOnly: true, producesTokensOnly: true },
+  flags: { percentileIncludesFailedRequests: true, streamingOnly: true, producesTokensOnly: true },
   displayOrder: 350,
   compute: (_r, v) => {
     const latency = num(v, "request_latency");

@@ -362,10 +362,12 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   await attempt("Inputs", paths.inputsJson, () => writeInputsJson(paths.inputsJson, inputSessions(conversations)));
   // Summaries and exports: always written, also after Ctrl-C or a failure gate.
   // Throughputs divide by the profiling phase's window (phase start → last response), as AIPerf 0.13 does.
+  const window = run.startEpochMs !== undefined && run.endEpochMs !== undefined
+    ? { start: run.startEpochMs, end: run.endEpochMs }
+    : undefined;
   const summary = run.metrics.profiling.summarize({
-    observationSec: run.startEpochMs !== undefined && run.endEpochMs !== undefined
-      ? (run.endEpochMs - run.startEpochMs) / 1000
-      : undefined,
+    observationSec: window === undefined ? undefined : (window.end - window.start) / 1000,
+    windowEpochMs: window,
   });
   warnIfReplayDegraded(summary, logger);
   const warmupSummary = run.metrics.warmup?.summarize();
@@ -413,7 +415,8 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
       : null,
     tokenizer: tokenizer.name,
   };
-  const width = Deno.stdout.isTerminal() ? Math.max(80, Deno.consoleSize().columns) : 140;
+  const width = config.consoleWidth ??
+    (Deno.stdout.isTerminal() ? Math.max(80, Deno.consoleSize().columns) : 140);
   const windowEndMs = run.endEpochMs ?? Date.now();
   const telemetryOut = telemetry === undefined ? undefined : await finishTelemetry(telemetry, {
     window: { startMs: run.startEpochMs ?? windowEndMs, endMs: windowEndMs },
@@ -481,6 +484,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     exportsList,
     client,
     telemetryOut?.tables ?? [],
+    width,
     unwritten,
   );
   const consoleSaved = await attempt(
@@ -594,9 +598,9 @@ function renderConsole(
   exportsList: { label: string; path: string }[],
   client: ClientOverhead | undefined,
   telemetryTables: readonly string[],
+  width: number,
   unwritten: readonly UnwrittenFile[],
 ): string {
-  const width = Deno.stdout.isTerminal() ? Math.max(80, Deno.consoleSize().columns) : 140;
   const parts = [renderMetricsTable(summary, { metricsTitle: adapter.capabilities.metricsTitle, maxWidth: width })];
   const errors = renderErrorSummary(summary, { maxWidth: width });
   if (errors) parts.push(errors);

@@ -543,3 +543,22 @@ Deno.test("parseProfileArgs bounds prompt lengths and entry counts before anythi
   const { config } = await parse(["-m", "m", "--num-dataset-entries", "1000000", "--input-file", "x.jsonl"]);
   assert.equal(config.numDatasetEntries, 1_000_000);
 });
+
+Deno.test("AIPerf's environment settings that have an infermeter option are read as aliases, ours first", async () => {
+  const env = await parse(
+    ["-m", "m"],
+    fakeIo({ env: { AIPERF_API_SERVER_POST_COMPLETE_GRACE: "5", AIPERF_UI_CONSOLE_EXPORT_WIDTH: "120" } }),
+  );
+  assert.equal(env.config.apiKeepAlive, 5);
+  assert.equal(env.config.consoleWidth, 120);
+  const ours = await parse(
+    ["-m", "m"],
+    fakeIo({ env: { AIPERF_UI_CONSOLE_EXPORT_WIDTH: "120", INFERMETER_CONSOLE_WIDTH: "100" } }),
+  );
+  assert.equal(ours.config.consoleWidth, 100);
+  assert.equal((await parse(["-m", "m", "--console-width", "90"])).config.consoleWidth, 90);
+  assert.match(
+    (await problemsOf(["-m", "m"], fakeIo({ env: { AIPERF_UI_CONSOLE_EXPORT_WIDTH: "wide" } })))[0],
+    /AIPERF_UI_CONSOLE_EXPORT_WIDTH/,
+  );
+});

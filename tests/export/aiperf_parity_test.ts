@@ -17,28 +17,14 @@ import type { MetricResult, RunSummary } from "../../src/metrics/run_summary.ts"
 import type { Stats } from "../../src/metrics/stats.ts";
 import { MetricAccumulator } from "../../src/metrics/metric_accumulator.ts";
 import { makeRecord } from "../metrics/record_fixture.ts";
+import { SWEEP_METRIC_SPECS } from "../../src/metrics/sweep_line_metrics.ts";
 import { fakeIo } from "../config/_fake_io.ts";
 
 const FIXTURES = new URL("../fixtures/aiperf_0_13/", import.meta.url);
 const CASES = ["chat_streaming", "completions"] as const;
 
-/** AIPerf metrics infermeter does not compute yet: the time-weighted (sweep-line) Effective / Active family. */
-const NOT_YET = new Set([
-  "effective_concurrency",
-  "effective_decode_concurrency",
-  "effective_prefill_concurrency",
-  "effective_decode_throughput",
-  "effective_prefill_throughput",
-  "effective_total_throughput",
-  "effective_decode_throughput_per_user",
-  "effective_prefill_throughput_per_user",
-  "tokens_in_flight",
-  "active_decode_throughput",
-  "active_prefill_throughput",
-  "active_total_throughput",
-  "active_decode_throughput_per_user",
-  "active_prefill_throughput_per_user",
-]);
+/** The time-weighted metrics, which have no MetricDef of their own. */
+const SWEEP = new Map(SWEEP_METRIC_SPECS.map((spec) => [spec.tag, spec] as const));
 
 type Json = Record<string, unknown>;
 
@@ -54,7 +40,7 @@ function aiperfJson(name: string): Json {
 function summaryOf(doc: Json): RunSummary {
   const metrics: MetricResult[] = [];
   for (const [tag, block] of Object.entries(doc)) {
-    const def = METRIC_REGISTRY.get(tag);
+    const def = METRIC_REGISTRY.get(tag) ?? SWEEP.get(tag);
     if (def === undefined || block === null || typeof block !== "object" || !("unit" in block)) continue;
     const b = block as Record<string, number | string>;
     assert.equal(def.unit, b.unit, `${tag}: unit`);
@@ -62,15 +48,16 @@ function summaryOf(doc: Json): RunSummary {
       tag,
       header: def.header,
       unit: def.unit,
-      kind: def.kind,
-      flags: def.flags,
+      kind: "kind" in def ? def.kind : "derived",
+      flags: "flags" in def ? def.flags : {},
       displayOrder: def.displayOrder,
-      consoleGroup: def.consoleGroup ?? (def.flags.noConsole ? "none" : "llm"),
+      consoleGroup: def.consoleGroup ?? ("flags" in def && def.flags.noConsole ? "none" : "llm"),
     } as const;
-    if (def.kind === "record") {
+    if (!("kind" in def) || def.kind === "record") {
+      // A statistic AIPerf does not write for a metric (the time-weighted ones have no p1, count, sum…) is NaN.
       const stats = Object.fromEntries(
         ["avg", "min", "max", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99", "std", "count", "sum"]
-          .map((k) => [k, b[k]]),
+          .map((k) => [k, b[k] ?? NaN]),
       ) as unknown as Stats;
       metrics.push({ ...base, stats });
     } else metrics.push({ ...base, value: b.avg as number });
@@ -94,11 +81,11 @@ function tableBody(text: string, title: string): string[] {
 }
 
 for (const name of CASES) {
-  Deno.test(`AIPerf parity (${name}): every metric AIPerf exported exists here, except the sweep-line family`, () => {
+  Deno.test(`AIPerf parity (${name}): every metric AIPerf exported exists here`, () => {
     const doc = aiperfJson(name);
     for (const [tag, block] of Object.entries(doc)) {
       if (block === null || typeof block !== "object" || !("unit" in block)) continue;
-      assert.ok(METRIC_REGISTRY.get(tag) !== undefined || NOT_YET.has(tag), `missing metric ${tag}`);
+      assert.ok(METRIC_REGISTRY.get(tag) !== undefined || SWEEP.has(tag), `missing metric ${tag}`);
     }
   });
 
@@ -115,17 +102,15 @@ for (const name of CASES) {
       assert.ok(at >= 0, `row not in AIPerf's CSV (or out of order): ${JSON.stringify(line)}`);
       from = at + 1;
     }
-    // …and every AIPerf row is ours, but for the metrics not computed yet and the GPU telemetry section.
+    // …and every AIPerf row is ours (the GPU telemetry section aside).
     const missing = theirs.filter((l) => l !== "" && !ours.includes(l) && !l.startsWith("Endpoint,GPU_Index"));
-    for (const row of missing) {
-      assert.ok(/^(Effective|Active|Tokens In Flight)/.test(row), `AIPerf row we do not write: ${row}`);
-    }
+    assert.deepEqual(missing, []);
   });
 
   Deno.test(`AIPerf parity (${name}): console tables match AIPerf's, rows, columns and wrapping`, () => {
     const text = renderMetricsTable(summaryOf(aiperfJson(name)), { maxWidth: 200 });
     const theirs = read(name, "profile_export_console.txt");
-    for (const title of ["LLM Metrics: Usage", "LLM Metrics"]) {
+    for (const title of ["LLM Metrics: Effective", "LLM Metrics: Active", "LLM Metrics: Usage", "LLM Metrics"]) {
       assert.deepEqual(tableBody(text, `infermeter | ${title}`), tableBody(theirs, `NVIDIA AIPerf | ${title}`));
     }
   });
@@ -144,7 +129,7 @@ for (const name of CASES) {
       inputConfig: toInputConfig(config) as never,
       runInfo: { randomSeed: 7, cliCommand: runInfo.cli_command as string },
     }));
-    const expected = Object.keys(doc).filter((k) => !NOT_YET.has(k) && k !== "telemetry_data");
+    const expected = Object.keys(doc).filter((k) => k !== "telemetry_data");
     assert.deepEqual(Object.keys(ours).filter((k) => k !== "infermeter").slice(0, 4), expected.slice(0, 4));
     assert.deepEqual(new Set(Object.keys(ours).filter((k) => k !== "infermeter")), new Set(expected));
     // AIPerf's declared fields come first, in its order, then the document's own fields.

@@ -136,17 +136,19 @@ Deno.test("summary JSON has AIPerf 0.13's shape: declared metrics, the document'
   assert.equal(renderSummaryJson(summary, info), EXPECTED);
 });
 
-Deno.test("summary JSON never gives scalar metrics distribution fields and drops non-finite values", () => {
+Deno.test("summary JSON never gives scalar metrics distribution fields, drops missing statistics, nulls infinite ones", () => {
   const odd: RunSummary = {
     ...summary,
     metrics: [
       scalar("goodput", NaN),
-      dist("time_to_first_token", { avg: 1, min: 1, max: 1, p50: 1, p99: 1, std: Infinity }),
+      dist("time_to_first_token", { avg: 1, min: 1, max: Infinity, p50: 1, p99: 1, std: NaN }),
     ],
   };
   const doc = JSON.parse(renderSummaryJson(odd, info));
   assert.deepEqual(doc.goodput, { unit: "requests/sec" });
   assert.equal("std" in doc.time_to_first_token, false);
+  // AIPerf writes an error-adjusted row's infinite max as null.
+  assert.equal(doc.time_to_first_token.max, null);
   assert.equal(doc.time_to_first_token.count, 1);
 });
 

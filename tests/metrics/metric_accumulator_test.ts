@@ -141,10 +141,13 @@ Deno.test("accumulator summary of a fully failed run keeps the error rate and a 
   acc.add(e1);
   acc.add(e2);
   const summary = acc.summarize();
+  // The time-weighted metrics still describe the failed requests' concurrency.
+  const timeWeighted = /^(effective_|active_|tokens_in_flight)/;
   assert.deepEqual(
-    summary.metrics.map((m) => m.tag),
+    summary.metrics.map((m) => m.tag).filter((t) => !timeWeighted.test(t)),
     ["completed_request_count", "request_error_rate", "error_request_count", "error_isl", "total_error_isl"],
   );
+  assert.ok(get(summary, "effective_concurrency").stats!.max >= 1);
   assert.equal(get(summary, "request_error_rate").value, 100);
   // span over all records: 100 → 600 ms
   assert.equal(summary.benchmarkDurationSec, 0.5);
@@ -225,4 +228,35 @@ Deno.test("measure is pure and fold of its values equals add", () => {
     assert.deepEqual(byAdd.add(r), values);
   }
   assert.deepEqual(bySteps.summarize(), byAdd.summarize());
+});
+
+Deno.test("accumulator adds AIPerf's error-adjusted rows when requests failed: each failure an infinite latency", () => {
+  const { summary } = run();
+  const adj = get(summary, "adj_request_latency");
+  assert.equal(adj.header, "Request Latency (error-adjusted)");
+  assert.equal(adj.consoleGroup, "llm");
+  // Latencies 200 and 400 plus 3 failures (two errors, one cancellation): n = 5, nearest ranks.
+  const s = adj.stats!;
+  assert.equal(s.count, 5);
+  assert.equal(s.min, 200);
+  assert.equal(s.p25, 400); // index 1
+  assert.equal(s.p50, Infinity); // index 2
+  assert.equal(s.avg, Infinity);
+  // After every other row of the main table.
+  assert.equal(summary.metrics.filter((m) => m.consoleGroup === "llm").at(-1)!.tag.startsWith("adj_"), true);
+  for (const tag of ["adj_time_to_first_token", "adj_inter_token_latency", "adj_decode_duration"]) get(summary, tag);
+  // None without failures.
+  const clean = new MetricAccumulator(metrics);
+  clean.add(r1);
+  assert.equal(clean.summarize().metrics.some((m) => m.tag.startsWith("adj_")), false);
+});
+
+Deno.test("accumulator summarizes the time-weighted metrics over the phase window it is given", () => {
+  const { acc } = run();
+  const windowed = acc.summarize({ windowEpochMs: { start: ORIGIN, end: ORIGIN + 1000 } });
+  // Requests in flight: r1 [0,210), r2 [50,460), e1 [100,130), e2 [120,600), cancelled [130,140) → 1,160 ms·req.
+  const c = get(windowed, "effective_concurrency").stats!;
+  assert.ok(Math.abs(c.avg - (210 + 410 + 30 + 480 + 10) / 1000) < 1e-12, `${c.avg}`);
+  assert.equal(c.max, 4);
+  assert.ok(Number.isNaN(c.p1) && Number.isNaN(c.count));
 });
