@@ -532,6 +532,9 @@ function engineLayout(shards: number, asProcesses: boolean): {
   const set = allowedCores() ?? Array.from({ length: navigator.hardwareConcurrency }, (_, i) => i);
   const kind = asProcesses ? "processes" : "Workers";
   const base = `${shards} shards (${kind}) on CPUs ${formatCpuList(set)}`;
+  if (shards === 1 && !asProcesses) {
+    return { clientCores: formatCpuList(set), text: `1 shard on the main thread, CPUs ${formatCpuList(set)}` };
+  }
   if (shards < 2 || set.length < shards + 1) {
     return { clientCores: formatCpuList(set), text: `${base}, not pinned (fewer free cores than shards + 1)` };
   }
