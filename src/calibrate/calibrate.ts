@@ -337,7 +337,7 @@ interface CoreLayout {
 
 /**
  * Splits this process's CPU set: the reference server gets one process per core on the first quarter of the
- * cores (at least one; `--server-processes` overrides), the client every other core — a core set, so the profile
+ * cores (at least one; `--reference-processes` overrides), the client every other core — a core set, so the profile
  * run's `--workers auto` shards each get a core of their own. With fewer than 2 cores, or no taskset, nothing is
  * pinned and one server process runs.
  */

@@ -73,7 +73,7 @@ const CALIBRATE_OPTIONS = [
     type: "int",
     min: 1,
     max: 256,
-    flags: ["--server-processes"],
+    flags: ["--reference-processes"],
     group: "Options",
     metavar: "<n>",
     defaultDescription: "a quarter of the cores, at least one",
