@@ -47,6 +47,9 @@ Options:
   --no-pin                do not pin processes to cores
   --no-install            do not apt-get install wrk or pip install aiperf when missing
   --no-calibrate          skip 'infermeter calibrate'
+  --accuracy              only the timing accuracy at many streams (scripts/bench/accuracy_bench.ts):
+                          calibrate --streams 256,1000,2000 --itl 13 --workers auto on >= 16 cores, scaled
+                          levels (and said so) on smaller hosts; [--streams a,b,c] [--duration s]
   --calibrate-duration <s>
                           seconds per calibrate level (default: calibrate's own, 8; --quick: 3)
   -h, --help              this help

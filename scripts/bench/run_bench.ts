@@ -164,6 +164,11 @@ async function runScenario(
 }
 
 async function main(args: readonly string[]): Promise<number> {
+  // Timing accuracy at many streams only (accuracy_bench.ts): a separate, longer measurement.
+  if (args.includes("--accuracy")) {
+    const { runAccuracyBench } = await import("./accuracy_bench.ts");
+    return await runAccuracyBench(args);
+  }
   let options: BenchOptions;
   let scenarios: Scenario[];
   try {

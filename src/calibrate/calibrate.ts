@@ -20,6 +20,7 @@
  */
 import { joinPath as join } from "../runtime/file_path.ts";
 import { clientCommand, type SelfCommand, selfCommand } from "../runtime/self_command.ts";
+import { allowedCores, formatCpuList } from "../runtime/thread_affinity.ts";
 import { holdCpuDmaLatency } from "../runtime/cpu_dma_latency.ts";
 import { computeStats, type Stats } from "../metrics/stats.ts";
 import type { CalibrationLog } from "./calibration_server.ts";
@@ -33,6 +34,8 @@ export interface CalibrateOptions {
   readonly tokens: number;
   readonly duration: number;
   readonly workers?: number;
+  /** Reference server processes (one per core); default: a quarter of the cores, at least one. */
+  readonly serverProcesses?: number;
   /** µs to hold `/dev/cpu_dma_latency` at through every level (floor client and profile runs alike). */
   readonly cpuDmaLatency?: number;
   readonly json: boolean;
@@ -47,29 +50,34 @@ export interface CalibrateOptions {
 
 /** Runs every level and returns the report; `log` receives progress lines (stderr). */
 export async function calibrate(opts: CalibrateOptions, log: (line: string) => void): Promise<CalibrationReport> {
-  const pin = await canPin();
+  const layout = await coreLayout(opts.serverProcesses);
+  const pin = layout.pinned;
   // Machine-wide, so one hold here covers the reference server, the floor client and every profile run.
   const wake = opts.cpuDmaLatency === undefined ? undefined : holdCpuDmaLatency(opts.cpuDmaLatency);
   if (wake !== undefined && !wake.held) {
     log(`note: --cpu-dma-latency ${wake.requestedUs} has no effect: ${wake.reason}.`);
   }
-  const server = commandOn(pin ? SERVER_CORE : undefined, selfCommand, [
-    "calibrate",
-    "--serve",
-    "--ttft",
-    String(opts.ttft),
-    "--itl",
-    String(opts.itl),
-  ], { stdout: "piped", stderr: "inherit" }).spawn();
+  // One reference server process per server core, each on its own port: the client round-robins over them, and
+  // every process's send log is read from it (one port shared through SO_REUSEPORT would hide which one logged).
+  const servers = layout.serverCores.map((core) =>
+    commandOn(pin ? String(core) : undefined, selfCommand, [
+      "calibrate",
+      "--serve",
+      "--ttft",
+      String(opts.ttft),
+      "--itl",
+      String(opts.itl),
+    ], { stdout: "piped", stderr: "inherit" }).spawn()
+  );
   const dir = await Deno.makeTempDir({ prefix: "infermeter-calibrate-" });
   try {
-    const url = await readLine(server.stdout, /calibration-server listening on (\S+)/);
-    const clock = await measureClockOffset(url);
+    const urls = await Promise.all(servers.map((s) => readLine(s.stdout, /calibration-server listening on (\S+)/)));
+    const clock = await measureClockOffset(urls[0]);
     log(
-      `reference server ${url} (TTFT ${opts.ttft} ms, ITL ${opts.itl} ms, ${opts.tokens} tokens); clock offset ` +
-        `${(clock.offset * 1000).toFixed(1)} µs ± ${(clock.uncertainty * 1000).toFixed(1)} µs${
-          pin ? `; server on CPU ${SERVER_CORE}, client on CPU ${CLIENT_CORE}` : ""
-        }${wake?.held ? `; CPU wake-up latency held at ${wake.requestedUs} µs` : ""}`,
+      `reference server ${urls.join(" ")} (TTFT ${opts.ttft} ms, ITL ${opts.itl} ms, ${opts.tokens} tokens); clock ` +
+        `offset ${(clock.offset * 1000).toFixed(1)} µs ± ${(clock.uncertainty * 1000).toFixed(1)} µs; ${layout.text}${
+          wake?.held ? `; CPU wake-up latency held at ${wake.requestedUs} µs` : ""
+        }`,
     );
     if (!pin) {
       log(
@@ -80,7 +88,7 @@ export async function calibrate(opts: CalibrateOptions, log: (line: string) => v
     const levels: LevelReport[] = [];
     for (const streams of opts.streams) {
       log(`level: ${streams} concurrent streams for ${opts.duration} s …`);
-      levels.push(await runLevel(opts, url, streams, join(dir, `streams${streams}`), clock, pin));
+      levels.push(await runLevel(opts, urls, streams, join(dir, `streams${streams}`), clock, layout));
     }
     return {
       ttftMs: opts.ttft,
@@ -90,17 +98,20 @@ export async function calibrate(opts: CalibrateOptions, log: (line: string) => v
       clockOffsetMs: clock.offset,
       clockUncertaintyMs: clock.uncertainty,
       pinned: pin,
+      layout: layout.text,
       cpuDmaLatencyUs: wake?.held ? wake.requestedUs : null,
       warmup: opts.warmup,
       levels,
     };
   } finally {
-    try {
-      server.kill("SIGTERM");
-    } catch {
-      // already gone
+    for (const server of servers) {
+      try {
+        server.kill("SIGTERM");
+      } catch {
+        // already gone
+      }
+      await server.status;
     }
-    await server.status;
     wake?.release();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
@@ -108,18 +119,17 @@ export async function calibrate(opts: CalibrateOptions, log: (line: string) => v
 
 async function runLevel(
   opts: CalibrateOptions,
-  url: string,
+  urls: readonly string[],
   streams: number,
   dir: string,
   clock: { offset: number; uncertainty: number },
-  pin: boolean,
+  layout: CoreLayout,
 ): Promise<LevelReport> {
   const profileArgs = [
     "profile",
     "-m",
     "calibration",
-    "--url",
-    url,
+    ...urls.flatMap((u) => ["--url", u]),
     "--streaming",
     "--concurrency",
     String(streams),
@@ -139,19 +149,20 @@ async function runLevel(
     "none",
     "--log-level",
     "WARNING",
-    ...(opts.workers !== undefined ? ["--workers", String(opts.workers)] : []),
+    "--workers",
+    opts.workers === undefined ? "auto" : String(opts.workers),
     ...(opts.warmup ? ["--warmup-request-count", String(streams)] : []),
     ...opts.profileArgs,
   ];
-  const floor = await floorErrors(opts, url, streams, clock, pin);
-  const child = await commandOn(pin ? CLIENT_CORE : undefined, clientCommand, profileArgs, {
+  const floor = await floorErrors(opts, urls, streams, clock, layout);
+  const child = await commandOn(layout.pinned ? layout.clientCores : undefined, clientCommand, profileArgs, {
     stdout: "null",
     stderr: "piped",
   }).output();
   if (!child.success) {
     throw new Error(`the profile run failed (exit ${child.code}): ${new TextDecoder().decode(child.stderr).trim()}`);
   }
-  const log: CalibrationLog = await (await fetch(`${url}/calibration/sent`)).json();
+  const log = await sentLog(urls);
   const summary = JSON.parse(await Deno.readTextFile(join(dir, "profile_export_aiperf.json")));
   const jsonl = await Deno.readTextFile(join(dir, "profile_export.jsonl"));
 
@@ -198,6 +209,7 @@ async function runLevel(
     floorTtftErrorMs: floor?.ttft,
     floorLatencyErrorMs: floor?.latency,
     clientCpuPercentOfCore: summary.infermeter?.client_cpu?.percent_of_core,
+    engineLayout: summary.infermeter?.engine_layout?.description,
     clientCpuOverThreshold: summary.infermeter?.client_cpu?.over_threshold,
     scheduledEventsPerSecond: scheduledEventsPerSecond(opts, streams),
     errors: summary.error_request_count?.avg ?? errors,
@@ -210,15 +222,15 @@ async function runLevel(
  */
 async function floorErrors(
   opts: CalibrateOptions,
-  url: string,
+  urls: readonly string[],
   streams: number,
   clock: { offset: number; uncertainty: number },
-  pin: boolean,
+  layout: CoreLayout,
 ): Promise<FloorErrors | undefined> {
   const args = [
     "calibrate",
     "--floor-client",
-    url,
+    urls.join(","),
     "--streams",
     String(streams),
     "--duration",
@@ -226,13 +238,14 @@ async function floorErrors(
     "--tokens",
     String(opts.tokens),
   ];
-  const child = await commandOn(pin ? CLIENT_CORE : undefined, clientCommand, args, {
+  // The bare client is one thread: it runs on the first client core, as one engine shard would.
+  const child = await commandOn(layout.pinned ? String(layout.clientCoreList[0]) : undefined, clientCommand, args, {
     stdout: "piped",
     stderr: "inherit",
   }).output();
   if (!child.success) return undefined;
   const floorLog: FloorLog = JSON.parse(new TextDecoder().decode(child.stdout));
-  const log: CalibrationLog = await (await fetch(`${url}/calibration/sent`)).json();
+  const log = await sentLog(urls);
   const samples = new ErrorSamples(clockCorrection(clock));
   for (const [id, { sent, arrivals }] of Object.entries(floorLog)) {
     const writes = log.writes[id];
@@ -300,31 +313,76 @@ async function measureClockOffset(url: string): Promise<{ offset: number; uncert
   return best;
 }
 
-/** Where the reference server and the clients run when pinned (`taskset`). */
-const SERVER_CORE = 1;
-const CLIENT_CORE = 0;
+/** Every reference server process's send log, merged (request ids are unique across them). */
+async function sentLog(urls: readonly string[]): Promise<CalibrationLog> {
+  const logs: CalibrationLog[] = await Promise.all(
+    urls.map(async (u) => (await fetch(`${u}/calibration/sent`)).json()),
+  );
+  return {
+    received: Object.assign({}, ...logs.map((l) => l.received)),
+    writes: Object.assign({}, ...logs.map((l) => l.writes)),
+  };
+}
 
-/** Another infermeter process running `args`, pinned to `core` through `taskset` when one is given. */
+/** Where the reference server processes and the clients run. */
+interface CoreLayout {
+  readonly pinned: boolean;
+  /** One reference server process per entry (its CPU when pinned). */
+  readonly serverCores: readonly number[];
+  /** taskset list of the client's CPUs (profile runs: the engine's shards pin themselves inside it). */
+  readonly clientCores: string;
+  readonly clientCoreList: readonly number[];
+  readonly text: string;
+}
+
+/**
+ * Splits this process's CPU set: the reference server gets one process per core on the first quarter of the
+ * cores (at least one; `--reference-processes` overrides), the client every other core — a core set, so the profile
+ * run's `--workers auto` shards each get a core of their own. With fewer than 2 cores, or no taskset, nothing is
+ * pinned and one server process runs.
+ */
+async function coreLayout(serverProcesses: number | undefined): Promise<CoreLayout> {
+  const set = allowedCores() ?? Array.from({ length: navigator.hardwareConcurrency }, (_, i) => i);
+  if (set.length < 2 || !(await canPin(set[0]))) {
+    const n = serverProcesses ?? 1;
+    return {
+      pinned: false,
+      serverCores: Array.from({ length: n }, (_, i) => i),
+      clientCores: formatCpuList(set),
+      clientCoreList: set,
+      text: `${n} reference server process${n > 1 ? "es" : ""}, nothing pinned`,
+    };
+  }
+  const n = Math.min(serverProcesses ?? Math.max(1, Math.floor(set.length / 4)), set.length - 1);
+  // The server takes the last cores (CPU 0 often carries the machine's interrupts and housekeeping: client side).
+  const serverCores = set.slice(set.length - n);
+  const client = set.slice(0, set.length - n);
+  return {
+    pinned: true,
+    serverCores,
+    clientCores: formatCpuList(client),
+    clientCoreList: client,
+    text: `reference server: ${n} process${n > 1 ? "es" : ""} on CPU ${formatCpuList(serverCores)} (one each); ` +
+      `client on CPU ${formatCpuList(client)}`,
+  };
+}
+
+/** Another infermeter process running `args`, pinned to `cores` (a taskset list) when given. */
 function commandOn(
-  core: number | undefined,
+  cores: string | undefined,
   self: SelfCommand,
   args: readonly string[],
   io: Pick<Deno.CommandOptions, "stdout" | "stderr">,
 ): Deno.Command {
   const argv = [...self.args, ...args];
-  return core === undefined
+  return cores === undefined
     ? new Deno.Command(self.execPath, { args: argv, ...io })
-    : new Deno.Command("taskset", { args: ["-c", String(core), self.execPath, ...argv], ...io });
+    : new Deno.Command("taskset", { args: ["-c", cores, self.execPath, ...argv], ...io });
 }
 
-async function canPin(): Promise<boolean> {
-  if (navigator.hardwareConcurrency < 2) return false;
+async function canPin(core: number): Promise<boolean> {
   try {
-    const probe = new Deno.Command("taskset", {
-      args: ["-c", String(CLIENT_CORE), "true"],
-      stdout: "null",
-      stderr: "null",
-    });
+    const probe = new Deno.Command("taskset", { args: ["-c", String(core), "true"], stdout: "null", stderr: "null" });
     return (await probe.output()).success;
   } catch {
     return false;

@@ -11,14 +11,16 @@
 /** Per `x-request-id`: epoch ms just before the request's `write()`, and of every read holding a token. */
 export type FloorLog = Record<string, { sent: number; arrivals: number[] }>;
 
-export async function runFloorClient(url: string, streams: number, seconds: number, tokens: number): Promise<void> {
-  const { hostname, port } = new URL(url);
+/** `urls`: one or several reference server processes, comma-separated; stream i uses url i mod n. */
+export async function runFloorClient(urls: string, streams: number, seconds: number, tokens: number): Promise<void> {
+  const servers = urls.split(",").map((u) => new URL(u));
   const stop = performance.now() + seconds * 1000;
   const log: FloorLog = {};
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   const body = JSON.stringify({ max_tokens: tokens, stream: true });
-  await Promise.all(Array.from({ length: streams }, async () => {
+  await Promise.all(Array.from({ length: streams }, async (_, i) => {
+    const { hostname, port } = servers[i % servers.length];
     const conn = await Deno.connect({ hostname, port: Number(port) });
     conn.setNoDelay(true);
     const buf = new Uint8Array(64 * 1024);

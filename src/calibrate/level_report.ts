@@ -22,6 +22,8 @@ export interface LevelReport {
   /** The floor client's error on the last token of each response: what the request-latency error compares with. */
   readonly floorLatencyErrorMs: Stats | undefined;
   readonly clientCpuPercentOfCore?: number;
+  /** The profile run's engine shards and where they ran (its JSON export's infermeter.engine_layout). */
+  readonly engineLayout?: string;
   /** The profile run's own verdict: an engine thread above `CPU_WARN_PERCENT` of a core, where timestamps lag. */
   readonly clientCpuOverThreshold?: boolean;
   /**
@@ -42,6 +44,8 @@ export interface CalibrationReport {
   readonly clockOffsetMs: number;
   readonly clockUncertaintyMs: number;
   readonly pinned: boolean;
+  /** Where the reference server processes and the client ran. */
+  readonly layout?: string;
   /** The CPU wake-up latency limit held through the levels, µs; null when the machine's own setting applied. */
   readonly cpuDmaLatencyUs: number | null;
   /** Whether each level started with one warmup request per stream. */

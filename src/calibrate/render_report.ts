@@ -62,6 +62,10 @@ export function renderReport(r: CalibrationReport): string {
     "no client here can beat.",
     "send: server arrival − client start stamp (an upper bound on the start stamp's error: it includes loopback and",
     "the reference server's wake-up, whose share the floor client's send lag shows).",
+    ...(r.layout === undefined ? [] : [`layout: ${r.layout}`]),
+    ...r.levels.filter((l) => l.engineLayout !== undefined).map((l) =>
+      `  ${l.streams} streams: engine ${l.engineLayout}`
+    ),
     `clock offset between processes: ${(r.clockOffsetMs * 1000).toFixed(1)} µs ± ${
       (r.clockUncertaintyMs * 1000).toFixed(1)
     } µs`,

@@ -31,6 +31,7 @@ function parseArgs(args: string[]): CalibrateOptions {
     cpuDmaLatency: o.cpuDmaLatency,
     json: o.json,
     warmup: o.warmup,
+    serverProcesses: o.serverProcesses,
     serve: o.serve,
     port: o.port,
     floorClient: o.floorClient,

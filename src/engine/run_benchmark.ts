@@ -25,6 +25,8 @@ export interface BenchmarkOptions {
   readonly spec: ShardSpec;
   /** Engine shards. @default 1 */
   readonly shards?: number;
+  /** With several shards: the CPU each shard's Worker pins its thread to (shard k: cores[k % length]). */
+  readonly cores?: readonly number[];
   readonly reuse: "pooled" | "never";
   /** Per-connection read buffer (smaller for tens of thousands of connections). @default 65536 */
   readonly readBufferBytes?: number;
@@ -60,8 +62,20 @@ export interface ClientCpu {
   readonly percentPerShard: number;
 }
 
+/** A shard that ran as a process of its own. */
+export interface ShardProcessInfo {
+  readonly pid: number;
+  readonly peakRssBytes: number;
+  /** How late after the agreed start time it began sending (ms). */
+  readonly startLatenessMs?: number;
+}
+
 export interface BenchmarkOutcome {
   readonly shards: readonly ShardOutcome[];
+  /** Per pinned shard: "CPU n" or why it could not be pinned (Workers only; empty when none was asked). */
+  readonly pinning?: readonly string[];
+  /** Shards that ran as processes (`infermeter shard`), in shard order. */
+  readonly processes?: readonly ShardProcessInfo[];
   readonly cpu?: ClientCpu;
   /** Run-clock times of the profiling phase (earliest start, latest end over shards). */
   readonly profilingStartedAt?: number;
@@ -86,12 +100,14 @@ export async function runBenchmark(opts: BenchmarkOptions): Promise<BenchmarkOut
     for (const notice of detector.check(performance.now(), activity.flatMap((read) => read()))) opts.onStall!(notice);
   }, 1000);
   let outcomes: ShardOutcome[];
+  const pinning: string[] = [];
   try {
     outcomes = shards === 1
       ? [await runInProcess(opts, onPhaseStart, (read) => activity.push(read))]
       : await Promise.all(
         Array.from({ length: shards }, (_, i) =>
-          runInWorker(opts, i, shards, onPhaseStart, (read) => activity.push(read))),
+          runInWorker(opts, i, shards, onPhaseStart, (read) =>
+            activity.push(read), (note) => pinning.push(note))),
       );
   } finally {
     clearInterval(watch);
@@ -99,6 +115,7 @@ export async function runBenchmark(opts: BenchmarkOptions): Promise<BenchmarkOut
   const profiling = outcomes.map((o) => o.profiling).filter((p) => p !== undefined);
   return {
     shards: outcomes,
+    pinning,
     cpu: cpu.stop(shards),
     profilingStartedAt: profiling.length ? Math.min(...profiling.map((p) => p.startedAt)) : undefined,
     profilingEndedAt: profiling.length ? Math.max(...profiling.map((p) => p.endedAt)) : undefined,
@@ -146,6 +163,7 @@ function runInWorker(
   count: number,
   onPhaseStart: (phase: Phase, at: number) => void,
   watchActivity: ActivitySource,
+  onPinned: (note: string) => void,
 ): Promise<ShardOutcome> {
   const worker = spawnWorker("engine-shard");
   let latest: readonly TransportActivity[] = [];
@@ -171,6 +189,9 @@ function runInWorker(
         case "activity":
           latest = m.activities;
           break;
+        case "pinned":
+          onPinned(m.ok ? `CPU ${m.core}` : `not pinned to CPU ${m.core}: ${m.reason}`);
+          break;
         case "done":
           finish(undefined, m.outcome);
           break;
@@ -192,6 +213,7 @@ function runInWorker(
       readBufferBytes: opts.readBufferBytes,
       pipelinedReads: opts.pipelinedReads,
       mainTimeOrigin: performance.timeOrigin,
+      core: opts.cores?.length ? opts.cores[index % opts.cores.length] : undefined,
     });
     if (opts.signal.aborted) onAbort();
   });

@@ -16,6 +16,8 @@ export interface ShardStart {
   readonly pipelinedReads?: boolean;
   /** `performance.timeOrigin` of the main thread: the worker converts its times onto the run clock. */
   readonly mainTimeOrigin: number;
+  /** CPU the shard pins its own thread to (Linux, through FFI); none: the scheduler places it. */
+  readonly core?: number;
 }
 
 export type ToShard = ShardStart | { readonly type: "cancel" };
@@ -25,5 +27,7 @@ export type FromShard =
   | { readonly type: "records"; readonly records: readonly RequestRecord[] }
   /** What the shard's requests are doing, about once a second, times on the run clock (for the stall notice). */
   | { readonly type: "activity"; readonly activities: readonly TransportActivity[] }
+  /** Whether the thread was pinned to its core (sent first, only when a core was asked for). */
+  | { readonly type: "pinned"; readonly core: number; readonly ok: boolean; readonly reason?: string }
   | { readonly type: "done"; readonly outcome: ShardOutcome }
   | { readonly type: "failed"; readonly message: string };

@@ -9,6 +9,7 @@ import { CONNECT_TIMEOUT_MS, TargetSet } from "./target_set.ts";
 import { runShard, shardClock } from "./run_shard.ts";
 import { IoYield } from "../runtime/io_yield.ts";
 import { Ticker } from "../timing/ticker.ts";
+import { pinThreadToCore } from "../runtime/thread_affinity.ts";
 import type { FromShard, ShardStart, ToShard } from "./shard_protocol.ts";
 
 /** Records per message, and the longest a finished record waits to be posted. */
@@ -29,6 +30,10 @@ export function startShardWorker(): void {
 }
 
 async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) => void): Promise<void> {
+  if (start.core !== undefined) {
+    const pinned = pinThreadToCore(start.core);
+    post({ type: "pinned", core: start.core, ok: pinned.ok, reason: pinned.ok ? undefined : pinned.reason });
+  }
   const offset = performance.timeOrigin - start.mainTimeOrigin;
   const client = new TargetSet(start.targets, {
     reuse: start.reuse,

@@ -10,7 +10,7 @@ import type { Target } from "../transport/http_exchange.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
 import { RecordProcessor } from "../records/record_processor.ts";
 import { IoYield } from "../runtime/io_yield.ts";
-import type { RequestRecord } from "../records/request_record.ts";
+import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { GoodputEvaluator } from "../metrics/goodput.ts";
 import type { MetricDef } from "../metrics/metric_def.ts";
 import type { ArtifactPaths } from "../export/artifact_paths.ts";
@@ -31,6 +31,7 @@ import { TimesliceSink } from "./sinks/timeslice_sink.ts";
 import { LiveRun } from "./live_run.ts";
 import { errorReason, type UnwrittenFile } from "./unwritten_file.ts";
 import { InputError } from "../base/input_error.ts";
+import { runShardProcesses, type ShardProcessesOptions } from "./shard_processes.ts";
 
 export interface CollectOptions {
   readonly config: ProfileConfig;
@@ -43,11 +44,15 @@ export interface CollectOptions {
   readonly isTty: boolean;
   readonly stop?: AbortSignal;
   readonly shards: number;
+  /** CPUs the shard threads pin themselves to (one each), when the layout gives them their own. */
+  readonly cores?: readonly number[];
   readonly counter?: TokenCounter;
   /** Called with the live view before anything is sent (an HTTP API, a dashboard). */
   readonly onLive?: (live: LiveRun) => void;
   /** Further consumers, after the built-in ones. */
   readonly sinks?: readonly RecordSink[];
+  /** Run the shards as `infermeter shard` processes (their records come back through the exact codec). */
+  readonly processes?: Omit<ShardProcessesOptions, "signal" | "onRecord" | "onPhaseStart" | "onActivity" | "count">;
   /** The run's id (drawn when not given). */
   readonly benchmarkId?: string;
   /** What produces the records: this process's engine by default; `kube run` gives one that gathers its pods'. */
@@ -159,33 +164,45 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
   const manyStreams = (phaseConcurrency(profilingPhase) ?? 0) > 1000;
   let outcome: BenchmarkOutcome | undefined;
   try {
-    outcome = await (o.engine ?? runBenchmark)({
-      targets: o.targets,
-      spec,
-      shards: o.shards,
-      readBufferBytes: manyStreams ? 16 * 1024 : undefined,
-      pipelinedReads: !manyStreams,
-      reuse: config.connectionReuseStrategy === "never" ? "never" : "pooled",
-      signal: cancel.signal,
-      ioYield: io,
-      onStall: (notice) => logger.warning(notice),
-      onActivity: (read) => live.watchActivity(read),
-      stallNoticeMs: config.stallNoticeSeconds * 1000,
-      onPhaseStart: (phase, at) => {
-        bus.phaseStarted(phase, at);
-        if (phase === "profiling") {
-          startEpochMs = timeOriginMs + at;
-          logger.debug(`profiling phase starts ${sinceStart()}`);
-          logger.info("infermeter is PROFILING");
-        } else {
-          logger.info(`Warming up (${describeStops(spec.phases.find((p) => p.name === phase)?.stops)})`);
-        }
-      },
-      onRecord: (r: RequestRecord) => {
-        bus.arrived(r);
-        processor.push(r);
-      },
-    });
+    const onPhaseStart = (phase: Phase, at: number) => {
+      bus.phaseStarted(phase, at);
+      if (phase === "profiling") {
+        startEpochMs = timeOriginMs + at;
+        logger.debug(`profiling phase starts ${sinceStart()}`);
+        logger.info("infermeter is PROFILING");
+      } else {
+        logger.info(`Warming up (${describeStops(spec.phases.find((p) => p.name === phase)?.stops)})`);
+      }
+    };
+    const onRecord = (r: RequestRecord) => {
+      bus.arrived(r);
+      processor.push(r);
+    };
+    outcome = o.processes !== undefined
+      ? await runShardProcesses({
+        ...o.processes,
+        count: o.shards,
+        signal: cancel.signal,
+        onRecord,
+        onPhaseStart,
+        onActivity: (read) => live.watchActivity(read),
+      })
+      : await (o.engine ?? runBenchmark)({
+        targets: o.targets,
+        spec,
+        shards: o.shards,
+        cores: o.cores,
+        readBufferBytes: manyStreams ? 16 * 1024 : undefined,
+        pipelinedReads: !manyStreams,
+        reuse: config.connectionReuseStrategy === "never" ? "never" : "pooled",
+        signal: cancel.signal,
+        ioYield: io,
+        onStall: (notice) => logger.warning(notice),
+        onActivity: (read) => live.watchActivity(read),
+        stallNoticeMs: config.stallNoticeSeconds * 1000,
+        onPhaseStart,
+        onRecord,
+      });
   } finally {
     o.stop?.removeEventListener("abort", onStop);
     logger.beforeConsoleWrite = undefined;

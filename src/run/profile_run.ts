@@ -35,6 +35,7 @@ import { VERSION } from "../base/version.ts";
 import { peakRssBytes } from "../runtime/peak_rss.ts";
 import { CPU_DMA_LATENCY_PATH, holdCpuDmaLatency } from "../runtime/cpu_dma_latency.ts";
 import { ensureFdLimit } from "../runtime/fd_limit.ts";
+import { allowedCores, formatCpuList } from "../runtime/thread_affinity.ts";
 import { CPU_WARN_PERCENT } from "../runtime/cpu_time.ts";
 import { type CollectOptions, collectRecords } from "./collect_records.ts";
 import { buildRunSpec } from "./run_spec.ts";
@@ -169,7 +170,11 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   const goodput = resolveGoodput(config.goodput, metrics);
   for (const w of goodput.warnings) logger.warning(w);
 
-  const shards = config.workers ?? defaultShards({ concurrency: config.concurrency, rate: config.requestRate });
+  let shards = config.workers ?? defaultShards({
+    concurrency: config.concurrency,
+    rate: config.requestRate,
+    outputTokensMean: config.outputTokensMean,
+  });
   // The counting Worker loads its own tables (from the on-disk cache when there) on its own thread, while this
   // one builds the dataset and checks the server.
   let counterReady: Promise<TokenCounter> | undefined;
@@ -271,15 +276,20 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   };
   for (const notice of credentialNotices(target, headerOptions)) logger.info(notice);
 
-  // Every stream is a socket (file descriptor); say so up front when the limit cannot fit the load.
+  // Every stream is a socket (file descriptor). One process holds at most its open-file limit: beyond that
+  // (or when asked) the shards run as `infermeter shard` processes, each holding its share of the connections.
   const concurrency = phaseConcurrency(profiling);
   const sockets = (concurrency ?? 0) + 64;
   const fds = ensureFdLimit(sockets);
-  if (fds !== undefined && fds.soft < sockets) {
+  const perProcess = fds === undefined ? Infinity : Math.max(256, fds.hard - FD_RESERVE);
+  const asProcesses = config.workersMode === "processes" ||
+    (config.workersMode === "auto" && fds !== undefined && sockets > fds.hard);
+  if (asProcesses) shards = Math.max(shards, Math.ceil((concurrency ?? 0) / perProcess));
+  if (!asProcesses && fds !== undefined && fds.soft < sockets) {
     logger.warning(
       `--concurrency ${concurrency} needs about ${sockets} open files, but this process may open only ` +
         `${fds.soft} (hard limit ${fds.hard}); connections beyond that fail with 'Too many open files'. Raise the ` +
-        "limit (ulimit -n) or lower the concurrency.",
+        "limit (ulimit -n), lower the concurrency, or use --workers-mode processes.",
     );
   }
   if (plans.phases.length === 1 && (concurrency ?? 0) >= 64) {
@@ -288,7 +298,8 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
         `their timings; add --warmup-request-count ${concurrency} for steady-state figures.`,
     );
   }
-  if (shards > 1) logger.info(`Engine: ${shards} shards (Workers), ${navigator.hardwareConcurrency} cores`);
+  const layout = engineLayout(shards, asProcesses);
+  if (shards > 1) logger.info(`Engine: ${layout.text}`);
   // When the engine threads have every core this process may use (e.g. `taskset -c 0`), nothing is sent while
   // the counting Worker still builds its tables: on the engine's core that work would delay the first
   // requests' timestamps. With a core to spare it builds there while the run starts (start-up: −20 to −80 ms).
@@ -328,6 +339,15 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     sinks: o.sinks,
     engine: o.engine,
     shards,
+    cores: asProcesses ? undefined : layout.cores,
+    processes: asProcesses
+      ? {
+        argv: parsed.argv,
+        seed,
+        discoveredModels: parsed.sources.modelNames === "default" ? config.modelNames : undefined,
+        cores: layout.cores,
+      }
+      : undefined,
     counter,
     config,
     spec,
@@ -358,6 +378,8 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
       return false;
     }
   };
+  const unpinned = run.outcome?.pinning?.find((p) => p.startsWith("not pinned"));
+  if (unpinned !== undefined) logger.info(`Engine shard threads run unpinned (${unpinned}).`);
   // inputs.json is written after the run: rendering it is not needed to send anything (startup budget).
   await attempt("Inputs", paths.inputsJson, () => writeInputsJson(paths.inputsJson, inputSessions(conversations)));
   // Summaries and exports: always written, also after Ctrl-C or a failure gate.
@@ -408,6 +430,19 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
       : null,
     dispatch_overhead_ms: statsObject(run.dispatch.column),
     workers: shards,
+    engine_layout: {
+      shards,
+      mode: asProcesses ? "processes" : shards > 1 ? "threads" : "main thread",
+      client_cores: layout.clientCores,
+      pinned: layout.cores !== undefined,
+      pinning: run.outcome?.pinning ?? [],
+      description: layout.text,
+    },
+    shard_processes: run.outcome?.processes?.map((p) => ({
+      pid: p.pid,
+      peak_rss_bytes: p.peakRssBytes,
+      start_lateness_ms: p.startLatenessMs ?? null,
+    })) ?? null,
     cpu_dma_latency: wake ? { requested_us: wake.requestedUs, held: wake.held, reason: wake.reason ?? null } : null,
     peak_rss_bytes: peakRssBytes(),
     retained_bytes_per_request: summary.successCount + summary.errorCount > 0
@@ -528,18 +563,61 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   return { end, consoleText, artifactDir: dir, summary, unwritten };
 }
 
+/** Descriptors a shard process keeps beside its connections (stdio, event loop, workers, log files). */
+const FD_RESERVE = 256;
+
 /**
- * Engine shards when `--workers` is not given: one (the main thread) on small machines, where the other
- * cores serve the model or the server under test; otherwise one per 256 concurrent requests (or 2000 req/s),
- * keeping two cores free for the main thread and token counting, at most 32.
+ * Events/s one engine thread turns into records with its timestamps still on time: ~70 k events/s used 88 % of a
+ * core at 1,000 streams; a shard is given well under that.
+ */
+export const EVENTS_PER_SHARD = 30_000;
+
+/**
+ * Engine shards for `--workers auto` (or not given): one (the main thread) on small machines, where the other
+ * cores serve the model or the server under test; otherwise enough for the load — one per 256 concurrent streams,
+ * and in request-rate mode one per 2000 requests/s or per EVENTS_PER_SHARD expected stream events/s (rate × output
+ * tokens) — keeping two of the cores this process may use (its affinity set) free for the main thread and token
+ * counting, at most 32.
  */
 export function defaultShards(
-  load: { readonly concurrency?: number; readonly rate?: number },
-  cores = navigator.hardwareConcurrency,
+  load: { readonly concurrency?: number; readonly rate?: number; readonly outputTokensMean?: number },
+  cores = allowedCores()?.length ?? navigator.hardwareConcurrency,
 ): number {
   if (cores < 4) return 1;
-  const byLoad = load.rate === undefined ? Math.ceil((load.concurrency ?? 1) / 256) : Math.ceil(load.rate / 2000);
+  const byLoad = load.rate === undefined ? Math.ceil((load.concurrency ?? 1) / 256) : Math.max(
+    Math.ceil(load.rate / 2000),
+    Math.ceil(load.rate * Math.max(1, load.outputTokensMean ?? 1) / EVENTS_PER_SHARD),
+  );
   return Math.max(1, Math.min(byLoad, cores - 2, 32));
+}
+
+/**
+ * Where the shards run: with at least one core per shard plus one for the main thread in this process's CPU set,
+ * each shard thread (or process) is pinned to its own core, the last ones of the set; the main thread and the
+ * token counters keep the rest.
+ */
+function engineLayout(shards: number, asProcesses: boolean): {
+  readonly cores?: readonly number[];
+  readonly clientCores: string;
+  readonly text: string;
+} {
+  const set = allowedCores() ?? Array.from({ length: navigator.hardwareConcurrency }, (_, i) => i);
+  const kind = asProcesses ? "processes" : "Workers";
+  const base = `${shards} shards (${kind}) on CPUs ${formatCpuList(set)}`;
+  if (shards === 1 && !asProcesses) {
+    return { clientCores: formatCpuList(set), text: `1 shard on the main thread, CPUs ${formatCpuList(set)}` };
+  }
+  if (shards < 2 || set.length < shards + 1) {
+    return { clientCores: formatCpuList(set), text: `${base}, not pinned (fewer free cores than shards + 1)` };
+  }
+  const cores = set.slice(set.length - shards);
+  return {
+    cores,
+    clientCores: formatCpuList(set),
+    text: `${base}; shard k on CPU ${formatCpuList(cores)}[k], main thread on ${
+      formatCpuList(set.slice(0, set.length - shards))
+    }`,
+  };
 }
 
 /** A counter usable at once: calls wait for the Worker to be ready; a load failure rejects every count. */

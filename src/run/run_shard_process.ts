@@ -167,14 +167,14 @@ async function startTime(at: ShardStartAt, cancel: AbortController): Promise<num
   if (at.kind === "epoch") return at.epochMs;
   if (at.kind === "now") return performance.timeOrigin + performance.now();
   let start: number | undefined;
+  // Read with next(), not for-await: leaving a for-await loop would cancel stdin for the later reads.
   const lines = readLines(Deno.stdin.readable);
-  for await (const line of lines) {
-    const m = decodeCoordinatorMessage(line);
-    if (m?.t === "start") {
-      start = m.epochMs;
-      break;
-    }
-    if (m?.t === "cancel") break;
+  for (;;) {
+    const { value, done } = await lines.next();
+    if (done) break;
+    const m = decodeCoordinatorMessage(value);
+    if (m?.t === "start") start = m.epochMs;
+    if (m !== undefined) break;
   }
   if (start === undefined) {
     cancel.abort();
@@ -182,7 +182,10 @@ async function startTime(at: ShardStartAt, cancel: AbortController): Promise<num
   }
   // Later lines: a cancel, or stdin closing (the coordinator is gone), stops the run.
   (async () => {
-    for await (const line of lines) if (decodeCoordinatorMessage(line)?.t === "cancel") break;
+    for (;;) {
+      const { value, done } = await lines.next();
+      if (done || decodeCoordinatorMessage(value)?.t === "cancel") break;
+    }
     cancel.abort();
   })().catch(() => cancel.abort());
   return start;
