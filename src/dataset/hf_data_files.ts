@@ -71,7 +71,8 @@ function defaultPatternFiles(files: readonly string[], split: string): string[] 
   for (const family of [sharded, inDir, inName]) {
     if (splits.some((s) => family(s).length > 0)) return family(split);
   }
-  return split === "train" && files.length > 0 ? [...files] : undefined;
+  if (files.length === 0) return undefined;
+  return split === "train" ? [...files] : [];
 }
 
 function keywords(split: string): readonly string[] {
