@@ -5,7 +5,6 @@
  * its synonyms, all files for `train`). The Hub's Parquet conversion (`<subset>/<split>/NNNN.parquet`) is found the
  * same way inside the subset's directory. Only Parquet, JSON and JSON Lines files are data files here.
  */
-import { load as loadYaml } from "js-yaml";
 
 const DATA_EXTENSIONS = [".parquet", ".jsonl", ".json"];
 
@@ -96,6 +95,8 @@ async function cardConfigs(root: string): Promise<CardConfig[] | undefined> {
   }
   const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
   if (m === null) return undefined;
+  // Imported here: the CLI's startup must not load js-yaml (only public datasets read dataset cards).
+  const { load: loadYaml } = await import("js-yaml");
   let meta: unknown;
   try {
     meta = loadYaml(m[1]);
