@@ -10,7 +10,7 @@
  * without relearning; the help texts are our own words. Choices that an extension point defines come from its
  * registry (`choices: ENDPOINTS`), never copied.
  */
-import { UNSUPPORTED_PUBLIC_DATASETS } from "../dataset/public_dataset_names.ts";
+import { PUBLIC_DATASET_NAMES } from "../dataset/public_dataset_names.ts";
 import { ENDPOINTS } from "../endpoints/endpoint_registry.ts";
 import { DATASET_LOADERS } from "../dataset/dataset_loaders.ts";
 import { MAX_DATASET_ENTRIES, MAX_PROMPT_TOKENS, MAX_TURNS } from "../dataset/dataset_limits.ts";
@@ -313,14 +313,14 @@ const VALUE_OPTIONS = [
   {
     key: "publicDataset",
     type: "enum",
-    choices: ["sharegpt"],
-    unsupportedChoices: UNSUPPORTED_PUBLIC_DATASETS,
+    choices: PUBLIC_DATASET_NAMES,
     flags: ["--public-dataset"],
     group: "Input",
     yaml: ["benchmark.dataset.public_dataset"],
-    help: "A public dataset read from a local file, never downloaded: $INFERMETER_DATASET_DIR/<file>, " +
-      "./.cache/aiperf/datasets/<file> (AIPerf's cache) or the Hugging Face hub cache (sharegpt: " +
-      "ShareGPT_V3_unfiltered_cleaned_split.json of anon8231489123/ShareGPT_Vicuna_unfiltered).",
+    help: "A public dataset read from files already on this machine, never downloaded: the Hugging Face hub cache " +
+      "($HF_HUB_CACHE, $HF_HOME/hub or ~/.cache/huggingface/hub), $INFERMETER_DATASET_DIR/<owner>/<name>/ (a copy " +
+      "of the dataset repository) or, for sharegpt and spec_bench, $INFERMETER_DATASET_DIR/<file> and " +
+      "./.cache/aiperf/datasets/<file>. docs/datasets.md lists each dataset's files.",
   },
   {
     key: "datasetSamplingStrategy",

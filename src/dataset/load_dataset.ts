@@ -44,6 +44,8 @@ export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "token
   readonly ignoreTraceDelays?: boolean;
   /** A public dataset read from its local file (`--public-dataset`, `public_datasets.ts`). */
   readonly publicDataset?: string;
+  /** At most this many conversations from a public dataset AIPerf streams (`--request-count`, else `--conversation-num`). */
+  readonly publicDatasetLimit?: number;
 }
 
 /**
@@ -64,6 +66,7 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
     const dataset = await loadPublicDataset(options.publicDataset, {
       tokenizer: loaded,
       outputTokensGiven: options.oslMean !== undefined,
+      limit: options.publicDatasetLimit,
     });
     return retime(dataset, options);
   }

@@ -16,6 +16,11 @@ export interface PublicDatasetContext {
   readonly tokenizer: Tokenizer;
   /** `--osl` was given: ShareGPT then keeps pairs with short answers (AIPerf). */
   readonly outputTokensGiven: boolean;
+  /**
+   * At most this many conversations from a dataset AIPerf streams (its cap: the request count, else the conversation
+   * count); undefined = all.
+   */
+  readonly limit?: number;
 }
 
 const MIN_LEN = 4;

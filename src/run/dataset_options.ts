@@ -36,6 +36,7 @@ export function datasetOptions(config: ProfileConfig, rankings = false): LoadDat
     promptCorpus: config.promptCorpus,
     inputFile: config.inputFile,
     publicDataset: config.publicDataset,
+    publicDatasetLimit: config.requestCount ?? config.conversationNum,
     customDatasetType: config.customDatasetType,
     numEntries: config.conversationNum ?? config.numDatasetEntries,
     islMean: config.syntheticInputTokensMean,

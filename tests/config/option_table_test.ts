@@ -1,3 +1,4 @@
+import { PUBLIC_DATASET_NAMES } from "../../src/dataset/public_dataset_names.ts";
 import assert from "node:assert/strict";
 import {
   allFlagNames,
@@ -145,6 +146,7 @@ Deno.test("registry-backed options take their choices from the registry itself, 
   const registryBacked = new Map<string, ChoiceRegistry>([
     ["endpointType", ENDPOINTS],
     ["customDatasetType", DATASET_LOADERS],
+    ["publicDataset", PUBLIC_DATASET_NAMES],
   ]);
   for (const spec of OPTION_TABLE) {
     if (spec.type !== "enum") continue;

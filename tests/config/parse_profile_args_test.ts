@@ -467,7 +467,7 @@ Deno.test("parseProfileArgs rejects AIPerf options that are not supported yet, n
     (await problemsOf(["-m", "m", "--custom-dataset-type", "baseten_trace", "--input-file", "x"]))[0],
     /not supported yet.*Parquet/,
   );
-  assert.match((await problemsOf(["-m", "m", "--public-dataset", "mmstar"]))[0], /mmstar.*not supported yet/);
+  assert.match((await problemsOf(["-m", "m", "--public-dataset", "exgentic"]))[0], /exgentic.*agent traces/);
 });
 
 Deno.test("parseProfileArgs reads the server-metrics, GPU-telemetry and API options", async () => {

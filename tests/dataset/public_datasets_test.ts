@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { candidatePaths, loadPublicDataset, PUBLIC_DATASETS } from "../../src/dataset/public_datasets.ts";
+import {
+  candidatePaths,
+  type FilePublicDataset,
+  loadPublicDataset,
+  PUBLIC_DATASETS,
+} from "../../src/dataset/public_datasets.ts";
 import { shareGptPairs } from "../../src/dataset/sharegpt_loader.ts";
 import { loadBuiltinTokenizer } from "../../src/tokenizer/builtin_tokenizer.ts";
 import { DatasetError } from "../../src/dataset/dataset_error.ts";
@@ -54,12 +59,12 @@ Deno.test("a missing public dataset file says it is never downloaded and where t
     /\/home\/u\/\.cache\/huggingface\/hub\/datasets--anon8231489123--ShareGPT_Vicuna_unfiltered\/snapshots\/<revision>\//,
   );
   assert.deepEqual(
-    candidatePaths(PUBLIC_DATASETS[0], envOf({ HF_HOME: "/hf" })).at(-1),
+    candidatePaths(PUBLIC_DATASETS[0] as FilePublicDataset, envOf({ HF_HOME: "/hf" })).at(-1),
     "/hf/hub/datasets--anon8231489123--ShareGPT_Vicuna_unfiltered/snapshots/*/ShareGPT_V3_unfiltered_cleaned_split.json",
   );
   await assert.rejects(
-    () => loadPublicDataset("mmstar", { tokenizer, outputTokensGiven: false }, env),
-    /not supported yet/,
+    () => loadPublicDataset("exgentic", { tokenizer, outputTokensGiven: false }, env),
+    /exgentic: is not supported: it replays recorded agent traces.*instead/,
   );
 });
 
