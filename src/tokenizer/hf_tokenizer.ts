@@ -30,6 +30,8 @@ export interface LoadHfTokenizerOptions {
   readonly cacheDir?: string | null;
   /** Use `@huggingface/tokenizers` even for files the fast path runs (for comparisons). @default false */
   readonly forceLibrary?: boolean;
+  /** Wait for the table cache to be written before resolving (tests); else it is written in the background. */
+  readonly awaitCacheWrite?: boolean;
 }
 
 /**
@@ -59,8 +61,9 @@ export async function loadHfTokenizer(path: string, options: LoadHfTokenizerOpti
   try {
     if ("spec" in read) {
       const tables = buildHfBpeTables(read.spec, await compilePreTokenizerRegex(read.spec));
-      // Not awaited: the write runs on the runtime's I/O threads while this run goes on.
-      if (cacheKey !== undefined) void writeHfBpeCache(cacheKey, tables, options.cacheDir);
+      // Not awaited by default: the write runs on the runtime's I/O threads while this run goes on.
+      const written = cacheKey !== undefined ? writeHfBpeCache(cacheKey, tables, options.cacheDir) : undefined;
+      if (options.awaitCacheWrite) await written;
       return fastTokenizer(path, tables);
     }
     const { HfTokenizer } = await import("./hf_library_tokenizer.ts");
