@@ -1,24 +1,28 @@
 /**
- * Cost of a Hugging Face `tokenizer.json` at start-up, each in a fresh child process: time to load it through
- * `loadTokenizer` (as `--tokenizer` does), time of the first count (what stands between loading and the first
- * request), throughput of later counts, and the child's peak RSS (VmHWM from /proc/self/status, Linux).
+ * Cost of a Hugging Face `tokenizer.json` at start-up, each in a fresh child process: time to load it (as
+ * `--tokenizer` does), time of the first count (what stands between loading and the first request), throughput
+ * of later counts, and the child's peak RSS (VmHWM from /proc/self/status, Linux).
  *
  *   deno run -A scripts/bench/hf_tokenizer_bench.ts <tokenizer dir or hub id>...
  *
- * Hub ids resolve through the local Hugging Face cache (HF_HUB_CACHE, HF_HOME, ~/.cache/huggingface). The
- * baseline row (`builtin`) is the builtin o200k tokenizer, for comparison. Targets: ≤ 150 ms from start of load
- * to the first count done, ≤ 150 MB peak RSS.
+ * Hub ids resolve through the local Hugging Face cache (HF_HUB_CACHE, HF_HOME, ~/.cache/huggingface). Rows per
+ * tokenizer: the fast byte-level BPE path with no table cache yet (first load on a machine), the same with the
+ * cache written by that load (every later load), and `@huggingface/tokenizers` (the general path). The baseline
+ * row (`builtin`) is the builtin o200k tokenizer. Targets: ≤ 150 ms from start of load to the first count done,
+ * ≤ 150 MB peak RSS.
  */
-import { loadTokenizer } from "../../src/tokenizer/load_tokenizer.ts";
+import { loadTokenizer, locateTokenizer } from "../../src/tokenizer/load_tokenizer.ts";
+import { loadHfTokenizer } from "../../src/tokenizer/hf_tokenizer.ts";
 import { DEFAULT_CORPUS } from "../../src/dataset/default_corpus.ts";
 
+type Mode = "builtin" | "cold" | "warm" | "library";
+
 interface ChildResult {
-  readonly spec: string;
   readonly loadMs: number;
   readonly firstCountMs: number;
   readonly tokensPerSec: number;
   readonly peakRssMb: number;
-  readonly tokens: number;
+  readonly engine: string;
 }
 
 function peakRssMb(): number {
@@ -27,11 +31,16 @@ function peakRssMb(): number {
   return kb / 1024;
 }
 
-async function child(spec: string): Promise<void> {
+async function child(spec: string, mode: Mode): Promise<void> {
   const t0 = performance.now();
-  const tokenizer = await loadTokenizer(spec);
+  const tokenizer = mode === "builtin"
+    ? await loadTokenizer(spec)
+    : await loadHfTokenizer(locateTokenizer(spec, Deno.env.toObject()), {
+      forceLibrary: mode === "library",
+      awaitCacheWrite: false,
+    });
   const t1 = performance.now();
-  const first = tokenizer.count("Hello, world! This is the first prompt of the run.");
+  tokenizer.count("Hello, world! This is the first prompt of the run.");
   const t2 = performance.now();
   const text = DEFAULT_CORPUS.slice(0, 200_000);
   let tokens = 0;
@@ -39,39 +48,58 @@ async function child(spec: string): Promise<void> {
   for (let i = 0; i < 3; i++) tokens = tokenizer.count(text);
   const t4 = performance.now();
   const result: ChildResult = {
-    spec,
     loadMs: t1 - t0,
     firstCountMs: t2 - t1,
     tokensPerSec: (3 * tokens) / ((t4 - t3) / 1000),
     peakRssMb: peakRssMb(),
-    tokens: tokens + first * 0,
+    engine: tokenizer.engine ?? "builtin o200k",
   };
   console.log(JSON.stringify(result));
 }
 
+async function runChild(spec: string, mode: Mode, cacheDir: string): Promise<ChildResult | undefined> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL(import.meta.url).pathname, "--child", spec, mode],
+    env: { INFERMETER_CACHE_DIR: cacheDir },
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!out.success) return undefined;
+  return JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!) as ChildResult;
+}
+
 if (Deno.args[0] === "--child") {
-  await child(Deno.args[1]);
+  await child(Deno.args[1], Deno.args[2] as Mode);
 } else {
-  const specs = ["builtin", ...Deno.args];
   console.log(
-    "| tokenizer | load (ms) | first count (ms) | load + first count (ms) | counts (tokens/s) | peak RSS (MB) |",
+    "| tokenizer | path | load (ms) | first count (ms) | load + first count (ms) | counts (tokens/s) | peak RSS (MB) |",
   );
-  console.log("| --- | --: | --: | --: | --: | --: |");
-  for (const spec of specs) {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", new URL(import.meta.url).pathname, "--child", spec],
-      stdout: "piped",
-      stderr: "inherit",
-    }).output();
-    if (!out.success) {
-      console.log(`| ${spec} | failed | | | | |`);
+  console.log("| --- | --- | --: | --: | --: | --: | --: |");
+  const rows: [string, Mode][] = [["builtin", "builtin"]];
+  for (const spec of Deno.args) rows.push([spec, "cold"], [spec, "warm"], [spec, "library"]);
+  let cacheDir = await Deno.makeTempDir();
+  for (const [spec, mode] of rows) {
+    if (mode === "cold") {
+      await Deno.remove(cacheDir, { recursive: true });
+      cacheDir = await Deno.makeTempDir();
+    }
+    const r = await runChild(spec, mode, cacheDir);
+    // The cold run writes the cache in the background; give it a moment to land before the warm run.
+    if (mode === "cold") await new Promise((resolve) => setTimeout(resolve, 500));
+    const path = mode === "cold"
+      ? `${r?.engine}, no table cache yet`
+      : mode === "warm"
+      ? `${r?.engine}, cached tables`
+      : r?.engine;
+    if (r === undefined) {
+      console.log(`| ${spec} | ${mode} | failed | | | | |`);
       continue;
     }
-    const r = JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!) as ChildResult;
     console.log(
-      `| ${r.spec} | ${r.loadMs.toFixed(0)} | ${r.firstCountMs.toFixed(1)} | ${
+      `| ${spec} | ${path} | ${r.loadMs.toFixed(0)} | ${r.firstCountMs.toFixed(1)} | ${
         (r.loadMs + r.firstCountMs).toFixed(0)
       } | ${(r.tokensPerSec / 1e6).toFixed(2)} M | ${r.peakRssMb.toFixed(0)} |`,
     );
   }
+  await Deno.remove(cacheDir, { recursive: true });
 }

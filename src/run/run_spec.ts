@@ -15,7 +15,7 @@ import { requestPath } from "../endpoints/endpoint_adapter.ts";
 import type { ShardSpec } from "../engine/run_shard.ts";
 import { SeededRandom } from "../base/seeded_random.ts";
 import type { Target } from "../transport/http_exchange.ts";
-import { defaultTokenizerFor, resolveTokenizer } from "../tokenizer/load_tokenizer.ts";
+import { DEFAULT_TOKENIZER_SPEC, defaultTokenizerFor, resolveTokenizer } from "../tokenizer/load_tokenizer.ts";
 import type { LazyTokenizer } from "../tokenizer/tokenizer.ts";
 import { type Logger, sinceStart } from "../ui/logger.ts";
 import { InputError } from "../base/input_error.ts";
@@ -63,6 +63,11 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
   const tokenizer = await resolveTokenizer(tokenizerSpec).catch((err: Error) => {
     throw new InputError(err.message);
   });
+  // A tokenizer.json runs on the fast byte-level BPE path or on @huggingface/tokenizers: say which.
+  if (tokenizerSpec !== DEFAULT_TOKENIZER_SPEC) {
+    const engine = (await tokenizer.load()).engine;
+    if (engine !== undefined) logger.info(`Tokenizer ${tokenizer.name} runs on ${engine}`);
+  }
   const chatTemplate = config.applyChatTemplate
     ? await loadChatTemplate(config.tokenizer, config.modelNames[0]).catch((err: Error) => {
       throw new InputError(err.message);

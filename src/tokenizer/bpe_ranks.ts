@@ -158,6 +158,27 @@ export class BpeRanks {
     return new BpeRanks(s.bytes, s.rankStart, s.rankEnd, none, none, s);
   }
 
+  /**
+   * Builds from token bytes already decoded: token `t` has bytes `bytes[starts[t], starts[t + 1])` and rank
+   * `ranks[t]` (the later of equal byte strings wins for encoding). `bytes` is copied into shared memory.
+   */
+  static fromTokens(bytes: Uint8Array, starts: Int32Array, ranks: Int32Array): BpeRanks {
+    const count = ranks.length;
+    let maxRank = -1;
+    for (let t = 0; t < count; t++) if (ranks[t] > maxRank) maxRank = ranks[t];
+    const rankStart = sharedInt32(maxRank + 1).fill(-1);
+    const rankEnd = sharedInt32(maxRank + 1).fill(-1);
+    const hashes = new Int32Array(count);
+    for (let t = 0; t < count; t++) {
+      rankStart[ranks[t]] = starts[t];
+      rankEnd[ranks[t]] = starts[t + 1];
+      hashes[t] = hashBytes(bytes, starts[t], starts[t + 1]);
+    }
+    const shared = new Uint8Array(new SharedArrayBuffer(starts[count]));
+    shared.set(bytes.subarray(0, starts[count]));
+    return new BpeRanks(shared, rankStart, rankEnd, ranks, hashes);
+  }
+
   static parse(bpeRanks: string): BpeRanks {
     const s = bpeRanks;
     const n = s.length;

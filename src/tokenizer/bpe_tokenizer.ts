@@ -332,7 +332,7 @@ export class BpeTokenizer implements Tokenizer {
 }
 
 /** Binary min-heap of merge candidates ordered by (rank, start), in typed arrays. */
-class MergeHeap {
+export class MergeHeap {
   size = 0;
   poppedStart = 0;
   poppedVersion = 0;

@@ -1,50 +1,37 @@
 /**
- * Hugging Face tokenizers from local files (`tokenizer.json`, optional `tokenizer_config.json`), run by
- * `@huggingface/tokenizers` (pure JS: BPE, WordPiece, Unigram; normalizers, pre-tokenizers, decoders).
+ * Hugging Face tokenizers from local files (`tokenizer.json`, optional `tokenizer_config.json`).
  *
- * Semantics, matching AIPerf's `tokenizer.encode(text, add_special_tokens=False)`:
- * - no template tokens are added (no BOS/EOS from the post-processor);
- * - text that spells an added token (e.g. `<|im_end|>`) is matched as that token, as `transformers` does by
- *   default. This differs from the builtin tokenizer, which always encodes such text as plain text; it is kept
- *   so that counts agree with AIPerf and with the server's own tokenizer.
- * - `decode` skips nothing and does not clean up spaces, so it renders exactly the tokens given.
+ * Two paths, with the same ids (tests/tokenizer/hf_bpe_tokenizer_test.ts compares them on a varied corpus;
+ * scripts/bench/hf_bpe_parity_bench.ts on Qwen3's and Llama 3's real files):
+ * - byte-level BPE files (Qwen, Llama 3, GPT-2…) run on our own tables ({@linkcode HfBpeTokenizer}), built once
+ *   and cached on disk (hf_bpe_cache.ts), so a later load takes milliseconds and little memory;
+ * - every other shape (WordPiece, Unigram, SentencePiece-style BPE…) runs on `@huggingface/tokenizers`
+ *   ({@linkcode HfTokenizer}), imported only then.
+ * The tokenizer's `engine` says which path was taken, for the start-up notice.
+ *
+ * Semantics of both, matching AIPerf's `tokenizer.encode(text, add_special_tokens=False)`: no template tokens
+ * (BOS/EOS) are added, and text that spells an added token (e.g. `<|im_end|>`) is matched as that token.
  *
  * Never touches the network: a hub id must be resolved to local files by the caller (`load_tokenizer.ts`).
  */
 import { joinPath as join, parentDir as dirname } from "../runtime/file_path.ts";
-import { Tokenizer as HfTokenizerCore } from "@huggingface/tokenizers";
 import type { Tokenizer } from "./tokenizer.ts";
+import { type HfBpeSpec, readHfBpeSpec } from "./hf_bpe_spec.ts";
+import { hfBpeCacheKey, readHfBpeCache, writeHfBpeCache } from "./hf_bpe_cache.ts";
+import { buildHfBpeTables, type HfBpeTables } from "./hf_bpe_tables.ts";
+import { HfBpeTokenizer } from "./hf_bpe_tokenizer.ts";
 
 const TOKENIZER_FILE = "tokenizer.json";
 const CONFIG_FILE = "tokenizer_config.json";
 
-export class HfTokenizer implements Tokenizer {
-  readonly name: string;
-  readonly #core: HfTokenizerCore;
-
-  /**
-   * @param name Reported as {@linkcode Tokenizer.name} (the path it was loaded from).
-   * @param tokenizerJson The parsed `tokenizer.json`.
-   * @param tokenizerConfig The parsed `tokenizer_config.json`, or `{}`.
-   */
-  constructor(name: string, tokenizerJson: Record<string, unknown>, tokenizerConfig: Record<string, unknown> = {}) {
-    this.name = name;
-    this.#core = new HfTokenizerCore(tokenizerJson, tokenizerConfig);
-  }
-
-  encode(text: string): number[] {
-    if (text.length === 0) return [];
-    return this.#core.encode(text, { add_special_tokens: false }).ids;
-  }
-
-  decode(ids: readonly number[]): string {
-    if (ids.length === 0) return "";
-    return this.#core.decode([...ids], { skip_special_tokens: false, clean_up_tokenization_spaces: false });
-  }
-
-  count(text: string): number {
-    return this.encode(text).length;
-  }
+/** Options of {@linkcode loadHfTokenizer}. */
+export interface LoadHfTokenizerOptions {
+  /** Table cache directory; null: never read or write one. @default rank_cache.ts's cacheDir() */
+  readonly cacheDir?: string | null;
+  /** Use `@huggingface/tokenizers` even for files the fast path runs (for comparisons). @default false */
+  readonly forceLibrary?: boolean;
+  /** Wait for the table cache to be written before resolving (tests); else it is written in the background. */
+  readonly awaitCacheWrite?: boolean;
 }
 
 /**
@@ -53,19 +40,35 @@ export class HfTokenizer implements Tokenizer {
  *
  * @throws {Error} naming the path when the file is missing, unreadable, not JSON, or not a tokenizer.
  */
-export async function loadHfTokenizer(path: string): Promise<Tokenizer> {
+export async function loadHfTokenizer(path: string, options: LoadHfTokenizerOptions = {}): Promise<Tokenizer> {
   const info = await Deno.stat(path);
   const dir = info.isDirectory ? path : dirname(path);
   const tokenizerPath = info.isDirectory ? join(path, TOKENIZER_FILE) : path;
+  const configPath = join(dir, CONFIG_FILE);
+  const cacheKey = options.forceLibrary ? undefined : await cacheKeyOf(tokenizerPath, configPath);
+  if (cacheKey !== undefined) {
+    const cached = readHfBpeCache(cacheKey, options.cacheDir);
+    if (cached !== undefined) return fastTokenizer(path, cached);
+  }
   const tokenizerJson = await readJsonObject(tokenizerPath, true);
   if (tokenizerJson === undefined) {
     throw new Error(
       `Tokenizer directory ${path} has no ${TOKENIZER_FILE}; download the model's ${TOKENIZER_FILE} into it or pass --tokenizer builtin.`,
     );
   }
-  const config = (await readJsonObject(join(dir, CONFIG_FILE), false)) ?? {};
+  const config = (await readJsonObject(configPath, false)) ?? {};
+  const read = options.forceLibrary ? { unsupported: "" } : readHfBpeSpec(tokenizerJson, config);
   try {
-    return new HfTokenizer(path, tokenizerJson, config);
+    if ("spec" in read) {
+      const tables = buildHfBpeTables(read.spec, await compilePreTokenizerRegex(read.spec));
+      // Not awaited by default: the write runs on the runtime's I/O threads while this run goes on.
+      const written = cacheKey !== undefined ? writeHfBpeCache(cacheKey, tables, options.cacheDir) : undefined;
+      if (options.awaitCacheWrite) await written;
+      return fastTokenizer(path, tables);
+    }
+    const { HfTokenizer } = await import("./hf_library_tokenizer.ts");
+    const why = read.unsupported && `not the byte-level BPE fast path: ${read.unsupported}`;
+    return new HfTokenizer(path, tokenizerJson, config, why);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(
@@ -73,6 +76,43 @@ export async function loadHfTokenizer(path: string): Promise<Tokenizer> {
       { cause: error },
     );
   }
+}
+
+function fastTokenizer(name: string, tables: HfBpeTables): Tokenizer {
+  return new HfBpeTokenizer(name, tables);
+}
+
+/**
+ * The pre-tokenizer regex in JavaScript syntax, translated by `@huggingface/tokenizers` itself (Oniguruma's
+ * `(?i:…)`, `\p{…}` names and quantifier forms differ from JavaScript's), so both paths split text the same way.
+ * Only paid when the tables are built; the cache stores the result.
+ */
+async function compilePreTokenizerRegex(spec: HfBpeSpec): Promise<RegExp> {
+  const { ByteLevelPreTokenizer, SplitPreTokenizer } = await import("@huggingface/tokenizers");
+  const regex = spec.preTokenizer.splitRegex;
+  if (regex === undefined) return new ByteLevelPreTokenizer({ type: "ByteLevel" } as never).pattern;
+  const split = new SplitPreTokenizer(
+    { type: "Split", pattern: { Regex: regex }, behavior: "Isolated", invert: false } as never,
+  );
+  if (split.pattern === null) throw new Error(`the pre-tokenizer regex ${JSON.stringify(regex)} does not compile`);
+  return split.pattern;
+}
+
+/** Names the two files' current versions; undefined when the tokenizer file cannot be found. */
+async function cacheKeyOf(tokenizerPath: string, configPath: string): Promise<string | undefined> {
+  const parts: string[] = [];
+  for (const p of [tokenizerPath, configPath]) {
+    try {
+      const real = await Deno.realPath(p);
+      const s = await Deno.stat(real);
+      parts.push(real, String(s.size), String(s.mtime?.getTime() ?? 0));
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) return undefined;
+      if (p === tokenizerPath) return undefined;
+      parts.push("none");
+    }
+  }
+  return hfBpeCacheKey(parts);
 }
 
 /** Parsed JSON object at `path`, or undefined when the file does not exist. */

@@ -169,7 +169,14 @@ function asBytes(a: Int32Array): Uint8Array {
  * the JIT warms up), then the bytes; enough to reject a truncated or damaged file.
  */
 function checksum(r: BpeRanksSnapshot): number {
-  return mixBytes(mixWords(mixWords(mixWords(SEED, r.rankStart), r.rankEnd), r.slots), r.bytes);
+  return checksumTables([r.rankStart, r.rankEnd, r.slots], r.bytes);
+}
+
+/** The same checksum over any word arrays and one byte array (for other table caches). */
+export function checksumTables(words: readonly Int32Array[], bytes: Uint8Array): number {
+  let h = SEED;
+  for (const w of words) h = mixWords(h, w);
+  return mixBytes(h, bytes);
 }
 
 const SEED = 0x9e3779b9 | 0;

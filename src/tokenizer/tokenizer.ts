@@ -6,6 +6,8 @@
 export interface Tokenizer {
   /** `builtin` (o200k_base) or the path of the tokenizer.json / model directory it was loaded from. */
   readonly name: string;
+  /** How it runs, for the start-up notice (e.g. which implementation a tokenizer.json got); absent for builtin. */
+  readonly engine?: string;
   /** Token ids of `text`, no special tokens added; special-token text is encoded as plain text. */
   encode(text: string): number[];
   /** Text of `ids`; invalid UTF-8 sequences decode to U+FFFD. */

@@ -3,7 +3,7 @@ import { loadBuiltinTokenizer } from "../../src/tokenizer/builtin_tokenizer.ts";
 import { PromptSynthesizer } from "../../src/dataset/prompt_synthesizer.ts";
 import { SeededRandom } from "../../src/base/seeded_random.ts";
 import { DEFAULT_CORPUS } from "../../src/dataset/default_corpus.ts";
-import { HfTokenizer } from "../../src/tokenizer/hf_tokenizer.ts";
+import { HfTokenizer } from "../../src/tokenizer/hf_library_tokenizer.ts";
 import { lazyTokenizer } from "../../src/tokenizer/tokenizer.ts";
 
 const tokenizer = await loadBuiltinTokenizer();

@@ -23,6 +23,7 @@ Deno.test("profile counts with the model's own tokenizer found in the local Hugg
   });
   assertExit(run, 0);
   assert.match(run.stderr, /Tokenizer: acme\/tiny's own, from .*models--acme--tiny\/snapshots\/abc123/);
+  assert.match(run.stderr, /Tokenizer .*abc123 runs on infermeter byte-level BPE/);
   const summary = await readJson<{ infermeter: { tokenizer: string } }>(
     join(tmp.path, "artifacts/acme_tiny-chat-concurrency1/profile_export_aiperf.json"),
   );

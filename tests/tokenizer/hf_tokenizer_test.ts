@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { HfTokenizer, loadHfTokenizer } from "../../src/tokenizer/hf_tokenizer.ts";
+import { loadHfTokenizer } from "../../src/tokenizer/hf_tokenizer.ts";
+import { HfTokenizer } from "../../src/tokenizer/hf_library_tokenizer.ts";
 import { loadTokenizer } from "../../src/tokenizer/load_tokenizer.ts";
 
 const FIXTURE_DIR = new URL("../fixtures/tiny_bpe/", import.meta.url).pathname;

@@ -1,0 +1,63 @@
+/**
+ * Ids from the fast byte-level BPE path against `@huggingface/tokenizers` on real `tokenizer.json` files, text by
+ * text: the whole bundled corpus (cut at paragraphs and into 4,000-character windows), the seed prompts in
+ * /work/shared/seeds or `--seeds DIR` when present, and a generated corpus (unicode, emoji, CJK, whitespace runs,
+ * digits, code, and the file's added tokens written into the text). Exits 1 on any difference.
+ *
+ *   deno run -A scripts/bench/hf_bpe_parity_bench.ts <tokenizer dir or hub id>...
+ */
+import { locateTokenizer } from "../../src/tokenizer/load_tokenizer.ts";
+import { loadHfTokenizer } from "../../src/tokenizer/hf_tokenizer.ts";
+import { DEFAULT_CORPUS } from "../../src/dataset/default_corpus.ts";
+import { parityCorpus } from "../../tests/fixtures/tokenizer_parity_corpus.ts";
+
+const args = [...Deno.args];
+const seedsAt = args.indexOf("--seeds");
+const seedsDir = seedsAt >= 0 ? args.splice(seedsAt, 2)[1] : "/work/shared/seeds";
+
+function seedTexts(): string[] {
+  try {
+    return [...Deno.readDirSync(seedsDir)].filter((e) => e.isFile).map((e) =>
+      Deno.readTextFileSync(`${seedsDir}/${e.name}`)
+    );
+  } catch {
+    return [];
+  }
+}
+
+let failed = false;
+console.log("| tokenizer | texts | characters | tokens | differing texts |");
+console.log("| --- | --: | --: | --: | --: |");
+for (const spec of args) {
+  const path = locateTokenizer(spec, Deno.env.toObject());
+  const fast = await loadHfTokenizer(path, { cacheDir: null });
+  const library = await loadHfTokenizer(path, { forceLibrary: true });
+  if (fast.engine === library.engine) throw new Error(`${spec} does not run on the fast path (${fast.engine})`);
+  const json = JSON.parse(await Deno.readTextFile(Deno.statSync(path).isDirectory ? `${path}/tokenizer.json` : path));
+  const added = (json.added_tokens as { content: string }[]).map((t) => t.content);
+  const windows: string[] = [];
+  for (let i = 0; i < DEFAULT_CORPUS.length; i += 4000) windows.push(DEFAULT_CORPUS.slice(i, i + 4000));
+  const texts = [
+    ...DEFAULT_CORPUS.split(/(?<=\n\n)/),
+    ...windows,
+    ...seedTexts(),
+    ...parityCorpus(1, 20_000, added.slice(0, 64)),
+  ];
+  let chars = 0, tokens = 0, differing = 0;
+  for (const text of texts) {
+    const expected = library.encode(text);
+    const got = fast.encode(text);
+    chars += text.length;
+    tokens += expected.length;
+    if (got.length !== expected.length || got.some((id, i) => id !== expected[i])) {
+      if (differing++ < 3) {
+        console.error(
+          `${spec}: ${JSON.stringify(text.slice(0, 200))}\n  fast ${got.slice(0, 30)}\n  lib  ${expected.slice(0, 30)}`,
+        );
+      }
+    }
+  }
+  if (differing > 0) failed = true;
+  console.log(`| ${spec} | ${texts.length} | ${chars} | ${tokens} | ${differing} |`);
+}
+if (failed) Deno.exit(1);

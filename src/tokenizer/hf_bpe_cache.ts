@@ -1,0 +1,146 @@
+/**
+ * On-disk cache of built {@linkcode HfBpeTables}, so that loading a `tokenizer.json` after the first time on a
+ * machine reads finished tables (a few ms) instead of parsing ~10 MB of JSON and hashing every token and merge.
+ * Same directory, rules and guarantees as rank_cache.ts (`INFERMETER_CACHE_DIR`, `off` disables; a checksum
+ * guards against damage; any problem reads as "no cache").
+ *
+ * The key names the file by its real path, size and modification time, the tokenizer_config.json's likewise,
+ * and this format's version: replacing either file (a new snapshot, an edit) builds anew.
+ *
+ * File layout (little-endian): magic `IMHFB\0\0\x01`, u32 header length, JSON header (key, meta, section
+ * lengths, checksum), zero padding to a multiple of 8, then Int32 sections rankStart, rankEnd, slots, pairs,
+ * outIds, byteSymbols, then the symbol bytes.
+ */
+import type { HfBpeMeta, HfBpeTables } from "./hf_bpe_tables.ts";
+import { cacheDir, checksumTables } from "./rank_cache.ts";
+
+const MAGIC = [0x49, 0x4d, 0x48, 0x46, 0x42, 0, 0, 1]; // "IMHFB", format 1
+const MAX_FILE_BYTES = 512 * 1024 * 1024;
+
+interface Header {
+  readonly key: string;
+  readonly meta: HfBpeMeta;
+  readonly words: readonly number[];
+  readonly byteCount: number;
+  readonly size: number;
+  readonly checksum: number;
+}
+
+function cachePath(dir: string, key: string): string {
+  return `${dir}${Deno.build.os === "windows" ? "\\" : "/"}${key.replace(/[^A-Za-z0-9._-]/g, "_")}.bin`;
+}
+
+/** A short cache key for a tokenizer file and its config (path, size and mtime of each). */
+export function hfBpeCacheKey(parts: readonly string[]): string {
+  let h1 = 0x811c9dc5, h2 = 0x01000193;
+  for (const part of parts) {
+    for (let i = 0; i < part.length; i++) {
+      const c = part.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 0x01000193);
+      h2 = Math.imul(h2 ^ c, 0x5bd1e995) ^ (h2 >>> 13);
+    }
+    h1 = Math.imul(h1 ^ 0xff, 0x01000193);
+  }
+  return `hf-bpe-1-${(h1 >>> 0).toString(16).padStart(8, "0")}${(h2 >>> 0).toString(16).padStart(8, "0")}`;
+}
+
+function words(t: HfBpeTables): Int32Array[] {
+  return [t.symbols.rankStart, t.symbols.rankEnd, t.symbols.slots, t.pairs, t.outIds, t.byteSymbols];
+}
+
+/** The cached tables for `key`, in SharedArrayBuffers, or undefined when there is no valid cache. */
+export function readHfBpeCache(key: string, dir: string | null = cacheDir() ?? null): HfBpeTables | undefined {
+  if (dir === null) return undefined;
+  let file: Deno.FsFile | undefined;
+  try {
+    file = Deno.openSync(cachePath(dir, key), { read: true });
+    const length = file.statSync().size;
+    if (length < 16 || length > MAX_FILE_BYTES) return undefined;
+    const shared = new SharedArrayBuffer(length);
+    const all = new Uint8Array(shared);
+    let read = 0;
+    while (read < length) {
+      const n = file.readSync(all.subarray(read));
+      if (n === null || n === 0) return undefined;
+      read += n;
+    }
+    for (let i = 0; i < MAGIC.length; i++) if (all[i] !== MAGIC[i]) return undefined;
+    const headerLength = new DataView(shared).getUint32(8, true);
+    if (16 + headerLength > length) return undefined;
+    const header = JSON.parse(new TextDecoder().decode(all.slice(12, 12 + headerLength))) as Header;
+    if (header.key !== key || header.words.length !== 6) return undefined;
+    let at = align8(12 + headerLength);
+    const total = header.words.reduce((a, b) => a + b, 0);
+    if (at + 4 * total + header.byteCount !== length) return undefined;
+    const sections = header.words.map((n) => {
+      const view = new Int32Array(shared, at, n);
+      at += 4 * n;
+      return view;
+    });
+    const [rankStart, rankEnd, slots, pairs, outIds, byteSymbols] = sections;
+    const tables: HfBpeTables = {
+      symbols: { rankStart, rankEnd, slots, bytes: new Uint8Array(shared, at, header.byteCount), size: header.size },
+      pairs,
+      outIds,
+      byteSymbols,
+      meta: header.meta,
+    };
+    if (checksumTables(words(tables), tables.symbols.bytes) !== header.checksum) return undefined;
+    return tables;
+  } catch {
+    return undefined; // absent, unreadable, or not ours
+  } finally {
+    file?.close();
+  }
+}
+
+/** Writes the tables for `key` (temporary name, then renamed). Resolves false when it cannot be written. */
+export async function writeHfBpeCache(
+  key: string,
+  tables: HfBpeTables,
+  dir: string | null = cacheDir() ?? null,
+): Promise<boolean> {
+  if (dir === null) return false;
+  const path = cachePath(dir, key);
+  const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  const sections = words(tables);
+  const header: Header = {
+    key,
+    meta: tables.meta,
+    words: sections.map((w) => w.length),
+    byteCount: tables.symbols.bytes.length,
+    size: tables.symbols.size,
+    checksum: checksumTables(sections, tables.symbols.bytes),
+  };
+  const json = new TextEncoder().encode(JSON.stringify(header));
+  const head = new Uint8Array(align8(12 + json.length));
+  head.set(MAGIC, 0);
+  new DataView(head.buffer).setUint32(8, json.length, true);
+  head.set(json, 12);
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+    const file = await Deno.open(tmp, { write: true, create: true, truncate: true });
+    try {
+      const parts = [
+        head,
+        ...sections.map((w) => new Uint8Array(w.buffer, w.byteOffset, w.byteLength)),
+        tables.symbols.bytes,
+      ];
+      for (const part of parts) {
+        let done = 0;
+        while (done < part.length) done += await file.write(part.subarray(done));
+      }
+    } finally {
+      file.close();
+    }
+    await Deno.rename(tmp, path);
+    return true;
+  } catch {
+    await Deno.remove(tmp).catch(() => {});
+    return false;
+  }
+}
+
+function align8(n: number): number {
+  return (n + 7) & ~7;
+}

@@ -1,0 +1,396 @@
+/**
+ * A Hugging Face byte-level BPE tokenizer (Qwen 2/3, Llama 3, GPT-2…) on typed tables ({@linkcode HfBpeTables}),
+ * giving the same ids as `@huggingface/tokenizers`' `encode(text, { add_special_tokens: false })`:
+ *
+ * 1. Added tokens: the raw text is cut at every added token that is not normalized (longest match at each
+ *    position, scanning left to right); a token with `lstrip`/`rstrip` trims the whitespace beside it. Each
+ *    remaining section is normalized (NFC…) and cut again at the normalized tokens. A section that spells an
+ *    added token is that token.
+ * 2. Pre-tokenization of each section: the regex's matches, plus (for `Split` with `Isolated`) the text between
+ *    them; ByteLevel's `add_prefix_space` puts a space before a section that does not start with one.
+ * 3. BPE of each piece's UTF-8 bytes: with `ignore_merges`, a piece that is a token is emitted whole; otherwise
+ *    parts start as single bytes and the adjacent pair listed earliest in `merges` is merged (leftmost first on
+ *    ties) until no listed pair remains. This is merge-list BPE, not tiktoken's rank-of-concatenation BPE: the
+ *    two differ whenever a pair's concatenation is a token but the pair itself is not a listed merge.
+ * 4. Parts outside the vocabulary are dropped (these models have no `unk_token`).
+ *
+ * Pieces' ids are memoized in a bounded Map, as in {@linkcode BpeTokenizer}.
+ */
+import { BpeRanks, hashBytes, NO_RANK } from "./bpe_ranks.ts";
+import { MergeHeap } from "./bpe_tokenizer.ts";
+import type { AddedTokenSpec } from "./hf_bpe_spec.ts";
+import { type HfBpeTables, pairSlot } from "./hf_bpe_tables.ts";
+import type { Tokenizer } from "./tokenizer.ts";
+
+/** Pieces longer than this many bytes are merged with a heap instead of a linear scan. */
+const HEAP_MERGE_THRESHOLD = 128;
+const MEMO_SIZE = 50_000;
+const MEMO_MAX_PIECE_LENGTH = 256;
+
+interface TrieNode {
+  readonly next: Map<number, TrieNode>;
+  end: string | undefined;
+}
+
+/** `@huggingface/tokenizers`' DictionarySplitter: cuts text at the longest dictionary word at each position. */
+class DictionarySplitter {
+  readonly #root: TrieNode = { next: new Map(), end: undefined };
+  readonly #first = new Uint8Array(65536);
+  readonly empty: boolean;
+
+  constructor(words: readonly string[]) {
+    for (const word of words) {
+      let node = this.#root;
+      for (let i = 0; i < word.length; i++) {
+        const c = word.charCodeAt(i);
+        let child = node.next.get(c);
+        if (child === undefined) node.next.set(c, child = { next: new Map(), end: undefined });
+        node = child;
+      }
+      node.end = word;
+      if (word.length > 0) this.#first[word.charCodeAt(0)] = 1;
+    }
+    this.empty = words.every((w) => w.length === 0);
+  }
+
+  split(text: string): string[] {
+    const n = text.length;
+    if (this.empty) return n > 0 ? [text] : [];
+    const result: string[] = [];
+    const first = this.#first;
+    let start = 0;
+    let i = 0;
+    while (i < n) {
+      if (first[text.charCodeAt(i)] === 0) {
+        i++;
+        continue;
+      }
+      let node: TrieNode | undefined = this.#root;
+      let match: string | undefined;
+      for (let j = i; j < n && (node = node.next.get(text.charCodeAt(j))) !== undefined; j++) {
+        if (node.end) match = node.end;
+      }
+      if (match) {
+        if (i > start) result.push(text.slice(start, i));
+        result.push(match);
+        i += match.length;
+        start = i;
+      } else {
+        i++;
+      }
+    }
+    if (start < n) result.push(text.slice(start));
+    return result;
+  }
+}
+
+/** The fast path's {@linkcode Tokenizer.engine}. */
+export const FAST_BPE_ENGINE = "infermeter byte-level BPE";
+
+export class HfBpeTokenizer implements Tokenizer {
+  readonly name: string;
+  readonly engine = FAST_BPE_ENGINE;
+  readonly #symbols: BpeRanks;
+  readonly #pairs: Int32Array;
+  readonly #pairMask: number;
+  readonly #outIds: Int32Array;
+  readonly #byteSymbols: Int32Array;
+  readonly #regex: RegExp;
+  readonly #keepGaps: boolean;
+  readonly #addPrefixSpace: boolean;
+  readonly #ignoreMerges: boolean;
+  readonly #normalizer: string | undefined;
+  /** Content (and normalized content, for normalized tokens) → token, as the library's `added_tokens_map`. */
+  readonly #added = new Map<string, AddedTokenSpec>();
+  readonly #addedById = new Map<number, string>();
+  readonly #rawSplitter: DictionarySplitter;
+  readonly #normalizedSplitter: DictionarySplitter;
+  readonly #memo = new Map<string, readonly number[]>();
+  readonly #encoder = new TextEncoder();
+  #scratch = new Uint8Array(1024);
+  #syms = new Int32Array(256);
+  #pairRanks = new Int32Array(256);
+  #pieceIds: number[] = [];
+
+  constructor(name: string, tables: HfBpeTables) {
+    this.name = name;
+    this.#symbols = BpeRanks.fromSnapshot(tables.symbols);
+    this.#pairs = tables.pairs;
+    this.#pairMask = tables.pairs.length / 4 - 1;
+    this.#outIds = tables.outIds;
+    this.#byteSymbols = tables.byteSymbols;
+    const meta = tables.meta;
+    this.#regex = new RegExp(meta.regexSource, meta.regexFlags.includes("g") ? meta.regexFlags : meta.regexFlags + "g");
+    this.#keepGaps = meta.keepGaps;
+    this.#addPrefixSpace = meta.addPrefixSpace;
+    this.#ignoreMerges = meta.ignoreMerges;
+    this.#normalizer = meta.normalizer;
+    const raw: string[] = [];
+    const normalized: string[] = [];
+    for (const t of meta.addedTokens) {
+      this.#added.set(t.content, t);
+      this.#addedById.set(t.id, t.content);
+      if (t.normalized && this.#normalizer !== undefined) {
+        const form = t.content.normalize(this.#normalizer);
+        normalized.push(form);
+        this.#added.set(form, t);
+      } else {
+        raw.push(t.content);
+      }
+    }
+    this.#rawSplitter = new DictionarySplitter(raw);
+    this.#normalizedSplitter = new DictionarySplitter(normalized);
+  }
+
+  encode(text: string): number[] {
+    const out: number[] = [];
+    this.#run(text, out);
+    return out;
+  }
+
+  count(text: string): number {
+    return this.#run(text, undefined);
+  }
+
+  decode(ids: readonly number[]): string {
+    const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+    const symbols = this.#symbols;
+    let text = "";
+    let run: number[] = [];
+    const flush = () => {
+      if (run.length === 0) return;
+      let length = 0;
+      for (const id of run) length += symbols.tokenLength(id);
+      const bytes = new Uint8Array(length);
+      let at = 0;
+      for (const id of run) at = symbols.copyToken(id, bytes, at);
+      text += decoder.decode(bytes);
+      run = [];
+    };
+    for (const id of ids) {
+      const added = this.#addedById.get(id);
+      if (added !== undefined) {
+        flush();
+        text += added;
+      } else if (symbols.has(id) && this.#outIds[id] === id) {
+        run.push(id);
+      } else {
+        throw new RangeError(`Token id ${id} is not in the ${this.name} vocabulary; pass ids produced by encode()`);
+      }
+    }
+    flush();
+    return text;
+  }
+
+  /** Number of memoized pieces (for tests and benchmarks). */
+  get memoEntries(): number {
+    return this.#memo.size;
+  }
+
+  #run(text: string, out: number[] | undefined): number {
+    if (text.length === 0) return 0;
+    const sections = this.#rawSplitter.split(text);
+    let count = 0;
+    this.#strip(sections);
+    for (let i = 0; i < sections.length; i++) {
+      const section = sections[i];
+      if (section.length === 0) continue;
+      const token = this.#added.get(section);
+      if (token !== undefined) {
+        out?.push(token.id);
+        count++;
+        continue;
+      }
+      const normalized = this.#normalizer === undefined ? section : section.normalize(this.#normalizer);
+      if (normalized.length === 0) continue;
+      const subsections = this.#normalizedSplitter.split(normalized);
+      this.#strip(subsections);
+      for (const sub of subsections) {
+        if (sub.length === 0) continue;
+        const subToken = this.#added.get(sub);
+        if (subToken !== undefined) {
+          out?.push(subToken.id);
+          count++;
+          continue;
+        }
+        count += this.#preTokenize(sub, out);
+      }
+    }
+    return count;
+  }
+
+  /** The library's lstrip/rstrip: trims the neighbours of sections that are added tokens, in order. */
+  #strip(sections: string[]): void {
+    if (this.#added.size === 0) return;
+    for (let i = 0; i < sections.length; i++) {
+      const token = this.#added.get(sections[i]);
+      if (token === undefined) continue;
+      if (token.lstrip && i > 0) sections[i - 1] = sections[i - 1].trimEnd();
+      if (token.rstrip && i < sections.length - 1) sections[i + 1] = sections[i + 1].trimStart();
+    }
+  }
+
+  #preTokenize(section: string, out: number[] | undefined): number {
+    const text = this.#addPrefixSpace && !section.startsWith(" ") ? " " + section : section;
+    const regex = this.#regex;
+    const keepGaps = this.#keepGaps;
+    regex.lastIndex = 0;
+    let count = 0;
+    let prev = 0;
+    for (;;) {
+      const m = regex.exec(text);
+      if (m === null) break;
+      const start = m.index;
+      const end = start + m[0].length;
+      if (keepGaps && prev < start) count += this.#piece(text, prev, start, out);
+      if (end > start) count += this.#piece(text, start, end, out);
+      else regex.lastIndex = advance(text, end);
+      prev = end;
+    }
+    if (keepGaps && prev < text.length) count += this.#piece(text, prev, text.length, out);
+    return count;
+  }
+
+  /** BPE of `text[start, end)`; appends ids to `out` when given; returns how many. */
+  #piece(text: string, start: number, end: number, out: number[] | undefined): number {
+    const memoize = end - start <= MEMO_MAX_PIECE_LENGTH;
+    const key = memoize ? text.substring(start, end) : "";
+    let ids = memoize ? this.#memo.get(key) : undefined;
+    if (ids === undefined) {
+      const fresh = this.#pieceIds;
+      fresh.length = 0;
+      this.#encodePiece(text, start, end, fresh);
+      if (memoize) {
+        if (this.#memo.size >= MEMO_SIZE) this.#memo.clear();
+        ids = fresh.slice();
+        this.#memo.set(key, ids);
+      } else {
+        ids = fresh;
+      }
+    }
+    if (out !== undefined) { for (let i = 0; i < ids.length; i++) out.push(ids[i]); }
+    return ids.length;
+  }
+
+  #encodePiece(text: string, start: number, end: number, out: number[]): void {
+    const need = (end - start) * 3;
+    if (need > this.#scratch.length) this.#scratch = new Uint8Array(Math.max(need, this.#scratch.length * 2));
+    const bytes = this.#scratch;
+    const n = this.#encoder.encodeInto(text.substring(start, end), bytes).written;
+    const outIds = this.#outIds;
+    if (this.#ignoreMerges) {
+      const whole = this.#symbols.rankOfHashed(bytes, 0, n, hashBytes(bytes, 0, n));
+      if (whole !== NO_RANK && outIds[whole] >= 0) {
+        out.push(outIds[whole]);
+        return;
+      }
+    }
+    if (n > HEAP_MERGE_THRESHOLD) this.#heapMerge(n, out);
+    else this.#linearMerge(n, out);
+  }
+
+  /** Slot of the merge (left, right) in the pair table, or -1. */
+  #pair(left: number, right: number): number {
+    if (left < 0 || right < 0) return -1;
+    const pairs = this.#pairs;
+    const mask = this.#pairMask;
+    let slot = pairSlot(left, right, mask);
+    for (;;) {
+      const l = pairs[4 * slot];
+      if (l === -1) return -1;
+      if (l === left && pairs[4 * slot + 1] === right) return slot;
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  #emit(sym: number, out: number[]): void {
+    if (sym < 0) return;
+    const id = this.#outIds[sym];
+    if (id >= 0) out.push(id);
+  }
+
+  /** Merge-list BPE of the scratch bytes `[0, n)` by repeated scans (short pieces). */
+  #linearMerge(n: number, out: number[]): void {
+    if (this.#syms.length < n) {
+      this.#syms = new Int32Array(2 * n);
+      this.#pairRanks = new Int32Array(2 * n);
+    }
+    const bytes = this.#scratch;
+    const syms = this.#syms;
+    const slots = this.#pairRanks; // pair table slot of parts k and k+1, or -1
+    const pairs = this.#pairs;
+    for (let k = 0; k < n; k++) syms[k] = this.#byteSymbols[bytes[k]];
+    for (let k = 0; k < n - 1; k++) slots[k] = this.#pair(syms[k], syms[k + 1]);
+    let m = n;
+    while (m > 1) {
+      let best = -1;
+      let bestRank = 0x7fffffff;
+      for (let k = 0; k < m - 1; k++) {
+        const s = slots[k];
+        if (s >= 0 && pairs[4 * s + 2] < bestRank) {
+          bestRank = pairs[4 * s + 2];
+          best = k;
+        }
+      }
+      if (best < 0) break;
+      syms[best] = pairs[4 * slots[best] + 3];
+      for (let k = best + 1; k < m - 1; k++) syms[k] = syms[k + 1];
+      for (let k = best + 1; k < m - 2; k++) slots[k] = slots[k + 1];
+      m--;
+      slots[best] = best + 1 < m ? this.#pair(syms[best], syms[best + 1]) : -1;
+      if (best > 0) slots[best - 1] = this.#pair(syms[best - 1], syms[best]);
+    }
+    for (let k = 0; k < m; k++) this.#emit(syms[k], out);
+  }
+
+  /** The same merge order as {@linkcode #linearMerge}, driven by a min-heap keyed by (rank, start). */
+  #heapMerge(n: number, out: number[]): void {
+    const bytes = this.#scratch;
+    const pairs = this.#pairs;
+    const syms = new Int32Array(n);
+    const next = new Int32Array(n);
+    const prev = new Int32Array(n);
+    const alive = new Uint8Array(n);
+    const version = new Int32Array(n);
+    for (let k = 0; k < n; k++) {
+      syms[k] = this.#byteSymbols[bytes[k]];
+      next[k] = k + 1;
+      prev[k] = k - 1;
+      alive[k] = 1;
+    }
+    const heap = new MergeHeap(n);
+    for (let k = 0; k < n - 1; k++) {
+      const s = this.#pair(syms[k], syms[k + 1]);
+      if (s >= 0) heap.push(pairs[4 * s + 2], k, 0);
+    }
+    while (heap.size > 0) {
+      heap.pop();
+      const k = heap.poppedStart;
+      if (alive[k] === 0 || version[k] !== heap.poppedVersion) continue;
+      const j = next[k];
+      syms[k] = pairs[4 * this.#pair(syms[k], syms[j]) + 3];
+      alive[j] = 0;
+      const after = next[j];
+      next[k] = after;
+      if (after < n) prev[after] = k;
+      version[k]++;
+      if (after < n) {
+        const s = this.#pair(syms[k], syms[after]);
+        if (s >= 0) heap.push(pairs[4 * s + 2], k, version[k]);
+      }
+      const p = prev[k];
+      if (p >= 0) {
+        version[p]++;
+        const s = this.#pair(syms[p], syms[k]);
+        if (s >= 0) heap.push(pairs[4 * s + 2], p, version[p]);
+      }
+    }
+    for (let k = 0; k < n; k = next[k]) this.#emit(syms[k], out);
+  }
+}
+
+/** The index after the code point at `i` (RegExp's AdvanceStringIndex in Unicode mode). */
+function advance(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? i + 2 : i + 1;
+}

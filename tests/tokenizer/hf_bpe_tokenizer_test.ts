@@ -1,0 +1,131 @@
+import assert from "node:assert/strict";
+import { loadHfTokenizer } from "../../src/tokenizer/hf_tokenizer.ts";
+import { FAST_BPE_ENGINE, HfBpeTokenizer } from "../../src/tokenizer/hf_bpe_tokenizer.ts";
+import { parityCorpus } from "../fixtures/tokenizer_parity_corpus.ts";
+
+const FIXTURE_DIR = new URL("../fixtures/tiny_split_bpe/", import.meta.url).pathname;
+const TINY_BPE_DIR = new URL("../fixtures/tiny_bpe/", import.meta.url).pathname;
+const ADDED = ["<|im_end|>", "<think>", "[CAFÉ]", "[CAFE\u0301]", "<mask>"];
+
+/** A temporary directory holding a variant of the fixture (`edit` rewrites its parsed tokenizer.json). */
+async function variant(edit: (json: Record<string, unknown>) => void): Promise<string> {
+  const dir = await Deno.makeTempDir();
+  const json = JSON.parse(await Deno.readTextFile(`${FIXTURE_DIR}tokenizer.json`));
+  edit(json);
+  await Deno.writeTextFile(`${dir}/tokenizer.json`, JSON.stringify(json));
+  return dir;
+}
+
+// Ids worked out by hand from tests/fixtures/tiny_split_bpe/generate.ts: bytes are ids 0-255; merges in order
+// Ġt 256, he 257, Ġthe 258, ll 259, hell 260, hello 261, é 262, 's 263; "ab" 264 has no merge.
+const EXPECTED: readonly [string, number[]][] = [
+  ["hello", [261]], // he (rank 1) and ll (3) first, then hell, hello
+  [" the", [258]],
+  [" the hello", [258, 32, 261]], // no merge joins Ġ with h
+  ["ab", [97, 98]], // in the vocabulary, but no merge makes it
+  ["é", [262]],
+  ["e\u0301", [262]], // NFC composes it first
+  ["123", [49, 50, 51]], // \p{N} takes one digit
+  ["it's", [105, 116, 263]],
+  ["IT'S", [73, 84, 39, 83]], // (?i:'s) splits it off; no merge for ' S
+  ["  \n", [32, 32, 10]], // one piece: \s*[\r\n]+
+  ["x<|im_end|>y", [120, 300, 121]],
+  ["<think>hello", [301, 261]],
+  ["a <mask> b", [97, 303, 98]], // lstrip/rstrip eat the spaces
+  ["[CAFE\u0301]", [302]], // a normalized added token matches after NFC
+  ["", []],
+];
+
+Deno.test("HfBpeTokenizer encodes the fixture as worked out by hand", async () => {
+  const tok = await loadHfTokenizer(FIXTURE_DIR, { cacheDir: null });
+  assert.ok(tok instanceof HfBpeTokenizer);
+  assert.equal(tok.engine, FAST_BPE_ENGINE);
+  for (const [text, ids] of EXPECTED) {
+    assert.deepEqual(tok.encode(text), ids, JSON.stringify(text));
+    assert.equal(tok.count(text), ids.length, JSON.stringify(text));
+  }
+  assert.equal(tok.decode([258, 32, 261, 300, 262]), " the hello<|im_end|>é");
+});
+
+Deno.test("HfBpeTokenizer reads merges written as 'a b' strings the same as pairs", async () => {
+  const dir = await variant((json) => {
+    const model = json.model as { merges: [string, string][] };
+    model.merges = model.merges.map(([a, b]) => `${a} ${b}`) as never;
+  });
+  try {
+    const tok = await loadHfTokenizer(dir, { cacheDir: null });
+    assert.equal(tok.engine, FAST_BPE_ENGINE);
+    for (const [text, ids] of EXPECTED) assert.deepEqual(tok.encode(text), ids, JSON.stringify(text));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("HfBpeTokenizer with ignore_merges emits a piece that is a token whole", async () => {
+  const dir = await variant((json) => (json.model as Record<string, unknown>).ignore_merges = true);
+  try {
+    const tok = await loadHfTokenizer(dir, { cacheDir: null });
+    assert.deepEqual(tok.encode("ab"), [264]);
+    assert.deepEqual(tok.encode("hello"), [261]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("HfBpeTokenizer gives @huggingface/tokenizers' ids on a varied corpus", async () => {
+  const texts = parityCorpus(21, 1500, ADDED);
+  for (const dir of [FIXTURE_DIR, TINY_BPE_DIR]) {
+    const fast = await loadHfTokenizer(dir, { cacheDir: null });
+    const library = await loadHfTokenizer(dir, { forceLibrary: true });
+    assert.equal(fast.engine, FAST_BPE_ENGINE);
+    assert.match(library.engine ?? "", /^@huggingface\/tokenizers/);
+    let tokens = 0;
+    for (const text of texts) {
+      const expected = library.encode(text);
+      assert.deepEqual(fast.encode(text), expected, `${dir}: ${JSON.stringify(text)}`);
+      assert.equal(fast.count(text), expected.length);
+      if (expected.length > 0) assert.equal(fast.decode(expected), library.decode(expected));
+      tokens += expected.length;
+    }
+    assert.ok(tokens > 20_000, `only ${tokens} tokens compared`);
+  }
+});
+
+Deno.test("HfBpeTokenizer's tables are cached: a second load reads them, a damaged file is rebuilt", async () => {
+  const cacheDir = await Deno.makeTempDir();
+  try {
+    const first = await loadHfTokenizer(FIXTURE_DIR, { cacheDir, awaitCacheWrite: true });
+    const files = [...Deno.readDirSync(cacheDir)].map((e) => e.name);
+    assert.equal(files.length, 1);
+    assert.match(files[0], /^hf-bpe-1-[0-9a-f]{16}\.bin$/);
+    const path = `${cacheDir}/${files[0]}`;
+    const written = Deno.statSync(path).ino;
+    const second = await loadHfTokenizer(FIXTURE_DIR, { cacheDir, awaitCacheWrite: true });
+    assert.equal(Deno.statSync(path).ino, written, "a load that reads the cache writes nothing");
+    for (const [text, ids] of EXPECTED) assert.deepEqual(second.encode(text), ids);
+    assert.deepEqual(second.encode("x<|im_end|>y"), first.encode("x<|im_end|>y"));
+    const bytes = await Deno.readFile(path);
+    bytes[bytes.length - 1] ^= 0xff;
+    await Deno.writeFile(path, bytes);
+    const third = await loadHfTokenizer(FIXTURE_DIR, { cacheDir, awaitCacheWrite: true });
+    assert.notEqual(Deno.statSync(path).ino, written, "a damaged cache is built and written anew");
+    for (const [text, ids] of EXPECTED) assert.deepEqual(third.encode(text), ids);
+  } finally {
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
+Deno.test("tokenizer.json shapes outside byte-level BPE run on @huggingface/tokenizers and say why", async () => {
+  const dir = await variant((json) => (json.model as Record<string, unknown>).byte_fallback = true);
+  try {
+    const tok = await loadHfTokenizer(dir, { cacheDir: null });
+    assert.ok(!(tok instanceof HfBpeTokenizer));
+    assert.equal(
+      tok.engine,
+      "@huggingface/tokenizers (not the byte-level BPE fast path: a BPE model with byte_fallback)",
+    );
+    assert.deepEqual(tok.encode("hello"), [261]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
