@@ -8,7 +8,7 @@ import type { ParsedProfile } from "../config/parse_profile_args.ts";
 import type { ProfileConfig } from "../config/profile_config.ts";
 import { toInputConfig } from "../config/input_config.ts";
 import { resolveAdapter } from "../endpoints/endpoint_registry.ts";
-import { type EndpointAdapter, requestPath } from "../endpoints/endpoint_adapter.ts";
+import { requestPath } from "../endpoints/endpoint_adapter.ts";
 import { prepareServer } from "../engine/prepare_server.ts";
 import { readServerIdentity } from "../engine/server_probe.ts";
 import type { PreparedConversation } from "../engine/prepared_conversation.ts";
@@ -29,13 +29,12 @@ import { artifactPaths, resolveArtifactDir } from "../export/artifact_paths.ts";
 import { writeInputsJson } from "../export/inputs_json.ts";
 import { renderTimeslicesCsv, renderTimeslicesJson } from "../export/timeslice_export.ts";
 import type { JsonObject } from "../export/json_export.ts";
-import { type ClientOverhead, renderErrorSummary, renderFooter, renderMetricsTable } from "../export/console_table.ts";
+import type { ClientOverhead } from "../export/console_table.ts";
 import { FileSink, type Logger, sinceStart } from "../ui/logger.ts";
 import { VERSION } from "../base/version.ts";
 import { peakRssBytes } from "../runtime/peak_rss.ts";
 import { CPU_DMA_LATENCY_PATH, holdCpuDmaLatency } from "../runtime/cpu_dma_latency.ts";
 import { ensureFdLimit } from "../runtime/fd_limit.ts";
-import { allowedCores, formatCpuList } from "../runtime/thread_affinity.ts";
 import { CPU_WARN_PERCENT } from "../runtime/cpu_time.ts";
 import { type CollectOptions, collectRecords } from "./collect_records.ts";
 import { buildRunSpec } from "./run_spec.ts";
@@ -49,6 +48,8 @@ import { finishTelemetry, startTelemetry } from "./telemetry_session.ts";
 import { summaryJsonObject } from "../export/json_export.ts";
 import { lockArtifactDir } from "./artifact_dir_lock.ts";
 import { describeUnwritten, errorReason, type UnwrittenFile } from "./unwritten_file.ts";
+import { defaultShards, engineLayout, FD_RESERVE } from "./engine_layout.ts";
+import { notWrittenLine, renderConsole } from "./run_console.ts";
 
 /** How a profile run ended; the CLI maps each to an exit code. */
 export type ProfileEnd =
@@ -563,63 +564,6 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   return { end, consoleText, artifactDir: dir, summary, unwritten };
 }
 
-/** Descriptors a shard process keeps beside its connections (stdio, event loop, workers, log files). */
-const FD_RESERVE = 256;
-
-/**
- * Events/s one engine thread turns into records with its timestamps still on time: ~70 k events/s used 88 % of a
- * core at 1,000 streams; a shard is given well under that.
- */
-export const EVENTS_PER_SHARD = 30_000;
-
-/**
- * Engine shards for `--workers auto` (or not given): one (the main thread) on small machines, where the other
- * cores serve the model or the server under test; otherwise enough for the load — one per 256 concurrent streams,
- * and in request-rate mode one per 2000 requests/s or per EVENTS_PER_SHARD expected stream events/s (rate × output
- * tokens) — keeping two of the cores this process may use (its affinity set) free for the main thread and token
- * counting, at most 32.
- */
-export function defaultShards(
-  load: { readonly concurrency?: number; readonly rate?: number; readonly outputTokensMean?: number },
-  cores = allowedCores()?.length ?? navigator.hardwareConcurrency,
-): number {
-  if (cores < 4) return 1;
-  const byLoad = load.rate === undefined ? Math.ceil((load.concurrency ?? 1) / 256) : Math.max(
-    Math.ceil(load.rate / 2000),
-    Math.ceil(load.rate * Math.max(1, load.outputTokensMean ?? 1) / EVENTS_PER_SHARD),
-  );
-  return Math.max(1, Math.min(byLoad, cores - 2, 32));
-}
-
-/**
- * Where the shards run: with at least one core per shard plus one for the main thread in this process's CPU set,
- * each shard thread (or process) is pinned to its own core, the last ones of the set; the main thread and the
- * token counters keep the rest.
- */
-function engineLayout(shards: number, asProcesses: boolean): {
-  readonly cores?: readonly number[];
-  readonly clientCores: string;
-  readonly text: string;
-} {
-  const set = allowedCores() ?? Array.from({ length: navigator.hardwareConcurrency }, (_, i) => i);
-  const kind = asProcesses ? "processes" : "Workers";
-  const base = `${shards} shards (${kind}) on CPUs ${formatCpuList(set)}`;
-  if (shards === 1 && !asProcesses) {
-    return { clientCores: formatCpuList(set), text: `1 shard on the main thread, CPUs ${formatCpuList(set)}` };
-  }
-  if (shards < 2 || set.length < shards + 1) {
-    return { clientCores: formatCpuList(set), text: `${base}, not pinned (fewer free cores than shards + 1)` };
-  }
-  const cores = set.slice(set.length - shards);
-  return {
-    cores,
-    clientCores: formatCpuList(set),
-    text: `${base}; shard k on CPU ${formatCpuList(cores)}[k], main thread on ${
-      formatCpuList(set.slice(0, set.length - shards))
-    }`,
-  };
-}
-
 /** A counter usable at once: calls wait for the Worker to be ready; a load failure rejects every count. */
 function deferredCounter(ready: Promise<TokenCounter>): TokenCounter {
   ready.catch(() => {}); // reported through count() rejections, not as an unhandled rejection
@@ -666,35 +610,4 @@ function warnIfReplayDegraded(summary: RunSummary, logger: Logger): void {
 function statsObject(column: Float64Column): JsonObject | null {
   const stats = computeStats(column.view().slice());
   return stats ? { ...stats } as unknown as JsonObject : null;
-}
-
-function renderConsole(
-  summary: RunSummary,
-  adapter: EndpointAdapter,
-  cliCommand: string,
-  cancelled: boolean,
-  exportsList: { label: string; path: string }[],
-  client: ClientOverhead | undefined,
-  telemetryTables: readonly string[],
-  width: number,
-  unwritten: readonly UnwrittenFile[],
-): string {
-  const parts = [renderMetricsTable(summary, { metricsTitle: adapter.capabilities.metricsTitle, maxWidth: width })];
-  const errors = renderErrorSummary(summary, { maxWidth: width });
-  if (errors) parts.push(errors);
-  parts.push(...telemetryTables);
-  parts.push(
-    renderFooter({
-      cliCommand,
-      benchmarkDurationSec: summary.benchmarkDurationSec,
-      cancelled,
-      exports: exportsList,
-      client,
-    }) + unwritten.map((u) => `\n${notWrittenLine(u)}`).join(""),
-  );
-  return parts.join("\n\n");
-}
-
-function notWrittenLine(file: UnwrittenFile): string {
-  return `NOT WRITTEN ${file.label}: ${describeUnwritten(file)}`;
 }

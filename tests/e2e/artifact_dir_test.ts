@@ -54,7 +54,9 @@ Deno.test("profile exits 2 and sends nothing when the artifact directory is a fi
 Deno.test("a second run into a directory in use refuses with exit 2 and sends nothing; the first finishes intact", async () => {
   await using tmp = await tempDir();
   const journal = join(tmp.path, "journal.jsonl");
-  const sim = await startSim(["--ttft", "300", "--itl", "0.2", "--record-requests", journal]);
+  // The first run lasts seconds (4 answers of 1 s each), so the second starts while it holds the lock even when a
+  // loaded machine is slow to start a process.
+  const sim = await startSim(["--ttft", "1000", "--itl", "0.2", "--record-requests", journal]);
   const args = ["profile", ...SMALL, "--url", sim.url, "--artifact-dir", "out"];
   try {
     await using first = spawnCli([...args, "--request-count", "4"], { cwd: tmp.path });
