@@ -135,7 +135,16 @@ export async function runKube(args: string[]): Promise<number> {
             " (each on its own clock; cross-host clock offsets are not measured)",
         );
       }
-      if (report.partial) return EXIT.REQUESTS_FAILED;
+      if (report.partial) {
+        // Said again after the tables, so the last line a user reads is not "completed successfully".
+        const missing = report.notCompleted.length > 0 ? `; indexes ${report.notCompleted.join(", ")} missing` : "";
+        logger.error(
+          `partial run: ${report.merged.length} of ${report.shards} shards merged${missing}` +
+            (report.problems.length > 0 ? ` (${report.problems.join("; ")})` : "") +
+            `. The results in ${outcome.artifactDir} cover only the merged shards' load.`,
+        );
+        return EXIT.REQUESTS_FAILED;
+      }
     }
     return PROFILE_EXIT[outcome.end];
   } catch (err) {

@@ -69,7 +69,21 @@ export function clusterEngine(c: ClusterRunOptions, onReport: (r: ClusterReport)
     const jobPath = `${kubePaths.jobs(ns)}/${n.job}`;
     try {
       const stopped = await sharedStart(c, o.signal);
-      if (stopped) await client.delete(jobPath);
+      if (stopped !== undefined) {
+        // No start was written, so no shard sent anything: there is nothing to merge.
+        await client.delete(jobPath);
+        logger.error(`partial run: no shard started (${stopped}); nothing was sent.`);
+        const none = Array.from({ length: spec.shards }, (_, i) => i);
+        onReport({
+          shards: spec.shards,
+          merged: [],
+          notCompleted: none,
+          problems: [stopped],
+          starts: [],
+          partial: true,
+        });
+        return { shards: [] };
+      }
       const job = await client.waitFor<Job>(kubePaths.jobs(ns), n.job, (j) => finished(j) !== undefined);
       const condition = finished(job)!;
       const completed = job.status?.completedIndexes ?? "";
@@ -132,8 +146,8 @@ export function clusterEngine(c: ClusterRunOptions, onReport: (r: ClusterReport)
   };
 }
 
-/** Waits for every shard to be ready (or failed), then writes the start; true when stopped instead. */
-async function sharedStart(c: ClusterRunOptions, signal: AbortSignal): Promise<boolean> {
+/** Waits for every shard to be ready (or failed), then writes the start; why not, when stopped instead. */
+async function sharedStart(c: ClusterRunOptions, signal: AbortSignal): Promise<string | undefined> {
   const { client, spec, logger } = c;
   const ns = spec.namespace;
   const n = names(spec.run);
@@ -153,18 +167,18 @@ async function sharedStart(c: ClusterRunOptions, signal: AbortSignal): Promise<b
       const startAt = Date.now() + c.startDelayMs;
       await client.mergePatch(startPath, { metadata: { annotations: { [START_ANNOTATION]: String(startAt) } } });
       logger.info(`shared start at ${new Date(startAt).toISOString()}`);
-      return false;
+      return undefined;
     }
-    if (finished(job) !== undefined) return false;
+    // Every index failed before getting ready: the Job is over and reports why.
+    if (finished(job) !== undefined) return undefined;
     if (Date.now() > deadline) {
-      logger.error(
-        `only ${ready.length} of ${spec.shards} shards got ready in ${c.readyTimeoutMs / 1000} s; stopping.`,
-      );
-      return true;
+      return `only ${ready.length} of ${spec.shards} shards got ready in ${
+        c.readyTimeoutMs / 1000
+      } s (--ready-timeout)`;
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return true;
+  return "interrupted before the shared start";
 }
 
 async function cleanUp(client: KubeClient, spec: KubeRunSpec, logger: Logger): Promise<void> {
