@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { MAIN_TS, readJson, runCli, startSim, tempDir } from "../e2e/cli_harness.ts";
 import { NodeRunner } from "./node_runner.ts";
 import { type KubeConfig, loadKubeconfigFile } from "../../src/kube/kube_config.ts";
-import { KubeApiError, KubeClient, type KubeObject, kubePaths } from "../../src/kube/kube_client.ts";
+import { collectionOf, KubeApiError, KubeClient, type KubeObject, kubePaths } from "../../src/kube/kube_client.ts";
 import { assembleStreams, type ChunkObject } from "../../src/kube/records_channel.ts";
 import { percentileSorted } from "../../src/metrics/stats.ts";
 
@@ -283,6 +283,46 @@ Deno.test({
         assert.equal(await status(sa.delete(`${kubePaths.jobs("default")}/e2e-ok`)), 403);
       } finally {
         sa.close();
+      }
+
+      // Manifests applied by other means (kube generate | kubectl apply): `kube start` writes the start once the
+      // shards are ready, `kube collect` (profile options from the run's ConfigMap) merges them like kube run.
+      {
+        await using sim = await startSim(SIM);
+        const gen = await runCli([
+          "kube",
+          "generate",
+          "--shards",
+          "4",
+          "--run-name",
+          "e2e-gen",
+          ...LOAD,
+          "--url",
+          sim.url,
+        ], {
+          cwd: dir.path,
+        });
+        assert.equal(gen.code, 0, gen.stderr);
+        const yaml = await import("js-yaml");
+        for (const doc of yaml.loadAll(gen.stdout) as { kind: string }[]) {
+          if (doc !== null) await client.create(collectionOf(doc.kind, "default"), doc);
+        }
+        const gnode = runner();
+        await gnode.start();
+        const start = await runCli(["kube", "start", "--run-name", "e2e-gen", "--kubeconfig", kubeconfig], {
+          cwd: dir.path,
+          timeoutMs: 60_000,
+        });
+        assert.equal(start.code, 0, start.stderr);
+        const collect = await runCli(
+          ["kube", "collect", "--run-name", "e2e-gen", "--kubeconfig", kubeconfig, "--artifact-dir", "gen"],
+          { cwd: dir.path, timeoutMs: 60_000 },
+        );
+        await gnode.stop();
+        assert.equal(collect.code, 0, collect.stderr);
+        const g = await readJson<Export>(`${dir.path}/gen/profile_export_aiperf.json`);
+        for (const m of CONTENT_METRICS) assert.deepEqual(g[m], a[m], m);
+        assert.equal(await client.tryGet(`${kubePaths.jobs("default")}/e2e-gen`), undefined);
       }
 
       // A shard killed after the start: the others run to their end, the run is partial and says so.
