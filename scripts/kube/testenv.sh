@@ -8,6 +8,9 @@
 #   scripts/kube/testenv.sh up      # build if needed, then start everything; prints the kubeconfig path
 #   scripts/kube/testenv.sh down    # stop what `up` started
 #   scripts/kube/testenv.sh status
+#
+# KUBE_TESTENV_RUN (state, certificates, logs; default $DIR/run), KUBE_TESTENV_API_PORT (16443) and
+# KUBE_TESTENV_ETCD_PORT (12379, and the next port for peers) let several instances run side by side.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -15,7 +18,7 @@ DIR="${KUBE_TESTENV_DIR:-$ROOT/.kube-testenv}"
 K8S_VERSION="${KUBE_TESTENV_K8S_VERSION:-v1.37.2}"
 STAGING_VERSION="v0${K8S_VERSION#v1}"
 BIN="$DIR/bin"
-RUN="$DIR/run"
+RUN="${KUBE_TESTENV_RUN:-$DIR/run}"
 PKI="$RUN/pki"
 API_PORT="${KUBE_TESTENV_API_PORT:-16443}"
 ETCD_PORT="${KUBE_TESTENV_ETCD_PORT:-12379}"
@@ -172,8 +175,9 @@ up() {
     --service-account-issuer https://kubernetes.default.svc \
     --service-account-key-file "$PKI/sa.pub" --service-account-signing-key-file "$PKI/sa.key" \
     --service-cluster-ip-range 10.0.0.0/24 \
-    --enable-admission-plugins NamespaceLifecycle,ServiceAccount \
+    --enable-admission-plugins NamespaceLifecycle,ServiceAccount,OwnerReferencesPermissionEnforcement \
     --disable-admission-plugins DefaultStorageClass,PersistentVolumeClaimResize \
+    --endpoint-reconciler-type none \
     --allow-privileged=false --profiling=false
   wait_ready
   write_kubeconfig "$RUN/admin.kubeconfig" "$(cat "$PKI/admin.token")" testenv-admin
@@ -182,7 +186,7 @@ up() {
     --kubeconfig "$RUN/kcm.kubeconfig" --authentication-kubeconfig "$RUN/kcm.kubeconfig" \
     --authorization-kubeconfig "$RUN/kcm.kubeconfig" \
     --bind-address 127.0.0.1 --secure-port 0 --leader-elect=false \
-    --use-service-account-credentials=false \
+    --use-service-account-credentials=true \
     --service-account-private-key-file "$PKI/sa.key" --root-ca-file "$PKI/ca.crt" \
     --controllers job-controller,serviceaccount-controller,serviceaccount-token-controller,namespace-controller,garbage-collector-controller,ttl-after-finished-controller,root-ca-certificate-publisher-controller \
     --profiling=false
@@ -206,6 +210,7 @@ status() {
   for n in etcd kube-apiserver kube-controller-manager; do
     if running "$n"; then echo "$n running"; else echo "$n stopped"; fi
   done
+  if running kube-apiserver; then echo "kubeconfig $RUN/admin.kubeconfig"; fi
 }
 
 case "${1:-}" in

@@ -1,5 +1,5 @@
 /**
- * `infermeter kube generate|run|shard`: parses the kube options (kube_command.ts) and the profile options, and maps
+ * `infermeter kube generate|run|start|collect|shard`: parses the kube options (kube_command.ts) and the profile options, and maps
  * the outcome to an exit code. The work is in src/kube/ (manifests, client, cluster engine, shard agent) and
  * src/run/ (the profile run the merged records go through).
  */
@@ -16,10 +16,18 @@ import { KUBE_COMMAND, KUBE_OPTIONS } from "./kube_command.ts";
 import { EXIT } from "./exit_codes.ts";
 import { PROFILE_EXIT } from "./profile_exit.ts";
 import { KubeConfigError, resolveKubeConfig } from "../kube/kube_config.ts";
-import { KubeApiError, KubeClient } from "../kube/kube_client.ts";
-import { kubeManifests, type KubeRunSpec, manifestsYaml, newRunName, validateRunSpec } from "../kube/kube_manifests.ts";
+import { KubeApiError, KubeClient, kubePaths } from "../kube/kube_client.ts";
+import {
+  CONFIG_KEY,
+  kubeManifests,
+  type KubeRunSpec,
+  manifestsYaml,
+  names as runNames,
+  newRunName,
+  validateRunSpec,
+} from "../kube/kube_manifests.ts";
 import { shardConfigYaml } from "../kube/shard_config.ts";
-import { clusterEngine, type ClusterReport } from "../kube/cluster_engine.ts";
+import { clusterEngine, type ClusterReport, sharedStart } from "../kube/cluster_engine.ts";
 import { runShardAgent } from "../kube/shard_agent.ts";
 
 /** Splits the words into the kube options' and the profile's. */
@@ -43,7 +51,7 @@ export function splitKubeArgs(args: readonly string[]): { kube: string[]; profil
 
 export async function runKube(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub === undefined || isHelpRequest(args) || !["generate", "run", "shard"].includes(sub)) {
+  if (sub === undefined || isHelpRequest(args) || !["generate", "run", "start", "collect", "shard"].includes(sub)) {
     console.log(renderHelp(KUBE_COMMAND));
     return sub === undefined || isHelpRequest(args) ? EXIT.OK : EXIT.USAGE;
   }
@@ -52,6 +60,7 @@ export async function runKube(args: string[]): Promise<number> {
     return await runShardAgent(Deno.env.toObject(), logger);
   }
   const isTty = Deno.stderr.isTerminal();
+  if (sub === "start" || sub === "collect") return await runAttached(sub, rest, isTty);
   let parsed: ParsedProfile;
   let spec: KubeRunSpec;
   let options;
@@ -103,24 +112,131 @@ export async function runKube(args: string[]): Promise<number> {
     throw err;
   }
   if (sub === "generate") {
+    // A comment kubectl ignores: what starts the applied shards (they wait for a start only a coordinator writes).
+    console.log(
+      `# infermeter run ${spec.run}: after applying, start and collect it with\n` +
+        `#   infermeter kube collect --run-name ${spec.run} -n ${spec.namespace}`,
+    );
     console.log((await manifestsYaml(kubeManifests(spec))).trimEnd());
     return EXIT.OK;
   }
+  return await coordinate(parsed, spec, options, { apply: true, isTty });
+}
+
+type KubeValues = ReturnType<typeof parseCommandArgs<typeof KUBE_OPTIONS>>["values"];
+
+/**
+ * `kube start` and `kube collect`, for a run whose manifests were applied without `kube run` (`kube generate |
+ * kubectl apply -f -`): start writes the shared start once every shard is ready; collect does that unless done,
+ * then follows the Job, merges the records into the usual artifacts and removes the objects (--keep leaves them).
+ * The profile configuration is the run's own ConfigMap's; profile options given here (e.g. --artifact-dir) add to it.
+ */
+async function runAttached(sub: "start" | "collect", rest: string[], isTty: boolean): Promise<number> {
+  const split = splitKubeArgs(rest);
+  let options: KubeValues;
+  let client: KubeClient;
+  let namespace: string;
+  try {
+    options = parseCommandArgs(KUBE_COMMAND, split.kube).values;
+    if (options.runName === undefined) {
+      throw new ConfigError([`kube ${sub} needs --run-name: the name the manifests were generated with.`]);
+    }
+    if (sub === "start" && split.profile.length > 0) {
+      throw new ConfigError([`kube start takes no profile options (${split.profile.join(" ")})`]);
+    }
+    const config = await resolveKubeConfig({ kubeconfig: options.kubeconfig, context: options.context });
+    namespace = options.namespace ?? config.namespace ?? "default";
+    client = new KubeClient(config);
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof KubeConfigError) {
+      console.error(`error: ${err.message}`);
+      return EXIT.USAGE;
+    }
+    throw err;
+  }
+  const run = options.runName;
+  const n = runNames(run);
+  const logger = new Logger("INFO", STDERR_SINK);
+  try {
+    const cm = await client.tryGet<{ data?: Record<string, string> }>(`${kubePaths.configMaps(namespace)}/${n.config}`);
+    const job = await client.tryGet(`${kubePaths.jobs(namespace)}/${n.job}`);
+    if (cm === undefined || job === undefined) {
+      logger.error(
+        `no run '${run}' in namespace ${namespace} (${cm === undefined ? `ConfigMap ${n.config}` : `Job ${n.job}`} ` +
+          "not found); apply its manifests first: infermeter kube generate … | kubectl apply -f -",
+      );
+      return EXIT.USAGE;
+    }
+    const shards = Number(cm.data?.shards);
+    if (sub === "start") {
+      const stop = new AbortController();
+      const why = await sharedStart({
+        client,
+        spec: { run, namespace, shards },
+        logger,
+        readyTimeoutMs: options.readyTimeout * 1000,
+        startDelayMs: options.startDelay * 1000,
+      }, stop.signal);
+      if (why === undefined) return EXIT.OK;
+      logger.error(`no start written: ${why}`);
+      return EXIT.REQUESTS_FAILED;
+    }
+    const configYaml = cm.data?.[CONFIG_KEY] ?? "";
+    const dir = await Deno.makeTempDir({ prefix: "infermeter-kube-" });
+    let parsed: ParsedProfile;
+    try {
+      await Deno.writeTextFile(`${dir}/${CONFIG_KEY}`, configYaml);
+      parsed = await parseProfileArgs(["-f", `${dir}/${CONFIG_KEY}`, ...split.profile], {
+        env: Deno.env.toObject(),
+        readTextFile: Deno.readTextFileSync,
+        isTty,
+      });
+    } catch (err) {
+      if (err instanceof ConfigError || err instanceof InputError) {
+        logger.error(`the run's configuration (ConfigMap ${n.config}) with the options given: ${err.message}`);
+        return EXIT.USAGE;
+      }
+      throw err;
+    } finally {
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+    const spec: KubeRunSpec = { run, namespace, shards, image: "", configYaml };
+    return await coordinate(parsed, spec, options, { apply: false, isTty, client });
+  } catch (err) {
+    if (err instanceof KubeApiError) {
+      logger.error(`Kubernetes API: ${err.message}`);
+      return EXIT.UNREACHABLE;
+    }
+    throw err;
+  } finally {
+    client.close();
+  }
+}
+
+/** Runs the profile with the cluster as its engine (kube run, kube collect) and maps the outcome to an exit code. */
+async function coordinate(
+  parsed: ParsedProfile,
+  spec: KubeRunSpec,
+  options: KubeValues,
+  o: { apply: boolean; isTty: boolean; client?: KubeClient },
+): Promise<number> {
+  const isTty = o.isTty;
   const logger = new Logger(parsed.config.logLevel, STDERR_SINK);
   for (const w of parsed.warnings) logger.warning(w);
   const stop = new AbortController();
   const names: Deno.Signal[] = ["SIGINT", "SIGTERM"];
   const onSignal = () => stop.abort();
   for (const name of names) Deno.addSignalListener(name, onSignal);
-  let client: KubeClient | undefined;
+  let client: KubeClient | undefined = o.client;
   try {
-    client = new KubeClient(await resolveKubeConfig({ kubeconfig: options.kubeconfig, context: options.context }));
+    client ??= new KubeClient(await resolveKubeConfig({ kubeconfig: options.kubeconfig, context: options.context }));
     let report: ClusterReport | undefined;
     const engine = clusterEngine({
       client,
       spec,
       logger,
       keep: options.keep,
+      apply: o.apply,
       readyTimeoutMs: options.readyTimeout * 1000,
       startDelayMs: options.startDelay * 1000,
     }, (r) => report = r);
@@ -135,7 +251,16 @@ export async function runKube(args: string[]): Promise<number> {
             " (each on its own clock; cross-host clock offsets are not measured)",
         );
       }
-      if (report.partial) return EXIT.REQUESTS_FAILED;
+      if (report.partial) {
+        // Said again after the tables, so the last line a user reads is not "completed successfully".
+        const missing = report.notCompleted.length > 0 ? `; indexes ${report.notCompleted.join(", ")} missing` : "";
+        logger.error(
+          `partial run: ${report.merged.length} of ${report.shards} shards merged${missing}` +
+            (report.problems.length > 0 ? ` (${report.problems.join("; ")})` : "") +
+            `. The results in ${outcome.artifactDir} cover only the merged shards' load.`,
+        );
+        return EXIT.REQUESTS_FAILED;
+      }
     }
     return PROFILE_EXIT[outcome.end];
   } catch (err) {
@@ -151,7 +276,7 @@ export async function runKube(args: string[]): Promise<number> {
     if (err instanceof Error && err.stack) logger.debug(err.stack);
     return EXIT.INTERNAL;
   } finally {
-    client?.close();
+    if (o.client === undefined) client?.close();
     for (const name of names) Deno.removeSignalListener(name, onSignal);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The options of `infermeter kube generate|run`, declared once (parser and `--help`); every other option is a
+ * The options of `infermeter kube generate|run|start|collect`, declared once (parser and `--help`); every other option is a
  * profile option, passed to the shards through the run's ConfigMap.
  */
 import { type Command, defineCommand } from "../config/command_spec.ts";
@@ -78,7 +78,7 @@ export const KUBE_OPTIONS = [
     group: G,
     metavar: "<name>",
     defaultDescription: "infermeter-<random>",
-    help: "Name (prefix) of the run's objects.",
+    help: "Name (prefix) of the run's objects; kube start and collect find an applied run by it.",
   },
   {
     key: "shardCpu",
@@ -102,7 +102,7 @@ export const KUBE_OPTIONS = [
     default: false,
     flags: ["--keep"],
     group: G,
-    help: "kube run: leave the run's objects (Job, ConfigMaps, RBAC) in the cluster afterwards.",
+    help: "kube run, collect: leave the run's objects (Job, ConfigMaps, RBAC) in the cluster afterwards.",
   },
   {
     key: "readyTimeout",
@@ -112,7 +112,7 @@ export const KUBE_OPTIONS = [
     flags: ["--ready-timeout"],
     group: G,
     metavar: "<s>",
-    help: "kube run: seconds the shards may take to be scheduled and ready before the run is stopped.",
+    help: "kube run, start, collect: seconds the shards may take to be scheduled and ready before the run is stopped.",
   },
   {
     key: "startDelay",
@@ -122,17 +122,20 @@ export const KUBE_OPTIONS = [
     flags: ["--start-delay"],
     group: G,
     metavar: "<s>",
-    help: "kube run: the shared start is this many seconds after the last shard is ready.",
+    help: "kube run, start, collect: the shared start is this many seconds after the last shard is ready.",
   },
 ] as const satisfies readonly OptionSpec[];
 
 export const KUBE_COMMAND: Command<typeof KUBE_OPTIONS> = defineCommand({
   name: "kube",
-  usage: "generate|run [kube options] <profile options>",
+  usage: "generate|run|start|collect [kube options] <profile options>",
   description: "Run a profile from N pods of a Kubernetes Indexed Job and merge their records exactly.\n" +
     "generate prints the manifests (ConfigMaps, ServiceAccount/Role/RoleBinding, Job); run applies them, starts " +
     "the shards together, collects every shard's records, merges them into the usual artifact directory and " +
-    "report, and removes the objects (--keep leaves them). --model is required (the coordinator may not reach the " +
+    "report, and removes the objects (--keep leaves them). For manifests applied by other means (generate | " +
+    "kubectl apply -f -), whose shards wait for a start only a coordinator writes: start --run-name R writes it " +
+    "once every shard is ready; collect --run-name R does that unless done, then collects, merges and cleans up " +
+    "like run (the profile options come from the run's ConfigMap; --artifact-dir and the like may be added). --model is required (the coordinator may not reach the " +
     "server); --random-seed is drawn when not given.\n" +
     "Exit codes: 0 all shards merged, 1 a partial run (a shard failed or its records are missing) or all requests " +
     "failed, 2 bad options, 70 internal error.",

@@ -19,16 +19,23 @@ import {
 import { assembleStreams, INDEX_LABEL, parseIndexes, planMerge, RecordsChannelError } from "./records_channel.ts";
 import { replayShardStreams, type ShardStart } from "./replay_shard_streams.ts";
 
-export interface ClusterRunOptions {
+/** What holding the shared start needs. */
+export interface SharedStartOptions {
   readonly client: KubeClient;
-  readonly spec: KubeRunSpec;
+  readonly spec: Pick<KubeRunSpec, "run" | "namespace" | "shards">;
   readonly logger: Logger;
-  /** Leave the objects in the cluster afterwards. */
-  readonly keep: boolean;
   /** How long shards may take to get ready. */
   readonly readyTimeoutMs: number;
   /** The start is written this far ahead of the moment the last shard got ready (every shard must see it first). */
   readonly startDelayMs: number;
+}
+
+export interface ClusterRunOptions extends SharedStartOptions {
+  readonly spec: KubeRunSpec;
+  /** Leave the objects in the cluster afterwards. */
+  readonly keep: boolean;
+  /** Create the run's objects first (`kube run`); false when they were applied already (`kube collect`). */
+  readonly apply?: boolean;
 }
 
 /** What happened on the cluster, beside the records. */
@@ -61,7 +68,7 @@ export function clusterEngine(c: ClusterRunOptions, onReport: (r: ClusterReport)
     const { client, spec, logger } = c;
     const ns = spec.namespace;
     const n = names(spec.run);
-    for (const m of kubeManifests(spec)) {
+    for (const m of c.apply === false ? [] : kubeManifests(spec)) {
       await client.create(collectionOf(m.kind, ns), m);
       logger.debug(`created ${m.kind} ${ns}/${m.metadata.name}`);
     }
@@ -69,7 +76,21 @@ export function clusterEngine(c: ClusterRunOptions, onReport: (r: ClusterReport)
     const jobPath = `${kubePaths.jobs(ns)}/${n.job}`;
     try {
       const stopped = await sharedStart(c, o.signal);
-      if (stopped) await client.delete(jobPath);
+      if (stopped !== undefined) {
+        // No start was written, so no shard sent anything: there is nothing to merge.
+        await client.delete(jobPath);
+        logger.error(`partial run: no shard started (${stopped}); nothing was sent.`);
+        const none = Array.from({ length: spec.shards }, (_, i) => i);
+        onReport({
+          shards: spec.shards,
+          merged: [],
+          notCompleted: none,
+          problems: [stopped],
+          starts: [],
+          partial: true,
+        });
+        return { shards: [] };
+      }
       const job = await client.waitFor<Job>(kubePaths.jobs(ns), n.job, (j) => finished(j) !== undefined);
       const condition = finished(job)!;
       const completed = job.status?.completedIndexes ?? "";
@@ -132,8 +153,11 @@ export function clusterEngine(c: ClusterRunOptions, onReport: (r: ClusterReport)
   };
 }
 
-/** Waits for every shard to be ready (or failed), then writes the start; true when stopped instead. */
-async function sharedStart(c: ClusterRunOptions, signal: AbortSignal): Promise<boolean> {
+/**
+ * Waits for every shard to be ready (or failed), then writes the start; why not, when stopped instead. A start
+ * already written (`kube start` before `kube collect`) stands.
+ */
+export async function sharedStart(c: SharedStartOptions, signal: AbortSignal): Promise<string | undefined> {
   const { client, spec, logger } = c;
   const ns = spec.namespace;
   const n = names(spec.run);
@@ -142,6 +166,11 @@ async function sharedStart(c: ClusterRunOptions, signal: AbortSignal): Promise<b
   let shown = -1;
   while (!signal.aborted) {
     const cm = await client.get(startPath);
+    const written = cm.metadata?.annotations?.[START_ANNOTATION];
+    if (written !== undefined) {
+      logger.info(`shared start already written: ${new Date(Number(written)).toISOString()}`);
+      return undefined;
+    }
     const ready = Object.keys(cm.metadata?.annotations ?? {}).filter((k) => k.startsWith(READY_ANNOTATION_PREFIX));
     const job = await client.get<Job>(`${kubePaths.jobs(ns)}/${n.job}`);
     const failed = parseIndexes(job.status?.failedIndexes).length;
@@ -153,18 +182,18 @@ async function sharedStart(c: ClusterRunOptions, signal: AbortSignal): Promise<b
       const startAt = Date.now() + c.startDelayMs;
       await client.mergePatch(startPath, { metadata: { annotations: { [START_ANNOTATION]: String(startAt) } } });
       logger.info(`shared start at ${new Date(startAt).toISOString()}`);
-      return false;
+      return undefined;
     }
-    if (finished(job) !== undefined) return false;
+    // Every index failed before getting ready: the Job is over and reports why.
+    if (finished(job) !== undefined) return undefined;
     if (Date.now() > deadline) {
-      logger.error(
-        `only ${ready.length} of ${spec.shards} shards got ready in ${c.readyTimeoutMs / 1000} s; stopping.`,
-      );
-      return true;
+      return `only ${ready.length} of ${spec.shards} shards got ready in ${
+        c.readyTimeoutMs / 1000
+      } s (--ready-timeout)`;
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return true;
+  return "interrupted before the shared start";
 }
 
 async function cleanUp(client: KubeClient, spec: KubeRunSpec, logger: Logger): Promise<void> {

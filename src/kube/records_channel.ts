@@ -89,7 +89,7 @@ export async function recordChunkObjects(o: {
   return objects;
 }
 
-interface ChunkObject {
+export interface ChunkObject {
   readonly metadata?: { name?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
   readonly binaryData?: Record<string, string>;
 }

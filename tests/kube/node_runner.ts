@@ -35,6 +35,7 @@ type Pod = KubeObject & {
     name: string;
     namespace: string;
     uid: string;
+    deletionTimestamp?: string;
     annotations?: Record<string, string>;
     labels?: Record<string, string>;
   };
@@ -86,11 +87,7 @@ export class NodeRunner {
 
   async stop(): Promise<void> {
     this.#stop.abort();
-    for (const child of this.#children.values()) {
-      try {
-        child.kill("SIGKILL");
-      } catch { /* already gone */ }
-    }
+    for (const child of this.#children.values()) killGroup(child);
     await Promise.allSettled([...this.#children.values()].map((c) => c.status));
     await this.#loop?.catch(() => {});
     this.#client.close();
@@ -100,12 +97,30 @@ export class NodeRunner {
     while (!this.#stop.signal.aborted) {
       try {
         const list = await this.#client.get<{ items: Pod[] }>("/api/v1/pods");
-        for (const pod of list.items) await this.#handle(pod);
+        for (const pod of list.items) {
+          if (pod.metadata.deletionTimestamp !== undefined) await this.#terminate(pod);
+          else await this.#handle(pod);
+        }
       } catch (err) {
         if (!this.#stop.signal.aborted) this.#log(`runner: ${(err as Error).message}`);
       }
       await new Promise((r) => setTimeout(r, 100));
     }
+  }
+
+  /** A deleted pod's processes are killed, then the pod is removed for good, as a kubelet confirms a deletion. */
+  async #terminate(pod: Pod): Promise<void> {
+    const child = this.#children.get(pod.metadata.uid);
+    if (child !== undefined) {
+      killGroup(child);
+      await child.status;
+    }
+    if (pod.spec.nodeName !== this.#node && pod.spec.nodeName !== undefined) return;
+    await this.#client.request(
+      "DELETE",
+      `/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}`,
+      { kind: "DeleteOptions", apiVersion: "v1", gracePeriodSeconds: 0 },
+    ).catch(() => {});
   }
 
   async #handle(pod: Pod): Promise<void> {
@@ -164,8 +179,10 @@ export class NodeRunner {
     env.KUBECONFIG = `${dir}/kubeconfig`;
     const argv = [...(container.command ?? []), ...(container.args ?? [])];
     const mapped = [...(this.#o.exec[argv[0]] ?? [argv[0]]), ...argv.slice(1)];
-    const child = new Deno.Command(mapped[0], {
-      args: mapped.slice(1),
+    // setsid: the pod's processes form one group, killed together as a container's would be (the shard agent's
+    // child included).
+    const child = new Deno.Command("setsid", {
+      args: mapped,
       env,
       clearEnv: true,
       cwd: dir,
@@ -196,6 +213,7 @@ export class NodeRunner {
     if (this.#o.killIndex !== undefined && index === this.#o.killIndex) void this.#killLater(pod, child);
     this.#log(`runner: started ${namespace}/${name} (index ${index}, pid ${child.pid})`);
     void child.status.then(async (s) => {
+      killGroup(child); // what the pod's main process left behind ends with the container
       this.#children.delete(pod.metadata.uid);
       this.#log(`runner: ${namespace}/${name} exited ${s.code}${s.signal ? ` (${s.signal})` : ""}`);
       const at = new Date().toISOString();
@@ -226,9 +244,7 @@ export class NodeRunner {
     const delay = Math.max(0, start - Date.now()) + (this.#o.killAfterStartMs ?? 300);
     await new Promise((r) => setTimeout(r, delay));
     this.#log(`runner: killing index ${this.#o.killIndex} (pid ${child.pid})`);
-    try {
-      child.kill("SIGKILL");
-    } catch { /* already gone */ }
+    killGroup(child);
   }
 
   async #envValue(pod: Pod, e: EnvVar): Promise<string> {
@@ -259,4 +275,11 @@ export class NodeRunner {
       { contentType: "application/merge-patch+json" },
     );
   }
+}
+
+/** SIGKILL to the pod's process group (setsid made the child its leader). */
+function killGroup(child: Deno.ChildProcess): void {
+  try {
+    Deno.kill(-child.pid, "SIGKILL");
+  } catch { /* already gone */ }
 }
