@@ -14,8 +14,20 @@ if (currentWorkerRole() !== undefined) {
   early.release();
 } else if (import.meta.main) {
   // `deno task` runs in the checkout and names the user's directory in INIT_CWD: relative paths (--input-file,
-  // artifacts) are the user's. Only then: a process started elsewhere (tests, scripts) keeps its own directory.
+  // artifacts) are the user's. Only then: a process started elsewhere (tests, scripts) keeps its own directory, and
+  // so does a bundle run from its own directory (no deno.json beside it) by a process that inherited INIT_CWD.
   const initCwd = Deno.env.get("INIT_CWD");
-  if (initCwd && Deno.cwd() === new URL(".", import.meta.url).pathname.replace(/\/$/, "")) Deno.chdir(initCwd);
+  if (initCwd && Deno.cwd() === new URL(".", import.meta.url).pathname.replace(/\/$/, "") && inCheckout()) {
+    Deno.chdir(initCwd);
+  }
   Deno.exit(await runCli(Deno.args));
+}
+
+/** Whether this file runs from a checkout (its deno.json beside it), where `deno task` sets INIT_CWD. */
+function inCheckout(): boolean {
+  try {
+    return Deno.statSync(new URL("./deno.json", import.meta.url)).isFile;
+  } catch {
+    return false;
+  }
 }
