@@ -13,6 +13,8 @@
  * `add_special_tokens=False`).
  */
 
+import { type HfBpeMerges, type HfBpeVocab, mergesFromList, vocabFromObject } from "./hf_bpe_model_data.ts";
+
 /** An entry of `added_tokens`, with `@huggingface/tokenizers`' defaults applied. */
 export interface AddedTokenSpec {
   readonly content: string;
@@ -33,9 +35,8 @@ export interface PreTokenizerSpec {
 }
 
 export interface HfBpeSpec {
-  readonly vocab: Readonly<Record<string, number>>;
-  /** Either form of `merges`: `"a b"` strings or `["a", "b"]` pairs. */
-  readonly merges: readonly (string | readonly [string, string])[];
+  readonly vocab: HfBpeVocab;
+  readonly merges: HfBpeMerges;
   readonly ignoreMerges: boolean;
   readonly normalizer: "NFC" | "NFD" | "NFKC" | "NFKD" | undefined;
   readonly preTokenizer: PreTokenizerSpec;
@@ -47,6 +48,12 @@ export type HfBpeSpecResult = { readonly spec: HfBpeSpec } | { readonly unsuppor
 
 type Json = Record<string, unknown>;
 
+/** `model.vocab` and `model.merges` already read from the file's bytes (hf_bpe_scan.ts). */
+export interface ScannedModelData {
+  readonly vocab: HfBpeVocab;
+  readonly merges: HfBpeMerges;
+}
+
 function isObject(v: unknown): v is Json {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
@@ -56,8 +63,10 @@ const UNICODE_FORMS = new Set(["NFC", "NFD", "NFKC", "NFKD"]);
 /**
  * @param json The parsed `tokenizer.json`.
  * @param config The parsed `tokenizer_config.json` (options that change encoding are checked), or `{}`.
+ * @param scanned The model's vocab and merges when the scanner read them (`json` then holds empty ones).
+ * @throws {Error} when a vocabulary id is not a non-negative integer.
  */
-export function readHfBpeSpec(json: Json, config: Json = {}): HfBpeSpecResult {
+export function readHfBpeSpec(json: Json, config: Json = {}, scanned?: ScannedModelData): HfBpeSpecResult {
   const model = json.model;
   if (!isObject(model)) return { unsupported: "no model object" };
   if (model.type !== "BPE") return { unsupported: `a ${String(model.type ?? "untyped")} model` };
@@ -105,8 +114,8 @@ export function readHfBpeSpec(json: Json, config: Json = {}): HfBpeSpecResult {
   }
   return {
     spec: {
-      vocab: model.vocab as Record<string, number>,
-      merges: model.merges as HfBpeSpec["merges"],
+      vocab: scanned?.vocab ?? vocabFromObject(model.vocab),
+      merges: scanned?.merges ?? mergesFromList(model.merges),
       ignoreMerges: model.ignore_merges === true,
       normalizer,
       preTokenizer: pre,

@@ -16,6 +16,7 @@
  */
 import { BpeRanks, type BpeRanksSnapshot, NO_RANK } from "./bpe_ranks.ts";
 import type { AddedTokenSpec, HfBpeSpec } from "./hf_bpe_spec.ts";
+import { BYTE_TO_CHAR, LEFT_OUTSIDE, MERGE_MISSING, RIGHT_OUTSIDE, unByteLevel } from "./hf_bpe_model_data.ts";
 
 /** Everything needed to tokenize; the typed arrays live in SharedArrayBuffers. */
 export interface HfBpeTables {
@@ -39,32 +40,6 @@ export interface HfBpeMeta {
   readonly addedTokens: readonly AddedTokenSpec[];
 }
 
-/** GPT-2's bytes_to_unicode: byte → the character that stands for it in a byte-level vocabulary. */
-export const BYTE_TO_CHAR: readonly string[] = (() => {
-  const printable = (b: number) => (b >= 0x21 && b <= 0x7e) || (b >= 0xa1 && b <= 0xac) || (b >= 0xae && b <= 0xff);
-  const out = new Array<string>(256);
-  let n = 0;
-  for (let b = 0; b < 256; b++) out[b] = String.fromCharCode(printable(b) ? b : 256 + n++);
-  return out;
-})();
-
-/** Inverse of {@linkcode BYTE_TO_CHAR} per UTF-16 code unit; -1 outside the alphabet. */
-const CHAR_TO_BYTE: Int16Array = (() => {
-  const t = new Int16Array(65536).fill(-1);
-  BYTE_TO_CHAR.forEach((c, b) => t[c.charCodeAt(0)] = b);
-  return t;
-})();
-
-/** Writes the bytes `s` stands for at `out[at…]`; returns the end, or -1 when `s` is outside the alphabet. */
-function unByteLevel(s: string, out: Uint8Array, at: number): number {
-  for (let i = 0; i < s.length; i++) {
-    const b = CHAR_TO_BYTE[s.charCodeAt(i)];
-    if (b < 0) return -1;
-    out[at++] = b;
-  }
-  return at;
-}
-
 /** Hash slot of a symbol pair in a table of `mask + 1` slots. */
 export function pairSlot(left: number, right: number, mask: number): number {
   let h = Math.imul(left, 0x9e3779b1) ^ Math.imul(right + 0x7f4a7c15, 0x85ebca77);
@@ -78,82 +53,84 @@ function sharedInt32(length: number): Int32Array {
   return new Int32Array(new SharedArrayBuffer(length * 4));
 }
 
-/**
- * Builds the tables. `regex` is the pre-tokenizer's compiled pattern (see {@linkcode HfBpeMeta.regexSource}).
- * @throws {Error} when the vocabulary holds an id that is not a non-negative integer.
- */
+/** Builds the tables. `regex` is the pre-tokenizer's compiled pattern (see {@linkcode HfBpeMeta.regexSource}). */
 export function buildHfBpeTables(spec: HfBpeSpec, regex: RegExp): HfBpeTables {
-  // Pass 1: the vocabulary as symbols.
-  const keys = Object.keys(spec.vocab);
-  let byteCapacity = 0;
-  for (const k of keys) byteCapacity += k.length;
-  let bytes = new Uint8Array(byteCapacity + 1024);
-  let starts = new Int32Array(keys.length + 1);
-  let ids = new Int32Array(keys.length);
-  let count = 0;
-  let at = 0;
-  let maxId = -1;
-  for (const k of keys) {
-    const id = spec.vocab[k];
-    if (!Number.isInteger(id) || id < 0) {
-      throw new Error(`the vocabulary gives ${JSON.stringify(k)} the id ${id}; ids must be non-negative integers`);
+  // Pass 1: the vocabulary as symbols (a vocabulary token's symbol is its id).
+  let { bytes, starts, ids } = spec.vocab;
+  let count = ids.length;
+  let vocabSymbols = BpeRanks.fromTokens(bytes, starts, ids);
+  if (vocabSymbols.size < count) {
+    // A key listed twice: keep its later id only, as JSON.parse does.
+    const keep = new Int32Array(count);
+    let kept = 0;
+    for (let t = 0; t < count; t++) {
+      if (vocabSymbols.rankOf(bytes, starts[t], starts[t + 1]) === ids[t]) keep[kept++] = t;
     }
-    const end = unByteLevel(k, bytes, at);
-    if (end < 0) continue;
-    starts[count] = at;
-    ids[count++] = id;
-    at = end;
-    if (id > maxId) maxId = id;
+    const keptStarts = new Int32Array(kept + 1);
+    const keptIds = new Int32Array(kept);
+    const keptBytes = new Uint8Array(bytes.length);
+    let at = 0;
+    for (let k = 0; k < kept; k++) {
+      const t = keep[k];
+      keptStarts[k] = at;
+      keptBytes.set(bytes.subarray(starts[t], starts[t + 1]), at);
+      at += starts[t + 1] - starts[t];
+      keptIds[k] = ids[t];
+    }
+    keptStarts[kept] = at;
+    bytes = keptBytes.subarray(0, at);
+    starts = keptStarts;
+    ids = keptIds;
+    count = kept;
+    vocabSymbols = BpeRanks.fromTokens(bytes, starts, ids);
   }
-  starts[count] = at;
+  let maxId = -1;
+  for (let t = 0; t < count; t++) if (ids[t] > maxId) maxId = ids[t];
   for (const t of spec.addedTokens) if (t.id > maxId) maxId = t.id;
-  const vocabSymbols = BpeRanks.fromTokens(bytes, starts, ids.subarray(0, count));
   const vocabCount = count;
 
-  // Extra symbols: strings outside the vocabulary that merges or added tokens name.
+  // Extra symbols: byte strings outside the vocabulary that merges or added tokens name (keyed as Latin-1).
   const extras = new Map<string, number>();
   let nextSymbol = maxId + 1;
+  const symbolOfBytes = (source: Uint8Array, start: number, end: number): number => {
+    const r = vocabSymbols.rankOf(source, start, end);
+    if (r !== NO_RANK) return r;
+    const key = String.fromCharCode(...source.subarray(start, end));
+    let e = extras.get(key);
+    if (e === undefined) extras.set(key, e = nextSymbol++);
+    return e;
+  };
   let scratch = new Uint8Array(256);
-  const symbolOf = (s: string, create: boolean): number => {
+  const symbolOf = (s: string): number => {
     if (s.length * 2 > scratch.length) scratch = new Uint8Array(s.length * 4);
     const n = unByteLevel(s, scratch, 0);
-    if (n < 0) return -1;
-    const r = vocabSymbols.rankOf(scratch, 0, n);
-    if (r !== NO_RANK) return r;
-    let e = extras.get(s);
-    if (e === undefined && create) extras.set(s, e = nextSymbol++);
-    return e ?? -1;
+    return n < 0 ? -1 : symbolOfBytes(scratch, 0, n);
   };
 
-  // Merge sides and results; sides must be symbols, results only when they are.
-  const mergeCount = spec.merges.length;
+  // Merge sides; a merge applies only when both are symbols.
+  const merges = spec.merges;
+  const mergeCount = merges.count;
+  const mergeBytes = merges.bytes;
+  const bounds = merges.bounds;
   const lefts = new Int32Array(mergeCount);
   const rights = new Int32Array(mergeCount);
-  const joined: string[] = new Array(mergeCount);
-  const arrayForm = Array.isArray(spec.merges[0]);
   for (let m = 0; m < mergeCount; m++) {
-    const entry = spec.merges[m];
-    let a: string | undefined, b: string | undefined;
-    if (arrayForm) {
-      [a, b] = entry as readonly [string, string];
-    } else {
-      // `"a b".split(" ", 2)`, as the JavaScript library reads the string form.
-      [a, b] = String(entry).split(" ", 2);
-    }
-    if (typeof a !== "string" || typeof b !== "string") {
+    const start = bounds[3 * m], middle = bounds[3 * m + 1], end = bounds[3 * m + 2];
+    if (end === MERGE_MISSING) {
       lefts[m] = -1;
       continue;
     }
-    lefts[m] = symbolOf(a, true);
-    rights[m] = symbolOf(b, true);
-    joined[m] = a + b;
+    const flag = merges.flags[m];
+    lefts[m] = flag & LEFT_OUTSIDE ? -1 : symbolOfBytes(mergeBytes, start, middle);
+    rights[m] = flag & RIGHT_OUTSIDE ? -1 : symbolOfBytes(mergeBytes, middle, end);
   }
-  for (const t of spec.addedTokens) symbolOf(t.content, true);
+  for (const t of spec.addedTokens) symbolOf(t.content);
 
   // Pass 2: all symbols in one table.
   if (extras.size > 0) {
     let extraBytes = 0;
     for (const s of extras.keys()) extraBytes += s.length;
+    let at = starts[count];
     const all = new Uint8Array(at + extraBytes);
     all.set(bytes.subarray(0, at));
     bytes = all;
@@ -164,7 +141,7 @@ export function buildHfBpeTables(spec: HfBpeSpec, regex: RegExp): HfBpeTables {
     allIds.set(ids.subarray(0, count));
     ids = allIds;
     for (const [s, sym] of extras) {
-      at = unByteLevel(s, bytes, at);
+      for (let i = 0; i < s.length; i++) bytes[at++] = s.charCodeAt(i);
       ids[count++] = sym;
       starts[count] = at;
     }
@@ -192,7 +169,7 @@ export function buildHfBpeTables(spec: HfBpeSpec, regex: RegExp): HfBpeTables {
     pairs[4 * slot] = left;
     pairs[4 * slot + 1] = right;
     pairs[4 * slot + 2] = m;
-    pairs[4 * slot + 3] = lookup(joined[m]);
+    pairs[4 * slot + 3] = symbols.rankOf(mergeBytes, bounds[3 * m], bounds[3 * m + 2]);
   }
 
   const outIds = sharedInt32(symbolCount).fill(-1);

@@ -17,6 +17,7 @@
 import { joinPath as join, parentDir as dirname } from "../runtime/file_path.ts";
 import type { Tokenizer } from "./tokenizer.ts";
 import { type HfBpeSpec, readHfBpeSpec } from "./hf_bpe_spec.ts";
+import { scanTokenizerJson } from "./hf_bpe_scan.ts";
 import { hfBpeCacheKey, readHfBpeCache, writeHfBpeCache } from "./hf_bpe_cache.ts";
 import { buildHfBpeTables, type HfBpeTables } from "./hf_bpe_tables.ts";
 import { HfBpeTokenizer } from "./hf_bpe_tokenizer.ts";
@@ -50,15 +51,19 @@ export async function loadHfTokenizer(path: string, options: LoadHfTokenizerOpti
     const cached = readHfBpeCache(cacheKey, options.cacheDir);
     if (cached !== undefined) return fastTokenizer(path, cached);
   }
-  const tokenizerJson = await readJsonObject(tokenizerPath, true);
-  if (tokenizerJson === undefined) {
+  const tokenizerBytes = await readFileBytes(tokenizerPath);
+  if (tokenizerBytes === undefined) {
     throw new Error(
       `Tokenizer directory ${path} has no ${TOKENIZER_FILE}; download the model's ${TOKENIZER_FILE} into it or pass --tokenizer builtin.`,
     );
   }
   const config = (await readJsonObject(configPath, false)) ?? {};
-  const read = options.forceLibrary ? { unsupported: "" } : readHfBpeSpec(tokenizerJson, config);
+  // The byte scanner reads the two big parts without building ~150 MB of JSON values; anything it does not read
+  // (other model shapes, the library path) takes the whole-document parse.
+  const scanned = options.forceLibrary ? undefined : scanTokenizerJson(tokenizerBytes);
+  const tokenizerJson = scanned?.json ?? parseJsonObject(tokenizerPath, tokenizerBytes, true);
   try {
+    const read = options.forceLibrary ? { unsupported: "" } : readHfBpeSpec(tokenizerJson, config, scanned);
     if ("spec" in read) {
       const tables = buildHfBpeTables(read.spec, await compilePreTokenizerRegex(read.spec));
       // Not awaited by default: the write runs on the runtime's I/O threads while this run goes on.
@@ -68,14 +73,20 @@ export async function loadHfTokenizer(path: string, options: LoadHfTokenizerOpti
     }
     const { HfTokenizer } = await import("./hf_library_tokenizer.ts");
     const why = read.unsupported && `not the byte-level BPE fast path: ${read.unsupported}`;
-    return new HfTokenizer(path, tokenizerJson, config, why);
+    // The scanned document lacks the vocabulary and merges the library needs.
+    const whole = scanned === undefined ? tokenizerJson : parseJsonObject(tokenizerPath, tokenizerBytes, true);
+    return new HfTokenizer(path, whole, config, why);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(
-      `Tokenizer file ${tokenizerPath} is not a tokenizer this build can run (${reason}); use the model's original ${TOKENIZER_FILE} or --tokenizer builtin.`,
-      { cause: error },
-    );
+    throw notRunnable(tokenizerPath, error);
   }
+}
+
+function notRunnable(tokenizerPath: string, error: unknown): Error {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new Error(
+    `Tokenizer file ${tokenizerPath} is not a tokenizer this build can run (${reason}); use the model's original ${TOKENIZER_FILE} or --tokenizer builtin.`,
+    { cause: error },
+  );
 }
 
 function fastTokenizer(name: string, tables: HfBpeTables): Tokenizer {
@@ -115,23 +126,29 @@ async function cacheKeyOf(tokenizerPath: string, configPath: string): Promise<st
   return hfBpeCacheKey(parts);
 }
 
-/** Parsed JSON object at `path`, or undefined when the file does not exist. */
-async function readJsonObject(path: string, required: boolean): Promise<Record<string, unknown> | undefined> {
-  let text: string;
+/** The bytes of the file at `path`, or undefined when it does not exist. */
+async function readFileBytes(path: string): Promise<Uint8Array | undefined> {
   try {
-    text = await Deno.readTextFile(path);
+    return await Deno.readFile(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw new Error(
       `Cannot read ${path} (${error instanceof Error ? error.message : String(error)}); check its permissions.`,
-      {
-        cause: error,
-      },
+      { cause: error },
     );
   }
+}
+
+/** Parsed JSON object at `path`, or undefined when the file does not exist. */
+async function readJsonObject(path: string, required: boolean): Promise<Record<string, unknown> | undefined> {
+  const bytes = await readFileBytes(path);
+  return bytes === undefined ? undefined : parseJsonObject(path, bytes, required);
+}
+
+function parseJsonObject(path: string, bytes: Uint8Array, required: boolean): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(new TextDecoder().decode(bytes));
   } catch (error) {
     throw new Error(
       `${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}); re-download it.`,
