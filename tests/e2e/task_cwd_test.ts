@@ -15,6 +15,10 @@ Deno.test("deno task infermeter run from another directory reads and writes rela
     args: ["task", "--config", CONFIG, "infermeter", "profile", "--ui", "none", "-m", "m", "--url", sim.url,
       "--input-file", "inputs.jsonl", "--artifact-dir", "out"],
     cwd: tmp.path,
+    // As from a user's shell: a test run under `deno task test` would hand down its own INIT_CWD, which deno task
+    // keeps when it is already set.
+    clearEnv: true,
+    env: Object.fromEntries(Object.entries(Deno.env.toObject()).filter(([k]) => k !== "INIT_CWD")),
     stdout: "piped",
     stderr: "piped",
   }).output();
