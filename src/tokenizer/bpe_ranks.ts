@@ -100,19 +100,20 @@ export class BpeRanks {
     this.#rankStart = rankStart;
     this.#rankEnd = rankEnd;
     this.maxRank = rankStart.length - 1;
+    let slots: Int32Array;
+    let size: number;
     if (prebuilt !== undefined) {
-      this.#slots = prebuilt.slots;
-      this.#mask = prebuilt.slots.length / 2 - 1;
-      this.size = prebuilt.size;
-      return;
+      slots = prebuilt.slots;
+      size = prebuilt.size;
+    } else {
+      let capacity = 16;
+      while (capacity < entryRanks.length * 2) capacity *= 2;
+      slots = sharedInt32(2 * capacity).fill(NO_RANK);
+      size = 0;
     }
-    let capacity = 16;
-    while (capacity < entryRanks.length * 2) capacity *= 2;
-    const mask = capacity - 1;
+    const mask = slots.length / 2 - 1;
     this.#mask = mask;
-    const slots = sharedInt32(2 * capacity).fill(NO_RANK);
     this.#slots = slots;
-    let size = 0;
     for (let e = 0; e < entryRanks.length; e++) {
       const rank = entryRanks[e];
       const h = entryHashes[e];
@@ -161,22 +162,69 @@ export class BpeRanks {
   /**
    * Builds from token bytes already decoded: token `t` has bytes `bytes[starts[t], starts[t + 1])` and rank
    * `ranks[t]` (the later of equal byte strings wins for encoding). `bytes` is copied into shared memory.
+   * `tokenHashes[t]`, when given, is token `t`'s {@linkcode hashBytes} (computed while decoding it).
    */
-  static fromTokens(bytes: Uint8Array, starts: Int32Array, ranks: Int32Array): BpeRanks {
+  static fromTokens(bytes: Uint8Array, starts: Int32Array, ranks: Int32Array, tokenHashes?: Int32Array): BpeRanks {
     const count = ranks.length;
     let maxRank = -1;
     for (let t = 0; t < count; t++) if (ranks[t] > maxRank) maxRank = ranks[t];
     const rankStart = sharedInt32(maxRank + 1).fill(-1);
     const rankEnd = sharedInt32(maxRank + 1).fill(-1);
-    const hashes = new Int32Array(count);
+    let hashes = tokenHashes;
+    if (hashes === undefined) {
+      hashes = new Int32Array(count);
+      for (let t = 0; t < count; t++) hashes[t] = hashBytes(bytes, starts[t], starts[t + 1]);
+    }
     for (let t = 0; t < count; t++) {
       rankStart[ranks[t]] = starts[t];
       rankEnd[ranks[t]] = starts[t + 1];
-      hashes[t] = hashBytes(bytes, starts[t], starts[t + 1]);
     }
     const shared = new Uint8Array(new SharedArrayBuffer(starts[count]));
     shared.set(bytes.subarray(0, starts[count]));
     return new BpeRanks(shared, rankStart, rankEnd, ranks, hashes);
+  }
+
+  /**
+   * This table with more tokens (as {@linkcode fromTokens} takes them; a later equal byte string wins), built
+   * without hashing this table's tokens again: its slots are copied, or re-inserted by their stored hashes when
+   * the new tokens would fill more than half of them.
+   */
+  withTokens(bytes: Uint8Array, starts: Int32Array, ranks: Int32Array): BpeRanks {
+    const count = ranks.length;
+    const base = this.#bytes.length;
+    const all = new Uint8Array(new SharedArrayBuffer(base + starts[count]));
+    all.set(this.#bytes);
+    all.set(bytes.subarray(0, starts[count]), base);
+    let maxRank = this.maxRank;
+    for (let t = 0; t < count; t++) if (ranks[t] > maxRank) maxRank = ranks[t];
+    const rankStart = sharedInt32(maxRank + 1).fill(-1);
+    const rankEnd = sharedInt32(maxRank + 1).fill(-1);
+    rankStart.set(this.#rankStart);
+    rankEnd.set(this.#rankEnd);
+    const hashes = new Int32Array(count);
+    for (let t = 0; t < count; t++) {
+      rankStart[ranks[t]] = base + starts[t];
+      rankEnd[ranks[t]] = base + starts[t + 1];
+      hashes[t] = hashBytes(bytes, starts[t], starts[t + 1]);
+    }
+    const old = this.#slots;
+    if ((this.size + count) * 4 <= old.length) {
+      const slots = sharedInt32(old.length);
+      slots.set(old);
+      const prebuilt = { bytes: all, rankStart, rankEnd, slots, size: this.size };
+      return new BpeRanks(all, rankStart, rankEnd, ranks, hashes, prebuilt);
+    }
+    const entryRanks = new Int32Array(this.size + count);
+    const entryHashes = new Int32Array(this.size + count);
+    let e = 0;
+    for (let slot = 0; slot < old.length; slot += 2) {
+      if (old[slot + 1] === NO_RANK) continue;
+      entryHashes[e] = old[slot];
+      entryRanks[e++] = old[slot + 1];
+    }
+    entryRanks.set(ranks, e);
+    entryHashes.set(hashes, e);
+    return new BpeRanks(all, rankStart, rankEnd, entryRanks, entryHashes);
   }
 
   static parse(bpeRanks: string): BpeRanks {

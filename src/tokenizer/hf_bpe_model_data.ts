@@ -30,6 +30,11 @@ export interface HfBpeVocab {
   readonly bytes: Uint8Array;
   readonly starts: Int32Array;
   readonly ids: Int32Array;
+  /**
+   * Token `t`'s `hashBytes` (bpe_ranks.ts), when the producer computed it while decoding (the scanner does); else the
+   * builder hashes the bytes itself.
+   */
+  readonly hashes?: Int32Array;
 }
 
 /** `bounds[3m + 2]` of a merge that is not a pair of strings: it is skipped, as `@huggingface/tokenizers` does. */
@@ -49,6 +54,12 @@ export interface HfBpeMerges {
   readonly bytes: Uint8Array;
   readonly bounds: Int32Array;
   readonly flags: Uint8Array;
+  /**
+   * Per merge `[3m, 3m + 1, 3m + 2]`: `hashBytes` (bpe_ranks.ts) of the left side, the right side and the two joined,
+   * when the producer computed them while decoding (the joined hash continues the left side's over the right);
+   * meaningless for a merge with a flag or {@linkcode MERGE_MISSING}.
+   */
+  readonly hashes?: Int32Array;
 }
 
 /** Writes the bytes `s` stands for at `out[at…]`; returns the end, or -1 when `s` is outside the alphabet. */

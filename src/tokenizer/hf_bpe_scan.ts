@@ -19,6 +19,7 @@ import {
   MERGE_MISSING,
   RIGHT_OUTSIDE,
 } from "./hf_bpe_model_data.ts";
+import { BPE_HASH_PRIME, BPE_HASH_SEED, finishHash } from "./bpe_ranks.ts";
 
 /** The document with `model.vocab` and `model.merges` left empty (`{}`, `[]`), and the two as bytes. */
 export interface ScannedTokenizerJson {
@@ -48,19 +49,15 @@ function hexValue(c: number): number {
   throw new NotScanned();
 }
 
-/** A growable byte buffer. */
+/**
+ * The bytes decoded from the rest of the file: as long as that rest (decoding never grows it), so writes need no
+ * bound checks. Pages never written are never touched, so the unused part costs no memory.
+ */
 class ByteOut {
-  bytes: Uint8Array;
+  readonly bytes: Uint8Array;
   at = 0;
   constructor(capacity: number) {
     this.bytes = new Uint8Array(capacity);
-  }
-  /** Room for `n` more bytes. */
-  reserve(n: number): void {
-    if (this.at + n <= this.bytes.length) return;
-    const grown = new Uint8Array(Math.max(2 * this.bytes.length, this.at + n));
-    grown.set(this.bytes.subarray(0, this.at));
-    this.bytes = grown;
   }
 }
 
@@ -203,36 +200,42 @@ class Scanner {
   }
 
   /**
-   * Decodes the JSON string at the cursor into `out` as byte-level bytes. `split`: a space ends a part (the
-   * string form of a merge): returns the number of parts seen. Sets `#outside` bits (1 << part) for parts
-   * with characters outside the alphabet, and `#partEnd` to `out.at` after the first part.
+   * Decodes the JSON string at the cursor into `out` as byte-level bytes, in one pass, hashing as it goes
+   * (`hashBytes`'s FNV-1a steps, unfinished). `split`: a space ends a part (the string form of a merge): returns
+   * the number of parts seen. Sets `#outside` bits (1 << part) for parts with characters outside the alphabet,
+   * `#partEnd` to `out.at` after the first part, `#hashFirst` to the first part's hash, `#hashLast` to the last
+   * part's, and `#hashAll` to all kept bytes' hash continued from `hashFrom`.
    */
   #outside = 0;
   #partEnd = 0;
-  token(out: ByteOut, split: boolean): number {
+  #hashFirst = 0;
+  #hashLast = 0;
+  #hashAll = 0;
+  token(out: ByteOut, split: boolean, hashFrom: number): number {
     const b = this.b;
     const n = this.n;
     let i = this.i;
     if (b[i] !== QUOTE) throw new NotScanned();
     i++;
-    // A string of k bytes decodes to at most k bytes.
-    let end = i;
-    while (end < n && b[end] !== QUOTE) end += b[end] === BACKSLASH ? 2 : 1;
-    if (end >= n) throw new NotScanned();
-    out.reserve(end - i);
+    // The output holds at least the rest of the file (decoding never grows a string), so no bound checks here.
     const bytes = out.bytes;
     let at = out.at;
     let part = 0;
     let outside = 0;
+    let hashPart = BPE_HASH_SEED;
+    let hashAll = hashFrom;
     this.#partEnd = -1;
-    while (i < end) {
+    this.#hashFirst = BPE_HASH_SEED;
+    for (;;) {
+      if (i >= n) throw new NotScanned();
       const c = b[i];
       let u: number;
       if (c < 0x80) {
+        if (c === QUOTE) break;
         if (c === BACKSLASH) {
           const e = b[i + 1];
           if (e === 0x75) { // \uXXXX
-            if (i + 6 > end) throw new NotScanned();
+            if (i + 6 > n) throw new NotScanned();
             u = (hexValue(b[i + 2]) << 12) | (hexValue(b[i + 3]) << 8) | (hexValue(b[i + 4]) << 4) |
               hexValue(b[i + 5]);
             i += 6;
@@ -258,7 +261,7 @@ class Scanner {
           u = c;
           i++;
         }
-      } else if (c >= 0xc2 && c <= 0xc5 && (b[i + 1] & 0xc0) === 0x80 && i + 1 < end) {
+      } else if (c >= 0xc2 && c <= 0xc5 && (b[i + 1] & 0xc0) === 0x80) {
         u = ((c & 0x1f) << 6) | (b[i + 1] & 0x3f);
         i += 2;
       } else {
@@ -269,25 +272,36 @@ class Scanner {
         continue;
       }
       if (u === 0x20 && split) {
-        if (part === 0) this.#partEnd = at;
+        if (part === 0) {
+          this.#partEnd = at;
+          this.#hashFirst = hashPart;
+        }
         part++;
+        hashPart = BPE_HASH_SEED;
         continue;
       }
       if (part >= 2) continue; // `split(" ", 2)` drops the rest
       const byte = CHAR_TO_BYTE[u];
       if (byte < 0) outside |= 1 << part;
-      else bytes[at++] = byte;
+      else {
+        bytes[at++] = byte;
+        hashPart = Math.imul(hashPart ^ byte, BPE_HASH_PRIME);
+        hashAll = Math.imul(hashAll ^ byte, BPE_HASH_PRIME);
+      }
     }
-    this.i = end + 1;
+    this.i = i + 1;
     out.at = at;
     this.#outside = outside;
+    this.#hashLast = hashPart;
+    this.#hashAll = hashAll;
     return part + 1;
   }
 
   vocabObject(): HfBpeVocab {
-    const out = new ByteOut(1 << 20);
+    const out = new ByteOut(this.n - this.i);
     let starts = new Int32Array(1 << 16);
     let ids = new Int32Array(1 << 16);
+    let hashes = new Int32Array(1 << 16);
     let count = 0;
     const b = this.b;
     this.expect(OPEN_BRACE);
@@ -298,7 +312,7 @@ class Scanner {
       for (;;) {
         this.ws();
         const start = out.at;
-        this.token(out, false);
+        this.token(out, false, BPE_HASH_SEED);
         const inside = this.#outside === 0;
         if (!inside) out.at = start;
         this.expect(COLON);
@@ -313,7 +327,9 @@ class Scanner {
         if (inside) {
           starts = growInt32(starts, count + 2);
           ids = growInt32(ids, count + 1);
+          hashes = growInt32(hashes, count + 1);
           starts[count] = start;
+          hashes[count] = finishHash(this.#hashLast);
           ids[count++] = id;
         }
         this.ws();
@@ -324,13 +340,19 @@ class Scanner {
     }
     starts = growInt32(starts, count + 1);
     starts[count] = out.at;
-    return { bytes: out.bytes.subarray(0, out.at), starts: starts.subarray(0, count + 1), ids: ids.subarray(0, count) };
+    return {
+      bytes: out.bytes.subarray(0, out.at),
+      starts: starts.subarray(0, count + 1),
+      ids: ids.subarray(0, count),
+      hashes: hashes.subarray(0, count),
+    };
   }
 
   mergeList(): HfBpeMerges {
     const b = this.b;
-    const out = new ByteOut(1 << 20);
+    const out = new ByteOut(this.n - this.i);
     let bounds = new Int32Array(3 << 16);
+    let hashes = new Int32Array(3 << 16);
     let flags = new Uint8Array(1 << 16);
     let count = 0;
     let arrayForm: boolean | undefined;
@@ -346,6 +368,7 @@ class Scanner {
       arrayForm ??= isArray;
       if (isArray !== arrayForm) throw new NotScanned(); // mixed forms: let the library's reading decide
       bounds = growInt32(bounds, 3 * count + 3);
+      hashes = growInt32(hashes, 3 * count + 3);
       if (flags.length <= count) {
         const grown = new Uint8Array(2 * flags.length);
         grown.set(flags);
@@ -359,15 +382,19 @@ class Scanner {
         // `[a, b]`: exactly two strings (other shapes go to the full parse).
         this.i++;
         this.ws();
-        this.token(out, false);
+        this.token(out, false, BPE_HASH_SEED);
         if (this.#outside !== 0) {
           flag |= LEFT_OUTSIDE;
           out.at = start;
         }
+        const left = this.#hashLast;
         middle = out.at;
         this.expect(COMMA);
         this.ws();
-        this.token(out, false);
+        this.token(out, false, left);
+        hashes[3 * count] = finishHash(left);
+        hashes[3 * count + 1] = finishHash(this.#hashLast);
+        hashes[3 * count + 2] = finishHash(this.#hashAll);
         if (this.#outside !== 0) {
           flag |= RIGHT_OUTSIDE;
           out.at = middle;
@@ -375,7 +402,10 @@ class Scanner {
         end = out.at;
         this.expect(CLOSE_BRACKET);
       } else {
-        const parts = this.token(out, true);
+        const parts = this.token(out, true, BPE_HASH_SEED);
+        hashes[3 * count] = finishHash(this.#hashFirst);
+        hashes[3 * count + 1] = finishHash(this.#hashLast);
+        hashes[3 * count + 2] = finishHash(this.#hashAll);
         if (parts < 2) {
           out.at = start;
           middle = start;
@@ -405,7 +435,7 @@ class Scanner {
       if (c === CLOSE_BRACKET) break;
       if (c !== COMMA) throw new NotScanned();
     }
-    return { count, bytes: out.bytes.subarray(0, out.at), bounds, flags };
+    return { count, bytes: out.bytes.subarray(0, out.at), bounds, flags, hashes };
   }
 }
 

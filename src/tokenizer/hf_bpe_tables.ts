@@ -14,9 +14,16 @@
  *
  * Strings with characters outside the byte-level alphabet can never be produced from text and are left out.
  */
-import { BpeRanks, type BpeRanksSnapshot, NO_RANK } from "./bpe_ranks.ts";
+import { BpeRanks, type BpeRanksSnapshot, hashBytes, NO_RANK } from "./bpe_ranks.ts";
 import type { AddedTokenSpec, HfBpeSpec } from "./hf_bpe_spec.ts";
-import { BYTE_TO_CHAR, LEFT_OUTSIDE, MERGE_MISSING, RIGHT_OUTSIDE, unByteLevel } from "./hf_bpe_model_data.ts";
+import {
+  BYTE_TO_CHAR,
+  type HfBpeMerges,
+  LEFT_OUTSIDE,
+  MERGE_MISSING,
+  RIGHT_OUTSIDE,
+  unByteLevel,
+} from "./hf_bpe_model_data.ts";
 
 /** Everything needed to tokenize; the typed arrays live in SharedArrayBuffers. */
 export interface HfBpeTables {
@@ -58,7 +65,7 @@ export function buildHfBpeTables(spec: HfBpeSpec, regex: RegExp): HfBpeTables {
   // Pass 1: the vocabulary as symbols (a vocabulary token's symbol is its id).
   let { bytes, starts, ids } = spec.vocab;
   let count = ids.length;
-  let vocabSymbols = BpeRanks.fromTokens(bytes, starts, ids);
+  let vocabSymbols = BpeRanks.fromTokens(bytes, starts, ids, spec.vocab.hashes);
   if (vocabSymbols.size < count) {
     // A key listed twice: keep its later id only, as JSON.parse does.
     const keep = new Int32Array(count);
@@ -92,8 +99,8 @@ export function buildHfBpeTables(spec: HfBpeSpec, regex: RegExp): HfBpeTables {
   // Extra symbols: byte strings outside the vocabulary that merges or added tokens name (keyed as Latin-1).
   const extras = new Map<string, number>();
   let nextSymbol = maxId + 1;
-  const symbolOfBytes = (source: Uint8Array, start: number, end: number): number => {
-    const r = vocabSymbols.rankOf(source, start, end);
+  const symbolOfBytes = (source: Uint8Array, start: number, end: number, hash: number): number => {
+    const r = vocabSymbols.rankOfHashed(source, start, end, hash);
     if (r !== NO_RANK) return r;
     const key = String.fromCharCode(...source.subarray(start, end));
     let e = extras.get(key);
@@ -104,7 +111,7 @@ export function buildHfBpeTables(spec: HfBpeSpec, regex: RegExp): HfBpeTables {
   const symbolOf = (s: string): number => {
     if (s.length * 2 > scratch.length) scratch = new Uint8Array(s.length * 4);
     const n = unByteLevel(s, scratch, 0);
-    return n < 0 ? -1 : symbolOfBytes(scratch, 0, n);
+    return n < 0 ? -1 : symbolOfBytes(scratch, 0, n, hashBytes(scratch, 0, n));
   };
 
   // Merge sides; a merge applies only when both are symbols.
@@ -112,6 +119,7 @@ export function buildHfBpeTables(spec: HfBpeSpec, regex: RegExp): HfBpeTables {
   const mergeCount = merges.count;
   const mergeBytes = merges.bytes;
   const bounds = merges.bounds;
+  const hashes = merges.hashes ?? mergeHashes(merges);
   const lefts = new Int32Array(mergeCount);
   const rights = new Int32Array(mergeCount);
   for (let m = 0; m < mergeCount; m++) {
@@ -121,32 +129,28 @@ export function buildHfBpeTables(spec: HfBpeSpec, regex: RegExp): HfBpeTables {
       continue;
     }
     const flag = merges.flags[m];
-    lefts[m] = flag & LEFT_OUTSIDE ? -1 : symbolOfBytes(mergeBytes, start, middle);
-    rights[m] = flag & RIGHT_OUTSIDE ? -1 : symbolOfBytes(mergeBytes, middle, end);
+    lefts[m] = flag & LEFT_OUTSIDE ? -1 : symbolOfBytes(mergeBytes, start, middle, hashes[3 * m]);
+    rights[m] = flag & RIGHT_OUTSIDE ? -1 : symbolOfBytes(mergeBytes, middle, end, hashes[3 * m + 1]);
   }
   for (const t of spec.addedTokens) symbolOf(t.content);
 
-  // Pass 2: all symbols in one table.
+  // The extras join the vocabulary's table (its tokens are not hashed again).
+  let symbols = vocabSymbols;
   if (extras.size > 0) {
     let extraBytes = 0;
     for (const s of extras.keys()) extraBytes += s.length;
-    let at = starts[count];
-    const all = new Uint8Array(at + extraBytes);
-    all.set(bytes.subarray(0, at));
-    bytes = all;
-    const allStarts = new Int32Array(count + extras.size + 1);
-    allStarts.set(starts.subarray(0, count + 1));
-    starts = allStarts;
-    const allIds = new Int32Array(count + extras.size);
-    allIds.set(ids.subarray(0, count));
-    ids = allIds;
+    const xBytes = new Uint8Array(extraBytes);
+    const xStarts = new Int32Array(extras.size + 1);
+    const xIds = new Int32Array(extras.size);
+    let at = 0;
+    let x = 0;
     for (const [s, sym] of extras) {
-      for (let i = 0; i < s.length; i++) bytes[at++] = s.charCodeAt(i);
-      ids[count++] = sym;
-      starts[count] = at;
+      for (let i = 0; i < s.length; i++) xBytes[at++] = s.charCodeAt(i);
+      xIds[x++] = sym;
+      xStarts[x] = at;
     }
+    symbols = vocabSymbols.withTokens(xBytes, xStarts, xIds);
   }
-  const symbols = extras.size > 0 ? BpeRanks.fromTokens(bytes, starts, ids.subarray(0, count)) : vocabSymbols;
   const symbolCount = nextSymbol;
   const lookup = (s: string): number => {
     if (s.length * 2 > scratch.length) scratch = new Uint8Array(s.length * 4);
@@ -169,7 +173,7 @@ export function buildHfBpeTables(spec: HfBpeSpec, regex: RegExp): HfBpeTables {
     pairs[4 * slot] = left;
     pairs[4 * slot + 1] = right;
     pairs[4 * slot + 2] = m;
-    pairs[4 * slot + 3] = symbols.rankOf(mergeBytes, bounds[3 * m], bounds[3 * m + 2]);
+    pairs[4 * slot + 3] = symbols.rankOfHashed(mergeBytes, bounds[3 * m], bounds[3 * m + 2], hashes[3 * m + 2]);
   }
 
   const outIds = sharedInt32(symbolCount).fill(-1);
@@ -209,4 +213,17 @@ export function buildHfBpeTables(spec: HfBpeSpec, regex: RegExp): HfBpeTables {
       addedTokens: spec.addedTokens,
     },
   };
+}
+
+/** {@linkcode HfBpeMerges.hashes} for merges whose producer did not hash them. */
+function mergeHashes(merges: HfBpeMerges): Int32Array {
+  const { bytes, bounds } = merges;
+  const hashes = new Int32Array(3 * merges.count);
+  for (let m = 0; m < merges.count; m++) {
+    if (bounds[3 * m + 2] === MERGE_MISSING) continue;
+    hashes[3 * m] = hashBytes(bytes, bounds[3 * m], bounds[3 * m + 1]);
+    hashes[3 * m + 1] = hashBytes(bytes, bounds[3 * m + 1], bounds[3 * m + 2]);
+    hashes[3 * m + 2] = hashBytes(bytes, bounds[3 * m], bounds[3 * m + 2]);
+  }
+  return hashes;
 }

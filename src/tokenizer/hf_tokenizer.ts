@@ -51,13 +51,19 @@ export async function loadHfTokenizer(path: string, options: LoadHfTokenizerOpti
     const cached = readHfBpeCache(cacheKey, options.cacheDir);
     if (cached !== undefined) return fastTokenizer(path, cached);
   }
+  // Started before the big read so that they overlap it: the config's read, and the library module whose regex
+  // translation a table build uses (a rejection is seen where each is awaited).
+  const configRead = readJsonObject(configPath, false);
+  configRead.catch(() => {});
+  const library = options.forceLibrary ? undefined : import("@huggingface/tokenizers");
+  library?.catch(() => {});
   const tokenizerBytes = await readFileBytes(tokenizerPath);
   if (tokenizerBytes === undefined) {
     throw new Error(
       `Tokenizer directory ${path} has no ${TOKENIZER_FILE}; download the model's ${TOKENIZER_FILE} into it or pass --tokenizer builtin.`,
     );
   }
-  const config = (await readJsonObject(configPath, false)) ?? {};
+  const config = (await configRead) ?? {};
   // The byte scanner reads the two big parts without building ~150 MB of JSON values; anything it does not read
   // (other model shapes, the library path) takes the whole-document parse.
   const scanned = options.forceLibrary ? undefined : scanTokenizerJson(tokenizerBytes);
@@ -65,7 +71,7 @@ export async function loadHfTokenizer(path: string, options: LoadHfTokenizerOpti
   try {
     const read = options.forceLibrary ? { unsupported: "" } : readHfBpeSpec(tokenizerJson, config, scanned);
     if ("spec" in read) {
-      const tables = buildHfBpeTables(read.spec, await compilePreTokenizerRegex(read.spec));
+      const tables = buildHfBpeTables(read.spec, await compilePreTokenizerRegex(read.spec, library!));
       // Not awaited by default: the write runs on the runtime's I/O threads while this run goes on.
       const written = cacheKey !== undefined ? writeHfBpeCache(cacheKey, tables, options.cacheDir) : undefined;
       if (options.awaitCacheWrite) await written;
@@ -98,8 +104,11 @@ function fastTokenizer(name: string, tables: HfBpeTables): Tokenizer {
  * `(?i:…)`, `\p{…}` names and quantifier forms differ from JavaScript's), so both paths split text the same way.
  * Only paid when the tables are built; the cache stores the result.
  */
-async function compilePreTokenizerRegex(spec: HfBpeSpec): Promise<RegExp> {
-  const { ByteLevelPreTokenizer, SplitPreTokenizer } = await import("@huggingface/tokenizers");
+async function compilePreTokenizerRegex(
+  spec: HfBpeSpec,
+  library: Promise<typeof import("@huggingface/tokenizers")>,
+): Promise<RegExp> {
+  const { ByteLevelPreTokenizer, SplitPreTokenizer } = await library;
   const regex = spec.preTokenizer.splitRegex;
   if (regex === undefined) return new ByteLevelPreTokenizer({ type: "ByteLevel" } as never).pattern;
   const split = new SplitPreTokenizer(

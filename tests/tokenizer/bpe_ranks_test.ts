@@ -78,3 +78,33 @@ Deno.test("BpeRanks accepts empty input and blank lines", () => {
   assert.equal(BpeRanks.parse("").size, 0);
   assert.equal(BpeRanks.parse(`\n\n! 0 ${b64("a")}\r\n\n`).size, 1);
 });
+
+Deno.test("withTokens adds tokens to a table, by copying its slots or re-inserting them when they would fill up", () => {
+  const enc = new TextEncoder();
+  const table = (words: readonly string[], firstRank: number) => {
+    const parts = words.map((w) => enc.encode(w));
+    const starts = new Int32Array(parts.length + 1);
+    for (let i = 0; i < parts.length; i++) starts[i + 1] = starts[i] + parts[i].length;
+    const bytes = new Uint8Array(starts[parts.length]);
+    parts.forEach((p, i) => bytes.set(p, starts[i]));
+    return { bytes, starts, ranks: Int32Array.from(words, (_, i) => firstRank + i) };
+  };
+  const rankOf = (r: BpeRanks, w: string) => {
+    const b = enc.encode(w);
+    return r.rankOf(b, 0, b.length);
+  };
+  const base = table(["a", "b", "ab"], 0);
+  const small = BpeRanks.fromTokens(base.bytes, base.starts, base.ranks);
+  for (const extraCount of [2, 40]) { // 2 fit the 16 slots; 40 force a larger table
+    const words = Array.from({ length: extraCount }, (_, i) => `x${i}`);
+    const extra = table(words, 10);
+    const grown = small.withTokens(extra.bytes, extra.starts, extra.ranks);
+    assert.equal(grown.size, 3 + extraCount);
+    assert.equal(rankOf(grown, "ab"), 2);
+    assert.equal(rankOf(grown, "b"), 1);
+    words.forEach((w, i) => assert.equal(rankOf(grown, w), 10 + i));
+    assert.deepEqual([...grown.tokenBytes(10 + extraCount - 1)], [...enc.encode(words.at(-1)!)]);
+    assert.equal(rankOf(grown, "zz"), NO_RANK);
+    assert.equal(rankOf(small, "x0"), NO_RANK); // the original table is unchanged
+  }
+});
