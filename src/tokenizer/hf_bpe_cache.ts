@@ -13,6 +13,7 @@
  */
 import type { HfBpeMeta, HfBpeTables } from "./hf_bpe_tables.ts";
 import { cacheDir, checksumTables } from "./rank_cache.ts";
+import { asBytes, cachePath, readTableFile, writeTableFile } from "./table_cache_file.ts";
 
 const MAGIC = [0x49, 0x4d, 0x48, 0x46, 0x42, 0, 0, 1]; // "IMHFB", format 1
 const MAX_FILE_BYTES = 512 * 1024 * 1024;
@@ -24,10 +25,6 @@ interface Header {
   readonly byteCount: number;
   readonly size: number;
   readonly checksum: number;
-}
-
-function cachePath(dir: string, key: string): string {
-  return `${dir}${Deno.build.os === "windows" ? "\\" : "/"}${key.replace(/[^A-Za-z0-9._-]/g, "_")}.bin`;
 }
 
 /** A short cache key for a tokenizer file and its config (path, size and mtime of each). */
@@ -51,27 +48,15 @@ function words(t: HfBpeTables): Int32Array[] {
 /** The cached tables for `key`, in SharedArrayBuffers, or undefined when there is no valid cache. */
 export function readHfBpeCache(key: string, dir: string | null = cacheDir() ?? null): HfBpeTables | undefined {
   if (dir === null) return undefined;
-  let file: Deno.FsFile | undefined;
+  const file = readTableFile(cachePath(dir, key), MAGIC, MAX_FILE_BYTES);
+  if (file === undefined) return undefined;
   try {
-    file = Deno.openSync(cachePath(dir, key), { read: true });
-    const length = file.statSync().size;
-    if (length < 16 || length > MAX_FILE_BYTES) return undefined;
-    const shared = new SharedArrayBuffer(length);
-    const all = new Uint8Array(shared);
-    let read = 0;
-    while (read < length) {
-      const n = file.readSync(all.subarray(read));
-      if (n === null || n === 0) return undefined;
-      read += n;
-    }
-    for (let i = 0; i < MAGIC.length; i++) if (all[i] !== MAGIC[i]) return undefined;
-    const headerLength = new DataView(shared).getUint32(8, true);
-    if (16 + headerLength > length) return undefined;
-    const header = JSON.parse(new TextDecoder().decode(all.slice(12, 12 + headerLength))) as Header;
+    const header = file.header as Header;
     if (header.key !== key || header.words.length !== 6) return undefined;
-    let at = align8(12 + headerLength);
+    const shared = file.shared;
+    let at = file.dataStart;
     const total = header.words.reduce((a, b) => a + b, 0);
-    if (at + 4 * total + header.byteCount !== length) return undefined;
+    if (at + 4 * total + header.byteCount !== file.length) return undefined;
     const sections = header.words.map((n) => {
       const view = new Int32Array(shared, at, n);
       at += 4 * n;
@@ -88,9 +73,7 @@ export function readHfBpeCache(key: string, dir: string | null = cacheDir() ?? n
     if (checksumTables(words(tables), tables.symbols.bytes) !== header.checksum) return undefined;
     return tables;
   } catch {
-    return undefined; // absent, unreadable, or not ours
-  } finally {
-    file?.close();
+    return undefined; // a header that is not ours
   }
 }
 
@@ -101,8 +84,6 @@ export async function writeHfBpeCache(
   dir: string | null = cacheDir() ?? null,
 ): Promise<boolean> {
   if (dir === null) return false;
-  const path = cachePath(dir, key);
-  const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   const sections = words(tables);
   const header: Header = {
     key,
@@ -112,35 +93,8 @@ export async function writeHfBpeCache(
     size: tables.symbols.size,
     checksum: checksumTables(sections, tables.symbols.bytes),
   };
-  const json = new TextEncoder().encode(JSON.stringify(header));
-  const head = new Uint8Array(align8(12 + json.length));
-  head.set(MAGIC, 0);
-  new DataView(head.buffer).setUint32(8, json.length, true);
-  head.set(json, 12);
-  try {
-    await Deno.mkdir(dir, { recursive: true });
-    const file = await Deno.open(tmp, { write: true, create: true, truncate: true });
-    try {
-      const parts = [
-        head,
-        ...sections.map((w) => new Uint8Array(w.buffer, w.byteOffset, w.byteLength)),
-        tables.symbols.bytes,
-      ];
-      for (const part of parts) {
-        let done = 0;
-        while (done < part.length) done += await file.write(part.subarray(done));
-      }
-    } finally {
-      file.close();
-    }
-    await Deno.rename(tmp, path);
-    return true;
-  } catch {
-    await Deno.remove(tmp).catch(() => {});
-    return false;
-  }
-}
-
-function align8(n: number): number {
-  return (n + 7) & ~7;
+  return await writeTableFile(dir, cachePath(dir, key), MAGIC, header, [
+    ...sections.map(asBytes),
+    tables.symbols.bytes,
+  ]);
 }

@@ -15,6 +15,7 @@
  * multiple of 8, then Int32 rankStart[ranks], Int32 rankEnd[ranks], Int32 slots[slotCount], u8 bytes[byteCount].
  */
 import type { BpeRanksSnapshot } from "./bpe_ranks.ts";
+import { asBytes, cachePath, readTableFile, writeTableFile } from "./table_cache_file.ts";
 
 const MAGIC = [0x49, 0x4d, 0x42, 0x50, 0x45, 0, 0, 1]; // "IMBPE", format 1
 
@@ -58,37 +59,20 @@ export function cacheDir(): string | undefined {
   return xdg ? `${xdg}/infermeter` : home ? `${home}/.cache/infermeter` : undefined;
 }
 
-function cachePath(dir: string, key: string): string {
-  return `${dir}${Deno.build.os === "windows" ? "\\" : "/"}${key.replace(/[^A-Za-z0-9._-]/g, "_")}.bin`;
-}
-
 /**
  * The cached tables for `key` in `dir` (null: caching off), in SharedArrayBuffers like freshly built ones (so
  * another thread could be given them without a copy), or undefined when there is no valid cache.
  */
 export function readRankCache(key: string, dir: string | null = cacheDir() ?? null): CachedTokenizerData | undefined {
   if (dir === null) return undefined;
-  let file: Deno.FsFile | undefined;
+  const file = readTableFile(cachePath(dir, key), MAGIC, MAX_FILE_BYTES);
+  if (file === undefined) return undefined;
   try {
-    file = Deno.openSync(cachePath(dir, key), { read: true });
-    const length = file.statSync().size;
-    if (length < 16 || length > MAX_FILE_BYTES) return undefined;
-    const shared = new SharedArrayBuffer(length);
-    const all = new Uint8Array(shared);
-    let read = 0;
-    while (read < length) {
-      const n = file.readSync(all.subarray(read));
-      if (n === null || n === 0) return undefined;
-      read += n;
-    }
-    for (let i = 0; i < MAGIC.length; i++) if (all[i] !== MAGIC[i]) return undefined;
-    const headerLength = new DataView(shared).getUint32(8, true);
-    if (16 + headerLength > length) return undefined;
-    const header = JSON.parse(new TextDecoder().decode(all.slice(12, 12 + headerLength))) as Header;
+    const header = file.header as Header;
     if (header.key !== key) return undefined;
-    const start = align8(12 + headerLength);
+    const { shared, dataStart: start } = file;
     const ints = 2 * header.ranks + header.slotCount;
-    if (start + 4 * ints + header.byteCount !== length) return undefined;
+    if (start + 4 * ints + header.byteCount !== file.length) return undefined;
     const words = new Int32Array(shared, start, ints);
     const ranks: BpeRanksSnapshot = {
       rankStart: words.subarray(0, header.ranks),
@@ -100,9 +84,7 @@ export function readRankCache(key: string, dir: string | null = cacheDir() ?? nu
     if (checksum(ranks) !== header.checksum) return undefined;
     return { patStr: header.patStr, specialTokens: header.specialTokens, ranks };
   } catch {
-    return undefined; // absent, unreadable, or not ours
-  } finally {
-    file?.close();
+    return undefined; // a header that is not ours
   }
 }
 
@@ -116,8 +98,6 @@ export async function writeRankCache(
   dir: string | null = cacheDir() ?? null,
 ): Promise<boolean> {
   if (dir === null) return false;
-  const path = cachePath(dir, key);
-  const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   const r = data.ranks;
   if (r.rankEnd.length !== r.rankStart.length || r.slots.length % 2 !== 0) return false;
   const header: Header = {
@@ -130,39 +110,15 @@ export async function writeRankCache(
     size: r.size,
     checksum: checksum(r),
   };
-  const json = new TextEncoder().encode(JSON.stringify(header));
-  const head = new Uint8Array(align8(12 + json.length));
-  head.set(MAGIC, 0);
-  new DataView(head.buffer).setUint32(8, json.length, true);
-  head.set(json, 12);
-  try {
-    await Deno.mkdir(dir, { recursive: true });
-    const file = await Deno.open(tmp, { write: true, create: true, truncate: true });
-    try {
-      for (const part of [head, asBytes(r.rankStart), asBytes(r.rankEnd), asBytes(r.slots), r.bytes]) {
-        let done = 0;
-        while (done < part.length) done += await file.write(part.subarray(done));
-      }
-    } finally {
-      file.close();
-    }
-    await Deno.rename(tmp, path);
-    return true;
-  } catch {
-    await Deno.remove(tmp).catch(() => {});
-    return false;
-  }
+  return await writeTableFile(dir, cachePath(dir, key), MAGIC, header, [
+    asBytes(r.rankStart),
+    asBytes(r.rankEnd),
+    asBytes(r.slots),
+    r.bytes,
+  ]);
 }
 
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
-
-function align8(n: number): number {
-  return (n + 7) & ~7;
-}
-
-function asBytes(a: Int32Array): Uint8Array {
-  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-}
 
 /**
  * A cheap checksum over the tables: four independent add/xor lanes per word array (~2 ns per word even before
