@@ -7,8 +7,16 @@
  * query and every passage, since the server tokenizes each query–passage pair.
  */
 import type { Turn } from "../dataset/conversation.ts";
-import type { Delta } from "./endpoint_adapter.ts";
-import { asObject, type JsonObject, readApiError, readUsage } from "./openai/openai_fields.ts";
+import type { BuildContext, Delta, EndpointAdapter } from "./endpoint_adapter.ts";
+import {
+  asObject,
+  type JsonObject,
+  mergeExtras,
+  openAiHeaders,
+  parseSseJson,
+  readApiError,
+  readUsage,
+} from "./openai/openai_fields.ts";
 
 export interface RankingInputs {
   readonly query: string;
@@ -53,3 +61,50 @@ export function readRankings(obj: JsonObject | undefined, list: unknown): Delta 
 }
 
 export { asObject };
+
+/** What differs between the rankings APIs: where they listen, their body's shape, and where the ranked list is. */
+export interface RankingsApi {
+  readonly name: string;
+  readonly description: string;
+  readonly path: string;
+  readonly metricsTitle: string;
+  /** The request body without `--extra-inputs` and the turn's extras (merged after it). */
+  readonly body: (query: string, passages: readonly string[], model: string) => Record<string, unknown>;
+  /** A parsed answer to a normalized delta (usually `readRankings` over the API's list). */
+  readonly read: (json: unknown) => Delta;
+  /** An SSE event; by default a JSON object read with `read`. */
+  readonly parseEvent?: (data: string) => Delta | undefined;
+  readonly sample: string;
+}
+
+/** A rankings adapter: one query and its passages per request, non-streaming, ISL over all texts. */
+export function rankingsAdapter(api: RankingsApi): EndpointAdapter {
+  return {
+    name: api.name,
+    description: api.description,
+    capabilities: {
+      path: api.path,
+      method: "POST",
+      supportsStreaming: false,
+      producesTokens: false,
+      tokenizesInput: true,
+      supportsReasoning: false,
+      syntheticInput: "rankings",
+      metricsTitle: api.metricsTitle,
+      serviceKind: "openai",
+    },
+    usesHistory: false,
+    headers: openAiHeaders,
+    buildRequest(turn: Turn, ctx: BuildContext): Record<string, unknown> {
+      const { query, passages } = rankingInputs(turn);
+      return mergeExtras(api.body(query, passages, turn.model ?? ctx.model), ctx.extraInputs, turn.extra);
+    },
+    parseEvent: api.parseEvent ?? ((data) => {
+      const obj = parseSseJson(data);
+      return obj ? api.read(obj) : undefined;
+    }),
+    parseBody: api.read,
+    inputText: rankingInputText,
+    sampleResponses: { stream: `data: ${api.sample}\n\n`, body: api.sample },
+  };
+}

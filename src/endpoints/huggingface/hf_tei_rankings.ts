@@ -3,10 +3,8 @@
  * https://huggingface.github.io/text-embeddings-inference/ — request `{query, texts: […]}`; answer a bare list
  * `[{"index", "score"}…]` (or `{"results": […]}` behind some proxies). TEI reports no usage. Title "Ranking Metrics".
  */
-import type { Turn } from "../../dataset/conversation.ts";
-import type { BuildContext, EndpointAdapter } from "../endpoint_adapter.ts";
-import { mergeExtras, openAiHeaders } from "../openai/openai_fields.ts";
-import { asObject, rankingInputs, rankingInputText, readRankings } from "../rankings_fields.ts";
+import type { EndpointAdapter } from "../endpoint_adapter.ts";
+import { asObject, rankingsAdapter, readRankings } from "../rankings_fields.ts";
 
 const SAMPLE = '[{"index":1,"score":0.875},{"index":0,"score":0.125}]';
 
@@ -25,28 +23,13 @@ function parseEvent(data: string) {
   }
 }
 
-export const HF_TEI_RANKINGS_ADAPTER: EndpointAdapter = {
+export const HF_TEI_RANKINGS_ADAPTER: EndpointAdapter = rankingsAdapter({
   name: "hf_tei_rankings",
   description: "Hugging Face TEI reranking (/rerank): one query and its texts per request.",
-  capabilities: {
-    path: "/rerank",
-    method: "POST",
-    supportsStreaming: false,
-    producesTokens: false,
-    tokenizesInput: true,
-    supportsReasoning: false,
-    syntheticInput: "rankings",
-    metricsTitle: "Ranking Metrics",
-    serviceKind: "openai",
-  },
-  usesHistory: false,
-  headers: openAiHeaders,
-  buildRequest(turn: Turn, ctx: BuildContext): Record<string, unknown> {
-    const { query, passages } = rankingInputs(turn);
-    return mergeExtras({ query, texts: [...passages] }, ctx.extraInputs, turn.extra);
-  },
+  path: "/rerank",
+  metricsTitle: "Ranking Metrics",
+  body: (query, passages) => ({ query, texts: [...passages] }),
+  read,
   parseEvent,
-  parseBody: read,
-  inputText: rankingInputText,
-  sampleResponses: { stream: `data: ${SAMPLE}\n\n`, body: SAMPLE },
-};
+  sample: SAMPLE,
+});
