@@ -4,7 +4,7 @@
  * concurrency cap, when given, limits sessions in flight, and a late start is recorded as lateness, never hidden.
  */
 import { SlotGate } from "./slot_gate.ts";
-import { splitEvenly } from "./split_evenly.ts";
+import { splitCap } from "./split_evenly.ts";
 import type { Clock } from "./clock.ts";
 import type { LoadStrategy, LoadStrategyEntry, StrategyContext, Tick } from "./load_strategy.ts";
 
@@ -76,7 +76,7 @@ export const FIXED_SCHEDULE_STRATEGY: LoadStrategyEntry<FixedScheduleOptions> = 
   /** Shard i replays starts i, i + n, …: every conversation once, all at their own times. */
   split(o, i, n) {
     const starts = o.starts.filter((_, k) => k % n === i);
-    const concurrency = o.concurrency === undefined ? undefined : Math.max(1, splitEvenly(o.concurrency, n)[i]);
+    const concurrency = splitCap(o.concurrency, i, n);
     return { options: { ...o, starts, concurrency }, weight: starts.length, layout: "interleaved" };
   },
   create: (o, ctx) => new FixedScheduleStrategy(o, ctx),

@@ -9,7 +9,7 @@ import { createArrivalSchedule, type OpenLoopPattern } from "./arrival_pattern.t
 import type { ArrivalSchedule } from "./arrival_pattern.ts";
 import { SlotGate } from "./slot_gate.ts";
 import { RampTimeMap } from "./rate_ramp.ts";
-import { splitEvenly } from "./split_evenly.ts";
+import { splitCap } from "./split_evenly.ts";
 import type { Clock } from "./clock.ts";
 import type { LoadStrategy, LoadStrategyEntry, StrategyContext, Tick } from "./load_strategy.ts";
 
@@ -73,7 +73,7 @@ export const REQUEST_RATE_STRATEGY: LoadStrategyEntry<RequestRateOptions> = {
   description: "Open loop: send at a target rate with constant, Poisson or gamma arrivals, optionally capped.",
   /** Every shard keeps the global rate (its schedule is its part of it); a cap splits evenly. */
   split(o, i, n) {
-    const concurrency = o.concurrency === undefined ? undefined : Math.max(1, splitEvenly(o.concurrency, n)[i]);
+    const concurrency = splitCap(o.concurrency, i, n);
     return { options: { ...o, concurrency }, weight: 1, layout: "interleaved" };
   },
   create: (o, ctx) => new RequestRateStrategy(o, ctx),

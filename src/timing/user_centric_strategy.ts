@@ -11,7 +11,7 @@
  * its replacement at `its start + its turns × gap`, an absolute schedule that does not follow response times.
  */
 import { SlotGate } from "./slot_gate.ts";
-import { splitEvenly } from "./split_evenly.ts";
+import { splitCap } from "./split_evenly.ts";
 import type { Clock } from "./clock.ts";
 import type { LoadStrategy, LoadStrategyEntry, StrategyContext, Tick } from "./load_strategy.ts";
 
@@ -154,7 +154,7 @@ export const USER_CENTRIC_STRATEGY: LoadStrategyEntry<UserCentricOptions> = {
   description: "N users, each a session sending its turns num_users/rate seconds apart, together at the rate.",
   /** Users are dealt round-robin to shards (each shard plans all, runs its own); a cap splits evenly. */
   split(o, i, n) {
-    const concurrency = o.concurrency === undefined ? undefined : Math.max(1, splitEvenly(o.concurrency, n)[i]);
+    const concurrency = splitCap(o.concurrency, i, n);
     return { options: { ...o, concurrency }, weight: 1, layout: "interleaved" };
   },
   create: (o, ctx) => new UserCentricStrategy(o, ctx),
