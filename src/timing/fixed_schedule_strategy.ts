@@ -3,7 +3,7 @@
  * phase start (less `offsetMs`); the session's later turns follow their own timestamps or delays, not ticks. A
  * concurrency cap, when given, limits sessions in flight, and a late start is recorded as lateness, never hidden.
  */
-import { SlotGate } from "./slot_gate.ts";
+import { SessionCap } from "./session_cap.ts";
 import { splitCap } from "./split_evenly.ts";
 import type { Clock } from "./clock.ts";
 import type { LoadStrategy, LoadStrategyEntry, StrategyContext, Tick } from "./load_strategy.ts";
@@ -23,17 +23,16 @@ export interface FixedScheduleOptions {
   readonly concurrency?: number;
 }
 
-class FixedScheduleStrategy implements LoadStrategy {
+class FixedScheduleStrategy extends SessionCap implements LoadStrategy {
   readonly pacesContinuations = false;
   readonly #o: FixedScheduleOptions;
-  readonly #gate: SlotGate | undefined;
   readonly #clock: Clock;
   readonly #start: number;
   #next = 0;
 
   constructor(o: FixedScheduleOptions, ctx: StrategyContext) {
+    super(o.concurrency);
     this.#o = o;
-    this.#gate = o.concurrency === undefined ? undefined : new SlotGate(o.concurrency);
     this.#clock = ctx.clock;
     this.#start = ctx.startedAt;
   }
@@ -46,18 +45,6 @@ class FixedScheduleStrategy implements LoadStrategy {
     this.#next++;
     await this.#clock.sleepUntil(scheduledAt, stop);
     return stop.aborted ? undefined : { scheduledAt, conversationIndex: start.conversationIndex };
-  }
-
-  acquireSession(): Promise<boolean> {
-    return this.#gate === undefined ? Promise.resolve(true) : this.#gate.acquire();
-  }
-
-  releaseSession(): void {
-    this.#gate?.release();
-  }
-
-  close(): void {
-    this.#gate?.close();
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import { createArrivalSchedule, type OpenLoopPattern } from "./arrival_pattern.ts";
 import type { ArrivalSchedule } from "./arrival_pattern.ts";
-import { SlotGate } from "./slot_gate.ts";
+import { SessionCap } from "./session_cap.ts";
 import { RampTimeMap } from "./rate_ramp.ts";
 import { splitCap } from "./split_evenly.ts";
 import type { Clock } from "./clock.ts";
@@ -25,15 +25,15 @@ export interface RequestRateOptions {
   readonly rampMs?: number;
 }
 
-class RequestRateStrategy implements LoadStrategy {
+class RequestRateStrategy extends SessionCap implements LoadStrategy {
   readonly pacesContinuations = true;
   readonly #schedule: ArrivalSchedule;
-  readonly #gate: SlotGate | undefined;
   readonly #clock: Clock;
   readonly #start: number;
   readonly #ramp: RampTimeMap | undefined;
 
   constructor(o: RequestRateOptions, ctx: StrategyContext) {
+    super(o.concurrency);
     this.#schedule = createArrivalSchedule({
       pattern: o.pattern,
       rate: o.rate,
@@ -41,7 +41,6 @@ class RequestRateStrategy implements LoadStrategy {
       shardIndex: ctx.shardIndex,
       shardCount: ctx.shardCount,
     }, ctx.rng);
-    this.#gate = o.concurrency === undefined ? undefined : new SlotGate(o.concurrency);
     this.#clock = ctx.clock;
     this.#start = ctx.startedAt;
     this.#ramp = (o.rampMs ?? 0) > 0 ? new RampTimeMap(o.rate, o.rampMs!) : undefined;
@@ -53,18 +52,6 @@ class RequestRateStrategy implements LoadStrategy {
     if (scheduledAt >= deadline || stop.aborted) return undefined;
     await this.#clock.sleepUntil(scheduledAt, stop);
     return stop.aborted ? undefined : { scheduledAt };
-  }
-
-  acquireSession(): Promise<boolean> {
-    return this.#gate === undefined ? Promise.resolve(true) : this.#gate.acquire();
-  }
-
-  releaseSession(): void {
-    this.#gate?.release();
-  }
-
-  close(): void {
-    this.#gate?.close();
   }
 }
 

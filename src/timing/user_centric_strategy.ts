@@ -10,7 +10,7 @@
  * `i·step mod U` with the smallest step > 1 coprime to U when gcd(U, L) > 1). Each user that starts schedules
  * its replacement at `its start + its turns × gap`, an absolute schedule that does not follow response times.
  */
-import { SlotGate } from "./slot_gate.ts";
+import { SessionCap } from "./session_cap.ts";
 import { splitCap } from "./split_evenly.ts";
 import type { Clock } from "./clock.ts";
 import type { LoadStrategy, LoadStrategyEntry, StrategyContext, Tick } from "./load_strategy.ts";
@@ -98,21 +98,20 @@ class StartHeap {
   }
 }
 
-class UserCentricStrategy implements LoadStrategy {
+class UserCentricStrategy extends SessionCap implements LoadStrategy {
   readonly pacesContinuations = false;
   readonly #starts = new StartHeap();
   readonly #gapMs: number;
-  readonly #gate: SlotGate | undefined;
   readonly #clock: Clock;
   readonly #start: number;
 
   constructor(o: UserCentricOptions, ctx: StrategyContext) {
+    super(o.concurrency);
     this.#gapMs = o.users / o.rate * 1000;
     // Shard i of n runs users i, i + n, …: their replacements stay on it.
     initialUsers(o).forEach((u, j) => {
       if (j % ctx.shardCount === ctx.shardIndex) this.#starts.push(u);
     });
-    this.#gate = o.concurrency === undefined ? undefined : new SlotGate(o.concurrency);
     this.#clock = ctx.clock;
     this.#start = ctx.startedAt;
   }
@@ -134,18 +133,6 @@ class UserCentricStrategy implements LoadStrategy {
 
   nextTurnDue(previousDue: number, now: number): number {
     return Math.max(now, previousDue + this.#gapMs);
-  }
-
-  acquireSession(): Promise<boolean> {
-    return this.#gate === undefined ? Promise.resolve(true) : this.#gate.acquire();
-  }
-
-  releaseSession(): void {
-    this.#gate?.release();
-  }
-
-  close(): void {
-    this.#gate?.close();
   }
 }
 
