@@ -1,6 +1,6 @@
 /**
- * Ids from the fast byte-level BPE path against `@huggingface/tokenizers` on real `tokenizer.json` files, text by
- * text: the whole bundled corpus (cut at paragraphs and into 4,000-character windows), the seed prompts in
+ * Ids from the fast byte-level BPE path (full tables, and chained merges as a run's quick first load builds
+ * them) against `@huggingface/tokenizers` on real `tokenizer.json` files, text by text: the whole bundled corpus (cut at paragraphs and into 4,000-character windows), the seed prompts in
  * /work/shared/seeds or `--seeds DIR` when present, and a generated corpus (unicode, emoji, CJK, whitespace runs,
  * digits, code, and the file's added tokens written into the text). Exits 1 on any difference.
  *
@@ -26,11 +26,12 @@ function seedTexts(): string[] {
 }
 
 let failed = false;
-console.log("| tokenizer | texts | characters | tokens | differing texts |");
-console.log("| --- | --: | --: | --: | --: |");
+console.log("| tokenizer | texts | characters | tokens | differing texts (full tables) | differing (chained merges) |");
+console.log("| --- | --: | --: | --: | --: | --: |");
 for (const spec of args) {
   const path = locateTokenizer(spec, Deno.env.toObject());
   const fast = await loadHfTokenizer(path, { cacheDir: null });
+  const quick = await loadHfTokenizer(path, { cacheDir: null, quickStart: true });
   const library = await loadHfTokenizer(path, { forceLibrary: true });
   if (fast.engine === library.engine) throw new Error(`${spec} does not run on the fast path (${fast.engine})`);
   const json = JSON.parse(await Deno.readTextFile(Deno.statSync(path).isDirectory ? `${path}/tokenizer.json` : path));
@@ -43,21 +44,25 @@ for (const spec of args) {
     ...seedTexts(),
     ...parityCorpus(1, 20_000, added.slice(0, 64)),
   ];
-  let chars = 0, tokens = 0, differing = 0;
+  let chars = 0, tokens = 0;
+  const differing = [0, 0];
   for (const text of texts) {
     const expected = library.encode(text);
-    const got = fast.encode(text);
     chars += text.length;
     tokens += expected.length;
-    if (got.length !== expected.length || got.some((id, i) => id !== expected[i])) {
-      if (differing++ < 3) {
+    [fast, quick].forEach((tok, k) => {
+      const got = tok.encode(text);
+      if (got.length === expected.length && got.every((id, i) => id === expected[i])) return;
+      if (differing[k]++ < 3) {
         console.error(
-          `${spec}: ${JSON.stringify(text.slice(0, 200))}\n  fast ${got.slice(0, 30)}\n  lib  ${expected.slice(0, 30)}`,
+          `${spec} (${k === 0 ? "full" : "chained"}): ${JSON.stringify(text.slice(0, 200))}\n  fast ${
+            got.slice(0, 30)
+          }\n  lib  ${expected.slice(0, 30)}`,
         );
       }
-    }
+    });
   }
-  if (differing > 0) failed = true;
-  console.log(`| ${spec} | ${texts.length} | ${chars} | ${tokens} | ${differing} |`);
+  if (differing[0] + differing[1] > 0) failed = true;
+  console.log(`| ${spec} | ${texts.length} | ${chars} | ${tokens} | ${differing[0]} | ${differing[1]} |`);
 }
 if (failed) Deno.exit(1);

@@ -8,9 +8,11 @@
  *
  * Cases: from source and (when built) from the bundle, and from source confined to one core (`taskset -c 0`,
  * where the run waits for the counting Worker); with the built-in tokenizer's table cache warm and cold (an empty
- * INFERMETER_CACHE_DIR per run, i.e. a first run on a new machine).
+ * INFERMETER_CACHE_DIR per run, i.e. a first run on a new machine). With `--tokenizer SPEC` (repeatable; a
+ * `tokenizer.json` directory or a hub id in the local Hugging Face cache), from source also with that tokenizer,
+ * cold and warm, and what it adds to the first request over the built-in one.
  *
- * Usage: deno run -A scripts/bench/startup_bench.ts [--runs 7] [--json]
+ * Usage: deno run -A scripts/bench/startup_bench.ts [--runs 7] [--json] [--tokenizer SPEC]...
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,6 +24,7 @@ const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const runsArg = Deno.args.indexOf("--runs");
 const runs = runsArg >= 0 ? Number(Deno.args[runsArg + 1]) : 7;
 const asJson = Deno.args.includes("--json");
+const tokenizers = Deno.args.flatMap((a, i) => Deno.args[i - 1] === "--tokenizer" ? [a] : []);
 
 /** AIPerf's defaults with 550-token prompts: 100 synthetic entries, 10 requests. */
 const PROFILE_ARGS = [
@@ -139,32 +142,45 @@ try {
     for (let i = 0; i < runs; i++) version.push((await runOnce([...form.cmd, "--version"], {})).ms);
     results[`${form.name} --version`] = stats(version);
 
-    for (const cache of ["warm", "cold"] as const) {
-      const firstRequest: number[] = [];
-      // One untimed run fills the warm cache (and the OS page cache) first.
-      if (cache === "warm") {
-        await runOnce([...form.cmd, ...PROFILE_ARGS, "--url", relay.url, "--artifact-dir", join(artifacts, "a")], {
-          INFERMETER_CACHE_DIR: warmCache,
-        });
-        relay.takeFirst();
+    const specs = form === forms[0] ? ["builtin", ...tokenizers] : ["builtin"];
+    for (const spec of specs) {
+      const tokenizerArgs = spec === "builtin" ? [] : ["--tokenizer", spec];
+      const label = spec === "builtin" ? "" : ` ${spec},`;
+      const warm = join(warmCache, String(specs.indexOf(spec)));
+      for (const cache of ["warm", "cold"] as const) {
+        const firstRequest: number[] = [];
+        // One untimed run fills the warm cache (and the OS page cache) first.
+        if (cache === "warm") {
+          await runOnce([
+            ...form.cmd,
+            ...PROFILE_ARGS,
+            ...tokenizerArgs,
+            "--url",
+            relay.url,
+            "--artifact-dir",
+            join(artifacts, "a"),
+          ], { INFERMETER_CACHE_DIR: warm });
+          relay.takeFirst();
+        }
+        for (let i = 0; i < runs; i++) {
+          const cacheDir = cache === "warm" ? warm : join(artifacts, `cold-${form.name}-${specs.indexOf(spec)}-${i}`);
+          const { t0 } = await runOnce([
+            ...form.cmd,
+            ...PROFILE_ARGS,
+            ...tokenizerArgs,
+            "--url",
+            relay.url,
+            "--artifact-dir",
+            join(artifacts, "a"),
+          ], {
+            INFERMETER_CACHE_DIR: cacheDir,
+          });
+          const first = relay.takeFirst();
+          if (first === undefined) throw new Error("the relay saw no request");
+          firstRequest.push(first - t0);
+        }
+        results[`${form.name} first request,${label} ${cache} table cache`] = stats(firstRequest);
       }
-      for (let i = 0; i < runs; i++) {
-        const cacheDir = cache === "warm" ? warmCache : join(artifacts, `cold-${form.name}-${i}`);
-        const { t0 } = await runOnce([
-          ...form.cmd,
-          ...PROFILE_ARGS,
-          "--url",
-          relay.url,
-          "--artifact-dir",
-          join(artifacts, "a"),
-        ], {
-          INFERMETER_CACHE_DIR: cacheDir,
-        });
-        const first = relay.takeFirst();
-        if (first === undefined) throw new Error("the relay saw no request");
-        firstRequest.push(first - t0);
-      }
-      results[`${form.name} first request, ${cache} table cache`] = stats(firstRequest);
     }
   }
 } finally {
@@ -178,6 +194,14 @@ if (asJson) {
 } else {
   console.log(`infermeter start-up, ${runs} runs each, ms from spawn (median [min–max])`);
   for (const [name, s] of Object.entries(results) as [string, Stats][]) {
-    console.log(`  ${name.padEnd(52)} ${s.median.toFixed(0).padStart(4)}  [${s.min.toFixed(0)}–${s.max.toFixed(0)}]`);
+    // A tokenizer's row also says what it adds over the built-in tokenizer's row with the same cache state.
+    const cache = name.endsWith("warm table cache") ? "warm" : "cold";
+    const base = results[`source first request, ${cache} table cache`] as Stats | undefined;
+    const added = tokenizers.some((t) => name.includes(` ${t},`)) && base !== undefined
+      ? `  (+${(s.median - base.median).toFixed(0)} over builtin)`
+      : "";
+    console.log(
+      `  ${name.padEnd(70)} ${s.median.toFixed(0).padStart(4)}  [${s.min.toFixed(0)}–${s.max.toFixed(0)}]${added}`,
+    );
   }
 }

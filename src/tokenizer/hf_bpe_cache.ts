@@ -41,7 +41,7 @@ export function hfBpeCacheKey(parts: readonly string[]): string {
   return `hf-bpe-1-${(h1 >>> 0).toString(16).padStart(8, "0")}${(h2 >>> 0).toString(16).padStart(8, "0")}`;
 }
 
-function words(t: HfBpeTables): Int32Array[] {
+function words(t: HfBpeTables & { pairs: Int32Array }): Int32Array[] {
   return [t.symbols.rankStart, t.symbols.rankEnd, t.symbols.slots, t.pairs, t.outIds, t.byteSymbols];
 }
 
@@ -63,7 +63,7 @@ export function readHfBpeCache(key: string, dir: string | null = cacheDir() ?? n
       return view;
     });
     const [rankStart, rankEnd, slots, pairs, outIds, byteSymbols] = sections;
-    const tables: HfBpeTables = {
+    const tables: HfBpeTables & { pairs: Int32Array } = {
       symbols: { rankStart, rankEnd, slots, bytes: new Uint8Array(shared, at, header.byteCount), size: header.size },
       pairs,
       outIds,
@@ -83,8 +83,9 @@ export async function writeHfBpeCache(
   tables: HfBpeTables,
   dir: string | null = cacheDir() ?? null,
 ): Promise<boolean> {
-  if (dir === null) return false;
-  const sections = words(tables);
+  // Only full tables are cached: chained merges are what a quick first load builds, not what a later one reads.
+  if (dir === null || tables.pairs === undefined) return false;
+  const sections = words(tables as HfBpeTables & { pairs: Int32Array });
   const header: Header = {
     key,
     meta: tables.meta,

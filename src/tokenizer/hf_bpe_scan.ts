@@ -20,12 +20,25 @@ import {
   RIGHT_OUTSIDE,
 } from "./hf_bpe_model_data.ts";
 import { BPE_HASH_PRIME, BPE_HASH_SEED, finishHash } from "./bpe_ranks.ts";
+import type { ChainedMerges, MergeResolver, ResolvedMerges } from "./hf_bpe_resolved_merges.ts";
 
-/** The document with `model.vocab` and `model.merges` left empty (`{}`, `[]`), and the two as bytes. */
+/**
+ * The document with `model.vocab` and `model.merges` left empty (`{}`, `[]`), the vocabulary as bytes, and the
+ * merges as bytes or (with {@linkcode ScanOptions.onVocab}, vocabulary first) resolved as they were read.
+ */
 export interface ScannedTokenizerJson {
   readonly json: Record<string, unknown>;
   readonly vocab: HfBpeVocab;
-  readonly merges: HfBpeMerges;
+  readonly merges: HfBpeMerges | ResolvedMerges | ChainedMerges;
+}
+
+/** Options of {@linkcode scanTokenizerJson}. */
+export interface ScanOptions {
+  /**
+   * Called with the vocabulary once it is read, and how many bytes of the file follow it (at least three per
+   * merge); a resolver returned takes the merges that follow one by one, so that their strings are never stored.
+   */
+  readonly onVocab?: (vocab: HfBpeVocab, bytesLeft: number) => MergeResolver | undefined;
 }
 
 const QUOTE = 0x22;
@@ -61,6 +74,9 @@ class ByteOut {
   }
 }
 
+/** Room for one merge's decoded bytes when merges are resolved as they are read (longer ones: parse the file). */
+const MERGE_SCRATCH_BYTES = 1 << 16;
+
 function growInt32(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
   if (need <= a.length) return a;
   const grown = new Int32Array(Math.max(2 * a.length, need));
@@ -73,12 +89,15 @@ class Scanner {
   readonly n: number;
   i = 0;
   vocab: HfBpeVocab | undefined;
-  merges: HfBpeMerges | undefined;
+  merges: HfBpeMerges | ResolvedMerges | ChainedMerges | undefined;
   readonly #text = new TextDecoder();
+  readonly #options: ScanOptions;
+  #resolver: MergeResolver | undefined;
 
-  constructor(bytes: Uint8Array) {
+  constructor(bytes: Uint8Array, options: ScanOptions) {
     this.b = bytes;
     this.n = bytes.length;
+    this.#options = options;
   }
 
   ws(): void {
@@ -187,6 +206,7 @@ class Scanner {
     this.object((key) => {
       if (key === "vocab" && this.b[this.i] === OPEN_BRACE && this.vocab === undefined) {
         this.vocab = this.vocabObject();
+        this.#resolver = this.#options.onVocab?.(this.vocab, this.n - this.i);
         model[key] = {};
       } else if (key === "merges" && this.b[this.i] === OPEN_BRACKET && this.merges === undefined) {
         this.merges = this.mergeList();
@@ -299,9 +319,12 @@ class Scanner {
 
   vocabObject(): HfBpeVocab {
     const out = new ByteOut(this.n - this.i);
-    let starts = new Int32Array(1 << 16);
-    let ids = new Int32Array(1 << 16);
-    let hashes = new Int32Array(1 << 16);
+    // As many entries as the rest of the file could hold (`"":0,` is five bytes), so that they never grow: only
+    // the pages written are backed by memory.
+    const capacity = Math.floor((this.n - this.i) / 5) + 2;
+    let starts = new Int32Array(capacity);
+    let ids = new Int32Array(capacity);
+    let hashes = new Int32Array(capacity);
     let count = 0;
     const b = this.b;
     this.expect(OPEN_BRACE);
@@ -348,93 +371,116 @@ class Scanner {
     };
   }
 
-  mergeList(): HfBpeMerges {
+  /**
+   * The merge list at the cursor: stored as bytes, or handed one by one to the resolver (each decoded into a
+   * scratch buffer that the next one reuses).
+   */
+  mergeList(): HfBpeMerges | ResolvedMerges | ChainedMerges {
     const b = this.b;
-    const out = new ByteOut(this.n - this.i);
-    let bounds = new Int32Array(3 << 16);
-    let hashes = new Int32Array(3 << 16);
-    let flags = new Uint8Array(1 << 16);
+    const resolver = this.#resolver;
+    const out = new ByteOut(resolver === undefined ? this.n - this.i : Math.min(this.n - this.i, MERGE_SCRATCH_BYTES));
+    let bounds = new Int32Array(resolver === undefined ? 3 << 16 : 0);
+    let hashes = new Int32Array(resolver === undefined ? 3 << 16 : 0);
+    let flags = new Uint8Array(resolver === undefined ? 1 << 16 : 0);
     let count = 0;
     let arrayForm: boolean | undefined;
     this.expect(OPEN_BRACKET);
     this.ws();
     if (b[this.i] === CLOSE_BRACKET) {
       this.i++;
-      return { count: 0, bytes: out.bytes.subarray(0, 0), bounds, flags };
-    }
-    for (;;) {
-      this.ws();
-      const isArray = b[this.i] === OPEN_BRACKET;
-      arrayForm ??= isArray;
-      if (isArray !== arrayForm) throw new NotScanned(); // mixed forms: let the library's reading decide
-      bounds = growInt32(bounds, 3 * count + 3);
-      hashes = growInt32(hashes, 3 * count + 3);
-      if (flags.length <= count) {
-        const grown = new Uint8Array(2 * flags.length);
-        grown.set(flags);
-        flags = grown;
-      }
-      const start = out.at;
-      let flag = 0;
-      let middle: number;
-      let end: number;
-      if (isArray) {
-        // `[a, b]`: exactly two strings (other shapes go to the full parse).
-        this.i++;
+    } else {
+      for (;;) {
         this.ws();
-        this.token(out, false, BPE_HASH_SEED);
-        if (this.#outside !== 0) {
-          flag |= LEFT_OUTSIDE;
-          out.at = start;
-        }
-        const left = this.#hashLast;
-        middle = out.at;
-        this.expect(COMMA);
-        this.ws();
-        this.token(out, false, left);
-        hashes[3 * count] = finishHash(left);
-        hashes[3 * count + 1] = finishHash(this.#hashLast);
-        hashes[3 * count + 2] = finishHash(this.#hashAll);
-        if (this.#outside !== 0) {
-          flag |= RIGHT_OUTSIDE;
-          out.at = middle;
-        }
-        end = out.at;
-        this.expect(CLOSE_BRACKET);
-      } else {
-        const parts = this.token(out, true, BPE_HASH_SEED);
-        hashes[3 * count] = finishHash(this.#hashFirst);
-        hashes[3 * count + 1] = finishHash(this.#hashLast);
-        hashes[3 * count + 2] = finishHash(this.#hashAll);
-        if (parts < 2) {
-          out.at = start;
-          middle = start;
-          end = MERGE_MISSING;
+        const isArray = b[this.i] === OPEN_BRACKET;
+        arrayForm ??= isArray;
+        if (isArray !== arrayForm) throw new NotScanned(); // mixed forms: let the library's reading decide
+        if (resolver === undefined) {
+          bounds = growInt32(bounds, 3 * count + 3);
+          hashes = growInt32(hashes, 3 * count + 3);
+          if (flags.length <= count) {
+            const grown = new Uint8Array(2 * flags.length);
+            grown.set(flags);
+            flags = grown;
+          }
         } else {
-          middle = this.#partEnd;
-          end = out.at;
-          // Drop an outside side's bytes so the sides stay contiguous (such a merge never applies).
-          if (this.#outside & 2) {
-            flag |= RIGHT_OUTSIDE;
-            end = out.at = middle;
-          }
-          if (this.#outside & 1) {
+          out.at = 0;
+        }
+        const start = out.at;
+        let flag = 0;
+        let middle: number;
+        let end: number;
+        let hashLeft: number;
+        let hashRight: number;
+        let hashAll: number;
+        if (isArray) {
+          // `[a, b]`: exactly two strings (other shapes go to the full parse).
+          this.i++;
+          this.ws();
+          this.token(out, false, BPE_HASH_SEED);
+          if (this.#outside !== 0) {
             flag |= LEFT_OUTSIDE;
-            out.bytes.copyWithin(start, middle, end);
-            end = out.at = start + (end - middle);
+            out.at = start;
+          }
+          const left = this.#hashLast;
+          middle = out.at;
+          this.expect(COMMA);
+          this.ws();
+          this.token(out, false, left);
+          hashLeft = finishHash(left);
+          hashRight = finishHash(this.#hashLast);
+          hashAll = finishHash(this.#hashAll);
+          if (this.#outside !== 0) {
+            flag |= RIGHT_OUTSIDE;
+            out.at = middle;
+          }
+          end = out.at;
+          this.expect(CLOSE_BRACKET);
+        } else {
+          const parts = this.token(out, true, BPE_HASH_SEED);
+          hashLeft = finishHash(this.#hashFirst);
+          hashRight = finishHash(this.#hashLast);
+          hashAll = finishHash(this.#hashAll);
+          if (parts < 2) {
+            out.at = start;
             middle = start;
+            end = MERGE_MISSING;
+          } else {
+            middle = this.#partEnd;
+            end = out.at;
+            // Drop an outside side's bytes so the sides stay contiguous (such a merge never applies).
+            if (this.#outside & 2) {
+              flag |= RIGHT_OUTSIDE;
+              end = out.at = middle;
+            }
+            if (this.#outside & 1) {
+              flag |= LEFT_OUTSIDE;
+              out.bytes.copyWithin(start, middle, end);
+              end = out.at = start + (end - middle);
+              middle = start;
+            }
           }
         }
+        if (resolver === undefined) {
+          bounds[3 * count] = start;
+          bounds[3 * count + 1] = middle;
+          bounds[3 * count + 2] = end;
+          hashes[3 * count] = hashLeft;
+          hashes[3 * count + 1] = hashRight;
+          hashes[3 * count + 2] = hashAll;
+          flags[count] = flag;
+        } else {
+          // Writes past the scratch buffer are dropped: such a string cannot be read here.
+          if (out.at > out.bytes.length) throw new NotScanned();
+          resolver.add(out.bytes, start, middle, end, flag, hashLeft, hashRight, hashAll);
+        }
+        count++;
+        this.ws();
+        const c = b[this.i++];
+        if (c === CLOSE_BRACKET) break;
+        if (c !== COMMA) throw new NotScanned();
       }
-      bounds[3 * count] = start;
-      bounds[3 * count + 1] = middle;
-      bounds[3 * count + 2] = end;
-      flags[count++] = flag;
-      this.ws();
-      const c = b[this.i++];
-      if (c === CLOSE_BRACKET) break;
-      if (c !== COMMA) throw new NotScanned();
     }
+    if (resolver !== undefined) return resolver.finish();
     return { count, bytes: out.bytes.subarray(0, out.at), bounds, flags, hashes };
   }
 }
@@ -443,8 +489,8 @@ class Scanner {
  * `tokenizer.json`'s bytes read as described above, or undefined when the scanner does not read this file (a
  * different model shape, an unusual encoding of the two big parts, or malformed JSON): parse it whole then.
  */
-export function scanTokenizerJson(bytes: Uint8Array): ScannedTokenizerJson | undefined {
-  const scanner = new Scanner(bytes);
+export function scanTokenizerJson(bytes: Uint8Array, options: ScanOptions = {}): ScannedTokenizerJson | undefined {
+  const scanner = new Scanner(bytes, options);
   try {
     const json = scanner.document();
     if (scanner.vocab === undefined || scanner.merges === undefined) return undefined;

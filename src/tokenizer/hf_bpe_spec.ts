@@ -14,6 +14,7 @@
  */
 
 import { type HfBpeMerges, type HfBpeVocab, mergesFromList, vocabFromObject } from "./hf_bpe_model_data.ts";
+import type { ChainedMerges, ResolvedMerges } from "./hf_bpe_resolved_merges.ts";
 
 /** An entry of `added_tokens`, with `@huggingface/tokenizers`' defaults applied. */
 export interface AddedTokenSpec {
@@ -36,7 +37,8 @@ export interface PreTokenizerSpec {
 
 export interface HfBpeSpec {
   readonly vocab: HfBpeVocab;
-  readonly merges: HfBpeMerges;
+  /** As read, or already resolved (symbols) or chained by token (a quick first load) as the scanner read them. */
+  readonly merges: HfBpeMerges | ResolvedMerges | ChainedMerges;
   readonly ignoreMerges: boolean;
   readonly normalizer: "NFC" | "NFD" | "NFKC" | "NFKD" | undefined;
   readonly preTokenizer: PreTokenizerSpec;
@@ -51,7 +53,7 @@ type Json = Record<string, unknown>;
 /** `model.vocab` and `model.merges` already read from the file's bytes (hf_bpe_scan.ts). */
 export interface ScannedModelData {
   readonly vocab: HfBpeVocab;
-  readonly merges: HfBpeMerges;
+  readonly merges: HfBpeMerges | ResolvedMerges | ChainedMerges;
 }
 
 function isObject(v: unknown): v is Json {

@@ -12,23 +12,29 @@
  *   added token spells the same bytes (added tokens win, as in `@huggingface/tokenizers`), or -1 (dropped);
  * - `byteSymbols[b]`: the symbol of the one-byte string `b`, -1 if none.
  *
+ * A run's first load of a file builds `chains` instead of `pairs` ({@linkcode ChainedMerges}: merges filed under
+ * the token they join into, pairs resolved as they are met), which encodes the same and costs a fraction to
+ * build; only full tables are cached.
+ *
  * Strings with characters outside the byte-level alphabet can never be produced from text and are left out.
  */
-import { BpeRanks, type BpeRanksSnapshot, hashBytes, NO_RANK } from "./bpe_ranks.ts";
+import { type BpeRanksSnapshot, hashBytes, NO_RANK } from "./bpe_ranks.ts";
 import type { AddedTokenSpec, HfBpeSpec } from "./hf_bpe_spec.ts";
+import { BYTE_TO_CHAR, unByteLevel } from "./hf_bpe_model_data.ts";
 import {
-  BYTE_TO_CHAR,
-  type HfBpeMerges,
-  LEFT_OUTSIDE,
-  MERGE_MISSING,
-  RIGHT_OUTSIDE,
-  unByteLevel,
-} from "./hf_bpe_model_data.ts";
+  buildVocabTable,
+  type ChainedMerges,
+  type ResolvedMerges,
+  resolveMerges,
+  UNRESOLVED,
+} from "./hf_bpe_resolved_merges.ts";
 
 /** Everything needed to tokenize; the typed arrays live in SharedArrayBuffers. */
 export interface HfBpeTables {
   readonly symbols: BpeRanksSnapshot;
-  readonly pairs: Int32Array;
+  /** The pair table, or undefined when the merges are `chains`. */
+  readonly pairs?: Int32Array;
+  readonly chains?: Pick<ChainedMerges, "head" | "next" | "split">;
   readonly outIds: Int32Array;
   readonly byteSymbols: Int32Array;
   readonly meta: HfBpeMeta;
@@ -56,47 +62,39 @@ export function pairSlot(left: number, right: number, mask: number): number {
   return h & mask;
 }
 
+/** Slots of the pair table for `count` merges: a power of two, at most two thirds full. */
+export function pairCapacity(count: number): number {
+  let capacity = 16;
+  while (capacity * 2 < count * 3) capacity *= 2;
+  return capacity;
+}
+
 function sharedInt32(length: number): Int32Array {
   return new Int32Array(new SharedArrayBuffer(length * 4));
 }
 
-/** Builds the tables. `regex` is the pre-tokenizer's compiled pattern (see {@linkcode HfBpeMeta.regexSource}). */
+/**
+ * Builds the tables. `regex` is the pre-tokenizer's compiled pattern (see {@linkcode HfBpeMeta.regexSource}).
+ * `spec.merges` may come already resolved against the vocabulary (the scanner does it as it reads them).
+ */
 export function buildHfBpeTables(spec: HfBpeSpec, regex: RegExp): HfBpeTables {
-  // Pass 1: the vocabulary as symbols (a vocabulary token's symbol is its id).
-  let { bytes, starts, ids } = spec.vocab;
-  let count = ids.length;
-  let vocabSymbols = BpeRanks.fromTokens(bytes, starts, ids, spec.vocab.hashes);
-  if (vocabSymbols.size < count) {
-    // A key listed twice: keep its later id only, as JSON.parse does.
-    const keep = new Int32Array(count);
-    let kept = 0;
-    for (let t = 0; t < count; t++) {
-      if (vocabSymbols.rankOf(bytes, starts[t], starts[t + 1]) === ids[t]) keep[kept++] = t;
-    }
-    const keptStarts = new Int32Array(kept + 1);
-    const keptIds = new Int32Array(kept);
-    const keptBytes = new Uint8Array(bytes.length);
-    let at = 0;
-    for (let k = 0; k < kept; k++) {
-      const t = keep[k];
-      keptStarts[k] = at;
-      keptBytes.set(bytes.subarray(starts[t], starts[t + 1]), at);
-      at += starts[t + 1] - starts[t];
-      keptIds[k] = ids[t];
-    }
-    keptStarts[kept] = at;
-    bytes = keptBytes.subarray(0, at);
-    starts = keptStarts;
-    ids = keptIds;
-    count = kept;
-    vocabSymbols = BpeRanks.fromTokens(bytes, starts, ids);
+  const given = spec.merges;
+  let merges: ResolvedMerges;
+  let chains: ChainedMerges | undefined;
+  if ("complete" in given) {
+    if (!given.complete) throw new Error("merges that do not all join into tokens need the full tables");
+    chains = given;
+    merges = noMerges(given.vocab);
+  } else {
+    merges = "lefts" in given ? given : resolveMerges(given, buildVocabTable(spec.vocab));
   }
-  let maxId = -1;
-  for (let t = 0; t < count; t++) if (ids[t] > maxId) maxId = ids[t];
+  const { lefts, rights, results, misses, vocab } = merges;
+  const vocabSymbols = vocab.symbols;
+  let maxId = vocab.maxId;
   for (const t of spec.addedTokens) if (t.id > maxId) maxId = t.id;
-  const vocabCount = count;
 
-  // Extra symbols: byte strings outside the vocabulary that merges or added tokens name (keyed as Latin-1).
+  // Extra symbols: byte strings outside the vocabulary that merges or added tokens name (keyed as Latin-1),
+  // numbered in the order they are first named: merges in order (left side, then right), then added tokens.
   const extras = new Map<string, number>();
   let nextSymbol = maxId + 1;
   const symbolOfBytes = (source: Uint8Array, start: number, end: number, hash: number): number => {
@@ -113,24 +111,12 @@ export function buildHfBpeTables(spec: HfBpeSpec, regex: RegExp): HfBpeTables {
     const n = unByteLevel(s, scratch, 0);
     return n < 0 ? -1 : symbolOfBytes(scratch, 0, n, hashBytes(scratch, 0, n));
   };
-
-  // Merge sides; a merge applies only when both are symbols.
-  const merges = spec.merges;
-  const mergeCount = merges.count;
-  const mergeBytes = merges.bytes;
-  const bounds = merges.bounds;
-  const hashes = merges.hashes ?? mergeHashes(merges);
-  const lefts = new Int32Array(mergeCount);
-  const rights = new Int32Array(mergeCount);
-  for (let m = 0; m < mergeCount; m++) {
-    const start = bounds[3 * m], middle = bounds[3 * m + 1], end = bounds[3 * m + 2];
-    if (end === MERGE_MISSING) {
-      lefts[m] = -1;
-      continue;
-    }
-    const flag = merges.flags[m];
-    lefts[m] = flag & LEFT_OUTSIDE ? -1 : symbolOfBytes(mergeBytes, start, middle, hashes[3 * m]);
-    rights[m] = flag & RIGHT_OUTSIDE ? -1 : symbolOfBytes(mergeBytes, middle, end, hashes[3 * m + 1]);
+  const { bytes: missBytes, bounds: missBounds, hashes: missHashes, indexes: missIndexes } = misses;
+  for (let k = 0; k < misses.count; k++) {
+    const m = missIndexes[k];
+    const start = missBounds[3 * k], middle = missBounds[3 * k + 1], end = missBounds[3 * k + 2];
+    if (lefts[m] === UNRESOLVED) lefts[m] = symbolOfBytes(missBytes, start, middle, missHashes[3 * k]);
+    if (rights[m] === UNRESOLVED) rights[m] = symbolOfBytes(missBytes, middle, end, missHashes[3 * k + 1]);
   }
   for (const t of spec.addedTokens) symbolOf(t.content);
 
@@ -151,6 +137,13 @@ export function buildHfBpeTables(spec: HfBpeSpec, regex: RegExp): HfBpeTables {
     }
     symbols = vocabSymbols.withTokens(xBytes, xStarts, xIds);
   }
+  for (let k = 0; k < misses.count; k++) {
+    const m = missIndexes[k];
+    if (results[m] !== UNRESOLVED) continue;
+    results[m] = lefts[m] < 0 || rights[m] < 0
+      ? -1
+      : symbols.rankOfHashed(missBytes, missBounds[3 * k], missBounds[3 * k + 2], missHashes[3 * k + 2]);
+  }
   const symbolCount = nextSymbol;
   const lookup = (s: string): number => {
     if (s.length * 2 > scratch.length) scratch = new Uint8Array(s.length * 4);
@@ -158,11 +151,10 @@ export function buildHfBpeTables(spec: HfBpeSpec, regex: RegExp): HfBpeTables {
     return n < 0 ? -1 : symbols.rankOf(scratch, 0, n);
   };
 
-  let capacity = 16;
-  while (capacity < mergeCount * 2) capacity *= 2;
-  const mask = capacity - 1;
-  const pairs = sharedInt32(4 * capacity).fill(-1);
-  for (let m = 0; m < mergeCount; m++) {
+  const mergeCount = merges.count;
+  const mask = chains !== undefined ? 0 : pairCapacity(mergeCount) - 1;
+  const pairs = chains !== undefined ? undefined : sharedInt32(4 * (mask + 1)).fill(-1);
+  for (let m = 0; pairs !== undefined && m < mergeCount; m++) {
     const left = lefts[m];
     const right = rights[m];
     if (left < 0 || right < 0) continue;
@@ -173,11 +165,12 @@ export function buildHfBpeTables(spec: HfBpeSpec, regex: RegExp): HfBpeTables {
     pairs[4 * slot] = left;
     pairs[4 * slot + 1] = right;
     pairs[4 * slot + 2] = m;
-    pairs[4 * slot + 3] = symbols.rankOfHashed(mergeBytes, bounds[3 * m], bounds[3 * m + 2], hashes[3 * m + 2]);
+    pairs[4 * slot + 3] = results[m];
   }
 
+  const ids = vocab.ids;
   const outIds = sharedInt32(symbolCount).fill(-1);
-  for (let t = 0; t < vocabCount; t++) outIds[ids[t]] = ids[t]; // a vocabulary token's symbol is its id
+  for (let t = 0; t < ids.length; t++) outIds[ids[t]] = ids[t]; // a vocabulary token's symbol is its id
   // Added tokens join the model's vocabulary (kept when produced), and their ids win over the vocabulary's for
   // every string the library maps to them: the content, and its normalized form for normalized tokens.
   const kept = new Uint8Array(symbolCount);
@@ -201,6 +194,7 @@ export function buildHfBpeTables(spec: HfBpeSpec, regex: RegExp): HfBpeTables {
   return {
     symbols: symbols.snapshot(),
     pairs,
+    chains: chains && { head: chains.head, next: chains.next, split: chains.split },
     outIds,
     byteSymbols,
     meta: {
@@ -215,15 +209,15 @@ export function buildHfBpeTables(spec: HfBpeSpec, regex: RegExp): HfBpeTables {
   };
 }
 
-/** {@linkcode HfBpeMerges.hashes} for merges whose producer did not hash them. */
-function mergeHashes(merges: HfBpeMerges): Int32Array {
-  const { bytes, bounds } = merges;
-  const hashes = new Int32Array(3 * merges.count);
-  for (let m = 0; m < merges.count; m++) {
-    if (bounds[3 * m + 2] === MERGE_MISSING) continue;
-    hashes[3 * m] = hashBytes(bytes, bounds[3 * m], bounds[3 * m + 1]);
-    hashes[3 * m + 1] = hashBytes(bytes, bounds[3 * m + 1], bounds[3 * m + 2]);
-    hashes[3 * m + 2] = hashBytes(bytes, bounds[3 * m], bounds[3 * m + 2]);
-  }
-  return hashes;
+/** Chained merges need no symbols per merge: none to resolve, none missed. */
+function noMerges(vocab: ResolvedMerges["vocab"]): ResolvedMerges {
+  const none = new Int32Array(0);
+  return {
+    count: 0,
+    lefts: none,
+    rights: none,
+    results: none,
+    misses: { count: 0, bytes: new Uint8Array(0), bounds: none, flags: new Uint8Array(0), hashes: none, indexes: none },
+    vocab,
+  };
 }

@@ -14,7 +14,9 @@
  *    two differ whenever a pair's concatenation is a token but the pair itself is not a listed merge.
  * 4. Parts outside the vocabulary are dropped (these models have no `unk_token`).
  *
- * Pieces' ids are memoized in a bounded Map, as in {@linkcode BpeTokenizer}.
+ * Pieces' ids are memoized in a bounded Map, as in {@linkcode BpeTokenizer}. A pair's merge comes from the pair
+ * table, or with chained merges (a quick first load, hf_bpe_resolved_merges.ts) from the token its two parts'
+ * bytes spell and the merges filed under it, remembered in a small direct-mapped cache.
  */
 import { BpeRanks, hashBytes, NO_RANK } from "./bpe_ranks.ts";
 import { MergeHeap } from "./bpe_tokenizer.ts";
@@ -25,6 +27,8 @@ import type { Tokenizer } from "./tokenizer.ts";
 /** Pieces longer than this many bytes are merged with a heap instead of a linear scan. */
 const HEAP_MERGE_THRESHOLD = 128;
 const MEMO_SIZE = 50_000;
+/** Entries of the chained-merges pair cache (4 ints each). */
+const PAIR_CACHE_SIZE = 1 << 16;
 const MEMO_MAX_PIECE_LENGTH = 256;
 
 interface TrieNode {
@@ -91,8 +95,14 @@ export class HfBpeTokenizer implements Tokenizer {
   readonly name: string;
   readonly engine = FAST_BPE_ENGINE;
   readonly #symbols: BpeRanks;
-  readonly #pairs: Int32Array;
+  readonly #pairs: Int32Array | undefined;
   readonly #pairMask: number;
+  readonly #chains: HfBpeTables["chains"];
+  /** Chained merges' resolved pairs: `[left + 1, right, rank, merged]` per entry, 0 = empty. */
+  readonly #pairCache: Int32Array;
+  #join = new Uint8Array(256);
+  /** The joined symbol of the pair {@linkcode #pair} last found. */
+  #merged = -1;
   readonly #outIds: Int32Array;
   readonly #byteSymbols: Int32Array;
   readonly #regex: RegExp;
@@ -110,13 +120,17 @@ export class HfBpeTokenizer implements Tokenizer {
   #scratch = new Uint8Array(1024);
   #syms = new Int32Array(256);
   #pairRanks = new Int32Array(256);
+  #pairMerged = new Int32Array(256);
   #pieceIds: number[] = [];
 
   constructor(name: string, tables: HfBpeTables) {
     this.name = name;
     this.#symbols = BpeRanks.fromSnapshot(tables.symbols);
     this.#pairs = tables.pairs;
-    this.#pairMask = tables.pairs.length / 4 - 1;
+    this.#pairMask = tables.pairs === undefined ? 0 : tables.pairs.length / 4 - 1;
+    this.#chains = tables.chains;
+    if (tables.pairs === undefined && tables.chains === undefined) throw new Error("tables without merges");
+    this.#pairCache = new Int32Array(tables.pairs === undefined ? 4 * PAIR_CACHE_SIZE : 0);
     this.#outIds = tables.outIds;
     this.#byteSymbols = tables.byteSymbols;
     const meta = tables.meta;
@@ -289,18 +303,55 @@ export class HfBpeTokenizer implements Tokenizer {
     else this.#linearMerge(n, out);
   }
 
-  /** Slot of the merge (left, right) in the pair table, or -1. */
+  /** Rank of the merge of (left, right), or -1 when there is none; sets {@linkcode #merged} to its result. */
   #pair(left: number, right: number): number {
     if (left < 0 || right < 0) return -1;
     const pairs = this.#pairs;
+    if (pairs === undefined) return this.#chainedPair(left, right);
     const mask = this.#pairMask;
     let slot = pairSlot(left, right, mask);
     for (;;) {
       const l = pairs[4 * slot];
       if (l === -1) return -1;
-      if (l === left && pairs[4 * slot + 1] === right) return slot;
+      if (l === left && pairs[4 * slot + 1] === right) {
+        this.#merged = pairs[4 * slot + 3];
+        return pairs[4 * slot + 2];
+      }
       slot = (slot + 1) & mask;
     }
+  }
+
+  /** {@linkcode #pair} from chained merges: the token the two parts' bytes spell, and its merge split there. */
+  #chainedPair(left: number, right: number): number {
+    const cache = this.#pairCache;
+    const at = 4 * pairSlot(left, right, PAIR_CACHE_SIZE - 1);
+    if (cache[at] === left + 1 && cache[at + 1] === right) {
+      this.#merged = cache[at + 3];
+      return cache[at + 2];
+    }
+    const symbols = this.#symbols;
+    const leftLength = symbols.tokenLength(left);
+    const length = leftLength + symbols.tokenLength(right);
+    if (this.#join.length < length) this.#join = new Uint8Array(2 * length);
+    const join = this.#join;
+    symbols.copyToken(right, join, symbols.copyToken(left, join, 0));
+    const token = symbols.rankOfHashed(join, 0, length, hashBytes(join, 0, length));
+    let rank = -1;
+    if (token !== NO_RANK) {
+      const { head, next, split } = this.#chains!;
+      for (let m = head[token]; m >= 0; m = next[m]) {
+        if (split[m] === leftLength) {
+          rank = m;
+          break;
+        }
+      }
+    }
+    cache[at] = left + 1;
+    cache[at + 1] = right;
+    cache[at + 2] = rank;
+    cache[at + 3] = token;
+    this.#merged = token;
+    return rank;
   }
 
   #emit(sym: number, out: number[]): void {
@@ -314,31 +365,46 @@ export class HfBpeTokenizer implements Tokenizer {
     if (this.#syms.length < n) {
       this.#syms = new Int32Array(2 * n);
       this.#pairRanks = new Int32Array(2 * n);
+      this.#pairMerged = new Int32Array(2 * n);
     }
     const bytes = this.#scratch;
     const syms = this.#syms;
-    const slots = this.#pairRanks; // pair table slot of parts k and k+1, or -1
-    const pairs = this.#pairs;
+    const ranks = this.#pairRanks; // merge rank of parts k and k+1, or -1
+    const merged = this.#pairMerged; // and the symbol they merge into
     for (let k = 0; k < n; k++) syms[k] = this.#byteSymbols[bytes[k]];
-    for (let k = 0; k < n - 1; k++) slots[k] = this.#pair(syms[k], syms[k + 1]);
+    for (let k = 0; k < n - 1; k++) {
+      ranks[k] = this.#pair(syms[k], syms[k + 1]);
+      merged[k] = this.#merged;
+    }
     let m = n;
     while (m > 1) {
       let best = -1;
       let bestRank = 0x7fffffff;
       for (let k = 0; k < m - 1; k++) {
-        const s = slots[k];
-        if (s >= 0 && pairs[4 * s + 2] < bestRank) {
-          bestRank = pairs[4 * s + 2];
+        const r = ranks[k];
+        if (r >= 0 && r < bestRank) {
+          bestRank = r;
           best = k;
         }
       }
       if (best < 0) break;
-      syms[best] = pairs[4 * slots[best] + 3];
+      syms[best] = merged[best];
       for (let k = best + 1; k < m - 1; k++) syms[k] = syms[k + 1];
-      for (let k = best + 1; k < m - 2; k++) slots[k] = slots[k + 1];
+      for (let k = best + 1; k < m - 2; k++) {
+        ranks[k] = ranks[k + 1];
+        merged[k] = merged[k + 1];
+      }
       m--;
-      slots[best] = best + 1 < m ? this.#pair(syms[best], syms[best + 1]) : -1;
-      if (best > 0) slots[best - 1] = this.#pair(syms[best - 1], syms[best]);
+      if (best + 1 < m) {
+        ranks[best] = this.#pair(syms[best], syms[best + 1]);
+        merged[best] = this.#merged;
+      } else {
+        ranks[best] = -1;
+      }
+      if (best > 0) {
+        ranks[best - 1] = this.#pair(syms[best - 1], syms[best]);
+        merged[best - 1] = this.#merged;
+      }
     }
     for (let k = 0; k < m; k++) this.#emit(syms[k], out);
   }
@@ -346,7 +412,6 @@ export class HfBpeTokenizer implements Tokenizer {
   /** The same merge order as {@linkcode #linearMerge}, driven by a min-heap keyed by (rank, start). */
   #heapMerge(n: number, out: number[]): void {
     const bytes = this.#scratch;
-    const pairs = this.#pairs;
     const syms = new Int32Array(n);
     const next = new Int32Array(n);
     const prev = new Int32Array(n);
@@ -360,29 +425,30 @@ export class HfBpeTokenizer implements Tokenizer {
     }
     const heap = new MergeHeap(n);
     for (let k = 0; k < n - 1; k++) {
-      const s = this.#pair(syms[k], syms[k + 1]);
-      if (s >= 0) heap.push(pairs[4 * s + 2], k, 0);
+      const r = this.#pair(syms[k], syms[k + 1]);
+      if (r >= 0) heap.push(r, k, 0);
     }
     while (heap.size > 0) {
       heap.pop();
       const k = heap.poppedStart;
       if (alive[k] === 0 || version[k] !== heap.poppedVersion) continue;
       const j = next[k];
-      syms[k] = pairs[4 * this.#pair(syms[k], syms[j]) + 3];
+      this.#pair(syms[k], syms[j]);
+      syms[k] = this.#merged;
       alive[j] = 0;
       const after = next[j];
       next[k] = after;
       if (after < n) prev[after] = k;
       version[k]++;
       if (after < n) {
-        const s = this.#pair(syms[k], syms[after]);
-        if (s >= 0) heap.push(pairs[4 * s + 2], k, version[k]);
+        const r = this.#pair(syms[k], syms[after]);
+        if (r >= 0) heap.push(r, k, version[k]);
       }
       const p = prev[k];
       if (p >= 0) {
         version[p]++;
-        const s = this.#pair(syms[p], syms[k]);
-        if (s >= 0) heap.push(pairs[4 * s + 2], p, version[p]);
+        const r = this.#pair(syms[p], syms[k]);
+        if (r >= 0) heap.push(r, p, version[p]);
       }
     }
     for (let k = 0; k < n; k = next[k]) this.#emit(syms[k], out);

@@ -20,6 +20,7 @@ import { type HfBpeSpec, readHfBpeSpec } from "./hf_bpe_spec.ts";
 import { scanTokenizerJson } from "./hf_bpe_scan.ts";
 import { hfBpeCacheKey, readHfBpeCache, writeHfBpeCache } from "./hf_bpe_cache.ts";
 import { buildHfBpeTables, type HfBpeTables } from "./hf_bpe_tables.ts";
+import { buildVocabTable, MergeChainer, SymbolResolver } from "./hf_bpe_resolved_merges.ts";
 import { HfBpeTokenizer } from "./hf_bpe_tokenizer.ts";
 
 const TOKENIZER_FILE = "tokenizer.json";
@@ -33,6 +34,13 @@ export interface LoadHfTokenizerOptions {
   readonly forceLibrary?: boolean;
   /** Wait for the table cache to be written before resolving (tests); else it is written in the background. */
   readonly awaitCacheWrite?: boolean;
+  /**
+   * Without a table cache, build only what encoding needs to start (merges chained by the token they join into,
+   * pairs resolved as they are met) instead of the full tables: a fraction of the first load's time and memory,
+   * the same ids, slower counting until its pair cache is warm, and nothing written to the cache (a full load,
+   * e.g. the counting Worker's, writes it). For a run's main thread. @default false
+   */
+  readonly quickStart?: boolean;
 }
 
 /**
@@ -66,7 +74,18 @@ export async function loadHfTokenizer(path: string, options: LoadHfTokenizerOpti
   const config = (await configRead) ?? {};
   // The byte scanner reads the two big parts without building ~150 MB of JSON values; anything it does not read
   // (other model shapes, the library path) takes the whole-document parse.
-  const scanned = options.forceLibrary ? undefined : scanTokenizerJson(tokenizerBytes);
+  // The merges are resolved against the vocabulary's table as they are read (the vocabulary comes first in
+  // these files), so their strings are never stored: chained by token for a quick start, else to symbols.
+  const scan = (quick: boolean) =>
+    scanTokenizerJson(tokenizerBytes, {
+      onVocab: (vocab, bytesLeft) => {
+        const table = buildVocabTable(vocab);
+        const capacity = Math.floor(bytesLeft / 3) + 1; // a merge takes at least three bytes (`"",`)
+        return quick ? new MergeChainer(table, capacity) : new SymbolResolver(table, capacity);
+      },
+    });
+  let scanned = options.forceLibrary ? undefined : scan(options.quickStart === true);
+  if (scanned !== undefined && "complete" in scanned.merges && !scanned.merges.complete) scanned = scan(false);
   const tokenizerJson = scanned?.json ?? parseJsonObject(tokenizerPath, tokenizerBytes, true);
   try {
     const read = options.forceLibrary ? { unsupported: "" } : readHfBpeSpec(tokenizerJson, config, scanned);
@@ -135,17 +154,43 @@ async function cacheKeyOf(tokenizerPath: string, configPath: string): Promise<st
   return hfBpeCacheKey(parts);
 }
 
-/** The bytes of the file at `path`, or undefined when it does not exist. */
+/**
+ * The bytes of the file at `path`, or undefined when it does not exist. Read into one buffer of the file's size
+ * (`Deno.readFile` of a ~10 MB file took twice as long here), and read on if the file grew since its stat.
+ */
 async function readFileBytes(path: string): Promise<Uint8Array | undefined> {
+  let file: Deno.FsFile;
   try {
-    return await Deno.readFile(path);
+    file = await Deno.open(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
-    throw new Error(
-      `Cannot read ${path} (${error instanceof Error ? error.message : String(error)}); check its permissions.`,
-      { cause: error },
-    );
+    throw cannotRead(path, error);
   }
+  try {
+    let bytes = new Uint8Array((await file.stat()).size + 1);
+    let at = 0;
+    for (;;) {
+      if (at === bytes.length) {
+        const grown = new Uint8Array(2 * bytes.length);
+        grown.set(bytes);
+        bytes = grown;
+      }
+      const n = await file.read(bytes.subarray(at));
+      if (n === null) return bytes.subarray(0, at);
+      at += n;
+    }
+  } catch (error) {
+    throw cannotRead(path, error);
+  } finally {
+    file.close();
+  }
+}
+
+function cannotRead(path: string, error: unknown): Error {
+  return new Error(
+    `Cannot read ${path} (${error instanceof Error ? error.message : String(error)}); check its permissions.`,
+    { cause: error },
+  );
 }
 
 /** Parsed JSON object at `path`, or undefined when the file does not exist. */

@@ -14,14 +14,24 @@ import { findCachedTokenizer, type HubEnv, looksLikeHubId, tokenizerPlacementHin
 /** The default `--tokenizer` value. */
 export const DEFAULT_TOKENIZER_SPEC = "builtin";
 
-export async function loadTokenizer(spec: string = DEFAULT_TOKENIZER_SPEC, env?: HubEnv): Promise<Tokenizer> {
+/** Options of {@linkcode loadTokenizer}. */
+export interface LoadTokenizerOptions {
+  /** A `tokenizer.json` without a table cache builds only what encoding needs to start (hf_tokenizer.ts). */
+  readonly quickStart?: boolean;
+}
+
+export async function loadTokenizer(
+  spec: string = DEFAULT_TOKENIZER_SPEC,
+  env?: HubEnv,
+  options: LoadTokenizerOptions = {},
+): Promise<Tokenizer> {
   if (spec === "" || spec === DEFAULT_TOKENIZER_SPEC) {
     const { loadBuiltinTokenizer } = await import("./builtin_tokenizer.ts");
     return await loadBuiltinTokenizer();
   }
   const path = locateTokenizer(spec, env ?? Deno.env.toObject());
   const { loadHfTokenizer } = await import("./hf_tokenizer.ts");
-  return await loadHfTokenizer(path);
+  return await loadHfTokenizer(path, { quickStart: options.quickStart });
 }
 
 /**
@@ -64,14 +74,16 @@ export function defaultTokenizerFor(model: string | undefined, env: HubEnv): Def
 }
 /**
  * `--tokenizer` for a run: the builtin one is loaded on first use (synthetic prompts from the bundled corpus need
- * none of its tables); a file tokenizer is loaded now, so a bad path fails before anything is sent.
+ * none of its tables); a file tokenizer is loaded now, so a bad path fails before anything is sent. A first load
+ * of a `tokenizer.json` here is a quick start (it stands between the command and the first request); the
+ * counting Worker's own load builds the full tables and caches them for every later run.
  */
 export async function resolveTokenizer(spec: string = DEFAULT_TOKENIZER_SPEC): Promise<LazyTokenizer> {
   if (spec === "" || spec === DEFAULT_TOKENIZER_SPEC) {
     // The name is BUILTIN_TOKENIZER_NAME, spelled out so this module does not import the builtin one eagerly.
     return lazyTokenizer(DEFAULT_TOKENIZER_SPEC, () => loadTokenizer(spec));
   }
-  return asLazyTokenizer(await loadTokenizer(spec));
+  return asLazyTokenizer(await loadTokenizer(spec, undefined, { quickStart: true }));
 }
 
 function existsSync(path: string): boolean {

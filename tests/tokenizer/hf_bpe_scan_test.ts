@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import { scanTokenizerJson } from "../../src/tokenizer/hf_bpe_scan.ts";
-import { mergesFromList, vocabFromObject } from "../../src/tokenizer/hf_bpe_model_data.ts";
+import { type HfBpeMerges, mergesFromList, vocabFromObject } from "../../src/tokenizer/hf_bpe_model_data.ts";
+import {
+  buildVocabTable,
+  MergeChainer,
+  resolveMerges,
+  SymbolResolver,
+  UNRESOLVED,
+} from "../../src/tokenizer/hf_bpe_resolved_merges.ts";
+import { readHfBpeSpec } from "../../src/tokenizer/hf_bpe_spec.ts";
+import { buildHfBpeTables } from "../../src/tokenizer/hf_bpe_tables.ts";
 
 const encode = (s: string) => new TextEncoder().encode(s);
 
@@ -19,10 +28,11 @@ function assertSameAsParsed(text: string): void {
   const tokens = (v: typeof vocab) =>
     Array.from(v.ids, (id, t) => `${id}:${v.bytes.subarray(v.starts[t], v.starts[t + 1]).join(",")}`).sort();
   assert.deepEqual(tokens(scanned.vocab), tokens(vocab));
-  assert.equal(scanned.merges.count, merges.count);
-  assert.deepEqual([...scanned.merges.bounds.subarray(0, 3 * merges.count)], [...merges.bounds]);
-  assert.deepEqual([...scanned.merges.flags.subarray(0, merges.count)], [...merges.flags]);
-  assert.deepEqual([...scanned.merges.bytes], [...merges.bytes]);
+  const stored = scanned.merges as HfBpeMerges; // no resolver given: stored as bytes
+  assert.equal(stored.count, merges.count);
+  assert.deepEqual([...stored.bounds.subarray(0, 3 * merges.count)], [...merges.bounds]);
+  assert.deepEqual([...stored.flags.subarray(0, merges.count)], [...merges.flags]);
+  assert.deepEqual([...stored.bytes], [...merges.bytes]);
   const { model: _a, ...restScanned } = scanned.json;
   const { model: _b, ...restParsed } = parsed;
   assert.deepEqual(restScanned, restParsed);
@@ -61,9 +71,7 @@ Deno.test("scanTokenizerJson lists a repeated vocabulary key twice, in file orde
   assert.deepEqual([...scanned.vocab.ids], [0, 1, 2]);
 });
 
-Deno.test("a repeated vocabulary key keeps its later id in the built tables, as JSON.parse does", async () => {
-  const { readHfBpeSpec } = await import("../../src/tokenizer/hf_bpe_spec.ts");
-  const { buildHfBpeTables } = await import("../../src/tokenizer/hf_bpe_tables.ts");
+Deno.test("a repeated vocabulary key keeps its later id in the built tables, as JSON.parse does", () => {
   const text = doc(`{"a": 0, "b": 1, "a": 2}`, `["a b"]`, `"pre_tokenizer": {"type": "ByteLevel"}, "added_tokens": []`);
   const scanned = scanTokenizerJson(encode(text))!;
   const read = readHfBpeSpec(scanned.json, {}, scanned);
@@ -74,5 +82,79 @@ Deno.test("a repeated vocabulary key keeps its later id in the built tables, as 
   assert.equal(tables.byteSymbols["a".charCodeAt(0)], 2);
   const parsed = readHfBpeSpec(JSON.parse(text));
   assert.ok("spec" in parsed);
-  assert.deepEqual([...buildHfBpeTables(parsed.spec, /./gu).pairs], [...tables.pairs]);
+  assert.deepEqual([...buildHfBpeTables(parsed.spec, /./gu).pairs!], [...tables.pairs!]);
+});
+
+const resolving = { onVocab: (v: Parameters<typeof buildVocabTable>[0]) => new SymbolResolver(buildVocabTable(v)) };
+const chaining = { onVocab: (v: Parameters<typeof buildVocabTable>[0]) => new MergeChainer(buildVocabTable(v)) };
+
+Deno.test("merges resolved while they are read equal merges read whole and resolved after", () => {
+  // Sides and joins outside the vocabulary ("q", "zz", "ab c"), outside the alphabet ("日"), entries that name no
+  // pair, a duplicate pair, and both merge forms.
+  const vocab = `{"a": 0, "b": 1, "ab": 2, "c": 3, "abc": 4, "Ġ": 5, "t": 6, "Ġt": 7, "z": 8}`;
+  for (
+    const merges of [
+      `["a b", "ab c", "q b", "z z", "zz z", "日 a", "nospace", "Ġ t", "a b", "b c"]`,
+      `[["a", "b"], ["ab", "c"], ["q", "b"], ["z", "z"], ["日", "a"], ["Ġ", "t"], ["a", "b"]]`,
+    ]
+  ) {
+    const text = doc(vocab, merges, `"pre_tokenizer": {"type": "ByteLevel"}, "added_tokens": []`);
+    const streamed = scanTokenizerJson(encode(text), resolving)!;
+    const parsed = JSON.parse(text);
+    const whole = resolveMerges(
+      mergesFromList(parsed.model.merges),
+      buildVocabTable(vocabFromObject(parsed.model.vocab)),
+    );
+    assert.ok("lefts" in streamed.merges);
+    const r = streamed.merges;
+    assert.deepEqual([...r.lefts], [...whole.lefts]);
+    assert.deepEqual([...r.rights], [...whole.rights]);
+    assert.deepEqual([...r.results], [...whole.results]);
+    assert.deepEqual([...r.misses.indexes], [...whole.misses.indexes]);
+    assert.deepEqual([...r.misses.bytes], [...whole.misses.bytes]);
+    assert.ok(r.misses.count > 0 && r.lefts.includes(UNRESOLVED), "the document has strings outside the vocabulary");
+    // And the tables built from either are the same, extra symbols included.
+    const fromStream = readHfBpeSpec(streamed.json, {}, streamed);
+    const fromParse = readHfBpeSpec(parsed);
+    assert.ok("spec" in fromStream && "spec" in fromParse);
+    const a = buildHfBpeTables(fromStream.spec, /./gu);
+    const b = buildHfBpeTables(fromParse.spec, /./gu);
+    assert.deepEqual([...a.pairs!], [...b.pairs!]);
+    assert.deepEqual([...a.outIds], [...b.outIds]);
+    assert.deepEqual([...a.symbols.bytes], [...b.symbols.bytes]);
+    assert.deepEqual([...a.symbols.rankStart], [...b.symbols.rankStart]);
+  }
+});
+
+Deno.test("a merge too long for the scratch buffer sends the file to JSON.parse", () => {
+  const long = "a".repeat(70_000);
+  const text = doc(`{"a": 0}`, `["a a", "${long} a"]`);
+  assert.equal(scanTokenizerJson(encode(text), resolving), undefined);
+  assert.ok(scanTokenizerJson(encode(text)) !== undefined, "without resolving, any length is read");
+});
+
+Deno.test("chained merges file each merge under the token it joins into, latest first", () => {
+  const vocab = `{"a": 0, "b": 1, "ab": 2, "c": 3, "abc": 4, "bc": 5}`;
+  const text = doc(vocab, `["a b", "ab c", "b c", "a bc", "a b", "日 a", "nospace"]`);
+  const merges = scanTokenizerJson(encode(text), chaining)!.merges;
+  assert.ok("complete" in merges && merges.complete);
+  const chain = (token: number) => {
+    const found: [number, number][] = [];
+    for (let m = merges.head[token]; m >= 0; m = merges.next[m]) found.push([m, merges.split[m]]);
+    return found;
+  };
+  assert.deepEqual(chain(2), [[4, 1], [0, 1]]); // "ab": the duplicate first
+  assert.deepEqual(chain(4), [[3, 1], [1, 2]]); // "abc": "a"+"bc" (split 1), "ab"+"c" (split 2)
+  assert.deepEqual(chain(5), [[2, 1]]);
+  assert.deepEqual(chain(0), []);
+  assert.equal(merges.count, 7);
+});
+
+Deno.test("chained merges are incomplete when a merge joins outside the vocabulary or a byte side is no token", () => {
+  const joinsOutside = doc(`{"a": 0, "b": 1}`, `["a b"]`);
+  const m1 = scanTokenizerJson(encode(joinsOutside), chaining)!.merges;
+  assert.ok("complete" in m1 && !m1.complete);
+  const byteOutside = doc(`{"a": 0, "qa": 1}`, `["q a"]`);
+  const m2 = scanTokenizerJson(encode(byteOutside), chaining)!.merges;
+  assert.ok("complete" in m2 && !m2.complete);
 });

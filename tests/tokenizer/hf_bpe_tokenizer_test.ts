@@ -36,15 +36,17 @@ const EXPECTED: readonly [string, number[]][] = [
   ["", []],
 ];
 
-Deno.test("HfBpeTokenizer encodes the fixture as worked out by hand", async () => {
-  const tok = await loadHfTokenizer(FIXTURE_DIR, { cacheDir: null });
-  assert.ok(tok instanceof HfBpeTokenizer);
-  assert.equal(tok.engine, FAST_BPE_ENGINE);
-  for (const [text, ids] of EXPECTED) {
-    assert.deepEqual(tok.encode(text), ids, JSON.stringify(text));
-    assert.equal(tok.count(text), ids.length, JSON.stringify(text));
+Deno.test("HfBpeTokenizer encodes the fixture as worked out by hand, from full tables and chained merges", async () => {
+  for (const quickStart of [false, true]) {
+    const tok = await loadHfTokenizer(FIXTURE_DIR, { cacheDir: null, quickStart });
+    assert.ok(tok instanceof HfBpeTokenizer);
+    assert.equal(tok.engine, FAST_BPE_ENGINE);
+    for (const [text, ids] of EXPECTED) {
+      assert.deepEqual(tok.encode(text), ids, `${quickStart}: ${JSON.stringify(text)}`);
+      assert.equal(tok.count(text), ids.length, JSON.stringify(text));
+    }
+    assert.equal(tok.decode([258, 32, 261, 300, 262]), " the hello<|im_end|>é");
   }
-  assert.equal(tok.decode([258, 32, 261, 300, 262]), " the hello<|im_end|>é");
 });
 
 Deno.test("HfBpeTokenizer reads merges written as 'a b' strings the same as pairs", async () => {
@@ -76,6 +78,7 @@ Deno.test("HfBpeTokenizer gives @huggingface/tokenizers' ids on a varied corpus"
   const texts = parityCorpus(21, 1500, ADDED);
   for (const dir of [FIXTURE_DIR, TINY_BPE_DIR]) {
     const fast = await loadHfTokenizer(dir, { cacheDir: null });
+    const quick = await loadHfTokenizer(dir, { cacheDir: null, quickStart: true });
     const library = await loadHfTokenizer(dir, { forceLibrary: true });
     assert.equal(fast.engine, FAST_BPE_ENGINE);
     assert.match(library.engine ?? "", /^@huggingface\/tokenizers/);
@@ -83,6 +86,7 @@ Deno.test("HfBpeTokenizer gives @huggingface/tokenizers' ids on a varied corpus"
     for (const text of texts) {
       const expected = library.encode(text);
       assert.deepEqual(fast.encode(text), expected, `${dir}: ${JSON.stringify(text)}`);
+      assert.deepEqual(quick.encode(text), expected, `${dir} (chained merges): ${JSON.stringify(text)}`);
       assert.equal(fast.count(text), expected.length);
       if (expected.length > 0) assert.equal(fast.decode(expected), library.decode(expected));
       tokens += expected.length;
@@ -112,6 +116,38 @@ Deno.test("HfBpeTokenizer's tables are cached: a second load reads them, a damag
     for (const [text, ids] of EXPECTED) assert.deepEqual(third.encode(text), ids);
   } finally {
     await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
+Deno.test("a quick first load writes no table cache; a full load writes it and a quick one then reads it", async () => {
+  const cacheDir = await Deno.makeTempDir();
+  try {
+    await loadHfTokenizer(FIXTURE_DIR, { cacheDir, quickStart: true });
+    assert.deepEqual([...Deno.readDirSync(cacheDir)], [], "chained merges are never cached");
+    await loadHfTokenizer(FIXTURE_DIR, { cacheDir, awaitCacheWrite: true });
+    assert.equal([...Deno.readDirSync(cacheDir)].length, 1);
+    const cached = await loadHfTokenizer(FIXTURE_DIR, { cacheDir, quickStart: true });
+    for (const [text, ids] of EXPECTED) assert.deepEqual(cached.encode(text), ids);
+  } finally {
+    await Deno.remove(cacheDir, { recursive: true });
+  }
+});
+
+Deno.test("merges that join outside the vocabulary load the full tables even for a quick start", async () => {
+  // A merge whose joined string is no token: the full tables give it a symbol of its own, chains cannot.
+  const dir = await variant((json) => {
+    const model = json.model as { merges: [string, string][] };
+    model.merges.push(["a", "b"], ["ab", "c"]);
+    const vocab = (json.model as { vocab: Record<string, number> }).vocab;
+    delete vocab["ab"];
+    vocab["abc"] = 400;
+  });
+  try {
+    const quick = await loadHfTokenizer(dir, { cacheDir: null, quickStart: true });
+    const library = await loadHfTokenizer(dir, { forceLibrary: true });
+    for (const text of ["abc", "xabcx", "ab", "abcabc"]) assert.deepEqual(quick.encode(text), library.encode(text));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
 
