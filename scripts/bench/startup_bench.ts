@@ -2,8 +2,9 @@
  * Start-up time, measured from outside the process: `infermeter --version` wall time, and the time from
  * spawning `infermeter profile` to the first request's first byte arriving at the server.
  *
- * The client is pointed at a pass-through TCP relay in this process that stamps the first byte of every
- * connection carrying an HTTP request (the preflight only connects) and forwards the bytes to a real `serve-sim`.
+ * The client is pointed at a pass-through TCP relay in this process that stamps every read that starts an HTTP
+ * `POST` (an inference request; the preflight only connects, and the server-identity probe is a GET sent while
+ * the run is still starting) and forwards the bytes to a real `serve-sim`.
  * The spawn instant is taken just before `spawn()`, so the figure includes the runtime's own start.
  *
  * Cases: from source and (when built) from the bundle, and from source confined to one core (`taskset -c 0`,
@@ -57,7 +58,7 @@ function stats(xs: number[]): Stats {
 
 const epochNow = () => performance.timeOrigin + performance.now();
 
-/** Relays 127.0.0.1:<port> → target and records when each request's first byte arrives. */
+/** Relays 127.0.0.1:<port> → target and records when each POST's first byte arrives (a client writes a request at once). */
 function startRelay(target: { hostname: string; port: number }) {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const firstBytes: number[] = [];
@@ -67,14 +68,12 @@ function startRelay(target: { hostname: string; port: number }) {
         const upstream = await Deno.connect(target);
         const buf = new Uint8Array(64 * 1024);
         const back = conn.writable && upstream.readable.pipeTo(conn.writable).catch(() => {});
-        let first = true;
         try {
           for (;;) {
             const n = await conn.read(buf);
             if (n === null) break;
-            if (first) {
-              firstBytes.push(epochNow());
-              first = false;
+            if (n >= 5 && buf[0] === 0x50 && buf[1] === 0x4f && buf[2] === 0x53 && buf[3] === 0x54 && buf[4] === 0x20) {
+              firstBytes.push(epochNow()); // "POST "
             }
             let off = 0;
             while (off < n) off += await upstream.write(buf.subarray(off, n));

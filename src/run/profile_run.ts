@@ -19,6 +19,7 @@ import type { Target } from "../transport/http_exchange.ts";
 import { phaseConcurrency, phaseRate } from "../timing/phase_spec.ts";
 import { createTokenCounter } from "../tokenizer/token_counter.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
+import type { Tokenizer } from "../tokenizer/tokenizer.ts";
 import { METRIC_REGISTRY } from "../metrics/metric_registry.ts";
 import { goodputTags, resolveGoodput } from "../metrics/goodput.ts";
 import { REPLAY_SCHED_DEGRADED_THRESHOLD_MS } from "../metrics/metric_defs.ts";
@@ -176,9 +177,10 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     rate: config.requestRate,
     outputTokensMean: config.outputTokensMean,
   });
-  // The counting Worker loads its own tables (from the on-disk cache when there) on its own thread, while this
-  // one builds the dataset and checks the server.
+  // The counting Worker counts with the tables this thread loaded (shared memory), or loads its own (the builtin
+  // tokenizer's, from the on-disk cache when there) on its own thread while this one builds the dataset.
   let counterReady: Promise<TokenCounter> | undefined;
+  let loadedTokenizer: Tokenizer | undefined;
   const built = await buildRunSpec({
     parsed,
     config,
@@ -186,9 +188,10 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     streaming,
     targets,
     logger,
-    onTokenizer: (tokenizerSpec) => {
+    onTokenizer: (tokenizerSpec, loaded) => {
+      loadedTokenizer = loaded;
       if (!config.useServerTokenCount) {
-        counterReady = createTokenCounter(tokenizerSpec, { inWorker: true, workers: Math.ceil(shards / 4) });
+        counterReady = createTokenCounter(tokenizerSpec, { inWorker: true, workers: Math.ceil(shards / 4), loaded });
       }
     },
   }).catch((err) => {
@@ -556,6 +559,13 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   }
   if (end === "completed") logger.info("Benchmark completed successfully");
   logger.info(`Results saved to: ${dir}/`);
+  // A first load of a tokenizer.json on this machine was a quick start; build and cache its full tables now, with
+  // the results written and nothing being measured, so that later runs read them.
+  if (loadedTokenizer?.persist !== undefined && !stop?.aborted) {
+    const persistStart = performance.now();
+    await loadedTokenizer.persist();
+    logger.debug(`tokenizer tables cached (${(performance.now() - persistStart).toFixed(0)} ms)`);
+  }
   if (api !== undefined) {
     api.finish(summaryJsonObject(summary, info), run.cancelled);
     await api.close(stop, logger);

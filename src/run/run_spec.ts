@@ -16,7 +16,7 @@ import type { ShardSpec } from "../engine/run_shard.ts";
 import { SeededRandom } from "../base/seeded_random.ts";
 import type { Target } from "../transport/http_exchange.ts";
 import { DEFAULT_TOKENIZER_SPEC, defaultTokenizerFor, resolveTokenizer } from "../tokenizer/load_tokenizer.ts";
-import type { LazyTokenizer } from "../tokenizer/tokenizer.ts";
+import type { LazyTokenizer, Tokenizer } from "../tokenizer/tokenizer.ts";
 import { type Logger, sinceStart } from "../ui/logger.ts";
 import { InputError } from "../base/input_error.ts";
 import { datasetOptions } from "./dataset_options.ts";
@@ -44,8 +44,11 @@ export interface RunSpecContext {
   readonly streaming: boolean;
   readonly targets: readonly Target[];
   readonly logger: Logger;
-  /** Told the tokenizer spec as soon as it is known, before the dataset is built (start a counter beside it). */
-  readonly onTokenizer?: (tokenizerSpec: string) => void;
+  /**
+   * Told the tokenizer spec as soon as it is known, before the dataset is built (start a counter beside it), with
+   * the tokenizer when it was loaded here (a file tokenizer; the builtin one loads lazily).
+   */
+  readonly onTokenizer?: (tokenizerSpec: string, loaded: Tokenizer | undefined) => void;
 }
 
 export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
@@ -64,10 +67,8 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
     throw new InputError(err.message);
   });
   // A tokenizer.json runs on the fast byte-level BPE path or on @huggingface/tokenizers: say which.
-  if (tokenizerSpec !== DEFAULT_TOKENIZER_SPEC) {
-    const engine = (await tokenizer.load()).engine;
-    if (engine !== undefined) logger.info(`Tokenizer ${tokenizer.name} runs on ${engine}`);
-  }
+  const loaded = tokenizerSpec !== DEFAULT_TOKENIZER_SPEC ? await tokenizer.load() : undefined;
+  if (loaded?.engine !== undefined) logger.info(`Tokenizer ${tokenizer.name} runs on ${loaded.engine}`);
   const chatTemplate = config.applyChatTemplate
     ? await loadChatTemplate(config.tokenizer, config.modelNames[0]).catch((err: Error) => {
       throw new InputError(err.message);
@@ -79,7 +80,7 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
       logger.warning(`--apply-chat-template has no effect on ${adapter.name}: its requests carry no chat messages.`);
     }
   }
-  c.onTokenizer?.(tokenizerSpec);
+  c.onTokenizer?.(tokenizerSpec, loaded);
 
   const dataset = await loadDataset({
     ...datasetOptions(config, adapter.capabilities.syntheticInput === "rankings"),

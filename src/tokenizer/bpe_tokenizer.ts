@@ -90,13 +90,14 @@ export class BpeTokenizer implements Tokenizer {
   #encodeWithPieceStarts(text: string): PieceEncoding {
     const ids: number[] = [];
     const starts: number[] = [];
-    this.#run(text, ids, starts);
+    const blank: boolean[] = [];
+    this.#run(text, ids, starts, blank);
     const boundary = new Uint8Array(ids.length + 1);
     // Characters the pattern dropped would be missing between two pieces of a window, and the pieces around
     // the gap could then merge differently: offer no boundaries at all for such a text (never with o200k).
     if (this.#droppedAny) return { ids, boundary };
-    for (const i of starts) boundary[i] = 1;
-    boundary[ids.length] = this.#endedOnPiece ? 1 : 0;
+    markPieceBoundaries(boundary, starts, blank, ids.length);
+    if (!this.#endedOnPiece) boundary[ids.length] = 0;
     return { ids, boundary };
   }
 
@@ -146,7 +147,7 @@ export class BpeTokenizer implements Tokenizer {
    * Tokenize `text`; appends ids to `out` when given; returns the token count. With `starts`, records the index
    * of the first token of every piece that begins where the previous one ended (see PieceEncoding).
    */
-  #run(text: string, out: number[] | undefined, starts?: number[]): number {
+  #run(text: string, out: number[] | undefined, starts?: number[], blank?: boolean[]): number {
     const sticky = this.#sticky;
     const ranks = this.#ranks;
     const memo = this.#memo;
@@ -178,7 +179,10 @@ export class BpeTokenizer implements Tokenizer {
         pos += c >= 0xd800 && c <= 0xdbff && pos + 1 < length ? 2 : 1;
         continue;
       }
-      if (starts !== undefined && contiguous) starts.push(count);
+      if (starts !== undefined && contiguous) {
+        starts.push(count);
+        blank?.push(BLANK_PIECE.test(text.substring(pos, end)));
+      }
       contiguous = true;
       const byteLength = this.#utf8(text, pos, end);
       const whole = ranks.rankOfHashed(this.#scratch, 0, byteLength, this.#hash);
@@ -396,13 +400,36 @@ export class MergeHeap {
   }
 }
 
+/** A piece of whitespace only (`\s`, or `\p{White_Space}` as translated Hugging Face patterns write it). */
+export const BLANK_PIECE = /^[\s\p{White_Space}]+$/u;
+
+/**
+ * Marks in `boundary` the start of each piece (`starts[k]`, its first token) and the end of the last (`end`),
+ * except after a whitespace piece that follows another: `\s+(?!\S)` leaves the last character of a run to the
+ * piece after it, and at the end of a window the run would be one piece again.
+ */
+export function markPieceBoundaries(
+  boundary: Uint8Array,
+  starts: readonly number[],
+  blank: readonly boolean[],
+  end: number,
+): void {
+  if (starts.length > 0) boundary[starts[0]] = 1;
+  for (let k = 0; k < starts.length; k++) {
+    const pieceEnd = k + 1 < starts.length ? starts[k + 1] : end;
+    boundary[pieceEnd] = k > 0 && blank[k] && blank[k - 1] ? 0 : 1;
+  }
+}
+
 /**
  * Whether piece boundaries of `pattern` are context-free (see PieceEncoding): no `^`/`$` anchors outside
- * character classes, no word boundaries, no lookbehind, no backreferences, and no lookahead but `(?!\S)`.
+ * character classes, no word boundaries, no lookbehind, no backreferences, and no lookahead but `(?!\S)` (or
+ * `(?!\P{White_Space})`).
  */
 export function boundarySafe(pattern: string): boolean {
   const p = pattern
     .replaceAll("(?!\\S)", "")
+    .replaceAll("(?!\\P{White_Space})", "") // the same, as Hugging Face patterns are translated
     // Escapes: word boundaries and backreferences are unsafe ("!" stands for them), the rest are plain text.
     .replace(/\\./g, (m) => (m === "\\b" || m === "\\B" || /\\[1-9k]/.test(m) ? "!" : "_"))
     .replace(/\[\^/g, "[");

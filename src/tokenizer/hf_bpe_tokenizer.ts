@@ -19,10 +19,10 @@
  * bytes spell and the merges filed under it, remembered in a small direct-mapped cache.
  */
 import { BpeRanks, hashBytes, NO_RANK } from "./bpe_ranks.ts";
-import { MergeHeap } from "./bpe_tokenizer.ts";
+import { BLANK_PIECE, boundarySafe, markPieceBoundaries, MergeHeap } from "./bpe_tokenizer.ts";
 import type { AddedTokenSpec } from "./hf_bpe_spec.ts";
 import { type HfBpeTables, pairSlot } from "./hf_bpe_tables.ts";
-import type { Tokenizer } from "./tokenizer.ts";
+import type { PieceEncoding, SharedTokenizer, Tokenizer } from "./tokenizer.ts";
 
 /** Pieces longer than this many bytes are merged with a heap instead of a linear scan. */
 const HEAP_MERGE_THRESHOLD = 128;
@@ -123,8 +123,15 @@ export class HfBpeTokenizer implements Tokenizer {
   #pairMerged = new Int32Array(256);
   #pieceIds: number[] = [];
 
-  constructor(name: string, tables: HfBpeTables) {
+  readonly #tables: HfBpeTables;
+  readonly #persist: (() => Promise<void>) | undefined;
+  #persisted: Promise<void> | undefined;
+
+  /** `persist`: builds and caches the full tables, for tables that are chained merges (a quick first load). */
+  constructor(name: string, tables: HfBpeTables, persist?: () => Promise<void>) {
     this.name = name;
+    this.#tables = tables;
+    this.#persist = persist;
     this.#symbols = BpeRanks.fromSnapshot(tables.symbols);
     this.#pairs = tables.pairs;
     this.#pairMask = tables.pairs === undefined ? 0 : tables.pairs.length / 4 - 1;
@@ -154,6 +161,45 @@ export class HfBpeTokenizer implements Tokenizer {
     }
     this.#rawSplitter = new DictionarySplitter(raw);
     this.#normalizedSplitter = new DictionarySplitter(normalized);
+    // Pieces are independent of the text around them only when matching starts fresh at each one (the pattern's
+    // test, as for tiktoken files) and no prefix space is added to a text that does not start with one.
+    this.encodeWithPieceStarts = boundarySafe(this.#regex.source) && !this.#addPrefixSpace
+      ? (text) => this.#encodeWithPieceStarts(text)
+      : undefined;
+  }
+
+  /** See {@linkcode PieceEncoding}; absent when the pre-tokenizer cannot promise it. */
+  readonly encodeWithPieceStarts: ((text: string) => PieceEncoding) | undefined;
+
+  /**
+   * Boundaries only for a text that is one section (no added token in it) and already in its normal form: a
+   * window of it is then one section too, and (a substring of a normalized text being normalized) pre-tokenized
+   * into the same pieces. Any other text gets no boundaries (the caller re-encodes its windows).
+   */
+  #encodeWithPieceStarts(text: string): PieceEncoding {
+    const plain = this.#rawSplitter.split(text).length <= 1 &&
+      (this.#normalizer === undefined || text.normalize(this.#normalizer) === text) &&
+      this.#normalizedSplitter.split(text).length <= 1 && this.#added.get(text) === undefined;
+    if (!plain) {
+      const ids = this.encode(text);
+      return { ids, boundary: new Uint8Array(ids.length + 1) };
+    }
+    const ids: number[] = [];
+    const pieces = { starts: [] as number[], blank: [] as boolean[], dropped: false };
+    this.#preTokenize(text, ids, pieces);
+    const boundary = new Uint8Array(ids.length + 1);
+    // Characters the pattern dropped would be missing between two pieces of a window: no boundaries then.
+    if (pieces.dropped) return { ids, boundary };
+    markPieceBoundaries(boundary, pieces.starts, pieces.blank, ids.length);
+    return { ids, boundary };
+  }
+
+  share(): SharedTokenizer {
+    return { kind: "hf-bpe", name: this.name, tables: this.#tables };
+  }
+
+  persist(): Promise<void> {
+    return this.#persisted ??= this.#persist?.().catch(() => {}) ?? Promise.resolve();
   }
 
   encode(text: string): number[] {
@@ -244,7 +290,18 @@ export class HfBpeTokenizer implements Tokenizer {
     }
   }
 
-  #preTokenize(section: string, out: number[] | undefined): number {
+  /**
+   * Appends the pieces' ids to `out` (when given); returns how many. With `pieces` (and `out`), records where each
+   * piece's ids begin in `out`, and whether the pattern dropped any character (ByteLevel's own regex drops the
+   * text between matches).
+   */
+  #preTokenize(
+    section: string,
+    out: number[] | undefined,
+    pieces?: { readonly starts: number[]; readonly blank: boolean[]; dropped: boolean },
+  ): number {
+    const starts = pieces?.starts;
+    const blank = pieces?.blank;
     const text = this.#addPrefixSpace && !section.startsWith(" ") ? " " + section : section;
     const regex = this.#regex;
     const keepGaps = this.#keepGaps;
@@ -256,12 +313,33 @@ export class HfBpeTokenizer implements Tokenizer {
       if (m === null) break;
       const start = m.index;
       const end = start + m[0].length;
-      if (keepGaps && prev < start) count += this.#piece(text, prev, start, out);
-      if (end > start) count += this.#piece(text, start, end, out);
-      else regex.lastIndex = advance(text, end);
+      if (prev < start) {
+        if (keepGaps) {
+          starts?.push(out!.length);
+          blank?.push(BLANK_PIECE.test(text.substring(prev, start)));
+          count += this.#piece(text, prev, start, out);
+        } else if (pieces !== undefined) {
+          pieces.dropped = true;
+        }
+      }
+      if (end > start) {
+        starts?.push(out!.length);
+        blank?.push(BLANK_PIECE.test(m[0]));
+        count += this.#piece(text, start, end, out);
+      } else {
+        regex.lastIndex = advance(text, end);
+      }
       prev = end;
     }
-    if (keepGaps && prev < text.length) count += this.#piece(text, prev, text.length, out);
+    if (prev < text.length) {
+      if (keepGaps) {
+        starts?.push(out!.length);
+        blank?.push(BLANK_PIECE.test(text.substring(prev)));
+        count += this.#piece(text, prev, text.length, out);
+      } else if (pieces !== undefined) {
+        pieces.dropped = true;
+      }
+    }
     return count;
   }
 

@@ -19,7 +19,7 @@ import type { Tokenizer } from "./tokenizer.ts";
 import { type HfBpeSpec, readHfBpeSpec } from "./hf_bpe_spec.ts";
 import { scanTokenizerJson } from "./hf_bpe_scan.ts";
 import { hfBpeCacheKey, readHfBpeCache, writeHfBpeCache } from "./hf_bpe_cache.ts";
-import { buildHfBpeTables, type HfBpeTables } from "./hf_bpe_tables.ts";
+import { buildHfBpeTables } from "./hf_bpe_tables.ts";
 import { buildVocabTable, MergeChainer, SymbolResolver } from "./hf_bpe_resolved_merges.ts";
 import { HfBpeTokenizer } from "./hf_bpe_tokenizer.ts";
 
@@ -57,7 +57,7 @@ export async function loadHfTokenizer(path: string, options: LoadHfTokenizerOpti
   const cacheKey = options.forceLibrary ? undefined : await cacheKeyOf(tokenizerPath, configPath);
   if (cacheKey !== undefined) {
     const cached = readHfBpeCache(cacheKey, options.cacheDir);
-    if (cached !== undefined) return fastTokenizer(path, cached);
+    if (cached !== undefined) return new HfBpeTokenizer(path, cached);
   }
   // Started before the big read so that they overlap it: the config's read, and the library module whose regex
   // translation a table build uses (a rejection is seen where each is awaited).
@@ -91,10 +91,14 @@ export async function loadHfTokenizer(path: string, options: LoadHfTokenizerOpti
     const read = options.forceLibrary ? { unsupported: "" } : readHfBpeSpec(tokenizerJson, config, scanned);
     if ("spec" in read) {
       const tables = buildHfBpeTables(read.spec, await compilePreTokenizerRegex(read.spec, library!));
-      // Not awaited by default: the write runs on the runtime's I/O threads while this run goes on.
+      // Not awaited by default: the write runs on the runtime's I/O threads while this run goes on. Chained
+      // merges are not cached; the full tables are, by a full load of the same files (persist()).
       const written = cacheKey !== undefined ? writeHfBpeCache(cacheKey, tables, options.cacheDir) : undefined;
       if (options.awaitCacheWrite) await written;
-      return fastTokenizer(path, tables);
+      const persist = tables.pairs === undefined && cacheKey !== undefined
+        ? () => loadHfTokenizer(path, { cacheDir: options.cacheDir, awaitCacheWrite: true }).then(() => {})
+        : undefined;
+      return new HfBpeTokenizer(path, tables, persist);
     }
     const { HfTokenizer } = await import("./hf_library_tokenizer.ts");
     const why = read.unsupported && `not the byte-level BPE fast path: ${read.unsupported}`;
@@ -112,10 +116,6 @@ function notRunnable(tokenizerPath: string, error: unknown): Error {
     `Tokenizer file ${tokenizerPath} is not a tokenizer this build can run (${reason}); use the model's original ${TOKENIZER_FILE} or --tokenizer builtin.`,
     { cause: error },
   );
-}
-
-function fastTokenizer(name: string, tables: HfBpeTables): Tokenizer {
-  return new HfBpeTokenizer(name, tables);
 }
 
 /**

@@ -7,7 +7,7 @@
  * `postMessage`. {@linkcode InlineTokenCounter} does the same work on the calling thread, for tests and tools.
  */
 import { spawnWorker } from "../runtime/spawn_worker.ts";
-import type { Tokenizer } from "./tokenizer.ts";
+import type { SharedTokenizer, Tokenizer } from "./tokenizer.ts";
 import { packCountBatch, type TokenCounterReply, type TokenCounterRequest } from "./token_counter_worker.ts";
 
 export interface TokenCounter {
@@ -67,7 +67,8 @@ export class WorkerTokenCounter implements TokenCounter {
   #resolveReady!: (name: string) => void;
   #rejectReady!: (error: Error) => void;
 
-  constructor(spec: string) {
+  /** `shared`: tables of the same tokenizer already loaded on this thread, counted with instead of loading `spec`. */
+  constructor(spec: string, shared?: SharedTokenizer) {
     this.spec = spec;
     this.ready = new Promise((resolve, reject) => {
       this.#resolveReady = resolve;
@@ -87,7 +88,7 @@ export class WorkerTokenCounter implements TokenCounter {
       );
     };
     this.#worker = worker;
-    worker.postMessage({ type: "init", spec } satisfies TokenCounterRequest);
+    worker.postMessage({ type: "init", spec, shared } satisfies TokenCounterRequest);
   }
 
   count(texts: readonly string[]): Promise<number[]> {
@@ -175,6 +176,8 @@ export interface TokenCounterOptions {
   readonly inWorker?: boolean;
   /** Workers sharing the counting round-robin (multi-shard runs produce text faster than one core counts). @default 1 */
   readonly workers?: number;
+  /** The same tokenizer, loaded here: Workers count with its tables ({@linkcode Tokenizer.share}) if it has any. */
+  readonly loaded?: Tokenizer;
 }
 
 /** Spreads count() calls round-robin over several counters; order of each call's result is preserved. */
@@ -201,9 +204,10 @@ export class PooledTokenCounter implements TokenCounter {
  */
 export async function createTokenCounter(spec: string, options: TokenCounterOptions = {}): Promise<TokenCounter> {
   if (options.inWorker ?? true) {
+    const shared = options.loaded?.share?.();
     const counters = Array.from(
       { length: Math.max(1, options.workers ?? 1) },
-      () => new WorkerTokenCounter(spec),
+      () => new WorkerTokenCounter(spec, shared),
     );
     try {
       await Promise.all(counters.map((c) => c.ready));
@@ -213,6 +217,7 @@ export async function createTokenCounter(spec: string, options: TokenCounterOpti
     }
     return counters.length === 1 ? counters[0] : new PooledTokenCounter(counters);
   }
+  if (options.loaded !== undefined) return new InlineTokenCounter(options.loaded);
   const { loadTokenizer } = await import("./load_tokenizer.ts");
   return new InlineTokenCounter(await loadTokenizer(spec));
 }

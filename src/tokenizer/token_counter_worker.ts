@@ -3,7 +3,8 @@
  * `count` batches in the order they arrive.
  *
  * Protocol (structured-clone messages):
- * - main → worker: `{type: "init", spec}` once, then `{type: "count", ids, textCounts, utf8, ends}` batches:
+ * - main → worker: `{type: "init", spec, shared?}` once (with `shared`, the main thread's tables: nothing is
+ *   loaded), then `{type: "count", ids, textCounts, utf8, ends}` batches:
  *   request `ids[k]` has `textCounts[k]` texts; all texts are UTF-8 in one transferred `utf8` buffer, text `j`
  *   ending at byte `ends[j]`. Sending bytes instead of strings keeps the main thread's cost of a batch to one
  *   native `encodeInto` per text and a buffer transfer, with nothing for the structured-clone serializer to
@@ -13,8 +14,9 @@
  */
 /// <reference no-default-lib="true" />
 /// <reference lib="deno.worker" />
-import type { Tokenizer } from "./tokenizer.ts";
+import type { SharedTokenizer, Tokenizer } from "./tokenizer.ts";
 import { loadTokenizer } from "./load_tokenizer.ts";
+import type { HfBpeTables } from "./hf_bpe_tables.ts";
 
 /** One batch of count requests, packed for transfer (see the protocol above). */
 export interface CountBatch {
@@ -47,7 +49,7 @@ export function packCountBatch(requests: readonly { id: number; texts: readonly 
 }
 
 export type TokenCounterRequest =
-  | { readonly type: "init"; readonly spec: string }
+  | { readonly type: "init"; readonly spec: string; readonly shared?: SharedTokenizer }
   | ({ readonly type: "count" } & CountBatch);
 
 export type TokenCounterReply =
@@ -64,6 +66,12 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** A tokenizer over another thread's tables ({@linkcode Tokenizer.share}). */
+async function fromShared(shared: SharedTokenizer): Promise<Tokenizer> {
+  const { HfBpeTokenizer } = await import("./hf_bpe_tokenizer.ts");
+  return new HfBpeTokenizer(shared.name, shared.tables as HfBpeTables);
+}
+
 /** Installs the message handler; called by the worker entry (cli/worker_main.ts) for the token-counter role. */
 export function startTokenCounterWorker(): void {
   let tokenizer: Promise<Tokenizer> | undefined;
@@ -73,7 +81,7 @@ export function startTokenCounterWorker(): void {
   self.onmessage = (event: MessageEvent<TokenCounterRequest>) => {
     const message = event.data;
     if (message.type === "init") {
-      tokenizer = loadTokenizer(message.spec);
+      tokenizer = message.shared !== undefined ? fromShared(message.shared) : loadTokenizer(message.spec);
       queue = tokenizer.then(
         (tok) => post({ type: "ready", name: tok.name }),
         (error) => post({ type: "failed", message: messageOf(error) }),

@@ -19,6 +19,24 @@ export interface Tokenizer {
    * {@linkcode PieceEncoding}); prompt synthesis then picks windows that need no re-encoding to be exact.
    */
   encodeWithPieceStarts?(text: string): PieceEncoding;
+  /**
+   * Its tables for another thread to count with at once (shared memory: nothing is copied or loaded again);
+   * present on tokenizers that have such tables (a tokenizer.json on the fast path).
+   */
+  share?(): SharedTokenizer;
+  /**
+   * After a quick first load (hf_tokenizer.ts `quickStart`): builds and caches what later loads read. Resolves
+   * once written, or at once when there is nothing to write; never rejects.
+   */
+  persist?(): Promise<void>;
+}
+
+/** {@linkcode Tokenizer.share}'s result: structured-cloneable, its arrays in SharedArrayBuffers. */
+export interface SharedTokenizer {
+  readonly kind: "hf-bpe";
+  readonly name: string;
+  /** The implementation's tables (hf_bpe_tables.ts `HfBpeTables` for `hf-bpe`). */
+  readonly tables: unknown;
 }
 
 /**
@@ -26,7 +44,8 @@ export interface Tokenizer {
  * pre-tokenizer piece, or `i` is the end and the last piece ends the text; all 0 when the pattern left any
  * character of the text unmatched (pieces are then not contiguous). The promise behind it: for boundaries `i < j`, the text decoded from
  * `ids[i, j)` encodes to exactly `ids[i, j)`. It holds when the pattern has no anchors, no lookbehind and no
- * lookahead other than `(?!\S)`: matching starts fresh at a boundary, and cutting the text at a boundary can
+ * lookahead other than `(?!\S)` (or `(?!\P{White_Space})`, the same for the `\p{White_Space}` runs of translated
+ * Hugging Face patterns): matching starts fresh at a boundary, and cutting the text at a boundary can
  * only end a match where it already ended (a whitespace run followed by non-space is matched as the same
  * piece by `\s+(?!\S)` at the end of the text).
  */

@@ -275,6 +275,23 @@ Deno.test("piece boundaries: every window between two boundaries re-encodes to e
   }
 });
 
+Deno.test("piece boundaries hold in whitespace runs the pattern cut in two (every window, exhaustively)", () => {
+  // Before a digit or a symbol `\s+(?!\S)` leaves a run's last space to a piece of its own; a window ending there
+  // would re-encode the run as one piece.
+  const text = "a  9 b\t\t5 x   ! y \n\n  z    1";
+  const enc = tokenizer.encodeWithPieceStarts!(text);
+  const bounds: number[] = [];
+  for (let i = 0; i < enc.boundary.length; i++) if (enc.boundary[i] === 1) bounds.push(i);
+  assert.ok(bounds.length > 8);
+  for (const a of bounds) {
+    for (const b of bounds) {
+      if (b <= a) continue;
+      const slice = enc.ids.slice(a, b);
+      assert.deepEqual(expected(tokenizer.decode(slice)), slice, JSON.stringify(tokenizer.decode(slice)));
+    }
+  }
+});
+
 Deno.test("piece boundaries are offered only for patterns whose pieces cannot depend on text outside them", async () => {
   const { boundarySafe } = await import("../../src/tokenizer/bpe_tokenizer.ts");
   assert.equal(boundarySafe(o200k.pat_str), true);

@@ -95,6 +95,65 @@ Deno.test("HfBpeTokenizer gives @huggingface/tokenizers' ids on a varied corpus"
   }
 });
 
+Deno.test("HfBpeTokenizer's piece boundaries: every window between two of them encodes to exactly its ids", async () => {
+  const text = parityCorpus(5, 400, []).filter((t) => t.normalize("NFC") === t).join(" ");
+  for (const dir of [FIXTURE_DIR, TINY_BPE_DIR]) {
+    for (const quickStart of [false, true]) {
+      const tok = await loadHfTokenizer(dir, { cacheDir: null, quickStart });
+      const pieces = tok.encodeWithPieceStarts?.(text);
+      assert.ok(pieces !== undefined, `${dir} offers piece boundaries`);
+      assert.deepEqual(pieces.ids, tok.encode(text));
+      const at = [...pieces.boundary.keys()].filter((i) => pieces.boundary[i] === 1);
+      assert.ok(at.length > pieces.ids.length / 10, `${dir}: ${at.length} boundaries for ${pieces.ids.length} ids`);
+      let s = 7;
+      for (let k = 0; k < 300; k++) {
+        s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+        const i = at[s % at.length];
+        const j = at[Math.min(at.length - 1, at.indexOf(i) + 1 + (s >>> 8) % 40)];
+        if (j <= i) continue;
+        const slice: number[] = pieces.ids.slice(i, j);
+        assert.deepEqual(tok.encode(tok.decode(slice)), slice, `${dir}: window [${i}, ${j})`);
+      }
+    }
+  }
+});
+
+Deno.test("HfBpeTokenizer's piece boundaries hold in whitespace runs the pattern cut in two", async () => {
+  // `\s+(?!\S)` leaves a run's last space to the next piece; a window ending there re-encodes the run whole.
+  // Whitespace merges, so that a run split in two pieces encodes differently from the run whole.
+  const dir = await variant((json) => {
+    const model = json.model as { vocab: Record<string, number>; merges: [string, string][] };
+    model.vocab["ĠĠ"] = 500;
+    model.vocab["ĉĉ"] = 501;
+    model.merges.push(["Ġ", "Ġ"], ["ĉ", "ĉ"]);
+  });
+  try {
+    const tok = await loadHfTokenizer(dir, { cacheDir: null });
+    const text = "a\t\t5 b  c\n\n  d   \t e\t\t\t!  9 x    y";
+    const pieces = tok.encodeWithPieceStarts!(text);
+    const at = [...pieces.boundary.keys()].filter((i) => pieces.boundary[i] === 1);
+    assert.ok(at.length > 10);
+    for (const i of at) {
+      for (const j of at) {
+        if (j <= i) continue;
+        const slice: number[] = pieces.ids.slice(i, j);
+        assert.deepEqual(tok.encode(tok.decode(slice)), slice, JSON.stringify(tok.decode(slice)));
+      }
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("HfBpeTokenizer offers no piece boundaries for a text with an added token or not in normal form", async () => {
+  const tok = await loadHfTokenizer(FIXTURE_DIR, { cacheDir: null });
+  for (const text of ["hello<|im_end|> the", "cafe\u0301 hello"]) {
+    const pieces = tok.encodeWithPieceStarts!(text);
+    assert.deepEqual(pieces.ids, tok.encode(text));
+    assert.ok(pieces.boundary.every((b) => b === 0), JSON.stringify(text));
+  }
+});
+
 Deno.test("HfBpeTokenizer's tables are cached: a second load reads them, a damaged file is rebuilt", async () => {
   const cacheDir = await Deno.makeTempDir();
   try {
