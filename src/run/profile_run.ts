@@ -44,8 +44,7 @@ import { writeRunReport } from "../report/run_report.ts";
 import type { LiveRun } from "./live_run.ts";
 import type { RecordSink } from "./record_sink.ts";
 import { InputError } from "../base/input_error.ts";
-import { ApiSession } from "./api_session.ts";
-import { finishTelemetry, startTelemetry } from "./telemetry_session.ts";
+import { finishTelemetry, probeTelemetry } from "./telemetry_session.ts";
 import { summaryJsonObject } from "../export/json_export.ts";
 import { lockArtifactDir } from "./artifact_dir_lock.ts";
 import { describeUnwritten, errorReason, type UnwrittenFile } from "./unwritten_file.ts";
@@ -154,6 +153,9 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   const reachable = o.engine !== undefined
     ? Promise.resolve(targets.map(() => ({ ok: true as const, connectMs: undefined, message: undefined })))
     : Promise.all(targets.map((t) => checkReachable(t)));
+  // Likewise the server-metrics and GPU endpoints' probes (each one's first scrape is its baseline).
+  const telemetryProbe = probeTelemetry(config);
+  telemetryProbe.catch(() => {}); // seen where awaited
   // Metrics and goodput first: a typo in --goodput should fail before tokenizers load.
   const selection = {
     streaming,
@@ -230,7 +232,8 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     variation_values: {},
     cli_command: cliCommand,
   };
-  const api = config.apiPort === undefined ? undefined : await ApiSession.start({
+  // The HTTP API (and its server library) is loaded only when asked for.
+  const api = config.apiPort === undefined ? undefined : await (await import("./api_session.ts")).ApiSession.start({
     config,
     identity: {
       benchmarkId,
@@ -266,8 +269,9 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     await logFile.close();
     return { end: "unreachable", artifactDir: dir };
   }
-  // Baseline scrapes before anything is sent (warm-up included), so counters' increases cover the profiling window.
-  const telemetry = await startTelemetry(config, logger);
+  // Baseline scrapes were taken before anything is sent (warm-up included), so that counters' increases cover the
+  // profiling window; polling starts now.
+  const telemetry = (await telemetryProbe)?.start(logger);
   logger.debug(`server reachable (connect ${reach.connectMs?.toFixed(2)} ms) ${sinceStart()}`);
   const shownPath = targetPath(target.basePath, path, config.customEndpoint !== undefined);
   logger.info(

@@ -9,22 +9,24 @@ import type { JsonObject } from "../export/json_export.ts";
 import { gpuEfficiency, summarizeGpus } from "../telemetry/gpu_telemetry.ts";
 import { renderServerMetricsCsv, renderServerMetricsJson } from "../telemetry/server_metrics_export.ts";
 import { endpointInfo, summarizeServerMetrics, type Window } from "../telemetry/server_metrics_summary.ts";
-import { TelemetryCollector } from "../telemetry/telemetry_collector.ts";
+import { TelemetryCollector, type TelemetryProbe } from "../telemetry/telemetry_collector.ts";
 import { renderGpuTable, renderServerMetricsTable } from "../telemetry/telemetry_tables.ts";
-import type { Logger } from "../ui/logger.ts";
 
-/** Starts scraping what the options ask for; undefined when both are off. */
-export async function startTelemetry(config: ProfileConfig, logger: Logger): Promise<TelemetryCollector | undefined> {
+/**
+ * Probes what the options ask for (network only, so it overlaps the CPU work of building the dataset); `start()`
+ * of the result begins scraping. Undefined when both are off.
+ */
+export async function probeTelemetry(config: ProfileConfig): Promise<TelemetryProbe | undefined> {
   const serverMetrics = !config.noServerMetrics;
   const gpuTelemetry = !config.noGpuTelemetry;
   if (!serverMetrics && !gpuTelemetry) return undefined;
-  return await TelemetryCollector.start({
+  return await TelemetryCollector.probe({
     targetUrls: config.urls,
     serverUrls: config.serverMetricsUrls,
     serverMetrics,
     gpuUrls: config.gpuTelemetryUrls,
     gpuTelemetry,
-  }, logger);
+  });
 }
 
 export interface TelemetryOutcome {

@@ -34,6 +34,12 @@ export interface TelemetryLog {
   debug(message: string): void;
 }
 
+/** Endpoints probed by {@linkcode TelemetryCollector.probe}, not yet polled. */
+export interface TelemetryProbe {
+  /** Logs what the probe found and starts polling the endpoints that answered. */
+  start(log: TelemetryLog): TelemetryCollector;
+}
+
 export class TelemetryCollector {
   /** Server endpoints asked for (after path completion). */
   readonly serverConfigured: readonly string[];
@@ -55,6 +61,20 @@ export class TelemetryCollector {
 
   /** Probes every endpoint (concurrently), logs what is skipped, and starts polling the others. */
   static async start(plan: TelemetryPlan, log: TelemetryLog): Promise<TelemetryCollector> {
+    return (await TelemetryCollector.probe(plan)).start(log);
+  }
+
+  /**
+   * Probes every endpoint (concurrently; an endpoint's first scrape is its baseline) without polling or logging
+   * yet, so that a run can probe while it builds its dataset and start once it is about to send.
+   */
+  static async probe(plan: TelemetryPlan): Promise<TelemetryProbe> {
+    const notes: ((log: TelemetryLog) => void)[] = [];
+    const log: TelemetryLog = {
+      info: (message) => notes.push((l) => l.info(message)),
+      warning: (message) => notes.push((l) => l.warning(message)),
+      debug: (message) => notes.push((l) => l.debug(message)),
+    };
     const options = { intervalMs: plan.intervalMs ?? 333, timeoutMs: plan.probeTimeoutMs ?? 2000 };
     const serverTasks: Promise<{ url: string; scraper?: PrometheusScraper }>[] = [];
     const serverConfigured: string[] = [];
@@ -100,10 +120,15 @@ export class TelemetryCollector {
       log.debug("GPU telemetry: no DCGM exporter at localhost:9400 or :9401; skipped.");
     }
     const server = dedupe(servers.flatMap((s) => s.scraper ? [s.scraper] : []));
-    for (const s of [...server, ...gpu]) s.start();
     if (server.length > 0) log.info(`Server metrics: scraping ${server.map((s) => s.url).join(", ")}`);
     if (gpu.length > 0) log.info(`GPU telemetry: scraping ${gpu.map((s) => s.url).join(", ")}`);
-    return new TelemetryCollector(serverConfigured, server, gpuConfigured, gpu);
+    return {
+      start(into: TelemetryLog): TelemetryCollector {
+        for (const note of notes) note(into);
+        for (const s of [...server, ...gpu]) s.start();
+        return new TelemetryCollector(serverConfigured, server, gpuConfigured, gpu);
+      },
+    };
   }
 
   /** Final scrape of every endpoint, then no more polling. Idempotent. */

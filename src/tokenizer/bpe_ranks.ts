@@ -64,8 +64,9 @@ export interface BpeRanksSnapshot {
 
 /**
  * The tables that outlive parsing live in SharedArrayBuffers, so that a `snapshot()` handed to another thread
- * shares ~7 MB instead of copying it (~6 ms). Today only the on-disk cache (rank_cache.ts) uses snapshots: the
- * counting Worker builds or reads its own tables, and the main thread needs none for default prompts.
+ * shares ~7 MB instead of copying it (~6 ms): a tokenizer.json's tables go to the counting Worker that way
+ * (`Tokenizer.share`), and the on-disk caches are read into them. The builtin tokenizer's counting Worker builds
+ * or reads its own (the main thread needs none for default prompts).
  */
 function sharedInt32(length: number): Int32Array {
   return new Int32Array(new SharedArrayBuffer(length * 4));

@@ -37,8 +37,8 @@ export interface LoadHfTokenizerOptions {
   /**
    * Without a table cache, build only what encoding needs to start (merges chained by the token they join into,
    * pairs resolved as they are met) instead of the full tables: a fraction of the first load's time and memory,
-   * the same ids, slower counting until its pair cache is warm, and nothing written to the cache (a full load,
-   * e.g. the counting Worker's, writes it). For a run's main thread. @default false
+   * the same ids, slower counting until its pair cache is warm, and nothing written to the cache (the
+   * tokenizer's `persist()` does a full load that writes it). For a run's main thread. @default false
    */
   readonly quickStart?: boolean;
 }

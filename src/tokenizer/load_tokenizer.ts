@@ -75,8 +75,8 @@ export function defaultTokenizerFor(model: string | undefined, env: HubEnv): Def
 /**
  * `--tokenizer` for a run: the builtin one is loaded on first use (synthetic prompts from the bundled corpus need
  * none of its tables); a file tokenizer is loaded now, so a bad path fails before anything is sent. A first load
- * of a `tokenizer.json` here is a quick start (it stands between the command and the first request); the
- * counting Worker's own load builds the full tables and caches them for every later run.
+ * of a `tokenizer.json` here is a quick start (it stands between the command and the first request); the run
+ * caches the full tables once its results are written (`Tokenizer.persist`), for every later run.
  */
 export async function resolveTokenizer(spec: string = DEFAULT_TOKENIZER_SPEC): Promise<LazyTokenizer> {
   if (spec === "" || spec === DEFAULT_TOKENIZER_SPEC) {
