@@ -7,8 +7,8 @@
  *
  * Hub ids resolve through the local Hugging Face cache (HF_HUB_CACHE, HF_HOME, ~/.cache/huggingface). Rows per
  * tokenizer: the first load on a machine as a run's main thread makes it (no table cache yet: chained merges),
- * the first load with full tables (what the counting Worker builds and caches), a load from that cache (every
- * later load), and `@huggingface/tokenizers` (the general path). The baseline row (`builtin`) is the builtin
+ * the first load with full tables (what a run builds and caches once its results are written), a load from that
+ * cache (every later load), and `@huggingface/tokenizers` (the general path). The baseline row (`builtin`) is the builtin
  * o200k tokenizer. Each row is the median of N fresh processes (default 5), with the fastest and slowest of the
  * load + first count. Targets: ≤ 150 ms from start of load to the first count done, ≤ 150 MB peak RSS.
  */
@@ -107,7 +107,7 @@ if (Deno.args[0] === "--child") {
     const path = mode === "quick"
       ? `${engine}, first load, as a run's main thread (chained merges)`
       : mode === "cold"
-      ? `${engine}, first load, full tables (the counting Worker; writes the cache)`
+      ? `${engine}, first load, full tables (what a run caches after its results)`
       : mode === "warm"
       ? `${engine}, cached tables`
       : engine;

@@ -375,6 +375,14 @@ export class BpeRanks {
     return this.#bytes.subarray(this.#rankStart[rank], this.#rankEnd[rank]);
   }
 
+  /**
+   * Whether `rank`'s token is exactly `bytes[start, end)` and that is what {@linkcode rankOf} gives for them: a
+   * cheap check of a guessed rank (one token's bytes, no hash probe).
+   */
+  isRankOf(rank: number, bytes: Uint8Array, start: number, end: number): boolean {
+    return rank >= 0 && rank <= this.maxRank && this.#rankStart[rank] >= 0 && this.#sameBytes(rank, bytes, start, end);
+  }
+
   #sameBytes(rank: number, bytes: Uint8Array, start: number, end: number): boolean {
     const s = this.#rankStart[rank];
     if (this.#rankEnd[rank] - s !== end - start) return false;

@@ -120,6 +120,8 @@ export class SymbolResolver implements MergeResolver {
   #missFlags = new Uint8Array(16);
   #missIndexes = new Int32Array(16);
   #missCount = 0;
+  /** The token the last merge joined into (see {@linkcode MergeChainer}'s use of it). */
+  #lastResult = -1;
 
   /** `capacity`: the most merges expected (arrays grow past it; only pages written cost memory). */
   constructor(vocab: VocabTable, capacity = 1 << 16) {
@@ -165,8 +167,14 @@ export class SymbolResolver implements MergeResolver {
     if (left === UNRESOLVED || right === UNRESOLVED) {
       result = UNRESOLVED;
     } else if (left >= 0 && right >= 0) {
-      result = symbols.rankOfHashed(bytes, start, end, hashAll);
+      const last = this.#lastResult;
+      result = symbols.isRankOf(last + 1, bytes, start, end)
+        ? last + 1
+        : symbols.isRankOf(last, bytes, start, end)
+        ? last
+        : symbols.rankOfHashed(bytes, start, end, hashAll);
       if (result === NO_RANK) result = UNRESOLVED;
+      else this.#lastResult = result;
     }
     this.#lefts[m] = left;
     this.#rights[m] = right;
@@ -286,6 +294,8 @@ export class MergeChainer implements MergeResolver {
   #split: Int32Array;
   #count = 0;
   #complete = true;
+  /** The token the last merge joined into: files list merges roughly in the order of the tokens they make. */
+  #lastToken = -1;
 
   /** `capacity`: the most merges expected (arrays grow past it; only pages written cost memory). */
   constructor(vocab: VocabTable, capacity = 1 << 16) {
@@ -318,7 +328,15 @@ export class MergeChainer implements MergeResolver {
     }
     // Entries that name no pair, or a side outside the alphabet, never apply.
     if (end === MERGE_MISSING || flag !== 0 || !this.#complete) return;
-    const token = this.#symbols.rankOfHashed(bytes, start, end, hashAll);
+    // The next token, or the same one again (several splits of one token), before a hash probe.
+    const symbols = this.#symbols;
+    const last = this.#lastToken;
+    const token = symbols.isRankOf(last + 1, bytes, start, end)
+      ? last + 1
+      : symbols.isRankOf(last, bytes, start, end)
+      ? last
+      : symbols.rankOfHashed(bytes, start, end, hashAll);
+    if (token !== NO_RANK) this.#lastToken = token;
     if (
       token === NO_RANK || (middle - start === 1 && this.#byteTokens[bytes[start]] === 0) ||
       (end - middle === 1 && this.#byteTokens[bytes[middle]] === 0)
