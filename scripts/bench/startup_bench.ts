@@ -81,9 +81,7 @@ function startRelay(target: { hostname: string; port: number }) {
         } catch {
           // the client went away
         }
-        try {
-          upstream.closeWrite();
-        } catch { /* already closed */ }
+        await upstream.closeWrite().catch(() => {}); // already closed
         await back;
       })();
     }

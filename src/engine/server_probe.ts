@@ -14,6 +14,7 @@
  */
 import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
 import type { Target } from "../transport/http_exchange.ts";
+import { type OnceResponse, requestOnce } from "../transport/http_once.ts";
 import { targetPath } from "./request_headers.ts";
 
 export type WaitMode = "models" | "inference" | "both";
@@ -26,28 +27,22 @@ export interface ProbeTarget {
   readonly requestTimeoutMs?: number;
 }
 
-function url(p: ProbeTarget, path: string): string {
-  const t = p.target;
-  return `${t.scheme}://${t.hostHeader}${targetPath(t.basePath, path, false)}`;
-}
-
 async function request(
   p: ProbeTarget,
   method: "GET" | "POST",
   path: string,
   body?: string,
-): Promise<Response | undefined> {
+): Promise<OnceResponse | undefined> {
+  const headers: [string, string][] = [];
+  for (const [k, v] of p.headers) if (method === "POST" || k.toLowerCase() !== "content-type") headers.push([k, v]);
+  if (method === "GET") headers.push(["Accept", "application/json"]);
   try {
-    const headers = new Headers();
-    for (const [k, v] of p.headers) if (method === "POST" || k.toLowerCase() !== "content-type") headers.set(k, v);
-    if (method === "GET") headers.set("Accept", "application/json");
-    return await fetch(url(p, path), {
+    return await requestOnce(p.target, {
       method,
+      path: targetPath(p.target.basePath, path, false),
       headers,
-      body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(p.requestTimeoutMs ?? 5000),
-    });
+      body: body === undefined ? undefined : new TextEncoder().encode(body),
+    }, p.requestTimeoutMs ?? 5000);
   } catch {
     return undefined; // refused, reset or timed out: the server is not up yet
   }
@@ -56,7 +51,7 @@ async function request(
 async function getJson(p: ProbeTarget, path: string): Promise<{ status: number; json?: unknown } | undefined> {
   const res = await request(p, "GET", path);
   if (res === undefined) return undefined;
-  const text = await res.text().catch(() => "");
+  const text = new TextDecoder().decode(res.body);
   try {
     return { status: res.status, json: JSON.parse(text) };
   } catch {
@@ -107,7 +102,6 @@ export interface WaitOutcome {
 async function check(p: ProbeTarget, o: WaitOptions): Promise<string | undefined> {
   const health = await request(p, "GET", "/v1/health/ready");
   if (health === undefined) return "the server does not accept connections yet";
-  await health.body?.cancel();
   if (health.status === 503) return "GET /v1/health/ready answers 503 (the model is loading)";
   if (o.mode === "models" || o.mode === "both") {
     const models = await listModels(p);
@@ -125,7 +119,6 @@ async function check(p: ProbeTarget, o: WaitOptions): Promise<string | undefined
     }, []);
     const res = await request(p, "POST", o.path, JSON.stringify(body));
     if (res === undefined) return `POST ${o.path} did not answer`;
-    await res.body?.cancel();
     if (res.status < 200 || res.status >= 300) return `POST ${o.path} (one-token request) answers ${res.status}`;
   }
   return undefined;

@@ -7,6 +7,7 @@
  * than piling requests up. Only loopback endpoints are ever scraped (`isLoopbackUrl`): this is a benchmark client.
  */
 import { type MetricFamily, parsePrometheusText } from "./prometheus_text.ts";
+import { getOnce } from "../transport/http_once.ts";
 
 export interface Scrape {
   /** Epoch ms when the request was sent. */
@@ -91,10 +92,10 @@ export class PrometheusScraper {
   async #fetch(): Promise<Scrape> {
     const atMs = this.#now();
     const start = performance.now();
-    const response = await fetch(this.url, { signal: AbortSignal.timeout(this.#timeoutMs) });
-    const body = await response.text();
+    const response = await getOnce(this.url, [["Accept", "text/plain"]], this.#timeoutMs);
+    const body = new TextDecoder().decode(response.body);
     const latencyMs = performance.now() - start;
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    if (response.status < 200 || response.status > 299) throw new Error(`HTTP ${response.status}`);
     const type = response.headers.get("content-type") ?? "";
     if (type.includes("application/json")) throw new Error("the endpoint answers JSON, not Prometheus text");
     let families: MetricFamily[];

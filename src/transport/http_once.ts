@@ -1,0 +1,59 @@
+/**
+ * One request on a fresh connection of the engine's own client ({@linkcode HttpClient}), for the few requests a run
+ * makes beside the benchmark's: server probes and metrics scrapes. Why not `fetch`: the first `fetch` of a process
+ * blocks its thread ~12 ms building the runtime's HTTP client, which at start-up delays the first request, and each
+ * later one costs more of the engine thread than this client does. Redirects are not followed.
+ */
+import type { Target } from "./http_exchange.ts";
+import { HttpClient } from "./http_client.ts";
+import { parseTarget } from "./parse_target.ts";
+
+export interface OnceRequest {
+  readonly method: "GET" | "POST";
+  /** Full path including the target's base path and query. */
+  readonly path: string;
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  readonly body?: Uint8Array;
+}
+
+export interface OnceResponse {
+  readonly status: number;
+  /** Lower-cased names. */
+  readonly headers: ReadonlyMap<string, string>;
+  /** The whole body, decoded from its content encoding. */
+  readonly body: Uint8Array;
+}
+
+/**
+ * Sends `request` and reads the whole answer within `timeoutMs`.
+ * @throws {Error} saying what failed (refused, reset, timed out, not HTTP).
+ */
+export async function requestOnce(target: Target, request: OnceRequest, timeoutMs: number): Promise<OnceResponse> {
+  const client = new HttpClient(target, { reuse: "never", connectTimeoutMs: timeoutMs });
+  try {
+    const exchange = await client.send(request, { deadline: performance.now() + timeoutMs });
+    if (exchange.error !== undefined || exchange.status === undefined) {
+      throw new Error(exchange.error?.message ?? "no response");
+    }
+    return { status: exchange.status, headers: exchange.headers ?? new Map(), body: exchange.body ?? new Uint8Array() };
+  } finally {
+    client.close();
+  }
+}
+
+/** {@linkcode requestOnce} of a GET of `url` (its path and query), with `headers`. */
+export function getOnce(
+  url: string,
+  headers: ReadonlyArray<readonly [string, string]>,
+  timeoutMs: number,
+): Promise<OnceResponse> {
+  const parsed = new URL(url);
+  const search = parsed.search;
+  parsed.search = "";
+  parsed.hash = "";
+  // The path is sent as given (base path and query); user info becomes an Authorization header.
+  const target = parseTarget(parsed.href);
+  const auth: [string, string][] = target.authorization !== undefined ? [["Authorization", target.authorization]] : [];
+  const path = (target.basePath === "" ? "/" : target.basePath) + search;
+  return requestOnce(target, { method: "GET", path, headers: [...auth, ...headers] }, timeoutMs);
+}
