@@ -17,10 +17,17 @@ Deno.test("profile counts with the model's own tokenizer found in the local Hugg
   await Deno.copyFile(new URL("tokenizer.json", TINY), join(snapshot, "tokenizer.json"));
   await Deno.copyFile(new URL("tokenizer_config.json", TINY), join(snapshot, "tokenizer_config.json"));
 
-  const run = await runCli(["profile", ...ARGS, "--url", sim.url], {
-    cwd: tmp.path,
-    env: { HF_HUB_CACHE: join(tmp.path, "hub") },
-  });
+  // A first run on a machine starts from light tables and caches the full ones once its results are written.
+  const cache = join(tmp.path, "cache");
+  const tableFiles = () => {
+    try {
+      return [...Deno.readDirSync(cache)].map((e) => e.name).filter((n) => n.startsWith("hf-bpe-"));
+    } catch {
+      return [];
+    }
+  };
+  const env = { HF_HUB_CACHE: join(tmp.path, "hub"), INFERMETER_CACHE_DIR: cache };
+  const run = await runCli(["profile", ...ARGS, "--url", sim.url], { cwd: tmp.path, env });
   assertExit(run, 0);
   assert.match(run.stderr, /Tokenizer: acme\/tiny's own, from .*models--acme--tiny\/snapshots\/abc123/);
   assert.match(run.stderr, /Tokenizer .*abc123 runs on infermeter byte-level BPE/);
@@ -28,6 +35,21 @@ Deno.test("profile counts with the model's own tokenizer found in the local Hugg
     join(tmp.path, "artifacts/acme_tiny-chat-concurrency1/profile_export_aiperf.json"),
   );
   assert.equal(summary.infermeter.tokenizer, snapshot);
+  const written = tableFiles();
+  assert.equal(written.length, 1, "the run cached the tokenizer's tables");
+  const before = Deno.statSync(join(cache, written[0])).mtime?.getTime();
+  const again = await runCli(["profile", ...ARGS, "--url", sim.url, "--artifact-dir", join(tmp.path, "again")], {
+    cwd: tmp.path,
+    env,
+  });
+  assertExit(again, 0);
+  assert.deepEqual(tableFiles(), written);
+  assert.equal(Deno.statSync(join(cache, written[0])).mtime?.getTime(), before, "a later run reads them");
+  const isl = async (dir: string) =>
+    (await readJson<{ input_sequence_length: { avg: number } }>(join(dir, "profile_export_aiperf.json")))
+      .input_sequence_length.avg;
+  assert.equal(await isl(join(tmp.path, "artifacts/acme_tiny-chat-concurrency1")), 20);
+  assert.equal(await isl(join(tmp.path, "again")), 20);
 
   await using empty = await tempDir();
   const fallback = await runCli(["profile", ...ARGS, "--url", sim.url], {
