@@ -46,8 +46,8 @@ export interface ArtifactDirLock extends AsyncDisposable {
  * @throws {InputError} when `dir` is a file, cannot be created or written, or another live run holds it.
  */
 export async function lockArtifactDir(dir: string, options: LockOptions = {}): Promise<ArtifactDirLock> {
-  // Synchronous calls where nothing else is waiting: on the way to the first request, each async file call (and
-  // its NotFound error) cost ~1–3 ms here, the lock ~5–15 ms in all.
+  // Synchronous calls: this is on the way to the first request, where each async file call (and its NotFound
+  // error) costs more than the work itself (docs/performance.md §4).
   makeDirectory(dir);
   makeDirectory(join(dir, "logs"));
   const path = join(dir, LOCK_FILE);

@@ -156,7 +156,8 @@ async function cacheKeyOf(tokenizerPath: string, configPath: string): Promise<st
 
 /**
  * The bytes of the file at `path`, or undefined when it does not exist. Read into one buffer of the file's size
- * (`Deno.readFile` of a ~10 MB file took twice as long here), and read on if the file grew since its stat.
+ * (for a ~10 MB tokenizer.json, faster than `Deno.readFile`; docs/performance_history.md §14), and read on if the
+ * file grew since its stat.
  */
 async function readFileBytes(path: string): Promise<Uint8Array | undefined> {
   let file: Deno.FsFile;

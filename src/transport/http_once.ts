@@ -1,8 +1,9 @@
 /**
  * One request on a fresh connection of the engine's own client ({@linkcode HttpClient}), for the few requests a run
  * makes beside the benchmark's: server probes and metrics scrapes. Why not `fetch`: the first `fetch` of a process
- * blocks its thread ~12 ms building the runtime's HTTP client, which at start-up delays the first request, and each
- * later one costs more of the engine thread than this client does. Redirects are not followed.
+ * blocks its thread while the runtime builds its HTTP client, which at start-up delays the first request
+ * (docs/performance.md §4), and each later one costs the engine thread more than this client does. Redirects are
+ * not followed.
  */
 import type { Target } from "./http_exchange.ts";
 import { HttpClient } from "./http_client.ts";
