@@ -19,6 +19,7 @@ import type { Tokenizer } from "./tokenizer.ts";
 import { type HfBpeSpec, readHfBpeSpec } from "./hf_bpe_spec.ts";
 import { scanTokenizerJson } from "./hf_bpe_scan.ts";
 import { hfBpeCacheKey, readHfBpeCache, writeHfBpeCache } from "./hf_bpe_cache.ts";
+import { cacheDir } from "./rank_cache.ts";
 import { buildHfBpeTables } from "./hf_bpe_tables.ts";
 import { buildVocabTable, MergeChainer, SymbolResolver } from "./hf_bpe_resolved_merges.ts";
 import { HfBpeTokenizer } from "./hf_bpe_tokenizer.ts";
@@ -95,7 +96,8 @@ export async function loadHfTokenizer(path: string, options: LoadHfTokenizerOpti
       // merges are not cached; the full tables are, by a full load of the same files (persist()).
       const written = cacheKey !== undefined ? writeHfBpeCache(cacheKey, tables, options.cacheDir) : undefined;
       if (options.awaitCacheWrite) await written;
-      const persist = tables.pairs === undefined && cacheKey !== undefined
+      const cacheOn = options.cacheDir === undefined ? cacheDir() !== undefined : options.cacheDir !== null;
+      const persist = tables.pairs === undefined && cacheKey !== undefined && cacheOn
         ? () => loadHfTokenizer(path, { cacheDir: options.cacheDir, awaitCacheWrite: true }).then(() => {})
         : undefined;
       return new HfBpeTokenizer(path, tables, persist);

@@ -187,6 +187,13 @@ Deno.test("a quick first load writes no table cache; a full load writes it and a
     assert.equal([...Deno.readDirSync(cacheDir)].length, 1);
     const cached = await loadHfTokenizer(FIXTURE_DIR, { cacheDir, quickStart: true });
     for (const [text, ids] of EXPECTED) assert.deepEqual(cached.encode(text), ids);
+    // persist() writes the full tables of a quick load, and nothing when the cache is off.
+    await Deno.remove(cacheDir, { recursive: true });
+    await Deno.mkdir(cacheDir);
+    await (await loadHfTokenizer(FIXTURE_DIR, { cacheDir, quickStart: true })).persist!();
+    assert.equal([...Deno.readDirSync(cacheDir)].length, 1);
+    const off = await loadHfTokenizer(FIXTURE_DIR, { cacheDir: null, quickStart: true });
+    await off.persist!();
   } finally {
     await Deno.remove(cacheDir, { recursive: true });
   }
