@@ -141,37 +141,27 @@ try {
 
     const specs = form === forms[0] ? ["builtin", ...tokenizers] : ["builtin"];
     for (const spec of specs) {
-      const tokenizerArgs = spec === "builtin" ? [] : ["--tokenizer", spec];
+      const argv = [
+        ...form.cmd,
+        ...PROFILE_ARGS,
+        ...(spec === "builtin" ? [] : ["--tokenizer", spec]),
+        "--url",
+        relay.url,
+        "--artifact-dir",
+        join(artifacts, "a"),
+      ];
       const label = spec === "builtin" ? "" : ` ${spec},`;
       const warm = join(warmCache, String(specs.indexOf(spec)));
       for (const cache of ["warm", "cold"] as const) {
         const firstRequest: number[] = [];
         // One untimed run fills the warm cache (and the OS page cache) first.
         if (cache === "warm") {
-          await runOnce([
-            ...form.cmd,
-            ...PROFILE_ARGS,
-            ...tokenizerArgs,
-            "--url",
-            relay.url,
-            "--artifact-dir",
-            join(artifacts, "a"),
-          ], { INFERMETER_CACHE_DIR: warm });
+          await runOnce(argv, { INFERMETER_CACHE_DIR: warm });
           relay.takeFirst();
         }
         for (let i = 0; i < runs; i++) {
           const cacheDir = cache === "warm" ? warm : join(artifacts, `cold-${form.name}-${specs.indexOf(spec)}-${i}`);
-          const { t0 } = await runOnce([
-            ...form.cmd,
-            ...PROFILE_ARGS,
-            ...tokenizerArgs,
-            "--url",
-            relay.url,
-            "--artifact-dir",
-            join(artifacts, "a"),
-          ], {
-            INFERMETER_CACHE_DIR: cacheDir,
-          });
+          const { t0 } = await runOnce(argv, { INFERMETER_CACHE_DIR: cacheDir });
           const first = relay.takeFirst();
           if (first === undefined) throw new Error("the relay saw no request");
           firstRequest.push(first - t0);

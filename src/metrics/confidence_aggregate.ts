@@ -11,24 +11,14 @@
  */
 import type { RunSummary } from "./run_summary.ts";
 import { studentTQuantile } from "./student_t.ts";
+import { STAT_KEYS as SUMMARY_STAT_KEYS, type StatKey } from "./stats.ts";
 
-/** AIPerf `STAT_KEYS`, the statistics aggregated, in order. */
-export const STAT_KEYS = [
-  "avg",
-  "min",
-  "max",
+/** AIPerf `STAT_KEYS`, the statistics aggregated (and exported), in order: a summary's, with the sum after the max. */
+export const STAT_KEYS: readonly (StatKey | "sum")[] = [
+  ...SUMMARY_STAT_KEYS.slice(0, 3),
   "sum",
-  "p1",
-  "p5",
-  "p10",
-  "p25",
-  "p50",
-  "p75",
-  "p90",
-  "p95",
-  "p99",
-  "std",
-] as const;
+  ...SUMMARY_STAT_KEYS.slice(3),
+];
 
 export interface ConfidenceStats {
   readonly mean: number;

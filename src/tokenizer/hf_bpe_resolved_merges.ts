@@ -85,6 +85,33 @@ function grownBytes(a: Uint8Array<ArrayBuffer>, need: number): Uint8Array<ArrayB
   return grown;
 }
 
+/**
+ * The vocabulary token a merge's two sides join into, looked up in file order: first as the previous merge's token
+ * or the next one (files list merges in the order of the tokens they make, several splits of one token in a row),
+ * and only then by a hash probe.
+ */
+class JoinedTokens {
+  readonly #symbols: BpeRanks;
+  #last = -1;
+
+  constructor(symbols: BpeRanks) {
+    this.#symbols = symbols;
+  }
+
+  /** The token that is exactly `bytes[start, end)` (`hash` its `hashBytes`), or `NO_RANK`. */
+  find(bytes: Uint8Array, start: number, end: number, hash: number): number {
+    const symbols = this.#symbols;
+    const last = this.#last;
+    const token = symbols.isRankOf(last + 1, bytes, start, end)
+      ? last + 1
+      : symbols.isRankOf(last, bytes, start, end)
+      ? last
+      : symbols.rankOfHashed(bytes, start, end, hash);
+    if (token !== NO_RANK) this.#last = token;
+    return token;
+  }
+}
+
 /** Takes merges in file order, one {@linkcode MergeResolver.add} each (the scanner's side of both kinds). */
 export interface MergeResolver {
   /**
@@ -120,8 +147,7 @@ export class SymbolResolver implements MergeResolver {
   #missFlags = new Uint8Array(16);
   #missIndexes = new Int32Array(16);
   #missCount = 0;
-  /** The token the last merge joined into (see {@linkcode MergeChainer}'s use of it). */
-  #lastResult = -1;
+  readonly #joined: JoinedTokens;
 
   /** `capacity`: the most merges expected (arrays grow past it; only pages written cost memory). */
   constructor(vocab: VocabTable, capacity = 1 << 16) {
@@ -130,6 +156,7 @@ export class SymbolResolver implements MergeResolver {
     this.#lefts = new Int32Array(capacity);
     this.#rights = new Int32Array(capacity);
     this.#results = new Int32Array(capacity);
+    this.#joined = new JoinedTokens(vocab.symbols);
   }
 
   add(
@@ -167,14 +194,8 @@ export class SymbolResolver implements MergeResolver {
     if (left === UNRESOLVED || right === UNRESOLVED) {
       result = UNRESOLVED;
     } else if (left >= 0 && right >= 0) {
-      const last = this.#lastResult;
-      result = symbols.isRankOf(last + 1, bytes, start, end)
-        ? last + 1
-        : symbols.isRankOf(last, bytes, start, end)
-        ? last
-        : symbols.rankOfHashed(bytes, start, end, hashAll);
+      result = this.#joined.find(bytes, start, end, hashAll);
       if (result === NO_RANK) result = UNRESOLVED;
-      else this.#lastResult = result;
     }
     this.#lefts[m] = left;
     this.#rights[m] = right;
@@ -286,7 +307,6 @@ export interface ChainedMerges {
 /** Files merges as they are read ({@linkcode ChainedMerges}). */
 export class MergeChainer implements MergeResolver {
   readonly vocab: VocabTable;
-  readonly #symbols: BpeRanks;
   readonly #head: Int32Array;
   /** 1 where the one-byte string is a vocabulary token. */
   readonly #byteTokens = new Uint8Array(256);
@@ -294,16 +314,15 @@ export class MergeChainer implements MergeResolver {
   #split: Int32Array;
   #count = 0;
   #complete = true;
-  /** The token the last merge joined into: files list merges roughly in the order of the tokens they make. */
-  #lastToken = -1;
+  readonly #joined: JoinedTokens;
 
   /** `capacity`: the most merges expected (arrays grow past it; only pages written cost memory). */
   constructor(vocab: VocabTable, capacity = 1 << 16) {
     this.vocab = vocab;
-    this.#symbols = vocab.symbols;
     this.#head = sharedInt32(vocab.maxId + 1).fill(-1);
     this.#next = sharedInt32(capacity);
     this.#split = sharedInt32(capacity);
+    this.#joined = new JoinedTokens(vocab.symbols);
     const one = new Uint8Array(1);
     for (let b = 0; b < 256; b++) {
       one[0] = b;
@@ -328,15 +347,7 @@ export class MergeChainer implements MergeResolver {
     }
     // Entries that name no pair, or a side outside the alphabet, never apply.
     if (end === MERGE_MISSING || flag !== 0 || !this.#complete) return;
-    // The next token, or the same one again (several splits of one token), before a hash probe.
-    const symbols = this.#symbols;
-    const last = this.#lastToken;
-    const token = symbols.isRankOf(last + 1, bytes, start, end)
-      ? last + 1
-      : symbols.isRankOf(last, bytes, start, end)
-      ? last
-      : symbols.rankOfHashed(bytes, start, end, hashAll);
-    if (token !== NO_RANK) this.#lastToken = token;
+    const token = this.#joined.find(bytes, start, end, hashAll);
     if (
       token === NO_RANK || (middle - start === 1 && this.#byteTokens[bytes[start]] === 0) ||
       (end - middle === 1 && this.#byteTokens[bytes[middle]] === 0)

@@ -14,6 +14,7 @@
 import type { Turn } from "../../dataset/conversation.ts";
 import type { BuildContext, Delta, EndpointAdapter, HeaderContext, PriorExchange, Usage } from "../endpoint_adapter.ts";
 import { asNumber, asObject, asText, type JsonObject, mergeExtras, parseSseJson } from "../openai/openai_fields.ts";
+import { namedSseEvent as ev } from "../named_sse_event.ts";
 
 /** The API version AIPerf sends; a `-H anthropic-version:…` replaces it. */
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -91,8 +92,6 @@ function readMessage(obj: JsonObject): Delta {
     finishReason: asText(obj.stop_reason),
   };
 }
-
-const ev = (type: string, data: string) => `event: ${type}\ndata: ${data}\n\n`;
 
 export const MESSAGES_ADAPTER: EndpointAdapter = {
   name: "messages",

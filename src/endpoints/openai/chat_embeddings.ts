@@ -9,20 +9,12 @@ import type { BuildContext, EndpointAdapter } from "../endpoint_adapter.ts";
 import { CHAT_ADAPTER } from "./chat.ts";
 import { EMBEDDINGS_SAMPLES, readEmbeddings, readEmbeddingsEvent } from "./embeddings_fields.ts";
 import { openAiHeaders } from "./openai_fields.ts";
+import { EMBEDDINGS_ADAPTER } from "./embeddings.ts";
 
 export const CHAT_EMBEDDINGS_ADAPTER: EndpointAdapter = {
   name: "chat_embeddings",
   description: "Chat-style embeddings (/v1/embeddings with chat messages), vLLM's multimodal embedding request.",
-  capabilities: {
-    path: "/v1/embeddings",
-    method: "POST",
-    supportsStreaming: false,
-    producesTokens: false,
-    tokenizesInput: true,
-    supportsReasoning: false,
-    metricsTitle: "Embeddings Metrics",
-    serviceKind: "openai",
-  },
+  capabilities: EMBEDDINGS_ADAPTER.capabilities, // the same route and metrics; only the body differs
   usesHistory: false,
   headers: openAiHeaders,
 

@@ -31,6 +31,7 @@ import {
   readApiError,
   readUsage,
 } from "./openai_fields.ts";
+import { namedSseEvent as ev } from "../named_sse_event.ts";
 
 /**
  * A single text alone is a plain string (as AIPerf, since some servers refuse parts then); otherwise the texts as
@@ -160,8 +161,6 @@ function readResponse(obj: JsonObject): Delta {
     error: obj.status === undefined ? readApiError(obj) : responseFailure(obj, "a response body"),
   };
 }
-
-const ev = (type: string, data: string) => `event: ${type}\ndata: ${data}\n\n`;
 
 export const RESPONSES_ADAPTER: EndpointAdapter = {
   name: "responses",

@@ -14,8 +14,8 @@
 import type { GenerationRequest } from "../generation_request.ts";
 import { badRequest, isJsonObject, optionalBoolean, optionalCount, requireObject } from "../request_fields.ts";
 import type { ReplyContext, RouteRequest, SimRoute, StreamFraming } from "../sim_route.ts";
+import { namedSseEvent as ev } from "../../endpoints/named_sse_event.ts";
 
-const ev = (type: string, data: string) => `event: ${type}\ndata: ${data}\n\n`;
 const SIGNATURE = "c2ltdWxhdGVk";
 
 function stopReason(reason: string | null): string {

@@ -18,8 +18,7 @@ import type { GenerationRequest } from "../generation_request.ts";
 import { badRequest, isJsonObject, type JsonObject, optionalString, requireObject } from "../request_fields.ts";
 import type { ReplyContext, RouteRequest, SimRoute, StreamFraming } from "../sim_route.ts";
 import { readOpenAiFields } from "./openai_fields.ts";
-
-const ev = (type: string, data: string) => `event: ${type}\ndata: ${data}\n\n`;
+import { namedSseEvent as ev } from "../../endpoints/named_sse_event.ts";
 
 function usage(promptTokens: number, out: number, reasoning: number): string {
   return `{"input_tokens":${promptTokens},"input_tokens_details":{"cached_tokens":0},"output_tokens":${out},` +
