@@ -33,6 +33,17 @@ async function request(
   path: string,
   body?: string,
 ): Promise<OnceResponse | undefined> {
+  const res = await requestOrReason(p, method, path, body);
+  return "reason" in res ? undefined : res; // refused, reset or timed out: the server is not up yet
+}
+
+/** The answer, or why there was none in the transport's words ("connection refused", a DNS or TLS failure). */
+async function requestOrReason(
+  p: ProbeTarget,
+  method: "GET" | "POST",
+  path: string,
+  body?: string,
+): Promise<OnceResponse | { readonly reason: string }> {
   const headers: [string, string][] = [];
   for (const [k, v] of p.headers) if (method === "POST" || k.toLowerCase() !== "content-type") headers.push([k, v]);
   if (method === "GET") headers.push(["Accept", "application/json"]);
@@ -43,8 +54,8 @@ async function request(
       headers,
       body: body === undefined ? undefined : new TextEncoder().encode(body),
     }, p.requestTimeoutMs ?? 5000);
-  } catch {
-    return undefined; // refused, reset or timed out: the server is not up yet
+  } catch (err) {
+    return { reason: err instanceof Error ? err.message : String(err) };
   }
 }
 
@@ -68,9 +79,23 @@ export async function listModels(p: ProbeTarget): Promise<string[] | undefined> 
   return data.flatMap((m) => typeof m?.id === "string" ? [m.id as string] : []);
 }
 
-/** The first model the server lists, or undefined. */
-export async function discoverModel(p: ProbeTarget): Promise<string | undefined> {
-  return (await listModels(p))?.[0];
+/**
+ * The first model the server lists, or why there is none: the transport's own words when the server did not answer
+ * ("connection refused"), else what `GET /v1/models` said.
+ */
+export async function discoverModel(p: ProbeTarget): Promise<{ readonly model: string } | { readonly reason: string }> {
+  const res = await requestOrReason(p, "GET", "/v1/models");
+  const where = `${p.target.scheme}://${p.target.hostHeader}`;
+  if ("reason" in res) return { reason: `cannot connect to ${where} (${res.reason})` };
+  if (res.status !== 200) return { reason: `GET /v1/models on ${where} answered ${res.status}` };
+  let data: unknown;
+  try {
+    data = (JSON.parse(new TextDecoder().decode(res.body)) as { data?: unknown } | null)?.data;
+  } catch {
+    return { reason: `GET /v1/models on ${where} did not answer JSON` };
+  }
+  const first = Array.isArray(data) ? data.find((m) => typeof m?.id === "string")?.id as string | undefined : undefined;
+  return first === undefined ? { reason: `GET /v1/models on ${where} lists no model` } : { model: first };
 }
 
 export interface WaitOptions {

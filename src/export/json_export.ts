@@ -14,6 +14,7 @@
 import type { ErrorSummaryEntry, MetricResult, RunSummary } from "../metrics/run_summary.ts";
 import type { Stats } from "../metrics/stats.ts";
 import { isoUtcMicros } from "./epoch_ns.ts";
+import type { InfermeterBlockJson, SummaryDocument } from "./summary_json_schema.ts";
 
 export type JsonValue =
   | string
@@ -169,9 +170,11 @@ export function errorSummaryJson(errors: readonly ErrorSummaryEntry[]): JsonValu
 }
 
 /** The summary document as an object (undefined fields are dropped when serialized). */
-export function summaryJsonObject(summary: RunSummary, info: SummaryJsonInfo): JsonObject {
+export function summaryJsonObject(summary: RunSummary, info: SummaryJsonInfo): SummaryDocument {
   const run = info.runInfo;
-  const extra: Record<string, JsonValue | undefined> = { version: info.infermeterVersion };
+  const extra: { -readonly [K in keyof InfermeterBlockJson]: InfermeterBlockJson[K] } = {
+    version: info.infermeterVersion,
+  };
   if (summary.scheduleLatenessMs !== undefined) extra.schedule_lateness = statsJson("ms", summary.scheduleLatenessMs);
   for (const m of summary.metrics) if (m.flags.jsonOnly) extra[m.tag] = metricJson(m);
   Object.assign(extra, info.infermeter);

@@ -5,6 +5,9 @@
  * artifacts too.
  */
 import { ReportError } from "./report_error.ts";
+import { type InfermeterBlockJson, type SummaryDocumentHead, summaryProducer } from "../export/summary_json_schema.ts";
+import { runManifest } from "./run_files.ts";
+import { manifestPath } from "../export/run_manifest.ts";
 
 /** One metric's statistics as exported: `avg` for single-valued metrics, the full set for distributions. */
 export interface ExportedMetric {
@@ -131,12 +134,8 @@ export function parseRunExport(text: string, jsonPath: string, dir = dirOf(jsonP
     throw new ReportError(`${jsonPath}: not a profile export (no metric with a unit and statistics in it).`);
   }
   const config = json.input_config;
-  const infermeter = json.infermeter;
-  const producer = str(json.infermeter_version) !== undefined
-    ? `infermeter ${json.infermeter_version}`
-    : str(json.aiperf_version) !== undefined
-    ? `aiperf ${json.aiperf_version}`
-    : "unknown";
+  const doc = json as Partial<SummaryDocumentHead>;
+  const producer = summaryProducer(doc);
   return {
     jsonPath,
     dir,
@@ -151,28 +150,27 @@ export function parseRunExport(text: string, jsonPath: string, dir = dirOf(jsonP
       : undefined,
     concurrency: num(at(config, "loadgen", "concurrency")) ?? num(at(profilingPhase(config), "concurrency")),
     requestRate: num(at(config, "loadgen", "request_rate")) ?? num(at(profilingPhase(config), "rate")),
-    startTime: str(json.start_time),
-    endTime: str(json.end_time),
-    cancelled: json.was_cancelled === true,
-    errors: readErrors(json.error_summary),
-    client: isObject(infermeter) ? clientCost(infermeter) : undefined,
+    startTime: str(doc.start_time),
+    endTime: str(doc.end_time),
+    cancelled: doc.was_cancelled === true,
+    errors: readErrors(doc.error_summary),
+    client: isObject(doc.infermeter) ? clientCost(doc.infermeter) : undefined,
     durationSec: num(at(json, "benchmark_duration", "avg")),
     producer,
   };
 }
 
-function clientCost(x: Record<string, unknown>): ClientCost {
+function clientCost(x: Partial<InfermeterBlockJson>): ClientCost {
+  const cpu = isObject(x.client_cpu) ? x.client_cpu : undefined;
   return {
-    percentOfCore: num(at(x, "client_cpu", "percent_of_core")),
+    percentOfCore: num(cpu?.percent_of_core),
     engineThreads: num(x.workers),
-    overThresholdPercent: at(x, "client_cpu", "over_threshold") === true
-      ? num(at(x, "client_cpu", "threshold_percent"))
-      : undefined,
+    overThresholdPercent: cpu?.over_threshold === true ? num(cpu.threshold_percent) : undefined,
     peakRssBytes: num(x.peak_rss_bytes),
-    dispatchP50Ms: num(at(x, "dispatch_overhead_ms", "p50")),
-    dispatchP99Ms: num(at(x, "dispatch_overhead_ms", "p99")),
-    scheduleLatenessP50Ms: num(at(x, "schedule_lateness", "p50")),
-    scheduleLatenessP99Ms: num(at(x, "schedule_lateness", "p99")),
+    dispatchP50Ms: num(at(x.dispatch_overhead_ms, "p50")),
+    dispatchP99Ms: num(at(x.dispatch_overhead_ms, "p99")),
+    scheduleLatenessP50Ms: num(at(x.schedule_lateness, "p50")),
+    scheduleLatenessP99Ms: num(at(x.schedule_lateness, "p99")),
   };
 }
 
@@ -201,7 +199,15 @@ function dirOf(path: string): string {
 }
 
 /** Names of JSON files in an artifact directory that are never the summary export. */
-const NOT_SUMMARY = new Set(["inputs.json", "server_metrics_export.json"]);
+const NOT_SUMMARY = new Set([
+  "inputs.json",
+  "server_metrics_export.json",
+  "run_manifest.json",
+  "kube_run.json",
+  "peer_metrics.json",
+]);
+/** Endings of the other JSON exports (also under `--profile-export-prefix`). */
+const NOT_SUMMARY_SUFFIXES = ["_timeslices.json", "_server_metrics.json", "_aggregate.json", "_sweep.json"];
 const SUMMARY_NAME = "profile_export_aiperf.json";
 
 /** The summary export's path in `dir`, or undefined when there is none (several candidates are an error). */
@@ -210,6 +216,7 @@ export async function findRunExport(dir: string): Promise<string | undefined> {
   try {
     for await (const entry of Deno.readDir(dir)) {
       if (!entry.isFile || !entry.name.endsWith(".json") || NOT_SUMMARY.has(entry.name)) continue;
+      if (NOT_SUMMARY_SUFFIXES.some((suffix) => entry.name.endsWith(suffix))) continue;
       if (entry.name === SUMMARY_NAME) return `${dir}/${SUMMARY_NAME}`;
       candidates.push(entry.name);
     }
@@ -229,9 +236,13 @@ export async function findRunExport(dir: string): Promise<string | undefined> {
   return undefined;
 }
 
+/** Folders of a multi-run directory that hold no run of their own (aggregates, charts, logs). */
+const NOT_RUN_DIRS = new Set(["sweep_aggregate", "aggregate", "plots", "logs"]);
+
 /**
- * The runs under each path: a summary JSON file, a run's artifact directory, or a directory whose subdirectories
- * are runs (a sweep), in name order.
+ * The runs under each path: a summary JSON file, a run's artifact directory, or a sweep or repeated-run directory
+ * (its manifest's points in order; without a manifest, its subdirectories that hold runs, in name order, skipping
+ * aggregates).
  * @throws {ReportError} for a path with no run in it.
  */
 export async function findRunPaths(paths: readonly string[]): Promise<string[]> {
@@ -248,24 +259,37 @@ export async function findRunPaths(paths: readonly string[]): Promise<string[]> 
       out.push(path);
       continue;
     }
-    const own = await findRunExport(path);
-    if (own !== undefined) {
-      out.push(own);
-      continue;
-    }
-    const children: string[] = [];
-    for await (const entry of Deno.readDir(path)) if (entry.isDirectory) children.push(entry.name);
-    const found: string[] = [];
-    for (const child of children.sort()) {
-      const json = await findRunExport(`${path}/${child}`);
-      if (json !== undefined) found.push(json);
-    }
+    const found = await runsIn(path, 0);
     if (found.length === 0) {
       throw new ReportError(`${path}: no profile export (${SUMMARY_NAME}) in it or in its subdirectories.`);
     }
     out.push(...found);
   }
   return out;
+}
+
+/** The summary exports of the runs in `dir`: its own, its manifest's points', or its subdirectories' (3 levels). */
+async function runsIn(dir: string, depth: number): Promise<string[]> {
+  const manifest = await runManifest(dir);
+  if (manifest?.kind === "run") {
+    const json = manifestPath(dir, manifest, "summary_json");
+    return json === undefined ? [] : [json];
+  }
+  if (manifest?.kind === "sweep" && manifest.points !== undefined) {
+    const found: string[] = [];
+    for (const point of manifest.points) found.push(...await runsIn(`${dir}/${point.dir}`, depth + 1));
+    return found;
+  }
+  const own = await findRunExport(dir);
+  if (own !== undefined) return [own];
+  if (depth >= 3) return [];
+  const children: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.isDirectory && !NOT_RUN_DIRS.has(entry.name)) children.push(entry.name);
+  }
+  const found: string[] = [];
+  for (const child of children.sort()) found.push(...await runsIn(`${dir}/${child}`, depth + 1));
+  return found;
 }
 
 /** Reads one run's summary export. */

@@ -6,6 +6,7 @@
  * Chunk arrival times are rebuilt exactly from the record: the first chunk at `start + TTFT`, each later one at the
  * previous one plus its `inter_chunk_latency` gap.
  */
+import { recordsPathOf } from "./run_files.ts";
 import { ReportError } from "./report_error.ts";
 
 /** One request, as charts need it. */
@@ -109,15 +110,18 @@ function toPoint(r: RawLine, originNs: number): RequestPoint {
   };
 }
 
-/** The per-request JSONL of a run directory, or undefined when the run has none (e.g. `--export-level summary`). */
-export async function readRunRecords(dir: string, name = "profile_export.jsonl"): Promise<RequestPoint[] | undefined> {
-  const path = `${dir}/${name}`;
+/**
+ * The per-request JSONL of a run directory (found by its manifest, else by AIPerf's name), or undefined when the run
+ * has none (e.g. `--export-level summary`).
+ */
+export async function readRunRecords(dir: string, path?: string): Promise<RequestPoint[] | undefined> {
+  const file = path ?? await recordsPathOf(dir);
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await Deno.readTextFile(file);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return undefined;
-    throw new ReportError(`${path}: cannot read it (${e instanceof Error ? e.message : String(e)}).`);
+    throw new ReportError(`${file}: cannot read it (${e instanceof Error ? e.message : String(e)}).`);
   }
-  return parseRunRecords(text, path);
+  return parseRunRecords(text, file);
 }

@@ -9,6 +9,8 @@ import { type HtmlSection, renderReportHtml, type ReportPage } from "./report_ht
 import { findRunExport, readRunExport, type RunExport } from "./run_export.ts";
 import { readRunRecords, type RequestPoint } from "./run_records.ts";
 import { ReportError } from "./report_error.ts";
+import { consolePathOf, runManifest } from "./run_files.ts";
+import { manifestPath } from "../export/run_manifest.ts";
 import { formatGrouped } from "../export/number_format.ts";
 
 /** The report's file name in an artifact directory. */
@@ -167,21 +169,42 @@ export interface RunReportResult {
   readonly points: readonly RequestPoint[] | undefined;
 }
 
+/** Which files a report is drawn from; each is found in the run directory (manifest, else AIPerf's names) when absent. */
+export interface RunReportSources {
+  /** The summary export. */
+  readonly jsonPath?: string;
+  /** The per-request JSONL (a missing file, or null, means no charts). */
+  readonly recordsPath?: string | null;
+  /** The console text itself (a run writing its report before its console file). */
+  readonly consoleText?: string;
+}
+
 /**
- * Writes `report.html` into a run's artifact directory (or to `options.output`) from the exports already there:
- * call it after the summary JSON (and the per-request JSONL, when written) are complete.
+ * `report.html` of the run in `artifactDir`, drawn from its exports: call it once the summary JSON (and the
+ * per-request JSONL, when written) are complete.
  * @throws {ReportError} when the directory holds no readable summary export.
  */
-export async function writeRunReport(
+export async function renderRunReport(
   artifactDir: string,
-  options: { readonly output?: string; readonly jsonPath?: string } = {},
-): Promise<RunReportResult> {
-  const jsonPath = options.jsonPath ?? await findRunExport(artifactDir);
+  sources: RunReportSources = {},
+): Promise<{ html: string; run: RunExport; points: readonly RequestPoint[] | undefined }> {
+  const manifest = await runManifest(artifactDir);
+  const jsonPath = sources.jsonPath ?? (manifest && manifestPath(artifactDir, manifest, "summary_json")) ??
+    await findRunExport(artifactDir);
   if (jsonPath === undefined) throw new ReportError(`${artifactDir}: no profile export to report on.`);
   const run = await readRunExport(jsonPath);
-  const points = await readRunRecords(run.dir);
-  const consoleText = await readOptionalText(`${run.dir}/profile_export_console.txt`);
+  const points = sources.recordsPath === null ? undefined : await readRunRecords(run.dir, sources.recordsPath);
+  const consoleText = sources.consoleText ?? await readOptionalText(await consolePathOf(run.dir));
   const html = renderReportHtml(runReportPage(run, points, consoleText), await echartsBrowserScript());
+  return { html, run, points };
+}
+
+/** Writes {@linkcode renderRunReport}'s page into the run's directory (or to `options.output`). */
+export async function writeRunReport(
+  artifactDir: string,
+  options: RunReportSources & { readonly output?: string } = {},
+): Promise<RunReportResult> {
+  const { html, run, points } = await renderRunReport(artifactDir, options);
   const path = options.output ?? `${artifactDir}/${REPORT_FILE}`;
   await Deno.writeTextFile(path, html);
   return { path, run, points };

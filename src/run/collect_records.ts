@@ -1,7 +1,7 @@
 /**
  * The running part of a profile: starts the engine and puts its records on the record bus — progress, token
- * counting (off the engine's hot path), metrics, per-record and raw JSONL, the failure gate, the live view, and
- * whatever sinks the caller adds. Knows the engine only through `runBenchmark` and its record callback.
+ * counting (off the engine's hot path), metrics, the failure gate, the live view, and whatever sinks the caller
+ * adds (the outputs' per-record files among them). Knows the engine only through `runBenchmark` and its record callback.
  */
 import type { ProfileConfig } from "../config/profile_config.ts";
 import { type BenchmarkOptions, type BenchmarkOutcome, runBenchmark } from "../engine/run_benchmark.ts";
@@ -13,24 +13,18 @@ import { IoYield } from "../runtime/io_yield.ts";
 import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { GoodputEvaluator } from "../metrics/goodput.ts";
 import type { MetricDef } from "../metrics/metric_def.ts";
-import type { ArtifactPaths } from "../export/artifact_paths.ts";
 import { type Logger, sinceStart } from "../ui/logger.ts";
 import { phaseConcurrency } from "../timing/phase_spec.ts";
 import type { StopSpec } from "../timing/stop_conditions.ts";
 import { RecordBus } from "./record_bus.ts";
 import type { RecordSink } from "./record_sink.ts";
 import { MetricsSink } from "./sinks/metrics_sink.ts";
-import { JsonlSink } from "./sinks/jsonl_sink.ts";
-import { RawSink } from "./sinks/raw_sink.ts";
 import { ProgressSink } from "./sinks/progress_sink.ts";
 import { DashboardSink } from "./sinks/dashboard_sink.ts";
 import { FailureGateSink } from "./sinks/failure_gate_sink.ts";
 import { DispatchSink } from "./sinks/dispatch_sink.ts";
 import { LoadSink } from "./sinks/load_sink.ts";
-import { TimesliceSink } from "./sinks/timeslice_sink.ts";
 import { LiveRun } from "./live_run.ts";
-import { errorReason, type UnwrittenFile } from "./unwritten_file.ts";
-import { InputError } from "../base/input_error.ts";
 import { runShardProcesses, type ShardProcessesOptions } from "./shard_processes.ts";
 
 export interface CollectOptions {
@@ -39,7 +33,6 @@ export interface CollectOptions {
   readonly targets: readonly Target[];
   readonly metrics: readonly MetricDef[];
   readonly goodput?: GoodputEvaluator;
-  readonly paths: ArtifactPaths;
   readonly logger: Logger;
   readonly isTty: boolean;
   readonly stop?: AbortSignal;
@@ -49,7 +42,7 @@ export interface CollectOptions {
   readonly counter?: TokenCounter;
   /** Called with the live view before anything is sent (an HTTP API, a dashboard). */
   readonly onLive?: (live: LiveRun) => void;
-  /** Further consumers, after the built-in ones. */
+  /** Further consumers (the outputs' per-record files, the caller's), after the built-in ones. */
   readonly sinks?: readonly RecordSink[];
   /** Run the shards as `infermeter shard` processes (their records come back through the exact codec). */
   readonly processes?: Omit<ShardProcessesOptions, "signal" | "onRecord" | "onPhaseStart" | "onActivity" | "count">;
@@ -65,14 +58,8 @@ export interface CollectResult {
   readonly dispatch: DispatchSink;
   /** Send times of the profiling requests (achieved rate, schedule lag, in-flight). */
   readonly load: LoadSink;
-  /** Metrics per time slice, with `--slice-duration`. */
-  readonly timeslices?: TimesliceSink;
   readonly cancelled: boolean;
   readonly thresholdExceeded?: string;
-  readonly jsonlWritten: boolean;
-  readonly rawWritten: boolean;
-  /** Per-record files a write failure left incomplete. */
-  readonly unwritten: readonly UnwrittenFile[];
   readonly benchmarkId: string;
   readonly startEpochMs?: number;
   readonly endEpochMs?: number;
@@ -87,29 +74,6 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
 
   const withWarmup = spec.phases.some((p) => p.name === "warmup");
   const metrics = new MetricsSink(o.metrics, { timeOriginMs, goodput: o.goodput, warmup: withWarmup });
-  // A failed write mid-run (a full disk) is said at once; the run goes on and the summary still counts every record.
-  const onWriteFailure = (path: string) => (err: unknown) =>
-    logger.error(
-      `could not write ${path}: ${errorReason(err)}; the run goes on, and its summary still counts every record.`,
-    );
-  const opening = (path: string) => (err: unknown) => {
-    throw new InputError(`cannot create ${path}: ${errorReason(err)}`);
-  };
-  const jsonl = config.exportLevel === "summary" ? undefined : await JsonlSink.open(
-    o.paths.recordsJsonl,
-    o.metrics,
-    timeOriginMs,
-    withWarmup,
-    onWriteFailure(o.paths.recordsJsonl),
-  )
-    .catch(opening(o.paths.recordsJsonl));
-  const raw = config.exportLevel === "raw"
-    ? await RawSink.open(
-      o.paths.rawJsonl,
-      { timeOriginMs, commonHeaders: spec.headers, withWarmup },
-      onWriteFailure(o.paths.rawJsonl),
-    ).catch(opening(o.paths.rawJsonl))
-    : undefined;
   const gate = config.failedRequestThreshold === undefined ? undefined : new FailureGateSink({
     threshold: config.failedRequestThreshold,
     concurrency: phaseConcurrency(profilingPhase),
@@ -132,10 +96,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     ? new ProgressSink({ phases: spec.phases, isTty: o.isTty, write })
     : undefined;
   const sinks: RecordSink[] = [metrics, dispatch, load, live];
-  const timeslices = config.sliceDuration === undefined
-    ? undefined
-    : new TimesliceSink(o.metrics, config.sliceDuration * 1000, { timeOriginMs, goodput: o.goodput });
-  for (const sink of [timeslices, jsonl, raw, progress, gate, ...(o.sinks ?? [])]) {
+  for (const sink of [progress, gate, ...(o.sinks ?? [])]) {
     if (sink !== undefined) sinks.push(sink);
   }
   const bus = new RecordBus(sinks, metrics.measure);
@@ -220,12 +181,8 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     outcome,
     dispatch,
     load,
-    timeslices,
     cancelled: cancel.signal.aborted && gate?.tripped === undefined,
     thresholdExceeded: gate?.tripped,
-    jsonlWritten: jsonl !== undefined,
-    rawWritten: raw !== undefined,
-    unwritten: [jsonl?.unwritten(), raw?.unwritten()].filter((u) => u !== undefined),
     benchmarkId,
     startEpochMs,
     endEpochMs: endAt !== undefined ? timeOriginMs + endAt : undefined,

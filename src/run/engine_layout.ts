@@ -1,5 +1,6 @@
 /** How many engine shards a run gets and where they run: threads or processes, pinned to cores where there are enough. */
 import { allowedCores, formatCpuList } from "../runtime/thread_affinity.ts";
+import { InputError } from "../base/input_error.ts";
 
 /** Descriptors a shard process keeps beside its connections (stdio, event loop, workers, log files). */
 export const FD_RESERVE = 256;
@@ -56,4 +57,30 @@ export function engineLayout(shards: number, asProcesses: boolean): {
       formatCpuList(set.slice(0, set.length - shards))
     }`,
   };
+}
+
+/** At most this many shard processes per core this process may use: beyond it they only compete for the cores. */
+export const SHARD_PROCESSES_PER_CORE = 8;
+
+/**
+ * Refuses a process layout the machine cannot hold (a `--concurrency` of 1e12 would start millions of processes):
+ * at most {@linkcode SHARD_PROCESSES_PER_CORE} per usable core (at least 16).
+ * @throws {InputError} naming the count, the limits it comes from and the fix.
+ */
+export function checkShardProcesses(
+  count: number,
+  load: { readonly concurrency?: number; readonly perProcess: number },
+  cores = allowedCores()?.length ?? navigator.hardwareConcurrency,
+): void {
+  const max = Math.max(16, cores * SHARD_PROCESSES_PER_CORE);
+  if (count <= max) return;
+  const per = Number.isFinite(load.perProcess)
+    ? ` (each holds at most ${load.perProcess} connections under the ` +
+      "open-file limit)"
+    : "";
+  throw new InputError(
+    `--concurrency ${load.concurrency} needs ${count} shard processes${per}, more than this machine's ${cores} ` +
+      `cores can run (at most ${max}); lower the concurrency, raise the open-file limit (ulimit -n), or spread the ` +
+      "load over several machines (infermeter kube run).",
+  );
 }

@@ -26,6 +26,15 @@ import { formatFixed } from "../export/number_format.ts";
 import type { Logger } from "../ui/logger.ts";
 import { type ProfileEnd, type ProfileOutcome, type ProfileRunOptions, runProfileRun } from "./profile_run.ts";
 import type { SweepPlan } from "./sweep_plan.ts";
+import { writeFileAtomic } from "./outputs/output_writer.ts";
+import {
+  MANIFEST_FILE,
+  MANIFEST_SCHEMA_VERSION,
+  type ManifestFile,
+  relativeTo,
+  renderManifest,
+} from "../export/run_manifest.ts";
+import { VERSION } from "../base/version.ts";
 
 /** How a multi-profile run ended, for the CLI's exit code. */
 export type MultiRunEnd =
@@ -87,7 +96,7 @@ function cooldown(seconds: number, stop: AbortSignal | undefined): Promise<void>
 
 async function writeFile(dir: string, name: string, text: string): Promise<void> {
   await Deno.mkdir(dir, { recursive: true });
-  await Deno.writeTextFile(join(dir, name), text);
+  await writeFileAtomic(join(dir, name), text);
 }
 
 export async function runMultiProfile(
@@ -102,6 +111,8 @@ export async function runMultiProfile(
   const base = multiRunBaseDir(first, plan);
   const results = points.map(() => [] as RunResult[]);
   const runs: { label: string; dir: string; end?: ProfileEnd; error?: string }[] = [];
+  /** The point each entry of `runs` ran. */
+  const pointIndex: number[] = [];
   let cancelled = false;
   logger.info(
     (sweep ? `Sweep over ${plan.parameters.map((p) => p.name).join(" × ")}: ${points.length} points` : "Profile") +
@@ -134,6 +145,7 @@ export async function runMultiProfile(
           trials > 1 ? `run ${trial + 1} of ${trials}` : ""
         } ──`,
       );
+      pointIndex.push(i);
       const outcome = await runOne(point, trial, sweep ? i : 0, dir, o).catch((err: Error) => err);
       if (outcome instanceof Error) {
         logger.error(`${label} failed: ${outcome.message}`);
@@ -156,6 +168,7 @@ export async function runMultiProfile(
   }
 
   const aggregates = results.map((r) => aggregateRuns(r, first.confidenceLevel));
+  const files: ManifestFile[] = [];
   const print = o.print ?? console.log;
   if (trials > 1 && !sweep) {
     const agg = aggregates[0];
@@ -171,6 +184,10 @@ export async function runMultiProfile(
         "profile_export_aiperf_aggregate.csv",
         renderAggregateCsv(agg, first.profileRunCooldownSeconds),
       );
+      files.push(
+        { role: "aggregate_json", label: "Aggregate JSON", path: "aggregate/profile_export_aiperf_aggregate.json" },
+        { role: "aggregate_csv", label: "Aggregate CSV", path: "aggregate/profile_export_aiperf_aggregate.csv" },
+      );
       print(renderConfidenceTable(agg));
       logger.info(`Aggregate across runs: ${dir}/`);
     }
@@ -185,9 +202,30 @@ export async function runMultiProfile(
       JSON.stringify(sweepJsonObject(params, plan.type, sweepPoints), null, 2),
     );
     await writeFile(dir, "profile_export_aiperf_sweep.csv", renderSweepCsv(params, sweepPoints));
+    files.push(
+      { role: "sweep_json", label: "Sweep JSON", path: "sweep_aggregate/profile_export_aiperf_sweep.json" },
+      { role: "sweep_csv", label: "Sweep CSV", path: "sweep_aggregate/profile_export_aiperf_sweep.csv" },
+    );
     print(renderSweepTable(points, aggregates));
     logger.info(`Sweep summary: ${dir}/`);
   }
+  await writeFile(
+    base,
+    MANIFEST_FILE,
+    renderManifest({
+      producer: "infermeter",
+      version: VERSION,
+      schema_version: MANIFEST_SCHEMA_VERSION,
+      kind: "sweep",
+      files,
+      points: runs.map((r, i) => ({
+        label: r.label,
+        dir: relativeTo(base, r.dir),
+        values: sweep ? points[pointIndex[i]].values : {},
+        end: r.end ?? r.error ?? "failed",
+      })),
+    }),
+  ).catch((err) => logger.error(`could not write ${join(base, MANIFEST_FILE)}: ${(err as Error).message}`));
 
   const okRuns = runs.filter((r) => r.end === "completed").length;
   const end: MultiRunEnd = cancelled

@@ -1,13 +1,12 @@
 /**
  * Server metrics and GPU telemetry for one profile run: which endpoints to scrape (from the options), and after the
- * run the summaries over the profiling window, `server_metrics_export.{json,csv}`, the `telemetry_data` block of
- * the JSON export and the console tables.
+ * run the summaries over the profiling window: the content of `server_metrics_export.{json,csv}`, the
+ * `telemetry_data` block of the JSON export and the console tables.
  */
 import type { ProfileConfig } from "../config/profile_config.ts";
-import type { ArtifactPaths } from "../export/artifact_paths.ts";
 import type { JsonObject } from "../export/json_export.ts";
 import { gpuEfficiency, summarizeGpus } from "../telemetry/gpu_telemetry.ts";
-import { renderServerMetricsCsv, renderServerMetricsJson } from "../telemetry/server_metrics_export.ts";
+import type { ServerMetricsReport } from "../telemetry/server_metrics_export.ts";
 import { endpointInfo, summarizeServerMetrics, type Window } from "../telemetry/server_metrics_summary.ts";
 import { TelemetryCollector, type TelemetryProbe } from "../telemetry/telemetry_collector.ts";
 import { renderGpuTable, renderServerMetricsTable } from "../telemetry/telemetry_tables.ts";
@@ -29,10 +28,13 @@ export async function probeTelemetry(config: ProfileConfig): Promise<TelemetryPr
   });
 }
 
-export interface TelemetryOutcome {
-  readonly written: { label: string; path: string }[];
+/** What was scraped over the profiling window, summarized: written by the server-metrics output, shown in the console. */
+export interface TelemetryResult {
+  /** `server_metrics_export.{json,csv}`'s content, when a server's metrics were scraped. */
+  readonly serverReport?: ServerMetricsReport;
   /** Console tables (server metrics, GPUs). */
-  readonly tables: string[];
+  readonly serverTable?: string;
+  readonly gpuTable?: string;
   /** The JSON export's `telemetry_data` block, when GPUs reported. */
   readonly telemetryData?: JsonObject;
 }
@@ -42,21 +44,20 @@ export interface TelemetryFinish {
   readonly benchmarkId: string;
   readonly infermeterVersion: string;
   readonly inputConfig: JsonObject;
-  readonly paths: ArtifactPaths;
   /** Total output tokens of the profiling phase, for tokens per joule. */
   readonly outputTokens?: number;
   readonly maxWidth: number;
 }
 
-/** Stops scraping and writes/returns what was collected. */
-export async function finishTelemetry(collector: TelemetryCollector, f: TelemetryFinish): Promise<TelemetryOutcome> {
+/** Stops scraping and summarizes what was collected. */
+export async function finishTelemetry(collector: TelemetryCollector, f: TelemetryFinish): Promise<TelemetryResult> {
   await collector.stop();
-  const written: { label: string; path: string }[] = [];
-  const tables: string[] = [];
   const server = collector.serverScrapes();
+  let serverReport: ServerMetricsReport | undefined;
+  let serverTable: string | undefined;
   if (server.length > 0) {
     const metrics = summarizeServerMetrics(server, f.window);
-    const report = {
+    serverReport = {
       benchmarkId: f.benchmarkId,
       infermeterVersion: f.infermeterVersion,
       endpointsConfigured: collector.serverConfigured,
@@ -66,22 +67,18 @@ export async function finishTelemetry(collector: TelemetryCollector, f: Telemetr
       metrics,
       inputConfig: f.inputConfig,
     };
-    await Deno.writeTextFile(f.paths.serverMetricsJson, renderServerMetricsJson(report));
-    await Deno.writeTextFile(f.paths.serverMetricsCsv, renderServerMetricsCsv(report));
-    written.push(
-      { label: "Server Metrics JSON", path: f.paths.serverMetricsJson },
-      { label: "Server Metrics CSV", path: f.paths.serverMetricsCsv },
-    );
-    const table = renderServerMetricsTable(metrics, f.maxWidth);
-    if (table !== undefined) tables.push(table);
+    serverTable = renderServerMetricsTable(metrics, f.maxWidth);
   }
   const gpuScrapes = collector.gpuScrapes();
-  if (gpuScrapes.length === 0) return { written, tables };
-  const gpus = summarizeGpus(gpuScrapes, f.window);
-  if (gpus.length === 0) return { written, tables };
+  const gpus = gpuScrapes.length === 0 ? [] : summarizeGpus(gpuScrapes, f.window);
+  if (gpus.length === 0) return { serverReport, serverTable };
   const efficiency = gpuEfficiency(gpus, f.window, f.outputTokens);
-  const table = renderGpuTable(gpus, efficiency, `${gpuScrapes.length}/${collector.gpuConfigured.length}`, f.maxWidth);
-  if (table !== undefined) tables.push(table);
+  const gpuTable = renderGpuTable(
+    gpus,
+    efficiency,
+    `${gpuScrapes.length}/${collector.gpuConfigured.length}`,
+    f.maxWidth,
+  );
   const telemetryData: JsonObject = {
     endpoints: collector.gpuConfigured,
     endpoints_successful: gpuScrapes.map((g) => g.url),
@@ -107,5 +104,5 @@ export async function finishTelemetry(collector: TelemetryCollector, f: Telemetr
         : { unit: "mJ/token", avg: efficiency.energyPerOutputTokenMj },
     },
   };
-  return { written, tables, telemetryData };
+  return { serverReport, serverTable, gpuTable, telemetryData };
 }

@@ -40,6 +40,12 @@ export class Logger {
     this.#sinks.push({ sink, threshold: LEVELS[level] });
   }
 
+  /** Stops sending lines to `sink` (a closed log file). */
+  removeSink(sink: LogSink): void {
+    const i = this.#sinks.findIndex((s) => s.sink === sink);
+    if (i >= 0) this.#sinks.splice(i, 1);
+  }
+
   enabled(level: LogLevel): boolean {
     return LEVELS[level] >= this.#threshold;
   }

@@ -109,11 +109,11 @@ Deno.test("a full disk mid-run keeps the console summary and the other files, na
   const journal = join(tmp.path, "journal.jsonl");
   const sim = await startSim([...FAST_SIM, "--record-requests", journal]);
   // /dev/full accepts the open and fails every write with ENOSPC: the per-record file fails mid-run, the JSON
-  // summary at the end, as on a disk that filled up.
+  // summary at the end (written to a temporary name, then renamed), as on a disk that filled up.
   const out = join(tmp.path, "out");
   await Deno.mkdir(out);
   await Deno.symlink("/dev/full", join(out, "profile_export.jsonl"));
-  await Deno.symlink("/dev/full", join(out, "profile_export_aiperf.json"));
+  await Deno.symlink("/dev/full", join(out, "profile_export_aiperf.json.tmp"));
   let run;
   try {
     run = await runCli(["profile", ...SMALL, "--url", sim.url, "--request-count", "6", "--artifact-dir", "out"], {
@@ -136,6 +136,13 @@ Deno.test("a full disk mid-run keeps the console summary and the other files, na
   assert.match(await Deno.readTextFile(join(out, "profile_export_aiperf.csv")), /Request Count/);
   assert.match(await Deno.readTextFile(join(out, "profile_export_console.txt")), /NOT WRITTEN JSONL Export/);
   assert.equal(await sent(journal), 6);
+  // No partial summary is left behind, and the manifest lists only what was written in full.
+  assert.equal(await exists(join(out, "profile_export_aiperf.json")), false);
+  const manifest = JSON.parse(await Deno.readTextFile(join(out, "run_manifest.json")));
+  assert.deepEqual(
+    manifest.files.filter((f: { role: string }) => f.role.startsWith("summary")).map((f: { path: string }) => f.path),
+    ["profile_export_aiperf.csv"],
+  );
 });
 
 function delay(ms: number): Promise<void> {

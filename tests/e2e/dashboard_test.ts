@@ -19,5 +19,5 @@ Deno.test("profile --ui dashboard on a pipe writes plain status lines (no escape
   );
   const html = await Deno.readTextFile(join(tmp.path, "out", "report.html"));
   assert.match(html, /^<!DOCTYPE html>/i);
-  assert.match(run.stderr, /HTML report: out\/report\.html/);
+  assert.match(run.stdout, /HTML Report: out\/report\.html/);
 });

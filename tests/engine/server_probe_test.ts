@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { startSimServer } from "../../src/sim/sim_server.ts";
 import { discoverModel, readServerIdentity, waitForModel } from "../../src/engine/server_probe.ts";
-import { prepareServer } from "../../src/engine/prepare_server.ts";
+import { discoverModels } from "../../src/engine/prepare_server.ts";
 import { CHAT_ADAPTER } from "../../src/endpoints/openai/chat.ts";
 import { parseTarget } from "../../src/transport/parse_target.ts";
 import { oracleTokenizer } from "../sim/oracle_tokenizer.ts";
@@ -89,14 +89,14 @@ Deno.test("waitForModel is ready at once in every mode when the server is up, wi
 Deno.test("discoverModel takes the first listed model; readServerIdentity records NIM's and vLLM's answers", async () => {
   const { server, probe } = await sim(0);
   try {
-    assert.equal(await discoverModel(probe), "nim/model-a");
+    assert.deepEqual(await discoverModel(probe), { model: "nim/model-a" });
     const identity = await readServerIdentity(probe);
     assert.equal(identity?.selected_model_profile_id, SIM_PROFILE_ID);
     assert.equal(typeof identity?.nim_release, "string");
     assert.equal(identity?.engine_version, identity?.nim_release);
     const logs: string[] = [];
     const log = { info: (m: string) => logs.push(m), debug: () => {} };
-    const prepared = await prepareServer(probe, {
+    const prepared = await discoverModels(probe, {
       modelNames: [],
       adapter: CHAT_ADAPTER,
       path: "/v1/chat/completions",
@@ -107,11 +107,13 @@ Deno.test("discoverModel takes the first listed model; readServerIdentity record
   } finally {
     await server.close();
   }
-  const gone = await prepareServer(probe, {
+  const gone = await discoverModels(probe, {
     modelNames: [],
     adapter: CHAT_ADAPTER,
     path: "/v1/chat/completions",
     log: { info: () => {}, debug: () => {} },
   });
   assert.equal(gone.ok, false);
+  // The transport's own words, not "named none": the user sees the server is down.
+  assert.match(gone.ok ? "" : gone.message, /cannot connect to http:\/\/127\.0\.0\.1:\d+ \(.*refused.*\)/i);
 });

@@ -1,0 +1,30 @@
+/** `report.html`: the run's self-contained report, drawn from the exports just written and the console text. */
+import { renderRunReport } from "../../report/run_report.ts";
+import { errorReason } from "../unwritten_file.ts";
+import type { Output } from "./output.ts";
+
+export const REPORT_OUTPUT: Output = {
+  name: "report_html",
+  description: "report.html: the run's tables, charts, errors and console output in one self-contained page",
+  enabled: () => true,
+  files: (paths) => [{ role: "report_html", label: "HTML Report", path: `${paths.dir}/report.html` }],
+  showsConsole: true,
+  async finish(ctx, writer) {
+    const file = REPORT_OUTPUT.files(ctx.paths)[0];
+    const json = ctx.written.find((f) => f.role === "summary_json");
+    if (json === undefined) return; // nothing to draw from; the JSON export's failure is reported already
+    const records = ctx.written.find((f) => f.role === "records_jsonl");
+    let html: string;
+    try {
+      ({ html } = await renderRunReport(ctx.paths.dir, {
+        jsonPath: json.path,
+        recordsPath: records?.path ?? null,
+        consoleText: ctx.consoleText,
+      }));
+    } catch (err) {
+      writer.failed({ label: file.label, path: file.path, reason: `it could not be drawn: ${errorReason(err)}` });
+      return;
+    }
+    await writer.write(file, html);
+  },
+};

@@ -1,0 +1,15 @@
+/** `profile_export_aiperf.csv`: every metric's statistics, in AIPerf's CSV layout. */
+import { renderSummaryCsv } from "../../export/csv_export.ts";
+import type { Output } from "./output.ts";
+
+export const SUMMARY_CSV_OUTPUT: Output = {
+  name: "csv",
+  description: "profile_export_aiperf.csv: every metric's statistics (AIPerf's CSV)",
+  enabled: () => true,
+  files: (paths) => [{ role: "summary_csv", label: "CSV Export", path: paths.summaryCsv }],
+  async finish(ctx, writer) {
+    if (ctx.results !== undefined) {
+      await writer.write(SUMMARY_CSV_OUTPUT.files(ctx.paths)[0], renderSummaryCsv(ctx.results.summary));
+    }
+  },
+};

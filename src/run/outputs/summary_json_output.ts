@@ -1,0 +1,17 @@
+/** `profile_export_aiperf.json`: statistics, configuration and run identity, in AIPerf 0.13's schema. */
+import { renderSummaryJson } from "../../export/json_export.ts";
+import type { Output } from "./output.ts";
+
+export const SUMMARY_JSON_OUTPUT: Output = {
+  name: "json",
+  description: "profile_export_aiperf.json: statistics, configuration and run identity (AIPerf's JSON)",
+  enabled: () => true,
+  files: (paths) => [{ role: "summary_json", label: "JSON Export", path: paths.summaryJson }],
+  async finish(ctx, writer) {
+    if (ctx.results === undefined) return;
+    await writer.write(
+      SUMMARY_JSON_OUTPUT.files(ctx.paths)[0],
+      renderSummaryJson(ctx.results.summary, ctx.results.info),
+    );
+  },
+};

@@ -1,0 +1,87 @@
+/**
+ * Every run directory says what it holds (`run_manifest.json`), and the readers use it: `plot` and `compare` take a
+ * sweep directory, report.html names the tool that produced the run, and a run's prefixed exports are found.
+ */
+import assert from "node:assert/strict";
+import { assertExit, exists, readJson, runCli, startSim, tempDir } from "./cli_harness.ts";
+
+const FAST_SIM = ["--ttft", "2", "--itl", "0.1"];
+const SMALL = ["-m", "m", "--ui", "none", "--synthetic-input-tokens-mean", "20", "--output-tokens-mean", "8"];
+
+interface Manifest {
+  producer: string;
+  version: string;
+  schema_version: number;
+  kind: string;
+  files: { role: string; label: string; path: string }[];
+  points?: { label: string; dir: string; values: Record<string, number>; end: string }[];
+}
+
+Deno.test("a run writes a manifest of every file by role, and its report names infermeter and its version", async () => {
+  await using tmp = await tempDir();
+  await using sim = await startSim(FAST_SIM);
+  const run = await runCli(
+    [
+      "profile",
+      ...SMALL,
+      "--url",
+      sim.url,
+      "--request-count",
+      "4",
+      "--artifact-dir",
+      "out",
+      "--profile-export-prefix",
+      "my",
+    ],
+    { cwd: tmp.path },
+  );
+  assertExit(run, 0);
+  const manifest = await readJson<Manifest>(`${tmp.path}/out/run_manifest.json`);
+  assert.equal(manifest.producer, "infermeter");
+  assert.equal(manifest.kind, "run");
+  assert.match(manifest.version, /^\d+\.\d+\.\d+/);
+  const byRole = Object.fromEntries(manifest.files.map((f) => [f.role, f.path]));
+  assert.equal(byRole.summary_json, "my.json");
+  assert.equal(byRole.summary_csv, "my.csv");
+  assert.equal(byRole.records_jsonl, "my.jsonl");
+  assert.equal(byRole.console_txt, "my_console.txt");
+  assert.equal(byRole.report_html, "report.html");
+  assert.equal(byRole.inputs_json, "inputs.json");
+  assert.equal(byRole.log, "logs/infermeter.log");
+  for (const f of manifest.files) assert.ok(await exists(`${tmp.path}/out/${f.path}`), f.path);
+  // The lock is released and never listed; no temporary file is left behind.
+  assert.ok(!manifest.files.some((f) => f.path.includes("lock")));
+  assert.deepEqual([...Deno.readDirSync(`${tmp.path}/out`)].filter((e) => e.name.endsWith(".tmp")), []);
+  const html = await Deno.readTextFile(`${tmp.path}/out/report.html`);
+  assert.ok(html.includes(`Produced by</dt><dd>infermeter ${manifest.version}</dd>`));
+  // The footer lists the report with the other files.
+  assert.match(run.stdout, /HTML Report: out\/report\.html/);
+  // The report's charts came from the prefixed JSONL the manifest names.
+  assert.doesNotMatch(html, /No per-request records/);
+});
+
+Deno.test("plot and compare take a sweep directory: its manifest lists the points in order", async () => {
+  await using tmp = await tempDir();
+  await using sim = await startSim(FAST_SIM);
+  const run = await runCli(
+    ["profile", ...SMALL, "--url", sim.url, "--request-count", "6", "--concurrency", "1,4,16", "--artifact-dir", "sw"],
+    { cwd: tmp.path, timeoutMs: 60_000 },
+  );
+  assertExit(run, 0);
+  const manifest = await readJson<Manifest>(`${tmp.path}/sw/run_manifest.json`);
+  assert.equal(manifest.kind, "sweep");
+  assert.deepEqual(manifest.points?.map((p) => [p.dir, p.values.concurrency, p.end]), [
+    ["concurrency_1", 1, "completed"],
+    ["concurrency_4", 4, "completed"],
+    ["concurrency_16", 16, "completed"],
+  ]);
+  assert.deepEqual(manifest.files.map((f) => f.role).sort(), ["sweep_csv", "sweep_json"]);
+  const compare = await runCli(["compare", "sw"], { cwd: tmp.path });
+  assertExit(compare, 0);
+  assert.match(compare.stdout, /concurrency_1/);
+  assert.match(compare.stdout, /concurrency_16/);
+  const plot = await runCli(["plot", "sw", "--format", "svg"], { cwd: tmp.path, timeoutMs: 120_000 });
+  assertExit(plot, 0);
+  assert.ok(await exists(`${tmp.path}/sw/plots/report.html`));
+  assert.ok(await exists(`${tmp.path}/sw/plots/sweep_latency.svg`));
+});
