@@ -16,15 +16,8 @@ import type { Stats } from "../metrics/stats.ts";
 import { isoUtcMicros } from "./epoch_ns.ts";
 import type { InfermeterBlockJson, SummaryDocument } from "./summary_json_schema.ts";
 
-export type JsonValue =
-  | string
-  | number
-  | boolean
-  | null
-  | readonly JsonValue[]
-  | { readonly [key: string]: JsonValue | undefined };
-
-export type JsonObject = { readonly [key: string]: JsonValue | undefined };
+import type { JsonObject, JsonValue } from "./json_value.ts";
+export type { JsonObject, JsonValue };
 
 /** The summary schema version this exporter writes (AIPerf 0.13.0's `JsonExportData.SCHEMA_VERSION`). */
 export const SUMMARY_SCHEMA_VERSION = "1.4";

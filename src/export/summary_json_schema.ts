@@ -3,7 +3,7 @@
  * infermeter's own `infermeter` block. The writer (`json_export.ts`) builds these types and the reader
  * (`report/run_export.ts`) reads through them, so a key cannot differ between the two.
  */
-import type { JsonObject, JsonValue } from "./json_export.ts";
+import type { JsonObject, JsonValue } from "./json_value.ts";
 
 /** A statistics block as exported (`unit`, `avg`, `p1`…`p99`, `min`, `max`, `std`, `count`, `sum`). */
 export type StatsJson = JsonObject & { readonly unit?: string; readonly avg?: number | null };
