@@ -289,7 +289,22 @@ const VALUE_OPTIONS = [
     repeatable: true,
     metavar: "<name:value|json>",
     yaml: ["benchmark.endpoint.headers"],
-    help: "Extra HTTP header, as Name:Value or a JSON object. Credential values are redacted in logs and exports.",
+    help: "Extra HTTP header, as Name:Value or a JSON object. Credential values are redacted in logs and exports " +
+      "(see --redact-header).",
+  },
+  {
+    key: "redactHeaders",
+    type: "list",
+    items: "text",
+    default: [],
+    flags: ["--redact-header"],
+    group: "Input",
+    repeatable: true,
+    metavar: "<names>",
+    env: "INFERMETER_REDACT_HEADERS",
+    yaml: ["benchmark.endpoint.redact_headers"],
+    help: "Header names whose values are also published as <redacted> (case-insensitive). Names containing key, " +
+      "token, secret, auth, password, signature, subscription or cookie always are; the request sends them as given.",
   },
   {
     key: "inputFile",
