@@ -106,7 +106,7 @@ Deno.test("profile keeps --api-key, credential headers and URL passwords out of 
 });
 
 /** A pass-through proxy in front of the simulator that keeps what reached it: the request exactly as sent. */
-async function startRecordingProxy(target: string) {
+function startRecordingProxy(target: string) {
   const seen: { headers: Headers; body: string }[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     const body = await req.text();
@@ -128,7 +128,7 @@ async function startRecordingProxy(target: string) {
 Deno.test("profile publishes no credential header, URL password with @, secret query value or secret body field, over the API either, while the wire request stays exact", async () => {
   await using tmp = await tempDir();
   await using sim = await startSim(["--ttft", "1", "--itl", "0.1"]);
-  await using proxy = await startRecordingProxy(sim.url);
+  await using proxy = startRecordingProxy(sim.url);
   const apiPort = unusedPort();
   const api = `http://127.0.0.1:${apiPort}`;
   const extra = { api_key: "k4-s3cr3t", password: "k5-s3cr3t", nested: { client_secret: "k6-s3cr3t" }, top_k: 5 };
