@@ -9,7 +9,7 @@ import type { ApiPhase, ApiProvider } from "./api_provider.ts";
 import { renderDocsPage } from "./docs_page.ts";
 import { renderLivePrometheus } from "./live_prometheus.ts";
 import { openApiDoc } from "./openapi_doc.ts";
-import { listResultFiles, resolveResultFile } from "./result_files.ts";
+import { listServedFiles, resolveServedFile } from "./served_files.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;
 const TEXT_HEADERS = { "content-type": "text/plain; charset=utf-8" } as const;
@@ -89,7 +89,7 @@ export function createApiApp(provider: ApiProvider): Hono {
   app.get("/api/results", () => json(provider.results()));
   app.get("/api/results/list", async () => {
     const ready = provider.resultsReady();
-    const files = ready ? await listResultFiles(provider.artifactDir) : [];
+    const files = ready ? await listServedFiles(provider.artifactDir) : [];
     const state = provider.state();
     return json({
       files,
@@ -100,9 +100,9 @@ export function createApiApp(provider: ApiProvider): Hono {
     });
   });
   app.get(`${FILES_PREFIX}*`, async (c) => {
-    // The raw path, not Hono's decoded parameter: decoding happens once, in resolveResultFile, before any check.
+    // The raw path, not Hono's decoded parameter: decoding happens once, in resolveServedFile, before any check.
     const raw = new URL(c.req.url).pathname.slice(FILES_PREFIX.length);
-    const resolved = await resolveResultFile(provider.artifactDir, raw);
+    const resolved = await resolveServedFile(provider.artifactDir, raw);
     if (!resolved.ok) return json({ detail: resolved.message }, resolved.status);
     if (!provider.resultsReady()) {
       return json({ detail: "Results are not ready yet; the run is still writing them." }, 404);

@@ -163,7 +163,9 @@ export const API_ROUTES: readonly Route[] = [
     path: "/api/results/list",
     tag: "Results",
     summary: "Artifact files",
-    description: "Files of the artifact directory (relative paths and sizes), listed once the exports are written.",
+    description:
+      "The files the run wrote (its run_manifest.json; without one, the known export names), as relative paths and " +
+      "sizes, listed once the exports are written. Other files in the directory, symbolic links and the lock are not.",
     response: "ResultsListResponse",
   },
   {
@@ -171,10 +173,13 @@ export const API_ROUTES: readonly Route[] = [
     tag: "Results",
     summary: "Download an artifact",
     description:
-      "One file of the artifact directory by relative path. Paths leaving the directory are refused (400); files are served once the exports are written (404 before).",
+      "One file the run wrote, by relative path (one /api/results/list shows). Paths leaving the directory are refused (400); any other file is 404; files are served once the exports are written (404 before).",
     response: "application/octet-stream",
     pathParam: "filename",
-    errors: { "400": "Path outside the artifact directory", "404": "No such file, or results not ready" },
+    errors: {
+      "400": "Path outside the artifact directory",
+      "404": "Not a file the run wrote, or results not ready",
+    },
   },
   {
     path: "/healthz",
