@@ -9,6 +9,7 @@ import type { ApiPhase, ApiProvider } from "./api_provider.ts";
 import { renderDocsPage } from "./docs_page.ts";
 import { renderLivePrometheus } from "./live_prometheus.ts";
 import { openApiDoc } from "./openapi_doc.ts";
+import { type HostPolicy, isAllowedHost } from "./host_check.ts";
 import { listServedFiles, resolveServedFile } from "./served_files.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;
@@ -17,7 +18,8 @@ const PROMETHEUS_HEADERS = { "content-type": "text/plain; version=0.0.4; charset
 const HTML_HEADERS = { "content-type": "text/html; charset=utf-8" } as const;
 const FILES_PREFIX = "/api/results/files/";
 
-export function createApiApp(provider: ApiProvider): Hono {
+/** Without a policy the app answers every host (in-process tests); the server always passes one. */
+export function createApiApp(provider: ApiProvider, hosts?: HostPolicy): Hono {
   const app = new Hono();
   const json = (value: unknown, status = 200) => new Response(JSON.stringify(value), { status, headers: JSON_HEADERS });
   const text = (body: string, status = 200) => new Response(body, { status, headers: TEXT_HEADERS });
@@ -25,6 +27,16 @@ export function createApiApp(provider: ApiProvider): Hono {
 
   app.onError((err) => json({ detail: `Internal error: ${err.message}` }, 500));
   app.notFound((c) => json({ detail: `Not Found: ${new URL(c.req.url).pathname}` }, 404));
+  if (hosts !== undefined) {
+    app.use("*", async (c, next) => {
+      const host = c.req.header("host") ?? null;
+      if (isAllowedHost(host, hosts)) return await next();
+      return json({
+        detail: `Host ${JSON.stringify(host)} is not allowed (DNS rebinding protection); use the address, localhost, ` +
+          "or name it with --api-allowed-hosts.",
+      }, 403);
+    });
+  }
 
   app.get("/api/config", () => json(provider.config()));
   app.get("/api/run", () => json(provider.runInfo()));

@@ -1299,6 +1299,21 @@ const VALUE_OPTIONS = [
     help: "Address the API server binds; 0.0.0.0 exposes it beyond this machine.",
   },
   {
+    key: "apiAllowedHosts",
+    type: "list",
+    items: "text",
+    default: [],
+    flags: ["--api-allowed-hosts"],
+    group: "Service",
+    repeatable: true,
+    metavar: "<hosts>",
+    env: "INFERMETER_API_ALLOWED_HOSTS",
+    yaml: ["benchmark.runtime.api_allowed_hosts"],
+    defaultDescription: "IP addresses, localhost and the --api-host name only",
+    help: "Host names the API answers besides IP addresses, localhost and the --api-host name (DNS rebinding " +
+      "protection): exact names, .example.com for a domain and its subdomains, * for any.",
+  },
+  {
     key: "consoleWidth",
     type: "int",
     min: 1,

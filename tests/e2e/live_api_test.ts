@@ -113,3 +113,51 @@ Deno.test("the API lists and serves only the files the run wrote: never a plante
   cli.kill("SIGINT");
   assertExit(await cli.result, 0);
 });
+
+Deno.test("the API refuses requests whose Host names a foreign site (DNS rebinding) on every route", async () => {
+  await using tmp = await tempDir();
+  await using sim = await startSim(["--ttft", "1", "--itl", "0.1"]);
+  const port = unusedPort();
+  const allowed = ["--api-allowed-hosts", "bench.internal", "--api-allowed-hosts", ".corp.example"];
+  await using cli = spawnCli(profileArgs(sim.url, port, allowed), { cwd: tmp.path, timeoutMs: 90_000 });
+  await waitForResults(cli, port);
+
+  const routes = [
+    "/api/results",
+    "/api/run",
+    "/api/config",
+    "/api/results/list",
+    "/api/results/files/profile_export_aiperf.json",
+    "/metrics",
+    "/healthz",
+    "/docs",
+    "/nothing",
+  ];
+  for (
+    const host of ["attacker.example", `attacker.example:${port}`, "localhost.attacker.example", "corp.example.evil"]
+  ) {
+    for (const route of routes) {
+      const r = await rawGet(port, route, host);
+      assert.equal(r.status, 403, `${host} ${route}`);
+      assert.match(r.body, /--api-allowed-hosts/);
+      assert.ok(!r.body.includes("request_count"), `${host} ${route} got data`);
+    }
+  }
+  for (
+    const host of [
+      `127.0.0.1:${port}`,
+      `localhost:${port}`,
+      "LOCALHOST",
+      `[::1]:${port}`,
+      "app.localhost",
+      `bench.internal:${port}`,
+      "corp.example",
+      "a.b.corp.example",
+      "10.1.2.3",
+    ]
+  ) {
+    assert.equal((await rawGet(port, "/api/results/files/profile_export_aiperf.json", host)).status, 200, host);
+  }
+  cli.kill("SIGINT");
+  assertExit(await cli.result, 0);
+});
