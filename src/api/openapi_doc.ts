@@ -22,14 +22,11 @@ const map = (description: string, value: JsonObject = { type: "object" }): JsonO
 const SCHEMAS: Record<string, JsonObject> = {
   RunInfo: obj({
     benchmark_id: str("Unique id of this run."),
-    sweep_id: { type: ["string", "null"], description: "Sweep id; null outside sweeps." },
+    sweep_id: str("Sweep id; absent outside sweeps."),
     random_seed: int("The resolved random seed."),
     trial: int("Trial index."),
-    run_label: str("Run label."),
-    variation_label: str("Variation label."),
-    variation_index: int("Variation index."),
-    variation_values: map("Variation values."),
     cli_command: str("The command line, secrets replaced by <redacted>."),
+    server: map("What the server said it is (/v1/version, /v1/metadata, /version); absent when it said nothing."),
   }),
   MetricsResponse: obj({
     infermeter_version: str("infermeter version."),
@@ -120,7 +117,8 @@ export const API_ROUTES: readonly Route[] = [
     tag: "API",
     summary: "Run identity",
     description:
-      "benchmark_id, seed, labels and the redacted command line: the run_info block of profile_export_aiperf.json.",
+      "benchmark_id, seed and the redacted command line: the run_info block of profile_export_aiperf.json, with the " +
+      "same keys (once the exports are written, that very block, which adds what the server said it is).",
     response: "RunInfo",
   },
   {
@@ -194,9 +192,10 @@ export const API_ROUTES: readonly Route[] = [
     tag: "Health",
     summary: "Readiness",
     description:
-      "200 'ok' while the API serves a running or finished run; 503 'not ready' while starting or after a failure.",
+      "200 'ok' only while the benchmark runs, as AIPerf's; otherwise 503 'not ready: <state>' (starting, complete, " +
+      "cancelled, failed), so a finished run reads 'not ready: complete'.",
     response: "text/plain",
-    errors: { "503": "not ready" },
+    errors: { "503": "not ready: starting | complete | cancelled | failed" },
   },
 ];
 

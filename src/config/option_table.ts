@@ -1330,17 +1330,19 @@ const VALUE_OPTIONS = [
   {
     key: "apiKeepAlive",
     type: "float",
-    default: 0,
+    default: 5,
     min: 0,
     max: 86400,
     flags: ["--api-keep-alive"],
     group: "Service",
     metavar: "<seconds>",
     env: "INFERMETER_API_SERVER_KEEP_ALIVE",
-    // AIPerf keeps its API listener open this long after a run (its default 5 s; ours 0).
+    // AIPerf keeps its API listener open this long after a run (AIPERF_API_SERVER_POST_COMPLETE_GRACE, 5 s), so a
+    // run started in the background can still be asked for its results.
     envAliases: ["AIPERF_API_SERVER_POST_COMPLETE_GRACE"],
     yaml: ["benchmark.runtime.api_keep_alive"],
-    help: "Keep the API server up this many seconds after the run so results can be fetched (Ctrl-C ends it).",
+    help: "Keep the API server up this many seconds after the run so results can be fetched (Ctrl-C ends it; " +
+      "0: close with the run).",
   },
   // ── Workers ───────────────────────────────────────────────────────────────────────────────────────────────
   {

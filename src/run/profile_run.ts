@@ -45,7 +45,7 @@ import type { LiveRun } from "./live_run.ts";
 import type { RecordSink } from "./record_sink.ts";
 import { InputError } from "../base/input_error.ts";
 import { finishTelemetry, probeTelemetry } from "./telemetry_session.ts";
-import { summaryJsonObject } from "../export/json_export.ts";
+import { runInfoJson, summaryJsonObject } from "../export/json_export.ts";
 import { lockArtifactDir } from "./artifact_dir_lock.ts";
 import { describeUnwritten, errorReason, type UnwrittenFile } from "./unwritten_file.ts";
 import { defaultShards, engineLayout, FD_RESERVE } from "./engine_layout.ts";
@@ -221,17 +221,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
 
   const benchmarkId = crypto.randomUUID();
   const inputConfig = toInputConfig(config) as JsonObject;
-  const runInfoBlock: JsonObject = {
-    benchmark_id: benchmarkId,
-    sweep_id: null,
-    random_seed: seed,
-    trial: 0,
-    run_label: "run_0001",
-    variation_label: "base",
-    variation_index: 0,
-    variation_values: {},
-    cli_command: cliCommand,
-  };
+  const runInfoBlock = runInfoJson({ randomSeed: seed, cliCommand }, benchmarkId);
   // The HTTP API (and its server library) is loaded only when asked for.
   const api = config.apiPort === undefined ? undefined : await (await import("./api_session.ts")).ApiSession.start({
     config,

@@ -161,3 +161,78 @@ Deno.test("the API refuses requests whose Host names a foreign site (DNS rebindi
   cli.kill("SIGINT");
   assertExit(await cli.result, 0);
 });
+
+Deno.test("seed 000's command: /api/run while running, /api/results after it, /readyz follows the state, /api/run is the export's run_info", async () => {
+  await using tmp = await tempDir();
+  const key = "sk-secret-12345";
+  // The sim refuses any other key, so the run's success proves the key was sent; 2 ms per answer keeps the run
+  // going for about two seconds, long enough to watch it.
+  await using sim = await startSim(["--ttft", "2", "--itl", "0", "--api-key", key]);
+  const port = unusedPort();
+  // The seed's command verbatim, but for the simulator's port and a free API port.
+  const args = [
+    "profile",
+    "--model",
+    "my-model",
+    "--url",
+    `http://localhost:${sim.port}`,
+    "--api-key",
+    key,
+    "--api-port",
+    String(port),
+    "--request-count",
+    "1000",
+  ];
+  await using cli = spawnCli(args, { cwd: tmp.path, timeoutMs: 120_000 });
+
+  let running: { run: Record<string, unknown>; ready: number; health: string } | undefined;
+  let states = "";
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline && !cli.hasExited()) {
+    try {
+      const results = JSON.parse((await rawGet(port, "/api/results")).body);
+      if (!states.endsWith(`${results.status} `)) states += `${results.status} `;
+      if (results.status === "running" && running === undefined) {
+        running = {
+          run: JSON.parse((await rawGet(port, "/api/run")).body),
+          ready: (await rawGet(port, "/readyz")).status,
+          health: (await rawGet(port, "/healthz")).body,
+        };
+      }
+      if (results.status === "complete") break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const results = JSON.parse((await rawGet(port, "/api/results")).body);
+  assert.equal(results.status, "complete", `the results could not be fetched after the run (${states})`);
+  assert.equal(results.results.request_count.avg, 1000);
+  const ready = await rawGet(port, "/readyz");
+  assert.equal(ready.status, 503, "readiness ends with the run");
+  assert.match(ready.body, /complete/);
+  assert.equal((await rawGet(port, "/healthz")).body, "ok");
+  const apiRun = JSON.parse((await rawGet(port, "/api/run")).body);
+  const names = (JSON.parse((await rawGet(port, "/api/results/list")).body).files as { name: string }[]).map((f) =>
+    f.name
+  );
+  assert.ok(!names.some((n) => n.includes("lock")), names.join(", "));
+
+  const run = await cli.result; // the API stays up a few seconds (--api-keep-alive, AIPerf's 5 s), then the CLI exits
+  assertExit(run, 0);
+  assert.match(run.stderr, /API server: staying up 5 s/);
+  const exported = JSON.parse(
+    await Deno.readTextFile(join(tmp.path, "artifacts", "my-model-chat-concurrency1", "profile_export_aiperf.json")),
+  );
+  assert.deepEqual(Object.keys(apiRun).sort(), Object.keys(exported.run_info).sort());
+  assert.deepEqual(apiRun, exported.run_info);
+  assert.equal(
+    apiRun.cli_command,
+    `infermeter profile --model 'my-model' --url 'http://localhost:${sim.port}' --api-key '<redacted>' ` +
+      `--api-port ${port} --request-count 1000`,
+  );
+  assert.ok(running !== undefined, `never saw the run in progress (${states})`);
+  assert.equal(running.ready, 200, "ready while running");
+  assert.equal(running.health, "ok");
+  for (const k of Object.keys(running.run)) assert.ok(k in exported.run_info, `/api/run has ${k}, the export not`);
+});
