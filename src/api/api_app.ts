@@ -9,7 +9,8 @@ import type { ApiPhase, ApiProvider } from "./api_provider.ts";
 import { renderDocsPage } from "./docs_page.ts";
 import { renderLivePrometheus } from "./live_prometheus.ts";
 import { openApiDoc } from "./openapi_doc.ts";
-import { listResultFiles, resolveResultFile } from "./result_files.ts";
+import { type HostPolicy, isAllowedHost } from "./host_check.ts";
+import { listServedFiles, resolveServedFile } from "./served_files.ts";
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;
 const TEXT_HEADERS = { "content-type": "text/plain; charset=utf-8" } as const;
@@ -17,7 +18,8 @@ const PROMETHEUS_HEADERS = { "content-type": "text/plain; version=0.0.4; charset
 const HTML_HEADERS = { "content-type": "text/html; charset=utf-8" } as const;
 const FILES_PREFIX = "/api/results/files/";
 
-export function createApiApp(provider: ApiProvider): Hono {
+/** Without a policy the app answers every host (in-process tests); the server always passes one. */
+export function createApiApp(provider: ApiProvider, hosts?: HostPolicy): Hono {
   const app = new Hono();
   const json = (value: unknown, status = 200) => new Response(JSON.stringify(value), { status, headers: JSON_HEADERS });
   const text = (body: string, status = 200) => new Response(body, { status, headers: TEXT_HEADERS });
@@ -25,9 +27,24 @@ export function createApiApp(provider: ApiProvider): Hono {
 
   app.onError((err) => json({ detail: `Internal error: ${err.message}` }, 500));
   app.notFound((c) => json({ detail: `Not Found: ${new URL(c.req.url).pathname}` }, 404));
+  if (hosts !== undefined) {
+    app.use("*", async (c, next) => {
+      const host = c.req.header("host") ?? null;
+      if (isAllowedHost(host, hosts)) return await next();
+      return json({
+        detail: `Host ${JSON.stringify(host)} is not allowed (DNS rebinding protection); use the address, localhost, ` +
+          "or name it with --api-allowed-hosts.",
+      }, 403);
+    });
+  }
 
   app.get("/api/config", () => json(provider.config()));
-  app.get("/api/run", () => json(provider.runInfo()));
+  app.get("/api/run", () => {
+    // Once the exports are written, the export's own block (it adds what the server said it is): the same keys.
+    const exported = provider.results().results?.run_info;
+    const isObject = exported !== null && typeof exported === "object" && !Array.isArray(exported);
+    return json(isObject ? exported : provider.runInfo());
+  });
   app.get("/api/metrics", () => {
     const id = provider.identity;
     const metrics: Record<string, JsonObject> = {};
@@ -89,7 +106,7 @@ export function createApiApp(provider: ApiProvider): Hono {
   app.get("/api/results", () => json(provider.results()));
   app.get("/api/results/list", async () => {
     const ready = provider.resultsReady();
-    const files = ready ? await listResultFiles(provider.artifactDir) : [];
+    const files = ready ? await listServedFiles(provider.artifactDir) : [];
     const state = provider.state();
     return json({
       files,
@@ -100,9 +117,9 @@ export function createApiApp(provider: ApiProvider): Hono {
     });
   });
   app.get(`${FILES_PREFIX}*`, async (c) => {
-    // The raw path, not Hono's decoded parameter: decoding happens once, in resolveResultFile, before any check.
+    // The raw path, not Hono's decoded parameter: decoding happens once, in resolveServedFile, before any check.
     const raw = new URL(c.req.url).pathname.slice(FILES_PREFIX.length);
-    const resolved = await resolveResultFile(provider.artifactDir, raw);
+    const resolved = await resolveServedFile(provider.artifactDir, raw);
     if (!resolved.ok) return json({ detail: resolved.message }, resolved.status);
     if (!provider.resultsReady()) {
       return json({ detail: "Results are not ready yet; the run is still writing them." }, 404);
@@ -117,9 +134,10 @@ export function createApiApp(provider: ApiProvider): Hono {
     });
   });
   app.get("/healthz", () => provider.state() === "failed" ? text("unhealthy", 503) : text("ok"));
+  // Ready only while the benchmark runs, as AIPerf's; afterwards the body says how it ended.
   app.get("/readyz", () => {
     const state = provider.state();
-    return state === "starting" || state === "failed" ? text("not ready", 503) : text("ok");
+    return state === "running" ? text("ok") : text(`not ready: ${state}`, 503);
   });
   app.get("/openapi.json", () => json(doc));
   app.get("/docs", () => new Response(renderDocsPage(doc, "docs"), { headers: HTML_HEADERS }));

@@ -1,5 +1,6 @@
 /**
- * Runs the API app on `Deno.serve` (127.0.0.1 unless told otherwise). `close()` stops accepting, lets open
+ * Runs the API app on `Deno.serve` (127.0.0.1 unless told otherwise), answering only requests whose `Host` is an
+ * address, localhost, the bound name or an `--api-allowed-hosts` entry (`host_check.ts`). `close()` stops accepting, lets open
  * responses finish briefly, then ends; it never keeps the process alive.
  */
 import type { ApiProvider } from "./api_provider.ts";
@@ -12,8 +13,18 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-export async function startApiServer(host: string, port: number, provider: ApiProvider): Promise<ApiServer> {
-  const app = createApiApp(provider);
+export interface ApiServerOptions {
+  /** `--api-allowed-hosts`: `Host` names answered besides addresses, localhost and `host` itself. @default [] */
+  readonly allowedHosts?: readonly string[];
+}
+
+export async function startApiServer(
+  host: string,
+  port: number,
+  provider: ApiProvider,
+  options: ApiServerOptions = {},
+): Promise<ApiServer> {
+  const app = createApiApp(provider, { boundHost: host, allowedHosts: options.allowedHosts ?? [] });
   const listening = Promise.withResolvers<Deno.NetAddr>();
   const server = Deno.serve({
     hostname: host,

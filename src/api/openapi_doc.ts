@@ -22,14 +22,11 @@ const map = (description: string, value: JsonObject = { type: "object" }): JsonO
 const SCHEMAS: Record<string, JsonObject> = {
   RunInfo: obj({
     benchmark_id: str("Unique id of this run."),
-    sweep_id: { type: ["string", "null"], description: "Sweep id; null outside sweeps." },
+    sweep_id: str("Sweep id; absent outside sweeps."),
     random_seed: int("The resolved random seed."),
     trial: int("Trial index."),
-    run_label: str("Run label."),
-    variation_label: str("Variation label."),
-    variation_index: int("Variation index."),
-    variation_values: map("Variation values."),
     cli_command: str("The command line, secrets replaced by <redacted>."),
+    server: map("What the server said it is (/v1/version, /v1/metadata, /version); absent when it said nothing."),
   }),
   MetricsResponse: obj({
     infermeter_version: str("infermeter version."),
@@ -120,7 +117,8 @@ export const API_ROUTES: readonly Route[] = [
     tag: "API",
     summary: "Run identity",
     description:
-      "benchmark_id, seed, labels and the redacted command line: the run_info block of profile_export_aiperf.json.",
+      "benchmark_id, seed and the redacted command line: the run_info block of profile_export_aiperf.json, with the " +
+      "same keys (once the exports are written, that very block, which adds what the server said it is).",
     response: "RunInfo",
   },
   {
@@ -163,7 +161,9 @@ export const API_ROUTES: readonly Route[] = [
     path: "/api/results/list",
     tag: "Results",
     summary: "Artifact files",
-    description: "Files of the artifact directory (relative paths and sizes), listed once the exports are written.",
+    description:
+      "The files the run wrote (its run_manifest.json; without one, the known export names), as relative paths and " +
+      "sizes, listed once the exports are written. Other files in the directory, symbolic links and the lock are not.",
     response: "ResultsListResponse",
   },
   {
@@ -171,10 +171,13 @@ export const API_ROUTES: readonly Route[] = [
     tag: "Results",
     summary: "Download an artifact",
     description:
-      "One file of the artifact directory by relative path. Paths leaving the directory are refused (400); files are served once the exports are written (404 before).",
+      "One file the run wrote, by relative path (one /api/results/list shows). Paths leaving the directory are refused (400); any other file is 404; files are served once the exports are written (404 before).",
     response: "application/octet-stream",
     pathParam: "filename",
-    errors: { "400": "Path outside the artifact directory", "404": "No such file, or results not ready" },
+    errors: {
+      "400": "Path outside the artifact directory",
+      "404": "Not a file the run wrote, or results not ready",
+    },
   },
   {
     path: "/healthz",
@@ -189,9 +192,10 @@ export const API_ROUTES: readonly Route[] = [
     tag: "Health",
     summary: "Readiness",
     description:
-      "200 'ok' while the API serves a running or finished run; 503 'not ready' while starting or after a failure.",
+      "200 'ok' only while the benchmark runs, as AIPerf's; otherwise 503 'not ready: <state>' (starting, complete, " +
+      "cancelled, failed), so a finished run reads 'not ready: complete'.",
     response: "text/plain",
-    errors: { "503": "not ready" },
+    errors: { "503": "not ready: starting | complete | cancelled | failed" },
   },
 ];
 

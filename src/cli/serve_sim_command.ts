@@ -274,8 +274,9 @@ from its own arrival stamp to measure the latency it adds.
 Request journal: --record-requests FILE writes one JSON line per request
 received, on every route (404s included), in arrival order:
 {"received_at_ms": epoch ms taken on arrival, "method", "path" (with query),
-"headers" (lower-case names; authorization, cookies, API keys and any name
-containing token, secret or key read "<redacted>"), "body" (parsed JSON, the
+"headers" (lower-case names; credential-looking names, those containing key,
+token, secret, auth, password, signature, subscription or cookie, read
+"<redacted>"), "body" (parsed JSON, the
 raw text if not JSON, null if empty)}. Lines are written in batches off the
 request path and flushed on shutdown (SIGINT/SIGTERM); the file is truncated
 at start.

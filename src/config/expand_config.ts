@@ -6,15 +6,19 @@
 import { helpGroups } from "./render_help.ts";
 import type { ValueSource } from "./option_spec.ts";
 import { PROFILE_COMMAND } from "./option_table.ts";
-import { isSecretHeaderName, REDACTED, redactSecretKeys, redactUrl } from "./redact_secrets.ts";
+import { isSecretHeaderName, REDACTED, redactSecretKeys, redactUrl } from "../base/redact_secrets.ts";
 import { fileOptions, yamlKeyOf, yamlValue } from "./config_template.ts";
 
 /** Any value with secrets replaced by `<redacted>`, by the option's type. */
-function redacted(spec: ReturnType<typeof fileOptions>[number], value: unknown): unknown {
+function redacted(
+  spec: ReturnType<typeof fileOptions>[number],
+  value: unknown,
+  secretHeaders: readonly string[],
+): unknown {
   if (spec.secret) return REDACTED;
   if (spec.type === "headers" && Array.isArray(value)) {
     return Object.fromEntries(
-      (value as [string, string][]).map(([name, v]) => [name, isSecretHeaderName(name) ? REDACTED : v]),
+      (value as [string, string][]).map(([name, v]) => [name, isSecretHeaderName(name, secretHeaders) ? REDACTED : v]),
     );
   }
   if (spec.type === "list" && spec.items === "url" && Array.isArray(value)) {
@@ -31,6 +35,7 @@ export function expandConfig(
 ): string {
   const out = ["# The configuration infermeter profile would run with (secrets redacted)."];
   const options = fileOptions();
+  const secretHeaders = Array.isArray(config.redactHeaders) ? config.redactHeaders.map(String) : [];
   for (const group of helpGroups(PROFILE_COMMAND)) {
     const inGroup = options.filter((spec) => spec.group === group);
     if (inGroup.length === 0) continue;
@@ -43,7 +48,7 @@ export function expandConfig(
         out.push(`# ${yamlKeyOf(spec)}: ~  # unset${spec.defaultDescription ? `: ${spec.defaultDescription}` : ""}`);
         continue;
       }
-      const shown = redacted(spec, value);
+      const shown = redacted(spec, value, secretHeaders);
       // The goodput option's resolved form is a list of SLO objects; written back as `tag: value` pairs.
       const text = spec.type === "goodput" && Array.isArray(shown)
         ? yamlValue(Object.fromEntries((shown as { tag: string; value: number }[]).map((s) => [s.tag, s.value])))

@@ -4,7 +4,7 @@
  * secret-looking extra-input keys and URL userinfo are replaced by `<redacted>`. Unset options are left out.
  */
 import type { ProfileConfig } from "./profile_config.ts";
-import { redactHeaders, redactSecretKeys, redactUrl } from "./redact_secrets.ts";
+import { redactHeaders, redactSecretKeys, redactUrl } from "../base/redact_secrets.ts";
 
 /** JSON-safe number: infinity (an unbounded grace period) is written as the string "inf". */
 function jsonNumber(value: number | undefined): number | string | undefined {
@@ -42,7 +42,7 @@ function phaseType(config: ProfileConfig): string {
  */
 export function toInputConfig(config: ProfileConfig): Record<string, unknown> {
   const urls = config.urls.map((url) => redactUrl(url));
-  const headers = Object.fromEntries(redactHeaders(config.headers));
+  const headers = Object.fromEntries(redactHeaders(config.headers, config.redactHeaders));
   const extra = redactSecretKeys(config.extraInputs) as Record<string, unknown>;
   const fromFile = config.inputFile !== undefined;
   const phases: Record<string, unknown>[] = [];

@@ -3,7 +3,7 @@
  * trailing slash is dropped so endpoint paths join cleanly.
  */
 
-import { redactUrl } from "./redact_secrets.ts";
+import { redactUrl } from "../base/redact_secrets.ts";
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 

@@ -289,7 +289,22 @@ const VALUE_OPTIONS = [
     repeatable: true,
     metavar: "<name:value|json>",
     yaml: ["benchmark.endpoint.headers"],
-    help: "Extra HTTP header, as Name:Value or a JSON object. Credential values are redacted in logs and exports.",
+    help: "Extra HTTP header, as Name:Value or a JSON object. Credential values are redacted in logs and exports " +
+      "(see --redact-header).",
+  },
+  {
+    key: "redactHeaders",
+    type: "list",
+    items: "text",
+    default: [],
+    flags: ["--redact-header"],
+    group: "Input",
+    repeatable: true,
+    metavar: "<names>",
+    env: "INFERMETER_REDACT_HEADERS",
+    yaml: ["benchmark.endpoint.redact_headers"],
+    help: "Header names whose values are also published as <redacted> (case-insensitive). Names containing key, " +
+      "token, secret, auth, password, signature, subscription or cookie always are; the request sends them as given.",
   },
   {
     key: "inputFile",
@@ -1284,6 +1299,21 @@ const VALUE_OPTIONS = [
     help: "Address the API server binds; 0.0.0.0 exposes it beyond this machine.",
   },
   {
+    key: "apiAllowedHosts",
+    type: "list",
+    items: "text",
+    default: [],
+    flags: ["--api-allowed-hosts"],
+    group: "Service",
+    repeatable: true,
+    metavar: "<hosts>",
+    env: "INFERMETER_API_ALLOWED_HOSTS",
+    yaml: ["benchmark.runtime.api_allowed_hosts"],
+    defaultDescription: "IP addresses, localhost and the --api-host name only",
+    help: "Host names the API answers besides IP addresses, localhost and the --api-host name (DNS rebinding " +
+      "protection): exact names, .example.com for a domain and its subdomains, * for any.",
+  },
+  {
     key: "consoleWidth",
     type: "int",
     min: 1,
@@ -1300,17 +1330,19 @@ const VALUE_OPTIONS = [
   {
     key: "apiKeepAlive",
     type: "float",
-    default: 0,
+    default: 5,
     min: 0,
     max: 86400,
     flags: ["--api-keep-alive"],
     group: "Service",
     metavar: "<seconds>",
     env: "INFERMETER_API_SERVER_KEEP_ALIVE",
-    // AIPerf keeps its API listener open this long after a run (its default 5 s; ours 0).
+    // AIPerf keeps its API listener open this long after a run (AIPERF_API_SERVER_POST_COMPLETE_GRACE, 5 s), so a
+    // run started in the background can still be asked for its results.
     envAliases: ["AIPERF_API_SERVER_POST_COMPLETE_GRACE"],
     yaml: ["benchmark.runtime.api_keep_alive"],
-    help: "Keep the API server up this many seconds after the run so results can be fetched (Ctrl-C ends it).",
+    help: "Keep the API server up this many seconds after the run so results can be fetched (Ctrl-C ends it; " +
+      "0: close with the run).",
   },
   // ── Workers ───────────────────────────────────────────────────────────────────────────────────────────────
   {

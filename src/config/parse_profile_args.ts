@@ -104,7 +104,7 @@ export async function parseProfileArgs(argv: readonly string[], io: ProfileIo): 
 
   return {
     config: deepFreeze(resolved.config),
-    redactedCommand: redactCommand(argv),
+    redactedCommand: redactCommand(argv, { secretHeaders: resolved.config.redactHeaders }),
     argv: [...argv],
     warnings: Object.freeze([...warnings]),
     sources: Object.freeze({ ...resolved.sources }),

@@ -12,7 +12,7 @@ import { didYouMeanHint } from "../base/did_you_mean.ts";
 import type { Command } from "./command_spec.ts";
 import type { FlagBinding, OptionIndex } from "./option_index.ts";
 import { enumChoices, optionArity, type OptionSpec } from "./option_spec.ts";
-import { isSecretKeyName, REDACTED } from "./redact_secrets.ts";
+import { isSecretKeyName, REDACTED } from "../base/redact_secrets.ts";
 
 /** One option as it appeared on the command line. */
 export interface CliOccurrence {

@@ -2,26 +2,36 @@
  * The redacted command line recorded as `run_info.cli_command` and in logs, shaped like AIPerf's:
  * `infermeter profile --model 'my-model' --url 'http://localhost:8000' --api-key '<redacted>' --request-count 10`.
  * Flags stay bare, numbers stay bare, every other value is single-quoted. Secrets are replaced by `<redacted>`:
- * secret options (`--api-key`), credential-bearing `-H/--header` values (the name is kept), secret-looking
+ * secret options (`--api-key`), credential-bearing `-H/--header` values and those `--redact-header` names (the
+ * header name is kept), secret-looking
  * `--extra-inputs` keys, URL userinfo and secret query parameters, and the values of unknown flags whose name looks
  * secret (`--hf-token`). Both `--flag value` and `--flag=value` forms are handled.
  */
 import { optionArity, type OptionSpec } from "./option_spec.ts";
 import { findOptionByFlag } from "./option_table.ts";
-import { isSecretHeaderName, isSecretKeyName, REDACTED, redactSecretKeys, redactUrl } from "./redact_secrets.ts";
+import { isSecretHeaderName, isSecretKeyName, REDACTED, redactSecretKeys, redactUrl } from "../base/redact_secrets.ts";
 
 /** Options for {@link redactCommand}. */
 export interface RedactCommandOptions {
   /** Words before the arguments. @default "infermeter profile" */
   readonly prefix?: string;
+  /** Header names redacted besides the credential-looking ones (`--redact-header`). @default [] */
+  readonly secretHeaders?: readonly string[];
 }
 
 /** Shell-quotes and redacts `argv` (the arguments after `profile`). Never throws. */
 export function redactCommand(argv: readonly string[], options: RedactCommandOptions = {}): string {
   const words: string[] = [options.prefix ?? "infermeter profile"];
-  let pending: { readonly spec: OptionSpec | undefined; readonly name: string } | undefined;
+  const secretHeaders = options.secretHeaders ?? [];
+  const redactValue = (spec: OptionSpec | undefined, name: string, value: string) =>
+    redactOptionValue(spec, name, value, secretHeaders);
+  let pending:
+    | { readonly spec: OptionSpec | undefined; readonly name: string; readonly optional?: boolean }
+    | undefined;
   let afterTerminator = false;
   for (const arg of argv) {
+    // An optional value (`--server-metrics [<urls>]`) is the next word unless that is a flag.
+    if (pending?.optional && isFlagLike(arg)) pending = undefined;
     if (pending !== undefined) {
       words.push(quoteValue(redactValue(pending.spec, pending.name, arg)));
       pending = undefined;
@@ -45,7 +55,8 @@ export function redactCommand(argv: readonly string[], options: RedactCommandOpt
     const spec = findOptionByFlag(arg);
     if (spec !== undefined) {
       words.push(arg);
-      if (optionArity(spec) === "required") pending = { spec, name: arg };
+      const arity = optionArity(spec);
+      if (arity !== "none") pending = { spec, name: arg, optional: arity === "optional" };
       continue;
     }
     // Combined short form `-Hvalue` / `-mname`.
@@ -67,12 +78,17 @@ function isFlagLike(arg: string): boolean {
 }
 
 /** The value with secrets replaced, according to the option it belongs to. */
-function redactValue(spec: OptionSpec | undefined, name: string, value: string): string {
+function redactOptionValue(
+  spec: OptionSpec | undefined,
+  name: string,
+  value: string,
+  secretHeaders: readonly string[],
+): string {
   if (spec === undefined) return isSecretKeyName(name.replace(/^-+/, "")) ? REDACTED : value;
   if (spec.secret) return REDACTED;
   switch (spec.type) {
     case "headers":
-      return redactHeaderArgument(value);
+      return redactHeaderArgument(value, secretHeaders);
     case "keyValue":
       return redactKeyValueArgument(value);
     case "list":
@@ -83,7 +99,7 @@ function redactValue(spec: OptionSpec | undefined, name: string, value: string):
 }
 
 /** `Authorization: Bearer x` → `Authorization: <redacted>`; JSON objects are redacted value by value. */
-function redactHeaderArgument(value: string): string {
+function redactHeaderArgument(value: string, secretHeaders: readonly string[]): string {
   const trimmed = value.trim();
   if (trimmed.startsWith("{")) {
     try {
@@ -91,7 +107,7 @@ function redactHeaderArgument(value: string): string {
       if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) {
         const out: Record<string, unknown> = {};
         for (const [header, inner] of Object.entries(parsed)) {
-          out[header] = isSecretHeaderName(header) ? REDACTED : inner;
+          out[header] = isSecretHeaderName(header, secretHeaders) ? REDACTED : inner;
         }
         return JSON.stringify(out);
       }
@@ -103,7 +119,7 @@ function redactHeaderArgument(value: string): string {
   const colon = value.indexOf(":");
   if (colon <= 0) return value;
   const header = value.slice(0, colon);
-  if (!isSecretHeaderName(header)) return value;
+  if (!isSecretHeaderName(header, secretHeaders)) return value;
   const spacing = /^\s*/.exec(value.slice(colon + 1))?.[0] ?? "";
   return `${header}:${spacing}${REDACTED}`;
 }

@@ -1,8 +1,10 @@
 /**
  * `inputs.json` (AIPerf §3.2): the exact request body of every turn, per session —
  * `{"data": [{"session_id": "...", "payloads": [<body of turn 0>, ...]}]}` — so results can be joined
- * with what was sent (`conversation_id` + `turn_index` in the per-record JSONL).
+ * with what was sent (`conversation_id` + `turn_index` in the per-record JSONL). Secret-looking fields (`api_key`,
+ * `password`, … from --extra-inputs or the dataset) are written as `<redacted>`; the requests sent them as given.
  */
+import { redactSecretKeys } from "../base/redact_secrets.ts";
 
 /** One session's request bodies, in turn order. */
 export interface SessionPayloads {
@@ -11,7 +13,8 @@ export interface SessionPayloads {
 }
 
 function sessionJson(session: SessionPayloads): string {
-  const body = JSON.stringify({ session_id: session.sessionId, payloads: session.payloads }, null, 2);
+  const payloads = redactSecretKeys(session.payloads);
+  const body = JSON.stringify({ session_id: session.sessionId, payloads }, null, 2);
   return body.replaceAll("\n", "\n    ");
 }
 

@@ -14,7 +14,7 @@
 import type { ErrorSummaryEntry, MetricResult, RunSummary } from "../metrics/run_summary.ts";
 import type { Stats } from "../metrics/stats.ts";
 import { isoUtcMicros } from "./epoch_ns.ts";
-import type { InfermeterBlockJson, SummaryDocument } from "./summary_json_schema.ts";
+import type { InfermeterBlockJson, RunInfoJson, SummaryDocument } from "./summary_json_schema.ts";
 
 import type { JsonObject, JsonValue } from "./json_value.ts";
 export type { JsonObject, JsonValue };
@@ -162,6 +162,21 @@ export function errorSummaryJson(errors: readonly ErrorSummaryEntry[]): JsonValu
   }));
 }
 
+/**
+ * The `run_info` block, written by the JSON export and answered by the API's `/api/run`, so both carry the same
+ * keys: AIPerf 0.13 writes `benchmark_id`, `random_seed`, `trial`, `cli_command`, and `sweep_id` only in a sweep.
+ */
+export function runInfoJson(run: RunInfo, benchmarkId: string): RunInfoJson & JsonObject {
+  return {
+    benchmark_id: run.benchmarkId ?? benchmarkId,
+    sweep_id: run.sweepId ?? undefined,
+    random_seed: run.randomSeed,
+    trial: run.trial ?? 0,
+    cli_command: run.cliCommand,
+    ...(run.server === undefined ? {} : { server: run.server }),
+  };
+}
+
 /** The summary document as an object (undefined fields are dropped when serialized). */
 export function summaryJsonObject(summary: RunSummary, info: SummaryJsonInfo): SummaryDocument {
   const run = info.runInfo;
@@ -178,14 +193,7 @@ export function summaryJsonObject(summary: RunSummary, info: SummaryJsonInfo): S
     ...declaredMetricsJson(summary.metrics),
     telemetry_data: info.telemetryData,
     input_config: info.inputConfig,
-    run_info: {
-      benchmark_id: run.benchmarkId ?? info.benchmarkId,
-      sweep_id: run.sweepId ?? undefined,
-      random_seed: run.randomSeed,
-      trial: run.trial ?? 0,
-      cli_command: run.cliCommand,
-      ...(run.server === undefined ? {} : { server: run.server }),
-    },
+    run_info: runInfoJson(run, info.benchmarkId),
     was_cancelled: info.wasCancelled,
     is_complete: !info.wasCancelled,
     incomplete_reason: info.wasCancelled ? "cancelled" : undefined,

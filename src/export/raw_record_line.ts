@@ -9,9 +9,10 @@
  *   "payload": <request body>, "error": {…} (failed requests only)}`
  *
  * Monotonic ns are the run clock's ms · 10⁶ (AIPerf's `perf_counter_ns` analogue: comparable within a run).
- * Header values other than a short list of harmless ones are written as `<redacted>`, so credentials never
- * reach the file.
+ * Header values other than a short list of harmless ones are written as `<redacted>`, and so are the payload's
+ * secret-looking fields, so credentials never reach the file; the wire body is not changed.
  */
+import { redactSecretKeys } from "../base/redact_secrets.ts";
 import type { RequestRecord } from "../records/request_record.ts";
 import { epochNsDigits } from "./epoch_ns.ts";
 import { errorJson, phaseFields } from "./jsonl_writer.ts";
@@ -53,7 +54,8 @@ export function rawRecordLine(record: RequestRecord, ctx: RawLineContext): strin
   let payload: unknown = null;
   if (record.sentBody !== undefined) {
     try {
-      payload = JSON.parse(record.sentBody);
+      // Secret-looking fields (`api_key`, `password` from --extra-inputs) are published as `<redacted>`.
+      payload = redactSecretKeys(JSON.parse(record.sentBody));
     } catch {
       payload = record.sentBody;
     }

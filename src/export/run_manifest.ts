@@ -108,9 +108,10 @@ export function parseManifest(text: string, where: string): RunManifest {
   };
 }
 
-/** A relative path that stays inside its directory (no absolute path, no `..`). */
+/** A relative `/`-separated path with no way out of its directory (no absolute path, drive, `..` or `\\`). */
 function safeRelative(path: string): boolean {
-  return path !== "" && !path.startsWith("/") && !path.split(/[\\/]/).includes("..") && !path.includes("\0");
+  return path !== "" && !path.startsWith("/") && !/^[a-zA-Z]:/.test(path) && !path.includes("\\") &&
+    !path.includes("\0") && path.split("/").every((s) => s !== "" && s !== "." && s !== "..");
 }
 
 /** The manifest of `dir`, or undefined when it has none. @throws {SyntaxError} when it has a broken one. */

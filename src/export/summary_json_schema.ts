@@ -11,7 +11,7 @@ export type StatsJson = JsonObject & { readonly unit?: string; readonly avg?: nu
 /** `run_info` (schema ≥ 1.3). */
 export interface RunInfoJson {
   readonly benchmark_id: string;
-  readonly sweep_id?: string;
+  readonly sweep_id?: string | null;
   readonly random_seed: number | null;
   readonly trial: number;
   readonly cli_command: string | null;

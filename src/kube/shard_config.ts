@@ -5,7 +5,7 @@
  */
 import type { ParsedProfile } from "../config/parse_profile_args.ts";
 import { expandConfig } from "../config/expand_config.ts";
-import { REDACTED } from "../config/redact_secrets.ts";
+import { REDACTED } from "../base/redact_secrets.ts";
 import { InputError } from "../base/input_error.ts";
 
 /** Options a shard must not take from the coordinator's command line (they name the coordinator's own files). */

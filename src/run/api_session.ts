@@ -50,7 +50,9 @@ export class ApiSession implements ApiProvider {
     const session = new ApiSession(options);
     const { apiHost, apiPort } = options.config;
     try {
-      session.#server = await startApiServer(apiHost, apiPort!, session);
+      session.#server = await startApiServer(apiHost, apiPort!, session, {
+        allowedHosts: options.config.apiAllowedHosts,
+      });
     } catch (err) {
       logger.error(`API server: cannot listen on ${apiHost}:${apiPort} (${(err as Error).message}).`);
       return undefined;

@@ -13,7 +13,7 @@ import { createTokenCounter, type TokenCounter } from "../tokenizer/token_counte
 import type { Tokenizer } from "../tokenizer/tokenizer.ts";
 import { phaseConcurrency } from "../timing/phase_spec.ts";
 import { type ArtifactPaths, artifactPaths, resolveArtifactDir } from "../export/artifact_paths.ts";
-import type { JsonObject } from "../export/json_export.ts";
+import { type JsonObject, runInfoJson } from "../export/json_export.ts";
 import { ensureFdLimit } from "../runtime/fd_limit.ts";
 import { buildRunSpec, type RunSpec } from "./run_spec.ts";
 import type { ResolvedEndpoint } from "./resolve_endpoint.ts";
@@ -118,17 +118,7 @@ export async function planRun(endpoint: ResolvedEndpoint, o: PlanOptions): Promi
       paths: artifactPaths(dir, config.profileExportPrefix),
       benchmarkId,
       inputConfig: toInputConfig(config) as JsonObject,
-      runInfo: {
-        benchmark_id: benchmarkId,
-        sweep_id: null,
-        random_seed: workload.seed,
-        trial: 0,
-        run_label: "run_0001",
-        variation_label: "base",
-        variation_index: 0,
-        variation_values: {},
-        cli_command: parsed.redactedCommand,
-      },
+      runInfo: runInfoJson({ randomSeed: workload.seed, cliCommand: parsed.redactedCommand }, benchmarkId),
       outputs: selectOutputs(config),
       notices: [...workload.plans.notices.map((text) => ({ level: "info" as const, text })), ...layout.notices],
       counter,

@@ -18,6 +18,7 @@
  * write that does not block the event loop. `close()` (server shutdown, SIGINT/SIGTERM included) writes the rest.
  * The file is created, or truncated: one journal per server run.
  */
+import { isSecretHeaderName, REDACTED } from "../base/redact_secrets.ts";
 
 /** One journal line. */
 export interface JournalEntry {
@@ -48,15 +49,6 @@ export class RequestJournalError extends Error {
 export const FLUSH_INTERVAL_MS = 20;
 /** At close, how long to wait for request bodies still being read before writing them as null. */
 const CLOSE_BODY_WAIT_MS = 1000;
-const REDACTED = "<redacted>";
-const SECRET_HEADERS: ReadonlySet<string> = new Set([
-  "authorization",
-  "proxy-authorization",
-  "x-api-key",
-  "api-key",
-  "cookie",
-  "set-cookie",
-]);
 
 interface Pending {
   readonly receivedAtMs: number;
@@ -198,13 +190,9 @@ export function redactHeaders(headers: Iterable<readonly [string, string]>): Rec
   const out: Record<string, string> = {};
   for (const [rawName, value] of headers) {
     const name = rawName.toLowerCase();
-    out[name] = isSecretHeader(name) ? REDACTED : value;
+    out[name] = isSecretHeaderName(name) ? REDACTED : value;
   }
   return out;
-}
-
-function isSecretHeader(name: string): boolean {
-  return SECRET_HEADERS.has(name) || name.includes("token") || name.includes("secret") || name.includes("key");
 }
 
 function toEntry(p: Pending): JournalEntry {

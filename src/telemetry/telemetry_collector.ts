@@ -5,8 +5,10 @@
  *
  * Server endpoints: `<url>/metrics` of each target, or NIM's `<url>/v1/metrics` when the first is not there, plus
  * any `--server-metrics` URL (`/metrics` appended when it has no path). GPU endpoints: the `--gpu-telemetry` URLs,
- * or DCGM-exporter's defaults `localhost:9400` and `:9401`, used when they answer.
+ * or DCGM-exporter's defaults `localhost:9400` and `:9401`, used when they answer. The URLs it logs and hands out
+ * for exports have userinfo and secret query values redacted; only the scrapers see them whole.
  */
+import { redactUrl } from "../base/redact_secrets.ts";
 import { isLoopbackUrl, PrometheusScraper } from "./prometheus_scraper.ts";
 import type { EndpointScrapes } from "./server_metrics_summary.ts";
 
@@ -41,7 +43,7 @@ export interface TelemetryProbe {
 }
 
 export class TelemetryCollector {
-  /** Server endpoints asked for (after path completion). */
+  /** Server endpoints asked for (after path completion), redacted. */
   readonly serverConfigured: readonly string[];
   readonly server: readonly PrometheusScraper[];
   readonly gpuConfigured: readonly string[];
@@ -53,9 +55,9 @@ export class TelemetryCollector {
     gpuConfigured: string[],
     gpu: PrometheusScraper[],
   ) {
-    this.serverConfigured = serverConfigured;
+    this.serverConfigured = serverConfigured.map(redactUrl);
     this.server = server;
-    this.gpuConfigured = gpuConfigured;
+    this.gpuConfigured = gpuConfigured.map(redactUrl);
     this.gpu = gpu;
   }
 
@@ -85,7 +87,11 @@ export class TelemetryCollector {
         serverTasks.push(
           firstAnswering(candidates, options).then(({ scraper, reason }) => {
             if (scraper === undefined) {
-              log.info(`Server metrics: no Prometheus endpoint at ${candidates.join(" or ")} (${reason}); skipped.`);
+              log.info(
+                `Server metrics: no Prometheus endpoint at ${candidates.map(redactUrl).join(" or ")} (${
+                  redactUrl(reason)
+                }); skipped.`,
+              );
             }
             return { url: candidates[0], scraper };
           }),
@@ -96,7 +102,9 @@ export class TelemetryCollector {
         serverConfigured.push(url);
         serverTasks.push(
           firstAnswering([url], options).then(({ scraper, reason }) => {
-            if (scraper === undefined) log.warning(`Server metrics: ${url} cannot be scraped (${reason}); skipped.`);
+            if (scraper === undefined) {
+              log.warning(`Server metrics: ${redactUrl(url)} cannot be scraped (${redactUrl(reason)}); skipped.`);
+            }
             return { url, scraper };
           }),
         );
@@ -109,7 +117,7 @@ export class TelemetryCollector {
     const gpuTasks = gpuConfigured.map((url) =>
       firstAnswering([url], options).then(({ scraper, reason }) => {
         if (scraper === undefined && explicitGpu) {
-          log.warning(`GPU telemetry: ${url} cannot be scraped (${reason}); skipped.`);
+          log.warning(`GPU telemetry: ${redactUrl(url)} cannot be scraped (${redactUrl(reason)}); skipped.`);
         }
         return { url, scraper };
       })
@@ -120,8 +128,8 @@ export class TelemetryCollector {
       log.debug("GPU telemetry: no DCGM exporter at localhost:9400 or :9401; skipped.");
     }
     const server = dedupe(servers.flatMap((s) => s.scraper ? [s.scraper] : []));
-    if (server.length > 0) log.info(`Server metrics: scraping ${server.map((s) => s.url).join(", ")}`);
-    if (gpu.length > 0) log.info(`GPU telemetry: scraping ${gpu.map((s) => s.url).join(", ")}`);
+    if (server.length > 0) log.info(`Server metrics: scraping ${server.map((s) => redactUrl(s.url)).join(", ")}`);
+    if (gpu.length > 0) log.info(`GPU telemetry: scraping ${gpu.map((s) => redactUrl(s.url)).join(", ")}`);
     return {
       start(into: TelemetryLog): TelemetryCollector {
         for (const note of notes) note(into);
@@ -139,11 +147,11 @@ export class TelemetryCollector {
   #stopping: Promise<void> | undefined;
 
   serverScrapes(): EndpointScrapes[] {
-    return this.server.map((s) => ({ url: s.url, scrapes: s.scrapes }));
+    return this.server.map((s) => ({ url: redactUrl(s.url), scrapes: s.scrapes }));
   }
 
   gpuScrapes(): EndpointScrapes[] {
-    return this.gpu.map((s) => ({ url: s.url, scrapes: s.scrapes }));
+    return this.gpu.map((s) => ({ url: redactUrl(s.url), scrapes: s.scrapes }));
   }
 }
 

@@ -2,6 +2,7 @@
  * Turns the `--url` value into a {@linkcode Target}: where to connect, what to put in `Host`, and the path prefix
  * every request path starts with.
  */
+import { redactUrl as redact } from "../base/redact_secrets.ts";
 import type { Target } from "./http_exchange.ts";
 
 /** `scheme://` at the start of the input; without it we assume `http://` (AIPerf accepts `localhost:8000`). */
@@ -97,9 +98,4 @@ function basicAuthorization(parsed: URL, input: string): string | undefined {
   let binary = "";
   for (const b of bytes) binary += String.fromCharCode(b);
   return `Basic ${btoa(binary)}`;
-}
-
-/** The input with any user info replaced, so error messages never echo a password. */
-function redact(input: string): string {
-  return input.replace(/^([a-zA-Z][a-zA-Z0-9+.-]*:\/\/)?[^/@?#]*@/, (_m, s: string | undefined) => `${s ?? ""}***@`);
 }

@@ -98,3 +98,15 @@ Deno.test("parseProfileArgs returns the redacted command line", async () => {
     "infermeter profile -m 'm' --api-key '<redacted>' -H 'Authorization: <redacted>' -u '<redacted>@h'",
   );
 });
+
+Deno.test("redactCommand hides --redact-header names and the value of an option whose value is optional", () => {
+  assert.equal(
+    redactCommand(
+      ["-H", "X-Tenant: t1", "-H", "X-Trace: v", "--server-metrics", "http://h:1/metrics?token=t", "--streaming"],
+      { secretHeaders: ["x-tenant"] },
+    ),
+    "infermeter profile -H 'X-Tenant: <redacted>' -H 'X-Trace: v' --server-metrics " +
+      "'http://h:1/metrics?token=<redacted>' --streaming",
+  );
+  assert.equal(redactCommand(["--server-metrics", "--streaming"]), "infermeter profile --server-metrics --streaming");
+});
