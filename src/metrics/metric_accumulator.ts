@@ -279,6 +279,7 @@ export class MetricAccumulator {
       errorCount: this.#errorCount,
       ...(good === undefined ? {} : { goodCount: good.value }),
       elapsedSec: this.#successCount > 0 ? (this.#okLastEnd - this.#okFirstStart) / 1000 : 0,
+      ...(Number.isFinite(this.#anyLastEnd) ? { lastEndMs: this.#anyLastEnd } : {}),
       averages,
       sums,
     };

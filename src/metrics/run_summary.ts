@@ -60,6 +60,8 @@ export interface LiveSnapshot {
   readonly goodCount?: number;
   /** First start to last end (successful requests), in seconds; 0 before the first success. */
   readonly elapsedSec: number;
+  /** The last end of any request so far, ms on the run clock; undefined before the first. */
+  readonly lastEndMs?: number;
   /** Running mean of each single-valued record metric that has values, in its display unit. */
   readonly averages: Readonly<Record<string, number>>;
   /** Running sum of each single-valued record metric that has values (e.g. output tokens so far). */

@@ -18,6 +18,7 @@ import type {
 import { type ApiServer, startApiServer } from "../api/api_server.ts";
 import type { Logger } from "../ui/logger.ts";
 import type { LiveRun } from "./live_run.ts";
+import { liveRates } from "../metrics/live_rates.ts";
 
 export interface ApiSessionOptions {
   readonly config: ProfileConfig;
@@ -152,20 +153,21 @@ export class ApiSession implements ApiProvider {
     if (m.goodCount !== undefined) {
       out.push({ tag: "good_request_count", header: "Good Request Count", unit: "requests", value: m.goodCount });
     }
-    if (m.elapsedSec > 0) {
+    const profiling = snapshot.phases.find((p) => p.name === "profiling");
+    const rates = profiling === undefined ? undefined : liveRates(m, profiling.startedAtMs - snapshot.timeOriginMs);
+    if (rates !== undefined && rates.windowSec > 0) {
       out.push({
         tag: "request_throughput",
         header: "Request Throughput",
         unit: "requests/sec",
-        value: m.successCount / m.elapsedSec,
+        value: rates.requestsPerSec,
       });
-      const osl = m.sums.output_sequence_length;
-      if (osl !== undefined) {
+      if (m.sums.output_sequence_length !== undefined) {
         out.push({
           tag: "output_token_throughput",
           header: "Output Token Throughput",
           unit: "tokens/sec",
-          value: osl / m.elapsedSec,
+          value: rates.outputTokensPerSec,
         });
       }
     }

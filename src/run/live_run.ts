@@ -38,6 +38,8 @@ export interface LiveRunSnapshot {
   readonly state: RunState;
   /** Epoch ms of this snapshot. */
   readonly atMs: number;
+  /** Epoch ms at run-clock 0 (record times and `metrics.lastEndMs` are on the run clock). */
+  readonly timeOriginMs: number;
   readonly phases: readonly LivePhase[];
   readonly workers: readonly LiveWorker[];
   /** Requests sent and not yet answered, over every shard and target (0 before the engine starts). */
@@ -107,6 +109,7 @@ export class LiveRun implements RecordSink {
     return {
       state: this.#state,
       atMs: this.#timeOriginMs + performance.now(),
+      timeOriginMs: this.#timeOriginMs,
       phases: this.#phases.map((p) => {
         const spec = this.#specs.find((s) => s.name === p.name);
         const expected = spec?.stops.requestCount ?? spec?.expectedRequests;

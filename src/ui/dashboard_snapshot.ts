@@ -31,7 +31,7 @@ export interface DashboardSnapshot {
   readonly inFlight: number;
   /** The concurrency limit, when the load has one. */
   readonly concurrency?: number;
-  /** Over the last second or so. */
+  /** Successful requests and their output tokens per second over the phase so far (the final table's definitions). */
   readonly requestsPerSec: number;
   readonly outputTokensPerSec: number;
   readonly ttftMs?: LivePercentiles;

@@ -1,7 +1,7 @@
 /** `--ui dashboard` on a pipe, and the HTML report every run writes: what a user sees, from the real CLI. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { assertExit, runCli, startSim, tempDir } from "./cli_harness.ts";
+import { assertExit, consoleTableRows, runCli, startSim, tempDir } from "./cli_harness.ts";
 
 Deno.test("profile --ui dashboard on a pipe writes plain status lines (no escapes), and every run writes report.html", async () => {
   await using tmp = await tempDir();
@@ -20,4 +20,27 @@ Deno.test("profile --ui dashboard on a pipe writes plain status lines (no escape
   const html = await Deno.readTextFile(join(tmp.path, "out", "report.html"));
   assert.match(html, /^<!DOCTYPE html>/i);
   assert.match(run.stdout, /HTML Report: out\/report\.html/);
+});
+
+Deno.test("the dashboard's last frame shows the final table's request and output-token throughput (within 1 %)", async () => {
+  await using tmp = await tempDir();
+  await using sim = await startSim(["--ttft", "20", "--itl", "2"]);
+  // deno-fmt-ignore
+  const run = await runCli([
+    "profile", "-m", "m", "--url", sim.url, "--request-count", "40", "--concurrency", "4", "--osl", "20",
+    "--streaming", "--ui", "dashboard", "--artifact-dir", "out",
+  ], { cwd: tmp.path });
+  assertExit(run, 0);
+  const frames = [...run.stderr.matchAll(/^profiling .* ([\d.,]+) req\/s ([\d.,]+) tokens\/s/gm)];
+  const last = frames.at(-1)!;
+  const live = { requests: Number(last[1].replaceAll(",", "")), tokens: Number(last[2].replaceAll(",", "")) };
+  const rows = consoleTableRows(run.stdout);
+  const final = {
+    requests: Number(rows.get("Request Throughput (requests/sec)")![0].replaceAll(",", "")),
+    tokens: Number(rows.get("Output Token Throughput (tokens/sec)")![0].replaceAll(",", "")),
+  };
+  for (const key of ["requests", "tokens"] as const) {
+    const ratio = live[key] / final[key];
+    assert.ok(Math.abs(ratio - 1) <= 0.01, `${key}: live ${live[key]} vs final ${final[key]}`);
+  }
 });

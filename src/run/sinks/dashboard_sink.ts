@@ -10,6 +10,7 @@ import { redrawPrefix, renderDashboard, renderDashboardLine } from "../../ui/das
 import type { LiveRun } from "../live_run.ts";
 import type { RecordSink } from "../record_sink.ts";
 import type { MetricsSink } from "./metrics_sink.ts";
+import { liveRates } from "../../metrics/live_rates.ts";
 
 export interface DashboardSinkOptions {
   readonly live: LiveRun;
@@ -29,7 +30,7 @@ export class DashboardSink implements RecordSink {
   readonly #o: DashboardSinkOptions;
   readonly #timer: ReturnType<typeof setInterval>;
   #lines = 0;
-  #last: { at: number; completed: number; tokens: number; cpu?: CpuTime } | undefined;
+  #last: { at: number; cpu?: CpuTime } | undefined;
   #readCpu: (() => CpuTime) | undefined;
 
   constructor(options: DashboardSinkOptions) {
@@ -68,7 +69,6 @@ export class DashboardSink implements RecordSink {
     if (phase === undefined) return undefined;
     const acc = phase.name === "warmup" ? this.#o.metrics.warmup : this.#o.metrics.profiling;
     const now = performance.now();
-    const tokens = acc?.snapshot().sums.output_sequence_length ?? 0;
     const cpu = this.#readCpu?.();
     const last = this.#last;
     const dt = last === undefined ? 0 : (now - last.at) / 1000;
@@ -76,14 +76,10 @@ export class DashboardSink implements RecordSink {
     if (cpu !== undefined && last?.cpu !== undefined && dt > 0) {
       cpuPercent = (cpu.userMs + cpu.systemMs - last.cpu.userMs - last.cpu.systemMs) / (dt * 10);
     }
-    this.#last = { at: now, completed: phase.completed, tokens, cpu };
-    // The first frame of a phase has no earlier one to compare with: it shows the phase's averages so far.
+    this.#last = { at: now, cpu };
     const elapsedSec = (live.atMs - phase.startedAtMs) / 1000;
-    const since = dt > 0 ? { sec: dt, completed: last!.completed, tokens: last!.tokens } : {
-      sec: elapsedSec,
-      completed: 0,
-      tokens: 0,
-    };
+    // The final table's definitions over the window so far, so the last frame shows the final figures.
+    const rates = acc === undefined ? undefined : liveRates(acc.snapshot(), phase.startedAtMs - live.timeOriginMs);
     return {
       phase: phase.name,
       elapsedSec,
@@ -92,8 +88,8 @@ export class DashboardSink implements RecordSink {
       ...(phase.durationSec === undefined ? {} : { durationSec: phase.durationSec }),
       inFlight: live.inFlight,
       ...(this.#o.concurrency === undefined ? {} : { concurrency: this.#o.concurrency }),
-      requestsPerSec: since.sec > 0 ? (phase.completed - since.completed) / since.sec : 0,
-      outputTokensPerSec: since.sec > 0 ? (tokens - since.tokens) / since.sec : 0,
+      requestsPerSec: rates?.requestsPerSec ?? 0,
+      outputTokensPerSec: rates?.outputTokensPerSec ?? 0,
       ttftMs: acc?.recentPercentiles("time_to_first_token"),
       itlMs: acc?.recentPercentiles("inter_token_latency"),
       latencyMs: acc?.recentPercentiles("request_latency"),
