@@ -10,6 +10,7 @@
 import type { ConsoleGroup } from "../metrics/metric_def.ts";
 import type { MetricResult, RunSummary } from "../metrics/run_summary.ts";
 import type { StatKey } from "../metrics/stats.ts";
+import { buildResultView, shownInConsole, viewMetricsOf, type ViewRow } from "../metrics/result_view.ts";
 import { type BoxColumn, renderBoxTable } from "./box_table.ts";
 import { formatCount, formatFixed, formatGrouped } from "./number_format.ts";
 
@@ -36,11 +37,7 @@ const GROUP_TABLES: readonly { group: ConsoleGroup; suffix: string }[] = [
 ];
 
 /** Whether a metric belongs in a console table. */
-export function showInConsole(m: MetricResult): boolean {
-  if (m.flags.noConsole || m.flags.jsonOnly || m.consoleGroup === "none") return false;
-  if (!m.flags.consoleOnlyIfNonZero) return true;
-  return m.stats !== undefined ? m.stats.max !== 0 || m.stats.min !== 0 : m.value !== 0;
-}
+export const showInConsole: (m: MetricResult) => boolean = shownInConsole;
 
 /** A statistic the metric does not have is `N/A`; an infinite one (error-adjusted rows) prints as Python's `inf`. */
 function cell(x: number | undefined): string {
@@ -50,16 +47,21 @@ function cell(x: number | undefined): string {
 
 /** `Header (unit)` as AIPerf's console shows it: the unit always, on its own line after a header longer than
  * 30 characters. */
-export function consoleMetricName(m: Pick<MetricResult, "header" | "unit">): string {
+export function consoleMetricName(m: { readonly header: string; readonly unit: string }): string {
   return `${m.header}${m.header.length > 30 ? "\n" : " "}(${m.unit})`;
 }
 
 /** Every console table that has rows, in AIPerf's order, separated by a newline; "" when none has. */
 export function renderMetricsTable(summary: RunSummary, options: ConsoleTableOptions = {}): string {
+  return renderMetricsTables(buildResultView(viewMetricsOf(summary), { requests: { ok: 0, errors: 0 } }).rows, options);
+}
+
+/** AIPerf's console tables from a result view's rows: one per console group that has rows, in AIPerf's order. */
+export function renderMetricsTables(rows: readonly ViewRow[], options: ConsoleTableOptions = {}): string {
   const title = options.metricsTitle ?? "LLM Metrics";
   return GROUP_TABLES
     .map(({ group, suffix }) =>
-      renderGroupTable(summary.metrics.filter((m) => showInConsole(m) && m.consoleGroup === group), {
+      renderGroupTable(rows.filter((r) => r.inConsole && r.group === group), {
         ...options,
         metricsTitle: title + suffix,
       })
@@ -69,7 +71,7 @@ export function renderMetricsTable(summary: RunSummary, options: ConsoleTableOpt
 }
 
 /** One metrics table over the given rows, or "" when there are none. */
-function renderGroupTable(shown: readonly MetricResult[], options: ConsoleTableOptions): string {
+function renderGroupTable(shown: readonly ViewRow[], options: ConsoleTableOptions): string {
   const stats = options.columns ?? DEFAULT_COLUMNS;
   if (shown.length === 0) return "";
   const columns: BoxColumn[] = [
@@ -78,7 +80,7 @@ function renderGroupTable(shown: readonly MetricResult[], options: ConsoleTableO
   ];
   const rows = shown.map((m) => [
     consoleMetricName(m),
-    ...stats.map((key) => m.stats !== undefined ? cell(m.stats[key]) : key === "avg" ? cell(m.value) : "N/A"),
+    ...stats.map((key) => !m.single ? cell(m.stats[key]) : key === "avg" ? cell(m.stats.avg) : "N/A"),
   ]);
   return renderBoxTable(columns, rows, {
     title: `${CONSOLE_TITLE_PREFIX} | ${options.metricsTitle ?? "LLM Metrics"}`,

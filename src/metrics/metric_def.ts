@@ -33,6 +33,16 @@ export type MetricUnit =
 export type ConsoleGroup = "llm" | "effective" | "active" | "usage" | "none";
 
 /**
+ * Where a metric stands in what a user reads first (the result view): `headline` — the figures of the run's
+ * answer (TTFT, ITL, latency, throughputs), `standard` — the main table, `detail` — everything else (time-weighted
+ * tables, HTTP trace, usage checks, bookkeeping).
+ */
+export type MetricTier = "headline" | "standard" | "detail";
+
+/** Which direction is an improvement, for verdicts and comparisons. */
+export type Better = "lower" | "higher" | "none";
+
+/**
  * - `record`: one value (or a list of values) per request → a distribution with statistics.
  * - `aggregate`: folded over records (count, sum, min, max) → one value.
  * - `derived`: a formula over other metrics' results after accumulation → one value.
@@ -99,6 +109,10 @@ interface MetricDefBase {
   readonly displayOrder: number;
   /** The console table it belongs to. @default "llm" (unless `noConsole`, which means "none") */
   readonly consoleGroup?: ConsoleGroup;
+  /** @default derived by `metricTier`: "detail" outside the main table, else "standard" */
+  readonly tier?: MetricTier;
+  /** @default derived by `metricBetter`: "higher" with `largerIsBetter`, "lower" for times and error shares */
+  readonly better?: Better;
 }
 
 /** Computed per request from the record and the values of metrics it requires (already computed). */
@@ -169,4 +183,20 @@ export interface MetricSelection {
   readonly goodput: boolean;
   /** Some conversation of the run has more than one turn. @default false */
   readonly multiTurn?: boolean;
+}
+
+/** A metric's tier: declared, else "detail" for what the main console table does not show, else "standard". */
+export function metricTier(def: Pick<MetricDefBase, "tier" | "flags" | "consoleGroup">): MetricTier {
+  if (def.tier !== undefined) return def.tier;
+  const f = def.flags;
+  if (f.internal || f.noConsole || f.jsonOnly || f.errorOnly) return "detail";
+  return def.consoleGroup === undefined || def.consoleGroup === "llm" ? "standard" : "detail";
+}
+
+/** A metric's better direction: declared, else from `largerIsBetter` (token counts excepted) and its unit. */
+export function metricBetter(def: Pick<MetricDefBase, "better" | "flags" | "unit" | "tag">): Better {
+  if (def.better !== undefined) return def.better;
+  if (def.flags.largerIsBetter) return def.unit === "tokens" ? "none" : "higher";
+  if (def.unit === "ms" || def.unit === "ns" || def.unit === "%" || def.tag === "error_request_count") return "lower";
+  return "none";
 }

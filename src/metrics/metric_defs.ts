@@ -31,6 +31,7 @@ function lastContentAt(r: { responseTimes: readonly number[]; lastResponseAt?: n
  * AIPerf ends the request at the last content chunk, not at stream close. */
 export const REQUEST_LATENCY: RecordMetricDef = {
   tag: "request_latency",
+  tier: "headline",
   header: "Request Latency",
   shortHeader: "Req Latency",
   unit: "ms",
@@ -44,6 +45,7 @@ export const REQUEST_LATENCY: RecordMetricDef = {
 /** `time_to_first_token = content[0] − start` (reasoning counts as a token, unlike GenAI-Perf). */
 export const TIME_TO_FIRST_TOKEN: RecordMetricDef = {
   tag: "time_to_first_token",
+  tier: "headline",
   header: "Time to First Token",
   shortHeader: "TTFT",
   unit: "ms",
@@ -139,6 +141,7 @@ export const INPUT_SEQUENCE_LENGTH: RecordMetricDef = {
  * OSL ≥ 2. A per-request average (TPOT), not per-token gaps. */
 export const INTER_TOKEN_LATENCY: RecordMetricDef = {
   tag: "inter_token_latency",
+  tier: "headline",
   header: "Inter Token Latency",
   shortHeader: "ITL",
   unit: "ms",
@@ -816,6 +819,7 @@ export const BENCHMARK_DURATION: DerivedMetricDef = {
  * start → last response) when the run knows it, else `benchmark_duration` (AIPerf 0.13's denominator). */
 export const OUTPUT_TOKEN_THROUGHPUT: DerivedMetricDef = {
   tag: "output_token_throughput",
+  tier: "headline",
   header: "Output Token Throughput",
   shortHeader: "Output TPS",
   unit: "tokens/sec",
@@ -847,6 +851,7 @@ export const TOTAL_TOKEN_THROUGHPUT: DerivedMetricDef = {
 /** `request_throughput = request_count / window_s`. */
 export const REQUEST_THROUGHPUT: DerivedMetricDef = {
   tag: "request_throughput",
+  tier: "headline",
   header: "Request Throughput",
   shortHeader: "Req/s",
   unit: "requests/sec",

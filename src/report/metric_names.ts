@@ -4,7 +4,7 @@
  * declared here (AIPerf-only metrics in AIPerf's exports) are named by their tag.
  */
 import { METRIC_REGISTRY } from "../metrics/metric_registry.ts";
-import type { MetricDef } from "../metrics/metric_def.ts";
+import { metricBetter, type MetricDef } from "../metrics/metric_def.ts";
 
 /** Extra spellings people use that no `shortHeader` gives. */
 const EXTRA_ALIASES: Readonly<Record<string, string>> = {
@@ -72,7 +72,6 @@ export function displayOrder(tag: string): number {
 /** +1 when larger values are better (throughputs), -1 when smaller are (latencies), 0 when neither. */
 export function betterDirection(tag: string, unit: string): 1 | -1 | 0 {
   const def = METRIC_REGISTRY.get(tag);
-  if (def?.flags.largerIsBetter) return def.unit === "tokens" ? 0 : 1;
-  if (unit === "ms" || unit === "%" || tag === "error_request_count") return -1;
-  return 0;
+  const better = def !== undefined ? metricBetter(def) : unit === "ms" || unit === "%" ? "lower" : "none";
+  return better === "higher" ? 1 : better === "lower" ? -1 : 0;
 }

@@ -29,7 +29,13 @@ export type HtmlSection =
     readonly wrap?: boolean;
   }
   | { readonly kind: "charts"; readonly charts: readonly ChartSpec[] }
-  | { readonly kind: "note"; readonly text: string };
+  | { readonly kind: "note"; readonly text: string }
+  /** The answer first: figures as cards, then one line per verdict (✓ or ✗). */
+  | {
+    readonly kind: "cards";
+    readonly cards: readonly { readonly label: string; readonly value: string; readonly sub?: string }[];
+    readonly verdicts: readonly { readonly ok: boolean; readonly text: string }[];
+  };
 
 export interface ReportPage {
   readonly title: string;
@@ -80,6 +86,14 @@ details summary { cursor: pointer; color: var(--accent); margin: 6px 0; }
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(560px, 1fr)); gap: 16px; }
 .chart { background: #fff; border: 1px solid var(--line); height: 440px; }
 .note { color: var(--muted); }
+.cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 14px 0 6px; }
+.card { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 10px 16px; min-width: 150px; }
+.card .label { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .04em; }
+.card .value { font-size: 22px; font-weight: 600; font-variant-numeric: tabular-nums; }
+.card .sub { color: var(--muted); font-size: 12px; }
+ul.verdicts { list-style: none; padding: 0; margin: 6px 0; }
+ul.verdicts li.ok::before { content: "✓ "; color: #1b7f3b; font-weight: 700; }
+ul.verdicts li.fail::before { content: "✗ "; color: #b3261e; font-weight: 700; }
 footer { max-width: 1280px; margin: 0 auto; padding: 12px 28px 28px; color: var(--muted); border-top: 1px solid var(--line); }
 footer p { margin: 2px 0; }
 `;
@@ -132,6 +146,18 @@ export function renderReportHtml(page: ReportPage, echartsScript: string | undef
         }>${escapeHtml(s.text)}</pre></details>`;
       case "note":
         return `<p class="note">${escapeHtml(s.text)}</p>`;
+      case "cards":
+        return `<div class="cards">${
+          s.cards.map((c) =>
+            `<div class="card"><div class="label">${escapeHtml(c.label)}</div><div class="value">${
+              escapeHtml(c.value)
+            }</div>${c.sub === undefined ? "" : `<div class="sub">${escapeHtml(c.sub)}</div>`}</div>`
+          ).join("")
+        }</div>` + (s.verdicts.length === 0
+          ? ""
+          : `<ul class="verdicts">${
+            s.verdicts.map((v) => `<li class="${v.ok ? "ok" : "fail"}">${escapeHtml(v.text)}</li>`).join("")
+          }</ul>`);
       case "charts": {
         if (echartsScript === undefined) return "";
         const boxes = s.charts.map((c) => {

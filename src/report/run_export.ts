@@ -39,6 +39,9 @@ export interface ClientCost {
   /** How late open-loop sends left against their schedule, ms. */
   readonly scheduleLatenessP50Ms?: number;
   readonly scheduleLatenessP99Ms?: number;
+  /** Open-loop runs: whether the client held the schedule, and why not. */
+  readonly scheduleHeld?: boolean;
+  readonly scheduleWarning?: string;
 }
 
 /** What a run's JSON export says, read into typed fields. */
@@ -171,6 +174,9 @@ function clientCost(x: Partial<InfermeterBlockJson>): ClientCost {
     dispatchP99Ms: num(at(x.dispatch_overhead_ms, "p99")),
     scheduleLatenessP50Ms: num(at(x.schedule_lateness, "p50")),
     scheduleLatenessP99Ms: num(at(x.schedule_lateness, "p99")),
+    // Only open-loop runs have a schedule to hold (a target rate).
+    scheduleHeld: num(at(x.load, "target_rate")) === undefined ? undefined : at(x.load, "schedule_held") === true,
+    scheduleWarning: str(at(x.load, "warning")),
   };
 }
 

@@ -4,7 +4,10 @@
  * exports only, so it can be written after any run, ours or AIPerf's, and again later by `plot`.
  */
 import { singleRunCharts } from "./chart_specs.ts";
-import { displayOrder, isConsoleMetric, metricLabel } from "./metric_names.ts";
+import { isConsoleMetric, metricLabel } from "./metric_names.ts";
+import { exportView } from "./export_view.ts";
+import { headlineLabel, type ResultView, rowsOfTier, type ViewRow } from "../metrics/result_view.ts";
+import type { MetricTier } from "../metrics/metric_def.ts";
 import { type HtmlSection, renderReportHtml, type ReportPage } from "./report_html.ts";
 import { findRunExport, readRunExport, type RunExport } from "./run_export.ts";
 import { readRunRecords, type RequestPoint } from "./run_records.ts";
@@ -59,16 +62,53 @@ export function runFacts(run: RunExport): [string, string][] {
   return facts;
 }
 
-/** The metrics table: the console's metrics with their statistics. */
-export function metricsTable(run: RunExport): HtmlSection {
-  const rows = [...run.metrics.values()]
-    .filter((m) => isConsoleMetric(m.tag))
-    .sort((a, b) => displayOrder(a.tag) - displayOrder(b.tag))
-    .map((m) => {
-      const single = Object.keys(m.stats).every((k) => k === "avg");
-      return [metricLabel(m.tag, m.unit), ...STAT_COLUMNS.map((s) => single && s !== "avg" ? "-" : cell(m.stats[s]))];
-    });
-  return { kind: "table", table: { header: ["Metric", ...STAT_COLUMNS], rows } };
+/** The metrics tables, one per tier (the headline figures, the main table, the details), from the run's view. */
+export function metricsTables(view: ResultView): HtmlSection[] {
+  const table = (rows: readonly ViewRow[], caption: string): HtmlSection => ({
+    kind: "table",
+    table: {
+      caption,
+      header: ["Metric", ...STAT_COLUMNS],
+      rows: rows.map((r) => [
+        metricLabel(r.tag, r.unit),
+        ...STAT_COLUMNS.map((s) => r.single && s !== "avg" ? "-" : cell(r.stats[s])),
+      ]),
+    },
+  });
+  const tiers: [MetricTier, string][] = [["headline", "Headline"], ["standard", "Main table"], ["detail", "Details"]];
+  return tiers
+    .map(([tier, caption]) =>
+      [rowsOfTier(view, tier).filter((r) => r.tier !== "detail" || isConsoleMetric(r.tag)), caption] as const
+    )
+    .filter(([rows]) => rows.length > 0)
+    .map(([rows, caption]) => table(rows, caption));
+}
+
+/** The headline as cards and the verdicts as ✓/✗ lines (what the console's first lines say). */
+export function headlineCards(view: ResultView): HtmlSection {
+  const { ok, errors } = view.requests;
+  const cards: { label: string; value: string; sub?: string }[] = [
+    { label: "Requests", value: `${ok} ok`, sub: `${errors} failed` },
+  ];
+  const byTag = new Map<string, string[]>();
+  for (const f of view.headline) {
+    const text = `${f.stat === "avg" ? "" : `${f.stat} `}${formatGrouped(f.value, 2)} ${f.unit}`;
+    byTag.set(f.tag, [...(byTag.get(f.tag) ?? []), text]);
+  }
+  for (const [tag, [value, ...rest]] of byTag) {
+    cards.push(
+      rest.length === 0 ? { label: headlineLabel(tag), value } : {
+        label: headlineLabel(tag),
+        value,
+        sub: rest.join(" · "),
+      },
+    );
+  }
+  return {
+    kind: "cards",
+    cards,
+    verdicts: view.verdicts.map((v) => ({ ok: v.ok, text: `${v.label}: ${v.detail}` })),
+  };
 }
 
 /** The error summary section (a sentence when nothing failed). */
@@ -123,14 +163,15 @@ export function runReportPage(
   points: readonly RequestPoint[] | undefined,
   consoleText?: string,
 ): ReportPage {
-  const sections: HtmlSection[] = [
-    { kind: "heading", text: "Run" },
-    { kind: "facts", facts: runFacts(run) },
-  ];
+  const view = exportView(run);
+  const sections: HtmlSection[] = [headlineCards(view), { kind: "heading", text: "Run" }, {
+    kind: "facts",
+    facts: runFacts(run),
+  }];
   if (run.cliCommand !== undefined) {
     sections.push({ kind: "pre", title: "Command line", text: run.cliCommand, open: true, wrap: true });
   }
-  sections.push({ kind: "heading", text: "Metrics" }, metricsTable(run));
+  sections.push({ kind: "heading", text: "Metrics" }, ...metricsTables(view));
   sections.push({ kind: "heading", text: "Charts" });
   if (points === undefined) {
     sections.push({ kind: "note", text: "No per-request records (profile_export.jsonl): only the tables are shown." });

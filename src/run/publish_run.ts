@@ -10,6 +10,7 @@ import { type SummaryJsonInfo, summaryJsonObject } from "../export/json_export.t
 import type { Logger } from "../ui/logger.ts";
 import { finishTelemetry, type TelemetryResult } from "./telemetry_session.ts";
 import { clientFacts } from "./client_facts.ts";
+import { buildResultView, clientVerdicts, viewMetricsOf } from "../metrics/result_view.ts";
 import { notWrittenLine, renderConsole } from "./run_console.ts";
 import type { UnwrittenFile } from "./unwritten_file.ts";
 import type { ExecutedRun } from "./execute_run.ts";
@@ -68,18 +69,31 @@ export async function publishRun(
     telemetryData: telemetry?.telemetryData,
   };
   const results = { summary, info, telemetry };
+  const view = buildResultView(viewMetricsOf(summary), {
+    requests: { ok: summary.successCount, errors: summary.errorCount },
+    verdicts: clientVerdicts({
+      ...(client.load.targetRate === null
+        ? {}
+        : { scheduleHeld: client.load.warning === undefined, scheduleWarning: client.load.warning }),
+      latenessP99Ms: summary.scheduleLatenessMs?.p99,
+      cpuPercentOfCore: client.overhead?.percentOfCore,
+      cpuOverThresholdPercent: client.overhead?.overThresholdPercent,
+    }),
+  });
   const render = (written: readonly OutputFile[], unwritten: readonly UnwrittenFile[], base: PublishContext) =>
-    renderConsole(
+    renderConsole({
+      view,
       summary,
-      plan.endpoint.adapter,
-      plan.cliCommand,
-      executed.cancelled,
-      footerOrder(written),
-      client.overhead,
-      plan.outputs.map((out) => out.console?.(base, width)).filter((t): t is string => t !== undefined),
+      metricsTitle: plan.endpoint.adapter.capabilities.metricsTitle,
+      what: runDescription(plan),
+      cliCommand: plan.cliCommand,
+      cancelled: executed.cancelled,
+      exports: footerOrder(written),
+      client: client.overhead,
+      sections: plan.outputs.map((out) => out.console?.(base, width)).filter((t): t is string => t !== undefined),
       width,
       unwritten,
-    );
+    });
   const written = await writeOutputs(plan, run, executed.outputSinks, results, render);
   const { unwritten } = written;
   const consoleText = written.consoleText!;
@@ -136,6 +150,20 @@ export async function writeOutputs(
   }
   if (render !== undefined) consoleText ??= render(writer.written, writer.unwritten, context());
   return { consoleText, unwritten: writer.unwritten };
+}
+
+/** `chat streaming · m · concurrency 4`: what ran, for the headline. */
+function runDescription(plan: RunPlan): string {
+  const { config } = plan;
+  const load = [
+    config.concurrency === undefined ? undefined : `concurrency ${config.concurrency}`,
+    config.requestRate === undefined ? undefined : `${config.requestRate} req/s`,
+  ].filter((x) => x !== undefined);
+  return [
+    `${config.endpointType}${plan.endpoint.streaming ? " streaming" : ""}`,
+    config.modelNames.join(","),
+    ...load,
+  ].join(" · ");
 }
 
 /** The footer lists files in AIPerf's order (CSV, JSON, records, server metrics), then infermeter's own. */

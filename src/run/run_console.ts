@@ -1,34 +1,48 @@
-/** The console text a profile run prints and saves: the metric tables, errors, telemetry tables and the footer. */
-import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
+/**
+ * The console text a profile run prints and saves: the headline block (the answer first), AIPerf's metric tables,
+ * the error summary, the outputs' sections (server metrics, GPUs) and the footer — all from one result view.
+ */
+import type { ResultView } from "../metrics/result_view.ts";
+import { type ClientOverhead, renderErrorSummary, renderFooter, renderMetricsTables } from "../export/console_table.ts";
+import { renderHeadline } from "../export/headline_block.ts";
 import type { RunSummary } from "../metrics/run_summary.ts";
-import { type ClientOverhead, renderErrorSummary, renderFooter, renderMetricsTable } from "../export/console_table.ts";
 import { describeUnwritten, type UnwrittenFile } from "./unwritten_file.ts";
 
-export function renderConsole(
-  summary: RunSummary,
-  adapter: EndpointAdapter,
-  cliCommand: string,
-  cancelled: boolean,
-  exportsList: { label: string; path: string }[],
-  client: ClientOverhead | undefined,
-  telemetryTables: readonly string[],
-  width: number,
-  unwritten: readonly UnwrittenFile[],
-): string {
-  const parts = [renderMetricsTable(summary, { metricsTitle: adapter.capabilities.metricsTitle, maxWidth: width })];
-  const errors = renderErrorSummary(summary, { maxWidth: width });
+export interface ConsoleParts {
+  readonly view: ResultView;
+  readonly summary: Pick<RunSummary, "errors" | "benchmarkDurationSec">;
+  /** The endpoint's table title (`LLM Metrics`, `Embeddings Metrics`). */
+  readonly metricsTitle: string;
+  /** What ran, in a few words, for the headline. */
+  readonly what: string;
+  readonly cliCommand: string;
+  readonly cancelled: boolean;
+  readonly exports: readonly { label: string; path: string }[];
+  readonly client?: ClientOverhead;
+  /** The outputs' own sections (server metrics, GPU telemetry tables). */
+  readonly sections: readonly string[];
+  readonly width: number;
+  readonly unwritten: readonly UnwrittenFile[];
+}
+
+export function renderConsole(p: ConsoleParts): string {
+  const parts = [
+    renderHeadline(p.view, { what: p.what, durationSec: p.summary.benchmarkDurationSec, cancelled: p.cancelled }),
+    renderMetricsTables(p.view.rows, { metricsTitle: p.metricsTitle, maxWidth: p.width }),
+  ];
+  const errors = renderErrorSummary(p.summary, { maxWidth: p.width });
   if (errors) parts.push(errors);
-  parts.push(...telemetryTables);
+  parts.push(...p.sections);
   parts.push(
     renderFooter({
-      cliCommand,
-      benchmarkDurationSec: summary.benchmarkDurationSec,
-      cancelled,
-      exports: exportsList,
-      client,
-    }) + unwritten.map((u) => `\n${notWrittenLine(u)}`).join(""),
+      cliCommand: p.cliCommand,
+      benchmarkDurationSec: p.summary.benchmarkDurationSec,
+      cancelled: p.cancelled,
+      exports: p.exports,
+      client: p.client,
+    }) + p.unwritten.map((u) => `\n${notWrittenLine(u)}`).join(""),
   );
-  return parts.join("\n\n");
+  return parts.filter((part) => part !== "").join("\n\n");
 }
 
 export function notWrittenLine(file: UnwrittenFile): string {

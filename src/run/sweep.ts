@@ -26,6 +26,8 @@ import { formatFixed } from "../export/number_format.ts";
 import type { Logger } from "../ui/logger.ts";
 import { type ProfileEnd, type ProfileOutcome, type ProfileRunOptions, runProfileRun } from "./profile_run.ts";
 import type { SweepPlan } from "./sweep_plan.ts";
+import { HEADLINE_STATS, headlineLabel } from "../metrics/result_view.ts";
+import { METRIC_REGISTRY } from "../metrics/metric_registry.ts";
 import { writeFileAtomic } from "./outputs/output_writer.ts";
 import {
   MANIFEST_FILE,
@@ -267,14 +269,13 @@ function cell(agg: ConfidenceAggregate, key: string): string {
     : formatFixed(s.mean);
 }
 
-const TABLE_KEYS: readonly [string, string][] = [
-  ["request_throughput_avg", "Req/s"],
-  ["request_latency_avg", "Latency avg (ms)"],
-  ["request_latency_p99", "Latency p99 (ms)"],
-  ["time_to_first_token_avg", "TTFT avg (ms)"],
-  ["time_to_first_token_p99", "TTFT p99 (ms)"],
-  ["output_token_throughput_avg", "Output tok/s"],
-];
+/** The headline figures of the result view, as `<tag>_<stat>` keys of the aggregates, with their column titles. */
+const TABLE_KEYS: readonly [string, string][] = Object.entries(HEADLINE_STATS).flatMap(([tag, stats]) =>
+  stats.map((stat): [string, string] => {
+    const unit = METRIC_REGISTRY.get(tag)?.unit === "ms" ? " ms" : "";
+    return [`${tag}_${stat}`, stat === "avg" ? headlineLabel(tag) : `${headlineLabel(tag)} ${stat}${unit}`];
+  })
+);
 
 function renderSweepTable(points: readonly ParsedPoint[], aggs: readonly ConfidenceAggregate[]): string {
   const keys = TABLE_KEYS.filter(([k]) => aggs.some((a) => a.metrics.has(k)));
