@@ -33,6 +33,11 @@ export interface ProfileRunOptions {
   /** Where the console tables go (stdout). @default console.log */
   readonly print?: (text: string) => void;
   /**
+   * What is printed: the whole console text, or only its headline block (a sweep's points; the console file keeps
+   * the whole text). @default "full"
+   */
+  readonly printed?: "full" | "headline";
+  /**
    * What produces the records (collect_records.ts). With one, the servers are reached by it, not by this
    * process: no readiness wait, model discovery or reachability check here (`--model` must be given).
    */

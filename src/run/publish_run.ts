@@ -24,6 +24,8 @@ export interface PublishOptions {
   readonly stop?: AbortSignal;
   /** Where the console text goes. @default console.log */
   readonly print?: (text: string) => void;
+  /** The whole console text, or only its headline block. @default "full" */
+  readonly printed?: "full" | "headline";
 }
 
 export async function publishRun(
@@ -97,11 +99,11 @@ export async function publishRun(
   const written = await writeOutputs(plan, run, executed.outputSinks, results, render);
   const { unwritten } = written;
   const consoleText = written.consoleText!;
-  (o.print ?? console.log)(
-    unwritten.some((u) => u.label === "Console Export")
-      ? `${consoleText}\n${notWrittenLine(unwritten.at(-1)!)}`
-      : consoleText,
-  );
+  const consoleUnwritten = unwritten.find((u) => u.label === "Console Export");
+  const shown = o.printed === "headline"
+    ? `${consoleText.slice(0, consoleText.indexOf("\n\n"))}\n  Results: ${plan.dir}/`
+    : consoleText;
+  (o.print ?? console.log)(consoleUnwritten === undefined ? shown : `${shown}\n${notWrittenLine(consoleUnwritten)}`);
   const end = runEnd(executed, summary, unwritten, logger);
   logger.info(`Results saved to: ${plan.dir}/`);
   // A first load of a tokenizer.json on this machine was a quick start; build and cache its full tables now, with

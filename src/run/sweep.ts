@@ -26,6 +26,8 @@ import { formatFixed } from "../export/number_format.ts";
 import type { Logger } from "../ui/logger.ts";
 import { type ProfileEnd, type ProfileOutcome, type ProfileRunOptions, runProfileRun } from "./profile_run.ts";
 import type { SweepPlan } from "./sweep_plan.ts";
+import { renderSweepReport, type SweepReportPoint } from "../report/sweep_report.ts";
+import { findRunPaths, readRunExport } from "../report/run_export.ts";
 import { HEADLINE_STATS, headlineLabel } from "../metrics/result_view.ts";
 import { METRIC_REGISTRY } from "../metrics/metric_registry.ts";
 import { writeFileAtomic } from "./outputs/output_writer.ts";
@@ -148,7 +150,9 @@ export async function runMultiProfile(
         } ──`,
       );
       pointIndex.push(i);
-      const outcome = await runOne(point, trial, sweep ? i : 0, dir, o).catch((err: Error) => err);
+      // Each run prints its headline only (its console file keeps the whole text); the summary follows at the end.
+      const outcome = await runOne(point, trial, sweep ? i : 0, dir, { ...o, printed: o.printed ?? "headline" })
+        .catch((err: Error) => err);
       if (outcome instanceof Error) {
         logger.error(`${label} failed: ${outcome.message}`);
         runs.push({ label, dir, error: outcome.message });
@@ -170,47 +174,11 @@ export async function runMultiProfile(
   }
 
   const aggregates = results.map((r) => aggregateRuns(r, first.confidenceLevel));
-  const files: ManifestFile[] = [];
-  const print = o.print ?? console.log;
-  if (trials > 1 && !sweep) {
-    const agg = aggregates[0];
-    if (agg.successfulLabels.length > 0) {
-      const dir = join(base, "aggregate");
-      await writeFile(
-        dir,
-        "profile_export_aiperf_aggregate.json",
-        JSON.stringify(aggregateJsonObject(agg, first.profileRunCooldownSeconds), null, 2),
-      );
-      await writeFile(
-        dir,
-        "profile_export_aiperf_aggregate.csv",
-        renderAggregateCsv(agg, first.profileRunCooldownSeconds),
-      );
-      files.push(
-        { role: "aggregate_json", label: "Aggregate JSON", path: "aggregate/profile_export_aiperf_aggregate.json" },
-        { role: "aggregate_csv", label: "Aggregate CSV", path: "aggregate/profile_export_aiperf_aggregate.csv" },
-      );
-      print(renderConfidenceTable(agg));
-      logger.info(`Aggregate across runs: ${dir}/`);
-    }
-  }
-  if (sweep) {
-    const sweepPoints: SweepPoint[] = points.map((p, i) => ({ parameters: p.values, aggregate: aggregates[i] }));
-    const params = plan.parameters.map((p) => ({ name: p.name, values: p.values }));
-    const dir = join(base, "sweep_aggregate");
-    await writeFile(
-      dir,
-      "profile_export_aiperf_sweep.json",
-      JSON.stringify(sweepJsonObject(params, plan.type, sweepPoints), null, 2),
-    );
-    await writeFile(dir, "profile_export_aiperf_sweep.csv", renderSweepCsv(params, sweepPoints));
-    files.push(
-      { role: "sweep_json", label: "Sweep JSON", path: "sweep_aggregate/profile_export_aiperf_sweep.json" },
-      { role: "sweep_csv", label: "Sweep CSV", path: "sweep_aggregate/profile_export_aiperf_sweep.csv" },
-    );
-    print(renderSweepTable(points, aggregates));
-    logger.info(`Sweep summary: ${dir}/`);
-  }
+  const files = trials > 1 && !sweep
+    ? await writeAggregate(base, aggregates[0], first.profileRunCooldownSeconds, o)
+    : sweep
+    ? await writeSweep(base, plan, points, aggregates, runs.map((r, i) => ({ ...r, point: pointIndex[i] })), o)
+    : [];
   await writeFile(
     base,
     MANIFEST_FILE,
@@ -238,6 +206,70 @@ export async function runMultiProfile(
     ? "partial"
     : "all_failed";
   return { end, baseDir: base, runs };
+}
+
+/** Repeated runs: the aggregate across runs (AIPerf's files) and its confidence table. */
+async function writeAggregate(
+  base: string,
+  agg: ConfidenceAggregate,
+  cooldownSeconds: number,
+  o: ProfileRunOptions,
+): Promise<ManifestFile[]> {
+  if (agg.successfulLabels.length === 0) return [];
+  const dir = join(base, "aggregate");
+  await writeFile(
+    dir,
+    "profile_export_aiperf_aggregate.json",
+    JSON.stringify(aggregateJsonObject(agg, cooldownSeconds), null, 2),
+  );
+  await writeFile(dir, "profile_export_aiperf_aggregate.csv", renderAggregateCsv(agg, cooldownSeconds));
+  (o.print ?? console.log)(renderConfidenceTable(agg));
+  o.logger.info(`Aggregate across runs: ${dir}/`);
+  return [
+    { role: "aggregate_json", label: "Aggregate JSON", path: "aggregate/profile_export_aiperf_aggregate.json" },
+    { role: "aggregate_csv", label: "Aggregate CSV", path: "aggregate/profile_export_aiperf_aggregate.csv" },
+  ];
+}
+
+/** A sweep: AIPerf's sweep aggregate files, the summary table (one row per point) and the sweep's report.html. */
+async function writeSweep(
+  base: string,
+  plan: SweepPlan,
+  points: readonly ParsedPoint[],
+  aggregates: readonly ConfidenceAggregate[],
+  runs: readonly { dir: string; end?: ProfileEnd; error?: string; point: number }[],
+  o: ProfileRunOptions,
+): Promise<ManifestFile[]> {
+  const sweepPoints: SweepPoint[] = points.map((p, i) => ({ parameters: p.values, aggregate: aggregates[i] }));
+  const params = plan.parameters.map((p) => ({ name: p.name, values: p.values }));
+  const dir = join(base, "sweep_aggregate");
+  await writeFile(
+    dir,
+    "profile_export_aiperf_sweep.json",
+    JSON.stringify(sweepJsonObject(params, plan.type, sweepPoints), null, 2),
+  );
+  await writeFile(dir, "profile_export_aiperf_sweep.csv", renderSweepCsv(params, sweepPoints));
+  (o.print ?? console.log)(renderSweepTable(points, aggregates));
+  const files: ManifestFile[] = [
+    { role: "sweep_json", label: "Sweep JSON", path: "sweep_aggregate/profile_export_aiperf_sweep.json" },
+    { role: "sweep_csv", label: "Sweep CSV", path: "sweep_aggregate/profile_export_aiperf_sweep.csv" },
+  ];
+  // The report draws each point's last completed run.
+  const reportPoints: SweepReportPoint[] = [];
+  for (let i = 0; i < points.length; i++) {
+    const last = runs.findLast((r) => r.point === i && r.end === "completed");
+    const json = last === undefined ? undefined : (await findRunPaths([last.dir]).catch(() => []))[0];
+    const run = json === undefined ? undefined : await readRunExport(json).catch(() => undefined);
+    reportPoints.push({ label: points[i].label, run, failure: run === undefined ? "failed" : undefined });
+  }
+  try {
+    await writeFileAtomic(join(base, "report.html"), await renderSweepReport(reportPoints));
+    files.push({ role: "report_html", label: "HTML Report", path: "report.html" });
+  } catch (err) {
+    o.logger.warning(`the sweep's report.html could not be written: ${(err as Error).message}`);
+  }
+  o.logger.info(`Sweep summary: ${dir}/ and ${join(base, "report.html")}`);
+  return files;
 }
 
 /** One profile run of a point, with its directory, seed and warmup set. */

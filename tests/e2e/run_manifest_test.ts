@@ -75,7 +75,14 @@ Deno.test("plot and compare take a sweep directory: its manifest lists the point
     ["concurrency_4", 4, "completed"],
     ["concurrency_16", 16, "completed"],
   ]);
-  assert.deepEqual(manifest.files.map((f) => f.role).sort(), ["sweep_csv", "sweep_json"]);
+  assert.deepEqual(manifest.files.map((f) => f.role).sort(), ["report_html", "sweep_csv", "sweep_json"]);
+  // One headline per point and one summary table: the whole sweep reads in a screenful.
+  assert.ok(run.stdout.trimEnd().split("\n").length <= 30, run.stdout);
+  assert.equal(run.stdout.match(/^infermeter \| 6 ok, 0 failed/gm)?.length, 3);
+  assert.match(run.stdout, /infermeter \| Sweep Summary/);
+  const report = await Deno.readTextFile(`${tmp.path}/sw/report.html`);
+  assert.match(report, /infermeter sweep — 3 points/);
+  assert.match(report, /concurrency_16/);
   const compare = await runCli(["compare", "sw"], { cwd: tmp.path });
   assertExit(compare, 0);
   assert.match(compare.stdout, /concurrency_1/);

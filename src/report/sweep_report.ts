@@ -1,0 +1,74 @@
+/**
+ * `report.html` of a sweep: one row per point with its headline figures (from each point's result view), the charts
+ * of each metric against the swept load (latency percentiles, throughput, the throughput–latency curve), and each
+ * point's identity. Points are compared against the load, never as "% better" than the first.
+ */
+import { multiRunCharts } from "./chart_specs.ts";
+import { formatGrouped } from "../export/number_format.ts";
+import { type HtmlSection, renderReportHtml, type ReportPage } from "./report_html.ts";
+import type { RunExport } from "./run_export.ts";
+import { exportView } from "./export_view.ts";
+import { HEADLINE_STATS, headlineLabel } from "../metrics/result_view.ts";
+import { clientFooter, echartsBrowserScript, runFacts } from "./run_report.ts";
+
+export interface SweepReportPoint {
+  readonly label: string;
+  /** The point's export, or why it has none (the point failed). */
+  readonly run?: RunExport;
+  readonly failure?: string;
+}
+
+/** The page of a sweep whose points are in `points` (in sweep order). */
+export function sweepPage(points: readonly SweepReportPoint[], options: { readonly answer?: string } = {}): ReportPage {
+  const columns = Object.entries(HEADLINE_STATS).flatMap(([tag, stats]) => stats.map((stat) => ({ tag, stat })));
+  const rows = points.map((p) => {
+    if (p.run === undefined) return [p.label, p.failure ?? "failed", ...columns.map(() => "-")];
+    const view = exportView(p.run);
+    const figure = (tag: string, stat: string) => view.headline.find((f) => f.tag === tag && f.stat === stat);
+    const status = view.requests.errors === 0 ? "ok" : `${view.requests.errors} failed`;
+    return [
+      p.label,
+      status,
+      ...columns.map(({ tag, stat }) => {
+        const f = figure(tag, stat);
+        return f === undefined ? "-" : formatGrouped(f.value, 2);
+      }),
+    ];
+  });
+  const header = [
+    "Point",
+    "Status",
+    ...columns.map(({ tag, stat }) => stat === "avg" ? headlineLabel(tag) : `${headlineLabel(tag)} ${stat}`),
+  ];
+  const done = points.filter((p) => p.run !== undefined);
+  const runs = done.map((p) => p.run!);
+  const sections: HtmlSection[] = [];
+  if (options.answer !== undefined) sections.push({ kind: "note", text: options.answer });
+  sections.push(
+    { kind: "heading", text: "Points" },
+    { kind: "table", table: { header, rows, leftColumns: [0, 1] } },
+  );
+  if (runs.length > 0) {
+    sections.push({ kind: "heading", text: "Against the load" }, {
+      kind: "charts",
+      charts: multiRunCharts(runs, done.map((p) => p.label)),
+    });
+  }
+  for (const p of done) {
+    sections.push({ kind: "heading", text: `Point ${p.label}` }, { kind: "facts", facts: runFacts(p.run!) });
+  }
+  return {
+    title: `infermeter sweep — ${points.length} points`,
+    subtitle: runs[0]?.model,
+    sections,
+    footer: done.flatMap((p) => clientFooter(p.run!).map((line) => `${p.label}: ${line}`)),
+  };
+}
+
+/** The sweep page's HTML. */
+export async function renderSweepReport(
+  points: readonly SweepReportPoint[],
+  options: { readonly answer?: string } = {},
+): Promise<string> {
+  return renderReportHtml(sweepPage(points, options), await echartsBrowserScript());
+}
