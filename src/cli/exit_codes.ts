@@ -12,7 +12,7 @@ export const EXIT = {
   UNREACHABLE: 3,
   /** The benchmark ran, but some result files could not be written (a full disk); the console says which. */
   RESULTS_UNWRITTEN: 4,
-  /** `compare`: a `--fail-on` condition was met. */
+  /** A threshold failed: `profile --threshold` (the run's results are written), `compare --fail-on`. */
   THRESHOLD_CROSSED: 5,
   /** An unexpected internal error (a bug: please report it with the log file). */
   INTERNAL: 70,

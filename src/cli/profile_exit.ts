@@ -6,6 +6,7 @@ export const PROFILE_EXIT: Readonly<Record<ProfileEnd, ExitCode>> = {
   completed: EXIT.OK,
   all_failed: EXIT.REQUESTS_FAILED,
   threshold_exceeded: EXIT.REQUESTS_FAILED,
+  thresholds_failed: EXIT.THRESHOLD_CROSSED,
   results_unwritten: EXIT.RESULTS_UNWRITTEN,
   cancelled: EXIT.INTERRUPTED,
   interrupted_before_start: EXIT.INTERRUPTED,

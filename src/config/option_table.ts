@@ -1137,6 +1137,29 @@ const VALUE_OPTIONS = [
     help: "Service-level objectives as space-separated metric_tag:value pairs in the metric's display unit, e.g. " +
       "'request_latency:250 inter_token_latency:10'; a request is good when it meets all of them.",
   },
+  {
+    key: "thresholds",
+    type: "list",
+    items: "text",
+    default: [],
+    flags: ["--threshold"],
+    group: "Goodput",
+    repeatable: true,
+    metavar: "<metric[.stat]<op><limit>>",
+    yaml: ["benchmark.thresholds"],
+    help: "Pass/fail criterion on the run's own metrics (k6's thresholds), e.g. 'time_to_first_token.p99<500', " +
+      "'ttft.p99<0.5s', 'request_error_rate<1%', 'output_token_throughput>=1000/s'; a failed one exits 5.",
+  },
+  {
+    key: "thresholdAbort",
+    type: "bool",
+    default: false,
+    flags: ["--threshold-abort"],
+    group: "Goodput",
+    yaml: ["benchmark.threshold_abort"],
+    help: "Judge the thresholds once a second while the run goes and stop it at the first that fails (k6's " +
+      "abortOnFail); partial results are written.",
+  },
   // ── Output ────────────────────────────────────────────────────────────────────────────────────────────────
   {
     key: "artifactDir",

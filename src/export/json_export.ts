@@ -89,6 +89,8 @@ export interface SummaryJsonInfo {
   readonly infermeter?: JsonObject;
   /** Per-GPU telemetry summaries and energy efficiency (`telemetry_data`); omitted when undefined. */
   readonly telemetryData?: JsonObject;
+  /** `--threshold` results (`thresholds`); omitted when none was given. */
+  readonly thresholds?: readonly JsonObject[];
 }
 
 function finite(x: number | undefined): number | undefined {
@@ -201,6 +203,7 @@ export function summaryJsonObject(summary: RunSummary, info: SummaryJsonInfo): S
     start_time: info.startTimeMs === undefined ? undefined : isoUtcMicros(info.startTimeMs),
     end_time: info.endTimeMs === undefined ? undefined : isoUtcMicros(info.endTimeMs),
     warmup_metrics: info.warmup === undefined ? undefined : metricsJson(info.warmup.metrics),
+    thresholds: info.thresholds,
     ...otherMetricsJson(summary.metrics),
     infermeter: extra,
   };

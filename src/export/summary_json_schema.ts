@@ -51,6 +51,8 @@ export interface SummaryDocumentHead {
   readonly start_time?: string;
   readonly end_time?: string;
   readonly warmup_metrics?: JsonObject;
+  /** `--threshold` results: `{threshold, metric, stat, op, limit, unit, observed, ok}` each (infermeter's). */
+  readonly thresholds?: readonly JsonObject[];
   readonly infermeter?: InfermeterBlockJson;
 }
 

@@ -15,12 +15,15 @@ export function exportView(run: RunExport): ResultView {
   const c = run.client;
   return buildResultView(metrics, {
     requests: { ok: count("request_count"), errors: count("error_request_count") },
-    verdicts: clientVerdicts({
-      scheduleHeld: c?.scheduleHeld,
-      scheduleWarning: c?.scheduleWarning,
-      latenessP99Ms: c?.scheduleLatenessP99Ms,
-      cpuPercentOfCore: c?.percentOfCore,
-      cpuOverThresholdPercent: c?.overThresholdPercent,
-    }),
+    verdicts: [
+      ...run.thresholds.map((t) => ({ label: t.text, ok: t.ok, detail: t.detail })),
+      ...clientVerdicts({
+        scheduleHeld: c?.scheduleHeld,
+        scheduleWarning: c?.scheduleWarning,
+        latenessP99Ms: c?.scheduleLatenessP99Ms,
+        cpuPercentOfCore: c?.percentOfCore,
+        cpuOverThresholdPercent: c?.overThresholdPercent,
+      }),
+    ],
   });
 }

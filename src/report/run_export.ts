@@ -73,6 +73,8 @@ export interface RunExport {
   readonly durationSec?: number;
   /** The producing tool and its version (`infermeter 0.1.0`, `aiperf 0.13.0`). */
   readonly producer: string;
+  /** `--threshold` results, as exported. */
+  readonly thresholds: readonly { readonly text: string; readonly ok: boolean; readonly detail: string }[];
 }
 
 function isObject(x: unknown): x is Record<string, unknown> {
@@ -160,6 +162,13 @@ export function parseRunExport(text: string, jsonPath: string, dir = dirOf(jsonP
     client: isObject(doc.infermeter) ? clientCost(doc.infermeter) : undefined,
     durationSec: num(at(json, "benchmark_duration", "avg")),
     producer,
+    thresholds: (doc.thresholds ?? []).filter(isObject).map((t) => ({
+      text: str(t.threshold) ?? "",
+      ok: t.ok === true,
+      detail: num(t.observed) === undefined
+        ? "no value in this run"
+        : `${str(t.stat)} ${num(t.observed)!.toFixed(2)} ${str(t.unit) ?? ""}`,
+    })),
   };
 }
 

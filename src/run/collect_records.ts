@@ -22,6 +22,8 @@ import { MetricsSink } from "./sinks/metrics_sink.ts";
 import { ProgressSink } from "./sinks/progress_sink.ts";
 import { DashboardSink } from "./sinks/dashboard_sink.ts";
 import { FailureGateSink } from "./sinks/failure_gate_sink.ts";
+import { ThresholdAbortSink } from "./sinks/threshold_abort_sink.ts";
+import type { RunThreshold } from "../report/run_thresholds.ts";
 import { DispatchSink } from "./sinks/dispatch_sink.ts";
 import { LoadSink } from "./sinks/load_sink.ts";
 import { LiveRun } from "./live_run.ts";
@@ -42,6 +44,8 @@ export interface CollectOptions {
   readonly counter?: TokenCounter;
   /** Called with the live view before anything is sent (an HTTP API, a dashboard). */
   readonly onLive?: (live: LiveRun) => void;
+  /** `--threshold-abort`: thresholds judged live; the first that fails stops the run. */
+  readonly abortOn?: readonly RunThreshold[];
   /** Further consumers (the outputs' per-record files, the caller's), after the built-in ones. */
   readonly sinks?: readonly RecordSink[];
   /** Run the shards as `infermeter shard` processes (their records come back through the exact codec). */
@@ -60,6 +64,8 @@ export interface CollectResult {
   readonly load: LoadSink;
   readonly cancelled: boolean;
   readonly thresholdExceeded?: string;
+  /** Why `--threshold-abort` stopped the run. */
+  readonly thresholdAborted?: string;
   readonly benchmarkId: string;
   readonly startEpochMs?: number;
   readonly endEpochMs?: number;
@@ -79,6 +85,11 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     concurrency: phaseConcurrency(profilingPhase),
     stop: () => cancel.abort(),
   });
+  const abort = o.abortOn === undefined || o.abortOn.length === 0 ? undefined : new ThresholdAbortSink({
+    thresholds: o.abortOn,
+    metrics: () => metrics.profiling,
+    stop: () => cancel.abort(),
+  });
   const dispatch = new DispatchSink();
   const load = new LoadSink();
   const live = new LiveRun({ metrics, phases: spec.phases, timeOriginMs });
@@ -96,7 +107,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     ? new ProgressSink({ phases: spec.phases, isTty: o.isTty, write })
     : undefined;
   const sinks: RecordSink[] = [metrics, dispatch, load, live];
-  for (const sink of [progress, gate, ...(o.sinks ?? [])]) {
+  for (const sink of [progress, gate, abort, ...(o.sinks ?? [])]) {
     if (sink !== undefined) sinks.push(sink);
   }
   const bus = new RecordBus(sinks, metrics.measure);
@@ -181,8 +192,9 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     outcome,
     dispatch,
     load,
-    cancelled: cancel.signal.aborted && gate?.tripped === undefined,
+    cancelled: cancel.signal.aborted && gate?.tripped === undefined && abort?.tripped === undefined,
     thresholdExceeded: gate?.tripped,
+    thresholdAborted: abort?.tripped,
     benchmarkId,
     startEpochMs,
     endEpochMs: endAt !== undefined ? timeOriginMs + endAt : undefined,

@@ -73,6 +73,7 @@ export async function executeRun(plan: RunPlan, run: OpenRun, o: ExecuteOptions)
     targets: plan.endpoint.targets,
     metrics: plan.metrics,
     goodput: plan.goodput.evaluator,
+    abortOn: config.thresholdAbort ? plan.endpoint.thresholds : undefined,
     logger,
     isTty: o.isTty,
   });

@@ -9,8 +9,9 @@ import { REPLAY_SCHED_DEGRADED_THRESHOLD_MS } from "../metrics/metric_defs.ts";
 import { type SummaryJsonInfo, summaryJsonObject } from "../export/json_export.ts";
 import type { Logger } from "../ui/logger.ts";
 import { finishTelemetry, type TelemetryResult } from "./telemetry_session.ts";
-import { clientFacts } from "./client_facts.ts";
+import { type ClientFacts, clientFacts } from "./client_facts.ts";
 import { buildResultView, clientVerdicts, viewMetricsOf } from "../metrics/result_view.ts";
+import { evaluateThresholds, thresholdsJson, thresholdVerdict } from "../report/run_thresholds.ts";
 import { notWrittenLine, renderConsole } from "./run_console.ts";
 import type { UnwrittenFile } from "./unwritten_file.ts";
 import type { ExecutedRun } from "./execute_run.ts";
@@ -58,6 +59,7 @@ export async function publishRun(
       outputTokens: summary.metrics.find((m) => m.tag === "total_osl")?.value,
       maxWidth: width,
     });
+  const { view, thresholds } = judgedView(plan, summary, client);
   const info: SummaryJsonInfo = {
     infermeterVersion: VERSION,
     benchmarkId: executed.benchmarkId,
@@ -69,19 +71,9 @@ export async function publishRun(
     warmup: executed.metrics.warmup?.summarize(),
     infermeter: client.json,
     telemetryData: telemetry?.telemetryData,
+    ...(thresholds.length === 0 ? {} : { thresholds: thresholdsJson(thresholds) }),
   };
   const results = { summary, info, telemetry };
-  const view = buildResultView(viewMetricsOf(summary), {
-    requests: { ok: summary.successCount, errors: summary.errorCount },
-    verdicts: clientVerdicts({
-      ...(client.load.targetRate === null
-        ? {}
-        : { scheduleHeld: client.load.warning === undefined, scheduleWarning: client.load.warning }),
-      latenessP99Ms: summary.scheduleLatenessMs?.p99,
-      cpuPercentOfCore: client.overhead?.percentOfCore,
-      cpuOverThresholdPercent: client.overhead?.overThresholdPercent,
-    }),
-  });
   const render = (written: readonly OutputFile[], unwritten: readonly UnwrittenFile[], base: PublishContext) =>
     renderConsole({
       view,
@@ -104,7 +96,7 @@ export async function publishRun(
     ? `${consoleText.slice(0, consoleText.indexOf("\n\n"))}\n  Results: ${plan.dir}/`
     : consoleText;
   (o.print ?? console.log)(consoleUnwritten === undefined ? shown : `${shown}\n${notWrittenLine(consoleUnwritten)}`);
-  const end = runEnd(executed, summary, unwritten, logger);
+  const end = runEnd(executed, summary, unwritten, thresholds.filter((t) => !t.ok).length, logger);
   logger.info(`Results saved to: ${plan.dir}/`);
   // A first load of a tokenizer.json on this machine was a quick start; build and cache its full tables now, with
   // the results written and nothing being measured, so that later runs read them.
@@ -154,6 +146,28 @@ export async function writeOutputs(
   return { consoleText, unwritten: writer.unwritten };
 }
 
+/** The run's result view, with its verdicts: the thresholds first, then the client's own. */
+function judgedView(plan: RunPlan, summary: RunSummary, client: ClientFacts) {
+  const metrics = viewMetricsOf(summary);
+  const requests = { ok: summary.successCount, errors: summary.errorCount };
+  const thresholds = evaluateThresholds(plan.endpoint.thresholds, buildResultView(metrics, { requests }));
+  const view = buildResultView(metrics, {
+    requests,
+    verdicts: [
+      ...thresholds.map(thresholdVerdict),
+      ...clientVerdicts({
+        ...(client.load.targetRate === null
+          ? {}
+          : { scheduleHeld: client.load.warning === undefined, scheduleWarning: client.load.warning }),
+        latenessP99Ms: summary.scheduleLatenessMs?.p99,
+        cpuPercentOfCore: client.overhead?.percentOfCore,
+        cpuOverThresholdPercent: client.overhead?.overThresholdPercent,
+      }),
+    ],
+  });
+  return { view, thresholds };
+}
+
 /** `chat streaming · m · concurrency 4`: what ran, for the headline. */
 function runDescription(plan: RunPlan): string {
   const { config } = plan;
@@ -197,10 +211,14 @@ function runEnd(
   executed: ExecutedRun,
   summary: RunSummary,
   unwritten: readonly UnwrittenFile[],
+  thresholdsFailed: number,
   logger: Logger,
 ): ProfileEnd {
   let end: ProfileEnd = "completed";
-  if (executed.cancelled) {
+  if (executed.thresholdAborted !== undefined) {
+    logger.error(executed.thresholdAborted);
+    end = "thresholds_failed";
+  } else if (executed.cancelled) {
     logger.warning("Benchmark cancelled early; partial results were written.");
     end = "cancelled";
   } else if (executed.thresholdExceeded) {
@@ -209,6 +227,9 @@ function runEnd(
   } else if (summary.successCount === 0) {
     logger.error(`all ${summary.errorCount} requests failed; see the error summary above.`);
     end = "all_failed";
+  } else if (thresholdsFailed > 0) {
+    logger.error(`${thresholdsFailed} threshold${thresholdsFailed === 1 ? "" : "s"} failed (marked ✗ above).`);
+    end = "thresholds_failed";
   }
   if (unwritten.length > 0 && end !== "cancelled") {
     logger.error(

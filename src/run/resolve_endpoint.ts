@@ -15,6 +15,7 @@ import type { MetricSelection } from "../metrics/metric_def.ts";
 import { goodputTags } from "../metrics/goodput.ts";
 import { ENDPOINTS } from "../endpoints/endpoint_registry.ts";
 import { InputError } from "../base/input_error.ts";
+import { parseThreshold, type RunThreshold } from "../report/run_thresholds.ts";
 
 export interface ResolvedEndpoint {
   readonly parsed: ParsedProfile;
@@ -28,6 +29,8 @@ export interface ResolvedEndpoint {
   readonly probe: ProbeTarget;
   /** Which metrics apply (multi-turn runs add the session metrics once the dataset is known). */
   readonly selection: MetricSelection;
+  /** `--threshold` criteria, parsed. */
+  readonly thresholds: readonly RunThreshold[];
 }
 
 export async function resolveEndpoint(parsed: ParsedProfile): Promise<ResolvedEndpoint> {
@@ -53,6 +56,13 @@ export async function resolveEndpoint(parsed: ParsedProfile): Promise<ResolvedEn
       throw new InputError(`unknown --goodput metric '${slo.tag}'; use one of: ${validTags.join(", ")}.`);
     }
   }
+  const thresholds = config.thresholds.map((text) => {
+    try {
+      return parseThreshold(text);
+    } catch (err) {
+      throw new InputError((err as Error).message);
+    }
+  });
   const headers = requestHeaders(targets[0], {
     endpointHeaders: adapter.headers({ streaming, apiKey: config.apiKey }),
     userHeaders: config.headers,
@@ -71,6 +81,7 @@ export async function resolveEndpoint(parsed: ParsedProfile): Promise<ResolvedEn
       supportsReasoning: adapter.capabilities.supportsReasoning,
       goodput: config.goodput.length > 0,
     },
+    thresholds,
   };
 }
 

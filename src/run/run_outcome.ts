@@ -10,6 +10,8 @@ export type ProfileEnd =
   | "all_failed"
   /** `--failed-request-threshold` stopped it. */
   | "threshold_exceeded"
+  /** Ran, but a `--threshold` failed (or `--threshold-abort` stopped it at one). */
+  | "thresholds_failed"
   /** Stopped by the caller's signal (Ctrl-C); partial results written. */
   | "cancelled"
   /** Stopped before anything was sent. */
