@@ -62,6 +62,7 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
     ? defaultTokenizerFor(config.modelNames[0], Deno.env.toObject())
     : undefined;
   if (auto !== undefined) logger.info(auto.notice);
+  if (auto?.details !== undefined) logger.debug(auto.details);
   const tokenizerSpec = auto?.spec ?? config.tokenizer;
   const tokenizer = await resolveTokenizer(tokenizerSpec).catch((err: Error) => {
     throw new InputError(err.message);

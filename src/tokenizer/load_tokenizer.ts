@@ -53,8 +53,10 @@ export function locateTokenizer(spec: string, env: HubEnv): string {
 export interface DefaultTokenizer {
   /** A spec for {@linkcode loadTokenizer}: the model's cached snapshot, or `builtin`. */
   readonly spec: string;
-  /** Said once at start-up: which tokenizer is used, and how to use the model's own when it was not found. */
+  /** Said once at start-up, one line of at most 120 characters: which tokenizer counts tokens. */
   readonly notice: string;
+  /** For the log: how to count with the model's own tokenizer when it was not found. */
+  readonly details?: string;
 }
 
 /**
@@ -65,10 +67,15 @@ export function defaultTokenizerFor(model: string | undefined, env: HubEnv): Def
   const cached = model !== undefined && looksLikeHubId(model) ? findCachedTokenizer(model, env) : undefined;
   if (cached !== undefined) return { spec: cached, notice: `Tokenizer: ${model}'s own, from ${cached}` };
   const about = model === undefined ? "the model" : model;
+  const short = `Tokenizer: builtin (o200k_base), ${about}'s own not in the HF cache; token counts may differ ` +
+    "(--help tokenizer)";
   return {
     spec: DEFAULT_TOKENIZER_SPEC,
-    notice: `Tokenizer: builtin (o200k_base); ${about}'s own tokenizer was not found in the local Hugging Face ` +
-      `cache, so ISL, OSL and token throughputs may differ from the server's counts. To count with it, ` +
+    notice: short.length <= 120
+      ? short
+      : "Tokenizer: builtin (o200k_base), the model's own not in the HF cache; counts may differ (--help tokenizer)",
+    details: `${about}'s own tokenizer was not found in the local Hugging Face cache, so ISL, OSL and token ` +
+      "throughputs may differ from the server's counts. To count with it, " +
       (model === undefined ? "pass --tokenizer <dir>." : `${tokenizerPlacementHint(model, env)}.`),
   };
 }

@@ -23,9 +23,17 @@ export interface LogSink {
   write(line: string): void;
 }
 
+/** Lines kept for the first sink at most. */
+const EARLY_LINES = 1000;
+
 export class Logger {
   #threshold: number;
   readonly #sinks: { sink: LogSink; threshold: number }[] = [];
+  /**
+   * Lines logged before the first sink was added (what a run says while it plans, before its log file exists),
+   * handed to that sink so the log file is complete; bounded.
+   */
+  #early: { readonly n: number; readonly line: string }[] | undefined = [];
   /** Called before a console line is written (the progress bar clears its line). */
   beforeConsoleWrite: (() => void) | undefined;
   readonly #console: LogSink;
@@ -38,6 +46,8 @@ export class Logger {
   /** Adds a sink (e.g. the run's log file) that receives every line at `level` or above. */
   addSink(sink: LogSink, level: LogLevel = "DEBUG"): void {
     this.#sinks.push({ sink, threshold: LEVELS[level] });
+    for (const { n, line } of this.#early ?? []) if (n >= LEVELS[level]) sink.write(line);
+    this.#early = undefined;
   }
 
   /** Stops sending lines to `sink` (a closed log file). */
@@ -53,8 +63,10 @@ export class Logger {
   log(level: LogLevel, message: string): void {
     const n = LEVELS[level];
     const needsConsole = n >= this.#threshold;
-    if (!needsConsole && !this.#sinks.some((s) => n >= s.threshold)) return;
+    const early = this.#early !== undefined && this.#early.length < EARLY_LINES;
+    if (!needsConsole && !early && !this.#sinks.some((s) => n >= s.threshold)) return;
     const line = `${timestamp()} ${level.padEnd(8)} ${message}\n`;
+    if (early) this.#early!.push({ n, line });
     if (needsConsole) {
       this.beforeConsoleWrite?.();
       this.#console.write(line);

@@ -57,8 +57,10 @@ Deno.test("profile counts with the model's own tokenizer found in the local Hugg
     env: { HF_HUB_CACHE: join(empty.path, "no-cache") },
   });
   assertExit(fallback, 0);
-  assert.match(
-    fallback.stderr,
-    /Tokenizer: builtin \(o200k_base\).*no-cache\/models--acme--tiny\/snapshots\/<revision>/,
-  );
+  // One short line on the console; where to put the model's files is in the log.
+  const notice = fallback.stderr.split("\n").find((l) => l.includes("Tokenizer: builtin (o200k_base)"))!;
+  assert.match(notice, /Tokenizer: builtin \(o200k_base\), acme\/tiny's own not in the HF cache/);
+  assert.ok(notice.replace(/^\S+ INFO +/, "").length <= 120, notice);
+  const log = await Deno.readTextFile(join(empty.path, "artifacts/acme_tiny-chat-concurrency1/logs/infermeter.log"));
+  assert.match(log, /no-cache\/models--acme--tiny\/snapshots\/<revision>/);
 });
