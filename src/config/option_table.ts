@@ -1260,11 +1260,24 @@ const VALUE_OPTIONS = [
     group: "UI",
     env: "INFERMETER_UI",
     yaml: ["benchmark.runtime.ui"],
-    defaultDescription: "simple on a terminal, else none",
+    defaultDescription: "simple (on a pipe, one line every --progress-every seconds)",
     resolvedByRule: true,
-    help: "Progress display on stderr: 'simple' a progress bar, 'dashboard' a live view (progress, in flight, " +
-      "throughput, TTFT/ITL/latency percentiles, errors, client CPU; one line every few seconds when not a " +
-      "terminal), 'none' nothing.",
+    help: "Progress display on stderr: 'simple' a progress bar with the rate, tokens/s, in-flight and errors (one " +
+      "plain line every --progress-every seconds when not a terminal), 'dashboard' a live view (progress, in " +
+      "flight, throughput, TTFT/ITL/latency percentiles, errors, client CPU), 'none' nothing.",
+  },
+  {
+    key: "progressEvery",
+    type: "float",
+    default: 10,
+    min: 0.1,
+    max: 86400,
+    flags: ["--progress-every"],
+    group: "UI",
+    metavar: "<seconds>",
+    env: "INFERMETER_PROGRESS_EVERY",
+    yaml: ["benchmark.runtime.progress_every"],
+    help: "Seconds between two progress lines when stderr is not a terminal (CI logs).",
   },
   // ── Service ───────────────────────────────────────────────────────────────────────────────────────────────
   {

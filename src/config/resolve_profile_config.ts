@@ -224,7 +224,8 @@ export function resolveProfileConfig(
   }
 
   // UI
-  const ui = fields.ui ?? (options.isTty ? "simple" : "none");
+  // Without a terminal "simple" prints one plain line every --progress-every seconds (CI logs), never redraws.
+  const ui = fields.ui ?? "simple";
 
   const config: ProfileConfig = {
     ...fields,

@@ -104,7 +104,14 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
       concurrency: phaseConcurrency(profilingPhase),
     })
     : config.ui === "simple"
-    ? new ProgressSink({ phases: spec.phases, isTty: o.isTty, write })
+    ? new ProgressSink({
+      phases: spec.phases,
+      isTty: o.isTty,
+      write,
+      live,
+      metrics,
+      pipeIntervalMs: config.progressEvery * 1000,
+    })
     : undefined;
   const sinks: RecordSink[] = [metrics, dispatch, load, live];
   for (const sink of [progress, gate, abort, ...(o.sinks ?? [])]) {
