@@ -13,7 +13,7 @@ import {
   enumUnsupportedReason,
   optionName,
   type ValueOptionSpec,
-} from "./option_spec.ts";
+} from "../base/option_spec.ts";
 
 /** Outcome of {@link coerceOptionValue}: a value, nothing to apply (`skip`), or one problem sentence. */
 export type CoerceResult =

@@ -8,7 +8,7 @@
  * restates them.
  */
 import { coerceOptionValue } from "./coerce_option_value.ts";
-import { isFieldOption, optionName, type OptionSpec, type ValueSource } from "./option_spec.ts";
+import { isFieldOption, optionName, type OptionSpec, type ValueSource } from "../base/option_spec.ts";
 
 /** One raw value for one option, before typing. */
 export interface OptionAssignment {

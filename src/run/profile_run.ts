@@ -205,6 +205,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   // Session metrics only where a session is more than one request.
   if (totalTurns > conversations.length) metrics = METRIC_REGISTRY.selectMetrics({ ...selection, multiTurn: true });
   for (const notice of plans.notices) logger.info(notice);
+  for (const warning of plans.warnings) logger.warning(warning);
   const profiling = plans.phases[plans.phases.length - 1];
 
   // Artifacts: the directory and the log file exist before anything is sent (inputs.json comes after the run).

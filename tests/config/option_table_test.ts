@@ -13,7 +13,7 @@ import {
   enumUnsupportedChoices,
   isValueOption,
   optionFlagNames,
-} from "../../src/config/option_spec.ts";
+} from "../../src/base/option_spec.ts";
 import { ConfigError } from "../../src/config/config_error.ts";
 import { DATASET_LOADERS } from "../../src/dataset/dataset_loaders.ts";
 import { ENDPOINTS } from "../../src/endpoints/endpoint_registry.ts";
@@ -100,8 +100,8 @@ Deno.test("every value option's aliases parse to the same field as its first fla
   }
 });
 
-Deno.test("profileHelp lists AIPerf's groups in order, with every alias, defaults and choices", () => {
-  const help = profileHelp();
+Deno.test("profileHelp --help-all lists AIPerf's groups in order, with every alias, defaults and choices", () => {
+  const help = profileHelp({ argv: ["--help-all"] });
   assert.match(help, /^Usage: infermeter profile \[options\]/);
   let last = -1;
   for (const group of helpGroups(PROFILE_COMMAND)) {
@@ -192,3 +192,27 @@ async function problemsOf(argv: readonly string[]): Promise<readonly string[]> {
   }
   assert.fail(`expected ${argv.join(" ")} to be rejected`);
 }
+
+Deno.test("profileHelp --help shows the common options, the examples and where the rest is", () => {
+  const help = profileHelp({ argv: ["--help"] });
+  const common = OPTION_TABLE.filter((spec) => isValueOption(spec) && spec.common === true);
+  assert.ok(common.length >= 18 && common.length <= 25, `about 20 common options (${common.length})`);
+  for (const spec of OPTION_TABLE) {
+    if (!isValueOption(spec) || spec.hidden) continue;
+    const term = `\n  ${optionFlagNames(spec).join(", ")}`;
+    assert.equal(help.includes(term), spec.common === true, `${spec.flags[0]} is listed only when common`);
+  }
+  assert.match(help, /Examples:\n {2}Synthetic chat/);
+  assert.match(help, /All \d+ options: infermeter profile --help-all/);
+  assert.doesNotMatch(help, /AIPerf options recognised but not supported yet/);
+  for (const line of help.split("\n")) assert.ok(line.length <= 100, `line fits 100 columns: ${line}`);
+});
+
+Deno.test("profileHelp --help <word> lists the options whose names, help, group or choices mention it", () => {
+  const help = profileHelp({ argv: ["--help", "GAMMA"] });
+  assert.match(help, /Options matching 'GAMMA' \(2 of \d+\):/);
+  assert.match(help, /--arrival-pattern/);
+  assert.match(help, /--arrival-smoothness/);
+  assert.doesNotMatch(help, /--concurrency </);
+  assert.match(profileHelp({ argv: ["-h", "zzzz"] }), /No option matches 'zzzz'\./);
+});

@@ -93,7 +93,7 @@ Deno.test("parseProfileArgs fills AIPerf's defaults when only a model is given",
   assert.equal(config.concurrency, 1);
   assert.equal(config.requestRate, undefined);
   assert.equal(config.requestCount, 10);
-  assert.equal(config.arrivalPattern, "concurrency_burst");
+  assert.equal(config.arrivalPattern, "poisson", "the declared default; the closed loop has no arrival pattern");
   assert.equal(config.benchmarkGracePeriod, 30);
   assert.equal(config.artifactDir, "artifacts");
   assert.equal(config.artifactDirExplicit, false);
@@ -317,9 +317,8 @@ Deno.test("parseProfileArgs parses goodput objectives", async () => {
   assert.match((await problemsOf(["-m", "m", "--goodput", "request_latency=250"]))[0], /not metric_tag:value/);
 });
 
-Deno.test("parseProfileArgs promotes the arrival pattern to gamma when only the smoothness is given", async () => {
+Deno.test("parseProfileArgs accepts a smoothness alone with a rate (the plan then selects gamma arrivals)", async () => {
   const { config } = await parse(["-m", "m", "--request-rate", "10", "--vllm-burstiness", "2"]);
-  assert.equal(config.arrivalPattern, "gamma");
   assert.equal(config.arrivalSmoothness, 2);
 });
 
@@ -337,7 +336,10 @@ Deno.test("parseProfileArgs rejects a smoothness with a non-gamma pattern or wit
     ]))[0],
     /--arrival-smoothness only shapes gamma arrivals, but --arrival-pattern is 'constant'/,
   );
-  assert.match((await problemsOf(["-m", "m", "--arrival-smoothness", "2"]))[0], /no --request-rate is set/);
+  assert.match(
+    (await problemsOf(["-m", "m", "--arrival-smoothness", "2"]))[0],
+    /--arrival-smoothness shapes request-rate arrivals; add --request-rate <req\/s>/,
+  );
 });
 
 Deno.test("parseProfileArgs allows the grace period only with a benchmark duration", async () => {

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { layerOptionValues, type OptionAssignment } from "../../src/config/layer_option_values.ts";
 import { findOptionByFlag, OPTION_TABLE } from "../../src/config/option_table.ts";
-import { declaredDefault, enumChoices, type FieldOptionSpec, isFieldOption } from "../../src/config/option_spec.ts";
+import { declaredDefault, enumChoices, type FieldOptionSpec, isFieldOption } from "../../src/base/option_spec.ts";
 import { parseProfileArgs } from "../../src/config/parse_profile_args.ts";
 import type { ProfileConfig } from "../../src/config/profile_config.ts";
 import { resolveProfileConfig } from "../../src/config/resolve_profile_config.ts";
