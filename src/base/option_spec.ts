@@ -123,6 +123,8 @@ export interface KeyedOptionBase<K extends string, G extends string> extends Opt
 export interface StringOptionSpec<K extends string = string, G extends string = string> extends KeyedOptionBase<K, G> {
   readonly type: "string" | "path";
   readonly default?: string;
+  /** The value may span lines (a prompt); otherwise line breaks and NUL are refused. @default false */
+  readonly multiline?: boolean;
 }
 
 /** Whole number with inclusive bounds. */

@@ -17,6 +17,7 @@ import type { OptionSpec } from "../base/option_spec.ts";
 import type { OptionKeyOf } from "../base/option_values.ts";
 import type { LoadStrategyEntry } from "../timing/load_strategy.ts";
 import { LOAD_STRATEGIES, LOAD_STRATEGY_OPTIONS } from "../timing/load_strategies.ts";
+import { DATASET_LOADER_OPTIONS } from "../dataset/dataset_loaders.ts";
 import { type Command, defineCommand } from "./command_spec.ts";
 import { ENDPOINT_OPTIONS } from "./options/endpoint_options.ts";
 import { TOKENIZER_OPTIONS } from "./options/tokenizer_options.ts";
@@ -86,7 +87,12 @@ const CORE_OPTIONS = [
   ...MULTI_RUN_OPTIONS,
 ] as const;
 
-const PROFILE_OPTIONS = [...CORE_OPTIONS, ...LOAD_STRATEGY_OPTIONS, ...NOT_SUPPORTED_OPTIONS] as const;
+const PROFILE_OPTIONS = [
+  ...CORE_OPTIONS,
+  ...DATASET_LOADER_OPTIONS,
+  ...LOAD_STRATEGY_OPTIONS,
+  ...NOT_SUPPORTED_OPTIONS,
+] as const;
 
 /** The table's literal type, from which `ProfileConfig` is derived. */
 export type ProfileOptionTable = typeof PROFILE_OPTIONS;
@@ -148,7 +154,12 @@ export function profileCommandFor(strategies: Registry<LoadStrategyEntry>): Comm
   return defineCommand({
     name: "profile",
     description: DESCRIPTION,
-    options: [...CORE_OPTIONS, ...strategies.entries().flatMap((entry) => entry.options), ...NOT_SUPPORTED_OPTIONS],
+    options: [
+      ...CORE_OPTIONS,
+      ...DATASET_LOADER_OPTIONS,
+      ...strategies.entries().flatMap((entry) => entry.options),
+      ...NOT_SUPPORTED_OPTIONS,
+    ],
     groups: OPTION_GROUPS,
     unsupportedHeading: UNSUPPORTED_HEADING,
     examples: EXAMPLES,

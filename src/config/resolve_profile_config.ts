@@ -18,6 +18,9 @@ import { LOAD_STRATEGIES } from "../timing/load_strategies.ts";
 import type { ProfileConfig } from "./profile_config.ts";
 import { checkOptionRelations, OptionValueView } from "./check_option_relations.ts";
 import { checkLoadModes } from "./check_load_modes.ts";
+import { checkDatasetFormats } from "./check_dataset_formats.ts";
+import { scheduleSpanProblem } from "../timing/schedule_limits.ts";
+import { DATASET_LOADERS } from "../dataset/dataset_loaders.ts";
 
 /** Options for {@link resolveProfileConfig}. */
 export interface ResolveProfileConfigOptions {
@@ -111,9 +114,15 @@ export function resolveProfileConfig(
     if (value !== undefined && !values.has(key)) resolvedValues.set(key, { value, source: "default", origin: key });
   }
   const modes = checkLoadModes(view, new OptionValueView(table, resolvedValues), strategies);
+  const formats = checkDatasetFormats(view, DATASET_LOADERS);
+  const warmupSpan = scheduleSpanProblem(view, "warmupRequestRate", {
+    durationKey: "warmupDuration",
+    countKey: "warmupRequestCount",
+  });
+  if (warmupSpan !== undefined) problems.push(warmupSpan);
   const relations = checkOptionRelations(table, values, modes.reported);
-  problems.push(...modes.problems, ...relations.problems);
-  warnings.push(...modes.warnings, ...relations.warnings);
+  problems.push(...modes.problems, ...formats.problems, ...relations.problems);
+  warnings.push(...modes.warnings, ...formats.warnings, ...relations.warnings);
   return { config, sources, problems, warnings };
 }
 

@@ -32,8 +32,8 @@ export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "token
   readonly customDatasetType?: string;
   /** Formats to choose from. @default DATASET_LOADERS.entries() */
   readonly loaders?: readonly DatasetLoader[];
-  /** Tokens per hash block for traces (`--isl-block-size`); undefined = the format's default. */
-  readonly blockSize?: number;
+  /** The run's option values by key, for the options a format owns (`DatasetLoader.options`). @default {} */
+  readonly loaderOptions?: Readonly<Record<string, unknown>>;
   /** Conversations built from a random pool (`--conversation-num`). */
   readonly conversationNum?: number;
   /** Texts per request from a random pool (`--prompt-batch-size`). */
@@ -97,11 +97,13 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
     rng: options.rng ?? new SeededRandom(options.seed ?? 0),
     tokenizer,
     corpus: options.corpus,
-    blockSize: options.blockSize,
+    options: options.loaderOptions,
     conversationNum: options.conversationNum,
     batchSize: options.batchSize,
   };
-  return retime(await loader.load(file, ctx), options);
+  const dataset = retime(await loader.load(file, ctx), options);
+  const line = loader.describe?.(dataset) ?? `${dataset.conversations.length} sessions`;
+  return { ...dataset, description: `${loader.name}: ${line}` };
 }
 
 /**

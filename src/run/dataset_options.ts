@@ -49,7 +49,7 @@ export function datasetOptions(config: ProfileConfig, rankings = false): LoadDat
     turnDelayStddev: config.conversationTurnDelayStddev,
     turnDelayRatio: config.conversationTurnDelayRatio,
     ignoreTraceDelays: config.ignoreTraceDelays,
-    blockSize: config.islBlockSize,
+    loaderOptions: config as unknown as Readonly<Record<string, unknown>>,
     conversationNum: config.conversationNum,
     batchSize: config.promptBatchSize,
     sharedSystemPromptLength: config.sharedSystemPromptLength,

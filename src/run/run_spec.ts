@@ -114,7 +114,7 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
   logger.info(
     `Dataset: ${totalTurns} ${dataset.source} entr${totalTurns === 1 ? "y" : "ies"}` +
       (totalTurns !== conversations.length ? ` in ${conversations.length} sessions` : "") +
-      (config.inputFile ? ` from ${config.inputFile}` : ""),
+      (config.inputFile ? ` from ${config.inputFile}` : "") + (dataset.description ? ` (${dataset.description})` : ""),
   );
   const plans = loadPlans(config, {
     startTimestamps: conversations.map((conv) => conv.turns[0].timestampMs),

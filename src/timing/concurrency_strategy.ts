@@ -9,6 +9,7 @@ import type { Clock } from "./clock.ts";
 import { defineLoadStrategy, type LoadStrategy, type StrategyContext, type Tick } from "./load_strategy.ts";
 import { definedFields, plural, secondsText } from "./describe_load.ts";
 import type { OptionSpec } from "../base/option_spec.ts";
+import { MAX_DURATION_SECONDS } from "./load_limits.ts";
 
 export interface ConcurrencyOptions {
   readonly concurrency: number;
@@ -74,6 +75,7 @@ const CONCURRENCY_OPTIONS = [
     key: "concurrencyRampDuration",
     type: "float",
     min: 0,
+    max: MAX_DURATION_SECONDS,
     flags: ["--concurrency-ramp-duration"],
     group: "Load Generator",
     metavar: "<seconds>",

@@ -15,6 +15,7 @@ import { defineLoadStrategy, type LoadStrategy, type StrategyContext, type Tick 
 import { definedFields, rateText, secondsText } from "./describe_load.ts";
 import { scheduleSpanProblem } from "./schedule_limits.ts";
 import type { OptionSpec } from "../base/option_spec.ts";
+import { MAX_DURATION_SECONDS, MAX_REQUEST_RATE } from "./load_limits.ts";
 
 export interface RequestRateOptions {
   /** Requests per second across all shards (each shard derives its own stream from the global rate). */
@@ -66,6 +67,7 @@ const REQUEST_RATE_OPTIONS = [
     key: "requestRate",
     type: "float",
     min: 0,
+    max: MAX_REQUEST_RATE,
     exclusiveMin: true,
     flags: ["--request-rate"],
     group: "Load Generator",
@@ -78,6 +80,7 @@ const REQUEST_RATE_OPTIONS = [
     key: "requestRateRampDuration",
     type: "float",
     min: 0,
+    max: MAX_DURATION_SECONDS,
     exclusiveMin: true,
     flags: ["--request-rate-ramp-duration"],
     group: "Load Generator",
@@ -107,6 +110,7 @@ const REQUEST_RATE_OPTIONS = [
     key: "arrivalSmoothness",
     type: "float",
     min: 0,
+    max: 1_000,
     exclusiveMin: true,
     flags: ["--arrival-smoothness", "--vllm-burstiness"],
     group: "Load Generator",

@@ -21,23 +21,30 @@ export function spanText(seconds: number): string {
  * in the duration (else about one request is sent, then nothing until the end); otherwise the planned requests
  * (`--request-count`, at least one) must be sent within {@link MAX_SCHEDULE_SECONDS}.
  */
-export function scheduleSpanProblem(values: OptionReader, rateKey: string): string | undefined {
+export function scheduleSpanProblem(
+  values: OptionReader,
+  rateKey: string,
+  bounds: { readonly durationKey: string; readonly countKey: string } = {
+    durationKey: "benchmarkDuration",
+    countKey: "requestCount",
+  },
+): string | undefined {
   const rate = values.value(rateKey);
   if (typeof rate !== "number" || !(rate > 0)) return undefined;
   const gap = 1 / rate;
-  const duration = values.value("benchmarkDuration");
+  const duration = values.value(bounds.durationKey);
   if (typeof duration === "number") {
     if (gap <= duration) return undefined;
     return `${values.named(rateKey)} ${rate} spaces requests ${spanText(gap)} apart on average, longer than ` +
-      `${values.named("benchmarkDuration")} ${duration}: the run would send about one request and then wait ` +
+      `${values.named(bounds.durationKey)} ${duration}: the run would send about one request and then wait ` +
       "until the end; raise the rate or lengthen the duration.";
   }
-  const count = values.value("requestCount");
+  const count = values.value(bounds.countKey);
   const requests = typeof count === "number" ? count : 1;
   const span = requests * gap;
   if (span <= MAX_SCHEDULE_SECONDS) return undefined;
   return `${values.named(rateKey)} ${rate} would take ${spanText(span)} to send ${
     requests === 1 ? "its first request" : `${requests} requests`
   } (${spanText(gap)} apart on average), beyond the ${spanText(MAX_SCHEDULE_SECONDS)} a run's schedule may ` +
-    "span; raise the rate, or bound the run with --benchmark-duration.";
+    `span; raise the rate, or bound the run with ${values.flag(bounds.durationKey)}.`;
 }

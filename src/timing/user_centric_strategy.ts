@@ -17,6 +17,7 @@ import { defineLoadStrategy, type LoadStrategy, type StrategyContext, type Tick 
 import { definedFields, plural, rateText, secondsText } from "./describe_load.ts";
 import { scheduleSpanProblem } from "./schedule_limits.ts";
 import type { OptionSpec } from "../base/option_spec.ts";
+import { MAX_REQUEST_RATE } from "./load_limits.ts";
 
 export interface UserCentricOptions {
   /** Requests per second over all users. */
@@ -145,6 +146,7 @@ const USER_CENTRIC_OPTIONS = [
     key: "userCentricRate",
     type: "float",
     min: 0,
+    max: MAX_REQUEST_RATE,
     exclusiveMin: true,
     flags: ["--user-centric-rate"],
     group: "User-Centric Rate",

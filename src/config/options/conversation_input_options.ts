@@ -1,5 +1,6 @@
 /** `profile` options of the "Conversation Input" group: synthetic conversations: how many, how many turns, the delays between turns, shared prefixes. */
 import { MAX_DATASET_ENTRIES, MAX_TURNS } from "../../dataset/dataset_limits.ts";
+import { MAX_DURATION_SECONDS } from "../../timing/load_limits.ts";
 import { optionGroup } from "./option_group.ts";
 
 export const CONVERSATION_INPUT_OPTIONS = optionGroup("Conversation Input", [
@@ -50,6 +51,7 @@ export const CONVERSATION_INPUT_OPTIONS = optionGroup("Conversation Input", [
     type: "float",
     default: 0,
     min: 0,
+    max: MAX_DURATION_SECONDS * 1000,
     flags: ["--conversation-turn-delay-mean", "--session-turn-delay-mean"],
     metavar: "<ms>",
     help: "Mean think time between a synthetic conversation's turns, in ms after the previous answer.",
@@ -59,6 +61,7 @@ export const CONVERSATION_INPUT_OPTIONS = optionGroup("Conversation Input", [
     type: "float",
     default: 0,
     min: 0,
+    max: MAX_DURATION_SECONDS * 1000,
     flags: ["--conversation-turn-delay-stddev", "--session-turn-delay-stddev"],
     metavar: "<ms>",
     help: "Standard deviation of the think time between turns, in ms.",
@@ -68,6 +71,7 @@ export const CONVERSATION_INPUT_OPTIONS = optionGroup("Conversation Input", [
     type: "float",
     default: 1,
     min: 0,
+    max: 1_000_000,
     flags: ["--conversation-turn-delay-ratio", "--session-delay-ratio"],
     metavar: "<ratio>",
     help: "Multiplier of every think time between turns, synthetic or from the dataset (0 removes them).",

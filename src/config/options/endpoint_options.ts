@@ -1,5 +1,6 @@
 /** `profile` options of the "Endpoint" group: where requests go and how they are sent: model, URL, endpoint type, streaming, credentials, time limits. */
 import { ENDPOINTS } from "../../endpoints/endpoint_registry.ts";
+import { MAX_DURATION_SECONDS } from "../../timing/load_limits.ts";
 import { optionGroup } from "./option_group.ts";
 
 export const ENDPOINT_OPTIONS = optionGroup("Endpoint", [
@@ -53,6 +54,7 @@ export const ENDPOINT_OPTIONS = optionGroup("Endpoint", [
     type: "float",
     default: 0,
     min: 0,
+    max: MAX_DURATION_SECONDS,
     flags: ["--wait-for-model-timeout"],
     metavar: "<seconds>",
     yaml: ["benchmark.endpoint.wait_for_model.timeout"],
@@ -73,6 +75,7 @@ export const ENDPOINT_OPTIONS = optionGroup("Endpoint", [
     type: "float",
     default: 5,
     min: 0.01,
+    max: MAX_DURATION_SECONDS,
     flags: ["--wait-for-model-interval"],
     metavar: "<seconds>",
     yaml: ["benchmark.endpoint.wait_for_model.interval"],
@@ -116,6 +119,7 @@ export const ENDPOINT_OPTIONS = optionGroup("Endpoint", [
     type: "float",
     default: 21600,
     min: 0,
+    max: MAX_DURATION_SECONDS,
     exclusiveMin: true,
     flags: ["--request-timeout-seconds"],
     metavar: "<seconds>",
@@ -128,6 +132,7 @@ export const ENDPOINT_OPTIONS = optionGroup("Endpoint", [
     type: "float",
     default: 30,
     min: 0,
+    max: MAX_DURATION_SECONDS,
     exclusiveMin: true,
     flags: ["--stall-notice-seconds"],
     metavar: "<seconds>",

@@ -27,15 +27,6 @@ export const ISL_OPTIONS = optionGroup("Input Sequence Length (ISL)", [
     help: "Standard deviation of the synthetic prompt length (normal distribution).",
   },
   {
-    key: "islBlockSize",
-    type: "int",
-    min: 1,
-    flags: ["--prompt-input-tokens-block-size", "--synthetic-input-tokens-block-size", "--isl-block-size"],
-    metavar: "<tokens>",
-    defaultDescription: "the trace format's (mooncake 512, bailian 16)",
-    help: "Tokens per hash_id block when trace prompts are synthesized.",
-  },
-  {
     key: "seqDist",
     type: "string",
     flags: ["--seq-dist", "--sequence-distribution"],

@@ -1,4 +1,5 @@
 /** `profile` options of the "Load Generator" group: how much load and for how long; the load modes add their own options (`timing/load_strategies.ts`). */
+import { MAX_CONCURRENCY, MAX_DURATION_SECONDS, MAX_REQUESTS } from "../../timing/load_limits.ts";
 import { optionGroup, PROFILING_PHASE } from "./option_group.ts";
 
 export const LOAD_GENERATOR_OPTIONS = optionGroup("Load Generator", [
@@ -6,6 +7,7 @@ export const LOAD_GENERATOR_OPTIONS = optionGroup("Load Generator", [
     key: "benchmarkDuration",
     type: "float",
     min: 0,
+    max: MAX_DURATION_SECONDS,
     exclusiveMin: true,
     flags: ["--benchmark-duration"],
     common: true,
@@ -18,6 +20,7 @@ export const LOAD_GENERATOR_OPTIONS = optionGroup("Load Generator", [
     type: "float",
     default: 30,
     min: 0,
+    max: MAX_DURATION_SECONDS,
     allowInfinity: true,
     flags: ["--benchmark-grace-period"],
     requires: [{ key: "benchmarkDuration", why: "only applies after --benchmark-duration" }],
@@ -29,6 +32,7 @@ export const LOAD_GENERATOR_OPTIONS = optionGroup("Load Generator", [
     key: "concurrency",
     type: "int",
     min: 1,
+    max: MAX_CONCURRENCY,
     flags: ["--concurrency"],
     common: true,
     metavar: "<int>",
@@ -40,6 +44,7 @@ export const LOAD_GENERATOR_OPTIONS = optionGroup("Load Generator", [
     key: "prefillConcurrency",
     type: "int",
     min: 1,
+    max: MAX_CONCURRENCY,
     flags: ["--prefill-concurrency"],
     needs: [{
       key: "streaming",
@@ -56,6 +61,7 @@ export const LOAD_GENERATOR_OPTIONS = optionGroup("Load Generator", [
     key: "prefillConcurrencyRampDuration",
     type: "float",
     min: 0,
+    max: MAX_DURATION_SECONDS,
     flags: ["--prefill-concurrency-ramp-duration"],
     requires: [{ key: "prefillConcurrency", why: "ramps --prefill-concurrency, which is not set" }],
     metavar: "<seconds>",
@@ -66,6 +72,7 @@ export const LOAD_GENERATOR_OPTIONS = optionGroup("Load Generator", [
     key: "requestCount",
     type: "int",
     min: 1,
+    max: MAX_REQUESTS,
     flags: ["--request-count", "--num-requests"],
     common: true,
     metavar: "<int>",

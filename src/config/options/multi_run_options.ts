@@ -1,4 +1,5 @@
 /** `profile` options of the "Multi-Run" group: repeated runs and parameter sweeps. */
+import { MAX_DURATION_SECONDS } from "../../timing/load_limits.ts";
 import { optionGroup } from "./option_group.ts";
 
 export const MULTI_RUN_OPTIONS = optionGroup("Multi-Run", [
@@ -18,6 +19,7 @@ export const MULTI_RUN_OPTIONS = optionGroup("Multi-Run", [
     type: "float",
     default: 0,
     min: 0,
+    max: MAX_DURATION_SECONDS,
     flags: ["--profile-run-cooldown-seconds"],
     metavar: "<seconds>",
     help: "Pause between profile runs.",
@@ -61,6 +63,7 @@ export const MULTI_RUN_OPTIONS = optionGroup("Multi-Run", [
     type: "float",
     default: 0,
     min: 0,
+    max: MAX_DURATION_SECONDS,
     flags: ["--parameter-sweep-cooldown-seconds"],
     metavar: "<seconds>",
     help: "Pause between sweep points.",

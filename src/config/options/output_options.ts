@@ -1,4 +1,5 @@
 /** `profile` options of the "Output" group: where results are written and how much of each request is kept. */
+import { MAX_DURATION_SECONDS } from "../../timing/load_limits.ts";
 import { optionGroup } from "./option_group.ts";
 
 export const OUTPUT_OPTIONS = optionGroup("Output", [
@@ -34,6 +35,7 @@ export const OUTPUT_OPTIONS = optionGroup("Output", [
     key: "sliceDuration",
     type: "float",
     min: 0,
+    max: MAX_DURATION_SECONDS,
     exclusiveMin: true,
     flags: ["--slice-duration"],
     metavar: "<seconds>",

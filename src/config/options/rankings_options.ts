@@ -1,4 +1,5 @@
 /** `profile` options of the "Rankings" group: synthetic rankings tasks: a query and its passages. */
+import { MAX_PROMPT_TOKENS } from "../../dataset/dataset_limits.ts";
 import { optionGroup } from "./option_group.ts";
 
 export const RANKINGS_OPTIONS = optionGroup("Rankings", [
@@ -7,6 +8,7 @@ export const RANKINGS_OPTIONS = optionGroup("Rankings", [
     type: "int",
     default: 1,
     min: 1,
+    max: 10_000,
     flags: ["--rankings-passages-mean"],
     metavar: "<int>",
     yaml: ["benchmark.dataset.rankings.passages.mean"],
@@ -17,6 +19,7 @@ export const RANKINGS_OPTIONS = optionGroup("Rankings", [
     type: "int",
     default: 0,
     min: 0,
+    max: 10_000,
     flags: ["--rankings-passages-stddev"],
     metavar: "<int>",
     yaml: ["benchmark.dataset.rankings.passages.stddev"],
@@ -27,6 +30,7 @@ export const RANKINGS_OPTIONS = optionGroup("Rankings", [
     type: "int",
     default: 550,
     min: 1,
+    max: MAX_PROMPT_TOKENS,
     flags: ["--rankings-passages-prompt-token-mean"],
     metavar: "<int>",
     yaml: ["benchmark.dataset.rankings.passage_tokens.mean"],
@@ -37,6 +41,7 @@ export const RANKINGS_OPTIONS = optionGroup("Rankings", [
     type: "int",
     default: 0,
     min: 0,
+    max: MAX_PROMPT_TOKENS,
     flags: ["--rankings-passages-prompt-token-stddev"],
     metavar: "<int>",
     yaml: ["benchmark.dataset.rankings.passage_tokens.stddev"],
@@ -47,6 +52,7 @@ export const RANKINGS_OPTIONS = optionGroup("Rankings", [
     type: "int",
     default: 550,
     min: 1,
+    max: MAX_PROMPT_TOKENS,
     flags: ["--rankings-query-prompt-token-mean"],
     metavar: "<int>",
     yaml: ["benchmark.dataset.rankings.query_tokens.mean"],
@@ -57,6 +63,7 @@ export const RANKINGS_OPTIONS = optionGroup("Rankings", [
     type: "int",
     default: 0,
     min: 0,
+    max: MAX_PROMPT_TOKENS,
     flags: ["--rankings-query-prompt-token-stddev"],
     metavar: "<int>",
     yaml: ["benchmark.dataset.rankings.query_tokens.stddev"],

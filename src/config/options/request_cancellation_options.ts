@@ -1,4 +1,5 @@
 /** `profile` options of the "Request Cancellation" group: requests cancelled on purpose after they are sent. */
+import { MAX_DURATION_SECONDS } from "../../timing/load_limits.ts";
 import { optionGroup, PROFILING_PHASE } from "./option_group.ts";
 
 export const REQUEST_CANCELLATION_OPTIONS = optionGroup("Request Cancellation", [
@@ -18,6 +19,7 @@ export const REQUEST_CANCELLATION_OPTIONS = optionGroup("Request Cancellation", 
     type: "float",
     default: 0,
     min: 0,
+    max: MAX_DURATION_SECONDS,
     flags: ["--request-cancellation-delay"],
     requires: [{
       key: "requestCancellationRate",

@@ -1,4 +1,5 @@
 /** `profile` options of the "Warmup" group: requests sent before measuring, left out of the results. */
+import { MAX_CONCURRENCY, MAX_DURATION_SECONDS, MAX_REQUEST_RATE, MAX_REQUESTS } from "../../timing/load_limits.ts";
 import { optionGroup } from "./option_group.ts";
 
 /** A warmup exists only when one of these bounds it. */
@@ -13,6 +14,7 @@ export const WARMUP_OPTIONS = optionGroup("Warmup", [
     key: "warmupRequestCount",
     type: "int",
     min: 0,
+    max: MAX_REQUESTS,
     flags: ["--warmup-request-count", "--num-warmup-requests"],
     common: true,
     conflictsWith: [{ key: "numWarmupSessions", why: "both bound the warmup" }],
@@ -25,6 +27,7 @@ export const WARMUP_OPTIONS = optionGroup("Warmup", [
     key: "warmupDuration",
     type: "float",
     min: 0,
+    max: MAX_DURATION_SECONDS,
     exclusiveMin: true,
     flags: ["--warmup-duration"],
     metavar: "<seconds>",
@@ -36,6 +39,7 @@ export const WARMUP_OPTIONS = optionGroup("Warmup", [
     key: "numWarmupSessions",
     type: "int",
     min: 1,
+    max: MAX_REQUESTS,
     flags: ["--num-warmup-sessions"],
     metavar: "<int>",
     yaml: ["benchmark.phases.warmup.sessions"],
@@ -46,6 +50,7 @@ export const WARMUP_OPTIONS = optionGroup("Warmup", [
     key: "warmupConcurrency",
     type: "int",
     min: 1,
+    max: MAX_CONCURRENCY,
     flags: ["--warmup-concurrency"],
     requires: [WARMUP_BOUND],
     metavar: "<int>",
@@ -57,6 +62,7 @@ export const WARMUP_OPTIONS = optionGroup("Warmup", [
     key: "warmupPrefillConcurrency",
     type: "int",
     min: 1,
+    max: MAX_CONCURRENCY,
     flags: ["--warmup-prefill-concurrency"],
     requires: [WARMUP_BOUND],
     metavar: "<int>",
@@ -68,6 +74,7 @@ export const WARMUP_OPTIONS = optionGroup("Warmup", [
     key: "warmupRequestRate",
     type: "float",
     min: 0,
+    max: MAX_REQUEST_RATE,
     exclusiveMin: true,
     flags: ["--warmup-request-rate"],
     requires: [WARMUP_BOUND],
@@ -80,6 +87,7 @@ export const WARMUP_OPTIONS = optionGroup("Warmup", [
     key: "warmupGracePeriod",
     type: "float",
     min: 0,
+    max: MAX_DURATION_SECONDS,
     allowInfinity: true,
     flags: ["--warmup-grace-period"],
     requires: [{ key: "warmupDuration", why: "only applies after --warmup-duration" }],
