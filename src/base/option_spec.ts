@@ -125,6 +125,9 @@ export interface StringOptionSpec<K extends string = string, G extends string = 
   readonly default?: string;
   /** The value may span lines (a prompt); otherwise line breaks and NUL are refused. @default false */
   readonly multiline?: boolean;
+  /** The value must match this (an HTTP header name, …); `patternHelp` says what is expected, with an example. */
+  readonly pattern?: RegExp;
+  readonly patternHelp?: string;
 }
 
 /** Whole number with inclusive bounds. */
@@ -210,6 +213,8 @@ export type ValueArity = "none" | "required" | "optional";
 export interface UnsupportedOptionSpec<G extends string = string> extends OptionBase<G> {
   readonly type: "unsupported";
   readonly arity: ValueArity;
+  /** The feature, not built yet, that the flag belongs to (named in the error). */
+  readonly pending?: string;
 }
 
 /** A flag that asks for something infermeter already does (or never does): accepted with a warning. */

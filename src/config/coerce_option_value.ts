@@ -66,6 +66,9 @@ export function coerceOptionValue(spec: ValueOptionSpec, raw: unknown, options: 
         );
       }
       if (spec.multiline !== true && LINE_BREAK.test(text)) return fail(lineBreakProblem(spec));
+      if (spec.pattern !== undefined && !spec.pattern.test(text)) {
+        return fail(`${shown(text)} is not ${spec.patternHelp ?? `of the form ${spec.pattern.source}`}.`);
+      }
       return { ok: true, value: text };
     }
     case "int":
@@ -201,7 +204,9 @@ function boundsText(spec: Extract<ValueOptionSpec, { type: "int" | "float" }>): 
   const exclusive = spec.type === "float" && spec.exclusiveMin === true;
   const inf = spec.type === "float" && spec.allowInfinity === true ? " (or inf)" : "";
   if (spec.min !== undefined && spec.max !== undefined) {
-    return ` between ${spec.min} and ${spec.max.toLocaleString("en-US")}${inf}`;
+    return exclusive
+      ? ` greater than ${spec.min} and at most ${spec.max.toLocaleString("en-US")}${inf}`
+      : ` between ${spec.min} and ${spec.max.toLocaleString("en-US")}${inf}`;
   }
   if (spec.min !== undefined) return exclusive ? ` greater than ${spec.min}` : ` of at least ${spec.min}`;
   if (spec.max !== undefined) return ` of at most ${spec.max.toLocaleString("en-US")}${inf}`;

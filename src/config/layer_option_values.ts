@@ -62,8 +62,10 @@ export function layerOptionValues(
   for (const assignment of ordered) {
     const spec = assignment.spec;
     if (spec.type === "unsupported") {
-      const problem = `${assignment.origin} is not supported yet by infermeter; remove it (the run would not do ` +
-        `what AIPerf does with it).`;
+      const problem = spec.pending !== undefined
+        ? `${assignment.origin} is not built yet in infermeter (it belongs to ${spec.pending}); remove it.`
+        : `${assignment.origin} is not supported yet by infermeter; remove it (the run would not do what AIPerf ` +
+          "does with it).";
       if (!problems.includes(problem)) problems.push(problem);
       continue;
     }

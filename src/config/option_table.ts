@@ -37,7 +37,7 @@ import { UI_OPTIONS } from "./options/ui_options.ts";
 import { SERVICE_OPTIONS } from "./options/service_options.ts";
 import { WORKERS_OPTIONS } from "./options/workers_options.ts";
 import { MULTI_RUN_OPTIONS } from "./options/multi_run_options.ts";
-import { NOT_SUPPORTED_OPTIONS } from "./options/not_supported_options.ts";
+import { NO_EFFECT_OPTIONS, PENDING_AIPERF_OPTIONS } from "./options/aiperf_only_options.ts";
 
 /** `--help` sections, in display order (AIPerf's groups; `Not Supported Yet` is ours). */
 export const OPTION_GROUPS = [
@@ -91,7 +91,8 @@ const PROFILE_OPTIONS = [
   ...CORE_OPTIONS,
   ...DATASET_LOADER_OPTIONS,
   ...LOAD_STRATEGY_OPTIONS,
-  ...NOT_SUPPORTED_OPTIONS,
+  ...NO_EFFECT_OPTIONS,
+  ...PENDING_AIPERF_OPTIONS,
 ] as const;
 
 /** The table's literal type, from which `ProfileConfig` is derived. */
@@ -105,8 +106,8 @@ export const OPTION_TABLE: readonly OptionSpec<OptionKey, OptionGroup>[] = PROFI
 
 const DESCRIPTION = "Benchmark an OpenAI-compatible inference server. Flags, aliases and YAML keys follow AIPerf's " +
   "'aiperf profile'; precedence is defaults < YAML (-f) < environment < flags.";
-const UNSUPPORTED_HEADING = "AIPerf options recognised but not supported yet (using them is an error, or a warning " +
-  "where they would change nothing):";
+const UNSUPPORTED_HEADING = "AIPerf options accepted without effect here (a notice says why), or of features not " +
+  "built yet (an error):";
 
 /** What `profile --help` shows after the options of a first run. */
 const EXAMPLES = [
@@ -158,7 +159,8 @@ export function profileCommandFor(strategies: Registry<LoadStrategyEntry>): Comm
       ...CORE_OPTIONS,
       ...DATASET_LOADER_OPTIONS,
       ...strategies.entries().flatMap((entry) => entry.options),
-      ...NOT_SUPPORTED_OPTIONS,
+      ...NO_EFFECT_OPTIONS,
+      ...PENDING_AIPERF_OPTIONS,
     ],
     groups: OPTION_GROUPS,
     unsupportedHeading: UNSUPPORTED_HEADING,

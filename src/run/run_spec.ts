@@ -15,7 +15,12 @@ import { requestPath } from "../endpoints/endpoint_adapter.ts";
 import type { ShardSpec } from "../engine/run_shard.ts";
 import { SeededRandom } from "../base/seeded_random.ts";
 import type { Target } from "../transport/http_exchange.ts";
-import { DEFAULT_TOKENIZER_SPEC, defaultTokenizerFor, resolveTokenizer } from "../tokenizer/load_tokenizer.ts";
+import {
+  DEFAULT_TOKENIZER_SPEC,
+  defaultTokenizerFor,
+  resolveTokenizer,
+  resolveTokenizerSpec,
+} from "../tokenizer/load_tokenizer.ts";
 import type { LazyTokenizer, Tokenizer } from "../tokenizer/tokenizer.ts";
 import { type Logger, sinceStart } from "../ui/logger.ts";
 import { InputError } from "../base/input_error.ts";
@@ -59,10 +64,15 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
   // the default path this thread never builds its tables (15–50 ms of start-up); a file tokenizer loads here.
   // Without --tokenizer, the model's own from the local Hugging Face cache (AIPerf's counts), else the builtin one.
   const auto = parsed.sources.tokenizer === "default"
-    ? defaultTokenizerFor(config.modelNames[0], Deno.env.toObject())
+    ? defaultTokenizerFor(config.modelNames[0], Deno.env.toObject(), config.tokenizerRevision)
     : undefined;
   if (auto !== undefined) logger.info(auto.notice);
-  const tokenizerSpec = auto?.spec ?? config.tokenizer;
+  let tokenizerSpec: string;
+  try {
+    tokenizerSpec = auto?.spec ?? resolveTokenizerSpec(config.tokenizer, Deno.env.toObject(), config.tokenizerRevision);
+  } catch (err) {
+    throw new InputError((err as Error).message);
+  }
   const tokenizer = await resolveTokenizer(tokenizerSpec).catch((err: Error) => {
     throw new InputError(err.message);
   });
@@ -95,6 +105,7 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
     streaming,
     useLegacyMaxTokens: config.useLegacyMaxTokens,
     useServerTokenCount: config.useServerTokenCount,
+    perChunkUsage: config.perChunkUsage,
     extraInputs: config.extraInputs,
   });
   const conversations = await prepareConversations(dataset, {
@@ -141,6 +152,7 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
       userHeaders: config.headers,
     }),
     timeoutMs: config.requestTimeoutSeconds * 1000,
+    ...(config.sessionHeader === undefined ? {} : { sessionHeader: config.sessionHeader }),
     conversations,
     bodySettings: settings,
     keepRaw: config.exportLevel === "raw",

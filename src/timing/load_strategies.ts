@@ -10,11 +10,13 @@ import { CONCURRENCY_STRATEGY } from "./concurrency_strategy.ts";
 import { REQUEST_RATE_STRATEGY } from "./request_rate_strategy.ts";
 import { FIXED_SCHEDULE_STRATEGY } from "./fixed_schedule_strategy.ts";
 import { USER_CENTRIC_STRATEGY } from "./user_centric_strategy.ts";
+import { RATE_SERIES_STRATEGY } from "./rate_series_strategy.ts";
 
 const STRATEGY_LIST = [
   FIXED_SCHEDULE_STRATEGY,
   USER_CENTRIC_STRATEGY,
   REQUEST_RATE_STRATEGY,
+  RATE_SERIES_STRATEGY,
   CONCURRENCY_STRATEGY,
 ] as const;
 

@@ -100,7 +100,7 @@ const REQUEST_RATE_OPTIONS = [
     offValues: ["concurrency_burst"],
     yaml: [`${PHASE}.type`],
     requires: [{
-      key: ["requestRate", "warmupRequestRate"],
+      key: ["requestRate", "requestRateSeries", "warmupRequestRate"],
       level: "warning",
       why: "has no effect without --request-rate: requests are sent as fast as --concurrency allows",
     }],
@@ -116,7 +116,10 @@ const REQUEST_RATE_OPTIONS = [
     group: "Load Generator",
     metavar: "<shape>",
     yaml: [`${PHASE}.smoothness`],
-    requires: [{ key: ["requestRate", "warmupRequestRate"], why: "shapes request-rate arrivals" }],
+    requires: [{
+      key: ["requestRate", "requestRateSeries", "warmupRequestRate"],
+      why: "shapes request-rate arrivals",
+    }],
     needs: [{ key: "arrivalPattern", value: "gamma", whenGiven: true, why: "only shapes gamma arrivals" }],
     help: "Gamma shape of arrivals (1 = Poisson, below 1 burstier, above 1 smoother); given alone it selects gamma.",
   },

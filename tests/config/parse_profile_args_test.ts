@@ -421,7 +421,7 @@ Deno.test("parseProfileArgs reports every problem together, one line each", asyn
   assert.ok(error instanceof ConfigError);
   const text = error.problems.join("\n");
   assert.equal(error.problems.length, 6, text);
-  assert.match(text, /--concurrency: '0' is out of range; give a whole number of at least 1\./);
+  assert.match(text, /--concurrency: '0' is out of range; give a whole number between 1 and 1,000,000\./);
   assert.match(text, /--isl: 'abc' is not a whole number/);
   assert.match(
     text,
@@ -429,7 +429,7 @@ Deno.test("parseProfileArgs reports every problem together, one line each", asyn
   );
   assert.match(text, /--export-level: 'everything' is not a valid choice; use one of: summary, records, raw\./);
   assert.match(text, /Unknown option '--frobnicate'/);
-  assert.match(text, /--request-rate: '-3' is out of range; give a number greater than 0\./);
+  assert.match(text, /--request-rate: '-3' is out of range; give a number greater than 0 and at most 1,000,000\./);
   for (const problem of error.problems) assert.ok(!problem.includes("\n"), `one line: ${problem}`);
   assert.match(error.message, /^6 configuration problems:\n {2}- /);
 });
@@ -450,16 +450,18 @@ Deno.test("parseProfileArgs rejects stray arguments instead of ignoring them", a
   assert.ok(!hidden.join("\n").includes("tok"), hidden.join("\n"));
 });
 
-Deno.test("parseProfileArgs rejects AIPerf options that are not supported yet, naming them", async () => {
+Deno.test("parseProfileArgs rejects AIPerf options of features not built yet, naming them and the feature", async () => {
   const problems = await problemsOf([
     "-m",
     "m",
-    "--export-http-trace",
-    "--auto-plot",
+    "--accuracy-benchmark",
+    "mmlu",
+    "--wandb-project",
+    "p",
   ]);
   assert.deepEqual(problems, [
-    "--export-http-trace is not supported yet by infermeter; remove it (the run would not do what AIPerf does with it).",
-    "--auto-plot is not supported yet by infermeter; remove it (the run would not do what AIPerf does with it).",
+    "--accuracy-benchmark is not built yet in infermeter (it belongs to accuracy benchmarks); remove it.",
+    "--wandb-project is not built yet in infermeter (it belongs to OTel, MLflow and W&B export); remove it.",
   ]);
   assert.match(
     (await problemsOf(["-m", "m", "--concurrency", "1,4,16"]))[0],
@@ -528,14 +530,14 @@ Deno.test("parseProfileArgs refuses to run when help is requested", async () => 
 Deno.test("parseProfileArgs bounds prompt lengths and entry counts before anything is built", async () => {
   assert.match(
     (await problemsOf(["-m", "m", "--isl", "0"]))[0],
-    /--isl: '0' is out of range; .* between 1 and 10000000/,
+    /--isl: '0' is out of range; .* between 1 and 10,000,000/,
   );
-  assert.match((await problemsOf(["-m", "m", "--isl", "1e12"]))[0], /between 1 and 10000000/);
+  assert.match((await problemsOf(["-m", "m", "--isl", "1e12"]))[0], /between 1 and 10,000,000/);
   assert.match(
     (await problemsOf(["-m", "m", "--num-dataset-entries", "1e12"]))[0],
-    /--num-dataset-entries: '1e12' is out of range; .* between 1 and 1000000/,
+    /--num-dataset-entries: '1e12' is out of range; .* between 1 and 1,000,000/,
   );
-  assert.match((await problemsOf(["-m", "m", "--conversation-turn-mean", "1e6"]))[0], /between 1 and 10000/);
+  assert.match((await problemsOf(["-m", "m", "--conversation-turn-mean", "1e6"]))[0], /between 1 and 10,000/);
   // Each value within its bound, the product above what a run builds in memory.
   assert.match(
     (await problemsOf(["-m", "m", "--num-dataset-entries", "1000000"]))[0],

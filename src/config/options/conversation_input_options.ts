@@ -83,4 +83,15 @@ export const CONVERSATION_INPUT_OPTIONS = optionGroup("Conversation Input", [
     flags: ["--ignore-trace-delays"],
     help: "Drop the dataset's timestamps and delays: turns go out as the load strategy allows.",
   },
+  {
+    key: "interTurnDelayCapSeconds",
+    type: "float",
+    min: 0,
+    max: MAX_DURATION_SECONDS,
+    flags: ["--inter-turn-delay-cap-seconds"],
+    metavar: "<seconds>",
+    defaultDescription: "no cap",
+    help: "Cut every think time between turns (a dataset's delays, or synthetic --conversation-turn-delay-*) to " +
+      "at most this long; how many were cut is said at start.",
+  },
 ]);

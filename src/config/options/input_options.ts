@@ -48,6 +48,27 @@ export const INPUT_OPTIONS = optionGroup("Input", [
     help: "Format of --input-file.",
   },
   {
+    key: "hfSubset",
+    type: "string",
+    flags: ["--hf-subset"],
+    requires: [{ key: "publicDataset", why: "chooses a subset of a Hugging Face public dataset" }],
+    metavar: "<subset>",
+    defaultDescription: "the dataset's own (e.g. sharegpt4o for llava_onevision)",
+    help: "Subset (config name) of a Hugging Face-backed --public-dataset, read from the local copy.",
+  },
+  {
+    key: "datasetFilter",
+    type: "list",
+    items: "text",
+    repeatable: true,
+    default: [],
+    flags: ["--dataset-filter"],
+    requires: [{ key: "publicDataset", why: "filters a public dataset" }],
+    metavar: "<key=value>",
+    help: "Filter of a public dataset that declares filters (AIPerf's exgentic datasets); no dataset infermeter " +
+      "reads declares one, so any filter is refused.",
+  },
+  {
     key: "publicDataset",
     type: "enum",
     choices: PUBLIC_DATASET_NAMES,
@@ -103,6 +124,36 @@ export const INPUT_OPTIONS = optionGroup("Input", [
     metavar: "<int>",
     yaml: ["benchmark.dataset.prompts.batch_size"],
     help: "Synthetic prompts per request (the inputs of one embeddings request).",
+  },
+  {
+    key: "systemPrompt",
+    type: "string",
+    multiline: true,
+    flags: ["--system-prompt"],
+    conflictsWith: [
+      { key: "systemPromptFile", why: "both give the system prompt" },
+      {
+        key: ["sharedSystemPromptLength", "promptPrefixPoolSize", "promptPrefixLength"],
+        why: "both set a prompt prefix",
+      },
+    ],
+    metavar: "<text>",
+    help: "System prompt sent verbatim as the system message of every conversation (synthetic, file or public); " +
+      "a dataset's own system message follows it after a blank line. --isl still sizes the user prompt only.",
+  },
+  {
+    key: "systemPromptFile",
+    type: "path",
+    flags: ["--system-prompt-file"],
+    conflictsWith: [
+      {
+        key: ["sharedSystemPromptLength", "promptPrefixPoolSize", "promptPrefixLength"],
+        why: "both set a prompt prefix",
+      },
+    ],
+    metavar: "<file>",
+    help: "UTF-8 file holding the system prompt (as --system-prompt); read once at start, so a missing file fails " +
+      "before anything is sent.",
   },
   {
     key: "sharedSystemPromptLength",
@@ -203,6 +254,23 @@ export const INPUT_OPTIONS = optionGroup("Input", [
     flags: ["--image-batch-size", "--batch-size-image"],
     yaml: ["benchmark.dataset.images.batch_size"],
     help: "Images per request.",
+  },
+  {
+    key: "imageSource",
+    type: "enum",
+    choices: ["noise"],
+    unsupportedChoices: ["assets"],
+    flags: ["--image-source"],
+    defaultDescription: "noise",
+    help: "Where synthetic images come from: random noise pixels at the requested size (no files needed).",
+  },
+  {
+    key: "imageSourceSampling",
+    type: "enum",
+    choices: ["random-with-replacement", "shuffle-cycle", "sequential-cycle"],
+    default: "random-with-replacement",
+    flags: ["--image-source-sampling"],
+    help: "How images are picked from a finite source; noise images are each new, so every choice gives the same.",
   },
   {
     key: "imageFormat",

@@ -27,6 +27,15 @@ export const ISL_OPTIONS = optionGroup("Input Sequence Length (ISL)", [
     help: "Standard deviation of the synthetic prompt length (normal distribution).",
   },
   {
+    key: "randomCorpusStyle",
+    type: "enum",
+    choices: ["vllm"],
+    unsupportedChoices: ["sglang"],
+    default: "vllm",
+    flags: ["--random-corpus-style"],
+    help: "Which tool's random-length rules --random-range-ratio follows: vLLM's symmetric window.",
+  },
+  {
     key: "seqDist",
     type: "string",
     flags: ["--seq-dist", "--sequence-distribution"],

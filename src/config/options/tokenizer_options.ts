@@ -24,4 +24,15 @@ export const TOKENIZER_OPTIONS = optionGroup("Tokenizer", [
     help: "Count the ISL of chat-style requests over the model's own chat template (role headers, BOS, generation " +
       "prompt), read from the --tokenizer directory or the Hugging Face cache, as the server tokenizes it.",
   },
+  {
+    key: "tokenizerRevision",
+    type: "string",
+    flags: ["--tokenizer-revision"],
+    pattern: /^[\w.-]+(\/[\w.-]+)*$/,
+    patternHelp: "a branch, tag or commit hash, e.g. main or 0a1b2c3",
+    metavar: "<revision>",
+    defaultDescription: "main (refs/main in the cache, else the newest snapshot)",
+    help: "Revision of a hub tokenizer (--tokenizer or --model as org/name): the snapshot that branch or tag names " +
+      "in the local Hugging Face cache, or that commit; never downloaded.",
+  },
 ]);
