@@ -3,7 +3,7 @@
  * runs to compare (artifact directories, summary JSON files, or directories of runs); the first is the baseline.
  */
 import { type Command, defineCommand } from "../config/command_spec.ts";
-import type { OptionSpec } from "../config/option_spec.ts";
+import type { OptionSpec } from "../base/option_spec.ts";
 
 const COMPARE_OPTIONS = [
   {

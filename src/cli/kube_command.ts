@@ -3,7 +3,7 @@
  * profile option, passed to the shards through the run's ConfigMap.
  */
 import { type Command, defineCommand } from "../config/command_spec.ts";
-import type { OptionSpec } from "../config/option_spec.ts";
+import type { OptionSpec } from "../base/option_spec.ts";
 
 const G = "Kubernetes";
 

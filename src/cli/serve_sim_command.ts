@@ -4,7 +4,7 @@
  * defaults (`SIM_DEFAULTS`); the simulator validates the ranges (`resolveSimOptions`).
  */
 import { type Command, defineCommand } from "../config/command_spec.ts";
-import type { OptionSpec } from "../config/option_spec.ts";
+import type { OptionSpec } from "../base/option_spec.ts";
 import { SIM_DEFAULTS, type SimOptions } from "../sim/sim_options.ts";
 import { SIM_ROUTES } from "../sim/sim_route_registry.ts";
 

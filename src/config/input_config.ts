@@ -32,6 +32,7 @@ function compactValue(value: unknown): unknown {
 function phaseType(config: ProfileConfig): string {
   if (config.customDatasetType === "mooncake_trace") return "fixed_schedule";
   if (config.requestRate === undefined) return "concurrency";
+  if (config.arrivalSmoothness !== undefined) return "gamma";
   return config.arrivalPattern === "concurrency_burst" ? "concurrency" : config.arrivalPattern;
 }
 

@@ -15,8 +15,11 @@
  */
 import { ConfigError } from "./config_error.ts";
 import { layerOptionValues, type OptionAssignment } from "./layer_option_values.ts";
-import { OPTION_TABLE, type OptionKey, PROFILE_COMMAND } from "./option_table.ts";
-import type { ValueSource } from "./option_spec.ts";
+import { type OptionKey, PROFILE_COMMAND, profileCommandFor } from "./option_table.ts";
+import type { Registry } from "../base/registry.ts";
+import type { LoadStrategyEntry } from "../timing/load_strategy.ts";
+import { LOAD_STRATEGIES } from "../timing/load_strategies.ts";
+import type { ValueSource } from "../base/option_spec.ts";
 import { cliAssignments, envAssignments } from "./parse_command_args.ts";
 import type { ProfileConfig } from "./profile_config.ts";
 import { isHelpRequest, readCliArgs } from "./read_cli_args.ts";
@@ -26,9 +29,22 @@ import { resolveProfileConfig } from "./resolve_profile_config.ts";
 
 export { isHelpRequest } from "./read_cli_args.ts";
 
-/** The `infermeter profile --help` text, grouped like AIPerf's. */
-export function profileHelp(options: RenderHelpOptions = {}): string {
-  return renderHelp(PROFILE_COMMAND, options);
+/** What `profile`'s help is asked for: the arguments (`--help`, `--help-all`, `--help <word>`) and the width. */
+export interface ProfileHelpOptions extends RenderHelpOptions {
+  /** The command's arguments; without them, the short help. */
+  readonly argv?: readonly string[];
+}
+
+/**
+ * The `infermeter profile` help: `--help` the options of a first run and examples, `--help-all` every option
+ * grouped like AIPerf's, `--help <word>` the options about a word.
+ */
+export function profileHelp(options: ProfileHelpOptions = {}): string {
+  const argv = options.argv ?? [];
+  const at = argv.findIndex((arg) => arg === "--help" || arg === "-h");
+  const word = at >= 0 && at + 1 < argv.length && !argv[at + 1].startsWith("-") ? argv[at + 1] : undefined;
+  const scope = options.scope ?? (argv.includes("--help-all") ? "all" : "short");
+  return renderHelp(PROFILE_COMMAND, { ...options, scope, filter: options.filter ?? word });
 }
 
 /** What the parser needs from the outside world (injected so tests need no real files or environment). */
@@ -55,8 +71,20 @@ export interface ParsedProfile {
   readonly sources: Readonly<Record<keyof ProfileConfig, ValueSource>>;
 }
 
+/** Options for {@link parseProfileArgs}. */
+export interface ParseProfileOptions {
+  /** The load strategies whose options `profile` reads. @default LOAD_STRATEGIES */
+  readonly strategies?: Registry<LoadStrategyEntry>;
+}
+
 /** Parses, layers and validates; rejects with one `ConfigError` listing every problem. */
-export async function parseProfileArgs(argv: readonly string[], io: ProfileIo): Promise<ParsedProfile> {
+export async function parseProfileArgs(
+  argv: readonly string[],
+  io: ProfileIo,
+  options: ParseProfileOptions = {},
+): Promise<ParsedProfile> {
+  const strategies = options.strategies ?? LOAD_STRATEGIES;
+  const command = profileCommandFor(strategies);
   if (isHelpRequest(argv)) {
     throw new ConfigError([
       "-h/--help asks for the option list, not a run; the CLI prints profileHelp() before calling parseProfileArgs.",
@@ -66,7 +94,7 @@ export async function parseProfileArgs(argv: readonly string[], io: ProfileIo): 
   const warnings: string[] = [];
   const assignments: OptionAssignment[] = [];
 
-  const cli = readCliArgs(argv, PROFILE_COMMAND);
+  const cli = readCliArgs(argv, command);
   problems.push(...cli.problems);
 
   const configKey: OptionKey = "configFile";
@@ -92,12 +120,12 @@ export async function parseProfileArgs(argv: readonly string[], io: ProfileIo): 
       assignments.push(...yaml.assignments);
     }
   }
-  assignments.push(...envAssignments(OPTION_TABLE, io.env), ...cliAssignments(cli.occurrences));
+  assignments.push(...envAssignments(command.options, io.env), ...cliAssignments(cli.occurrences));
 
-  const layered = layerOptionValues(OPTION_TABLE, assignments);
+  const layered = layerOptionValues(command.options, assignments);
   problems.push(...layered.problems);
   warnings.push(...layered.warnings);
-  const resolved = resolveProfileConfig(layered.values, { isTty: io.isTty });
+  const resolved = resolveProfileConfig(layered.values, { isTty: io.isTty, strategies });
   problems.push(...resolved.problems);
   warnings.push(...resolved.warnings);
   if (problems.length > 0) throw new ConfigError(problems);

@@ -19,7 +19,7 @@
 import * as yaml from "js-yaml";
 import { didYouMeanHint } from "../base/did_you_mean.ts";
 import type { OptionAssignment } from "./layer_option_values.ts";
-import type { OptionSpec } from "./option_spec.ts";
+import type { OptionSpec } from "../base/option_spec.ts";
 import { OPTION_TABLE } from "./option_table.ts";
 
 /** Options for {@link loadYamlConfig}. */

@@ -20,6 +20,7 @@ import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { MAX_PROMPT_TOKENS } from "./dataset_limits.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
+import type { OptionSpec } from "../base/option_spec.ts";
 import { DEFAULT_CORPUS } from "./default_corpus.ts";
 import { HashBlockPrompts } from "./hash_block_prompts.ts";
 import { describeJson, field, isObject, type JsonRecord, readJsonRecords, recordError } from "./json_record.ts";
@@ -177,7 +178,8 @@ export async function traceConversations(
       ctx.corpus ?? DEFAULT_CORPUS,
       ctx.rng.derive("trace.prompts"),
     );
-    prompts = new HashBlockPrompts(synthesizer, ctx.blockSize ?? defaultBlockSize);
+    const blockSize = ctx.options?.[TRACE_BLOCK_SIZE_KEY];
+    prompts = new HashBlockPrompts(synthesizer, typeof blockSize === "number" ? blockSize : defaultBlockSize);
   }
   const conversations: Conversation[] = [];
   for (const group of groups) {
@@ -212,9 +214,38 @@ export async function loadMooncakeTrace(path: string, ctx?: LoaderContext): Prom
   return { conversations, defaultSampling: "sequential", source: "file", format: MOONCAKE_TRACE };
 }
 
-export const mooncakeTraceLoader: DatasetLoader = {
+/** The option of the hash-id trace formats (mooncake, bailian): tokens per `hash_id` block. */
+export const TRACE_BLOCK_SIZE_KEY = "islBlockSize";
+
+const MOONCAKE_OPTIONS = [
+  {
+    key: TRACE_BLOCK_SIZE_KEY,
+    type: "int",
+    min: 1,
+    max: 1_000_000,
+    flags: ["--prompt-input-tokens-block-size", "--synthetic-input-tokens-block-size", "--isl-block-size"],
+    group: "Input Sequence Length (ISL)",
+    metavar: "<tokens>",
+    defaultDescription: "the trace format's (mooncake 512, bailian 16)",
+    help: "Tokens per hash_id block when trace prompts are synthesized (mooncake_trace, bailian_trace).",
+  },
+] as const satisfies readonly OptionSpec[];
+
+/** "120 requests in 80 sessions over 35.2 s": what a timestamped trace holds. */
+export function describeTrace(dataset: Dataset): string {
+  const turns = dataset.conversations.reduce((n, c) => n + c.turns.length, 0);
+  const stamps = dataset.conversations.map((c) => c.turns[0]?.timestampMs).filter((t) => t !== undefined);
+  const span = stamps.length > 1 ? (Math.max(...stamps) - Math.min(...stamps)) / 1000 : undefined;
+  return `${turns} request${turns === 1 ? "" : "s"} in ${dataset.conversations.length} session` +
+    `${dataset.conversations.length === 1 ? "" : "s"}` +
+    (span !== undefined ? `, first turns over ${Number(span.toPrecision(4))} s` : "");
+}
+
+export const mooncakeTraceLoader = {
   name: MOONCAKE_TRACE,
   description: "JSONL trace: timestamp/delay, input_length with hash_ids (or text_input, payload), output_length.",
+  options: MOONCAKE_OPTIONS,
   canLoad: canLoadMooncakeTrace,
   load: loadMooncakeTrace,
-};
+  describe: describeTrace,
+} as const satisfies DatasetLoader;

@@ -94,6 +94,8 @@ export interface BuildContext {
   readonly useLegacyMaxTokens: boolean;
   /** `--use-server-token-count`: ask the server for usage wherever the API makes that optional. */
   readonly useServerTokenCount: boolean;
+  /** `--per-chunk-usage`: ask for cumulative usage on every streamed chunk (a vLLM / TensorRT-LLM extension). */
+  readonly perChunkUsage?: boolean;
   /** `--extra-inputs`, merged after the adapter's fields and before the turn's `extra`. */
   readonly extraInputs: Readonly<Record<string, unknown>>;
   /** The conversation's system message. */

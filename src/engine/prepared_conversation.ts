@@ -224,6 +224,7 @@ function buildContext(
     maxTokens,
     useLegacyMaxTokens: s.useLegacyMaxTokens,
     useServerTokenCount: s.useServerTokenCount,
+    ...(s.perChunkUsage === true ? { perChunkUsage: true } : {}),
     extraInputs: s.extraInputs,
     systemMessage,
   };
@@ -235,6 +236,7 @@ export function bodySettings(o: BodySettings): BodySettings {
     streaming: o.streaming,
     useLegacyMaxTokens: o.useLegacyMaxTokens,
     useServerTokenCount: o.useServerTokenCount,
+    ...(o.perChunkUsage === true ? { perChunkUsage: true } : {}),
     extraInputs: o.extraInputs,
   };
 }

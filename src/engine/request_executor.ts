@@ -43,6 +43,8 @@ export interface ExecutorContext {
   readonly phase: Phase;
   /** Keep every response payload on the record (`--export-level raw`). */
   readonly keepRaw?: boolean;
+  /** Header that carries the session's correlation id (`--session-header`). @default "X-Correlation-ID" */
+  readonly sessionHeader?: string;
 }
 
 /** What is sent: the body, and what the record says about it. */
@@ -81,7 +83,7 @@ export async function executeRequest(
     commonHeaders: ctx.headers,
     // X-Session-Affinity carries the session's correlation id, as AIPerf sends it, so sticky routers keep a
     // conversation on one replica.
-    headers: [["X-Request-ID", xRequestId], ["X-Correlation-ID", xCorrelationId], [
+    headers: [["X-Request-ID", xRequestId], [ctx.sessionHeader ?? "X-Correlation-ID", xCorrelationId], [
       "X-Session-Affinity",
       xCorrelationId,
     ]],

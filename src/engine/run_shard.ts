@@ -35,6 +35,8 @@ export interface ShardSpec {
   readonly keepRaw?: boolean;
   readonly headers: ReadonlyArray<readonly [string, string]>;
   readonly timeoutMs: number;
+  /** Header that carries each session's correlation id instead of `X-Correlation-ID` (`--session-header`). */
+  readonly sessionHeader?: string;
   readonly conversations: readonly PreparedConversation[];
   /** What turns built at send time are built with. */
   readonly bodySettings: BodySettings;
@@ -83,6 +85,7 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
         path: spec.path,
         headers: spec.headers,
         timeoutMs: spec.timeoutMs,
+        ...(spec.sessionHeader === undefined ? {} : { sessionHeader: spec.sessionHeader }),
         clockOffsetMs: deps.clockOffsetMs,
         workerId: spec.workerId,
         phase: phase.name,

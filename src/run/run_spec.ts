@@ -15,7 +15,12 @@ import { requestPath } from "../endpoints/endpoint_adapter.ts";
 import type { ShardSpec } from "../engine/run_shard.ts";
 import { SeededRandom } from "../base/seeded_random.ts";
 import type { Target } from "../transport/http_exchange.ts";
-import { DEFAULT_TOKENIZER_SPEC, defaultTokenizerFor, resolveTokenizer } from "../tokenizer/load_tokenizer.ts";
+import {
+  DEFAULT_TOKENIZER_SPEC,
+  defaultTokenizerFor,
+  resolveTokenizer,
+  resolveTokenizerSpec,
+} from "../tokenizer/load_tokenizer.ts";
 import type { LazyTokenizer, Tokenizer } from "../tokenizer/tokenizer.ts";
 import { type Logger, sinceStart } from "../ui/logger.ts";
 import { InputError } from "../base/input_error.ts";
@@ -59,11 +64,16 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
   // the default path this thread never builds its tables (15–50 ms of start-up); a file tokenizer loads here.
   // Without --tokenizer, the model's own from the local Hugging Face cache (AIPerf's counts), else the builtin one.
   const auto = parsed.sources.tokenizer === "default"
-    ? defaultTokenizerFor(config.modelNames[0], Deno.env.toObject())
+    ? defaultTokenizerFor(config.modelNames[0], Deno.env.toObject(), config.tokenizerRevision)
     : undefined;
   if (auto !== undefined) logger.info(auto.notice);
   if (auto?.details !== undefined) logger.debug(auto.details);
-  const tokenizerSpec = auto?.spec ?? config.tokenizer;
+  let tokenizerSpec: string;
+  try {
+    tokenizerSpec = auto?.spec ?? resolveTokenizerSpec(config.tokenizer, Deno.env.toObject(), config.tokenizerRevision);
+  } catch (err) {
+    throw new InputError((err as Error).message);
+  }
   const tokenizer = await resolveTokenizer(tokenizerSpec).catch((err: Error) => {
     throw new InputError(err.message);
   });
@@ -96,6 +106,7 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
     streaming,
     useLegacyMaxTokens: config.useLegacyMaxTokens,
     useServerTokenCount: config.useServerTokenCount,
+    perChunkUsage: config.perChunkUsage,
     extraInputs: config.extraInputs,
   });
   const conversations = await prepareConversations(dataset, {
@@ -115,7 +126,7 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
   logger.info(
     `Dataset: ${totalTurns} ${dataset.source} entr${totalTurns === 1 ? "y" : "ies"}` +
       (totalTurns !== conversations.length ? ` in ${conversations.length} sessions` : "") +
-      (config.inputFile ? ` from ${config.inputFile}` : ""),
+      (config.inputFile ? ` from ${config.inputFile}` : "") + (dataset.description ? ` (${dataset.description})` : ""),
   );
   const plans = loadPlans(config, {
     startTimestamps: conversations.map((conv) => conv.turns[0].timestampMs),
@@ -142,6 +153,7 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
       userHeaders: config.headers,
     }),
     timeoutMs: config.requestTimeoutSeconds * 1000,
+    ...(config.sessionHeader === undefined ? {} : { sessionHeader: config.sessionHeader }),
     conversations,
     bodySettings: settings,
     keepRaw: config.exportLevel === "raw",

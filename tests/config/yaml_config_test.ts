@@ -223,7 +223,7 @@ benchmark:
   endpoint: {type: video_generation}
 `);
   assert.equal(problems.length, 2);
-  assert.equal(problems[0], "run.yaml: concurrency: '0' is out of range; give a whole number of at least 1.");
+  assert.equal(problems[0], "run.yaml: concurrency: '0' is out of range; give a whole number between 1 and 1,000,000.");
   assert.match(
     problems[1],
     /^run\.yaml: benchmark\.endpoint\.type: 'video_generation' is not supported yet by infermeter.*use one of: chat, completions, /,

@@ -32,7 +32,7 @@ Deno.test("profile exits 2 and sends nothing when the artifact directory is a fi
     [["--artifact-dir", "afile"], /the artifact directory afile is a file, not a directory/],
     [["--artifact-dir", readOnly], /cannot (create|write into) the artifact directory .*(denied|not permitted)/],
     [["--artifact-dir", "jdir"], /cannot create jdir\/profile_export\.jsonl: Is a directory/],
-    [["--isl", "1e12"], /--isl: '1e12' is out of range; give a whole number between 1 and 10000000/],
+    [["--isl", "1e12"], /--isl: '1e12' is out of range; give a whole number between 1 and 10,000,000/],
     [["--num-dataset-entries", "1e12"], /--num-dataset-entries: '1e12' is out of range/],
     [["--isl", "0"], /--isl: '0' is out of range/],
   ];

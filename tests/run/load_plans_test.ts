@@ -148,3 +148,48 @@ Deno.test("load plans: user-centric users, prefill limit and cancellation on pro
   assert.equal(capped.phases[0].cancellation, undefined, "never cancelled on purpose during warmup");
   assert.equal(capped.phases[0].prefillConcurrency, 2);
 });
+
+Deno.test("load plans: warmup options replace their profiling twins, which the warmup otherwise inherits", () => {
+  const inherits = loadPlans(
+    config({ requestRate: 10, requestRateRampDuration: 3, arrivalPattern: "constant", warmupRequestCount: 4 }),
+    synthetic,
+    notGiven,
+  );
+  assert.deepEqual(inherits.phases[0].strategy.options, { rate: 10, pattern: "constant", rampMs: 3000 });
+  const own = loadPlans(
+    config({
+      requestRate: 10,
+      requestRateRampDuration: 3,
+      arrivalPattern: "constant",
+      warmupRequestCount: 4,
+      warmupRequestRate: 50,
+      warmupRequestRateRampDuration: 1,
+      warmupArrivalPattern: "poisson",
+      prefillConcurrency: 4,
+      prefillConcurrencyRampDuration: 2,
+      warmupPrefillConcurrencyRampDuration: 0.5,
+    }),
+    synthetic,
+    notGiven,
+  );
+  assert.deepEqual(own.phases[0].strategy.options, { rate: 50, pattern: "poisson", rampMs: 1000 });
+  assert.equal(own.phases[0].prefillRampMs, 500);
+  assert.equal(own.phases[1].prefillRampMs, 2000);
+  const closed = loadPlans(
+    config({
+      concurrency: 8,
+      requestCount: 10,
+      concurrencyRampDuration: 4,
+      warmupRequestCount: 4,
+      warmupConcurrencyRampDuration: 1,
+    }),
+    synthetic,
+    { concurrency: true },
+  );
+  assert.deepEqual(closed.phases[0].strategy.options, { concurrency: 8, rampMs: 1000 });
+  assert.deepEqual(closed.phases[1].strategy.options, { concurrency: 8, rampMs: 4000 });
+  assert.deepEqual(closed.notices.slice(-2), [
+    "Warmup: closed loop, 8 sessions in flight (ramped up from 1 over 1 s); stops after 4 requests.",
+    "Profiling: closed loop, 8 sessions in flight (ramped up from 1 over 4 s); stops after 10 requests.",
+  ]);
+});

@@ -99,8 +99,13 @@ export const CHAT_ADAPTER: EndpointAdapter = {
     if (ctx.maxTokens !== undefined) {
       body[ctx.useLegacyMaxTokens ? "max_tokens" : "max_completion_tokens"] = ctx.maxTokens;
     }
-    // AIPerf always asks for the usage chunk when streaming chat, so server counts are available.
-    if (ctx.streaming) body.stream_options = { include_usage: true };
+    // AIPerf always asks for the usage chunk when streaming chat, so server counts are available; with
+    // --per-chunk-usage, on every chunk.
+    if (ctx.streaming) {
+      body.stream_options = ctx.perChunkUsage === true
+        ? { include_usage: true, continuous_usage_stats: true }
+        : { include_usage: true };
+    }
     return mergeExtras(body, ctx.extraInputs, turn.extra);
   },
 

@@ -8,7 +8,7 @@
  *
  * The table must keep its literal types: declare it `as const satisfies readonly OptionSpec<…>[]`.
  */
-import type { GoodputSlo } from "../metrics/goodput.ts";
+import type { GoodputSlo } from "./goodput_slo.ts";
 import type { OptionSpec } from "./option_spec.ts";
 
 /** The options of `T` that own a configuration field. */

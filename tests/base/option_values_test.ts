@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { Registry } from "../../src/base/registry.ts";
-import type { OptionSpec } from "../../src/config/option_spec.ts";
-import type { LayeredOptionValues, OptionKeyOf, OptionValues } from "../../src/config/option_values.ts";
+import type { OptionSpec } from "../../src/base/option_spec.ts";
+import type { LayeredOptionValues, OptionKeyOf, OptionValues } from "../../src/base/option_values.ts";
 import type { ProfileConfig } from "../../src/config/profile_config.ts";
 import type { GoodputSlo } from "../../src/metrics/goodput.ts";
 

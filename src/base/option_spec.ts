@@ -1,6 +1,7 @@
 /**
- * What an option of any command is, as data: its flags, value type, default, bounds, help and group. Every command
- * declares its options as a list of these (`option_table.ts` for `profile`, `src/cli/*_command.ts` for the others);
+ * What an option of any command is, as data: its flags, value type, default, bounds, help, group and its relations
+ * to other options. Every command declares its options as a list of these (`src/config/options/` and the load
+ * strategies and dataset loaders for `profile`, `src/cli/*_command.ts` for the others);
  * parsing (`read_cli_args.ts`, `layer_option_values.ts`), help (`render_help.ts`) and the typed configuration
  * (`option_values.ts`) are all derived from such a list.
  *
@@ -8,8 +9,8 @@
  * declared `as const satisfies readonly OptionSpec<Keys, Groups>[]` keeps its literal keys, choices and defaults,
  * from which `OptionValues` derives the configuration type.
  */
-import type { RegistryEntry } from "../base/registry.ts";
-import type { GoodputSlo } from "../metrics/goodput.ts";
+import type { RegistryEntry } from "./registry.ts";
+import type { GoodputSlo } from "./goodput_slo.ts";
 
 /** Where a configuration value came from; later layers win: default < yaml < env < cli. */
 export type ValueSource = "default" | "yaml" | "env" | "cli";
@@ -64,6 +65,34 @@ export interface OptionBase<G extends string = string> {
   readonly cliOnly?: boolean;
   /** Left out of `--help`: internal modes a command starts itself with. */
   readonly hidden?: boolean;
+  /** Listed in the short `--help` (the options of a first run); every option is in `--help-all`. */
+  readonly common?: boolean;
+  /** Values that mean "off" for relations, like `false` (`--arrival-pattern concurrency_burst`: no open loop). */
+  readonly offValues?: readonly string[];
+}
+
+/**
+ * Another option (or several, any one of which will do) this option is related to, with the words that explain
+ * why, completing the sentence "<this flag> <why>; …". A bare key uses the generic wording.
+ */
+export type OptionRelation = string | {
+  /** The other option's key; with several keys any one satisfies `requires`, and each one conflicts. */
+  readonly key: string | readonly string[];
+  /** What this option does that makes the relation hold ("ramps a request rate"). */
+  readonly why?: string;
+  /** `warning`: the run goes on (the option has no effect) and the user is told. @default "error" */
+  readonly level?: "error" | "warning";
+};
+
+/** A value another option must have when this one is set (`--prefill-concurrency` needs `--streaming`). */
+export interface OptionValueNeed {
+  readonly key: string;
+  /** The value it must have (one of these, for a list). */
+  readonly value: string | number | boolean | readonly (string | number)[];
+  /** What this option does that needs the value ("shapes gamma arrivals"). */
+  readonly why?: string;
+  /** Checked only when the other option was set explicitly (its default is then replaced by a rule). */
+  readonly whenGiven?: boolean;
 }
 
 /** Fields of an option that writes a configuration value under `key`. */
@@ -79,12 +108,26 @@ export interface KeyedOptionBase<K extends string, G extends string> extends Opt
    * `defaultDescription`): its field is never absent from the configuration.
    */
   readonly resolvedByRule?: true;
+  /**
+   * Options that must be set too when this one is (checked generically, every problem reported at once): "set"
+   * means given a value other than `false`, or, for an option with a default, given explicitly.
+   */
+  readonly requires?: readonly OptionRelation[];
+  /** Options that must not be set together with this one. */
+  readonly conflictsWith?: readonly OptionRelation[];
+  /** Values other options must have when this one is set. */
+  readonly needs?: readonly OptionValueNeed[];
 }
 
 /** Free text or a file path. */
 export interface StringOptionSpec<K extends string = string, G extends string = string> extends KeyedOptionBase<K, G> {
   readonly type: "string" | "path";
   readonly default?: string;
+  /** The value may span lines (a prompt); otherwise line breaks and NUL are refused. @default false */
+  readonly multiline?: boolean;
+  /** The value must match this (an HTTP header name, …); `patternHelp` says what is expected, with an example. */
+  readonly pattern?: RegExp;
+  readonly patternHelp?: string;
 }
 
 /** Whole number with inclusive bounds. */
@@ -170,6 +213,8 @@ export type ValueArity = "none" | "required" | "optional";
 export interface UnsupportedOptionSpec<G extends string = string> extends OptionBase<G> {
   readonly type: "unsupported";
   readonly arity: ValueArity;
+  /** The feature, not built yet, that the flag belongs to (named in the error). */
+  readonly pending?: string;
 }
 
 /** A flag that asks for something infermeter already does (or never does): accepted with a warning. */
@@ -277,4 +322,36 @@ export function enumEntries(spec: EnumOptionSpec): readonly RegistryEntry[] | un
 /** The constant default of an option as declared, or undefined. */
 export function declaredDefault(spec: OptionSpec): unknown {
   return isFieldOption(spec) ? spec.default : undefined;
+}
+
+/**
+ * Read access to a command's option values, for declarations below the configuration layer (load strategies,
+ * dataset loaders) that check or use their own options.
+ */
+export interface OptionReader {
+  /** The value of `key` (undefined when unset). */
+  value(key: string): unknown;
+  /** Given in YAML, the environment or a flag, not left at its default. */
+  given(key: string): boolean;
+  /** Set: a value other than `false`; for an option with a default, also given explicitly. */
+  isSet(key: string): boolean;
+  /** The option as the user wrote it (`--isl`, `env X`), for messages. */
+  named(key: string): string;
+  /** The option's main flag. */
+  flag(key: string): string;
+}
+
+/**
+ * Whether an option counts as set for relations and mode selection: a value other than `false`, an empty list or
+ * map, or one of its `offValues`; for an option with a constant default, also given explicitly (a default never
+ * sets anything off).
+ */
+export function optionIsSet(spec: OptionSpec | undefined, value: unknown, given: boolean): boolean {
+  if (value === undefined || value === false) return false;
+  if (Array.isArray(value) && value.length === 0) return false;
+  if (typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0) {
+    return false;
+  }
+  if (typeof value === "string" && spec?.offValues?.includes(value) === true) return false;
+  return spec === undefined || declaredDefault(spec) === undefined || given;
 }
