@@ -5,6 +5,7 @@
  * Successful records feed the record and aggregate metrics; failed ones (an `error`, or `cancelled`) feed
  * only the `errorOnly` metrics and the error summary — as in AIPerf.
  */
+import { didStream } from "./did_stream.ts";
 import type { ProcessedRecord } from "../records/request_record.ts";
 import { Float64Column } from "./float64_column.ts";
 import type { GoodputEvaluator } from "./goodput.ts";
@@ -146,7 +147,11 @@ export class MetricAccumulator {
     const failed = record.error !== undefined || record.cancelled;
     const values: Record<string, RecordValue> = {};
     const slots = failed ? this.#errRecord : this.#okRecord;
+    // A response that did not stream (one body, or one event carrying many tokens) has no first token apart from
+    // its last: it is kept out of TTFT, ITL and every other streaming metric.
+    const streamed = didStream(record);
     for (let i = 0; i < slots.length; i++) {
+      if (!streamed && slots[i].def.flags.streamingOnly) continue;
       const v = slots[i].def.compute(record, values);
       if (v === undefined) continue;
       if (typeof v === "number") {

@@ -7,6 +7,7 @@
  * Record and aggregate metrics see successful records only, except those flagged `errorOnly`.
  */
 import type { AggregateMetricDef, DerivedMetricDef, MetricDef, RecordMetricDef } from "./metric_def.ts";
+import { didStream } from "./did_stream.ts";
 
 /** Reads a numeric value of an already computed record metric. */
 function num(values: Readonly<Record<string, unknown>>, tag: string): number | undefined {
@@ -664,6 +665,23 @@ export const GOOD_REQUEST_COUNT: AggregateMetricDef = {
   compute: (_r, v, ctx) => (ctx.isGood === undefined ? undefined : ctx.isGood(v) ? 1 : 0),
 };
 
+/**
+ * `streamed_request_count = count(successful requests whose response streamed)`: several content events, or one
+ * carrying at most one token. The others (a server that answered a streaming request with one body) are left out of
+ * TTFT, ITL and the other streaming metrics; the console says how many.
+ */
+export const STREAMED_REQUEST_COUNT: AggregateMetricDef = {
+  tag: "streamed_request_count",
+  header: "Streamed Request Count",
+  unit: "requests",
+  kind: "aggregate",
+  fold: "sum",
+  requires: [],
+  flags: { streamingOnly: true, jsonOnly: true, noIndividualRecords: true },
+  displayOrder: 1015,
+  compute: (r) => r.error !== undefined || r.cancelled ? undefined : didStream(r) ? 1 : 0,
+};
+
 /** `usage_discrepancy_count = count(records whose usage_prompt_tokens_diff_pct, usage_completion_tokens_diff_pct
  * or usage_reasoning_tokens_diff_pct exceeds 10 %)` (AIPerf's default threshold). */
 export const USAGE_DISCREPANCY_COUNT: AggregateMetricDef = {
@@ -1043,6 +1061,7 @@ export const COMPLETED_REQUEST_COUNT: DerivedMetricDef = {
 
 /** All metrics, in declaration order (dependencies first reads best, but the registry sorts topologically). */
 export const METRIC_DEFS: readonly MetricDef[] = [
+  STREAMED_REQUEST_COUNT,
   REQUEST_LATENCY,
   TIME_TO_FIRST_TOKEN,
   TIME_TO_SECOND_TOKEN,

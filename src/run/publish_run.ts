@@ -10,7 +10,7 @@ import { type SummaryJsonInfo, summaryJsonObject } from "../export/json_export.t
 import type { Logger } from "../ui/logger.ts";
 import { finishTelemetry, type TelemetryResult } from "./telemetry_session.ts";
 import { type ClientFacts, clientFacts } from "./client_facts.ts";
-import { buildResultView, clientVerdicts, viewMetricsOf } from "../metrics/result_view.ts";
+import { buildResultView, clientVerdicts, streamingVerdict, viewMetricsOf } from "../metrics/result_view.ts";
 import { evaluateThresholds, thresholdsJson, thresholdVerdict } from "../report/run_thresholds.ts";
 import { notWrittenLine, renderConsole } from "./run_console.ts";
 import type { UnwrittenFile } from "./unwritten_file.ts";
@@ -150,11 +150,14 @@ export async function writeOutputs(
 function judgedView(plan: RunPlan, summary: RunSummary, client: ClientFacts) {
   const metrics = viewMetricsOf(summary);
   const requests = { ok: summary.successCount, errors: summary.errorCount };
-  const thresholds = evaluateThresholds(plan.endpoint.thresholds, buildResultView(metrics, { requests }));
+  const plain = buildResultView(metrics, { requests });
+  const thresholds = evaluateThresholds(plan.endpoint.thresholds, plain);
+  const streaming = streamingVerdict(plain);
   const view = buildResultView(metrics, {
     requests,
     verdicts: [
       ...thresholds.map(thresholdVerdict),
+      ...(streaming === undefined ? [] : [streaming]),
       ...clientVerdicts({
         ...(client.load.targetRate === null
           ? {}

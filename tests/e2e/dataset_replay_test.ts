@@ -67,6 +67,11 @@ Deno.test("seed 003: a raw payload file is replayed line by line, each body as w
   assertVerbatim(sent, lines);
   const records = await readJsonl(join(tmp.path, "artifacts/Qwen_Qwen3-0.6B-chat-concurrency2/profile_export.jsonl"));
   assert.equal(records.length, 3);
+  // The payloads do not ask for a stream, so the answers came whole: said once, and kept out of TTFT and ITL
+  // (which would otherwise read as the whole latency).
+  const notStreamed = records.filter((r) => (r.record.metrics.output_sequence_length as { value: number }).value > 1);
+  assert.match(detected.stdout, new RegExp(`✗ streaming: ${notStreamed.length} of 3 responses did not stream`));
+  assert.doesNotMatch(detected.stdout, /Time to First Token/);
 });
 
 Deno.test("seed 003: a directory of raw payload files is one conversation per file, turns in order on one session", async () => {
