@@ -5,6 +5,7 @@
  * terminal. It checks the cross-option constraints too, collecting every problem. It restates no default: constants
  * live in the option table only (each rule is described there in `defaultDescription`).
  */
+import { PEERS } from "../report/peers/peer_registry.ts";
 import { type LayeredValue, valueSources } from "./layer_option_values.ts";
 import { MAX_SYNTHETIC_TOKENS } from "../dataset/dataset_limits.ts";
 import { OPTION_TABLE, type OptionKey, PROFILE_COMMAND, type ProfileOptionTable } from "./option_table.ts";
@@ -50,6 +51,16 @@ export function resolveProfileConfig(
   const given = (key: OptionKey): boolean => (values.get(key)?.source ?? "default") !== "default";
   /** How to name an option in a message: as the user wrote it, or by its flag. */
   const named = (key: OptionKey): string => values.get(key)?.origin ?? flagOf(key);
+
+  // Peers' metrics are computed from the per-request records after the run: check the names and the records now.
+  for (const name of fields.peerMetrics.flatMap((n) => n.split(",")).map((n) => n.trim()).filter((n) => n !== "")) {
+    if (name !== "all" && !PEERS.has(name)) {
+      problems.push(`${named("peerMetrics")}: ${PEERS.describeUnknown(name)}, or all.`);
+    }
+  }
+  if (fields.peerMetrics.length > 0 && fields.exportLevel === "summary") {
+    problems.push(`${named("peerMetrics")} needs the per-request records, which --export-level summary leaves out.`);
+  }
 
   // Endpoint
   let customEndpoint = fields.customEndpoint;

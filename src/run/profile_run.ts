@@ -41,6 +41,8 @@ import { type CollectOptions, collectRecords } from "./collect_records.ts";
 import { buildRunSpec } from "./run_spec.ts";
 import { EXPORTERS } from "./exporters.ts";
 import { writeRunReport } from "../report/run_report.ts";
+import { selectPeers } from "../report/peers/peer_registry.ts";
+import { writePeerMetrics } from "../report/peers/write_peer_metrics.ts";
 import type { LiveRun } from "./live_run.ts";
 import type { RecordSink } from "./record_sink.ts";
 import { InputError } from "../base/input_error.ts";
@@ -536,6 +538,13 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     () => Deno.writeTextFile(paths.consoleTxt, consoleText + "\n"),
   );
   (o.print ?? console.log)(consoleSaved ? consoleText : `${consoleText}\n${notWrittenLine(unwritten.at(-1)!)}`);
+  // Peers' metrics read the records file just written; a failure to compute them loses no result.
+  if (config.peerMetrics.length > 0) {
+    await writePeerMetrics(dir, selectPeers(config.peerMetrics)).then(
+      (peers) => (o.print ?? console.log)(peers.consoleTable),
+      (err: Error) => logger.warning(`peer_metrics.json could not be written: ${err.message}`),
+    );
+  }
   // The HTML report reads the exports just written; a failure to draw it loses no result.
   await writeRunReport(dir).then(
     (report) => logger.info(`HTML report: ${report.path}`),

@@ -14,7 +14,7 @@
  * - Statistics: numpy mean, min, max, percentiles (linear: p25 p50 p75 p90 p95 p99), population std.
  */
 import type { PeerRecord } from "./peer_records.ts";
-import { per, type PeerDefinition, type PeerValue, sumOf } from "./peer_definition.ts";
+import { type PeerDefinition, type PeerValue, per, sumOf } from "./peer_definition.ts";
 import { mean, percentile, std } from "./peer_stats.ts";
 
 /** GenAI-Perf's per-request ITL in ms (rounded to whole nanoseconds as it does), for > 1 output token. */

@@ -18,8 +18,8 @@
  *   measured window, every request status included.
  */
 import type { PeerRecord } from "./peer_records.ts";
-import { per, type PeerDefinition, type PeerValue, spanSec, sumOf, v } from "./peer_definition.ts";
-import { weightedSummary, type WeightedSummary } from "./peer_stats.ts";
+import { type PeerDefinition, type PeerValue, per, spanSec, sumOf, v } from "./peer_definition.ts";
+import { type WeightedSummary, weightedSummary } from "./peer_stats.ts";
 
 /** Output tokens as GuideLLM takes them: server usage, else one per content chunk. */
 export function guidellmOutputTokens(r: PeerRecord): number {

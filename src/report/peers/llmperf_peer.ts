@@ -13,7 +13,7 @@
  * - Overall output throughput = Σ output tokens / (test end − test start); completed requests per minute likewise.
  */
 import type { PeerRecord } from "./peer_records.ts";
-import { per, type PeerDefinition, type PeerValue, spanSec, sumOf } from "./peer_definition.ts";
+import { type PeerDefinition, type PeerValue, per, spanSec, sumOf } from "./peer_definition.ts";
 import { mean, percentile, std } from "./peer_stats.ts";
 
 /** LLMPerf's per-request inter-token latency in seconds: (last content chunk − start) / chunks. */

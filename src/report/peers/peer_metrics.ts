@@ -47,10 +47,17 @@ export function computePeerMetrics(set: PeerRecordSet, peers: readonly PeerDefin
     warmupLeftOut: set.warmupLines,
     infermeter: baseline,
     peers: peers.map((peer) => {
-      const report: PeerReport = { name: peer.name, tool: peer.tool, definedIn: peer.definedIn, ...peer.compute(set.records) };
+      const report: PeerReport = {
+        name: peer.name,
+        tool: peer.tool,
+        definedIn: peer.definedIn,
+        ...peer.compute(set.records),
+      };
       const resolved = report.explanations.map((e): ResolvedExplanation => {
         const value = report.values.find((x) => x.key === e.peerKey);
-        if (value === undefined) throw new RangeError(`peer ${peer.name}: explanation names unknown value ${e.peerKey}`);
+        if (value === undefined) {
+          throw new RangeError(`peer ${peer.name}: explanation names unknown value ${e.peerKey}`);
+        }
         return {
           metric: e.metric,
           peerKey: e.peerKey,

@@ -52,9 +52,9 @@ export function peerMetricsSections(result: PeerMetricsResult): HtmlSection[] {
     });
     sections.push({
       kind: "note",
-      text: `Defined in ${
-        p.definedIn.map((c) => `${c.repository} ${c.file} (${c.function})`).join("; ")
-      }. ${p.notes.join(" ")}`,
+      text: `Defined in ${p.definedIn.map((c) => `${c.repository} ${c.file} (${c.function})`).join("; ")}. ${
+        p.notes.join(" ")
+      }`,
     });
   }
   return sections;

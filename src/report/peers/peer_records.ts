@@ -121,20 +121,21 @@ function toRecord(r: RawLine, originNs: number, path: string): PeerRecord {
   const startMs = (r.startNs - originNs) / 1e6;
   const ttft = checkedNumber(r.metrics, "time_to_first_token", where);
   const gaps = metricValue(r.metrics, "inter_chunk_latency");
+  const gapList: number[] = [];
+  if (gaps !== undefined && gaps !== null) {
+    if (!Array.isArray(gaps)) throw new ReportError(`${where}: metric inter_chunk_latency is not a list.`);
+    for (const gap of gaps) {
+      if (typeof gap !== "number" || !Number.isFinite(gap)) {
+        throw new ReportError(`${where}: inter_chunk_latency holds ${JSON.stringify(gap)}, not a number.`);
+      }
+      gapList.push(gap);
+    }
+  }
   const chunkTimesMs: number[] = [];
   if (ttft !== undefined) {
     let t = startMs + ttft;
     chunkTimesMs.push(t);
-    if (gaps !== undefined && gaps !== null) {
-      if (!Array.isArray(gaps)) throw new ReportError(`${where}: metric inter_chunk_latency is not a list.`);
-      for (const gap of gaps) {
-        if (typeof gap !== "number" || !Number.isFinite(gap)) {
-          throw new ReportError(`${where}: inter_chunk_latency holds ${JSON.stringify(gap)}, not a number.`);
-        }
-        t += gap;
-        chunkTimesMs.push(t);
-      }
-    }
+    for (const gap of gapList) chunkTimesMs.push(t += gap);
   }
   return {
     line: r.line,

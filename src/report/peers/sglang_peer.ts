@@ -14,7 +14,7 @@
  * - Statistics: numpy mean, median, std, p99 (ITL also p95 and max); an empty list reports 0.
  */
 import { chunkGapsMs, type PeerRecord, ttftMs } from "./peer_records.ts";
-import { per, type PeerDefinition, type PeerValue, spanSec, sumOf, v } from "./peer_definition.ts";
+import { type PeerDefinition, type PeerValue, per, spanSec, sumOf, v } from "./peer_definition.ts";
 import { mean, orZero, percentile, std } from "./peer_stats.ts";
 
 /** Output length as SGLang takes it: server usage, else (the requested length is not in the records) the client
@@ -80,7 +80,12 @@ export const SGLANG_PEER: PeerDefinition = {
         value: retokenized,
         unit: "tokens",
       },
-      { key: "request_throughput", label: "Request throughput (req/s)", value: per(ok.length, duration), unit: "req/s" },
+      {
+        key: "request_throughput",
+        label: "Request throughput (req/s)",
+        value: per(ok.length, duration),
+        unit: "req/s",
+      },
       {
         key: "input_throughput",
         label: "Input token throughput (tok/s)",
@@ -125,7 +130,8 @@ export const SGLANG_PEER: PeerDefinition = {
         {
           metric: "TPOT",
           peerKey: "mean_tpot_ms",
-          peerDefinition: "mean over successful requests with > 1 output token of (E2E − TTFT) / (output tokens − 1), " +
+          peerDefinition:
+            "mean over successful requests with > 1 output token of (E2E − TTFT) / (output tokens − 1), " +
             "E2E to the stream's last line",
           infermeterKey: "inter_token_latency.avg",
           why: "SGLang's E2E runs to the end of the stream ([DONE] and any usage chunk), infermeter's to the last " +

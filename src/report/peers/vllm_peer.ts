@@ -18,7 +18,7 @@
  * - Statistics: numpy mean, median, percentile (linear), population std; an empty list reports 0.
  */
 import { chunkGapsMs, type PeerRecord, ttftMs } from "./peer_records.ts";
-import { per, type PeerDefinition, type PeerValue, spanSec, sumOf, v } from "./peer_definition.ts";
+import { type PeerDefinition, type PeerValue, per, spanSec, sumOf, v } from "./peer_definition.ts";
 import { mean, orZero, percentile, std } from "./peer_stats.ts";
 
 /** Output length as vLLM takes it: server usage when non-zero, else the client tokenizer's count. */
@@ -111,7 +111,12 @@ export const VLLM_PEER: PeerDefinition = {
       { key: "duration", label: "Benchmark duration (s)", value: v(duration), unit: "s" },
       { key: "total_input_tokens", label: "Total input tokens", value: totalInput, unit: "tokens" },
       { key: "total_output_tokens", label: "Total generated tokens", value: totalOutput, unit: "tokens" },
-      { key: "request_throughput", label: "Request throughput (req/s)", value: per(ok.length, duration), unit: "req/s" },
+      {
+        key: "request_throughput",
+        label: "Request throughput (req/s)",
+        value: per(ok.length, duration),
+        unit: "req/s",
+      },
       {
         key: "output_throughput",
         label: "Output token throughput (tok/s)",
