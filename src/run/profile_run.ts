@@ -43,6 +43,7 @@ import { EXPORTERS } from "./exporters.ts";
 import { writeRunReport } from "../report/run_report.ts";
 import { selectPeers } from "../report/peers/peer_registry.ts";
 import { writePeerMetrics } from "../report/peers/write_peer_metrics.ts";
+import { writeServerTimingSplit } from "../report/server_timing_split.ts";
 import type { LiveRun } from "./live_run.ts";
 import type { RecordSink } from "./record_sink.ts";
 import { InputError } from "../base/input_error.ts";
@@ -543,6 +544,12 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     await writePeerMetrics(dir, selectPeers(config.peerMetrics)).then(
       (peers) => (o.print ?? console.log)(peers.consoleTable),
       (err: Error) => logger.warning(`peer_metrics.json could not be written: ${err.message}`),
+    );
+  }
+  if (config.exportLevel !== "summary") {
+    await writeServerTimingSplit(dir).then(
+      (split) => split !== undefined && (o.print ?? console.log)(split.consoleTable),
+      (err: Error) => logger.warning(`server_timing_split.json could not be written: ${err.message}`),
     );
   }
   // The HTML report reads the exports just written; a failure to draw it loses no result.

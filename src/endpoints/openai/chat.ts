@@ -10,6 +10,7 @@
  */
 import type { Turn } from "../../dataset/conversation.ts";
 import type { BuildContext, Delta, EndpointAdapter, PriorExchange } from "../endpoint_adapter.ts";
+import { readBodyServerTiming } from "../server_timing.ts";
 import {
   asObject,
   asText,
@@ -55,7 +56,7 @@ function readChoice(obj: JsonObject, key: "delta" | "message"): Delta {
   const choice = asObject(choices[0]);
   const part = choice ? asObject(choice[key]) : undefined;
   if (!part) {
-    return { usage, error, finishReason: asText(choice?.finish_reason) };
+    return { usage, error, finishReason: asText(choice?.finish_reason), serverTiming: readBodyServerTiming(obj) };
   }
   return {
     content: asText(part.content),
@@ -64,6 +65,7 @@ function readChoice(obj: JsonObject, key: "delta" | "message"): Delta {
     usage,
     finishReason: asText(choice?.finish_reason),
     error,
+    serverTiming: readBodyServerTiming(obj),
   };
 }
 

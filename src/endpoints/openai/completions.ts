@@ -7,6 +7,7 @@
  */
 import type { Turn } from "../../dataset/conversation.ts";
 import type { BuildContext, Delta, EndpointAdapter } from "../endpoint_adapter.ts";
+import { readBodyServerTiming } from "../server_timing.ts";
 import {
   asObject,
   asText,
@@ -29,6 +30,7 @@ function readChoice(obj: JsonObject): Delta {
     usage: readUsage(obj.usage),
     finishReason: choice ? asText(choice.finish_reason) : undefined,
     error: readApiError(obj),
+    serverTiming: readBodyServerTiming(obj),
   };
 }
 

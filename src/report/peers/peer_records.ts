@@ -32,6 +32,49 @@ export interface PeerRecord {
   readonly inputTokens?: number;
   /** `usage_prompt_tokens`: the server's own prompt count. */
   readonly serverInputTokens?: number;
+  /** `metadata.server_timing`: the server's own timing split, when it reported one (ms and tokens). */
+  readonly serverTiming?: RecordServerTiming;
+}
+
+/** The server timing as the JSONL carries it (`metadata.server_timing`, snake case there). */
+export interface RecordServerTiming {
+  readonly source: string;
+  readonly queueMs?: number;
+  readonly prefillMs?: number;
+  readonly decodeMs?: number;
+  readonly inferenceMs?: number;
+  readonly totalMs?: number;
+  readonly promptTokens?: number;
+  readonly decodeTokens?: number;
+  readonly cachedTokens?: number;
+}
+
+const TIMING_KEYS = {
+  queue_ms: "queueMs",
+  prefill_ms: "prefillMs",
+  decode_ms: "decodeMs",
+  inference_ms: "inferenceMs",
+  total_ms: "totalMs",
+  prompt_tokens: "promptTokens",
+  decode_tokens: "decodeTokens",
+  cached_tokens: "cachedTokens",
+} as const;
+
+function readServerTiming(x: unknown, where: string): RecordServerTiming | undefined {
+  if (x === undefined || x === null) return undefined;
+  if (typeof x !== "object" || Array.isArray(x)) throw new ReportError(`${where}: server_timing is not an object.`);
+  const o = x as Record<string, unknown>;
+  if (typeof o.source !== "string") throw new ReportError(`${where}: server_timing has no source.`);
+  const out: Record<string, unknown> = { source: o.source };
+  for (const [key, field] of Object.entries(TIMING_KEYS)) {
+    const v = o[key];
+    if (v === undefined) continue;
+    if (typeof v !== "number" || !Number.isFinite(v)) {
+      throw new ReportError(`${where}: server_timing.${key} is ${JSON.stringify(v)}, not a number.`);
+    }
+    out[field] = v;
+  }
+  return out as unknown as RecordServerTiming;
 }
 
 /** The records of one run, with what was read. */
@@ -54,6 +97,7 @@ function numberOf(x: unknown): number | undefined {
 
 interface RawLine {
   readonly line: number;
+  readonly serverTiming: unknown;
   readonly startNs: number;
   readonly endNs: number;
   readonly ok: boolean;
@@ -89,7 +133,7 @@ function parseLine(text: string, where: string, line: number): RawLine | "warmup
   }
   const error = (json as { error?: unknown }).error;
   const ok = (error === null || error === undefined) && meta.was_cancelled !== true;
-  return { line, startNs, endNs, ok, metrics: metrics as Record<string, unknown> };
+  return { line, startNs, endNs, ok, metrics: metrics as Record<string, unknown>, serverTiming: meta.server_timing };
 }
 
 /**
@@ -149,6 +193,7 @@ function toRecord(r: RawLine, originNs: number, path: string): PeerRecord {
     serverOutputTokens: checkedNumber(r.metrics, "usage_completion_tokens", where),
     inputTokens: checkedNumber(r.metrics, "input_sequence_length", where),
     serverInputTokens: checkedNumber(r.metrics, "usage_prompt_tokens", where),
+    serverTiming: readServerTiming(r.serverTiming, where),
   };
 }
 
