@@ -58,14 +58,16 @@ function readChoice(obj: JsonObject, key: "delta" | "message"): Delta {
   if (!part) {
     return { usage, error, finishReason: asText(choice?.finish_reason), serverTiming: readBodyServerTiming(obj) };
   }
+  const finishReason = asText(choice?.finish_reason);
   return {
     content: asText(part.content),
     reasoning: readReasoning(part),
     toolCalls: readToolCallText(part.tool_calls, part.function_call),
     usage,
-    finishReason: asText(choice?.finish_reason),
+    finishReason,
     error,
-    serverTiming: readBodyServerTiming(obj),
+    // Servers put their timing on the last chunk (with the finish reason) or a choice-less one: token chunks skip it.
+    serverTiming: finishReason === undefined ? undefined : readBodyServerTiming(obj),
   };
 }
 
