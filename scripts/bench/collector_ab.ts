@@ -5,10 +5,12 @@
  * what runs for every SSE event of a run, so a change there shows here first.
  *
  *   git archive <commit> | tar -x -C /tmp/base
- *   deno run -A scripts/bench/collector_ab.ts --base /tmp/base [--pairs 7] [--events 200] [--seconds 2]
+ *   deno run -A scripts/bench/collector_ab.ts --base /tmp/base [--rounds 100] [--events 200] [--timings]
+ *   deno run -A scripts/bench/collector_ab.ts --base /tmp/base --processes [--pairs 7] [--seconds 2]
  *
- * Each pair runs A and B in fresh processes, alternating which goes first. Reports ns per event per side and the
- * median of the per-pair B/A ratios. `--timings` makes every response end with a llama.cpp `timings` chunk (the
+ * By default both trees run in one process in alternating 100 ms rounds (`--rounds`, default 100) and the median
+ * per-round B/A ratio is reported; `--processes` runs each side in fresh processes instead, alternating which goes
+ * first (`--pairs`), which keeps JIT state apart but is much noisier on a shared machine. `--timings` makes every response end with a llama.cpp `timings` chunk (the
  * cost for servers that send one; the base tree ignores it).
  */
 import { resolve } from "node:path";
@@ -47,7 +49,8 @@ function stream(): string[] {
   return out;
 }
 
-async function child(tree: string): Promise<void> {
+/** One response's hot-path work with a tree's modules, as a function (its return value feeds a sink). */
+async function loadTree(tree: string): Promise<() => number> {
   const { ResponseCollector } = await import(pathToFileURL(`${tree}/src/engine/response_collector.ts`).href);
   const { CHAT_ADAPTER } = await import(pathToFileURL(`${tree}/src/endpoints/openai/chat.ts`).href);
   let headerTiming: ((h: ReadonlyMap<string, string>) => unknown) | undefined;
@@ -58,13 +61,21 @@ async function child(tree: string): Promise<void> {
   }
   const payloads = stream();
   const headers = new Map([["content-type", "text/event-stream"], ["transfer-encoding", "chunked"]]);
-  let sink = 0;
-  const one = () => {
+  return () => {
     const c = new ResponseCollector(CHAT_ADAPTER);
     for (let i = 0; i < payloads.length; i++) c.onEvent(payloads[i], i);
     c.flush();
-    if (headerTiming !== undefined && headerTiming(headers) !== undefined) sink++;
-    sink += c.responseTimes.length + (c.usage?.completionTokens ?? 0);
+    const timed = headerTiming !== undefined && headerTiming(headers) !== undefined ? 1 : 0;
+    return timed + c.responseTimes.length + (c.usage?.completionTokens ?? 0);
+  };
+}
+
+async function child(tree: string): Promise<void> {
+  const run = await loadTree(tree);
+  const payloads = stream();
+  let sink = 0;
+  const one = () => {
+    sink += run();
   };
   const until = performance.now() + 500;
   while (performance.now() < until) one();
@@ -97,9 +108,51 @@ function median(xs: readonly number[]): number {
   return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+/**
+ * Both trees in one process, in alternating 100 ms rounds: load on a shared machine changes between rounds, not
+ * between the two halves of one, so the per-round ratio is far steadier than across processes.
+ */
+async function interleaved(base: string, ours: string, rounds: number): Promise<void> {
+  const runs = [await loadTree(base), await loadTree(ours)];
+  const events = stream().length;
+  let sink = 0;
+  const time = (f: () => number, ms: number): number => {
+    let n = 0;
+    const start = performance.now();
+    while (performance.now() - start < ms) {
+      sink += f();
+      n++;
+    }
+    return ((performance.now() - start) * 1e6) / (n * events);
+  };
+  for (let i = 0; i < 10; i++) time(runs[i % 2], 100); // warm both up
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const first = i % 2;
+    const x = time(runs[first], 100);
+    const y = time(runs[1 - first], 100);
+    a.push(first === 0 ? x : y);
+    b.push(first === 0 ? y : x);
+  }
+  const ratios = a.map((x, i) => b[i] / x);
+  console.log(
+    `in one process, ${rounds} alternating rounds of 100 ms: ns/event median A ${median(a).toFixed(1)}, B ${
+      median(b).toFixed(1)
+    }; B/A median ${median(ratios).toFixed(3)} (p25 ${percentile(ratios, 25).toFixed(3)}, p75 ${
+      percentile(ratios, 75).toFixed(3)
+    })${sink < 0 ? "" : ""}`,
+  );
+}
+
+function percentile(xs: readonly number[], q: number): number {
+  const s = [...xs].sort((x, y) => x - y);
+  return s[Math.min(s.length - 1, Math.floor((q / 100) * s.length))];
+}
+
 if (Deno.args.includes("--child")) {
   await child(resolve(arg("child")));
-} else {
+} else if (Deno.args.includes("--processes")) {
   const base = resolve(arg("base"));
   const ours = resolve(new URL("../..", import.meta.url).pathname);
   const pairs = Number(arg("pairs", "7"));
@@ -121,5 +174,11 @@ if (Deno.args.includes("--child")) {
   console.log(
     `ns/event median: A ${median(a).toFixed(1)}, B ${median(b).toFixed(1)}; B/A median ${median(ratios).toFixed(3)} ` +
       `(min ${Math.min(...ratios).toFixed(3)}, max ${Math.max(...ratios).toFixed(3)}, ${pairs} pairs)`,
+  );
+} else {
+  await interleaved(
+    resolve(arg("base")),
+    resolve(new URL("../..", import.meta.url).pathname),
+    Number(arg("rounds", "100")),
   );
 }
