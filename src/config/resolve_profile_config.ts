@@ -59,7 +59,10 @@ export function resolveProfileConfig(
     }
   }
   if (fields.peerMetrics.length > 0 && fields.exportLevel === "summary") {
-    problems.push(`${named("peerMetrics")} needs the per-request records, which --export-level summary leaves out.`);
+    warnings.push(
+      `${named("peerMetrics")} reads the per-request records, which --export-level summary leaves out: ` +
+        "peer_metrics.json will not be written.",
+    );
   }
 
   // Endpoint

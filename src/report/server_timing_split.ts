@@ -210,6 +210,8 @@ export async function writeServerTimingSplit(
   const recordsPath = `${base}/${RECORDS_FILE}`;
   let text: string;
   try {
+    // A device or pipe in its place (a full disk simulated with /dev/full) would never end: read files only.
+    if (!(await Deno.stat(recordsPath)).isFile) return undefined;
     text = await Deno.readTextFile(recordsPath);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return undefined;

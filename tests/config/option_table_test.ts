@@ -77,7 +77,7 @@ Deno.test("every value option's aliases parse to the same field as its first fla
   };
   for (const spec of OPTION_TABLE) {
     if (!isValueOption(spec) || spec.key === "configFile") continue;
-    const value = spec.type === "enum" ? enumChoices(spec)[0] : sample[spec.type];
+    const value = spec.type === "enum" ? enumChoices(spec)[0] : spec.key === "peerMetrics" ? "vllm" : sample[spec.type];
     const context = spec.key === "modelNames" ? [] : ["-m", "m"];
     if (spec.key === "arrivalSmoothness" || spec.key === "arrivalPattern") context.push("--request-rate", "1");
     if (spec.key === "benchmarkGracePeriod") context.push("--benchmark-duration", "5");

@@ -221,8 +221,11 @@ export async function readPeerRecords(dir: string): Promise<PeerRecordSet> {
   const path = `${dir.replace(/\/+$/, "")}/${RECORDS_FILE}`;
   let text: string;
   try {
+    // A device or pipe in its place (a full disk simulated with /dev/full) would never end: read files only.
+    if (!(await Deno.stat(path)).isFile) throw new ReportError(`${path}: not a regular file.`);
     text = await Deno.readTextFile(path);
   } catch (e) {
+    if (e instanceof ReportError) throw e;
     if (e instanceof Deno.errors.NotFound) {
       throw new ReportError(
         `${path}: not found; peers' metrics are computed from the per-request records, which a run writes unless ` +
