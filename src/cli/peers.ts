@@ -13,6 +13,7 @@ import { ReportError } from "../report/report_error.ts";
 import { selectPeers } from "../report/peers/peer_registry.ts";
 import { peerMetricsJson } from "../report/peers/peer_metrics.ts";
 import { writePeerMetrics } from "../report/peers/write_peer_metrics.ts";
+import { writeServerTimingSplit } from "../report/server_timing_split.ts";
 
 export async function runPeers(args: string[]): Promise<number> {
   if (isHelpRequest(args)) {
@@ -29,6 +30,12 @@ export async function runPeers(args: string[]): Promise<number> {
     if (parsed.values.json) console.log(JSON.stringify(peerMetricsJson(written.result), null, 2));
     else console.log(written.consoleTable);
     console.error(`wrote ${written.path}`);
+    // The server's own view of the same requests, when it reported one.
+    const split = await writeServerTimingSplit(parsed.operands[0]);
+    if (split !== undefined) {
+      if (!parsed.values.json) console.log(`\n${split.consoleTable}`);
+      console.error(`wrote ${split.path}`);
+    }
     return EXIT.OK;
   } catch (e) {
     if (e instanceof ConfigError || e instanceof ReportError || e instanceof RegistryLookupError) {

@@ -47,7 +47,8 @@ export const PEERS_COMMAND: Command<typeof PEERS_OPTIONS> = defineCommand({
     "LLMPerf and GenAI-Perf, each with its own metric definitions (TPOT with or without the first token, ITL per " +
     "chunk or per token, which requests count, which duration), computed from the run's profile_export.jsonl " +
     "(infermeter's or AIPerf's). Writes peer_metrics.json with every value, where each tool defines it, and why it " +
-    "differs from infermeter's own metric.",
+    "differs from infermeter's own metric. When the records carry the server's own per-request timing (llama.cpp, TGI, " +
+    "OpenAI, SGLang), also writes server_timing_split.json and prints where the time went.",
   options: PEERS_OPTIONS,
   operands: "accept",
 });

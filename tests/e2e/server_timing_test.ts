@@ -60,6 +60,15 @@ Deno.test("a llama.cpp-style server's timings split the client's TTFT into prefi
   assert.equal(prefill.count, 8);
   assert.ok(Math.abs(client.avg - prefill.avg - rest.avg) < 1e-6, "the parts add up to the client's TTFT");
   assert.ok(rest.p50 >= 0 && rest.p50 < 20, `loopback network + client is small: ${rest.p50}`);
+  // `peers` on the finished run gives the same split from its records.
+  await Deno.remove(`${tmp.path}/run/server_timing_split.json`);
+  const peers = await runCli(["peers", `${tmp.path}/run`, "--peer-metrics", "vllm"], {
+    cwd: tmp.path,
+    timeoutMs: 30_000,
+  });
+  assertExit(peers, 0);
+  assert.match(peers.stdout, /Server timing split \(llama\.cpp: 8 of 8/);
+  assert.deepEqual(await readJson(`${tmp.path}/run/server_timing_split.json`), split);
   const decode = split.decode.find((r) => r.part === "Server decode")!;
   assert.ok(decode.avg > 11 * 8 * 0.9, `11 gaps of 8 ms: ${decode.avg}`);
 });
