@@ -101,7 +101,12 @@ export function serverTimingSplit(records: readonly PeerRecord[]): ServerTimingS
       row("Client TTFT", "first content chunk − request start (client clock)", clientTtft),
       row("Server queue", "server: waiting before the request started", queue),
       row("Server prefill", "server: prompt processing (llama.cpp prompt_ms)", prefill),
-      row("Network + client", "client TTFT − server queue − server prefill, per request", ttftRest),
+      row(
+        "Network + client",
+        "client TTFT − server queue − server prefill, per request: the network, the client, and server time the " +
+          "server does not report (llama.cpp reports no queue: waiting for a slot or a batch lands here)",
+        ttftRest,
+      ),
     ]),
     decode: keep([
       row("Client decode", "request_latency − TTFT (first to last content chunk)", clientDecode),
