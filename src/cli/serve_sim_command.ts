@@ -5,7 +5,7 @@
  */
 import { type Command, defineCommand } from "../config/command_spec.ts";
 import type { OptionSpec } from "../base/option_spec.ts";
-import { SIM_DEFAULTS, type SimOptions } from "../sim/sim_options.ts";
+import { SIM_DEFAULTS, SIM_SERVER_TIMING_STYLES, type SimOptions } from "../sim/sim_options.ts";
 import { SIM_ROUTES } from "../sim/sim_route_registry.ts";
 
 /** Configuration keys of serve-sim: the `SimOptions` fields, plus `fast`. */
@@ -229,6 +229,17 @@ const SERVE_SIM_OPTIONS = [
     flags: ["--emit-send-times"],
     group: "Options",
     help: 'Add "sim_sent_at_ms" (epoch ms) to every streamed chunk, for calibration.',
+  },
+  {
+    key: "serverTiming",
+    type: "enum",
+    choices: SIM_SERVER_TIMING_STYLES,
+    default: SIM_DEFAULTS.serverTiming,
+    flags: ["--server-timing"],
+    group: "Options",
+    help: "Report each request's own timing split like a real server: llama.cpp (a timings object with the " +
+      "measured prefill and decode in a streamed answer's last chunk), tgi (x-queue-time, x-inference-time, " +
+      "x-total-time headers) or openai (openai-processing-ms) on non-streamed answers.",
   },
   {
     key: "shutdownGraceMs",

@@ -7,6 +7,7 @@
  * problem is collected. It restates no default: constants live in the option table only (each rule is described
  * there in `defaultDescription`).
  */
+import { PEERS } from "../report/peers/peer_registry.ts";
 import { type LayeredValue, valueSources } from "./layer_option_values.ts";
 import { MAX_SYNTHETIC_TOKENS } from "../dataset/dataset_limits.ts";
 import { type OptionKey, profileCommandFor, type ProfileOptionTable } from "./option_table.ts";
@@ -59,6 +60,19 @@ export function resolveProfileConfig(
   const given = (key: OptionKey): boolean => (values.get(key)?.source ?? "default") !== "default";
   const view = new OptionValueView(table, values);
   const named = (key: OptionKey): string => view.named(key);
+
+  // Peers' metrics are computed from the per-request records after the run: check the names and the records now.
+  for (const name of fields.peerMetrics.flatMap((n) => n.split(",")).map((n) => n.trim()).filter((n) => n !== "")) {
+    if (name !== "all" && !PEERS.has(name)) {
+      problems.push(`${named("peerMetrics")}: ${PEERS.describeUnknown(name)}, or all.`);
+    }
+  }
+  if (fields.peerMetrics.length > 0 && fields.exportLevel === "summary") {
+    warnings.push(
+      `${named("peerMetrics")} reads the per-request records, which --export-level summary leaves out: ` +
+        "peer_metrics.json will not be written.",
+    );
+  }
 
   // Endpoint
   let customEndpoint = fields.customEndpoint;

@@ -11,6 +11,7 @@
 import type { RegistryEntry } from "../base/registry.ts";
 import type { MediaKind, Turn } from "../dataset/conversation.ts";
 import type { ChatMessage } from "../tokenizer/chat_template.ts";
+import type { ServerTiming } from "./server_timing.ts";
 
 /** Registered endpoint type names (`--endpoint-type`); the registry is the list of valid ones. */
 export type EndpointType = string;
@@ -42,6 +43,8 @@ export interface Delta {
   readonly finishReason?: string;
   /** Set when the body is an API error object (`{"error": {...}}`) delivered with a 2xx status or in-stream. */
   readonly error?: { readonly message: string; readonly type?: string; readonly code?: number };
+  /** The server's own timing of the request (llama.cpp `timings`, SGLang `meta_info`), usually on the last chunk. */
+  readonly serverTiming?: ServerTiming;
 }
 
 /** What an endpoint type is, as data: the engine, the metric registry and the console read only this. */

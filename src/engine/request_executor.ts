@@ -13,6 +13,7 @@ import type {
 } from "../transport/http_exchange.ts";
 import type { Phase, RecordError, RequestRecord } from "../records/request_record.ts";
 import { ResponseCollector } from "./response_collector.ts";
+import { mergeServerTiming, readHeaderServerTiming } from "../endpoints/server_timing.ts";
 import { httpReason } from "./http_reason.ts";
 import type { SendMeta } from "./phase_runner.ts";
 
@@ -130,6 +131,7 @@ export async function executeRequest(
     content: collector.content,
     reasoning: collector.reasoning,
     usage: collector.usage,
+    serverTiming: mergeServerTiming(collector.serverTiming, readHeaderServerTiming(ex.headers)),
     finishReason: collector.finishReason,
     error,
     cancelled: ex.error?.kind === "cancelled",

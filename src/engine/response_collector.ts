@@ -8,6 +8,7 @@
  * happens later still, off this thread (records/record_processor.ts).
  */
 import type { Delta, EndpointAdapter, Usage } from "../endpoints/endpoint_adapter.ts";
+import type { ServerTiming } from "../endpoints/server_timing.ts";
 
 export class ResponseCollector {
   readonly responseTimes: number[] = [];
@@ -16,6 +17,8 @@ export class ResponseCollector {
   firstOutputAt: number | undefined;
   lastResponseAt: number | undefined;
   usage: Usage | undefined;
+  /** The last server timing a chunk or body carried. */
+  serverTiming: ServerTiming | undefined;
   finishReason: string | undefined;
   /** First API error object seen in the stream or body. */
   apiError: Delta["error"] | undefined;
@@ -104,6 +107,7 @@ export class ResponseCollector {
     if (delta.usage !== undefined) this.usage = mergeUsage(this.usage, delta.usage);
     if (delta.finishReason !== undefined) this.finishReason = delta.finishReason;
     if (delta.error !== undefined) this.apiError ??= delta.error;
+    if (delta.serverTiming !== undefined) this.serverTiming = delta.serverTiming;
     let content = delta.content;
     if (delta.finalContent !== undefined) {
       if (this.firstOutputAt !== undefined) {

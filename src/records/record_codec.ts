@@ -6,8 +6,9 @@
  * and says which field is wrong, so a truncated or foreign line is an error, never a silently different record.
  */
 import type { RawResponse, RecordError, RequestRecord } from "./request_record.ts";
+import { SERVER_TIMING_FIELDS, SERVER_TIMING_SOURCES } from "../endpoints/server_timing.ts";
 
-type Kind = "number" | "string" | "boolean" | "numbers" | "usage" | "error" | "raw" | "phase";
+type Kind = "number" | "string" | "boolean" | "numbers" | "usage" | "error" | "raw" | "phase" | "serverTiming";
 
 /** Every field a record may carry and its kind; `true` = required. */
 const FIELDS: Readonly<Record<keyof RequestRecord, readonly [Kind, boolean]>> = {
@@ -34,6 +35,7 @@ const FIELDS: Readonly<Record<keyof RequestRecord, readonly [Kind, boolean]>> = 
   content: ["string", true],
   reasoning: ["string", true],
   usage: ["usage", false],
+  serverTiming: ["serverTiming", false],
   finishReason: ["string", false],
   error: ["error", false],
   cancelled: ["boolean", true],
@@ -127,6 +129,19 @@ function check(kind: Kind, v: unknown): string | undefined {
       if (typeof e.type !== "string" || typeof e.message !== "string") return "needs string 'type' and 'message'";
       if (e.code !== undefined && typeof e.code !== "number") return ".code must be a number";
       if (e.group !== undefined && typeof e.group !== "string") return ".group must be a string";
+      return undefined;
+    }
+    case "serverTiming": {
+      if (!isObject(v)) return "must be an object";
+      if (!(SERVER_TIMING_SOURCES as readonly unknown[]).includes(v.source)) {
+        return `.source must be one of ${SERVER_TIMING_SOURCES.join(", ")}`;
+      }
+      for (const k of Object.keys(v)) {
+        if (k === "source") continue;
+        if (!(SERVER_TIMING_FIELDS as readonly string[]).includes(k)) return `has an unknown key '${k}'`;
+        const x = v[k];
+        if (typeof x !== "number" || !(x >= 0)) return `.${k} must be a number ≥ 0`;
+      }
       return undefined;
     }
     case "raw":

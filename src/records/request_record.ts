@@ -6,6 +6,7 @@
  * over, so records from all shards compare directly. Wall-clock epoch ms = `run.timeOriginMs + t`.
  */
 import type { Usage } from "../endpoints/endpoint_adapter.ts";
+import type { ServerTiming } from "../endpoints/server_timing.ts";
 import type { PhaseName } from "../timing/phase_spec.ts";
 
 /** The phase a request belonged to. */
@@ -73,6 +74,9 @@ export interface RequestRecord {
   readonly reasoning: string;
   /** Last non-null usage seen. */
   readonly usage?: Usage;
+  /** The server's own timing split of this request (llama.cpp `timings`, TGI / OpenAI headers, SGLang
+   * `meta_info`); absent when the server reports none. Server-clock durations in ms. */
+  readonly serverTiming?: ServerTiming;
   readonly finishReason?: string;
   readonly error?: RecordError;
   readonly cancelled: boolean;

@@ -203,6 +203,14 @@ async function readOptionalText(path: string): Promise<string | undefined> {
   }
 }
 
+/** `extra` after the errors, before the console output (the last section when there is one). */
+function insertBeforeConsole(sections: readonly HtmlSection[], extra: readonly HtmlSection[]): HtmlSection[] {
+  const last = sections.at(-1);
+  return last?.kind === "pre" && last.title === "Console output"
+    ? [...sections.slice(0, -1), ...extra, last]
+    : [...sections, ...extra];
+}
+
 /** Where {@link writeRunReport} writes, and what it read. */
 export interface RunReportResult {
   readonly path: string;
@@ -218,6 +226,8 @@ export interface RunReportSources {
   readonly recordsPath?: string | null;
   /** The console text itself (a run writing its report before its console file). */
   readonly consoleText?: string;
+  /** Further sections after the errors (a run's peers' metrics, its server timing split). */
+  readonly extraSections?: readonly HtmlSection[];
 }
 
 /**
@@ -236,7 +246,12 @@ export async function renderRunReport(
   const run = await readRunExport(jsonPath);
   const points = sources.recordsPath === null ? undefined : await readRunRecords(run.dir, sources.recordsPath);
   const consoleText = sources.consoleText ?? await readOptionalText(await consolePathOf(run.dir));
-  const html = renderReportHtml(runReportPage(run, points, consoleText), await echartsBrowserScript());
+  const page = runReportPage(run, points, consoleText);
+  const extra = sources.extraSections ?? [];
+  const html = renderReportHtml(
+    extra.length === 0 ? page : { ...page, sections: insertBeforeConsole(page.sections, extra) },
+    await echartsBrowserScript(),
+  );
   return { html, run, points };
 }
 

@@ -121,6 +121,7 @@ export async function writeOutputs(
   render?: (written: readonly OutputFile[], unwritten: readonly UnwrittenFile[], ctx: PublishContext) => string,
 ): Promise<{ consoleText?: string; unwritten: readonly UnwrittenFile[] }> {
   const writer = new GuardedWriter(run.logger);
+  const shared = new Map<string, unknown>();
   let consoleText: string | undefined;
   const context = (sink?: PublishContext["sink"]): PublishContext => ({
     config: plan.config,
@@ -133,6 +134,8 @@ export async function writeOutputs(
     unwritten: writer.unwritten,
     log: { path: run.logPath, failure: run.logFile.failure },
     timeOriginMs: performance.timeOrigin,
+    shared,
+    outputs: plan.outputs,
   });
   for (let i = 0; i < plan.outputs.length; i++) {
     const output = plan.outputs[i];

@@ -31,7 +31,7 @@ import { planGeneration } from "./plan_generation.ts";
 import type { RequestRecorder } from "./request_journal.ts";
 import { RequestSeeder } from "./request_seeder.ts";
 import { simErrorBody, SimRequestError } from "./sim_error.ts";
-import { resolveSimOptions, type SimOptions } from "./sim_options.ts";
+import { resolveSimOptions, type SimOptions, type SimServerTimingStyle } from "./sim_options.ts";
 import type { ReplyContext, SimRoute } from "./sim_route.ts";
 import { SIM_ROUTES } from "./sim_route_registry.ts";
 import { SimStats } from "./sim_stats.ts";
@@ -156,6 +156,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
         plan,
         emitSendTimes: o.emitSendTimes,
         embeddingDimensions: o.embeddingDimensions,
+        llamaCppTimings: o.serverTiming === "llama.cpp" ? { arrival } : undefined,
       };
       const words = new WordSource(rng.derive("words"));
       const clock = new TokenClock(o, rng.derive("latency"));
@@ -184,7 +185,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
         const content = words.take(plan.contentTokens);
         stats.outputTokensTotal += total;
         done(total, undefined, finishReason);
-        return answer(call.body(reply, reasoning, content), JSON_HEADERS);
+        return answer(call.body(reply, reasoning, content), timingHeaders(o.serverTiming, arrival));
       }
 
       const emitter = new SseEmitter({
@@ -394,4 +395,23 @@ function hex8(n: number): string {
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * A non-streamed answer's headers with the server's own timing, measured from the request's arrival: TGI's
+ * (`x-queue-time` 0 — the simulator never queues —, `x-inference-time` and `x-total-time`, whole ms) or OpenAI's
+ * `openai-processing-ms`.
+ */
+function timingHeaders(style: SimServerTimingStyle, arrival: number): Record<string, string> {
+  if (style !== "tgi" && style !== "openai") return JSON_HEADERS;
+  const elapsed = Math.round(performance.now() - arrival);
+  return style === "tgi"
+    ? {
+      ...JSON_HEADERS,
+      "x-queue-time": "0",
+      "x-validation-time": "0",
+      "x-inference-time": String(elapsed),
+      "x-total-time": String(elapsed),
+    }
+    : { ...JSON_HEADERS, "openai-processing-ms": String(elapsed) };
 }

@@ -5,6 +5,12 @@
  * turns that into exit code 2.
  */
 
+/** How serve-sim reports its own per-request timing (`--server-timing`). */
+export type SimServerTimingStyle = "none" | "llama.cpp" | "tgi" | "openai";
+
+/** Every `--server-timing` choice. */
+export const SIM_SERVER_TIMING_STYLES: readonly SimServerTimingStyle[] = ["none", "llama.cpp", "tgi", "openai"];
+
 export interface SimOptions {
   /** Interface to bind. Loopback by default so a benchmark server is never exposed by accident.
    * @default "127.0.0.1" */
@@ -74,6 +80,13 @@ export interface SimOptions {
   /** Add `"sim_sent_at_ms"` (epoch ms, µs precision, taken right before the chunk is enqueued) to streamed chunks.
    * @default false */
   readonly emitSendTimes: boolean;
+  /**
+   * Report a per-request server timing split the way one server family does: `llama.cpp` (a `timings` object with
+   * the measured prefill and decode in the last chunk of a streamed OpenAI answer), `tgi` (`x-queue-time`,
+   * `x-inference-time`, `x-total-time` headers) or `openai` (`openai-processing-ms`) on non-streamed answers.
+   * @default "none"
+   */
+  readonly serverTiming: SimServerTimingStyle;
   /** On close, how long in-flight responses may take to finish before they are cut short.
    * @default 1000 */
   readonly shutdownGraceMs: number;
@@ -108,6 +121,7 @@ export const SIM_DEFAULTS: SimOptions = Object.freeze({
   stallMs: 10_000,
   seed: undefined,
   emitSendTimes: false,
+  serverTiming: "none",
   shutdownGraceMs: 1000,
   recordRequests: undefined,
   dcgmGpus: 0,

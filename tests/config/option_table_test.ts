@@ -79,6 +79,8 @@ Deno.test("every value option's aliases parse to the same field as its first fla
     if (!isValueOption(spec) || spec.key === "configFile") continue;
     const value = spec.type === "enum"
       ? enumChoices(spec)[0]
+      : spec.key === "peerMetrics"
+      ? "vllm"
       : spec.type === "int" && spec.max !== undefined
       ? String(Math.min(3, spec.max))
       : sample[spec.type];

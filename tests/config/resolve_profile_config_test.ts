@@ -38,6 +38,8 @@ function otherValue(spec: FieldOptionSpec): unknown {
     case "enum":
       return enumChoices(spec).find((choice) => choice !== spec.default && choice !== "concurrency_burst");
     case "list":
+      // --peer-metrics takes tool names only.
+      if (spec.key === "peerMetrics") return ["guidellm"];
       return spec.items === "url" ? ["http://other:1"] : ["other"];
     case "keyValue":
       return { other: 1 };

@@ -32,6 +32,19 @@ export const OUTPUT_OPTIONS = optionGroup("Output", [
     help: "How much to write: the summary only, plus one record per request, or plus raw requests and responses.",
   },
   {
+    key: "peerMetrics",
+    type: "list",
+    items: "text",
+    repeatable: true,
+    default: [],
+    flags: ["--peer-metrics"],
+    metavar: "<tools>",
+    yaml: ["benchmark.artifacts.peer_metrics"],
+    help: "After the run, also report it as these tools would, each with its own metric definitions, from the " +
+      "same records: vllm, sglang, guidellm, llmperf, genai-perf, or all (comma-separated). Writes " +
+      "peer_metrics.json and prints the table; needs the per-request records (not --export-level summary).",
+  },
+  {
     key: "sliceDuration",
     type: "float",
     min: 0,

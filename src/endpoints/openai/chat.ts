@@ -10,6 +10,7 @@
  */
 import type { Turn } from "../../dataset/conversation.ts";
 import type { BuildContext, Delta, EndpointAdapter, PriorExchange } from "../endpoint_adapter.ts";
+import { readBodyServerTiming } from "../server_timing.ts";
 import {
   asObject,
   asText,
@@ -55,15 +56,18 @@ function readChoice(obj: JsonObject, key: "delta" | "message"): Delta {
   const choice = asObject(choices[0]);
   const part = choice ? asObject(choice[key]) : undefined;
   if (!part) {
-    return { usage, error, finishReason: asText(choice?.finish_reason) };
+    return { usage, error, finishReason: asText(choice?.finish_reason), serverTiming: readBodyServerTiming(obj) };
   }
+  const finishReason = asText(choice?.finish_reason);
   return {
     content: asText(part.content),
     reasoning: readReasoning(part),
     toolCalls: readToolCallText(part.tool_calls, part.function_call),
     usage,
-    finishReason: asText(choice?.finish_reason),
+    finishReason,
     error,
+    // Servers put their timing on the last chunk (with the finish reason) or a choice-less one: token chunks skip it.
+    serverTiming: finishReason === undefined ? undefined : readBodyServerTiming(obj),
   };
 }
 
