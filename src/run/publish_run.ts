@@ -12,7 +12,7 @@ import { finishTelemetry, type TelemetryResult } from "./telemetry_session.ts";
 import { type ClientFacts, clientFacts } from "./client_facts.ts";
 import { buildResultView, clientVerdicts, streamingVerdict, viewMetricsOf } from "../metrics/result_view.ts";
 import { evaluateThresholds, thresholdsJson, thresholdVerdict } from "../report/run_thresholds.ts";
-import { notWrittenLine, renderConsole } from "./run_console.ts";
+import { type ConsoleMode, notWrittenLine, renderConsole } from "./run_console.ts";
 import type { UnwrittenFile } from "./unwritten_file.ts";
 import type { ExecutedRun } from "./execute_run.ts";
 import type { OpenRun } from "./open_run.ts";
@@ -74,7 +74,12 @@ export async function publishRun(
     ...(thresholds.length === 0 ? {} : { thresholds: thresholdsJson(thresholds) }),
   };
   const results = { summary, info, telemetry };
-  const render = (written: readonly OutputFile[], unwritten: readonly UnwrittenFile[], base: PublishContext) =>
+  const renderMode = (
+    written: readonly OutputFile[],
+    unwritten: readonly UnwrittenFile[],
+    base: PublishContext,
+    mode: ConsoleMode,
+  ) =>
     renderConsole({
       view,
       summary,
@@ -87,14 +92,22 @@ export async function publishRun(
       sections: plan.outputs.map((out) => out.console?.(base, width)).filter((t): t is string => t !== undefined),
       width,
       unwritten,
-    });
+    }, mode);
+  // The console file keeps every table (AIPerf's alone with --console aiperf); the terminal shows --console's choice.
+  const fileMode: ConsoleMode = plan.config.console === "aiperf" ? "aiperf" : "full";
+  let printed: (() => string) | undefined;
+  const render = (written: readonly OutputFile[], unwritten: readonly UnwrittenFile[], base: PublishContext) => {
+    printed = () => renderMode(written, unwritten, base, plan.config.console);
+    return renderMode(written, unwritten, base, fileMode);
+  };
   const written = await writeOutputs(plan, run, executed.outputSinks, results, render);
   const { unwritten } = written;
   const consoleText = written.consoleText!;
+  const shownText = plan.config.console === fileMode ? consoleText : printed!();
   const consoleUnwritten = unwritten.find((u) => u.label === "Console Export");
   const shown = o.printed === "headline"
-    ? `${consoleText.slice(0, consoleText.indexOf("\n\n"))}\n  Results: ${plan.dir}/`
-    : consoleText;
+    ? `${shownText.slice(0, shownText.indexOf("\n\n"))}\n  Results: ${plan.dir}/`
+    : shownText;
   (o.print ?? console.log)(consoleUnwritten === undefined ? shown : `${shown}\n${notWrittenLine(consoleUnwritten)}`);
   const end = runEnd(executed, summary, unwritten, thresholds.filter((t) => !t.ok).length, logger);
   logger.info(`Results saved to: ${plan.dir}/`);

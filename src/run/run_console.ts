@@ -25,14 +25,22 @@ export interface ConsoleParts {
   readonly unwritten: readonly UnwrittenFile[];
 }
 
-export function renderConsole(p: ConsoleParts): string {
-  const parts = [
-    renderHeadline(p.view, { what: p.what, durationSec: p.summary.benchmarkDurationSec, cancelled: p.cancelled }),
-    renderMetricsTables(p.view.rows, { metricsTitle: p.metricsTitle, maxWidth: p.width }),
-  ];
+/**
+ * What the console shows (`--console`): `compact` — the headline, AIPerf's main metrics table, the errors and the
+ * footer (what a first run needs); `full` — the headline and every table (time-weighted, usage, server metrics, GPUs);
+ * `aiperf` — exactly AIPerf's tables and footer, no headline.
+ */
+export type ConsoleMode = "compact" | "full" | "aiperf";
+
+export function renderConsole(p: ConsoleParts, mode: ConsoleMode = "full"): string {
+  const headline = mode === "aiperf"
+    ? ""
+    : renderHeadline(p.view, { what: p.what, durationSec: p.summary.benchmarkDurationSec, cancelled: p.cancelled });
+  const rows = mode === "compact" ? p.view.rows.filter((r) => r.group === "llm") : p.view.rows;
+  const parts = [headline, renderMetricsTables(rows, { metricsTitle: p.metricsTitle, maxWidth: p.width })];
   const errors = renderErrorSummary(p.summary, { maxWidth: p.width });
   if (errors) parts.push(errors);
-  parts.push(...p.sections);
+  if (mode !== "compact") parts.push(...p.sections);
   parts.push(
     renderFooter({
       cliCommand: p.cliCommand,

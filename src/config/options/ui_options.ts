@@ -16,6 +16,18 @@ export const UI_OPTIONS = optionGroup("UI", [
       "flight, throughput, TTFT/ITL/latency percentiles, errors, client CPU), 'none' nothing.",
   },
   {
+    key: "console",
+    type: "enum",
+    choices: ["compact", "full", "aiperf"],
+    default: "compact",
+    flags: ["--console"],
+    env: "INFERMETER_CONSOLE",
+    yaml: ["benchmark.runtime.console"],
+    help: "What the console shows at the end: 'compact' the headline (counts, TTFT, ITL, latency, throughput, " +
+      "verdicts), AIPerf's main metrics table, errors and the files; 'full' every table (time-weighted, usage, " +
+      "server metrics, GPUs); 'aiperf' exactly AIPerf's tables, no headline. The console file keeps every table.",
+  },
+  {
     key: "progressEvery",
     type: "float",
     default: 10,
