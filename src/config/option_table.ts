@@ -204,6 +204,19 @@ const VALUE_OPTIONS = [
       "response bytes arrived for this many seconds; the requests go on until --request-timeout-seconds.",
   },
   {
+    key: "maxResponseBytes",
+    type: "int",
+    default: 64 * 1024 * 1024,
+    min: 1,
+    flags: ["--max-response-bytes"],
+    group: "Endpoint",
+    metavar: "<bytes>",
+    env: "INFERMETER_MAX_RESPONSE_BYTES",
+    yaml: ["benchmark.endpoint.max_response_bytes"],
+    help: "Most body bytes one response may have (as received, and as decoded when compressed); a larger one is " +
+      "cut there and recorded as ResponseTooLargeError, so an endless answer cannot exhaust memory.",
+  },
+  {
     key: "apiKey",
     type: "string",
     flags: ["--api-key"],

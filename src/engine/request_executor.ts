@@ -61,6 +61,7 @@ const TRANSPORT_ERROR_TYPES: Readonly<Record<TransportError["kind"], string>> = 
   timeout: "TimeoutError",
   reset: "ConnectionResetError",
   protocol: "ProtocolError",
+  too_large: "ResponseTooLargeError",
   cancelled: "RequestCancellationError",
 };
 

@@ -35,6 +35,8 @@ export interface ShardSpec {
   readonly keepRaw?: boolean;
   readonly headers: ReadonlyArray<readonly [string, string]>;
   readonly timeoutMs: number;
+  /** Most body bytes one response may have (`--max-response-bytes`). @default 64 MiB */
+  readonly maxResponseBytes?: number;
   readonly conversations: readonly PreparedConversation[];
   /** What turns built at send time are built with. */
   readonly bodySettings: BodySettings;

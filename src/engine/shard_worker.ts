@@ -40,6 +40,7 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
     readBufferBytes: start.readBufferBytes,
     pipelinedReads: start.pipelinedReads,
     connectTimeoutMs: Math.min(start.spec.timeoutMs, CONNECT_TIMEOUT_MS),
+    maxResponseBytes: start.spec.maxResponseBytes,
   }, start.spec.explicitEndpoint);
   const io = new IoYield();
   const timing = shardClock(start.spec, offset, io.wait);

@@ -141,6 +141,7 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
       userHeaders: config.headers,
     }),
     timeoutMs: config.requestTimeoutSeconds * 1000,
+    maxResponseBytes: config.maxResponseBytes,
     conversations,
     bodySettings: settings,
     keepRaw: config.exportLevel === "raw",

@@ -22,6 +22,8 @@ export type ExchangeEnd = "unused" | "reuse" | "close" | "retry";
 
 /** Preallocate at most this much for a Content-Length body, so a lying header cannot allocate gigabytes. */
 const MAX_BODY_PREALLOC = 64 * 1024 * 1024;
+/** Default limit on one response's body bytes, as received and as decoded (`HttpClientOptions.maxResponseBytes`). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 const INITIAL_BODY_BYTES = 4096;
 const EMPTY = new Uint8Array(0);
 /**
@@ -50,6 +52,12 @@ export class Connection {
   readonly parser: HttpResponseParser;
   readonly framer: SseFramer;
   closed = false;
+  /** Most body bytes one response may have, as received and as decoded; past it the exchange ends. */
+  readonly maxBodyBytes: number;
+  /** Decoded body bytes of the exchange in progress (a compressed body; 0 otherwise). */
+  decodedLen = 0;
+  /** The body is over `maxBodyBytes` (announced by Content-Length, or decoded past it). */
+  overLimit = false;
 
   // State of the exchange in progress, set by `begin` before each request.
   ex: ExchangeState | undefined = undefined;
@@ -82,8 +90,10 @@ export class Connection {
     pipelined: boolean,
     turn: TurnStamp,
     deadlines: DeadlineQueue,
+    maxBodyBytes: number = DEFAULT_MAX_RESPONSE_BYTES,
   ) {
     this.socket = socket;
+    this.maxBodyBytes = maxBodyBytes;
     this.#deadlines = deadlines;
     this.turn = turn;
     this.io = io;
@@ -187,6 +197,8 @@ export class Connection {
     this.bodyLen = 0;
     this.handlerError = undefined;
     this.streamEndAt = undefined;
+    this.decodedLen = 0;
+    this.overLimit = false;
     this.parser.start(false);
     this.framer.reset();
   }
@@ -287,6 +299,8 @@ export class Connection {
           ex.lastBodyAt = t;
           ex.bodyReads = (ex.bodyReads ?? 0) + 1;
           ex.bodyBytesReceived = (ex.bodyBytesReceived ?? 0) + bodyNow - bodyBefore;
+          // An endless or enormous body ends here, before it can exhaust memory.
+          if (bodyNow > this.maxBodyBytes) this.overLimit = true;
         }
       } catch (e) {
         ex.lastByteAt = t;
@@ -296,6 +310,11 @@ export class Connection {
       if (ctl.reason !== undefined && this.streamEndAt === undefined) {
         ex.lastByteAt = t;
         ex.error = ctl.error();
+        return "close";
+      }
+      if (this.overLimit) {
+        ex.lastByteAt = t;
+        ex.error = this.#tooLarge();
         return "close";
       }
       if (this.handlerError !== undefined) {
@@ -329,6 +348,10 @@ export class Connection {
   async #endDecoder(ex: ExchangeState): Promise<boolean> {
     const error = await this.decoder!.end();
     this.decoder = undefined;
+    if (this.overLimit) {
+      ex.error = this.#tooLarge();
+      return false;
+    }
     if (error !== undefined) {
       ex.error = {
         kind: "protocol",
@@ -346,6 +369,17 @@ export class Connection {
       return false;
     }
     return true;
+  }
+
+  #tooLarge(): ExchangeState["error"] {
+    const length = this.parser.contentLength;
+    const announced = length !== undefined && length > this.maxBodyBytes ? ` (Content-Length ${length})` : "";
+    return {
+      kind: "too_large",
+      message: `Response from ${this.remote} has a body larger than ${this.maxBodyBytes} bytes${announced}; ` +
+        `the rest was not read (raise --max-response-bytes if such answers are expected).`,
+      group: `Response from ${this.remote} has a body larger than ${this.maxBodyBytes} bytes.`,
+    };
   }
 
   #complete(ex: ExchangeState): void {
@@ -395,6 +429,10 @@ export class Connection {
     this.streaming = this.sse !== undefined && type !== undefined && isEventStream(type);
     ex.streamed = this.streaming;
     const length = this.parser.contentLength;
+    if (length !== undefined && length > this.maxBodyBytes) {
+      this.overLimit = true;
+      return;
+    }
     if (!this.streaming && length !== undefined && length > 0) {
       this.body = new Uint8Array(Math.min(length, MAX_BODY_PREALLOC));
     }
@@ -414,6 +452,13 @@ export class Connection {
     this.#coding = coding;
     ex.contentEncoding = coding;
     this.decoder = new BodyDecoder(format, (bytes, t) => {
+      if (this.overLimit) return;
+      this.decodedLen += bytes.length;
+      if (this.decodedLen > this.maxBodyBytes) {
+        // A compression bomb: stop taking its output; the exchange ends at its next read.
+        this.overLimit = true;
+        return;
+      }
       if (this.streaming) {
         this.framer.push(bytes, 0, bytes.length, t);
         if (this.streamEndAt !== undefined && this.#grace === undefined && !this.parser.done) this.#armGrace();

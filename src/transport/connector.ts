@@ -18,6 +18,8 @@ export interface ConnectorOptions {
   /** Keep a second read posted on plain-TCP connections read through the public methods. */
   readonly pipelinedReads: boolean;
   readonly directSocketOps: boolean;
+  /** Most body bytes one response may have (as received and as decoded). */
+  readonly maxResponseBytes: number;
 }
 
 export class Connector {
@@ -115,6 +117,15 @@ export class Connector {
     // Plain TCP only: a read posted ahead on a TLS stream is not something this client has been measured with.
     const pipelined = this.#options.pipelinedReads && !io.direct && target.scheme !== "https";
     const bufferBytes = this.#options.readBufferBytes;
-    return new Connection(socket, io, this.#remote, bufferBytes, pipelined, this.#turn, this.#deadlines);
+    return new Connection(
+      socket,
+      io,
+      this.#remote,
+      bufferBytes,
+      pipelined,
+      this.#turn,
+      this.#deadlines,
+      this.#options.maxResponseBytes,
+    );
   }
 }

@@ -20,6 +20,7 @@ import { TurnStamp } from "../timing/turn_stamp.ts";
 import { RequestEncoder } from "./request_encoder.ts";
 import { Connector } from "./connector.ts";
 import { ConnectionPool } from "./connection_pool.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "./connection.ts";
 import { errorText, type ExchangeState, hostPort, SendControl, type Stage } from "./send_control.ts";
 
 export type ConnectionReuse = "pooled" | "never";
@@ -72,6 +73,13 @@ export interface HttpClientOptions {
    * Turn it off where memory per connection matters more (tens of thousands of streams). @default {true}
    */
   readonly pipelinedReads?: boolean;
+  /**
+   * Most body bytes one response may have, as received and, for a compressed body, as decoded. A larger one (an
+   * endless chunked body, a decompression bomb, a Content-Length above it) ends as a `too_large` error and its
+   * connection is closed, so one answer cannot exhaust memory.
+   * @default {64 MiB}
+   */
+  readonly maxResponseBytes?: number;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -119,6 +127,10 @@ export class HttpClient {
         `HttpClient readBufferBytes ${readBufferBytes} is below 1024; pass a larger buffer size.`,
       );
     }
+    const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (!(maxResponseBytes >= 1)) {
+      throw new RangeError(`HttpClient maxResponseBytes ${maxResponseBytes} is below 1; pass a byte count.`);
+    }
     this.#encoder = new RequestEncoder(target.hostHeader, reuse === "never");
     const connector = new Connector(
       target,
@@ -130,6 +142,7 @@ export class HttpClient {
         // A connection used once gains nothing from it (its set is new), and would pay for a second buffer.
         pipelinedReads: (options.pipelinedReads ?? true) && reuse === "pooled",
         directSocketOps: options.directSocketOps ?? true,
+        maxResponseBytes,
       },
       this.#deadlines,
       this.#turn,

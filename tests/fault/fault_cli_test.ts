@@ -47,3 +47,22 @@ Deno.test("profile charges no request with an unsolicited 408 sent on an idle ke
     await server.close();
   }
 });
+
+Deno.test("profile cuts an endless response at --max-response-bytes into one error record per request", async () => {
+  await using tmp = await tempDir();
+  const server = startFaultServer({ script: (): Fault => "endless-json" });
+  try {
+    // deno-fmt-ignore
+    const run = await runCli([
+      "profile", "--ui", "none", "-m", "m", "--url", `http://127.0.0.1:${server.port}`, "--request-count", "3",
+      "--max-response-bytes", "2097152", "--artifact-dir", "out",
+    ], { cwd: tmp.path });
+    assertExit(run, 1);
+    const records = await readJsonl(join(tmp.path, "out", "profile_export.jsonl"));
+    assert.deepEqual(records.map((r) => r.record.error?.type), Array(3).fill("ResponseTooLargeError"));
+    assert.match(run.stdout + run.stderr, /ResponseTooLargeError/);
+    assert.ok(server.endlessBytes < 3 * (2 + 16) * 1024 * 1024, `the server wrote ${server.endlessBytes} bytes`);
+  } finally {
+    await server.close();
+  }
+});

@@ -197,3 +197,21 @@ Deno.test("fault: a line without end and a huge header are ProtocolError records
     match(head[0].error!.message, /response head exceeds/);
   });
 });
+
+Deno.test("fault: an endless or enormous body ends as one ResponseTooLargeError at --max-response-bytes", async () => {
+  const cap = 4 * 1024 * 1024;
+  await withServer({ script: script("endless-json", "ok-json") }, async (server) => {
+    const started = performance.now();
+    const records = await run(server, { requests: 2, streaming: false, client: { maxResponseBytes: cap } });
+    ok(performance.now() - started < 4000, "ended at the cap, not at the request timeout");
+    deepStrictEqual(records.map(classOf), ["ResponseTooLargeError", "ok"]);
+    match(records[0].error!.message, /body larger than 4194304 bytes/);
+    // The client stopped reading at the cap: what the server got out is the cap plus what socket buffers hold.
+    ok(server.endlessBytes < cap + 16 * 1024 * 1024, `the server wrote ${server.endlessBytes} bytes`);
+    ok(records[0].bytesReceived! <= cap + 2 * 1024 * 1024, `read ${records[0].bytesReceived} bytes`);
+  });
+  await withServer({ script: script("gzip-bomb"), hugeBytes: 32 * 1024 * 1024 }, async (server) => {
+    const records = await run(server, { requests: 1, streaming: false, client: { maxResponseBytes: cap } });
+    deepStrictEqual(records.map(classOf), ["ResponseTooLargeError"]);
+  });
+});

@@ -40,7 +40,11 @@ export type Fault =
   /** One SSE line that never ends, `hugeBytes` long. */
   | "huge-line"
   /** A response head with a `hugeBytes` header. */
-  | "huge-header";
+  | "huge-header"
+  /** A non-streamed 200 whose chunked JSON body never ends (1 MiB chunks until the client goes away). */
+  | "endless-json"
+  /** A non-streamed 200 whose gzip body decodes to `hugeBytes` of JSON (a decompression bomb). */
+  | "gzip-bomb";
 
 export interface FaultServerOptions {
   readonly script: (n: number) => Fault;
@@ -56,6 +60,8 @@ export interface FaultServerOptions {
 
 export interface FaultServer {
   readonly port: number;
+  /** Body bytes written by `endless-json` answers before the client went away. */
+  readonly endlessBytes: number;
   /** Requests whose head the server read. */
   readonly received: number;
   /** Connections accepted. */
@@ -124,6 +130,7 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
   const handlers: Promise<void>[] = [];
   let received = 0;
   let accepted = 0;
+  let endlessBytes = 0;
   let closed = false;
   const idleMs = options.idleMs ?? 20;
 
@@ -132,8 +139,11 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
     while (off < bytes.length) off += await conn.write(bytes.subarray(off));
   }
 
-  /** Reads one request head + Content-Length body; `peekOnly` leaves the body unread (for a reset). */
-  async function readRequest(conn: Deno.Conn, state: { pending: Uint8Array }): Promise<boolean> {
+  /**
+   * Reads one request head + Content-Length body: `"post"` for an inference request, `"get"` for a probe (the
+   * client's server checks: answered 404 and not counted), false at end of stream.
+   */
+  async function readRequest(conn: Deno.Conn, state: { pending: Uint8Array }): Promise<"post" | "get" | false> {
     for (;;) {
       const text = new TextDecoder().decode(state.pending);
       const end = text.indexOf("\r\n\r\n");
@@ -141,7 +151,7 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
         const length = Number(/content-length:\s*(\d+)/i.exec(text.slice(0, end))?.[1] ?? "0");
         if (state.pending.length >= end + 4 + length) {
           state.pending = state.pending.slice(end + 4 + length);
-          return true;
+          return text.startsWith("GET ") ? "get" : "post";
         }
       }
       const buf = new Uint8Array(64 * 1024);
@@ -228,6 +238,25 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
         await write(conn, enc.encode("0\r\n\r\n"));
         return "keep";
       }
+      case "endless-json": {
+        await write(
+          conn,
+          enc.encode("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"),
+        );
+        const piece = chunk(enc.encode(`{"text":"${"x".repeat(1024 * 1024)}`));
+        for (;;) {
+          await write(conn, piece); // throws once the client has closed the connection
+          endlessBytes += piece.length;
+        }
+      }
+      case "gzip-bomb": {
+        const text = enc.encode(`{"choices":[{"message":{"content":"${"x".repeat(options.hugeBytes ?? 1 << 26)}"}}]}`);
+        const body = await gzip(text);
+        const head =
+          `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${body.length}\r\n\r\n`;
+        await write(conn, concat([enc.encode(head), body]));
+        return "keep";
+      }
       case "huge-header":
         await write(
           conn,
@@ -251,7 +280,12 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
           conn.close(); // unread request bytes → the kernel sends RST
           return;
         }
-        if (!(await readRequest(conn, state))) return;
+        const kind = await readRequest(conn, state);
+        if (kind === false) return;
+        if (kind === "get") {
+          await write(conn, json('{"error":"not found"}', 404));
+          continue;
+        }
         const fault = options.script(received++);
         const outcome = await answer(conn, fault);
         if (outcome === "closed") return;
@@ -308,6 +342,9 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
     },
     get accepted() {
       return accepted;
+    },
+    get endlessBytes() {
+      return endlessBytes;
     },
     async close() {
       if (closed) return;
