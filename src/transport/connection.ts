@@ -15,8 +15,10 @@ import { errorText, type ExchangeState, type SendControl } from "./send_control.
 /**
  * How an exchange left its connection. `unused`: interrupted before anything was written, the socket is clean.
  * `reuse`: the response was read in full and the server allows keep-alive. `close`: done (answered or failed),
- * the socket must be closed. `retry`: a kept-alive socket failed before any response byte; close it and resend
- * once on a fresh one.
+ * the socket must be closed. `retry`: on a kept-alive socket, the request certainly did not reach the server (its
+ * first write failed, or the server answered `408 Request Timeout`, its word that it received no request); close
+ * it and resend once on a fresh one. Nothing that may have reached the server is ever resent (RFC 9112 §9.3.1: a
+ * POST is not idempotent): it is an error.
  */
 export type ExchangeEnd = "unused" | "reuse" | "close" | "retry";
 
@@ -31,6 +33,15 @@ const EMPTY = new Uint8Array(0);
  * may take before the exchange ends anyway and the connection is closed instead of reused.
  */
 export const STREAM_END_GRACE_MS = 250;
+
+/**
+ * When a client's connections last received data (shared by them): a response head, body bytes of a plain
+ * response, or an SSE event that carries data. Comments and blank lines of a stream are not progress: a server
+ * that sends only keep-alive comments is stalled.
+ */
+export interface Progress {
+  at: number;
+}
 
 /** A socket with its reused read buffers, parser and framer, and the per-exchange state they report into. */
 export class Connection {
@@ -54,6 +65,9 @@ export class Connection {
   closed = false;
   /** Most body bytes one response may have, as received and as decoded; past it the exchange ends. */
   readonly maxBodyBytes: number;
+  readonly #progress: Progress;
+  /** Arrival of the latest SSE event with data on this connection (folded into `#progress` once per read). */
+  dataAt = 0;
   /** Decoded body bytes of the exchange in progress (a compressed body; 0 otherwise). */
   decodedLen = 0;
   /** The body is over `maxBodyBytes` (announced by Content-Length, or decoded past it). */
@@ -71,6 +85,9 @@ export class Connection {
   handlerError: unknown = undefined;
   /** Arrival time of the event the handler called the end of the answer. */
   streamEndAt: number | undefined = undefined;
+  /** A `408` may be resent (a kept-alive socket, first attempt); `timedOut408`: the head just read is one. */
+  #may408 = false;
+  timedOut408 = false;
   /** Decodes a `Content-Encoding` body; undefined for identity bodies (the usual case). */
   decoder: BodyDecoder | undefined = undefined;
   #coding = "";
@@ -91,9 +108,11 @@ export class Connection {
     turn: TurnStamp,
     deadlines: DeadlineQueue,
     maxBodyBytes: number = DEFAULT_MAX_RESPONSE_BYTES,
+    progress: Progress = { at: 0 },
   ) {
     this.socket = socket;
     this.maxBodyBytes = maxBodyBytes;
+    this.#progress = progress;
     this.#deadlines = deadlines;
     this.turn = turn;
     this.io = io;
@@ -106,6 +125,7 @@ export class Connection {
       onBody: (bytes, start, end) => this.#onBody(bytes, start, end),
     });
     this.framer = new SseFramer((data, t, event) => {
+      this.dataAt = t;
       const handler = this.sse;
       // Events already parsed from a read that arrived before a cancel are not delivered after it.
       if (handler === undefined || this.ctl?.reason !== undefined || this.handlerError !== undefined) return;
@@ -246,16 +266,20 @@ export class Connection {
 
     ctl.stage = "sending the request";
     ex.requestWriteStart = performance.now();
+    this.#may408 = mayRetry && ex.reused;
+    this.timedOut408 = false;
+    let writes = 0;
     try {
       let off = await io.write(bytes);
-      let writes = 1;
+      writes = 1;
       while (off < bytes.length) {
         off += await io.write(bytes.subarray(off));
         writes++;
       }
       ex.writes = writes;
     } catch (e) {
-      return this.#fail(ex, ctl, mayRetry, `writing the request failed (${errorText(e)})`);
+      // Only a first write that failed sent nothing of the request: that alone may be resent.
+      return this.#fail(ex, ctl, mayRetry && writes === 0, `writing the request failed (${errorText(e)})`);
     }
     ex.requestSent = performance.now();
     ex.bytesSent = bytes.length;
@@ -269,7 +293,7 @@ export class Connection {
       try {
         n = await this.nextRead();
       } catch (e) {
-        return this.#fail(ex, ctl, mayRetry, `the connection failed (${errorText(e)})`);
+        return this.#fail(ex, ctl, false, `the connection failed (${errorText(e)})`);
       }
       const t = this.turn.stamp(this.readMark);
       if (!n) {
@@ -280,7 +304,7 @@ export class Connection {
           if (ex.error === undefined) this.#complete(ex);
           return "close";
         }
-        return this.#fail(ex, ctl, mayRetry, `the server closed the connection`);
+        return this.#fail(ex, ctl, false, `the server closed the connection`);
       }
       this.t = t;
       // Lets the framer decode this read's text once for all its events (chunks are sub-ranges of it).
@@ -301,6 +325,8 @@ export class Connection {
           ex.bodyBytesReceived = (ex.bodyBytesReceived ?? 0) + bodyNow - bodyBefore;
           // An endless or enormous body ends here, before it can exhaust memory.
           if (bodyNow > this.maxBodyBytes) this.overLimit = true;
+          if (!this.streaming) this.#progress.at = t;
+          else if (this.dataAt > this.#progress.at) this.#progress.at = this.dataAt;
         }
       } catch (e) {
         ex.lastByteAt = t;
@@ -312,6 +338,8 @@ export class Connection {
         ex.error = ctl.error();
         return "close";
       }
+      // The idle timeout of a server that closed this connection as the request went out: it was not received.
+      if (this.timedOut408) return "retry";
       if (this.overLimit) {
         ex.lastByteAt = t;
         ex.error = this.#tooLarge();
@@ -397,7 +425,7 @@ export class Connection {
     if (ctl.reason !== undefined) {
       ex.error = ctl.error();
     } else if (mayRetry && ex.reused && ex.bytesReceived === 0) {
-      // The server closed this idle connection before we used it; nothing was processed, so resend once.
+      // The server had closed this idle connection before the request's first byte was written: resend once.
       return "retry";
     } else {
       const where = this.parser.phase === "head"
@@ -421,9 +449,14 @@ export class Connection {
   #onHead(head: HttpResponseHead): void {
     const ex = this.ex;
     if (ex === undefined) return;
+    if (head.status === 408 && this.#may408) {
+      this.timedOut408 = true;
+      return;
+    }
     ex.status = head.status;
     ex.headers = head.headers;
     ex.headersAt = this.t;
+    this.#progress.at = this.t;
     if (this.ctl !== undefined) this.ctl.stage = "reading the response body";
     const type = head.headers.get("content-type");
     this.streaming = this.sse !== undefined && type !== undefined && isEventStream(type);

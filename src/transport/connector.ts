@@ -3,7 +3,7 @@
  * TLS for https, within a time limit kept on the client's deadline queue.
  */
 import type { Target } from "./http_exchange.ts";
-import { Connection } from "./connection.ts";
+import { Connection, type Progress } from "./connection.ts";
 import { socketOps } from "../runtime/socket_ops.ts";
 import type { DeadlineQueue } from "../timing/deadline_queue.ts";
 import type { TurnStamp } from "../timing/turn_stamp.ts";
@@ -30,8 +30,16 @@ export class Connector {
   readonly #options: ConnectorOptions;
   readonly #deadlines: DeadlineQueue;
   readonly #turn: TurnStamp;
+  readonly #progress: Progress;
 
-  constructor(target: Target, options: ConnectorOptions, deadlines: DeadlineQueue, turn: TurnStamp) {
+  constructor(
+    target: Target,
+    options: ConnectorOptions,
+    deadlines: DeadlineQueue,
+    turn: TurnStamp,
+    progress: Progress = { at: 0 },
+  ) {
+    this.#progress = progress;
     this.#target = target;
     this.#hosts = [target.hostname, ...(target.extraHostnames ?? [])];
     this.#remote = hostPort(target.hostname, target.port);
@@ -126,6 +134,7 @@ export class Connector {
       this.#turn,
       this.#deadlines,
       this.#options.maxResponseBytes,
+      this.#progress,
     );
   }
 }

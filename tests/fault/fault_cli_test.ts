@@ -17,7 +17,7 @@ Deno.test("profile says once that a server went quiet, naming it and the waiting
     ], { cwd: tmp.path });
     assertExit(run, 1);
     const notice = new RegExp(
-      `No response bytes from 127\\.0\\.0\\.1:${server.port} for \\d+ s with 1 request in flight`,
+      `No response data from 127\\.0\\.0\\.1:${server.port} for \\d+ s with 1 request in flight`,
     );
     assert.equal(count(run.stderr, notice), 1, run.stderr);
     const records = await readJsonl(join(tmp.path, "out", "profile_export.jsonl"));
@@ -62,6 +62,29 @@ Deno.test("profile cuts an endless response at --max-response-bytes into one err
     assert.deepEqual(records.map((r) => r.record.error?.type), Array(3).fill("ResponseTooLargeError"));
     assert.match(run.stdout + run.stderr, /ResponseTooLargeError/);
     assert.ok(server.endlessBytes < 3 * (2 + 16) * 1024 * 1024, `the server wrote ${server.endlessBytes} bytes`);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("profile records each request the server read exactly once: a 408 met on reuse is resent, a read-then-close is not", async () => {
+  await using tmp = await tempDir();
+  // Request 2k is answered, and its connection's next request meets a 408 (unread); the resend reaches request
+  // 2k + 1, which the server reads and then closes on without answering.
+  const server = startFaultServer({ script: (n): Fault => n % 2 === 0 ? "race-408" : "read-then-close" });
+  try {
+    // deno-fmt-ignore
+    const run = await runCli([
+      "profile", "--ui", "none", "-m", "m", "--url", `http://127.0.0.1:${server.port}`, "--request-count", "6",
+      "--concurrency", "1", "--streaming", "--artifact-dir", "out",
+    ], { cwd: tmp.path });
+    assertExit(run, 0);
+    const records = await readJsonl(join(tmp.path, "out", "profile_export.jsonl"));
+    assert.deepEqual(
+      records.map((r) => r.record.error?.type ?? "ok"),
+      Array(3).fill(["ok", "ConnectionResetError"]).flat(),
+    );
+    assert.equal(server.received, records.length, "every record is a request the server read, read once");
   } finally {
     await server.close();
   }

@@ -44,7 +44,20 @@ export type Fault =
   /** A non-streamed 200 whose chunked JSON body never ends (1 MiB chunks until the client goes away). */
   | "endless-json"
   /** A non-streamed 200 whose gzip body decodes to `hugeBytes` of JSON (a decompression bomb). */
-  | "gzip-bomb";
+  | "gzip-bomb"
+  /**
+   * Answers well; the next request on the connection meets the server's idle timeout as it arrives: the server
+   * sees its first byte only, answers `408` and closes (that request is not counted as received).
+   */
+  | "race-408"
+  /** Answers well, then sends the same answer again, unasked, `doubleGapMs` later. */
+  | "double-answer"
+  /** A streamed 200 that sends only `: keep-alive` comments, one every `dripMs` (10 ms if 0), until the client goes. */
+  | "comments-only"
+  /** Reads the request and closes the connection without answering (FIN). */
+  | "read-then-close"
+  /** Reads the request head, leaves its body unread and closes without answering (RST). */
+  | "read-then-reset";
 
 export interface FaultServerOptions {
   readonly script: (n: number) => Fault;
@@ -54,12 +67,17 @@ export interface FaultServerOptions {
   readonly dripMs?: number;
   /** @default {40 MiB} */
   readonly hugeBytes?: number;
+  /** Pause between a `double-answer` answer and its copy. @default {0} */
+  readonly doubleGapMs?: number;
   /** Listen but never accept (connections complete in the kernel's backlog, nothing is read). */
   readonly neverAccept?: boolean;
 }
 
 export interface FaultServer {
   readonly port: number;
+  /** Idle connections an `idle-408` / `idle-close` answer closed; copies a `double-answer` sent. */
+  readonly idleClosed: number;
+  readonly copiesSent: number;
   /** Body bytes written by `endless-json` answers before the client went away. */
   readonly endlessBytes: number;
   /** Requests whose head the server read. */
@@ -131,6 +149,8 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
   let received = 0;
   let accepted = 0;
   let endlessBytes = 0;
+  let idleClosed = 0;
+  let copiesSent = 0;
   let closed = false;
   const idleMs = options.idleMs ?? 20;
 
@@ -257,6 +277,30 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
         await write(conn, concat([enc.encode(head), body]));
         return "keep";
       }
+      case "race-408":
+        await write(conn, concat([enc.encode(SSE_HEAD + "\r\n"), ...sseEvents().map(chunk), enc.encode("0\r\n\r\n")]));
+        return "keep";
+      case "double-answer": {
+        const answer = concat([enc.encode(SSE_HEAD + "\r\n"), ...sseEvents().map(chunk), enc.encode("0\r\n\r\n")]);
+        await write(conn, answer);
+        await delay(options.doubleGapMs ?? 0);
+        await write(conn, answer);
+        copiesSent++;
+        return "keep";
+      }
+      case "comments-only": {
+        await write(conn, enc.encode(SSE_HEAD + "\r\n"));
+        const comment = chunk(enc.encode(": keep-alive\n\n"));
+        for (;;) {
+          await write(conn, comment); // throws once the client has closed the connection
+          await delay(options.dripMs || 10);
+        }
+      }
+      case "read-then-close":
+        conn.close();
+        return "closed";
+      case "read-then-reset":
+        throw new Error("handled before the request is read");
       case "huge-header":
         await write(
           conn,
@@ -271,6 +315,13 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
     try {
       for (;;) {
         // A reset needs request bytes left unread when the socket closes: decide before reading the request.
+        if (options.script(received) === "read-then-reset") {
+          const head = new Uint8Array(16);
+          if ((await conn.read(head)) === null) return;
+          received++;
+          conn.close(); // unread request bytes → the kernel sends RST
+          return;
+        }
         if (options.script(received) === "rst-mid-stream") {
           const first = new Uint8Array(16);
           if ((await conn.read(first)) === null) return;
@@ -289,6 +340,13 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
         const fault = options.script(received++);
         const outcome = await answer(conn, fault);
         if (outcome === "closed") return;
+        if (fault === "race-408") {
+          // The next request arrives as the idle timer fires: one byte of it seen, a 408, and the connection closed.
+          if ((await conn.read(new Uint8Array(1))) === null) return;
+          await write(conn, json('{"error":"idle timeout"}', 408)).catch(() => {});
+          conn.close();
+          return;
+        }
         if ((outcome as string) === "keep-open") {
           // Never end the body; the client must finish on [DONE] and may close.
           while ((await conn.read(new Uint8Array(1024))) !== null) { /* discard */ }
@@ -307,6 +365,7 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
               await write(conn, json('{"error":"idle timeout"}', 408)).catch(() => {});
             }
             conn.close();
+            idleClosed++;
             return;
           }
         }
@@ -342,6 +401,12 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
     },
     get accepted() {
       return accepted;
+    },
+    get idleClosed() {
+      return idleClosed;
+    },
+    get copiesSent() {
+      return copiesSent;
     },
     get endlessBytes() {
       return endlessBytes;
