@@ -3,7 +3,7 @@
  * HTTP status, API error objects, unparsable payloads, timeouts, cancellation) become `record.error`;
  * nothing here throws.
  */
-import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
+import type { EndpointAdapter, Usage } from "../endpoints/endpoint_adapter.ts";
 import type {
   HttpExchange,
   HttpRequest,
@@ -185,6 +185,20 @@ const EMPTY_ANSWER: RecordError = {
   message: "No responses with actual content: the answer had no text, reasoning, tool calls or usage.",
 };
 
+/**
+ * A 200 whose only token-bearing field is `usage` (no text, reasoning or tool calls, whatever `completion_tokens`
+ * says) is a useless answer, not a success with 0 output tokens: an error of its own type, so the summary tells it
+ * apart from an empty body.
+ */
+function usageOnlyAnswer(usage: Usage): RecordError {
+  const said = usage.completionTokens !== undefined ? ` (completion_tokens ${usage.completionTokens})` : "";
+  return {
+    type: "UsageOnlyResponseError",
+    message: `The answer had no text, reasoning or tool calls, only a usage report${said}.`,
+    group: "The answer had no text, reasoning or tool calls, only a usage report.",
+  };
+}
+
 /** Precedence: transport failure > HTTP status > API error object > unparsable payload > empty answer. */
 function recordError(
   ex: HttpExchange,
@@ -210,7 +224,9 @@ function recordError(
     return { type: c.apiError.type ?? "APIError", code: c.apiError.code, message: c.apiError.message };
   }
   if (c.parseError) return { type: "ParseError", message: c.parseError };
-  if (producesTokens && c.responseTimes.length === 0 && c.usage === undefined) return EMPTY_ANSWER;
+  if (producesTokens && c.responseTimes.length === 0) {
+    return c.usage === undefined ? EMPTY_ANSWER : usageOnlyAnswer(c.usage);
+  }
   return undefined;
 }
 

@@ -291,3 +291,14 @@ Deno.test("fault: a stream of keep-alive comments alone is a stall: only events 
     }
   });
 });
+
+Deno.test("fault: a 200 with usage but no content is UsageOnlyResponseError, never a success with 0 tokens", async () => {
+  await withServer({ script: script("usage-only", "usage-only-json") }, async (server) => {
+    const streamed = await run(server, { requests: 1 });
+    const plain = await run(server, { requests: 1, streaming: false });
+    for (const r of [...streamed, ...plain]) {
+      deepStrictEqual([classOf(r), r.status, r.content], ["UsageOnlyResponseError", 200, ""]);
+      match(r.error!.message, /only a usage report \(completion_tokens 10\)/);
+    }
+  });
+});

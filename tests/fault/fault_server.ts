@@ -54,6 +54,10 @@ export type Fault =
   | "double-answer"
   /** A streamed 200 that sends only `: keep-alive` comments, one every `dripMs` (10 ms if 0), until the client goes. */
   | "comments-only"
+  /** A streamed 200 with no text at all, only `usage.completion_tokens: 10`, then `[DONE]`. */
+  | "usage-only"
+  /** A non-streamed 200 with no text, only usage. */
+  | "usage-only-json"
   /** Reads the request and closes the connection without answering (FIN). */
   | "read-then-close"
   /** Reads the request head, leaves its body unread and closes without answering (RST). */
@@ -296,6 +300,23 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
           await delay(options.dripMs || 10);
         }
       }
+      case "usage-only": {
+        const usage = '{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],' +
+          '"usage":{"prompt_tokens":5,"completion_tokens":10,"total_tokens":15}}';
+        const events = [`data: ${usage}\n\n`, "data: [DONE]\n\n"].map((e) => chunk(enc.encode(e)));
+        await write(conn, concat([enc.encode(SSE_HEAD + "\r\n"), ...events, enc.encode("0\r\n\r\n")]));
+        return "keep";
+      }
+      case "usage-only-json":
+        await write(
+          conn,
+          json(JSON.stringify({
+            object: "chat.completion",
+            choices: [{ index: 0, message: { role: "assistant", content: "" }, finish_reason: "stop" }],
+            usage: { prompt_tokens: 5, completion_tokens: 10, total_tokens: 15 },
+          })),
+        );
+        return "keep";
       case "read-then-close":
         conn.close();
         return "closed";
