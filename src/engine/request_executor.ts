@@ -14,6 +14,7 @@ import type {
 import type { Phase, RecordError, RequestRecord } from "../records/request_record.ts";
 import { ResponseCollector } from "./response_collector.ts";
 import { httpReason } from "./http_reason.ts";
+import { checkUsage } from "./usage_check.ts";
 import type { SendMeta } from "./phase_runner.ts";
 
 /** Which session turn a request is, so several URLs can keep a session on one (engine/target_set.ts). */
@@ -102,7 +103,8 @@ export async function executeRequest(
   if (!ex.error && !ex.streamed && ex.body !== undefined && isOk(ex.status)) collector.addBody(ex.body, end);
 
   const off = ctx.clockOffsetMs;
-  const error = recordError(ex, collector, ctx.timeoutMs, ctx.adapter.capabilities.producesTokens);
+  const usage = checkUsage(collector.usage);
+  const error = recordError(ex, collector, usage.error, ctx.timeoutMs, ctx.adapter.capabilities.producesTokens);
   // One object literal with every field (absent ones undefined): one hidden class for every record, where
   // conditional spreads made V8 build each record through its slow generic path.
   return {
@@ -128,7 +130,7 @@ export async function executeRequest(
     status: ex.status,
     content: collector.content,
     reasoning: collector.reasoning,
-    usage: collector.usage,
+    usage: usage.usage,
     finishReason: collector.finishReason,
     error,
     cancelled: ex.error?.kind === "cancelled",
@@ -199,10 +201,14 @@ function usageOnlyAnswer(usage: Usage): RecordError {
   };
 }
 
-/** Precedence: transport failure > HTTP status > API error object > unparsable payload > empty answer. */
+/**
+ * Precedence: transport failure > HTTP status > API error object > unparsable payload > invalid usage report > empty
+ * answer.
+ */
 function recordError(
   ex: HttpExchange,
   c: ResponseCollector,
+  usageError: RecordError | undefined,
   timeoutMs: number,
   producesTokens: boolean,
 ): RecordError | undefined {
@@ -224,6 +230,7 @@ function recordError(
     return { type: c.apiError.type ?? "APIError", code: c.apiError.code, message: c.apiError.message };
   }
   if (c.parseError) return { type: "ParseError", message: c.parseError };
+  if (usageError !== undefined) return usageError;
   if (producesTokens && c.responseTimes.length === 0) {
     return c.usage === undefined ? EMPTY_ANSWER : usageOnlyAnswer(c.usage);
   }

@@ -89,3 +89,37 @@ Deno.test("profile records each request the server read exactly once: a 408 met 
     await server.close();
   }
 });
+
+Deno.test("profile records bad server usage values as errors: no export holds them, the console table stays whole", async () => {
+  await using tmp = await tempDir();
+  const badUsage = ["1e308", "-5", "9".repeat(309)];
+  const server = startFaultServer({ script: (n): Fault => n % 2 === 1 ? "bad-usage" : "ok", badUsage });
+  try {
+    // deno-fmt-ignore
+    const run = await runCli([
+      "profile", "--ui", "none", "-m", "m", "--url", `http://127.0.0.1:${server.port}`, "--request-count", "6",
+      "--concurrency", "1", "--streaming", "--use-server-token-count", "--artifact-dir", "out",
+    ], { cwd: tmp.path });
+    assertExit(run, 0);
+    const records = await readJsonl(join(tmp.path, "out", "profile_export.jsonl"));
+    assert.deepEqual(
+      records.map((r) => r.record.error?.type ?? "ok"),
+      Array(3).fill(["ok", "InvalidUsageError"]).flat(),
+    );
+    for (const file of ["profile_export.jsonl", "profile_export_aiperf.json", "profile_export_aiperf.csv"]) {
+      // The error message quotes the bad value in words; no value holds it.
+      const text = (await Deno.readTextFile(join(tmp.path, "out", file))).replace(/"message":"[^"]*"/g, "");
+      assert.doesNotMatch(text, /1e\+?308|-5\b|9{20}|Infinity/, `${file} holds no bad usage value`);
+    }
+    // Every row of every console table is as wide as its table's top border.
+    const tables: string[][] = [];
+    for (const line of run.stdout.split("\n")) {
+      if (/^[┏┌]/.test(line)) tables.push([line]);
+      else if (/^[┃│┡├└]/.test(line)) tables.at(-1)?.push(line);
+    }
+    assert.ok(tables.length >= 2, run.stdout);
+    for (const rows of tables) assert.deepEqual(new Set(rows.map((l) => l.length)).size, 1, rows.join("\n"));
+  } finally {
+    await server.close();
+  }
+});

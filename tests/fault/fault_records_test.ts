@@ -302,3 +302,17 @@ Deno.test("fault: a 200 with usage but no content is UsageOnlyResponseError, nev
     }
   });
 });
+
+Deno.test("fault: negative, huge, 309-digit and non-numeric usage values are InvalidUsageError, never recorded as numbers", async () => {
+  const badUsage = ["-5", "1e308", "9".repeat(309), '"10"', "2.5"];
+  await withServer({ script: script("bad-usage"), badUsage }, async (server) => {
+    const records = await run(server, { requests: badUsage.length });
+    deepStrictEqual(records.map(classOf), Array(badUsage.length).fill("InvalidUsageError"));
+    const said = ["-5", "1e\\+308", "a number too large for a double", "not a number", "2\\.5"];
+    records.forEach((r, i) => {
+      match(r.error!.message, new RegExp(`usage\\.completion_tokens = ${said[i]} `));
+      // The valid counts stay; the bad one is gone.
+      deepStrictEqual(r.usage, { promptTokens: 5, totalTokens: 7 });
+    });
+  });
+});

@@ -58,6 +58,8 @@ export type Fault =
   | "usage-only"
   /** A non-streamed 200 with no text, only usage. */
   | "usage-only-json"
+  /** A good streamed answer whose usage says `completion_tokens: <badUsage>` (raw JSON text). */
+  | "bad-usage"
   /** Reads the request and closes the connection without answering (FIN). */
   | "read-then-close"
   /** Reads the request head, leaves its body unread and closes without answering (RST). */
@@ -71,6 +73,8 @@ export interface FaultServerOptions {
   readonly dripMs?: number;
   /** @default {40 MiB} */
   readonly hugeBytes?: number;
+  /** The JSON text of `bad-usage`'s `completion_tokens` (one per request, in turn). @default {["-5"]} */
+  readonly badUsage?: readonly string[];
   /** Pause between a `double-answer` answer and its copy. @default {0} */
   readonly doubleGapMs?: number;
   /** Listen but never accept (connections complete in the kernel's backlog, nothing is read). */
@@ -155,6 +159,7 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
   let endlessBytes = 0;
   let idleClosed = 0;
   let copiesSent = 0;
+  let badUsageSent = 0;
   let closed = false;
   const idleMs = options.idleMs ?? 20;
 
@@ -299,6 +304,17 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
           await write(conn, comment); // throws once the client has closed the connection
           await delay(options.dripMs || 10);
         }
+      }
+      case "bad-usage": {
+        const values = options.badUsage ?? ["-5"];
+        const value = values[badUsageSent++ % values.length];
+        const events = [
+          ...EVENTS.slice(0, 2),
+          EVENTS[2].replace('"completion_tokens":2', `"completion_tokens":${value}`),
+        ]
+          .map((e) => chunk(enc.encode(`data: ${e}\n\n`)));
+        await write(conn, concat([enc.encode(SSE_HEAD + "\r\n"), ...events, enc.encode("0\r\n\r\n")]));
+        return "keep";
       }
       case "usage-only": {
         const usage = '{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],' +
