@@ -134,6 +134,7 @@ export async function executeRequest(
     finishReason: collector.finishReason,
     error,
     cancelled: ex.error?.kind === "cancelled",
+    stopCancelled: ex.error?.kind === "cancelled" && signal.aborted ? true : undefined,
     inputTokens: entry.inputTokens,
     requestedOutputTokens: entry.requestedOutputTokens,
     connectionReused: ex.reused,

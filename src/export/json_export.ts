@@ -86,6 +86,12 @@ export interface SummaryJsonInfo {
   readonly startTimeMs?: number;
   readonly endTimeMs?: number;
   readonly wasCancelled: boolean;
+  /**
+   * Why the run ended before its stop conditions, when it did: Ctrl-C / SIGTERM (`cancelled`, with `wasCancelled`),
+   * `--failed-request-threshold`, or the server going away. `is_complete` is false for all three.
+   * @default wasCancelled ? "cancelled" : undefined
+   */
+  readonly incompleteReason?: "cancelled" | "failed_request_threshold" | "server_gone";
   /** The resolved configuration, secrets removed (built by the caller). */
   readonly inputConfig: JsonObject;
   readonly runInfo: RunInfo;
@@ -171,6 +177,7 @@ export function errorSummaryJson(errors: readonly ErrorSummaryEntry[]): JsonValu
 /** The summary document as an object (undefined fields are dropped when serialized). */
 export function summaryJsonObject(summary: RunSummary, info: SummaryJsonInfo): JsonObject {
   const run = info.runInfo;
+  const incomplete = info.incompleteReason ?? (info.wasCancelled ? "cancelled" : undefined);
   const extra: Record<string, JsonValue | undefined> = { version: info.infermeterVersion };
   if (summary.scheduleLatenessMs !== undefined) extra.schedule_lateness = statsJson("ms", summary.scheduleLatenessMs);
   for (const m of summary.metrics) if (m.flags.jsonOnly) extra[m.tag] = metricJson(m);
@@ -191,8 +198,8 @@ export function summaryJsonObject(summary: RunSummary, info: SummaryJsonInfo): J
       ...(run.server === undefined ? {} : { server: run.server }),
     },
     was_cancelled: info.wasCancelled,
-    is_complete: !info.wasCancelled,
-    incomplete_reason: info.wasCancelled ? "cancelled" : undefined,
+    is_complete: incomplete === undefined,
+    incomplete_reason: incomplete,
     error_summary: errorSummaryJson(summary.errors),
     start_time: info.startTimeMs === undefined ? undefined : isoUtcMicros(info.startTimeMs),
     end_time: info.endTimeMs === undefined ? undefined : isoUtcMicros(info.endTimeMs),

@@ -25,6 +25,7 @@ import { RawSink } from "./sinks/raw_sink.ts";
 import { ProgressSink } from "./sinks/progress_sink.ts";
 import { DashboardSink } from "./sinks/dashboard_sink.ts";
 import { FailureGateSink } from "./sinks/failure_gate_sink.ts";
+import { ServerGoneSink } from "./sinks/server_gone_sink.ts";
 import { DispatchSink } from "./sinks/dispatch_sink.ts";
 import { LoadSink } from "./sinks/load_sink.ts";
 import { TimesliceSink } from "./sinks/timeslice_sink.ts";
@@ -69,6 +70,8 @@ export interface CollectResult {
   readonly timeslices?: TimesliceSink;
   readonly cancelled: boolean;
   readonly thresholdExceeded?: string;
+  /** Why the run stopped because its server went away (a run of connection failures). */
+  readonly serverGone?: string;
   readonly jsonlWritten: boolean;
   readonly rawWritten: boolean;
   /** Per-record files a write failure left incomplete. */
@@ -86,7 +89,9 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
   const cancel = new AbortController();
 
   const withWarmup = spec.phases.some((p) => p.name === "warmup");
-  const metrics = new MetricsSink(o.metrics, { timeOriginMs, goodput: o.goodput, warmup: withWarmup });
+  // The requests a stop of the run's own cancels are no outcome of the server's (gate and gone are set below).
+  const stoppedItself = () => gate?.tripped !== undefined || gone.tripped !== undefined;
+  const metrics = new MetricsSink(o.metrics, { timeOriginMs, goodput: o.goodput, warmup: withWarmup, stoppedItself });
   // A failed write mid-run (a full disk) is said at once; the run goes on and the summary still counts every record.
   const onWriteFailure = (path: string) => (err: unknown) =>
     logger.error(
@@ -115,6 +120,11 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     concurrency: phaseConcurrency(profilingPhase),
     stop: () => cancel.abort(),
   });
+  const gone = new ServerGoneSink({
+    concurrency: phaseConcurrency(profilingPhase),
+    target: o.targets.map((t) => `${t.scheme}://${t.hostHeader}`).join(", "),
+    stop: () => cancel.abort(),
+  });
   const dispatch = new DispatchSink();
   const load = new LoadSink();
   const live = new LiveRun({ metrics, phases: spec.phases, timeOriginMs });
@@ -135,7 +145,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
   const timeslices = config.sliceDuration === undefined
     ? undefined
     : new TimesliceSink(o.metrics, config.sliceDuration * 1000, { timeOriginMs, goodput: o.goodput });
-  for (const sink of [timeslices, jsonl, raw, progress, gate, ...(o.sinks ?? [])]) {
+  for (const sink of [timeslices, jsonl, raw, progress, gate, gone, ...(o.sinks ?? [])]) {
     if (sink !== undefined) sinks.push(sink);
   }
   const bus = new RecordBus(sinks, metrics.measure);
@@ -221,8 +231,9 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     dispatch,
     load,
     timeslices,
-    cancelled: cancel.signal.aborted && gate?.tripped === undefined,
+    cancelled: cancel.signal.aborted && !stoppedItself(),
     thresholdExceeded: gate?.tripped,
+    serverGone: gone.tripped,
     jsonlWritten: jsonl !== undefined,
     rawWritten: raw !== undefined,
     unwritten: [jsonl?.unwritten(), raw?.unwritten()].filter((u) => u !== undefined),

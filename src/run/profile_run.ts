@@ -65,6 +65,8 @@ export type ProfileEnd =
   | "interrupted_before_start"
   /** A server could not be reached; nothing was sent. */
   | "unreachable"
+  /** The server went away mid-run (a run of connection failures); the records up to then were written. */
+  | "server_gone"
   /** Ran, but some result files could not be written (a full disk); the rest and the console summary were. */
   | "results_unwritten";
 
@@ -476,6 +478,13 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     startTimeMs: run.startEpochMs,
     endTimeMs: run.endEpochMs,
     wasCancelled: run.cancelled,
+    incompleteReason: run.cancelled
+      ? "cancelled" as const
+      : run.thresholdExceeded
+      ? "failed_request_threshold" as const
+      : run.serverGone
+      ? "server_gone" as const
+      : undefined,
     inputConfig,
     runInfo: { randomSeed: seed, cliCommand, server: (await identity) as JsonObject | undefined },
     warmup: warmupSummary,
@@ -549,6 +558,9 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   } else if (run.thresholdExceeded) {
     logger.error(run.thresholdExceeded);
     end = "threshold_exceeded";
+  } else if (run.serverGone) {
+    logger.error(run.serverGone);
+    end = "server_gone";
   } else if (summary.successCount === 0) {
     logger.error(`all ${summary.errorCount} requests failed; see the error summary above.`);
     end = "all_failed";

@@ -12,12 +12,14 @@ import {
   readJson,
   readJsonl,
   runCli,
+  spawnCli,
   startSim,
   tempDir,
   unusedPort,
 } from "./cli_harness.ts";
 
 const DIR = "artifacts/m-chat-concurrency1";
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SMALL = ["--isl", "20", "--osl", "5"];
 
 interface ErrorSummaryEntry {
@@ -140,4 +142,37 @@ Deno.test("profile exits 1 and stops early when the failed share exceeds --faile
   const summary = await readJson(join(tmp.path, DIR, "profile_export_aiperf.json"));
   const sent = metric(summary, "request_count").avg + metric(summary, "error_request_count").avg;
   assert.ok(sent >= 10 && sent < 60, `the gate judges after 10 requests and stops the run; ${sent} were sent`);
+});
+
+Deno.test("profile stops with exit 3 when its server is killed mid-run, and writes the records it had", async () => {
+  await using tmp = await tempDir();
+  const sim = await startSim(["--ttft", "5", "--itl", "1"]);
+  try {
+    // deno-fmt-ignore
+    await using cli = spawnCli([
+      "profile", "--ui", "none", "-m", "m", "--url", sim.url, ...SMALL, "--concurrency", "4",
+      "--benchmark-duration", "120",
+    ], { cwd: tmp.path, timeoutMs: 60_000 });
+    while (!/infermeter is PROFILING/.test(cli.stderrSoFar()) && !cli.hasExited()) await delay(50);
+    await delay(1000);
+    await sim.stop("SIGKILL");
+    const killedAt = performance.now();
+    const run = await cli.result;
+    assertExit(run, 3);
+    assert.ok(performance.now() - killedAt < 15_000, "stopped soon after the server died");
+    assert.match(run.stderr, /the server went away: the last \d+ requests could not connect to http:\/\/127\.0\.0\.1:/);
+    const summary = await readJson(
+      join(tmp.path, DIR.replace("concurrency1", "concurrency4"), "profile_export_aiperf.json"),
+    );
+    assert.equal(summary.is_complete, false);
+    assert.equal(summary.incomplete_reason, "server_gone");
+    assert.ok(metric(summary, "request_count").avg > 0, "the answers before the kill are kept");
+    const records = await readJsonl(
+      join(tmp.path, DIR.replace("concurrency1", "concurrency4"), "profile_export.jsonl"),
+    );
+    const refused = records.filter((l) => l.record.error?.type === "ConnectionError").length;
+    assert.ok(refused >= 10 && refused < 20_000, `${refused} refused connections recorded, not tens of thousands`);
+  } finally {
+    await sim.stop();
+  }
 });

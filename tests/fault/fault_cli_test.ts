@@ -123,3 +123,28 @@ Deno.test("profile records bad server usage values as errors: no export holds th
     await server.close();
   }
 });
+
+Deno.test("profile stopped by --failed-request-threshold is exported as incomplete, its own cancellations not errors", async () => {
+  await using tmp = await tempDir();
+  // Two requests never answered (in flight when the gate trips, then cancelled by the stop); the rest fail with 500.
+  const server = startFaultServer({ script: (n): Fault => n < 2 ? "never-answer" : "http-500" });
+  try {
+    // deno-fmt-ignore
+    const run = await runCli([
+      "profile", "--ui", "none", "-m", "m", "--url", `http://127.0.0.1:${server.port}`, "--request-count", "100",
+      "--concurrency", "4", "--failed-request-threshold", "0.1", "--artifact-dir", "out",
+    ], { cwd: tmp.path });
+    assertExit(run, 1);
+    const summary = JSON.parse(await Deno.readTextFile(join(tmp.path, "out", "profile_export_aiperf.json")));
+    assert.equal(summary.is_complete, false);
+    assert.equal(summary.incomplete_reason, "failed_request_threshold");
+    assert.equal(summary.was_cancelled, false, "nobody cancelled it: it stopped itself");
+    const types = (summary.error_summary as { error_details: { type: string } }[]).map((e) => e.error_details.type);
+    assert.deepEqual(types, ["Internal Server Error"], "the stop's own cancellations are not the server's errors");
+    const records = await readJsonl(join(tmp.path, "out", "profile_export.jsonl"));
+    assert.equal(records.filter((r) => r.record.error?.code === 499).length, 2, "both are still recorded");
+    assert.equal(summary.error_request_count.avg, records.length - 2);
+  } finally {
+    await server.close();
+  }
+});

@@ -60,6 +60,8 @@ export type Fault =
   | "usage-only-json"
   /** A good streamed answer whose usage says `completion_tokens: <badUsage>` (raw JSON text). */
   | "bad-usage"
+  /** An HTTP 500 with an OpenAI-style error body. */
+  | "http-500"
   /** Reads the request and closes the connection without answering (FIN). */
   | "read-then-close"
   /** Reads the request head, leaves its body unread and closes without answering (RST). */
@@ -332,6 +334,9 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
             usage: { prompt_tokens: 5, completion_tokens: 10, total_tokens: 15 },
           })),
         );
+        return "keep";
+      case "http-500":
+        await write(conn, json('{"error":{"message":"internal error","type":"server_error"}}', 500));
         return "keep";
       case "read-then-close":
         conn.close();
