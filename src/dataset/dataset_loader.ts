@@ -22,6 +22,8 @@ export interface LoaderContext {
   readonly conversationNum?: number;
   /** Texts per request drawn from a pool (`--prompt-batch-size`, random_pool). @default 1 */
   readonly batchSize?: number;
+  /** Stops a long load (Ctrl-C): checked per chunk of the file and per record built; `InterruptedError` thrown. */
+  readonly signal?: AbortSignal;
 }
 
 export interface DatasetLoader extends RegistryEntry {

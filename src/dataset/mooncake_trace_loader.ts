@@ -18,6 +18,7 @@
  */
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { MAX_PROMPT_TOKENS } from "./dataset_limits.ts";
+import { InterruptCheck } from "../runtime/interrupt_check.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import { DEFAULT_CORPUS } from "./default_corpus.ts";
@@ -180,9 +181,12 @@ export async function traceConversations(
     prompts = new HashBlockPrompts(synthesizer, ctx.blockSize ?? defaultBlockSize);
   }
   const conversations: Conversation[] = [];
+  const interrupt = new InterruptCheck(ctx?.signal, `building the prompts of ${path}`);
   for (const group of groups) {
     const turns: Turn[] = [];
     for (const line of group.lines) {
+      const pause = interrupt.check();
+      if (pause !== undefined) await pause;
       if (line.synth === undefined) {
         turns.push(line.turn);
         continue;
@@ -206,7 +210,7 @@ export async function traceConversations(
 
 export async function loadMooncakeTrace(path: string, ctx?: LoaderContext): Promise<Dataset> {
   const lines: TraceLine[] = [];
-  for await (const at of readJsonRecords(path)) lines.push(parseMooncakeLine(path, at));
+  for await (const at of readJsonRecords(path, { signal: ctx?.signal })) lines.push(parseMooncakeLine(path, at));
   if (lines.length === 0) throw new DatasetError(path, undefined, "has no records; write one request per line");
   const conversations = await traceConversations(path, lines, ctx, MOONCAKE_BLOCK_SIZE, "trace_");
   return { conversations, defaultSampling: "sequential", source: "file", format: MOONCAKE_TRACE };

@@ -14,7 +14,7 @@
  */
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
-import type { DatasetLoader } from "./dataset_loader.ts";
+import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import { describeJson, field, isObject, type JsonRecord, readJsonRecords, recordError } from "./json_record.ts";
 import { parseSingleTurnRecord } from "./single_turn_loader.ts";
 
@@ -69,11 +69,11 @@ function stripType(item: unknown): unknown {
   return rest;
 }
 
-export async function loadMultiTurn(path: string): Promise<Dataset> {
+export async function loadMultiTurn(path: string, ctx?: LoaderContext): Promise<Dataset> {
   const sessions: Session[] = [];
   const byId = new Map<string, Session>();
   let unnamed = 0;
-  for await (const at of readJsonRecords(path)) {
+  for await (const at of readJsonRecords(path, { signal: ctx?.signal })) {
     const { sessionId, turns } = parseLine(path, at);
     const existing = sessionId === undefined ? undefined : byId.get(sessionId);
     if (existing !== undefined) {

@@ -35,9 +35,9 @@ export function canLoadRandomPool(record: unknown): boolean {
   return isObject(record) && field(record, "type") === RANDOM_POOL && isPoolEntry(record);
 }
 
-async function readPool(path: string): Promise<string[][]> {
+async function readPool(path: string, signal: AbortSignal | undefined): Promise<string[][]> {
   const entries: string[][] = [];
-  for await (const at of readJsonRecords(path)) {
+  for await (const at of readJsonRecords(path, { signal })) {
     const record = at.record;
     if (isObject(record)) {
       const type = field(record, "type");
@@ -74,9 +74,9 @@ export async function loadRandomPool(path: string, ctx?: LoaderContext): Promise
     files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (files.length === 0) throw new DatasetError(path, undefined, "is an empty directory; put one pool file in it");
     const base = path.endsWith("/") ? path : path + "/";
-    for (const name of files) pools.push(await readPool(base + name));
+    for (const name of files) pools.push(await readPool(base + name, ctx?.signal));
   } else {
-    pools.push(await readPool(path));
+    pools.push(await readPool(path, ctx?.signal));
   }
   const count = ctx?.conversationNum ?? DEFAULT_POOL_CONVERSATIONS;
   const batch = ctx?.batchSize ?? 1;

@@ -22,7 +22,7 @@
  */
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
-import type { DatasetLoader } from "./dataset_loader.ts";
+import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import { describeJson, field, isObject, readJsonRecords, recordError } from "./json_record.ts";
 import { MEDIA_FIELD_PAIRS, mediaItems } from "./media_inputs.ts";
 import type { MediaItem } from "./conversation.ts";
@@ -176,7 +176,7 @@ function parseTexts(value: unknown, fail: (reason: string) => never): string[] {
  *
  * @throws {DatasetError} for an unreadable or empty file and for every malformed line (the first one found).
  */
-export async function loadSingleTurn(path: string): Promise<Dataset> {
+export async function loadSingleTurn(path: string, ctx?: LoaderContext): Promise<Dataset> {
   interface Session {
     id: string | undefined;
     readonly line: number;
@@ -184,7 +184,7 @@ export async function loadSingleTurn(path: string): Promise<Dataset> {
   }
   const sessions: Session[] = [];
   const byId = new Map<string, Session>();
-  for await (const at of readJsonRecords(path)) {
+  for await (const at of readJsonRecords(path, { signal: ctx?.signal })) {
     let parsed: SingleTurnRecord;
     try {
       parsed = parseSingleTurnRecord(at.record, path, at.line);

@@ -4,7 +4,7 @@
  * with the time left, in the mode asked for.
  */
 import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
-import { discoverModel, type ProbeTarget, waitForModel, type WaitMode } from "./server_probe.ts";
+import { discoverModel, type ProbeTarget, waitForModel, type WaitMode, type WaitOutcome } from "./server_probe.ts";
 
 export interface PrepareServerOptions {
   readonly modelNames: readonly string[];
@@ -19,9 +19,12 @@ export interface PrepareServerOptions {
 
 export type PrepareServerResult =
   | { readonly ok: true; readonly modelNames: readonly string[] }
-  | { readonly ok: false; readonly message: string };
+  /** `interrupted`: the signal (Ctrl-C) ended the wait, not the server. */
+  | { readonly ok: false; readonly message: string; readonly interrupted?: boolean };
 
-export async function prepareServer(p: ProbeTarget, o: PrepareServerOptions): Promise<PrepareServerResult> {
+export async function prepareServer(target: ProbeTarget, o: PrepareServerOptions): Promise<PrepareServerResult> {
+  // Every probe is cut short by the signal, so a Ctrl-C during a long wait ends it at once.
+  const p: ProbeTarget = o.signal === undefined ? target : { ...target, signal: o.signal };
   let modelNames = o.modelNames;
   const wait = o.wait !== undefined && o.wait.timeoutS > 0 ? o.wait : undefined;
   const started = performance.now();
@@ -42,7 +45,7 @@ export async function prepareServer(p: ProbeTarget, o: PrepareServerOptions): Pr
   };
   if (wait && modelNames.length === 0) {
     const outcome = await waitIn("models", "", wait.timeoutS);
-    if (!outcome.ready) return { ok: false, message: notReady(wait.timeoutS, outcome.reason) };
+    if (!outcome.ready) return notReadyResult(wait.timeoutS, outcome);
   }
   if (modelNames.length === 0) {
     const found = await discoverModel(p);
@@ -58,9 +61,15 @@ export async function prepareServer(p: ProbeTarget, o: PrepareServerOptions): Pr
   if (wait && !(o.modelNames.length === 0 && wait.mode === "models")) {
     const left = Math.max(0, wait.timeoutS - (performance.now() - started) / 1000);
     const outcome = await waitIn(wait.mode, modelNames[0], left);
-    if (!outcome.ready) return { ok: false, message: notReady(wait.timeoutS, outcome.reason) };
+    if (!outcome.ready) return notReadyResult(wait.timeoutS, outcome);
   }
   return { ok: true, modelNames };
+}
+
+function notReadyResult(timeoutS: number, outcome: WaitOutcome): PrepareServerResult {
+  return outcome.interrupted
+    ? { ok: false, interrupted: true, message: "interrupted while waiting for the server to be ready" }
+    : { ok: false, message: notReady(timeoutS, outcome.reason) };
 }
 
 function notReady(timeoutS: number, reason: string | undefined): string {

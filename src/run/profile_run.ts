@@ -44,6 +44,7 @@ import { writeRunReport } from "../report/run_report.ts";
 import type { LiveRun } from "./live_run.ts";
 import type { RecordSink } from "./record_sink.ts";
 import { InputError } from "../base/input_error.ts";
+import { InterruptedError } from "../base/interrupted_error.ts";
 import { finishTelemetry, probeTelemetry } from "./telemetry_session.ts";
 import { summaryJsonObject } from "../export/json_export.ts";
 import { lockArtifactDir } from "./artifact_dir_lock.ts";
@@ -142,6 +143,10 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
       signal: stop,
     });
   if (!server.ok) {
+    if (stop?.aborted) {
+      logger.warning("Interrupted before the benchmark started; nothing was sent.");
+      return { end: "interrupted_before_start", artifactDir: resolveArtifactDir(given) };
+    }
     logger.error(server.message);
     return { end: "unreachable", artifactDir: resolveArtifactDir(given) };
   }
@@ -154,7 +159,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   // Network I/O, so it overlaps the CPU work of loading the tokenizer and building the dataset.
   const reachable = o.engine !== undefined
     ? Promise.resolve(targets.map(() => ({ ok: true as const, connectMs: undefined, message: undefined })))
-    : Promise.all(targets.map((t) => checkReachable(t)));
+    : Promise.all(targets.map((t) => checkReachable(t, undefined, stop)));
   // Likewise the server-metrics and GPU endpoints' probes (each one's first scrape is its baseline).
   const telemetryProbe = probeTelemetry(config);
   telemetryProbe.catch(() => {}); // seen where awaited
@@ -192,6 +197,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     streaming,
     targets,
     logger,
+    signal: stop,
     onTokenizer: (tokenizerSpec, loaded) => {
       loadedTokenizer = loaded;
       if (!config.useServerTokenCount) {
@@ -200,8 +206,13 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     },
   }).catch((err) => {
     void counterReady?.then((c) => c.close(), () => {});
+    if (err instanceof InterruptedError) return undefined;
     throw err;
   });
+  if (built === undefined) {
+    logger.warning("Interrupted before the benchmark started; nothing was sent.");
+    return { end: "interrupted_before_start", artifactDir: resolveArtifactDir(given) };
+  }
   const counter = counterReady && deferredCounter(counterReady);
   const { seed, tokenizer, conversations, totalTurns, plans, spec, path } = built;
   // Session metrics only where a session is more than one request.
@@ -260,7 +271,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
 
   const reaches = await reachable;
   const reach = reaches.find((r) => !r.ok) ?? reaches[0];
-  if (!reach.ok) {
+  if (!reach.ok && !stop?.aborted) {
     logger.error(reach.message!);
     counter?.close();
     await writeInputsJson(paths.inputsJson, inputSessions(conversations)).catch((err) =>

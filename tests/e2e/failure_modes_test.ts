@@ -176,3 +176,26 @@ Deno.test("profile stops with exit 3 when its server is killed mid-run, and writ
     await sim.stop();
   }
 });
+
+Deno.test("profile refuses --input-file /dev/zero and a line without end at once, with exit 2 and file:line", async () => {
+  await using tmp = await tempDir();
+  const url = `http://127.0.0.1:${unusedPort()}`;
+  const zero = await runCli(["profile", "--ui", "none", "-m", "m", "--url", url, "--input-file", "/dev/zero"], {
+    cwd: tmp.path,
+    timeoutMs: 20_000,
+  });
+  assertExit(zero, 2);
+  assert.match(zero.stderr, /\/dev\/zero: is not a regular file/);
+  // 80 MiB without a line break: read in linear time to the per-line cap (quadratic, it took minutes).
+  const file = await Deno.open(join(tmp.path, "one_line.jsonl"), { write: true, create: true });
+  const piece = new TextEncoder().encode('{"text": "' + "z".repeat(1024 * 1024));
+  for (let i = 0; i < 80; i++) await file.write(piece);
+  file.close();
+  // deno-fmt-ignore
+  const long = await runCli([
+    "profile", "--ui", "none", "-m", "m", "--url", url, "--input-file", "one_line.jsonl",
+    "--custom-dataset-type", "single_turn",
+  ], { cwd: tmp.path, timeoutMs: 30_000 });
+  assertExit(long, 2);
+  assert.match(long.stderr, /one_line\.jsonl:1: the line is longer than 67108864 characters without a line break/);
+});
