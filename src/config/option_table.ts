@@ -314,6 +314,16 @@ const VALUE_OPTIONS = [
     help: "JSONL dataset file to send instead of synthetic prompts.",
   },
   {
+    key: "strictDataset",
+    type: "bool",
+    default: false,
+    flags: ["--strict-dataset"],
+    group: "Input",
+    yaml: ["benchmark.dataset.strict"],
+    help: "Refuse (exit 2, naming file:line) a dataset line with a field its format does not know, such as a " +
+      "misspelled 'output_lenght'; without it each unknown field is said once and ignored.",
+  },
+  {
     key: "customDatasetType",
     type: "enum",
     choices: DATASET_LOADERS,

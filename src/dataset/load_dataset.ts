@@ -48,6 +48,10 @@ export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "token
   readonly publicDatasetLimit?: number;
   /** Stops a long load (Ctrl-C): `InterruptedError` is thrown. */
   readonly signal?: AbortSignal;
+  /** `--strict-dataset`: a field a line's format does not know is an error. */
+  readonly strict?: boolean;
+  /** Where loaders' notices go (an unknown field, said once with file:line). */
+  readonly warn?: (message: string) => void;
 }
 
 /**
@@ -103,6 +107,8 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
     conversationNum: options.conversationNum,
     batchSize: options.batchSize,
     signal: options.signal,
+    strict: options.strict,
+    warn: options.warn,
   };
   return retime(await loader.load(file, ctx), options);
 }

@@ -35,6 +35,7 @@ export function datasetOptions(config: ProfileConfig, rankings = false): LoadDat
     rangeRatio,
     promptCorpus: config.promptCorpus,
     inputFile: config.inputFile,
+    strict: config.strictDataset,
     publicDataset: config.publicDataset,
     publicDatasetLimit: config.requestCount ?? config.conversationNum,
     customDatasetType: config.customDatasetType,

@@ -89,6 +89,7 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
     tokenizer,
     rng,
     signal: c.signal,
+    warn: (message) => logger.warning(message),
   }).catch((err: Error) => {
     // Synthetic options that cannot go together (--seq-dist with --random-range-ratio, …) are input errors.
     throw err instanceof RangeError ? new InputError(err.message) : err;

@@ -199,3 +199,39 @@ Deno.test("profile refuses --input-file /dev/zero and a line without end at once
   assertExit(long, 2);
   assert.match(long.stderr, /one_line\.jsonl:1: the line is longer than 67108864 characters without a line break/);
 });
+
+Deno.test("profile says once, with file:line and a hint, that a dataset field is unknown; --strict-dataset exits 2", async () => {
+  await using tmp = await tempDir();
+  await using sim = await startSim(["--ttft", "1", "--itl", "0.1"]);
+  await Deno.writeTextFile(
+    join(tmp.path, "typo.jsonl"),
+    '{"text": "a"}\n{"text": "b", "output_lenght": 5}\n{"text": "c", "output_lenght": 6}\n',
+  );
+  const args = ["profile", "--ui", "none", "-m", "m", "--url", sim.url, "--input-file", "typo.jsonl"];
+  const lenient = await runCli([...args, "--request-count", "3"], { cwd: tmp.path });
+  assertExit(lenient, 0);
+  const said = lenient.stderr.split("\n").filter((l) => l.includes("output_lenght"));
+  assert.equal(said.length, 1, lenient.stderr);
+  assert.match(
+    said[0],
+    /WARNING +typo\.jsonl:2: unknown field "output_lenght" is ignored: .*did you mean 'output_length'/,
+  );
+  const strict = await runCli([...args, "--strict-dataset"], { cwd: tmp.path });
+  assertExit(strict, 2);
+  assert.match(strict.stderr, /typo\.jsonl:2: unknown field "output_lenght": .*--strict-dataset/);
+});
+
+Deno.test("profile escapes terminal escape sequences of a dataset line in its error message", async () => {
+  await using tmp = await tempDir();
+  // A raw ESC sequence (clear screen, set title) in a line that is not valid JSON.
+  await Deno.writeTextFile(join(tmp.path, "esc.jsonl"), '{"text": "ok"}\n{"text": "\x1b[2J\x1b]0;pwned\x07"\n');
+  // deno-fmt-ignore
+  const run = await runCli([
+    "profile", "--ui", "none", "-m", "m", "--url", `http://127.0.0.1:${unusedPort()}`, "--input-file", "esc.jsonl",
+    "--custom-dataset-type", "single_turn",
+  ], { cwd: tmp.path });
+  assertExit(run, 2);
+  assert.match(run.stderr, /esc\.jsonl:2: /);
+  assert.doesNotMatch(run.stderr + run.stdout, /[\x1b\x07]/, "no raw control character reaches the terminal");
+  assert.match(run.stderr, /\\x1b\[2J\\x1b\]0;pwned\\x07/);
+});
