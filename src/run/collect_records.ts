@@ -158,6 +158,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     useServerTokenCount: config.useServerTokenCount,
     yieldToIo: io.wait,
     onProcessed: (r) => bus.measured(r),
+    onNotice: (message) => logger.info(message),
   });
 
   const onStop = () => {
@@ -217,7 +218,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     o.stop?.removeEventListener("abort", onStop);
     logger.beforeConsoleWrite = undefined;
     try {
-      await processor.drain();
+      await processor.drain(o.stop);
     } finally {
       o.counter?.close();
       io.close();

@@ -148,3 +148,23 @@ Deno.test("profile stopped by --failed-request-threshold is exported as incomple
     await server.close();
   }
 });
+
+Deno.test("profile takes a 24 MiB answer of 400,000 small events in linear time and counts its tokens", async () => {
+  await using tmp = await tempDir();
+  // Gathering the answer text used to copy it again every 32 events: minutes of the engine thread for this one.
+  const server = startFaultServer({ script: (): Fault => "huge-answer", hugeBytes: 24 * 1024 * 1024 });
+  try {
+    // deno-fmt-ignore
+    const run = await runCli([
+      "profile", "--ui", "none", "-m", "m", "--url", `http://127.0.0.1:${server.port}`, "--request-count", "1",
+      "--streaming", "--max-response-bytes", "100000000", "--artifact-dir", "out",
+    ], { cwd: tmp.path, timeoutMs: 90_000 });
+    assertExit(run, 0);
+    const records = await readJsonl(join(tmp.path, "out", "profile_export.jsonl"));
+    assert.equal(records.length, 1);
+    const osl = records[0].record.metrics.output_sequence_length?.value;
+    assert.ok(typeof osl === "number" && osl > 24 * 1024 * 1024 / 8, `OSL ${osl}`);
+  } finally {
+    await server.close();
+  }
+});

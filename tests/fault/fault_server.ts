@@ -60,6 +60,8 @@ export type Fault =
   | "usage-only-json"
   /** A good streamed answer whose usage says `completion_tokens: <badUsage>` (raw JSON text). */
   | "bad-usage"
+  /** A streamed answer of `hugeBytes` of text, in events of 64 bytes of content each. */
+  | "huge-answer"
   /** An HTTP 500 with an OpenAI-style error body. */
   | "http-500"
   /** Reads the request and closes the connection without answering (FIN). */
@@ -335,6 +337,20 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
           })),
         );
         return "keep";
+      case "huge-answer": {
+        await write(conn, enc.encode(SSE_HEAD + "\r\n"));
+        const words = "the quick brown fox jumps over the lazy dog and keeps on running far away ";
+        const event = (i: number) =>
+          `data: {"choices":[{"index":0,"delta":{"content":"${(words + i).slice(0, 64).padEnd(64, ".")}"}}]}\n\n`;
+        const total = options.hugeBytes ?? 40 * 1024 * 1024;
+        for (let sent = 0, i = 0; sent < total;) {
+          let batch = "";
+          for (let k = 0; k < 1024 && sent < total; k++, i++, sent += 64) batch += event(i);
+          await write(conn, chunk(enc.encode(batch)));
+        }
+        await write(conn, concat([chunk(enc.encode("data: [DONE]\n\n")), enc.encode("0\r\n\r\n")]));
+        return "keep";
+      }
       case "http-500":
         await write(conn, json('{"error":{"message":"internal error","type":"server_error"}}', 500));
         return "keep";
