@@ -67,7 +67,7 @@ function parseLine(path: string, at: JsonRecord): BailianLine {
 export async function loadBailianTrace(path: string, ctx?: LoaderContext): Promise<Dataset> {
   const lines: BailianLine[] = [];
   const byChat = new Map<number, BailianLine>();
-  for await (const at of readJsonRecords(path)) {
+  for await (const at of readJsonRecords(path, { signal: ctx?.signal })) {
     const line = parseLine(path, at);
     lines.push(line);
     byChat.set(line.chatId, line);

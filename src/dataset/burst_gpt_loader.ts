@@ -29,7 +29,7 @@ export async function loadBurstGpt(path: string, ctx?: LoaderContext): Promise<D
   let columns: number[] | undefined;
   let skipped = 0;
   try {
-    for await (const { number, text } of readLines(path)) {
+    for await (const { number, text } of readLines(path, { signal: ctx?.signal })) {
       if (text.trim() === "") continue;
       if (columns === undefined) {
         const header = cells(text);

@@ -25,6 +25,12 @@ export interface LoaderContext {
   readonly conversationNum?: number;
   /** Texts per request drawn from a pool (`--prompt-batch-size`, random_pool). @default 1 */
   readonly batchSize?: number;
+  /** Stops a long load (Ctrl-C): checked per chunk of the file and per record built; `InterruptedError` thrown. */
+  readonly signal?: AbortSignal;
+  /** `--strict-dataset`: a field a line's format does not know is an error (`unknown_fields.ts`). */
+  readonly strict?: boolean;
+  /** Where a loader's notices go (an unknown field, said once with file:line); none when absent. */
+  readonly warn?: (message: string) => void;
 }
 
 export interface DatasetLoader extends RegistryEntry {

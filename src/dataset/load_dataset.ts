@@ -55,6 +55,12 @@ export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "token
   readonly hfSubset?: string;
   /** At most this many conversations from a public dataset AIPerf streams (`--request-count`, else `--conversation-num`). */
   readonly publicDatasetLimit?: number;
+  /** Stops a long load (Ctrl-C): `InterruptedError` is thrown. */
+  readonly signal?: AbortSignal;
+  /** `--strict-dataset`: a field a line's format does not know is an error. */
+  readonly strict?: boolean;
+  /** Where loaders' notices go (an unknown field, said once with file:line). */
+  readonly warn?: (message: string) => void;
 }
 
 /**
@@ -84,7 +90,7 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
     if (tokenizer === undefined) {
       throw new TypeError("loadDataset needs a tokenizer to synthesize prompts; pass options.tokenizer");
     }
-    return retime(await buildSyntheticDataset({ ...options, tokenizer }), options);
+    return retime(await buildSyntheticDataset({ ...options, tokenizer, signal: options.signal }), options);
   }
   const loaders = options.loaders ?? DATASET_LOADERS.entries();
   const file = options.inputFile;
@@ -110,6 +116,9 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
     options: options.loaderOptions,
     conversationNum: options.conversationNum,
     batchSize: options.batchSize,
+    signal: options.signal,
+    strict: options.strict,
+    warn: options.warn,
   };
   const dataset = await loader.load(file, ctx);
   const line = loader.describe?.(dataset) ?? `${dataset.conversations.length} sessions`;
@@ -169,12 +178,23 @@ function loaderNamed(name: string, loaders: readonly DatasetLoader[]): DatasetLo
 }
 
 /** Whether the input is a directory. @throws {DatasetError} when it cannot be read. */
+/** Whether `file` is a directory. @throws {DatasetError} when it cannot be read or is neither file nor directory. */
 async function statInput(file: string): Promise<boolean> {
+  let info: Deno.FileInfo;
   try {
-    return (await Deno.stat(file)).isDirectory;
+    info = await Deno.stat(file);
   } catch (error) {
     throw unreadable(file, error);
   }
+  if (!info.isFile && !info.isDirectory) {
+    // A device or a FIFO (`/dev/zero`, a named pipe) may never end: refused before a byte is read.
+    throw new DatasetError(
+      file,
+      undefined,
+      "is not a regular file (a device, a FIFO or a socket, which may never end); give a dataset file or directory",
+    );
+  }
+  return info.isDirectory;
 }
 
 /** The loader for a directory. @throws {DatasetError} unless exactly one format reads it. */

@@ -18,6 +18,8 @@
  */
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { MAX_PROMPT_TOKENS } from "./dataset_limits.ts";
+import { InterruptCheck } from "../runtime/interrupt_check.ts";
+import { UnknownFields } from "./unknown_fields.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import type { OptionSpec } from "../base/option_spec.ts";
@@ -70,12 +72,25 @@ function millis(path: string, at: JsonRecord, name: string, value: unknown): num
   return value;
 }
 
-export function parseMooncakeLine(path: string, at: JsonRecord): TraceLine {
+/** Every field a mooncake_trace line may have. */
+const MOONCAKE_FIELDS = [
+  ...INPUT_MODES,
+  "type",
+  "hash_ids",
+  "output_length",
+  "timestamp",
+  "delay",
+  "extra",
+  "session_id",
+];
+
+export function parseMooncakeLine(path: string, at: JsonRecord, fields?: UnknownFields): TraceLine {
   const r = at.record;
   const fail = (reason: string): never => {
     throw recordError(path, at, reason);
   };
   if (!isObject(r)) return fail(`expected a JSON object with "input_length" (got ${describeJson(r)})`);
+  fields?.check(r, path, at.line);
   const type = field(r, "type");
   if (type !== undefined && type !== MOONCAKE_TRACE) {
     fail(`"type" is ${describeJson(type)} but this file is read as ${MOONCAKE_TRACE}`);
@@ -182,9 +197,12 @@ export async function traceConversations(
     prompts = new HashBlockPrompts(synthesizer, typeof blockSize === "number" ? blockSize : defaultBlockSize);
   }
   const conversations: Conversation[] = [];
+  const interrupt = new InterruptCheck(ctx?.signal, `building the prompts of ${path}`);
   for (const group of groups) {
     const turns: Turn[] = [];
     for (const line of group.lines) {
+      const pause = interrupt.check();
+      if (pause !== undefined) await pause;
       if (line.synth === undefined) {
         turns.push(line.turn);
         continue;
@@ -208,7 +226,10 @@ export async function traceConversations(
 
 export async function loadMooncakeTrace(path: string, ctx?: LoaderContext): Promise<Dataset> {
   const lines: TraceLine[] = [];
-  for await (const at of readJsonRecords(path)) lines.push(parseMooncakeLine(path, at));
+  const fields = new UnknownFields(MOONCAKE_TRACE, MOONCAKE_FIELDS, { strict: ctx?.strict, warn: ctx?.warn });
+  for await (const at of readJsonRecords(path, { signal: ctx?.signal })) {
+    lines.push(parseMooncakeLine(path, at, fields));
+  }
   if (lines.length === 0) throw new DatasetError(path, undefined, "has no records; write one request per line");
   const conversations = await traceConversations(path, lines, ctx, MOONCAKE_BLOCK_SIZE, "trace_");
   return { conversations, defaultSampling: "sequential", source: "file", format: MOONCAKE_TRACE };

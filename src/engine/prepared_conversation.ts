@@ -4,7 +4,8 @@
  * its request bytes — so the hot path only looks them up. A turn whose body carries earlier turns and the server's
  * replies is built when it is sent (`buildTurnBody`). The payloads are what `inputs.json` records.
  */
-import type { ContextMode, Dataset, Turn } from "../dataset/conversation.ts";
+import { InterruptCheck } from "../runtime/interrupt_check.ts";
+import type { ContextMode, Conversation, Dataset, Turn } from "../dataset/conversation.ts";
 import type { BuildContext, EndpointAdapter, PriorExchange } from "../endpoints/endpoint_adapter.ts";
 import { sampleLength, type SeededRandom } from "../base/seeded_random.ts";
 import { asLazyTokenizer, type LazyTokenizer, type Tokenizer } from "../tokenizer/tokenizer.ts";
@@ -74,6 +75,8 @@ export interface PrepareOptions extends BodySettings {
   readonly chatTemplate?: ChatTemplate;
   /** Where each session's cache-bust marker goes (`--cache-bust`). @default "none" */
   readonly cacheBust?: CacheBustTarget;
+  /** Stops the preparation (Ctrl-C): checked per conversation, `InterruptedError` thrown. */
+  readonly signal?: AbortSignal;
 }
 
 const DEFAULT_CONTEXT: ContextMode = "deltas_without_responses";
@@ -123,7 +126,7 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
     Array.from({ length: 8 }, (_, i) => counter.count(markerText(bust, sessionDigest(0, i, "estimate"))))
       .reduce((a, b) => a + b, 0) / 8,
   );
-  return dataset.conversations.map((original, n) => {
+  const prepareOne = (original: Conversation, n: number): PreparedConversation => {
     const busted = withPlaceholder(original, bust);
     const conversation = busted?.conversation ?? original;
     const model = opts.modelSelectionStrategy === "random"
@@ -171,7 +174,16 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
       withHistory,
       ...(bust !== "none" && busted !== undefined ? { cacheBust: true } : {}),
     };
-  });
+  };
+  // Counting a hundred thousand prompts takes seconds: a Ctrl-C meanwhile must be seen.
+  const interrupt = new InterruptCheck(opts.signal, "preparing the request bodies");
+  const prepared: PreparedConversation[] = [];
+  for (let n = 0; n < dataset.conversations.length; n++) {
+    const pause = interrupt.check();
+    if (pause !== undefined) await pause;
+    prepared.push(prepareOne(dataset.conversations[n], n));
+  }
+  return prepared;
 }
 
 /**

@@ -3,7 +3,7 @@
  * HTTP status, API error objects, unparsable payloads, timeouts, cancellation) become `record.error`;
  * nothing here throws.
  */
-import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
+import type { EndpointAdapter, Usage } from "../endpoints/endpoint_adapter.ts";
 import type {
   HttpExchange,
   HttpRequest,
@@ -15,6 +15,7 @@ import type { Phase, RecordError, RequestRecord } from "../records/request_recor
 import { ResponseCollector } from "./response_collector.ts";
 import { mergeServerTiming, readHeaderServerTiming } from "../endpoints/server_timing.ts";
 import { httpReason } from "./http_reason.ts";
+import { checkUsage } from "./usage_check.ts";
 import type { SendMeta } from "./phase_runner.ts";
 
 /** Which session turn a request is, so several URLs can keep a session on one (engine/target_set.ts). */
@@ -64,6 +65,7 @@ const TRANSPORT_ERROR_TYPES: Readonly<Record<TransportError["kind"], string>> = 
   timeout: "TimeoutError",
   reset: "ConnectionResetError",
   protocol: "ProtocolError",
+  too_large: "ResponseTooLargeError",
   cancelled: "RequestCancellationError",
 };
 
@@ -104,7 +106,8 @@ export async function executeRequest(
   if (!ex.error && !ex.streamed && ex.body !== undefined && isOk(ex.status)) collector.addBody(ex.body, end);
 
   const off = ctx.clockOffsetMs;
-  const error = recordError(ex, collector, ctx.timeoutMs, ctx.adapter.capabilities.producesTokens);
+  const usage = checkUsage(collector.usage);
+  const error = recordError(ex, collector, usage.error, ctx.timeoutMs, ctx.adapter.capabilities.producesTokens);
   // One object literal with every field (absent ones undefined): one hidden class for every record, where
   // conditional spreads made V8 build each record through its slow generic path.
   return {
@@ -130,11 +133,12 @@ export async function executeRequest(
     status: ex.status,
     content: collector.content,
     reasoning: collector.reasoning,
-    usage: collector.usage,
+    usage: usage.usage,
     serverTiming: mergeServerTiming(collector.serverTiming, readHeaderServerTiming(ex.headers)),
     finishReason: collector.finishReason,
     error,
     cancelled: ex.error?.kind === "cancelled",
+    stopCancelled: ex.error?.kind === "cancelled" && signal.aborted ? true : undefined,
     inputTokens: entry.inputTokens,
     requestedOutputTokens: entry.requestedOutputTokens,
     connectionReused: ex.reused,
@@ -188,10 +192,28 @@ const EMPTY_ANSWER: RecordError = {
   message: "No responses with actual content: the answer had no text, reasoning, tool calls or usage.",
 };
 
-/** Precedence: transport failure > HTTP status > API error object > unparsable payload > empty answer. */
+/**
+ * A 200 whose only token-bearing field is `usage` (no text, reasoning or tool calls, whatever `completion_tokens`
+ * says) is a useless answer, not a success with 0 output tokens: an error of its own type, so the summary tells it
+ * apart from an empty body.
+ */
+function usageOnlyAnswer(usage: Usage): RecordError {
+  const said = usage.completionTokens !== undefined ? ` (completion_tokens ${usage.completionTokens})` : "";
+  return {
+    type: "UsageOnlyResponseError",
+    message: `The answer had no text, reasoning or tool calls, only a usage report${said}.`,
+    group: "The answer had no text, reasoning or tool calls, only a usage report.",
+  };
+}
+
+/**
+ * Precedence: transport failure > HTTP status > API error object > unparsable payload > invalid usage report > empty
+ * answer.
+ */
 function recordError(
   ex: HttpExchange,
   c: ResponseCollector,
+  usageError: RecordError | undefined,
   timeoutMs: number,
   producesTokens: boolean,
 ): RecordError | undefined {
@@ -213,7 +235,10 @@ function recordError(
     return { type: c.apiError.type ?? "APIError", code: c.apiError.code, message: c.apiError.message };
   }
   if (c.parseError) return { type: "ParseError", message: c.parseError };
-  if (producesTokens && c.responseTimes.length === 0 && c.usage === undefined) return EMPTY_ANSWER;
+  if (usageError !== undefined) return usageError;
+  if (producesTokens && c.responseTimes.length === 0) {
+    return c.usage === undefined ? EMPTY_ANSWER : usageOnlyAnswer(c.usage);
+  }
   return undefined;
 }
 

@@ -136,6 +136,7 @@ async function runInProcess(
     readBufferBytes: opts.readBufferBytes,
     pipelinedReads: opts.pipelinedReads,
     connectTimeoutMs: Math.min(opts.spec.timeoutMs, CONNECT_TIMEOUT_MS),
+    maxResponseBytes: opts.spec.maxResponseBytes,
   }, opts.spec.explicitEndpoint);
   watchActivity(() => client.activity());
   const io = opts.ioYield ?? new IoYield();

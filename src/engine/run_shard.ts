@@ -37,6 +37,8 @@ export interface ShardSpec {
   readonly timeoutMs: number;
   /** Header that carries each session's correlation id instead of `X-Correlation-ID` (`--session-header`). */
   readonly sessionHeader?: string;
+  /** Most body bytes one response may have (`--max-response-bytes`). @default 256 MiB */
+  readonly maxResponseBytes?: number;
   readonly conversations: readonly PreparedConversation[];
   /** What turns built at send time are built with. */
   readonly bodySettings: BodySettings;

@@ -40,6 +40,7 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
     readBufferBytes: start.readBufferBytes,
     pipelinedReads: start.pipelinedReads,
     connectTimeoutMs: Math.min(start.spec.timeoutMs, CONNECT_TIMEOUT_MS),
+    maxResponseBytes: start.spec.maxResponseBytes,
   }, start.spec.explicitEndpoint);
   const io = new IoYield();
   const timing = shardClock(start.spec, offset, io.wait);
@@ -58,7 +59,7 @@ async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) 
   const activity = setInterval(() => {
     const activities = client.activity().map((a) => ({
       ...a,
-      lastReadAt: a.lastReadAt > 0 ? a.lastReadAt + offset : 0,
+      lastDataAt: a.lastDataAt > 0 ? a.lastDataAt + offset : 0,
     }));
     post({ type: "activity", activities });
   }, ACTIVITY_INTERVAL_MS);

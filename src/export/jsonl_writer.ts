@@ -180,6 +180,11 @@ export class JsonlWriter {
     return this.#lines.linesDropped;
   }
 
+  /** After a failed write, the file ends in part of a line (it could not be cut back). */
+  get endsInPartialLine(): boolean {
+    return this.#lines.endsInPartialLine;
+  }
+
   /** Buffers one record's line; never blocks. */
   write(record: ProcessedRecord, values: RecordMetrics): void {
     this.#lines.writeLine(this.#formatter.format(record, values));

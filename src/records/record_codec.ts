@@ -39,6 +39,7 @@ const FIELDS: Readonly<Record<keyof RequestRecord, readonly [Kind, boolean]>> = 
   finishReason: ["string", false],
   error: ["error", false],
   cancelled: ["boolean", true],
+  stopCancelled: ["boolean", false],
   inputTokens: ["number", false],
   requestedOutputTokens: ["number", false],
   connectionRetries: ["number", false],

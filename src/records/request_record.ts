@@ -80,14 +80,20 @@ export interface RequestRecord {
   readonly finishReason?: string;
   readonly error?: RecordError;
   readonly cancelled: boolean;
+  /**
+   * Cancelled because its phase was stopped (the run stopped, or a duration's grace period ended), not as planned by
+   * `--request-cancellation-rate`. When the run stopped itself (failed-request threshold, server gone), such a record
+   * is neither a success nor an error of the server's: the summary leaves it out (it is in `cancelled_requests`).
+   */
+  readonly stopCancelled?: true;
 
   /** ISL from the dataset entry (client tokenizer), when the endpoint tokenizes input. */
   readonly inputTokens?: number;
   /** Output tokens requested (`max_tokens` / `max_completion_tokens` sent), if any. */
   readonly requestedOutputTokens?: number;
   /**
-   * Times the request was sent again on a fresh connection because the kept-alive one it went out on was found
-   * dead before any response byte (the server never received it); absent when never.
+   * Times the request was sent again on a fresh connection because it certainly never reached the server on the
+   * kept-alive one it went out on (its first write failed, or the server answered 408); absent when never.
    */
   readonly connectionRetries?: number;
   /** Whether the request went over a kept-alive connection. */

@@ -23,6 +23,8 @@ import { ProgressSink } from "./sinks/progress_sink.ts";
 import { DashboardSink } from "./sinks/dashboard_sink.ts";
 import { FailureGateSink } from "./sinks/failure_gate_sink.ts";
 import { ThresholdAbortSink } from "./sinks/threshold_abort_sink.ts";
+import { ServerGoneSink } from "./sinks/server_gone_sink.ts";
+import type { MetricAccumulator } from "../metrics/metric_accumulator.ts";
 import type { RunThreshold } from "../report/run_thresholds.ts";
 import { DispatchSink } from "./sinks/dispatch_sink.ts";
 import { LoadSink } from "./sinks/load_sink.ts";
@@ -66,6 +68,8 @@ export interface CollectResult {
   readonly thresholdExceeded?: string;
   /** Why `--threshold-abort` stopped the run. */
   readonly thresholdAborted?: string;
+  /** Why the run stopped because its server went away (a run of connection failures). */
+  readonly serverGone?: string;
   readonly benchmarkId: string;
   readonly startEpochMs?: number;
   readonly endEpochMs?: number;
@@ -79,15 +83,25 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
   const cancel = new AbortController();
 
   const withWarmup = spec.phases.some((p) => p.name === "warmup");
-  const metrics = new MetricsSink(o.metrics, { timeOriginMs, goodput: o.goodput, warmup: withWarmup });
+  // The requests a stop of the run's own cancels are no outcome of the server's (gate, gone and abort are set below).
+  const stoppedItself = (): boolean =>
+    gate?.tripped !== undefined || gone.tripped !== undefined || abort?.tripped !== undefined;
+  const metrics = new MetricsSink(o.metrics, { timeOriginMs, goodput: o.goodput, warmup: withWarmup, stoppedItself });
   const gate = config.failedRequestThreshold === undefined ? undefined : new FailureGateSink({
     threshold: config.failedRequestThreshold,
     concurrency: phaseConcurrency(profilingPhase),
     stop: () => cancel.abort(),
   });
-  const abort = o.abortOn === undefined || o.abortOn.length === 0 ? undefined : new ThresholdAbortSink({
-    thresholds: o.abortOn,
-    metrics: () => metrics.profiling,
+  const abort: ThresholdAbortSink | undefined = o.abortOn === undefined || o.abortOn.length === 0
+    ? undefined
+    : new ThresholdAbortSink({
+      thresholds: o.abortOn,
+      metrics: (): MetricAccumulator => metrics.profiling,
+      stop: () => cancel.abort(),
+    });
+  const gone = new ServerGoneSink({
+    concurrency: phaseConcurrency(profilingPhase),
+    target: o.targets.map((t) => `${t.scheme}://${t.hostHeader}`).join(", "),
     stop: () => cancel.abort(),
   });
   const dispatch = new DispatchSink();
@@ -114,7 +128,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     })
     : undefined;
   const sinks: RecordSink[] = [metrics, dispatch, load, live];
-  for (const sink of [progress, gate, abort, ...(o.sinks ?? [])]) {
+  for (const sink of [progress, gate, gone, abort, ...(o.sinks ?? [])]) {
     if (sink !== undefined) sinks.push(sink);
   }
   const bus = new RecordBus(sinks, metrics.measure);
@@ -127,6 +141,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     useServerTokenCount: config.useServerTokenCount,
     yieldToIo: io.wait,
     onProcessed: (r) => bus.measured(r),
+    onNotice: (message) => logger.info(message),
   });
 
   const onStop = () => {
@@ -186,7 +201,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     o.stop?.removeEventListener("abort", onStop);
     logger.beforeConsoleWrite = undefined;
     try {
-      await processor.drain();
+      await processor.drain(o.stop);
     } finally {
       o.counter?.close();
       io.close();
@@ -199,9 +214,10 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     outcome,
     dispatch,
     load,
-    cancelled: cancel.signal.aborted && gate?.tripped === undefined && abort?.tripped === undefined,
+    cancelled: cancel.signal.aborted && !stoppedItself(),
     thresholdExceeded: gate?.tripped,
     thresholdAborted: abort?.tripped,
+    serverGone: gone.tripped,
     benchmarkId,
     startEpochMs,
     endEpochMs: endAt !== undefined ? timeOriginMs + endAt : undefined,

@@ -61,6 +61,7 @@ export function datasetOptions(config: ProfileConfig, rankings = false): LoadDat
     rangeRatio,
     promptCorpus: config.promptCorpus,
     inputFile: config.inputFile,
+    strict: config.strictDataset,
     publicDataset: config.publicDataset,
     publicDatasetLimit: config.requestCount ?? config.conversationNum,
     hfSubset: config.hfSubset,

@@ -65,6 +65,8 @@ export interface PlanOptions {
   readonly logger: Logger;
   /** The model names to run with (given, or discovered from the server). */
   readonly modelNames: readonly string[];
+  /** Ctrl-C: stops a long dataset build (an `InterruptedError`). */
+  readonly signal?: AbortSignal;
 }
 
 export async function planRun(endpoint: ResolvedEndpoint, o: PlanOptions): Promise<RunPlan> {
@@ -89,6 +91,7 @@ export async function planRun(endpoint: ResolvedEndpoint, o: PlanOptions): Promi
       streaming: endpoint.streaming,
       targets: endpoint.targets,
       logger: o.logger,
+      signal: o.signal,
       onTokenizer: (tokenizerSpec, loaded) => {
         loadedTokenizer = loaded;
         if (config.useServerTokenCount) return;

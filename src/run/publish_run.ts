@@ -71,6 +71,15 @@ export async function publishRun(
     warmup: executed.metrics.warmup?.summarize(),
     infermeter: client.json,
     telemetryData: telemetry?.telemetryData,
+    incompleteReason: executed.cancelled
+      ? "cancelled"
+      : executed.thresholdExceeded
+      ? "failed_request_threshold"
+      : executed.serverGone
+      ? "server_gone"
+      : executed.thresholdAborted
+      ? "threshold_abort"
+      : undefined,
     ...(thresholds.length === 0 ? {} : { thresholds: thresholdsJson(thresholds) }),
   };
   const results = { summary, info, telemetry };
@@ -89,7 +98,10 @@ export async function publishRun(
       cancelled: executed.cancelled,
       exports: footerOrder(written),
       client: client.overhead,
-      sections: plan.outputs.map((out) => out.console?.(base, width)).filter((t): t is string => t !== undefined),
+      sections: plan.outputs.flatMap((out) => {
+        const text = out.console?.(base, width);
+        return text === undefined ? [] : [{ text, compact: out.compactConsole === true }];
+      }),
       width,
       unwritten,
     }, mode);
@@ -243,6 +255,9 @@ function runEnd(
   } else if (executed.thresholdExceeded) {
     logger.error(executed.thresholdExceeded);
     end = "threshold_exceeded";
+  } else if (executed.serverGone) {
+    logger.error(executed.serverGone);
+    end = "server_gone";
   } else if (summary.successCount === 0) {
     logger.error(`all ${summary.errorCount} requests failed; see the error summary above.`);
     end = "all_failed";

@@ -19,8 +19,8 @@ export interface ConsoleParts {
   readonly cancelled: boolean;
   readonly exports: readonly { label: string; path: string }[];
   readonly client?: ClientOverhead;
-  /** The outputs' own sections (server metrics, GPU telemetry tables). */
-  readonly sections: readonly string[];
+  /** The outputs' own sections (server metrics, GPU telemetry tables), and whether compact mode shows each. */
+  readonly sections: readonly { readonly text: string; readonly compact: boolean }[];
   readonly width: number;
   readonly unwritten: readonly UnwrittenFile[];
 }
@@ -40,7 +40,7 @@ export function renderConsole(p: ConsoleParts, mode: ConsoleMode = "full"): stri
   const parts = [headline, renderMetricsTables(rows, { metricsTitle: p.metricsTitle, maxWidth: p.width })];
   const errors = renderErrorSummary(p.summary, { maxWidth: p.width });
   if (errors) parts.push(errors);
-  if (mode !== "compact") parts.push(...p.sections);
+  parts.push(...p.sections.filter((s) => mode !== "compact" || s.compact).map((s) => s.text));
   parts.push(
     renderFooter({
       cliCommand: p.cliCommand,

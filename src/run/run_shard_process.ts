@@ -118,7 +118,7 @@ export async function runShardProcess(parsed: ParsedProfile, o: ShardProcessOpti
     const activity = setInterval(() => {
       const activities = client.activity().map((a) => ({
         ...a,
-        lastReadAt: a.lastReadAt > 0 ? a.lastReadAt + offset : 0,
+        lastDataAt: a.lastDataAt > 0 ? a.lastDataAt + offset : 0,
       }));
       send({ t: "activity", activities });
     }, ACTIVITY_INTERVAL_MS);

@@ -54,6 +54,8 @@ export interface RunSpecContext {
    * the tokenizer when it was loaded here (a file tokenizer; the builtin one loads lazily).
    */
   readonly onTokenizer?: (tokenizerSpec: string, loaded: Tokenizer | undefined) => void;
+  /** Stops loading and preparing the dataset (Ctrl-C): `InterruptedError` is thrown. */
+  readonly signal?: AbortSignal;
 }
 
 export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
@@ -97,6 +99,8 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
     ...datasetOptions(config, adapter.capabilities.syntheticInput === "rankings"),
     tokenizer,
     rng,
+    signal: c.signal,
+    warn: (message) => logger.warning(message),
   }).catch((err: Error) => {
     // Synthetic options that cannot go together (--seq-dist with --random-range-ratio, …) are input errors.
     throw err instanceof RangeError ? new InputError(err.message) : err;
@@ -120,6 +124,7 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
     tokenizer,
     chatTemplate,
     cacheBust: config.cacheBust,
+    signal: c.signal,
   });
   logger.debug(`request bodies prepared ${sinceStart()}`);
   const totalTurns = conversations.reduce((n, conv) => n + conv.turns.length, 0);
@@ -154,6 +159,7 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
     }),
     timeoutMs: config.requestTimeoutSeconds * 1000,
     ...(config.sessionHeader === undefined ? {} : { sessionHeader: config.sessionHeader }),
+    maxResponseBytes: config.maxResponseBytes,
     conversations,
     bodySettings: settings,
     keepRaw: config.exportLevel === "raw",

@@ -8,7 +8,7 @@
  * - `ready`   dataset built, requests prepared: the shard waits for its start time.
  * - `started` {startEpochMs, latenessMs}: when the shard began, and how late after the agreed start it did.
  * - `phase`   {phase, at} once per phase; `r` {r: RequestRecord (record_codec.ts)} once per finished request;
- *             `activity` {activities} about once a second (requests in flight, last read).
+ *             `activity` {activities} about once a second (requests in flight, last data).
  * - `done`    {outcome, peakRssBytes, cpuMs} or `failed` {message}: the last line.
  *
  * coordinator → shard (stdin, when the shard was told `--start-at stdin`): `start` {epochMs}, then maybe `cancel`.

@@ -192,8 +192,8 @@ benchmark:
     "run.yaml: unknown key 'concurency'; did you mean 'concurrency'? Use a flag name without dashes (e.g. " +
     "'concurrency: 4') or AIPerf's 'benchmark:' layout.",
     "run.yaml: unknown key 'benchmark.endpoint.tipe'; did you mean 'type'? Known keys here: api_key, connection_reuse, " +
-    "extra, headers, path, redact_headers, stall_notice, streaming, timeout, type, url_strategy, urls, use_legacy_max_tokens, " +
-    "use_server_token_count, wait_for_model.",
+    "extra, headers, max_response_bytes, path, redact_headers, stall_notice, streaming, timeout, type, url_strategy, " +
+    "urls, use_legacy_max_tokens, use_server_token_count, wait_for_model.",
     "run.yaml: unknown key 'benchmark.dataset.prompts.isl.stdev'; did you mean 'stddev'? Known keys here: mean, stddev.",
   ]);
 });

@@ -183,8 +183,8 @@ export interface Sim extends AsyncDisposable {
   readonly port: number;
   /** What the server wrote to stderr so far. */
   stderr(): string;
-  /** Stops the server (SIGTERM) and resolves with its exit status; idempotent. */
-  stop(): Promise<Deno.CommandStatus>;
+  /** Stops the server (SIGTERM, or `signal`) and resolves with its exit status; idempotent. */
+  stop(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
 }
 
 const LISTENING = /^serve-sim listening on (http:\/\/127\.0\.0\.1:(\d+))$/;
@@ -254,7 +254,7 @@ export async function startSim(
     url: match[1],
     port: Number(match[2]),
     stderr: () => stderrText,
-    stop: () => stop(),
+    stop: (signal?: Deno.Signal) => stop(signal),
     [Symbol.asyncDispose]: async () => {
       await stop();
     },

@@ -217,4 +217,17 @@ export const ENDPOINT_OPTIONS = optionGroup("Endpoint", [
     defaultDescription: "application/json",
     help: "How request bodies are serialized: JSON (multipart forms come with the endpoint types that need them).",
   },
+  {
+    key: "maxResponseBytes",
+    type: "int",
+    default: 256 * 1024 * 1024,
+    min: 1,
+    max: 16 * 1024 * 1024 * 1024,
+    flags: ["--max-response-bytes"],
+    metavar: "<bytes>",
+    env: "INFERMETER_MAX_RESPONSE_BYTES",
+    yaml: ["benchmark.endpoint.max_response_bytes"],
+    help: "Most body bytes one response may have (as received, and as decoded when compressed); a larger one is " +
+      "cut there and recorded as ResponseTooLargeError, so an endless answer cannot exhaust memory.",
+  },
 ]);

@@ -370,4 +370,13 @@ export const INPUT_OPTIONS = optionGroup("Input", [
     yaml: ["benchmark.dataset.audio.batch_size"],
     help: "Audio clips per request.",
   },
+  {
+    key: "strictDataset",
+    type: "bool",
+    default: false,
+    flags: ["--strict-dataset"],
+    yaml: ["benchmark.dataset.strict"],
+    help: "Refuse (exit 2, naming file:line) a dataset line with a field its format does not know, such as a " +
+      "misspelled 'output_lenght'; without it each unknown field is said once and ignored.",
+  },
 ]);

@@ -13,7 +13,7 @@
  */
 import type { Turn } from "../../dataset/conversation.ts";
 import type { BuildContext, Delta, EndpointAdapter, HeaderContext, PriorExchange, Usage } from "../endpoint_adapter.ts";
-import { asNumber, asObject, asText, type JsonObject, mergeExtras, parseSseJson } from "../openai/openai_fields.ts";
+import { asCount, asObject, asText, type JsonObject, mergeExtras, parseSseJson } from "../openai/openai_fields.ts";
 import { namedSseEvent as ev } from "../named_sse_event.ts";
 
 /** The API version AIPerf sends; a `-H anthropic-version:…` replaces it. */
@@ -29,8 +29,8 @@ function userContent(turn: Turn): string | { type: "text"; text: string }[] {
 function readAnthropicUsage(value: unknown): Usage | undefined {
   const u = asObject(value);
   if (!u) return undefined;
-  const input = asNumber(u.input_tokens);
-  const output = asNumber(u.output_tokens);
+  const input = asCount(u.input_tokens);
+  const output = asCount(u.output_tokens);
   if (input === undefined && output === undefined) return undefined;
   // No total: the API reports none, and the two streamed usage events each carry only part of the counts.
   return { promptTokens: input, completionTokens: output };

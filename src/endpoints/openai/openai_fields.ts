@@ -15,6 +15,16 @@ function asNumber(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
 
+/**
+ * A usage count as the server sent it, checked later (engine/usage_check.ts): absent or null → undefined, any number
+ * as it is (negative, fractional or infinite included), anything else → NaN, so a wrong value is reported rather
+ * than dropped.
+ */
+export function asCount(value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === "number" ? value : NaN;
+}
+
 function asText(value: unknown): string | undefined {
   return typeof value === "string" && value.length > 0 ? value : undefined;
 }
@@ -28,10 +38,10 @@ export function readUsage(value: unknown): Usage | undefined {
   if (!u) return undefined;
   const details = asObject(u.completion_tokens_details) ?? asObject(u.output_tokens_details);
   const usage: Usage = {
-    promptTokens: asNumber(u.prompt_tokens) ?? asNumber(u.input_tokens),
-    completionTokens: asNumber(u.completion_tokens) ?? asNumber(u.output_tokens),
-    totalTokens: asNumber(u.total_tokens),
-    reasoningTokens: details ? asNumber(details.reasoning_tokens) : undefined,
+    promptTokens: asCount(u.prompt_tokens) ?? asCount(u.input_tokens),
+    completionTokens: asCount(u.completion_tokens) ?? asCount(u.output_tokens),
+    totalTokens: asCount(u.total_tokens),
+    reasoningTokens: details ? asCount(details.reasoning_tokens) : undefined,
   };
   return usage.promptTokens === undefined && usage.completionTokens === undefined &&
       usage.totalTokens === undefined

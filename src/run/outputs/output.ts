@@ -105,6 +105,8 @@ export interface Output extends RegistryEntry {
   finish(ctx: PublishContext, writer: OutputWriter): Promise<void>;
   /** Its section of the console text (a table), after the metrics and errors. */
   console?(ctx: PublishContext, width: number): string | undefined;
+  /** Its section is shown by `--console compact` too (asked for, or rare and short); else by `full` only. */
+  readonly compactConsole?: boolean;
   /** Its sections of report.html, after the errors (from what its `finish` left in `ctx.shared`). */
   report?(ctx: PublishContext): readonly HtmlSection[];
 }

@@ -22,6 +22,7 @@ export const PEER_METRICS_OUTPUT: Output = {
   files: (
     paths,
   ) => [{ role: "peer_metrics_json", label: "Peer Metrics JSON", path: `${paths.dir}/${PEER_METRICS_FILE}` }],
+  compactConsole: true,
   async finish(ctx, writer) {
     const records = ctx.written.find((f) => f.role === "records_jsonl");
     if (ctx.results === undefined || records === undefined) return;

@@ -18,6 +18,7 @@ export const SERVER_TIMING_OUTPUT: Output = {
   description: "server_timing_split.json: TTFT and decode split by the server's own per-request timings",
   enabled: (config) => config.exportLevel !== "summary",
   files: () => [],
+  compactConsole: true,
   async finish(ctx, writer) {
     const records = ctx.written.find((f) => f.role === "records_jsonl");
     if (ctx.results === undefined || records === undefined) return;
