@@ -4,6 +4,7 @@
  * nothing here throws.
  */
 import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
+import type { InputPrompt } from "../dataset/payload_text.ts";
 import type {
   HttpExchange,
   HttpRequest,
@@ -52,6 +53,8 @@ export interface RequestPayload {
   /** The request body's bytes, written as they are. */
   readonly body: Uint8Array;
   readonly inputTokens?: number;
+  /** The prompt of a body built at send time, for the record's ISL (counted after the request). */
+  readonly inputPrompt?: InputPrompt;
   readonly requestedOutputTokens?: number;
 }
 
@@ -132,6 +135,7 @@ export async function executeRequest(
     error,
     cancelled: ex.error?.kind === "cancelled",
     inputTokens: entry.inputTokens,
+    ...(entry.inputPrompt !== undefined ? { inputPrompt: entry.inputPrompt } : {}),
     requestedOutputTokens: entry.requestedOutputTokens,
     connectionReused: ex.reused,
     connectionRetries: ex.retries,

@@ -7,7 +7,7 @@
  */
 import type { RawResponse, RecordError, RequestRecord } from "./request_record.ts";
 
-type Kind = "number" | "string" | "boolean" | "numbers" | "usage" | "error" | "raw" | "phase";
+type Kind = "number" | "string" | "boolean" | "numbers" | "usage" | "error" | "raw" | "phase" | "prompt";
 
 /** Every field a record may carry and its kind; `true` = required. */
 const FIELDS: Readonly<Record<keyof RequestRecord, readonly [Kind, boolean]>> = {
@@ -38,6 +38,7 @@ const FIELDS: Readonly<Record<keyof RequestRecord, readonly [Kind, boolean]>> = 
   error: ["error", false],
   cancelled: ["boolean", true],
   inputTokens: ["number", false],
+  inputPrompt: ["prompt", false],
   requestedOutputTokens: ["number", false],
   connectionRetries: ["number", false],
   connectionReused: ["boolean", false],
@@ -134,6 +135,17 @@ function check(kind: Kind, v: unknown): string | undefined {
           v.every((x) => isObject(x) && typeof (x as Partial<RawResponse>).t === "number" && typeof x.text === "string")
         ? undefined
         : "must be an array of {t: number, text: string}";
+    case "prompt": {
+      if (!isObject(v) || !Array.isArray(v.texts) || !v.texts.every((t) => typeof t === "string")) {
+        return "needs 'texts', an array of strings";
+      }
+      const m = v.messages;
+      if (m === undefined) return undefined;
+      return Array.isArray(m) &&
+          m.every((x) => isObject(x) && typeof x.role === "string" && typeof x.content === "string")
+        ? undefined
+        : ".messages must be an array of {role: string, content: string}";
+    }
   }
 }
 

@@ -357,6 +357,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
       }
       : undefined,
     counter,
+    renderInput: built.renderInput,
     config,
     spec,
     targets,

@@ -31,6 +31,7 @@ const FULL: RequestRecord = {
   error: { type: "HTTPError", code: 500, message: "boom", group: "g" },
   cancelled: false,
   inputTokens: 10,
+  inputPrompt: { texts: ["a", "b"], messages: [{ role: "user", content: "a" }, { role: "assistant", content: "b" }] },
   requestedOutputTokens: 3,
   connectionRetries: 1,
   connectionReused: true,
@@ -97,6 +98,8 @@ Deno.test("record codec: a wrong, missing or unknown field is an error naming it
   bad({ usage: { promptTokens: 1, tokens: 2 } }, /unknown key 'tokens'/);
   bad({ error: { type: "E" } }, /'error'/);
   bad({ rawResponses: [{ t: 1 }] }, /'rawResponses'/);
+  bad({ inputPrompt: { texts: [1] } }, /'inputPrompt' needs 'texts'/);
+  bad({ inputPrompt: { texts: [], messages: [{ role: "user" }] } }, /'inputPrompt' \.messages/);
   bad({ extra: 1 }, /unknown field 'extra'/);
   assert.throws(() => decodeRecord("{not json"), RecordCodecError);
   assert.throws(() => decodeRecord("[]"), /JSON object/);
