@@ -6,6 +6,7 @@
  * and says which field is wrong, so a truncated or foreign line is an error, never a silently different record.
  */
 import type { RawResponse, RecordError, RequestRecord } from "./request_record.ts";
+import { USAGE_FIELDS } from "../endpoints/endpoint_adapter.ts";
 
 type Kind = "number" | "string" | "boolean" | "numbers" | "usage" | "error" | "raw" | "phase" | "prompt";
 
@@ -59,7 +60,7 @@ const FIELDS: Readonly<Record<keyof RequestRecord, readonly [Kind, boolean]>> = 
   sentBody: ["string", false],
 };
 
-const USAGE_KEYS = ["promptTokens", "completionTokens", "totalTokens", "reasoningTokens"] as const;
+const USAGE_KEYS: readonly string[] = USAGE_FIELDS;
 
 /** A record as one JSON line (no newline). Throws on a non-finite number, which JSON cannot carry. */
 export function encodeRecord(record: RequestRecord): string {

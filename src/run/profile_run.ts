@@ -163,6 +163,8 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     tokenizesInput: adapter.capabilities.tokenizesInput,
     supportsReasoning: adapter.capabilities.supportsReasoning,
     goodput: config.goodput.length > 0,
+    serverTokenCounts: config.useServerTokenCount,
+    supportsAudio: adapter.capabilities.media?.includes("audio") ?? false,
   };
   let metrics = METRIC_REGISTRY.selectMetrics(selection);
   const validTags = goodputTags();
