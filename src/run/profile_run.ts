@@ -472,6 +472,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
     paths,
     outputTokens: summary.metrics.find((m) => m.tag === "total_osl")?.value,
     maxWidth: width,
+    sliceDurationMs: config.sliceDuration === undefined ? undefined : config.sliceDuration * 1000,
   });
   const info = {
     infermeterVersion: VERSION,

@@ -9,7 +9,7 @@ import type { JsonObject } from "../export/json_export.ts";
 import { gpuEfficiency, summarizeGpus } from "../telemetry/gpu_telemetry.ts";
 import { renderServerMetricsCsv, renderServerMetricsJson } from "../telemetry/server_metrics_export.ts";
 import { endpointInfo, summarizeServerMetrics, type Window } from "../telemetry/server_metrics_summary.ts";
-import { TelemetryCollector, type TelemetryProbe } from "../telemetry/telemetry_collector.ts";
+import { serverMetricsFlushMs, TelemetryCollector, type TelemetryProbe } from "../telemetry/telemetry_collector.ts";
 import { renderGpuTable, renderServerMetricsTable } from "../telemetry/telemetry_tables.ts";
 
 /**
@@ -26,6 +26,7 @@ export async function probeTelemetry(config: ProfileConfig): Promise<TelemetryPr
     serverMetrics,
     gpuUrls: config.gpuTelemetryUrls,
     gpuTelemetry,
+    flushPeriodMs: serverMetricsFlushMs((name) => Deno.env.get(name)),
   });
 }
 
@@ -46,16 +47,18 @@ export interface TelemetryFinish {
   /** Total output tokens of the profiling phase, for tokens per joule. */
   readonly outputTokens?: number;
   readonly maxWidth: number;
+  /** `--slice-duration` in ms: server metrics get time slices too. */
+  readonly sliceDurationMs?: number;
 }
 
 /** Stops scraping and writes/returns what was collected. */
 export async function finishTelemetry(collector: TelemetryCollector, f: TelemetryFinish): Promise<TelemetryOutcome> {
-  await collector.stop();
+  await collector.stop({ endEpochMs: f.window.endMs });
   const written: { label: string; path: string }[] = [];
   const tables: string[] = [];
   const server = collector.serverScrapes();
   if (server.length > 0) {
-    const metrics = summarizeServerMetrics(server, f.window);
+    const metrics = summarizeServerMetrics(server, f.window, { sliceDurationMs: f.sliceDurationMs });
     const report = {
       benchmarkId: f.benchmarkId,
       infermeterVersion: f.infermeterVersion,
