@@ -690,6 +690,45 @@ export const ERROR_REQUEST_COUNT: AggregateMetricDef = {
   compute: () => 1,
 };
 
+/**
+ * The error text of a context overflow, as AIPerf 0.13 recognises it (`is_context_overflow_response`): any of these,
+ * case-insensitive, in the response body or in its OpenAI-style `error.message`.
+ */
+export const CONTEXT_OVERFLOW_SUBSTRINGS = [
+  "context length",
+  "maximum context",
+  "context_length_exceeded",
+  "prompt is too long",
+];
+
+/** Whether a failed request's error says the prompt did not fit the model's context. */
+export function isContextOverflow(message: string): boolean {
+  const texts = [message.toLowerCase()];
+  try {
+    const err = (JSON.parse(message) as { error?: unknown })?.error;
+    const nested = typeof err === "string" ? err : (err as { message?: unknown } | undefined)?.message;
+    if (typeof nested === "string") texts.push(nested.toLowerCase());
+  } catch {
+    // Not JSON: the text alone.
+  }
+  return CONTEXT_OVERFLOW_SUBSTRINGS.some((s) => texts.some((t) => t.includes(s)));
+}
+
+/** `context_overflow_count = count(failed requests whose error is a context overflow)` (AIPerf; 0 when none is). */
+export const CONTEXT_OVERFLOW_COUNT: AggregateMetricDef = {
+  tag: "context_overflow_count",
+  header: "Context Overflow Count",
+  shortHeader: "Ctx Overflow",
+  unit: "requests",
+  kind: "aggregate",
+  fold: "sum",
+  requires: [],
+  flags: { errorOnly: true, noIndividualRecords: true },
+  consoleGroup: "none",
+  displayOrder: 1091,
+  compute: (r) => (r.error !== undefined && isContextOverflow(r.error.message) ? 1 : 0),
+};
+
 /** `min_request_timestamp = min(start)`, displayed as wall-clock epoch ns (`(timeOriginMs + start) · 1e6`). */
 export const MIN_REQUEST_TIMESTAMP: AggregateMetricDef = {
   tag: "min_request_timestamp",
@@ -1244,6 +1283,7 @@ export const METRIC_DEFS: readonly MetricDef[] = [
   REPLAY_SEND_SCHEDULE_OFFSET,
   REQUEST_COUNT,
   ERROR_REQUEST_COUNT,
+  CONTEXT_OVERFLOW_COUNT,
   MIN_REQUEST_TIMESTAMP,
   MAX_RESPONSE_TIMESTAMP,
   GOOD_REQUEST_COUNT,

@@ -15,9 +15,10 @@ export function renderConsole(
   width: number,
   unwritten: readonly UnwrittenFile[],
 ): string {
-  const parts = [renderMetricsTable(summary, { metricsTitle: adapter.capabilities.metricsTitle, maxWidth: width })];
+  // AIPerf prints the Error Summary before the metric tables.
   const errors = renderErrorSummary(summary, { maxWidth: width });
-  if (errors) parts.push(errors);
+  const parts = errors ? [errors] : [];
+  parts.push(renderMetricsTable(summary, { metricsTitle: adapter.capabilities.metricsTitle, maxWidth: width }));
   parts.push(...telemetryTables);
   parts.push(
     renderFooter({

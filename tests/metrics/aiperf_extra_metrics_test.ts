@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import type { DerivedInputs, RecordMetricDef, RecordMetrics } from "../../src/metrics/metric_def.ts";
 import {
   COMPLETED_REQUEST_COUNT,
+  CONTEXT_OVERFLOW_COUNT,
   CREDIT_TO_START_LATENCY,
   DECODE_DURATION,
   E2E_OUTPUT_TOKEN_THROUGHPUT,
@@ -26,6 +27,7 @@ import {
   HTTP_REQ_TOTAL,
   HTTP_REQ_WAITING,
   INPUT_TOKEN_THROUGHPUT,
+  isContextOverflow,
   OSL_MISMATCH_COUNT,
   OSL_MISMATCH_DIFF_PCT,
   OVERALL_USAGE_PROMPT_CACHE_READ_PCT,
@@ -150,6 +152,23 @@ Deno.test("usage details read cache, prediction and audio counts; the overall ca
     OVERALL_USAGE_PROMPT_CACHE_READ_PCT.compute(inputs({ ...totals, total_usage_prompt_tokens: 0 })),
     undefined,
   );
+});
+
+Deno.test("context overflow count recognises AIPerf's phrases in the body or its error.message", () => {
+  const failed = (message: string) => makeRecord({ error: { type: "Bad Request", code: 400, message } });
+  // vLLM's 400 body, and Anthropic's.
+  const vllm = JSON.stringify({
+    object: "error",
+    message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.",
+    type: "BadRequestError",
+    code: 400,
+  });
+  assert.equal(CONTEXT_OVERFLOW_COUNT.compute(failed(vllm), {}, {}), 1);
+  const nested = JSON.stringify({ error: { message: "Prompt is too long: 210000 tokens > 200000", type: "x" } });
+  assert.equal(CONTEXT_OVERFLOW_COUNT.compute(failed(nested), {}, {}), 1);
+  assert.equal(CONTEXT_OVERFLOW_COUNT.compute(failed('{"error":"context_length_exceeded"}'), {}, {}), 1);
+  assert.equal(CONTEXT_OVERFLOW_COUNT.compute(failed("Internal Server Error"), {}, {}), 0);
+  assert.equal(isContextOverflow("EXCEEDS THE CONTEXT LENGTH"), true);
 });
 
 Deno.test("OSL mismatch is signed against the requested length; the count uses min(5 %, 50 tokens)", () => {
