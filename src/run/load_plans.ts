@@ -32,11 +32,14 @@ export interface LoadPlans {
   readonly notices: readonly string[];
 }
 
+/** Requests a file dataset sends when no bound is given (AIPerf 0.13's default). */
+export const FILE_DEFAULT_REQUEST_COUNT = 10;
+
 /**
  * Profiling: a dataset whose every conversation starts at a timestamp is replayed on its schedule (with a given
  * `--concurrency` as a cap) unless `--request-rate` or `--user-centric-rate` asks otherwise, which is then said; else
- * request rate, else concurrency; `--user-centric-rate` runs users. Without a request count or a duration, a file
- * dataset is sent once: each conversation, all its turns.
+ * request rate, else concurrency; `--user-centric-rate` runs users. Without a request count, a duration or a
+ * conversation number, a file dataset sends 10 requests (AIPerf 0.13), a replayed trace each conversation once.
  */
 export function loadPlans(
   config: ProfileConfig,
@@ -69,14 +72,17 @@ export function loadPlans(
     }
   }
   const windowed = replay && starts.length < dataset.conversations;
-  // A file is sent once by default: each of its conversations, every turn of each.
-  const onePass = dataset.fromFile && durationMs === undefined && config.requestCount === undefined;
+  // Given no bound, a file sends AIPerf 0.13's 10 requests (wrapping a shorter file); a replayed trace is sent once.
+  const unbounded = dataset.fromFile && durationMs === undefined && config.requestCount === undefined &&
+    config.conversationNum === undefined;
+  const onePass = unbounded && replay;
+  const requestCount = unbounded && !replay ? FILE_DEFAULT_REQUEST_COUNT : config.requestCount;
   const sessionCount = onePass ? (windowed ? starts.length : dataset.conversations) : (
     config.requestCount === undefined && durationMs === undefined ? config.conversationNum : undefined
   );
   // User-centric users run whole sessions: AIPerf waits for all of them after the duration unless told otherwise.
   const gracePeriodMs = userCentric && !given.benchmarkGracePeriod ? Infinity : config.benchmarkGracePeriod * 1000;
-  const stops = defined({ requestCount: config.requestCount, sessionCount, durationMs, gracePeriodMs });
+  const stops = defined({ requestCount, sessionCount, durationMs, gracePeriodMs });
   let expectedRequests = dataset.totalTurns;
   if (windowed && dataset.turnCounts !== undefined) {
     expectedRequests = starts.reduce((n, s) => n + dataset.turnCounts![s.conversationIndex], 0);
@@ -141,6 +147,9 @@ export function loadPlans(
   const warmup = warmupPhase(config, strategy, pattern);
   if (warmup !== undefined) phases.push(warmup);
   phases.push(profiling);
+  if (unbounded && !replay) {
+    notices.push(`No --request-count, --benchmark-duration or --conversation-num: sending ${requestCount} requests.`);
+  }
   return { phases, notices };
 }
 
