@@ -3,6 +3,10 @@ estimates to tests/fixtures/aiperf_0_13/histogram_estimate_cases.json, the oracl
 tests/telemetry/histogram_estimate_test.ts.
 
     /path/to/aiperf-venv/bin/python scripts/parity/capture_histogram_cases.py
+    /path/to/aiperf-venv/bin/python scripts/parity/capture_histogram_cases.py --stdin < cases.json
+
+With --stdin it estimates the cases it reads ({"cases": [{"les", "points"}]}) and prints them with AIPerf's estimates
+(the side-by-side check feeds it the scrapes of a live run).
 
 Each case is a series of cumulative scrapes (bucket counts per `le`, sum, count) of observations drawn from one
 distribution, seeded; AIPerf learns its bucket statistics from the whole series and estimates p1..p99 of the
@@ -91,4 +95,10 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    if "--stdin" in sys.argv:
+        given = json.load(sys.stdin)["cases"]
+        print(json.dumps({"cases": [{**c, "aiperf": estimate(c["les"], c["points"])} for c in given]}))
+    else:
+        main()

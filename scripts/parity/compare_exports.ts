@@ -116,6 +116,22 @@ export interface PercentileCheck {
   /** Width of the bucket holding AIPerf's estimate (the highest finite bound's for the +Inf bucket). */
   readonly bucketWidth: number;
   readonly withinOneBucket: boolean;
+  /**
+   * Buckets between where the percentile's rank falls in AIPerf's run's observations and in infermeter's (the
+   * exported bucket increases): two runs whose servers saw different latencies put it in different buckets, whatever
+   * the estimator.
+   */
+  readonly rankBucketsApart?: number;
+}
+
+/** The index (ascending bounds) of the bucket where rank `q · count` falls in cumulative bucket increases. */
+export function rankBucket(buckets: Record<string, number>, q: number): number | undefined {
+  const sorted = Object.entries(buckets).map(([le, n]) => [le === "+Inf" ? Infinity : Number(le), n] as const)
+    .sort((a, b) => a[0] - b[0]);
+  const total = sorted[sorted.length - 1]?.[1] ?? 0;
+  if (total <= 0) return undefined;
+  const i = sorted.findIndex(([, n]) => n >= q * total);
+  return i < 0 ? sorted.length - 1 : i;
 }
 
 const ESTIMATES = ["p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99"].map((p) => `${p}_estimate`);
@@ -154,6 +170,9 @@ export function comparePercentiles(theirs: Json, ours: Json): PercentileCheck[] 
         if (typeof t !== "number") continue;
         const o = mine?.stats[stat];
         const width = bucketWidthAt(t, bounds);
+        const q = Number(stat.slice(1, stat.indexOf("_"))) / 100;
+        const a = s.buckets === undefined ? undefined : rankBucket(s.buckets, q);
+        const b = mine?.buckets === undefined ? undefined : rankBucket(mine.buckets, q);
         out.push({
           metric: name,
           stat,
@@ -161,6 +180,7 @@ export function comparePercentiles(theirs: Json, ours: Json): PercentileCheck[] 
           ours: o,
           bucketWidth: width,
           withinOneBucket: typeof o === "number" && Math.abs(o - t) <= width + 1e-12,
+          ...(a !== undefined && b !== undefined ? { rankBucketsApart: Math.abs(a - b) } : {}),
         });
       }
     }

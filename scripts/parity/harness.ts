@@ -237,7 +237,8 @@ export async function runScenario(
   tool: "aiperf" | "infermeter",
   work: string,
   aiperf: string,
-): Promise<{ dir: string; artifacts: string; run: Run; serverMetrics: string; journal: string }> {
+  options: { readonly scrapeEveryMs?: number } = {},
+): Promise<{ dir: string; artifacts: string; run: Run; serverMetrics: string; journal: string; scrapes: string[] }> {
   const dir = join(work, `${scenario.name}-${tool}`);
   await Deno.mkdir(dir, { recursive: true });
   for (const [name, content] of Object.entries(scenario.files ?? {})) {
@@ -247,15 +248,27 @@ export async function runScenario(
   const sim = await startSim(scenario.sim, journal);
   let result: Run;
   let serverMetrics = "";
+  // The simulator's own /metrics, scraped beside the tool when asked (one series both estimators can be fed).
+  const scrapes: string[] = [];
+  let scraping = options.scrapeEveryMs !== undefined;
+  const scraper = (async () => {
+    while (scraping) {
+      scrapes.push(await sim.metrics());
+      await new Promise((resolve) => setTimeout(resolve, options.scrapeEveryMs));
+    }
+  })();
   try {
     const args = [...scenario.args, "--url", sim.url];
     result = tool === "aiperf" ? await runAiperf(aiperf, args, dir) : await runInfermeter(args, dir);
     serverMetrics = await sim.metrics();
   } finally {
+    scraping = false;
+    await scraper;
     await sim.stop();
   }
   if (result.code !== 0) {
     throw new Error(`${tool} ${scenario.name} exited ${result.code}:\n${result.stderr.slice(-3000)}`);
   }
-  return { dir, artifacts: artifactDir(dir), run: result, serverMetrics, journal };
+  if (options.scrapeEveryMs !== undefined) scrapes.push(serverMetrics);
+  return { dir, artifacts: artifactDir(dir), run: result, serverMetrics, journal, scrapes };
 }
