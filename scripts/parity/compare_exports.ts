@@ -113,7 +113,7 @@ export interface PercentileCheck {
   readonly stat: string;
   readonly theirs: number;
   readonly ours?: number;
-  /** Width of the bucket holding AIPerf's estimate (the highest finite bound's for the +Inf bucket). */
+  /** Width of the wider bucket holding either estimate (the last finite bucket's for the +Inf bucket). */
   readonly bucketWidth: number;
   readonly withinOneBucket: boolean;
   /**
@@ -169,7 +169,8 @@ export function comparePercentiles(theirs: Json, ours: Json): PercentileCheck[] 
         const t = s.stats[stat];
         if (typeof t !== "number") continue;
         const o = mine?.stats[stat];
-        const width = bucketWidthAt(t, bounds);
+        // One bucket: the wider of the buckets holding the two estimates (they sit in the same or adjacent ones).
+        const width = Math.max(bucketWidthAt(t, bounds), typeof o === "number" ? bucketWidthAt(o, bounds) : 0);
         const q = Number(stat.slice(1, stat.indexOf("_"))) / 100;
         const a = s.buckets === undefined ? undefined : rankBucket(s.buckets, q);
         const b = mine?.buckets === undefined ? undefined : rankBucket(mine.buckets, q);

@@ -300,7 +300,9 @@ try {
 } finally {
   await Deno.remove(work, { recursive: true });
 }
-const command = `deno run -A scripts/parity/side_by_side.ts${FROM_FIXTURES ? " --fixtures" : ""}${
+// The AIPerf path is the user's own (a virtual environment with `pip install aiperf==0.13.0`).
+const aiperfFlag = Deno.args.includes("--aiperf") ? " --aiperf <venv>/bin/aiperf" : "";
+const command = `deno run -A scripts/parity/side_by_side.ts${aiperfFlag}${FROM_FIXTURES ? " --fixtures" : ""}${
   WRITE ? ` --write ${WRITE}` : ""
 }`;
 const report = render(results, command, version);
