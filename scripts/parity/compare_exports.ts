@@ -117,21 +117,28 @@ export interface PercentileCheck {
   readonly bucketWidth: number;
   readonly withinOneBucket: boolean;
   /**
-   * Buckets between where the percentile's rank falls in AIPerf's run's observations and in infermeter's (the
-   * exported bucket increases): two runs whose servers saw different latencies put it in different buckets, whatever
-   * the estimator.
+   * How many buckets apart the observations the percentile interpolates between lie in AIPerf's run and in
+   * infermeter's (from each run's exported bucket increases): runs whose servers saw different latencies put them in
+   * different buckets, whatever the estimator.
    */
   readonly rankBucketsApart?: number;
 }
 
-/** The index (ascending bounds) of the bucket where rank `q · count` falls in cumulative bucket increases. */
-export function rankBucket(buckets: Record<string, number>, q: number): number | undefined {
+/**
+ * The buckets (indices, ascending bounds) of the two observations a percentile interpolates between, numpy-style
+ * (positions ⌊q·(n−1)⌋ and ⌈q·(n−1)⌉ of the sorted observations), from cumulative bucket increases.
+ */
+export function rankBuckets(buckets: Record<string, number>, q: number): readonly [number, number] | undefined {
   const sorted = Object.entries(buckets).map(([le, n]) => [le === "+Inf" ? Infinity : Number(le), n] as const)
     .sort((a, b) => a[0] - b[0]);
   const total = sorted[sorted.length - 1]?.[1] ?? 0;
   if (total <= 0) return undefined;
-  const i = sorted.findIndex(([, n]) => n >= q * total);
-  return i < 0 ? sorted.length - 1 : i;
+  const bucketOf = (k: number) => {
+    const i = sorted.findIndex(([, n]) => n >= k);
+    return i < 0 ? sorted.length - 1 : i;
+  };
+  const position = q * (total - 1);
+  return [bucketOf(Math.floor(position) + 1), bucketOf(Math.ceil(position) + 1)];
 }
 
 const ESTIMATES = ["p1", "p5", "p10", "p25", "p50", "p75", "p90", "p95", "p99"].map((p) => `${p}_estimate`);
@@ -172,8 +179,8 @@ export function comparePercentiles(theirs: Json, ours: Json): PercentileCheck[] 
         // One bucket: the wider of the buckets holding the two estimates (they sit in the same or adjacent ones).
         const width = Math.max(bucketWidthAt(t, bounds), typeof o === "number" ? bucketWidthAt(o, bounds) : 0);
         const q = Number(stat.slice(1, stat.indexOf("_"))) / 100;
-        const a = s.buckets === undefined ? undefined : rankBucket(s.buckets, q);
-        const b = mine?.buckets === undefined ? undefined : rankBucket(mine.buckets, q);
+        const a = s.buckets === undefined ? undefined : rankBuckets(s.buckets, q);
+        const b = mine?.buckets === undefined ? undefined : rankBuckets(mine.buckets, q);
         out.push({
           metric: name,
           stat,
@@ -181,7 +188,9 @@ export function comparePercentiles(theirs: Json, ours: Json): PercentileCheck[] 
           ours: o,
           bucketWidth: width,
           withinOneBucket: typeof o === "number" && Math.abs(o - t) <= width + 1e-12,
-          ...(a !== undefined && b !== undefined ? { rankBucketsApart: Math.abs(a - b) } : {}),
+          ...(a !== undefined && b !== undefined
+            ? { rankBucketsApart: Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1])) }
+            : {}),
         });
       }
     }

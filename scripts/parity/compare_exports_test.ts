@@ -5,7 +5,7 @@ import {
   comparePercentiles,
   consoleTables,
   csvLabels,
-  rankBucket,
+  rankBuckets,
 } from "./compare_exports.ts";
 
 Deno.test("compare exports: CSV labels, console rows (wrapped names joined) and missing entries", () => {
@@ -38,7 +38,10 @@ Deno.test("compare exports: bucket widths, rank buckets, and estimates within on
   assert.equal(bucketWidthAt(0.05, bounds), 0.1);
   assert.ok(Math.abs(bucketWidthAt(5, bounds) - 0.7) < 1e-12, "+Inf: the last finite bucket's width");
   // "1" before "0.1" as JSON.parse orders them: sorted by bound, not by key order.
-  assert.equal(rankBucket({ "1": 10, "0.1": 2, "0.3": 9, "+Inf": 10 }, 0.5), 1);
+  // 10 observations: p50 interpolates between the 5th and 6th, both in (0.1, 0.3].
+  assert.deepEqual(rankBuckets({ "1": 10, "0.1": 2, "0.3": 9, "+Inf": 10 }, 0.5), [1, 1]);
+  // p25 between the 3rd (in (0, 0.1]) and the 4th (in (0.3, 1]): an estimate may fall in the empty bucket between.
+  assert.deepEqual(rankBuckets({ "0.1": 3, "0.3": 3, "1": 10, "+Inf": 10 }, 0.25), [0, 2]);
   const doc = (p50: number) => ({
     metrics: {
       lat: {

@@ -196,13 +196,13 @@ async function compareScenario(scenario: Scenario, work: string): Promise<Scenar
     ? comparePercentiles(theirs.serverMetrics, ours.serverMetrics)
     : [];
   // Two runs, two sets of server-side observations: an estimate more than a bucket from AIPerf's counts as a
-  // failure only where the percentile's rank falls within a bucket of the same place in both runs' own buckets.
+  // failure only where the observations it interpolates between sit within a bucket of each other in both runs.
   const dataDiffer: string[] = [];
   for (const p of percentiles) {
     if (p.withinOneBucket) continue;
-    const line = `${p.metric} ${p.stat}: ${fmt(p.ours)} vs AIPerf ${fmt(p.theirs)} (its rank falls ${
-      p.rankBucketsApart ?? "?"
-    } buckets apart in the two runs' observations)`;
+    const line = `${p.metric} ${p.stat}: ${fmt(p.ours)} vs AIPerf ${
+      fmt(p.theirs)
+    } (the observations it lies between are ${p.rankBucketsApart ?? "?"} buckets apart in the two runs)`;
     if (p.rankBucketsApart !== undefined && p.rankBucketsApart > 1) dataDiffer.push(line);
     else failures.push(line);
   }
