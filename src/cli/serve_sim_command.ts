@@ -8,8 +8,8 @@ import type { OptionSpec } from "../base/option_spec.ts";
 import { SIM_DEFAULTS, SIM_SERVER_TIMING_STYLES, type SimOptions } from "../sim/sim_options.ts";
 import { SIM_ROUTES } from "../sim/sim_route_registry.ts";
 
-/** Configuration keys of serve-sim: the `SimOptions` fields, plus `fast`. */
-export type ServeSimKey = keyof SimOptions | "fast";
+/** Configuration keys of serve-sim: the `SimOptions` fields, plus `fast` and `tokenizer`. */
+export type ServeSimKey = keyof SimOptions | "fast" | "tokenizer";
 
 const SERVE_SIM_OPTIONS = [
   {
@@ -157,6 +157,15 @@ const SERVE_SIM_OPTIONS = [
     help: "Percentage (0-100) of requests answered with HTTP 500.",
   },
   {
+    key: "usageDetails",
+    type: "bool",
+    default: SIM_DEFAULTS.usageDetails,
+    flags: ["--usage-details"],
+    group: "Options",
+    help: "Report OpenAI's usage details: prompt_tokens_details.cached_tokens (a prefix cache over earlier " +
+      "prompts), completion_tokens_details reasoning and accepted/rejected prediction tokens (for a 'prediction').",
+  },
+  {
     key: "dcgmGpus",
     type: "int",
     default: SIM_DEFAULTS.dcgmGpus,
@@ -249,6 +258,15 @@ const SERVE_SIM_OPTIONS = [
     group: "Options",
     metavar: "<ms>",
     help: "On shutdown, how long in-flight responses may finish.",
+  },
+  {
+    key: "tokenizer",
+    type: "string",
+    flags: ["--tokenizer"],
+    group: "Options",
+    metavar: "<path>",
+    help: "Count prompt_tokens with this tokenizer.json (or its directory) instead of the builtin o200k_base, " +
+      "so usage matches a client that counts with the same model tokenizer.",
   },
   {
     key: "recordRequests",

@@ -122,6 +122,8 @@ export function toInputConfig(config: ProfileConfig): Record<string, unknown> {
       prefix: config.profileExportPrefix,
       records: config.exportLevel === "summary" ? undefined : ["jsonl"],
       raw: config.exportLevel === "raw" ? true : undefined,
+      // `aiperf plot` reads it to put time slices on a seconds axis.
+      slice_duration: config.sliceDuration,
       auto_plot: false,
       plot_required: false,
     },

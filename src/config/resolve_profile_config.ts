@@ -102,7 +102,7 @@ export function resolveProfileConfig(
   const benchmarkDuration = fields.benchmarkDuration;
   let requestCount = fields.requestCount;
   // --conversation-num stops the run after that many sessions instead (AIPerf's session count); a file or public
-  // dataset is sent once.
+  // dataset gets its default in the load plan (run/load_plans.ts).
   if (
     requestCount === undefined && benchmarkDuration === undefined && inputFile === undefined &&
     fields.publicDataset === undefined && fields.conversationNum === undefined

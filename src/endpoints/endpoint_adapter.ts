@@ -16,13 +16,52 @@ import type { ServerTiming } from "./server_timing.ts";
 /** Registered endpoint type names (`--endpoint-type`); the registry is the list of valid ones. */
 export type EndpointType = string;
 
-/** Server-reported token usage, normalized from the vendor's field names. */
+/**
+ * Server-reported token usage, normalized from the vendor's field names (`usage_fields.ts`, AIPerf 0.13's `Usage`):
+ * each field is absent when the server did not report it, so 0 and "not reported" stay apart.
+ */
 export interface Usage {
+  /** Every prompt token the server processed (cached ones included, whatever the vendor's accounting). */
   readonly promptTokens?: number;
   readonly completionTokens?: number;
   readonly totalTokens?: number;
   readonly reasoningTokens?: number;
+  /** Prompt tokens served from the prompt cache (OpenAI `prompt_tokens_details.cached_tokens`, …). */
+  readonly promptCacheReadTokens?: number;
+  /** Prompt tokens written to the cache (Anthropic `cache_creation_input_tokens`). */
+  readonly promptCacheWriteTokens?: number;
+  /** Prompt tokens that missed the cache (DeepSeek `prompt_cache_miss_tokens`). */
+  readonly promptCacheMissTokens?: number;
+  /** Predicted-output tokens that appeared in the answer (`completion_tokens_details.accepted_prediction_tokens`). */
+  readonly acceptedPredictionTokens?: number;
+  /** Predicted-output tokens that did not (`completion_tokens_details.rejected_prediction_tokens`). */
+  readonly rejectedPredictionTokens?: number;
+  /** Audio tokens of the prompt (`prompt_tokens_details.audio_tokens`). */
+  readonly promptAudioTokens?: number;
+  /** Audio tokens of the answer (`completion_tokens_details.audio_tokens`). */
+  readonly completionAudioTokens?: number;
+  /** Tokens of the tool declarations (Gemini `toolUsePromptTokenCount`). */
+  readonly toolUsePromptTokens?: number;
+  /** Seconds of prompt audio (Mistral `prompt_audio_seconds`). */
+  readonly promptAudioSeconds?: number;
 }
+
+/** Every field of `Usage`, in one list (merging, encoding). */
+export const USAGE_FIELDS = [
+  "promptTokens",
+  "completionTokens",
+  "totalTokens",
+  "reasoningTokens",
+  "promptCacheReadTokens",
+  "promptCacheWriteTokens",
+  "promptCacheMissTokens",
+  "acceptedPredictionTokens",
+  "rejectedPredictionTokens",
+  "promptAudioTokens",
+  "completionAudioTokens",
+  "toolUsePromptTokens",
+  "promptAudioSeconds",
+] as const satisfies readonly (keyof Usage)[];
 
 /**
  * What one SSE event or one non-streaming body carries. A response is a "content response" (counts for

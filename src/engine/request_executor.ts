@@ -4,6 +4,7 @@
  * nothing here throws.
  */
 import type { EndpointAdapter, Usage } from "../endpoints/endpoint_adapter.ts";
+import type { InputPrompt } from "../dataset/payload_text.ts";
 import type {
   HttpExchange,
   HttpRequest,
@@ -56,6 +57,8 @@ export interface RequestPayload {
   /** The request body's bytes, written as they are. */
   readonly body: Uint8Array;
   readonly inputTokens?: number;
+  /** The prompt of a body built at send time, for the record's ISL (counted after the request). */
+  readonly inputPrompt?: InputPrompt;
   readonly requestedOutputTokens?: number;
 }
 
@@ -140,6 +143,7 @@ export async function executeRequest(
     cancelled: ex.error?.kind === "cancelled",
     stopCancelled: ex.error?.kind === "cancelled" && signal.aborted ? true : undefined,
     inputTokens: entry.inputTokens,
+    ...(entry.inputPrompt !== undefined ? { inputPrompt: entry.inputPrompt } : {}),
     requestedOutputTokens: entry.requestedOutputTokens,
     connectionReused: ex.reused,
     connectionRetries: ex.retries,
@@ -242,19 +246,14 @@ function recordError(
   return undefined;
 }
 
-/** The server's error message: `error.message` of an OpenAI-style body, else the body text (trimmed). */
+/**
+ * The error body as the server sent it, as AIPerf 0.13 keeps it (`error.message` of its records, the Error Summary's
+ * message): JSON bodies are not reduced to their `error.message`. Bodies past 64 KiB are cut, with "…".
+ */
 function errorBodyMessage(body: Uint8Array | undefined): string {
-  if (body === undefined || body.length === 0) return "(empty response body)";
-  const text = new TextDecoder().decode(body.subarray(0, 4096)).trim();
-  try {
-    const json = JSON.parse(text);
-    const err = json?.error;
-    if (typeof err?.message === "string") return err.message;
-    if (typeof err === "string") return err;
-    if (typeof json?.message === "string") return json.message;
-    if (typeof json?.detail === "string") return json.detail;
-  } catch {
-    // Not JSON: fall through to the raw text.
-  }
-  return text.length > 500 ? text.slice(0, 500) + "…" : text;
+  if (body === undefined || body.length === 0) return "";
+  const text = new TextDecoder().decode(body.subarray(0, ERROR_BODY_LIMIT));
+  return body.length > ERROR_BODY_LIMIT ? text + "…" : text;
 }
+
+const ERROR_BODY_LIMIT = 64 * 1024;

@@ -7,7 +7,7 @@
  * stamped before any JSON is parsed, instead of each waiting for its predecessors' parsing. Token counting
  * happens later still, off this thread (records/record_processor.ts).
  */
-import type { Delta, EndpointAdapter, Usage } from "../endpoints/endpoint_adapter.ts";
+import { type Delta, type EndpointAdapter, type Usage, USAGE_FIELDS } from "../endpoints/endpoint_adapter.ts";
 import type { ServerTiming } from "../endpoints/server_timing.ts";
 
 export class ResponseCollector {
@@ -177,10 +177,10 @@ const JOIN_EVERY = 32;
  */
 export function mergeUsage(earlier: Usage | undefined, later: Usage): Usage {
   if (earlier === undefined) return later;
-  return {
-    promptTokens: later.promptTokens ?? earlier.promptTokens,
-    completionTokens: later.completionTokens ?? earlier.completionTokens,
-    totalTokens: later.totalTokens ?? earlier.totalTokens,
-    reasoningTokens: later.reasoningTokens ?? earlier.reasoningTokens,
-  };
+  const merged: { -readonly [K in keyof Usage]: Usage[K] } = {};
+  for (const field of USAGE_FIELDS) {
+    const value = later[field] ?? earlier[field];
+    if (value !== undefined) merged[field] = value;
+  }
+  return merged;
 }

@@ -14,7 +14,7 @@ import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { Clock } from "../timing/clock.ts";
 import type { Tick } from "../timing/load_strategy.ts";
 import { type PhaseName, type PhaseSpec, shardPhase } from "../timing/phase_spec.ts";
-import { type BodySettings, buildTurnBody, type PreparedConversation } from "./prepared_conversation.ts";
+import { type BodySettings, buildTurnRequest, type PreparedConversation } from "./prepared_conversation.ts";
 import { executeRequest, type ExecutorContext, type RequestSender } from "./request_executor.ts";
 import { type PhaseOutcome, type PhaseSession, runPhase, type SendMeta } from "./phase_runner.ts";
 import { warmUpHotPath } from "./warm_up.ts";
@@ -167,7 +167,7 @@ class ConversationSession implements PhaseSession {
     const turn = conversation.turns[k];
     const digest = this.#digest;
     const entry = turn.body === undefined
-      ? { ...turn, body: buildTurnBody(shared.adapter, shared.settings, conversation, turn, this.#history!, digest) }
+      ? { ...turn, ...buildTurnRequest(shared.adapter, shared.settings, conversation, turn, this.#history!, digest) }
       : digest !== undefined && turn.markerAt !== undefined
       ? { ...turn, body: stampBody(turn.body, turn.markerAt, digest) }
       : turn as typeof turn & { readonly body: Uint8Array };

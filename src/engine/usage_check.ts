@@ -4,18 +4,23 @@
  * Infinity) or a string gets an `InvalidUsageError` record naming the field, and the value is never recorded as a
  * number, so it cannot reach a sum, a percentile or the console table.
  */
-import type { Usage } from "../endpoints/endpoint_adapter.ts";
+import { type Usage, USAGE_FIELDS } from "../endpoints/endpoint_adapter.ts";
 import type { RecordError } from "../records/request_record.ts";
 
 /** Far above any answer's token count (the longest contexts are a few million tokens), far below 2^53. */
 export const MAX_USAGE_TOKENS = 1_000_000_000;
 
-const FIELDS: readonly (readonly [keyof Usage, string])[] = [
-  ["promptTokens", "prompt_tokens"],
-  ["completionTokens", "completion_tokens"],
-  ["totalTokens", "total_tokens"],
-  ["reasoningTokens", "completion_tokens_details.reasoning_tokens"],
-];
+/** Every token count a usage report can carry, with the name a message gives it (seconds are no count). */
+const FIELDS: readonly (readonly [keyof Usage, string])[] = USAGE_FIELDS
+  .filter((key) => key !== "promptAudioSeconds")
+  .map((key) =>
+    [
+      key,
+      key === "reasoningTokens"
+        ? "completion_tokens_details.reasoning_tokens"
+        : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+    ] as const
+  );
 
 export interface UsageCheck {
   /** The valid counts (undefined when none is). */

@@ -39,10 +39,9 @@ const GROUP_TABLES: readonly { group: ConsoleGroup; suffix: string }[] = [
 /** Whether a metric belongs in a console table. */
 export const showInConsole: (m: MetricResult) => boolean = shownInConsole;
 
-/** A statistic the metric does not have is `N/A`; an infinite one (error-adjusted rows) prints as Python's `inf`. */
+/** A statistic the metric does not have is `N/A`, and so is an infinite one (error-adjusted rows), as AIPerf. */
 function cell(x: number | undefined): string {
-  if (x === undefined || Number.isNaN(x)) return "N/A";
-  return Number.isFinite(x) ? formatGrouped(x, 2) : x > 0 ? "inf" : "-inf";
+  return x === undefined || !Number.isFinite(x) ? "N/A" : formatGrouped(x, 2);
 }
 
 /** `Header (unit)` as AIPerf's console shows it: the unit always, on its own line after a header longer than

@@ -103,10 +103,10 @@ function finite(x: number | undefined): number | undefined {
   return x !== undefined && Number.isFinite(x) ? x : undefined;
 }
 
-/** A statistic as AIPerf writes it: absent when it does not exist (NaN), `null` when infinite (the
- * "(error-adjusted)" rows' avg, max and sum). */
-function stat(x: number): number | null | undefined {
-  return Number.isNaN(x) ? undefined : Number.isFinite(x) ? x : null;
+/** A statistic as AIPerf writes it: absent when it does not exist (NaN) or is infinite (the "(error-adjusted)"
+ * rows' avg, max, sum and the percentiles that fall on a failure: AIPerf drops non-finite values). */
+function stat(x: number): number | undefined {
+  return Number.isFinite(x) ? x : undefined;
 }
 
 /** A stats block in AIPerf's order: `unit, avg, p1…p99, min, max, std, count, sum`. */

@@ -81,6 +81,15 @@ function allFinite(values: readonly number[]): boolean {
 
 /** The "(error-adjusted)" rows come after every other row of the main table, as in AIPerf. */
 const ERROR_ADJUSTED_ORDER = 1_000_000;
+/** Their order among themselves: AIPerf's computation order (request latency first). */
+const ERROR_ADJUSTED_RANK: readonly string[] = [
+  "request_latency",
+  "time_to_first_token",
+  "time_to_second_token",
+  "time_to_first_output_token",
+  "decode_duration",
+  "inter_token_latency",
+];
 
 export class MetricAccumulator {
   readonly #metrics: readonly MetricDef[];
@@ -342,7 +351,7 @@ export class MetricAccumulator {
           tag: `adj_${def.tag}`,
           header: `${def.header} (error-adjusted)`,
           consoleGroup: "llm",
-          displayOrder: ERROR_ADJUSTED_ORDER + def.displayOrder,
+          displayOrder: ERROR_ADJUSTED_ORDER + adjustedRank(def),
         });
       }
     }
@@ -383,4 +392,10 @@ export class MetricAccumulator {
       stats: { p1: NaN, p5: NaN, p10: NaN, p25: NaN, p75: NaN, count: NaN, sum: NaN, ...stats.get(spec.tag)! },
     }));
   }
+}
+
+/** A flagged metric's place among the "(error-adjusted)" rows: AIPerf's order, then display order. */
+function adjustedRank(def: MetricDef): number {
+  const i = ERROR_ADJUSTED_RANK.indexOf(def.tag);
+  return i >= 0 ? i : ERROR_ADJUSTED_RANK.length + def.displayOrder;
 }

@@ -7,8 +7,19 @@
  */
 import type { RawResponse, RecordError, RequestRecord } from "./request_record.ts";
 import { SERVER_TIMING_FIELDS, SERVER_TIMING_SOURCES } from "../endpoints/server_timing.ts";
+import { USAGE_FIELDS } from "../endpoints/endpoint_adapter.ts";
 
-type Kind = "number" | "string" | "boolean" | "numbers" | "usage" | "error" | "raw" | "phase" | "serverTiming";
+type Kind =
+  | "number"
+  | "string"
+  | "boolean"
+  | "numbers"
+  | "usage"
+  | "error"
+  | "raw"
+  | "phase"
+  | "serverTiming"
+  | "prompt";
 
 /** Every field a record may carry and its kind; `true` = required. */
 const FIELDS: Readonly<Record<keyof RequestRecord, readonly [Kind, boolean]>> = {
@@ -41,6 +52,7 @@ const FIELDS: Readonly<Record<keyof RequestRecord, readonly [Kind, boolean]>> = 
   cancelled: ["boolean", true],
   stopCancelled: ["boolean", false],
   inputTokens: ["number", false],
+  inputPrompt: ["prompt", false],
   requestedOutputTokens: ["number", false],
   connectionRetries: ["number", false],
   connectionReused: ["boolean", false],
@@ -61,7 +73,7 @@ const FIELDS: Readonly<Record<keyof RequestRecord, readonly [Kind, boolean]>> = 
   sentBody: ["string", false],
 };
 
-const USAGE_KEYS = ["promptTokens", "completionTokens", "totalTokens", "reasoningTokens"] as const;
+const USAGE_KEYS: readonly string[] = USAGE_FIELDS;
 
 /** A record as one JSON line (no newline). Throws on a non-finite number, which JSON cannot carry. */
 export function encodeRecord(record: RequestRecord): string {
@@ -150,6 +162,17 @@ function check(kind: Kind, v: unknown): string | undefined {
           v.every((x) => isObject(x) && typeof (x as Partial<RawResponse>).t === "number" && typeof x.text === "string")
         ? undefined
         : "must be an array of {t: number, text: string}";
+    case "prompt": {
+      if (!isObject(v) || !Array.isArray(v.texts) || !v.texts.every((t) => typeof t === "string")) {
+        return "needs 'texts', an array of strings";
+      }
+      const m = v.messages;
+      if (m === undefined) return undefined;
+      return Array.isArray(m) &&
+          m.every((x) => isObject(x) && typeof x.role === "string" && typeof x.content === "string")
+        ? undefined
+        : ".messages must be an array of {role: string, content: string}";
+    }
   }
 }
 

@@ -32,8 +32,13 @@
  * included), reasoning tokens = tokens of the concatenated reasoning text; both encoded once per request,
  * never per chunk. Server counts: OSL = `completion_tokens`, reasoning = `completion_tokens_details.
  * reasoning_tokens`, output = OSL − reasoning, ISL = `prompt_tokens`; missing usage → counts undefined.
+ * ISL of a body built at send time (a later turn with the conversation so far): the tokens of the prompt it
+ * carried (`RequestRecord.inputPrompt`: its texts joined by one space, or with `renderInput` the chat template over
+ * its messages), counted in the same batch, failed requests included; otherwise the precounted `inputTokens`.
  */
 import type { ProcessedRecord, RequestRecord } from "./request_record.ts";
+import type { ChatMessage } from "../tokenizer/chat_template.ts";
+import { promptText } from "../dataset/payload_text.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
 import { nextMacrotask } from "../runtime/next_macrotask.ts";
 import type { YieldToIo } from "../runtime/io_yield.ts";
@@ -43,6 +48,11 @@ export interface RecordProcessorOptions {
   /** Undefined only with server token counts. */
   readonly counter?: TokenCounter;
   readonly useServerTokenCount: boolean;
+  /**
+   * `--apply-chat-template` on an API with chat messages: the text the server tokenizes for a prompt's messages.
+   * Absent: a built-at-send-time prompt counts its texts joined by one space (AIPerf's bare-text rule).
+   */
+  readonly renderInput?: (messages: readonly ChatMessage[]) => string;
   /** Called once per record, in the order records were pushed. */
   readonly onProcessed: (record: ProcessedRecord) => void;
   /** Records per counting batch. @default 256 */
@@ -207,6 +217,7 @@ export class RecordProcessor {
         texts.push(r.content, r.reasoning);
         chars += r.content.length + r.reasoning.length;
       }
+      if (r.inputPrompt !== undefined) texts.push(this.#inputText(r.inputPrompt));
     }
     this.#sentRecords += batch.length;
     this.#sentChars += chars;
@@ -222,12 +233,18 @@ export class RecordProcessor {
       this.#doneChars += chars;
     }
     let i = 0;
-    return batch.map((r) => {
-      if (r.error !== undefined) return r;
-      const outputTokens = counts[i++];
-      const reasoningTokens = counts[i++];
-      return { ...r, outputTokens, reasoningTokens, isl: r.inputTokens };
+    return batch.map(({ inputPrompt, ...r }) => {
+      const outputTokens = r.error === undefined ? counts[i++] : undefined;
+      const reasoningTokens = r.error === undefined ? counts[i++] : undefined;
+      const isl = inputPrompt !== undefined ? counts[i++] : r.inputTokens;
+      if (r.error !== undefined) return inputPrompt !== undefined ? { ...r, isl } : r;
+      return { ...r, outputTokens, reasoningTokens, isl };
     });
+  }
+
+  #inputText(prompt: NonNullable<RequestRecord["inputPrompt"]>): string {
+    const render = this.#opts.renderInput;
+    return render !== undefined && prompt.messages !== undefined ? render(prompt.messages) : promptText(prompt);
   }
 }
 
@@ -242,7 +259,7 @@ export const ABANDON_AFTER_MS = 700;
 const DEFAULT_QUIET_MS = 5;
 const DEFAULT_MAX_DELAY_MS = 50;
 
-function withServerCounts(r: RequestRecord): ProcessedRecord {
+function withServerCounts({ inputPrompt: _, ...r }: RequestRecord): ProcessedRecord {
   if (r.error !== undefined) return r;
   const u = r.usage;
   if (!u) return { ...r, isl: undefined };

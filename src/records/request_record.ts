@@ -7,6 +7,7 @@
  */
 import type { Usage } from "../endpoints/endpoint_adapter.ts";
 import type { ServerTiming } from "../endpoints/server_timing.ts";
+import type { InputPrompt } from "../dataset/payload_text.ts";
 import type { PhaseName } from "../timing/phase_spec.ts";
 
 /** The phase a request belonged to. */
@@ -89,6 +90,11 @@ export interface RequestRecord {
 
   /** ISL from the dataset entry (client tokenizer), when the endpoint tokenizes input. */
   readonly inputTokens?: number;
+  /**
+   * The prompt of a body built when it was sent (a later turn carrying the conversation so far): its ISL is the
+   * token count of this prompt, counted with the output off the request path, instead of `inputTokens`.
+   */
+  readonly inputPrompt?: InputPrompt;
   /** Output tokens requested (`max_tokens` / `max_completion_tokens` sent), if any. */
   readonly requestedOutputTokens?: number;
   /**

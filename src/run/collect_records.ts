@@ -8,7 +8,7 @@ import { type BenchmarkOptions, type BenchmarkOutcome, runBenchmark } from "../e
 import type { ShardSpec } from "../engine/run_shard.ts";
 import type { Target } from "../transport/http_exchange.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
-import { RecordProcessor } from "../records/record_processor.ts";
+import { RecordProcessor, type RecordProcessorOptions } from "../records/record_processor.ts";
 import { IoYield } from "../runtime/io_yield.ts";
 import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { GoodputEvaluator } from "../metrics/goodput.ts";
@@ -44,6 +44,8 @@ export interface CollectOptions {
   /** CPUs the shard threads pin themselves to (one each), when the layout gives them their own. */
   readonly cores?: readonly number[];
   readonly counter?: TokenCounter;
+  /** Renders a prompt built at send time for its ISL (`--apply-chat-template`; `RecordProcessorOptions`). */
+  readonly renderInput?: RecordProcessorOptions["renderInput"];
   /** Called with the live view before anything is sent (an HTTP API, a dashboard). */
   readonly onLive?: (live: LiveRun) => void;
   /** `--threshold-abort`: thresholds judged live; the first that fails stops the run. */
@@ -138,6 +140,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
   const io = new IoYield();
   const processor = new RecordProcessor({
     counter: o.counter,
+    renderInput: o.renderInput,
     useServerTokenCount: config.useServerTokenCount,
     yieldToIo: io.wait,
     onProcessed: (r) => bus.measured(r),

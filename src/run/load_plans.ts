@@ -67,9 +67,13 @@ class PlanValues {
   }
 }
 
+/** Requests a file dataset sends when no bound is given (AIPerf 0.13's default). */
+export const FILE_DEFAULT_REQUEST_COUNT = 10;
+
 /**
- * Profiling, then a warmup before it when one is bounded. Without a request count or a duration, a file dataset is
- * sent once: each conversation, all its turns.
+ * Profiling, then a warmup before it when one is bounded. Without a request count, a duration or a conversation
+ * number, a file dataset sends 10 requests (AIPerf 0.13; a shorter file wraps), a replayed trace each conversation
+ * once.
  *
  * @param given which options were given (the strategies read `concurrency`, `fixedSchedule`; the user-centric grace
  *   period reads `benchmarkGracePeriod`)
@@ -100,15 +104,20 @@ export function loadPlans(
   }
 
   const durationMs = config.benchmarkDuration !== undefined ? config.benchmarkDuration * 1000 : undefined;
-  // A file is sent once by default: each of its conversations (those the strategy runs), every turn of each.
-  const onePass = dataset.fromFile && durationMs === undefined && config.requestCount === undefined;
+  // Given no bound, a file sends AIPerf 0.13's 10 requests (wrapping a shorter file); a replayed trace is sent once:
+  // each of its conversations (those the strategy runs), every turn of each.
+  const unbounded = dataset.fromFile && durationMs === undefined && config.requestCount === undefined &&
+    config.conversationNum === undefined;
+  const replay = profilingEntry.followsTimestamps === true;
+  const onePass = unbounded && replay;
+  const requestCount = unbounded && !replay ? FILE_DEFAULT_REQUEST_COUNT : config.requestCount;
   const sessionCount = onePass ? (profilingPlan.onePass?.sessions ?? dataset.conversations) : (
     config.requestCount === undefined && durationMs === undefined ? config.conversationNum : undefined
   );
   const gracePeriodMs = profilingEntry.waitsForSessions === true && !given.benchmarkGracePeriod
     ? Infinity
     : config.benchmarkGracePeriod * 1000;
-  const stops = defined<StopSpec>({ requestCount: config.requestCount, sessionCount, durationMs, gracePeriodMs });
+  const stops = defined<StopSpec>({ requestCount, sessionCount, durationMs, gracePeriodMs });
   const strategy: StrategySpec = { name: profilingEntry.name, options: profilingPlan.options };
   const prefillRampMs = config.prefillConcurrencyRampDuration !== undefined
     ? config.prefillConcurrencyRampDuration * 1000
@@ -135,6 +144,9 @@ export function loadPlans(
   }
   phases.push(profiling);
   notices.push(`Profiling: ${describePhase(profiling, profilingEntry)}.`);
+  if (unbounded && !replay) {
+    notices.push(`No --request-count, --benchmark-duration or --conversation-num: sending ${requestCount} requests.`);
+  }
   return { phases, notices, warnings: unusedOptionWarnings(profilingValues, used, strategies) };
 }
 

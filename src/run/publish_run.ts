@@ -58,6 +58,7 @@ export async function publishRun(
       inputConfig: plan.inputConfig,
       outputTokens: summary.metrics.find((m) => m.tag === "total_osl")?.value,
       maxWidth: width,
+      sliceDurationMs: plan.config.sliceDuration === undefined ? undefined : plan.config.sliceDuration * 1000,
     });
   const { view, thresholds } = judgedView(plan, summary, client);
   const info: SummaryJsonInfo = {

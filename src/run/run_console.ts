@@ -37,9 +37,12 @@ export function renderConsole(p: ConsoleParts, mode: ConsoleMode = "full"): stri
     ? ""
     : renderHeadline(p.view, { what: p.what, durationSec: p.summary.benchmarkDurationSec, cancelled: p.cancelled });
   const rows = mode === "compact" ? p.view.rows.filter((r) => r.group === "llm") : p.view.rows;
-  const parts = [headline, renderMetricsTables(rows, { metricsTitle: p.metricsTitle, maxWidth: p.width })];
-  const errors = renderErrorSummary(p.summary, { maxWidth: p.width });
-  if (errors) parts.push(errors);
+  // AIPerf prints the Error Summary before the metric tables.
+  const parts = [
+    headline,
+    renderErrorSummary(p.summary, { maxWidth: p.width }),
+    renderMetricsTables(rows, { metricsTitle: p.metricsTitle, maxWidth: p.width }),
+  ];
   parts.push(...p.sections.filter((s) => mode !== "compact" || s.compact).map((s) => s.text));
   parts.push(
     renderFooter({

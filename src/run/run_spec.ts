@@ -8,7 +8,7 @@ import type { ParsedProfile } from "../config/parse_profile_args.ts";
 import type { ProfileConfig } from "../config/profile_config.ts";
 import { loadDataset } from "../dataset/load_dataset.ts";
 import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
-import { loadChatTemplate } from "../tokenizer/chat_template.ts";
+import { type ChatMessage, loadChatTemplate } from "../tokenizer/chat_template.ts";
 import { bodySettings, prepareConversations, type PreparedConversation } from "../engine/prepared_conversation.ts";
 import { endpointPath, requestHeaders } from "../engine/request_headers.ts";
 import { requestPath } from "../endpoints/endpoint_adapter.ts";
@@ -39,6 +39,8 @@ export interface RunSpec {
   readonly spec: ShardSpec;
   /** The request path (after `--endpoint`). */
   readonly path: string;
+  /** `--apply-chat-template` on an API with chat messages: renders a prompt built at send time for its ISL. */
+  readonly renderInput?: (messages: readonly ChatMessage[]) => string;
 }
 
 export interface RunSpecContext {
@@ -167,5 +169,8 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
     seed,
     phases: plans.phases,
   };
-  return { seed, tokenizerSpec, tokenizer, conversations, totalTurns, plans, spec, path };
+  const renderInput = chatTemplate !== undefined && adapter.chatMessages !== undefined
+    ? (messages: readonly ChatMessage[]) => chatTemplate.render(messages)
+    : undefined;
+  return { seed, tokenizerSpec, tokenizer, conversations, totalTurns, plans, spec, path, renderInput };
 }

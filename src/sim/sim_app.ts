@@ -27,7 +27,8 @@ import { Hono } from "hono";
 import type { Registry } from "../base/registry.ts";
 import type { Tokenizer } from "../tokenizer/tokenizer.ts";
 import type { GenerationRequest } from "./generation_request.ts";
-import { planGeneration } from "./plan_generation.ts";
+import { planGeneration, type UsageDetails } from "./plan_generation.ts";
+import { PrefixCache } from "./prefix_cache.ts";
 import type { RequestRecorder } from "./request_journal.ts";
 import { RequestSeeder } from "./request_seeder.ts";
 import { simErrorBody, SimRequestError } from "./sim_error.ts";
@@ -89,6 +90,12 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
     return n;
   };
 
+  const prefixCache = new PrefixCache();
+  const usageDetailsOf = (request: GenerationRequest): UsageDetails => ({
+    cachedTokens: prefixCache.lookUp(request.promptTexts, request.promptTexts.map(countText)),
+    predictionTokens: (request.predictionTexts ?? []).reduce((n, text) => n + countText(text), 0),
+  });
+
   const promptTokensOf = (request: GenerationRequest): number => {
     let n = request.promptTokenIds;
     for (const text of request.promptTexts) n += countText(text);
@@ -147,7 +154,8 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       if (cut) stats.fault("disconnect");
       const answer = (body: string | ReadableStream<Uint8Array>, headers: Record<string, string>) =>
         new Response(cut ? cutShort(body) : body, { status: 200, headers });
-      const plan = planGeneration(request, promptTokensOf(request), o, rng.derive("length"));
+      const planned = planGeneration(request, promptTokensOf(request), o, rng.derive("length"));
+      const plan = o.usageDetails ? { ...planned, details: usageDetailsOf(request) } : planned;
       const ids = rng.derive("id");
       const reply: ReplyContext = {
         id: `${route.idPrefix}${hex8(ids.nextUint32())}${hex8(ids.nextUint32())}`,

@@ -96,6 +96,13 @@ export interface SimOptions {
   /** Serve a DCGM-exporter-style `/dcgm/metrics` with this many synthetic GPUs; 0 = none.
    * @default 0 */
   readonly dcgmGpus: number;
+  /**
+   * Report OpenAI's usage details: `prompt_tokens_details.cached_tokens` (a prefix cache over earlier prompts,
+   * `prefix_cache.ts`) and `completion_tokens_details` (`reasoning_tokens`, and `accepted_prediction_tokens` /
+   * `rejected_prediction_tokens` for a request with a `prediction`), `audio_tokens` 0 in both.
+   * @default false
+   */
+  readonly usageDetails: boolean;
 }
 
 export const SIM_DEFAULTS: SimOptions = Object.freeze({
@@ -125,6 +132,7 @@ export const SIM_DEFAULTS: SimOptions = Object.freeze({
   shutdownGraceMs: 1000,
   recordRequests: undefined,
   dcgmGpus: 0,
+  usageDetails: false,
 });
 
 /** Reasoning tokens per `reasoning_effort` (AIPerf mock server values). */

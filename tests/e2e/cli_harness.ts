@@ -25,7 +25,8 @@ function childEnv(extra: Readonly<Record<string, string>> = {}): Record<string, 
   for (const [k, v] of Object.entries(Deno.env.toObject())) {
     if (!k.startsWith("INFERMETER_")) env[k] = v;
   }
-  return { ...env, NO_COLOR: "1", ...extra };
+  // No 2 s wait for a final server-metrics scrape after each run (AIPerf's flush period; tested on its own).
+  return { ...env, NO_COLOR: "1", AIPERF_SERVER_METRICS_COLLECTION_FLUSH_PERIOD: "0", ...extra };
 }
 
 /** A finished CLI process. */

@@ -42,6 +42,7 @@ const FULL: RequestRecord = {
   error: { type: "HTTPError", code: 500, message: "boom", group: "g" },
   cancelled: false,
   inputTokens: 10,
+  inputPrompt: { texts: ["a", "b"], messages: [{ role: "user", content: "a" }, { role: "assistant", content: "b" }] },
   requestedOutputTokens: 3,
   connectionRetries: 1,
   connectionReused: true,
@@ -113,6 +114,8 @@ Deno.test("record codec: a wrong, missing or unknown field is an error naming it
   bad({ serverTiming: { source: "tgi", queueMs: "3" } }, /'serverTiming' \.queueMs must be a number/);
   bad({ serverTiming: { source: "tgi", latency: 3 } }, /'serverTiming' has an unknown key 'latency'/);
   bad({ serverTiming: [1] }, /'serverTiming' must be an object/);
+  bad({ inputPrompt: { texts: [1] } }, /'inputPrompt' needs 'texts'/);
+  bad({ inputPrompt: { texts: [], messages: [{ role: "user" }] } }, /'inputPrompt' \.messages/);
   bad({ extra: 1 }, /unknown field 'extra'/);
   assert.throws(() => decodeRecord("{not json"), RecordCodecError);
   assert.throws(() => decodeRecord("[]"), /JSON object/);

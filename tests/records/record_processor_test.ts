@@ -187,3 +187,46 @@ Deno.test("RecordProcessor hands records on without counts when the drain's sign
   await drained;
   deepStrictEqual(seen, [3, undefined]);
 });
+
+Deno.test("RecordProcessor counts a late-built turn's ISL from the whole prompt it carried, failed requests too", async () => {
+  const got: ProcessedRecord[] = [];
+  const p = new RecordProcessor({
+    counter: new WordCounter(),
+    useServerTokenCount: false,
+    onProcessed: (r) => got.push(r),
+  });
+  const prompt = { texts: ["one two", "reply three four", "five"], messages: [] };
+  p.push(makeRecord({ requestIndex: 0, content: "x y", inputTokens: 1 }));
+  p.push(makeRecord({ requestIndex: 1, content: "x", inputTokens: 1, inputPrompt: prompt }));
+  p.push(makeRecord({
+    requestIndex: 2,
+    content: "",
+    inputTokens: 1,
+    inputPrompt: prompt,
+    error: { type: "HTTPError", code: 500, message: "boom" },
+  }));
+  await p.drain();
+  // Joined by one space (AIPerf's bare-text rule): 2 + 3 + 1 words; the prompt is dropped once counted.
+  deepStrictEqual(got.map((r) => [r.isl, r.outputTokens, r.inputPrompt]), [
+    [1, 2, undefined],
+    [6, 1, undefined],
+    [6, undefined, undefined],
+  ]);
+});
+
+Deno.test("RecordProcessor renders a late-built prompt's messages with the chat template when given one", async () => {
+  const got: ProcessedRecord[] = [];
+  const p = new RecordProcessor({
+    counter: new WordCounter(),
+    useServerTokenCount: false,
+    renderInput: (messages) => messages.map((m) => `<${m.role}> ${m.content}`).join(" ") + " <assistant>",
+    onProcessed: (r) => got.push(r),
+  });
+  const messages = [{ role: "user", content: "a b" }, { role: "assistant", content: "c" }, {
+    role: "user",
+    content: "d",
+  }];
+  p.push(makeRecord({ content: "x", inputPrompt: { texts: ["a b", "c", "d"], messages } }));
+  await p.drain();
+  assert.equal(got[0].isl, 8); // 4 words + 3 role tags + the generation prompt
+});

@@ -20,14 +20,26 @@ Deno.test("load plans: concurrency alone is a closed loop; a rate is an open loo
   });
 });
 
-Deno.test("load plans: a file is sent once by default — each conversation, every turn — unless a count or duration says", () => {
+Deno.test("load plans: a file sends AIPerf's 10 requests by default, unless a count, duration or conversation number says", () => {
   const file = { startTimestamps: [undefined, undefined, undefined], totalTurns: 5, conversations: 3, fromFile: true };
-  const once = loadPlans(config({ concurrency: 1 }), file, notGiven).phases[0];
+  const plans = loadPlans(config({ concurrency: 1 }), file, notGiven);
+  const first = plans.phases[0];
+  assert.deepEqual(first.stops, { requestCount: 10, gracePeriodMs: 30_000 });
+  assert.equal(first.expectedRequests, undefined);
+  assert.match(plans.notices.at(-1)!, /sending 10 requests/);
+  assert.equal(loadPlans(config({ requestCount: 9 }), file, notGiven).phases[0].stops.requestCount, 9);
+  const timed = loadPlans(config({ benchmarkDuration: 2 }), file, notGiven).phases[0].stops;
+  assert.deepEqual([timed.requestCount, timed.sessionCount, timed.durationMs], [undefined, undefined, 2000]);
+  const sessions = loadPlans(config({ conversationNum: 4 }), file, notGiven).phases[0].stops;
+  assert.deepEqual([sessions.requestCount, sessions.sessionCount], [undefined, 4]);
+});
+
+Deno.test("load plans: a replayed trace is sent once, each conversation at its timestamp", () => {
+  const trace = { startTimestamps: [300, 0, 100], totalTurns: 4, conversations: 3, fromFile: true };
+  const once = loadPlans(config({ concurrency: 1 }), trace, notGiven).phases[0];
   assert.equal(once.stops.sessionCount, 3);
   assert.equal(once.stops.requestCount, undefined);
-  assert.equal(once.expectedRequests, 5);
-  assert.equal(loadPlans(config({ requestCount: 9 }), file, notGiven).phases[0].stops.sessionCount, undefined);
-  assert.equal(loadPlans(config({ benchmarkDuration: 2 }), file, notGiven).phases[0].stops.sessionCount, undefined);
+  assert.equal(once.expectedRequests, 4);
 });
 
 Deno.test("load plans: a timestamped dataset is replayed on its schedule, capped only by a given concurrency", () => {

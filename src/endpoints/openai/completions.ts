@@ -78,7 +78,7 @@ export const COMPLETIONS_ADAPTER: EndpointAdapter = {
 
   // The API has no system message and the body sends none, so it is not part of the ISL (AIPerf: completions does
   // not consume the system message).
-  inputText: (turn: Turn): string => turn.texts.join("\n"),
+  inputText: (turn: Turn): string => turn.texts.join(" "), // a list prompt: AIPerf joins its strings by a space
 
   sampleResponses: {
     stream: [

@@ -4,6 +4,7 @@
  * and wrong types instead of throwing.
  */
 import type { Delta, HeaderContext, Usage } from "../endpoint_adapter.ts";
+import { readUsageFields } from "../usage_fields.ts";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -29,24 +30,9 @@ function asText(value: unknown): string | undefined {
   return typeof value === "string" && value.length > 0 ? value : undefined;
 }
 
-/**
- * OpenAI `usage` → Usage. Accepts the Responses-API spellings (`input_tokens`/`output_tokens`) too, since
- * some OpenAI-compatible servers mix them.
- */
+/** OpenAI `usage` → Usage (every vendor spelling AIPerf reads: `usage_fields.ts`). */
 export function readUsage(value: unknown): Usage | undefined {
-  const u = asObject(value);
-  if (!u) return undefined;
-  const details = asObject(u.completion_tokens_details) ?? asObject(u.output_tokens_details);
-  const usage: Usage = {
-    promptTokens: asCount(u.prompt_tokens) ?? asCount(u.input_tokens),
-    completionTokens: asCount(u.completion_tokens) ?? asCount(u.output_tokens),
-    totalTokens: asCount(u.total_tokens),
-    reasoningTokens: details ? asCount(details.reasoning_tokens) : undefined,
-  };
-  return usage.promptTokens === undefined && usage.completionTokens === undefined &&
-      usage.totalTokens === undefined
-    ? undefined
-    : usage;
+  return readUsageFields(value);
 }
 
 /** An `{"error": {...}}` or `{"object": "error", ...}` body, as OpenAI, vLLM and SGLang send them. */
