@@ -29,6 +29,7 @@ import {
 import { shardConfigYaml } from "../kube/shard_config.ts";
 import { clusterEngine, type ClusterReport, sharedStart } from "../kube/cluster_engine.ts";
 import { runShardAgent } from "../kube/shard_agent.ts";
+import { describeLostShards } from "../engine/coordinate_shards.ts";
 
 /** Splits the words into the kube options' and the profile's. */
 export function splitKubeArgs(args: readonly string[]): { kube: string[]; profile: string[] } {
@@ -253,11 +254,11 @@ async function coordinate(
       }
       if (report.partial) {
         // Said again after the tables, so the last line a user reads is not "completed successfully".
-        const missing = report.notCompleted.length > 0 ? `; indexes ${report.notCompleted.join(", ")} missing` : "";
+        const lost = report.lost.length > 0 ? describeLostShards(report.lost, report.shards, "index") : "";
         logger.error(
-          `partial run: ${report.merged.length} of ${report.shards} shards merged${missing}` +
-            (report.problems.length > 0 ? ` (${report.problems.join("; ")})` : "") +
-            `. The results in ${outcome.artifactDir} cover only the merged shards' load.`,
+          (lost || `partial run: ${report.merged.length} of ${report.shards} shards ran to their end.`) +
+            (report.problems.length > 0 ? ` Problems: ${report.problems.join("; ")}.` : "") +
+            ` Results: ${outcome.artifactDir}.`,
         );
         return EXIT.REQUESTS_FAILED;
       }

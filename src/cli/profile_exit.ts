@@ -10,4 +10,5 @@ export const PROFILE_EXIT: Readonly<Record<ProfileEnd, ExitCode>> = {
   cancelled: EXIT.INTERRUPTED,
   interrupted_before_start: EXIT.INTERRUPTED,
   unreachable: EXIT.UNREACHABLE,
+  shards_lost: EXIT.REQUESTS_FAILED,
 };

@@ -1,8 +1,9 @@
 /**
  * `kube run`'s engine: applies the run's manifests, holds the shared start (every shard reports ready on the
- * start ConfigMap; once all are ready, or the rest have failed, one start time is written there), follows the Job
- * to its end, brings every completed index's records home (records_channel.ts), refuses indexes that are missing
- * or duplicated against the Job's `completedIndexes`, and replays the rest onto the caller's record bus.
+ * start ConfigMap; once all are ready, or the rest have failed, one start time is written there), then merges the
+ * records the shards upload while they run (records_channel.ts) onto the caller's record bus through the one shard
+ * coordinator (engine/coordinate_shards.ts), following the Job to its end: an index whose pod ends without its
+ * last chunk keeps what it uploaded and makes the run partial.
  */
 import type { BenchmarkOptions, BenchmarkOutcome } from "../engine/run_benchmark.ts";
 import type { Logger } from "../ui/logger.ts";
@@ -16,8 +17,26 @@ import {
   RUN_LABEL,
   START_ANNOTATION,
 } from "./kube_manifests.ts";
-import { assembleStreams, INDEX_LABEL, parseIndexes, planMerge, RecordsChannelError } from "./records_channel.ts";
-import { replayShardStreams, type ShardStart } from "./replay_shard_streams.ts";
+import { KubeRecordLinks } from "./records_channel.ts";
+import { coordinateShards, type LostShard } from "../engine/coordinate_shards.ts";
+
+/** When one shard began (epoch ms, its own clock) and how late after the agreed start. */
+export interface ShardStart {
+  readonly index: number;
+  readonly startEpochMs: number;
+  readonly latenessMs: number;
+}
+
+/** Parses a Job's `completedIndexes`/`failedIndexes` ("1,3-5,7") into indexes. */
+export function parseIndexes(text: string | undefined): number[] {
+  if (text === undefined || text.trim() === "") return [];
+  const out: number[] = [];
+  for (const part of text.split(",")) {
+    const [a, b] = part.split("-").map(Number);
+    for (let i = a; i <= (b ?? a); i++) out.push(i);
+  }
+  return out;
+}
 
 /** What holding the shared start needs. */
 export interface SharedStartOptions {
@@ -41,8 +60,12 @@ export interface ClusterRunOptions extends SharedStartOptions {
 /** What happened on the cluster, beside the records. */
 export interface ClusterReport {
   readonly shards: number;
+  /** Indexes that ran to their end (all their records merged). */
   readonly merged: readonly number[];
+  /** Indexes the Job does not list as completed. */
   readonly notCompleted: readonly number[];
+  /** Indexes that did not run to their end: what they uploaded before is merged too. */
+  readonly lost: readonly LostShard[];
   readonly problems: readonly string[];
   readonly starts: readonly ShardStart[];
   readonly startSpreadMs?: number;
@@ -85,67 +108,85 @@ export function clusterEngine(c: ClusterRunOptions, onReport: (r: ClusterReport)
           shards: spec.shards,
           merged: [],
           notCompleted: none,
+          lost: [],
           problems: [stopped],
           starts: [],
           partial: true,
         });
-        return { shards: [] };
+        return { shards: [], shardCount: spec.shards };
       }
-      const job = await client.waitFor<Job>(kubePaths.jobs(ns), n.job, (j) => finished(j) !== undefined);
-      const condition = finished(job)!;
-      const completed = job.status?.completedIndexes ?? "";
-      logger.info(
-        `Job ${n.job}: ${condition.type} (${parseIndexes(completed).length}/${spec.shards} indexes completed` +
-          (job.status?.failedIndexes ? `, failed: ${job.status.failedIndexes}` : "") + ")",
-      );
-      const chunks = await client.get<{ items: KubeObject[] }>(
-        `${kubePaths.configMaps(ns)}?labelSelector=${
-          encodeURIComponent(`${RUN_LABEL}=${spec.run},${ROLE_LABEL}=records`)
-        }`,
-      );
-      const problems: string[] = [];
-      const streams = new Map<number, Uint8Array>();
-      // Each index on its own: a torn or duplicated upload refuses that index, not the run.
-      const byIndex = Map.groupBy(chunks.items, (i) => i.metadata?.labels?.[INDEX_LABEL] ?? "");
-      for (const [index, items] of byIndex) {
-        try {
-          for (const [k, v] of await assembleStreams(items)) streams.set(k, v);
-        } catch (err) {
-          if (!(err instanceof RecordsChannelError)) throw err;
-          problems.push(err.message);
-          logger.error(`records of index ${index}: ${err.message}`);
+      // Records come home while the shards run; the Job says when an index's pod is over.
+      const links = new KubeRecordLinks(client, { run: spec.run, namespace: ns, shards: spec.shards, logger });
+      const settled = new Set<number>();
+      const settling: Promise<void>[] = [];
+      const settleFrom = (job: Job) => {
+        const failed = new Set(parseIndexes(job.status?.failedIndexes));
+        const over = [...parseIndexes(job.status?.completedIndexes), ...failed];
+        for (const i of over) {
+          if (settled.has(i) || i < 0 || i >= spec.shards) continue;
+          settled.add(i);
+          settling.push(links.settle(i, failed.has(i) ? "lost its pod" : "completed without its last records"));
         }
-      }
-      const plan = planMerge(spec.shards, completed, streams.keys());
-      problems.push(...plan.problems);
-      for (const p of plan.problems) logger.error(p);
-      const chosen = new Map(plan.merge.map((i) => [i, streams.get(i)!]));
-      const replay = await replayShardStreams(chosen, {
+      };
+      const merging = coordinateShards({
+        links: links.links,
         timeOriginMs: performance.timeOrigin,
+        signal: o.signal,
         onRecord: o.onRecord,
         onPhaseStart: o.onPhaseStart,
+        phaseStart: "earliest",
+        lossBeforeStart: "partial",
+        describe: (i) => `index ${i}`,
       });
-      for (const [index, why] of replay.failures) problems.push(`index ${index}: ${why}`);
-      const startEpochs = replay.starts.map((s) => s.startEpochMs + s.latenessMs);
+      let job: Job;
+      try {
+        job = await client.waitFor<Job>(kubePaths.jobs(ns), n.job, (j) => {
+          settleFrom(j);
+          return finished(j) !== undefined;
+        });
+        settleFrom(job);
+        await Promise.all(settling);
+        // Indexes the Job never ran to an end (its deadline): their streams end with what was uploaded.
+        for (let i = 0; i < spec.shards; i++) {
+          if (!settled.has(i)) await links.settle(i, "was ended with the Job");
+        }
+      } finally {
+        links.close();
+      }
+      const merged = await merging;
+      const condition = finished(job)!;
+      const completed = parseIndexes(job.status?.completedIndexes);
+      logger.info(
+        `Job ${n.job}: ${condition.type} (${completed.length}/${spec.shards} indexes completed` +
+          (job.status?.failedIndexes ? `, failed: ${job.status.failedIndexes}` : "") + ")",
+      );
+      const problems = [...links.problems];
+      for (const p of problems) logger.error(p);
+      const lostIndexes = new Set(merged.lost.map((l) => l.index));
+      const whole = Array.from({ length: spec.shards }, (_, i) => i).filter((i) => !lostIndexes.has(i));
+      const starts = merged.reports.flatMap((r) =>
+        r.startEpochMs === undefined ? [] : [{ index: r.index, startEpochMs: r.startEpochMs, latenessMs: r.latenessMs ?? 0 }]
+      );
+      const startEpochs = starts.map((s) => s.startEpochMs + s.latenessMs);
       const report: ClusterReport = {
         shards: spec.shards,
-        merged: plan.merge,
-        notCompleted: plan.notCompleted,
+        merged: whole,
+        notCompleted: Array.from({ length: spec.shards }, (_, i) => i).filter((i) => !completed.includes(i)),
+        lost: merged.lost,
         problems,
-        starts: replay.starts,
+        starts,
         startSpreadMs: startEpochs.length > 1 ? Math.max(...startEpochs) - Math.min(...startEpochs) : undefined,
         jobCondition: condition.type,
-        partial: plan.merge.length < spec.shards || problems.length > 0,
+        partial: merged.lost.length > 0 || problems.length > 0,
       };
-      if (report.partial) {
-        logger.error(
-          `partial run: merged ${plan.merge.length} of ${spec.shards} shards` +
-            (plan.notCompleted.length ? `; indexes ${plan.notCompleted.join(", ")} did not complete` : "") +
-            ". The results cover only the merged shards' load.",
-        );
-      }
       onReport(report);
-      return replay;
+      return {
+        shards: merged.outcomes,
+        shardCount: spec.shards,
+        lostShards: merged.lost,
+        profilingStartedAt: merged.profilingStartedAt,
+        profilingEndedAt: merged.profilingEndedAt,
+      };
     } finally {
       if (!c.keep) await cleanUp(client, spec, logger);
       else logger.info(`--keep: the run's objects stay in namespace ${ns} (label ${RUN_LABEL}=${spec.run})`);

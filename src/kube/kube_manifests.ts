@@ -15,6 +15,8 @@ export const RUN_LABEL = "infermeter.dev/run";
 export const ROLE_LABEL = "infermeter.dev/role";
 export const READY_ANNOTATION_PREFIX = "infermeter.dev/ready-";
 export const START_ANNOTATION = "infermeter.dev/start-at";
+/** Written on the start ConfigMap by a coordinator that stops the run: every shard watching it stops. */
+export const CANCEL_ANNOTATION = "infermeter.dev/cancel";
 export const CONFIG_KEY = "profile.yaml";
 
 export interface KubeRunSpec {

@@ -14,6 +14,7 @@ import { readServerIdentity } from "../engine/server_probe.ts";
 import type { PreparedConversation } from "../engine/prepared_conversation.ts";
 import { credentialNotices, endpointPath, requestHeaders, targetPath } from "../engine/request_headers.ts";
 import { checkReachable } from "../engine/preflight.ts";
+import { describeLostShards } from "../engine/coordinate_shards.ts";
 import { parseTarget } from "../transport/parse_target.ts";
 import type { Target } from "../transport/http_exchange.ts";
 import { phaseConcurrency, phaseRate } from "../timing/phase_spec.ts";
@@ -66,7 +67,9 @@ export type ProfileEnd =
   /** A server could not be reached; nothing was sent. */
   | "unreachable"
   /** Ran, but some result files could not be written (a full disk); the rest and the console summary were. */
-  | "results_unwritten";
+  | "results_unwritten"
+  /** Ran, but some engine shards did not run to their end: what they measured is merged; the load was lower. */
+  | "shards_lost";
 
 export interface ProfileOutcome {
   readonly end: ProfileEnd;
@@ -552,6 +555,9 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   } else if (summary.successCount === 0) {
     logger.error(`all ${summary.errorCount} requests failed; see the error summary above.`);
     end = "all_failed";
+  } else if (run.outcome?.lostShards?.length) {
+    logger.error(describeLostShards(run.outcome.lostShards, run.outcome.shardCount ?? shards));
+    end = "shards_lost";
   }
   // Missing results outrank a failed run (its numbers are what is missing), not a cancelled one.
   if (unwritten.length > 0 && end !== "cancelled") {
