@@ -101,6 +101,7 @@ export async function coordinateShards(o: CoordinateOptions): Promise<Coordinate
   o.onActivity?.(() => states.flatMap((s) => s.activities));
 
   let startSent = false;
+  let failing = false;
   let fatal: ((err: Error) => void) | undefined;
   const failedBeforeStart = new Promise<never>((_, reject) => fatal = reject);
   failedBeforeStart.catch(() => {});
@@ -127,7 +128,7 @@ export async function coordinateShards(o: CoordinateOptions): Promise<Coordinate
   };
 
   const maybeStart = () => {
-    if (o.sharedStartDelayMs === undefined || startSent) return;
+    if (o.sharedStartDelayMs === undefined || startSent || failing) return;
     const live = states.filter((s) => !s.ended);
     if (live.length === 0 || !live.every((s) => s.ready) || o.signal.aborted) return;
     startSent = true;
@@ -207,6 +208,7 @@ export async function coordinateShards(o: CoordinateOptions): Promise<Coordinate
     if (o.phaseStart === "earliest") settlePhases();
     const beforeStart = o.sharedStartDelayMs !== undefined ? !startSent : !s.started;
     if (s.done === undefined && beforeStart && (o.lossBeforeStart ?? "fail") === "fail" && !o.signal.aborted) {
+      failing = true;
       fatal!(
         new ShardStartError(
           s.failed !== undefined

@@ -18,6 +18,8 @@ export class FakeKubeApi implements RecordsApi {
   #waiters: (() => void)[] = [];
   /** Answers the next creates with these statuses (e.g. 503) before accepting. */
   failCreates: number[] = [];
+  /** The status to refuse a create of this name with (e.g. a pod that is gone), or undefined to accept it. */
+  refuse: (name: string) => number | undefined = () => undefined;
   /** Every create, in order (name). */
   readonly created: string[] = [];
 
@@ -52,7 +54,7 @@ export class FakeKubeApi implements RecordsApi {
   create<T = KubeObject>(collectionPath: string, object: unknown): Promise<T> {
     const o = structuredClone(object) as KubeObject;
     const name = o.metadata!.name!;
-    const status = this.failCreates.shift();
+    const status = this.refuse(name) ?? this.failCreates.shift();
     if (status !== undefined) {
       return Promise.reject(new KubeApiError(status, "Injected", `POST ${collectionPath}: ${status} injected`));
     }

@@ -9,7 +9,7 @@ import { MAIN_TS, readJson, runCli, startSim, tempDir } from "../e2e/cli_harness
 import { NodeRunner } from "./node_runner.ts";
 import { type KubeConfig, loadKubeconfigFile } from "../../src/kube/kube_config.ts";
 import { collectionOf, KubeApiError, KubeClient, type KubeObject, kubePaths } from "../../src/kube/kube_client.ts";
-import { assembleStreams, type ChunkObject } from "../../src/kube/records_channel.ts";
+import { CHUNK_ANNOTATION, INDEX_LABEL } from "../../src/kube/records_channel.ts";
 import { percentileSorted } from "../../src/metrics/stats.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -137,6 +137,11 @@ async function assertStatsFromUnion(dir: string): Promise<number> {
   return checked;
 }
 
+interface ChunkObject {
+  metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+  binaryData: Record<string, string>;
+}
+
 const asSa = (config: KubeConfig, token: string): KubeClient => new KubeClient({ ...config, token: () => token });
 
 async function status(p: Promise<unknown>): Promise<number> {
@@ -234,10 +239,14 @@ Deno.test({
           encodeURIComponent("infermeter.dev/run=e2e-ok,infermeter.dev/role=records")
         }`,
       );
-      const streams = await assembleStreams(chunks.items);
-      const perIndex = [...streams].sort((x, y) => x[0] - y[0]).map(([, bytes]) =>
-        new TextDecoder().decode(bytes).split("\n").filter((l) => l.startsWith('{"t":"r"')).length
-      );
+      const perIndex = [0, 0, 0, 0];
+      for (const c of chunks.items) {
+        const gz = Uint8Array.from(atob(c.binaryData["records.jsonl.gz"]), (ch) => ch.charCodeAt(0));
+        const text = await new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+        perIndex[Number(c.metadata.labels[INDEX_LABEL])] += text.split("\n").filter((l) => l.startsWith('{"t":"r"'))
+          .length;
+        assert.ok(c.metadata.annotations[CHUNK_ANNOTATION] !== undefined);
+      }
       assert.deepEqual(perIndex, [10, 10, 10, 10]);
 
       // No credential in any object of the run (the Secret is only referenced), nor in the artifacts.
@@ -338,16 +347,17 @@ Deno.test({
       })();
       await killer.stop();
       assert.equal(partial.code, 1, partial.stderr);
-      assert.match(partial.stderr, /partial run: merged 3 of 4 shards; indexes 1 did not complete/);
       const last = partial.stderr.trim().split("\n").at(-1)!;
-      assert.match(last, /partial run: 3 of 4 shards merged; indexes 1 missing/);
-      const killed = await readJson<{ partial: boolean; notCompleted: number[]; merged: number[] }>(
-        `${dir.path}/kill/kube_run.json`,
-      );
+      assert.match(last, /partial run: 3 of 4 shards ran to their end; index 1 lost its pod/);
+      const killed = await readJson<
+        { partial: boolean; notCompleted: number[]; merged: number[]; lost: { index: number; records: number }[] }
+      >(`${dir.path}/kill/kube_run.json`);
       assert.deepEqual(killed.notCompleted, [1]);
       assert.deepEqual(killed.merged, [0, 2, 3]);
+      assert.deepEqual(killed.lost.map((l) => l.index), [1]);
+      // What the killed shard uploaded before it died is merged with the others' records.
       const k = await readJson<Export>(`${dir.path}/kill/profile_export_aiperf.json`);
-      assert.equal(k.request_count?.avg, 30);
+      assert.equal(k.request_count?.avg, 30 + killed.lost[0].records);
       // Cleaned up (no --keep): none of the run's objects is left.
       assert.equal(await client.tryGet(`${kubePaths.jobs("default")}/e2e-kill`), undefined);
       const left = await client.get<{ items: KubeObject[] }>(
