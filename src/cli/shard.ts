@@ -82,7 +82,12 @@ export async function runShard(args: string[]): Promise<number> {
   let stoppedBy = "a signal";
   const listeners = names.map((name) => {
     const listener = () => {
-      if (!stop.signal.aborted) stoppedBy = name;
+      if (stop.signal.aborted) return;
+      stoppedBy = name;
+      // Ctrl-C reaches the coordinator too (one process group), which says so itself.
+      if (name !== "SIGINT") {
+        logger.warning(`shard ${index} of ${of}: ${name} received; stopping and sending what it measured.`);
+      }
       stop.abort();
     };
     Deno.addSignalListener(name, listener);
