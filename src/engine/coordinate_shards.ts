@@ -123,7 +123,7 @@ export async function coordinateShards(o: CoordinateOptions): Promise<Coordinate
     for (const f of run) f();
   };
   const deliver = (records: readonly RequestRecord[], shift: number) => {
-    if (shift === 0) for (const r of records) o.onRecord(r);
+    if (shift === 0) { for (const r of records) o.onRecord(r); }
     else for (const r of records) o.onRecord(shiftRecord(r, shift));
   };
 

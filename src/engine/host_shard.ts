@@ -171,7 +171,12 @@ export async function hostShard(shard: HostedShard, channel: ShardChannel): Prom
       },
     });
     flush();
-    channel.send({ type: "done", outcome, ...processFacts(shard, readCpu && cpu0 && { readCpu, cpu0 }), ...stopped(stoppedBy) });
+    channel.send({
+      type: "done",
+      outcome,
+      ...processFacts(shard, readCpu && cpu0 && { readCpu, cpu0 }),
+      ...stopped(stoppedBy),
+    });
     return "done";
   } catch (err) {
     channel.send({ type: "failed", message: (err as Error).message });

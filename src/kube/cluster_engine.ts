@@ -165,7 +165,9 @@ export function clusterEngine(c: ClusterRunOptions, onReport: (r: ClusterReport)
       const lostIndexes = new Set(merged.lost.map((l) => l.index));
       const whole = Array.from({ length: spec.shards }, (_, i) => i).filter((i) => !lostIndexes.has(i));
       const starts = merged.reports.flatMap((r) =>
-        r.startEpochMs === undefined ? [] : [{ index: r.index, startEpochMs: r.startEpochMs, latenessMs: r.latenessMs ?? 0 }]
+        r.startEpochMs === undefined
+          ? []
+          : [{ index: r.index, startEpochMs: r.startEpochMs, latenessMs: r.latenessMs ?? 0 }]
       );
       const startEpochs = starts.map((s) => s.startEpochMs + s.latenessMs);
       const report: ClusterReport = {

@@ -17,7 +17,14 @@ import type { ShardChannel, ShardControl, ShardEvent, ShardLink } from "../engin
 import { encodeEventLines, readEventLines, ShardStreamError } from "../engine/shard_lines.ts";
 import type { Logger } from "../ui/logger.ts";
 import { KubeApiError, type KubeObject, kubePaths, type WatchEvent } from "./kube_client.ts";
-import { CANCEL_ANNOTATION, names, READY_ANNOTATION_PREFIX, ROLE_LABEL, RUN_LABEL, START_ANNOTATION } from "./kube_manifests.ts";
+import {
+  CANCEL_ANNOTATION,
+  names,
+  READY_ANNOTATION_PREFIX,
+  ROLE_LABEL,
+  RUN_LABEL,
+  START_ANNOTATION,
+} from "./kube_manifests.ts";
 
 /** Most compressed bytes per chunk: under the API server's 1 MiB object limit with base64 and metadata. */
 export const CHUNK_BYTES = 700 * 1024;
@@ -322,7 +329,9 @@ export class KubeRecordLinks {
     this.#cancelled = true;
     const path = `${kubePaths.configMaps(this.#namespace)}/${names(this.#run).start}`;
     try {
-      await this.#api.mergePatch(path, { metadata: { annotations: { [CANCEL_ANNOTATION]: new Date().toISOString() } } });
+      await this.#api.mergePatch(path, {
+        metadata: { annotations: { [CANCEL_ANNOTATION]: new Date().toISOString() } },
+      });
     } catch (err) {
       this.#logger?.error(`could not tell the shards to stop (${(err as Error).message})`);
     }

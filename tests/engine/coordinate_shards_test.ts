@@ -194,11 +194,18 @@ Deno.test("coordinator: times of a shard counting from another origin move onto 
     onPhaseStart: (p, at) => phases.push([p, at]),
   });
   // This shard's clock started 250 ms after ours: its time 10 is our 260.
-  link.emit(hello(0, 1250), { type: "ready" }, { type: "started", startEpochMs: 1, latenessMs: 0 }, {
-    type: "phase",
-    phase: "profiling",
-    at: 10,
-  }, { type: "records", records: [record(0, 20)] }, { type: "done", outcome: profiling(10, 30) });
+  link.emit(
+    hello(0, 1250),
+    { type: "ready" },
+    { type: "started", startEpochMs: 1, latenessMs: 0 },
+    {
+      type: "phase",
+      phase: "profiling",
+      at: 10,
+    },
+    { type: "records", records: [record(0, 20)] },
+    { type: "done", outcome: profiling(10, 30) },
+  );
   link.end();
   const merged = await merging;
   assert.deepEqual(phases, [["profiling", 260]]);

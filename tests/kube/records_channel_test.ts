@@ -156,10 +156,12 @@ Deno.test("kube records: another pod's chunks for an index are refused; a corrup
     }),
   );
   // Index 1: chunk 0 fine, chunk 1 altered after its digest was taken.
-  for (const [seq, text] of [[0, encodeEventLines({ type: "hello", index: 1, of: 2, pid: 2, timeOriginMs: 0 })], [
-    1,
-    encodeEventLines({ type: "records", records: [record(50, 10)] }),
-  ]] as const) {
+  for (
+    const [seq, text] of [[0, encodeEventLines({ type: "hello", index: 1, of: 2, pid: 2, timeOriginMs: 0 })], [
+      1,
+      encodeEventLines({ type: "records", records: [record(50, 10)] }),
+    ]] as const
+  ) {
     const object = await chunkObject({
       run: "run",
       namespace: "ns",

@@ -12,7 +12,7 @@ import { RecordBus } from "../../src/run/record_bus.ts";
 import { MetricsSink } from "../../src/run/sinks/metrics_sink.ts";
 import { coordinateShards } from "../../src/engine/coordinate_shards.ts";
 import type { ShardChannel, ShardLink } from "../../src/engine/shard_event.ts";
-import { decodeEventLine, type LineChild, lineChannel, processLink } from "../../src/engine/shard_lines.ts";
+import { decodeEventLine, lineChannel, type LineChild, processLink } from "../../src/engine/shard_lines.ts";
 import { cloneChannel, cloneLink } from "../../src/engine/shard_worker.ts";
 import { KubeRecordLinks, kubeShardChannel } from "../../src/kube/records_channel.ts";
 import { kubePaths } from "../../src/kube/kube_client.ts";
@@ -233,8 +233,7 @@ for (const transport of TRANSPORTS) {
     assert.equal(result.errorCount, direct.errorCount);
 
     // The distributions really differ: averaging each shard's p99 would not give the merged one.
-    const p99 = (s: ReturnType<typeof summarize>) =>
-      s.metrics.find((m) => m.tag === "time_to_first_token")!.stats!.p99;
+    const p99 = (s: ReturnType<typeof summarize>) => s.metrics.find((m) => m.tag === "time_to_first_token")!.stats!.p99;
     const perShard = shards.map((records) => p99(summarize(records)));
     const averaged = perShard.reduce((a, b) => a + b, 0) / perShard.length;
     assert.ok(Math.abs(averaged - p99(direct)) > 10, `averaged ${averaged} vs merged ${p99(direct)}`);
