@@ -10,7 +10,6 @@
 import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { Target } from "../transport/http_exchange.ts";
 import { CONNECT_TIMEOUT_MS, TargetSet } from "./target_set.ts";
-import { spawnWorker } from "../runtime/spawn_worker.ts";
 import { IoYield } from "../runtime/io_yield.ts";
 import { type CpuTime, cpuTimeReader } from "../runtime/cpu_time.ts";
 import { runShard, shardClock, type ShardOutcome, type ShardSpec } from "./run_shard.ts";

@@ -46,11 +46,14 @@ export function decodeEventLine(line: string, lineNo?: number): ShardEvent {
   }
   const need = (key: string, type: "number" | "string" | "object" | "boolean", optional = false) => {
     if (optional && v[key] === undefined) return;
+    const value = v[key];
     const ok = type === "number"
-      ? Number.isFinite(v[key])
+      ? Number.isFinite(value)
       : type === "object"
-      ? typeof v[key] === "object" && v[key] !== null
-      : typeof v[key] === type;
+      ? typeof value === "object" && value !== null
+      : type === "string"
+      ? typeof value === "string"
+      : typeof value === "boolean";
     if (!ok) throw new ShardStreamError(`${where}'${v.t}' needs ${type} '${key}'`);
   };
   const { t, ...rest } = v;

@@ -13,7 +13,6 @@ import {
   type KubeRunSpec,
   names,
   READY_ANNOTATION_PREFIX,
-  ROLE_LABEL,
   RUN_LABEL,
   START_ANNOTATION,
 } from "./kube_manifests.ts";
