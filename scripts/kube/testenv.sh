@@ -35,11 +35,15 @@ etcd_bin() {
   command -v etcd
 }
 
+# $@: the commands to build (default: the control plane's two; `build-node` adds the scheduler and kubelet).
 build() {
+  local cmds=("${@:-kube-apiserver kube-controller-manager}")
+  read -r -a cmds <<<"${cmds[*]}"
   etcd_bin >/dev/null
-  if [[ -x "$BIN/kube-apiserver" && -x "$BIN/kube-controller-manager" && -f "$BIN/VERSION" &&
-    "$(cat "$BIN/VERSION")" == "$K8S_VERSION" ]]; then
-    log "binaries cached in $BIN ($K8S_VERSION)"
+  local missing=0 c
+  for c in "${cmds[@]}"; do [[ -x "$BIN/$c" ]] || missing=1; done
+  if [[ $missing == 0 && -f "$BIN/VERSION" && "$(cat "$BIN/VERSION")" == "$K8S_VERSION" ]]; then
+    log "binaries cached in $BIN ($K8S_VERSION): ${cmds[*]}"
     return
   fi
   command -v go >/dev/null || { log "go is required to build the control plane"; exit 1; }
@@ -62,21 +66,19 @@ build() {
       while read -r m; do echo "	$m => $m $STAGING_VERSION"; done
     echo ")"
   } >"$src/go.mod"
-  cat >"$src/tools.go" <<'GO'
-//go:build tools
-
-package kubetestenv
-
-import (
-	_ "k8s.io/kubernetes/cmd/kube-apiserver"
-	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
-)
-GO
+  {
+    printf '//go:build tools\n\npackage kubetestenv\n\nimport (\n'
+    for c in kube-apiserver kube-controller-manager kube-scheduler kubelet; do
+      printf '\t_ "k8s.io/kubernetes/cmd/%s"\n' "$c"
+    done
+    printf ')\n'
+  } >"$src/tools.go"
   log "resolving modules for $K8S_VERSION"
   (cd "$src" && go mod tidy >/dev/null)
-  log "building kube-apiserver and kube-controller-manager (several minutes on first run)"
-  (cd "$src" && CGO_ENABLED=0 nice -n 10 go build -trimpath -ldflags=-s -o "$BIN/" \
-    k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager)
+  log "building ${cmds[*]} (several minutes on first run)"
+  local pkgs=()
+  for c in "${cmds[@]}"; do pkgs+=("k8s.io/kubernetes/cmd/$c"); done
+  (cd "$src" && CGO_ENABLED=0 nice -n 10 go build -trimpath -ldflags=-s -o "$BIN/" "${pkgs[@]}")
   echo "$K8S_VERSION" >"$BIN/VERSION"
   log "built into $BIN"
 }
@@ -215,6 +217,7 @@ status() {
 
 case "${1:-}" in
 build) build ;;
+build-node) build kube-apiserver kube-controller-manager kube-scheduler kubelet ;;
 up) up ;;
 down) down ;;
 status) status ;;

@@ -12,6 +12,7 @@ import {
   kubeManifests,
   type KubeRunSpec,
   names,
+  ownedBy,
   READY_ANNOTATION_PREFIX,
   RUN_LABEL,
   START_ANNOTATION,
@@ -90,13 +91,10 @@ export function clusterEngine(c: ClusterRunOptions, onReport: (r: ClusterReport)
     const { client, spec, logger } = c;
     const ns = spec.namespace;
     const n = names(spec.run);
-    for (const m of c.apply === false ? [] : kubeManifests(spec)) {
-      await client.create(collectionOf(m.kind, ns), m);
-      logger.debug(`created ${m.kind} ${ns}/${m.metadata.name}`);
-    }
-    logger.info(`Job ${ns}/${n.job}: ${spec.shards} shards (kubectl -n ${ns} get job ${n.job})`);
     const jobPath = `${kubePaths.jobs(ns)}/${n.job}`;
     try {
+      if (c.apply !== false) await createRun(client, spec, logger);
+      logger.info(`Job ${ns}/${n.job}: ${spec.shards} shards (kubectl -n ${ns} get job ${n.job})`);
       const stopped = await sharedStart(c, o.signal);
       if (stopped !== undefined) {
         // No start was written, so no shard sent anything: there is nothing to merge.
@@ -196,6 +194,32 @@ export function clusterEngine(c: ClusterRunOptions, onReport: (r: ClusterReport)
 }
 
 /**
+ * Creates the run's objects. A suspended Job goes first, every other object is created owned by it (one deletion,
+ * or the Job's TTL after it finished, removes them all, also when this process is gone), and then the Job is
+ * resumed: no pod starts before its service account, role and configuration exist.
+ */
+export async function createRun(client: KubeClient, spec: KubeRunSpec, logger: Logger): Promise<void> {
+  const ns = spec.namespace;
+  const manifests = kubeManifests(spec);
+  const job = manifests.find((m) => m.kind === "Job")!;
+  const rest = manifests.filter((m) => m !== job);
+  if (!spec.suspended) {
+    for (const m of [...rest, job]) {
+      await client.create(collectionOf(m.kind, ns), m);
+      logger.debug(`created ${m.kind} ${ns}/${m.metadata.name}`);
+    }
+    return;
+  }
+  const created = await client.create<KubeObject>(collectionOf("Job", ns), job);
+  logger.debug(`created Job ${ns}/${job.metadata.name} (suspended)`);
+  for (const m of ownedBy(rest, { name: job.metadata.name, uid: created.metadata!.uid! })) {
+    await client.create(collectionOf(m.kind, ns), m);
+    logger.debug(`created ${m.kind} ${ns}/${m.metadata.name}`);
+  }
+  await client.mergePatch(`${kubePaths.jobs(ns)}/${job.metadata.name}`, { spec: { suspend: false } });
+}
+
+/**
  * Waits for every shard to be ready (or failed), then writes the start; why not, when stopped instead. A start
  * already written (`kube start` before `kube collect`) stands.
  */
@@ -245,9 +269,11 @@ async function cleanUp(client: KubeClient, spec: KubeRunSpec, logger: Logger): P
   try {
     await client.delete(`${kubePaths.jobs(ns)}/${n.job}`);
     await client.request("DELETE", `${kubePaths.configMaps(ns)}?labelSelector=${selector}`);
-    await client.delete(`${kubePaths.roleBindings(ns)}/${n.account}`);
-    await client.delete(`${kubePaths.roles(ns)}/${n.account}`);
-    await client.delete(`${kubePaths.serviceAccounts(ns)}/${n.account}`);
+    if (spec.serviceAccount === undefined) {
+      await client.delete(`${kubePaths.roleBindings(ns)}/${n.account}`);
+      await client.delete(`${kubePaths.roles(ns)}/${n.account}`);
+      await client.delete(`${kubePaths.serviceAccounts(ns)}/${n.account}`);
+    }
     logger.debug(`removed the run's objects from namespace ${ns}`);
   } catch (err) {
     const why = err instanceof KubeApiError ? err.message : String(err);
