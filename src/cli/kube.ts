@@ -32,6 +32,7 @@ import {
 import { shardConfigYaml } from "../kube/shard_config.ts";
 import { clusterEngine, type ClusterReport, sharedStart } from "../kube/cluster_engine.ts";
 import { runShardAgent } from "../kube/shard_agent.ts";
+import { kubePreflight } from "../kube/kube_preflight.ts";
 import { describeLostShards } from "../engine/coordinate_shards.ts";
 import { VERSION } from "../base/version.ts";
 
@@ -309,6 +310,28 @@ async function coordinate(
   let client: KubeClient | undefined = o.client;
   try {
     client ??= new KubeClient(await resolveKubeConfig({ kubeconfig: options.kubeconfig, context: options.context }));
+    if (o.apply && options.preflight) {
+      let checked;
+      try {
+        checked = await kubePreflight(client, spec);
+      } catch (err) {
+        if (err instanceof TypeError) {
+          logger.error(`the Kubernetes API cannot be reached: ${err.message}`);
+          return EXIT.UNREACHABLE;
+        }
+        throw err;
+      }
+      for (const note of checked.notes) logger.warning(`preflight: ${note}`);
+      if (checked.problems.length > 0) {
+        for (const p of checked.problems) logger.error(`preflight: ${p}`);
+        logger.error("nothing was created (--no-preflight skips these checks).");
+        return EXIT.USAGE;
+      }
+      logger.info(
+        `preflight: Kubernetes ${checked.serverVersion ?? "?"}, namespace ${spec.namespace}` +
+          (checked.podSecurity ? ` (Pod Security: ${checked.podSecurity})` : "") + ", every right needed: ok",
+      );
+    }
     let report: ClusterReport | undefined;
     const engine = clusterEngine({
       client,

@@ -18,6 +18,7 @@ import {
   START_ANNOTATION,
 } from "./kube_manifests.ts";
 import { KubeRecordLinks } from "./records_channel.ts";
+import { RunEvents } from "./pod_events.ts";
 import { coordinateShards, type LostShard } from "../engine/coordinate_shards.ts";
 
 /** When one shard began (epoch ms, its own clock) and how late after the agreed start. */
@@ -230,7 +231,13 @@ export async function sharedStart(c: SharedStartOptions, signal: AbortSignal): P
   const startPath = `${kubePaths.configMaps(ns)}/${n.start}`;
   const deadline = Date.now() + c.readyTimeoutMs;
   let shown = -1;
+  const events = new RunEvents(client, ns, spec.run, logger);
+  let eventsAt = 0;
   while (!signal.aborted) {
+    if (Date.now() - eventsAt >= 2000) {
+      eventsAt = Date.now();
+      await events.poll();
+    }
     const cm = await client.get(startPath);
     const written = cm.metadata?.annotations?.[START_ANNOTATION];
     if (written !== undefined) {
