@@ -347,10 +347,16 @@ async function coordinate(
       await Deno.writeTextFile(joinPath(outcome.artifactDir, "kube_run.json"), JSON.stringify(report, null, 2) + "\n");
       const lateness = report.starts.map((s) => s.latenessMs);
       if (lateness.length > 0) {
+        const measured = (report.clocks ?? []).filter((c) => c.uncertaintyMs !== null);
+        const bound = measured.length > 0 ? Math.max(...measured.map((c) => c.uncertaintyMs!)) : undefined;
         logger.info(
           `shared start: ${report.starts.length} shards, lateness max ${Math.max(...lateness).toFixed(2)} ms` +
-            (report.startSpreadMs !== undefined ? `, spread ${report.startSpreadMs.toFixed(2)} ms` : "") +
-            " (each on its own clock; cross-host clock offsets are not measured)",
+            (report.startSpreadMs !== undefined
+              ? `, first requests spread over ${report.startSpreadMs.toFixed(2)} ms`
+              : "") +
+            (bound !== undefined
+              ? ` (on this machine's clock; ${measured.length} shard clock offsets measured, ± ${bound.toFixed(1)} ms)`
+              : " (shard clock offsets not measured: each shard's own clock)"),
         );
       }
       if (report.partial) {

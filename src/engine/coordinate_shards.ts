@@ -40,9 +40,13 @@ export interface ShardReport {
   readonly pid?: number;
   readonly peakRssBytes?: number;
   readonly cpuMs?: number;
+  /** When it began, on this process's clock where the shard's offset was measured (epoch ms). */
   readonly startEpochMs?: number;
   /** How late after the agreed start it began, on its own clock (ms). */
   readonly latenessMs?: number;
+  /** This process's clock minus the shard's, and the measurement's bound (ms), where the transport measured it. */
+  readonly clockOffsetMs?: number;
+  readonly clockUncertaintyMs?: number;
   /** Records it delivered. */
   readonly records: number;
 }
@@ -73,6 +77,8 @@ export class ShardStartError extends Error {
 
 interface State {
   shift: number;
+  origin: number;
+  offset: number;
   ready: boolean;
   started: boolean;
   records: number;
@@ -89,6 +95,8 @@ export async function coordinateShards(o: CoordinateOptions): Promise<Coordinate
   const name = o.describe ?? ((i: number) => `engine shard ${i}`);
   const states: State[] = o.links.map((_, index) => ({
     shift: 0,
+    origin: o.timeOriginMs,
+    offset: 0,
     ready: false,
     started: false,
     records: 0,
@@ -142,8 +150,15 @@ export async function coordinateShards(o: CoordinateOptions): Promise<Coordinate
     const s = states[i];
     switch (e.type) {
       case "hello":
-        s.shift = e.timeOriginMs - o.timeOriginMs;
+        s.origin = e.timeOriginMs;
+        s.shift = s.origin + s.offset - o.timeOriginMs;
         s.report.pid = e.pid;
+        break;
+      case "clock":
+        s.offset = e.offsetMs;
+        s.shift = s.origin + s.offset - o.timeOriginMs;
+        s.report.clockOffsetMs = e.offsetMs;
+        s.report.clockUncertaintyMs = e.uncertaintyMs;
         break;
       case "pinned":
         pinning.push(e.ok ? `CPU ${e.core}` : `not pinned to CPU ${e.core}: ${e.reason}`);
@@ -154,7 +169,7 @@ export async function coordinateShards(o: CoordinateOptions): Promise<Coordinate
         break;
       case "started":
         s.started = true;
-        s.report.startEpochMs = e.startEpochMs;
+        s.report.startEpochMs = e.startEpochMs + s.offset;
         s.report.latenessMs = e.latenessMs;
         break;
       case "phase": {

@@ -3,7 +3,7 @@
  * whatever carries it: a Worker (structured clone, shard_worker.ts), a child process (JSON lines,
  * shard_lines.ts), or a Kubernetes pod (gzip chunks in ConfigMaps, kube/records_channel.ts).
  *
- * Shard → coordinator, in this order: `hello`, maybe `pinned`, `ready`, `started`, then `phase`, `records` and
+ * Shard → coordinator, in this order: `hello`, maybe `pinned`, `ready`, maybe `clock`, `started`, then `phase`, `records` and
  * `activity` as they come, and last `done` or `failed`. Every `*At` time is ms since `hello.timeOriginMs` (epoch
  * ms); the coordinator moves them onto its own clock. Coordinator → shard: `start` (when the shard waits for one)
  * and `cancel` (stop now; what was measured is still sent, then `done`).
@@ -22,6 +22,11 @@ export type ShardEvent =
   }
   /** Whether the shard's thread was pinned to its core (only when a core was asked for). */
   | { readonly type: "pinned"; readonly core: number; readonly ok: boolean; readonly reason?: string }
+  /**
+   * The coordinator's clock minus this shard's (ms), measured by the transport before the start (Kubernetes pods
+   * on other hosts), within ± `uncertaintyMs`: the shard's times are moved by it, and its start was corrected by it.
+   */
+  | { readonly type: "clock"; readonly offsetMs: number; readonly uncertaintyMs: number }
   /** Dataset built, connections' settings made: the shard waits for its start. */
   | { readonly type: "ready" }
   /** When it began (epoch ms) and how late after the agreed start, on its own clock. */

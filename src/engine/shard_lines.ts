@@ -6,7 +6,8 @@
  * shard → coordinator: `hello` {index, of, pid, timeOriginMs}, `pinned` {core, ok, reason?}, `ready`, `started`
  * {startEpochMs, latenessMs}, `phase` {phase, at}, `r` {r: RequestRecord (record_codec.ts)} once per finished
  * request, `activity` {activities}, and last `done` {outcome, peakRssBytes?, cpuMs?, stoppedBy?} or `failed`
- * {message}. Coordinator → shard: `start` {epochMs}, `cancel`.
+ * {message}; `clock` {offsetMs, uncertaintyMs} where the transport measured the clocks (pods). Coordinator → shard:
+ * `start` {epochMs}, `cancel`.
  */
 import { decodeRecord, encodeRecord, RecordCodecError } from "../records/record_codec.ts";
 import type { ShardChannel, ShardControl, ShardEvent, ShardLink } from "./shard_event.ts";
@@ -74,6 +75,10 @@ export function decodeEventLine(line: string, lineNo?: number): ShardEvent {
       need("reason", "string", true);
       break;
     case "ready":
+      break;
+    case "clock":
+      need("offsetMs", "number");
+      need("uncertaintyMs", "number");
       break;
     case "started":
       need("startEpochMs", "number");

@@ -17,11 +17,11 @@ import {
   RUN_LABEL,
   START_ANNOTATION,
 } from "./kube_manifests.ts";
-import { KubeRecordLinks } from "./records_channel.ts";
+import { answerClockPings, KubeRecordLinks } from "./records_channel.ts";
 import { RunEvents } from "./pod_events.ts";
 import { coordinateShards, type LostShard } from "../engine/coordinate_shards.ts";
 
-/** When one shard began (epoch ms, its own clock) and how late after the agreed start. */
+/** When one shard began (epoch ms, on the coordinator's clock where its offset was measured) and how late. */
 export interface ShardStart {
   readonly index: number;
   readonly startEpochMs: number;
@@ -69,7 +69,10 @@ export interface ClusterReport {
   readonly lost: readonly LostShard[];
   readonly problems: readonly string[];
   readonly starts: readonly ShardStart[];
+  /** Between the shards' first profiling requests, on the coordinator's clock (offsets applied). */
   readonly startSpreadMs?: number;
+  /** Each shard's clock offset to the coordinator (its clock minus the shard's) and its bound, when measured. */
+  readonly clocks?: readonly { index: number; offsetMs: number | null; uncertaintyMs: number | null }[];
   readonly jobCondition?: string;
   readonly partial: boolean;
 }
@@ -126,11 +129,19 @@ export function clusterEngine(c: ClusterRunOptions, onReport: (r: ClusterReport)
           settling.push(links.settle(i, failed.has(i) ? "lost its pod" : "completed without its last records"));
         }
       };
+      // Each shard's first profiling request, on this clock once its offset is applied: the start spread.
+      const firstRequest = new Map<string, number>();
       const merging = coordinateShards({
         links: links.links,
         timeOriginMs: performance.timeOrigin,
         signal: o.signal,
-        onRecord: o.onRecord,
+        onRecord: (r) => {
+          if (r.phase === "profiling") {
+            const first = firstRequest.get(r.workerId);
+            if (first === undefined || r.startAt < first) firstRequest.set(r.workerId, r.startAt);
+          }
+          o.onRecord(r);
+        },
         onPhaseStart: o.onPhaseStart,
         phaseStart: "earliest",
         lossBeforeStart: "partial",
@@ -167,7 +178,7 @@ export function clusterEngine(c: ClusterRunOptions, onReport: (r: ClusterReport)
           ? []
           : [{ index: r.index, startEpochMs: r.startEpochMs, latenessMs: r.latenessMs ?? 0 }]
       );
-      const startEpochs = starts.map((s) => s.startEpochMs + s.latenessMs);
+      const firsts = [...firstRequest.values()];
       const report: ClusterReport = {
         shards: spec.shards,
         merged: whole,
@@ -175,7 +186,12 @@ export function clusterEngine(c: ClusterRunOptions, onReport: (r: ClusterReport)
         lost: merged.lost,
         problems,
         starts,
-        startSpreadMs: startEpochs.length > 1 ? Math.max(...startEpochs) - Math.min(...startEpochs) : undefined,
+        startSpreadMs: firsts.length > 1 ? Math.max(...firsts) - Math.min(...firsts) : undefined,
+        clocks: merged.reports.map((r) => ({
+          index: r.index,
+          offsetMs: r.clockOffsetMs ?? null,
+          uncertaintyMs: r.clockUncertaintyMs ?? null,
+        })),
         jobCondition: condition.type,
         partial: merged.lost.length > 0 || problems.length > 0,
       };
@@ -228,45 +244,87 @@ export async function sharedStart(c: SharedStartOptions, signal: AbortSignal): P
   const { client, spec, logger } = c;
   const ns = spec.namespace;
   const n = names(spec.run);
-  const startPath = `${kubePaths.configMaps(ns)}/${n.start}`;
+  const cms = kubePaths.configMaps(ns);
+  const startPath = `${cms}/${n.start}`;
   const deadline = Date.now() + c.readyTimeoutMs;
   let shown = -1;
   const events = new RunEvents(client, ns, spec.run, logger);
   let eventsAt = 0;
+  let jobAt = 0;
+  let failed = 0;
+  let over = false;
+  let cm = await client.get(startPath);
   while (!signal.aborted) {
-    if (Date.now() - eventsAt >= 2000) {
-      eventsAt = Date.now();
-      await events.poll();
-    }
-    const cm = await client.get(startPath);
+    // Clock pings are answered as soon as they are seen: how long that takes bounds each shard's measurement.
+    await answerClockPings(client, startPath, cm);
     const written = cm.metadata?.annotations?.[START_ANNOTATION];
     if (written !== undefined) {
       logger.info(`shared start already written: ${new Date(Number(written)).toISOString()}`);
       return undefined;
     }
     const ready = Object.keys(cm.metadata?.annotations ?? {}).filter((k) => k.startsWith(READY_ANNOTATION_PREFIX));
-    const job = await client.get<Job>(`${kubePaths.jobs(ns)}/${n.job}`);
-    const failed = parseIndexes(job.status?.failedIndexes).length;
+    if (Date.now() - jobAt >= 1000 || ready.length + failed >= spec.shards) {
+      jobAt = Date.now();
+      const job = await client.get<Job>(`${kubePaths.jobs(ns)}/${n.job}`);
+      failed = parseIndexes(job.status?.failedIndexes).length;
+      over = finished(job) !== undefined;
+    }
+    if (Date.now() - eventsAt >= 2000) {
+      eventsAt = Date.now();
+      await events.poll();
+    }
     if (ready.length !== shown) {
       logger.info(`shards ready: ${ready.length}/${spec.shards}` + (failed ? ` (${failed} failed)` : ""));
       shown = ready.length;
     }
     if (ready.length > 0 && ready.length + failed >= spec.shards) {
-      const startAt = Date.now() + c.startDelayMs;
+      const startAt = performance.timeOrigin + performance.now() + c.startDelayMs;
       await client.mergePatch(startPath, { metadata: { annotations: { [START_ANNOTATION]: String(startAt) } } });
       logger.info(`shared start at ${new Date(startAt).toISOString()}`);
       return undefined;
     }
     // Every index failed before getting ready: the Job is over and reports why.
-    if (finished(job) !== undefined) return undefined;
+    if (over) return undefined;
     if (Date.now() > deadline) {
       return `only ${ready.length} of ${spec.shards} shards got ready in ${
         c.readyTimeoutMs / 1000
       } s (--ready-timeout)`;
     }
-    await new Promise((r) => setTimeout(r, 200));
+    cm = await nextVersion(client, cms, n.start, cm, signal);
   }
   return "interrupted before the shared start";
+}
+
+/** The object's next version from a watch, or the current one after at most a second without a change. */
+async function nextVersion(
+  client: KubeClient,
+  collection: string,
+  name: string,
+  current: KubeObject,
+  signal: AbortSignal,
+): Promise<KubeObject> {
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    for await (
+      const event of client.watch(collection, {
+        resourceVersion: current.metadata?.resourceVersion,
+        query: `fieldSelector=${encodeURIComponent(`metadata.name=${name}`)}`,
+        signal: stop.signal,
+        timeoutSeconds: 1,
+      })
+    ) {
+      if (event.type === "MODIFIED" || event.type === "ADDED") return event.object;
+      if (event.type === "ERROR") break;
+    }
+  } catch (err) {
+    if (!(err instanceof KubeApiError) && !signal.aborted) throw err;
+  } finally {
+    stop.abort();
+    signal.removeEventListener("abort", onAbort);
+  }
+  return signal.aborted ? current : await client.get(`${collection}/${name}`);
 }
 
 async function cleanUp(client: KubeClient, spec: KubeRunSpec, logger: Logger): Promise<void> {

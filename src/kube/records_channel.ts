@@ -156,6 +156,7 @@ export function kubeShardChannel(o: KubeChannelOptions): ShardChannel {
   let seq = 0;
   let chain: Promise<void> = Promise.resolve();
   let broken = false;
+  let offset = 0;
   let onControl: ((c: ShardControl) => void) | undefined;
   const early: ShardControl[] = [];
   const control = (c: ShardControl) => onControl ? onControl(c) : early.push(c);
@@ -225,7 +226,8 @@ export function kubeShardChannel(o: KubeChannelOptions): ShardChannel {
         stop.signal,
       );
       if (at(cm, CANCEL_ANNOTATION) !== undefined) return control({ type: "cancel" });
-      control({ type: "start", epochMs: Number(at(cm, START_ANNOTATION)) });
+      // The start is on the coordinator's clock: on this one it is `offset` earlier.
+      control({ type: "start", epochMs: Number(at(cm, START_ANNOTATION)) - offset });
       await o.api.waitFor<Cm>(cms, n.start, (c) => at(c, CANCEL_ANNOTATION) !== undefined, stop.signal);
       control({ type: "cancel" });
     } catch (err) {
@@ -244,11 +246,32 @@ export function kubeShardChannel(o: KubeChannelOptions): ShardChannel {
       bytes += text.length;
       if (e.type === "records") records += e.records.length;
       if (e.type === "ready") {
-        o.api.mergePatch(startPath, { metadata: { annotations: { [`${READY_ANNOTATION_PREFIX}${o.index}`]: o.pod } } })
-          .then(() => watchControl(), (err: Error) => {
-            o.logger?.error(`shard ${o.index}: could not report ready (${err.message})`);
-            control({ type: "cancel" });
+        // First the clock against the coordinator's, then ready: the start comes only once every shard measured.
+        (async () => {
+          const clock = await measureClock({ ...o, stop: stop.signal });
+          if (clock !== undefined) {
+            offset = clock.offsetMs;
+            const text = encodeEventLines({ type: "clock", ...clock });
+            lines.push(text);
+            bytes += text.length;
+            o.logger?.info(
+              `shard ${o.index}: clock offset to the coordinator ${clock.offsetMs.toFixed(1)} ms ` +
+                `(± ${clock.uncertaintyMs.toFixed(1)} ms)`,
+            );
+          }
+          await o.api.mergePatch(startPath, {
+            metadata: {
+              annotations: {
+                [`${READY_ANNOTATION_PREFIX}${o.index}`]: o.pod,
+                [`${CLOCK_PING_PREFIX}${o.index}`]: null,
+                [`${CLOCK_PONG_PREFIX}${o.index}`]: null,
+              },
+            },
           });
+        })().then(() => watchControl(), (err: Error) => {
+          o.logger?.error(`shard ${o.index}: could not report ready (${err.message})`);
+          control({ type: "cancel" });
+        });
       }
       if (bytes >= CUT_BYTES || records >= CUT_RECORDS) cut(false);
     },
@@ -263,6 +286,89 @@ export function kubeShardChannel(o: KubeChannelOptions): ShardChannel {
       await chain;
     },
   };
+}
+
+/** Clock pings (shard: `<seq>`) and pongs (coordinator: `<seq>:<its epoch ms on receipt>`) on the start ConfigMap. */
+export const CLOCK_PING_PREFIX = "infermeter.dev/clock-ping-";
+export const CLOCK_PONG_PREFIX = "infermeter.dev/clock-pong-";
+const CLOCK_SAMPLES = 5;
+const CLOCK_TIMEOUT_MS = 5000;
+
+/** This process's wall clock as precisely as it reads (epoch ms). */
+const epochNow = () => performance.timeOrigin + performance.now();
+
+/**
+ * The coordinator's clock minus this shard's, measured NTP-style through the start ConfigMap: the shard writes a
+ * ping at t1, the coordinator answers with its own time tc as soon as its watch shows the ping, the shard sees the
+ * answer at t4. The true offset lies in [tc − t4, tc − t1]: the midpoint of the sample with the shortest round
+ * trip is taken, ± half that round trip. Undefined when no coordinator answers (e.g. one that predates this).
+ */
+export async function measureClock(o: {
+  readonly api: RecordsApi;
+  readonly run: string;
+  readonly namespace: string;
+  readonly index: number;
+  readonly stop: AbortSignal;
+  readonly logger?: Logger;
+  readonly now?: () => number;
+}): Promise<{ offsetMs: number; uncertaintyMs: number } | undefined> {
+  const now = o.now ?? epochNow;
+  const cms = kubePaths.configMaps(o.namespace);
+  const start = names(o.run).start;
+  const ping = `${CLOCK_PING_PREFIX}${o.index}`;
+  const pong = `${CLOCK_PONG_PREFIX}${o.index}`;
+  let best: { offsetMs: number; uncertaintyMs: number } | undefined;
+  for (let seq = 1; seq <= CLOCK_SAMPLES; seq++) {
+    const t1 = now();
+    let answer: string | undefined;
+    try {
+      await o.api.mergePatch(`${cms}/${start}`, { metadata: { annotations: { [ping]: String(seq) } } });
+      const cm = await o.api.waitFor<KubeObject>(
+        cms,
+        start,
+        (c) => c.metadata?.annotations?.[pong]?.startsWith(`${seq}:`) === true,
+        AbortSignal.any([o.stop, AbortSignal.timeout(CLOCK_TIMEOUT_MS)]),
+      );
+      answer = cm.metadata?.annotations?.[pong];
+    } catch (err) {
+      if (o.stop.aborted) return best;
+      o.logger?.warning(
+        `shard ${o.index}: the clock offset to the coordinator could not be measured ` +
+          `(${(err as Error).message}); this shard's times are taken as they are`,
+      );
+      return best;
+    }
+    const t4 = now();
+    const tc = Number(answer!.slice(answer!.indexOf(":") + 1));
+    const sample = { offsetMs: tc - (t1 + t4) / 2, uncertaintyMs: (t4 - t1) / 2 };
+    if (Number.isFinite(sample.offsetMs) && (best === undefined || sample.uncertaintyMs < best.uncertaintyMs)) {
+      best = sample;
+    }
+  }
+  return best;
+}
+
+/**
+ * The coordinator's side of measureClock: answers every ping on the start ConfigMap not answered yet with this
+ * process's time, in one patch. Call it with each version of the start ConfigMap as soon as it is seen.
+ */
+export async function answerClockPings(
+  api: Pick<RecordsApi, "mergePatch">,
+  startPath: string,
+  startCm: KubeObject,
+  now: () => number = epochNow,
+): Promise<number> {
+  const annotations = startCm.metadata?.annotations ?? {};
+  const answers: Record<string, string> = {};
+  for (const [key, seq] of Object.entries(annotations)) {
+    if (!key.startsWith(CLOCK_PING_PREFIX)) continue;
+    const pong = `${CLOCK_PONG_PREFIX}${key.slice(CLOCK_PING_PREFIX.length)}`;
+    if (annotations[pong]?.startsWith(`${seq}:`)) continue;
+    answers[pong] = `${seq}:${now()}`;
+  }
+  const count = Object.keys(answers).length;
+  if (count > 0) await api.mergePatch(startPath, { metadata: { annotations: answers } });
+  return count;
 }
 
 interface ChunkObject extends KubeObject {

@@ -246,3 +246,33 @@ Deno.test("coordinator: with phaseStart earliest a phase starts at the earliest 
   await merging;
   assert.deepEqual(seen, ["profiling@11", "r1", "r0"]);
 });
+
+Deno.test("coordinator: a measured clock offset corrects a shard's times and its start", async () => {
+  const link = new TestLink();
+  const got: RequestRecord[] = [];
+  const merging = coordinateShards({
+    links: [link],
+    timeOriginMs: 1000,
+    signal: new AbortController().signal,
+    onRecord: (r) => got.push(r),
+  });
+  // Its clock reads 300 ms ahead of ours (offset −300): its origin 1550 is our 1250.
+  link.emit(
+    hello(0, 1550),
+    { type: "ready" },
+    { type: "clock", offsetMs: -300, uncertaintyMs: 4 },
+    {
+      type: "started",
+      startEpochMs: 5300,
+      latenessMs: 0.2,
+    },
+    { type: "records", records: [record(0, 20)] },
+    { type: "done", outcome: {} },
+  );
+  link.end();
+  const merged = await merging;
+  assert.equal(got[0].endAt, 270);
+  assert.equal(merged.reports[0].startEpochMs, 5000);
+  assert.equal(merged.reports[0].clockOffsetMs, -300);
+  assert.equal(merged.reports[0].clockUncertaintyMs, 4);
+});

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  answerClockPings,
   CHUNK_ANNOTATION,
   CHUNK_BYTES,
   chunkObject,
@@ -8,6 +9,7 @@ import {
   KubeRecordLinks,
   kubeShardChannel,
   LAST_ANNOTATION,
+  measureClock,
 } from "../../src/kube/records_channel.ts";
 import { coordinateShards } from "../../src/engine/coordinate_shards.ts";
 import { encodeEventLines } from "../../src/engine/shard_lines.ts";
@@ -215,8 +217,14 @@ Deno.test("kube records: a chunk too big once compressed is cut in two at a line
   assert.deepEqual(got.map((r) => r.content), records.map((r) => r.content));
 });
 
-Deno.test("kube records: ready is reported on the start ConfigMap, then the start and a cancel come from it", async () => {
+Deno.test("kube records: clock measured, ready reported on the start ConfigMap, then the start and a cancel", async () => {
   const { api, links, channel } = setup(1);
+  const answers = new AbortController();
+  const answering = (async () => {
+    for await (const e of api.watch(CMS, { signal: answers.signal })) {
+      await answerClockPings(api, `${CMS}/run-start`, e.object, () => performance.timeOrigin + performance.now() + 40);
+    }
+  })();
   const c = channel(0, "pod-x");
   const controls: ShardControl[] = [];
   c.onControl((x) => controls.push(x));
@@ -227,13 +235,58 @@ Deno.test("kube records: ready is reported on the start ConfigMap, then the star
     () => (api.objects(CMS)[0].metadata?.annotations ?? {})["infermeter.dev/ready-0"] === "pod-x",
     "ready annotation",
   );
+  answers.abort();
+  await answering;
+  const annotations = api.objects(CMS)[0].metadata?.annotations ?? {};
+  assert.equal(annotations["infermeter.dev/clock-ping-0"], undefined, "the clock annotations are cleared");
   await api.mergePatch(startCm, { metadata: { annotations: { [START_ANNOTATION]: "1700000000123" } } });
   await until(() => controls.length === 1, "start delivered");
-  assert.deepEqual(controls, [{ type: "start", epochMs: 1700000000123 }]);
+  // The coordinator's clock runs 40 ms ahead of this one: the start, on this clock, is about 40 ms earlier.
+  const start = controls[0] as Extract<ShardControl, { type: "start" }>;
+  assert.ok(Math.abs(1700000000123 - start.epochMs - 40) < 20, String(start.epochMs));
   await links.cancel();
   assert.ok(api.objects(CMS)[0].metadata?.annotations?.[CANCEL_ANNOTATION] !== undefined);
   await until(() => controls.length === 2, "cancel delivered");
   assert.deepEqual(controls[1], { type: "cancel" });
   await c.close();
   links.close();
+});
+
+Deno.test("kube clock: a shard 300 ms behind measures +300 ms against the coordinator, within its bound", async () => {
+  const api = new FakeKubeApi();
+  api.put(CMS, { metadata: { name: "run-start" } });
+  const stop = new AbortController();
+  const real = () => performance.timeOrigin + performance.now();
+  // The coordinator answers each ping as its watch shows it, after a little work of its own.
+  const answering = (async () => {
+    for await (const e of api.watch(CMS, { signal: stop.signal })) {
+      await tick(1);
+      await answerClockPings(api, `${CMS}/run-start`, e.object, real);
+    }
+  })();
+  const clock = await measureClock({
+    api,
+    run: "run",
+    namespace: "ns",
+    index: 3,
+    stop: new AbortController().signal,
+    now: () => real() - 300,
+  });
+  stop.abort();
+  await answering;
+  assert.ok(clock !== undefined);
+  assert.ok(Math.abs(clock.offsetMs - 300) <= clock.uncertaintyMs + 0.01, JSON.stringify(clock));
+  assert.ok(clock.uncertaintyMs < 50, JSON.stringify(clock));
+  const annotations = api.objects(CMS)[0].metadata?.annotations ?? {};
+  assert.equal(annotations["infermeter.dev/clock-ping-3"], "5");
+  assert.match(annotations["infermeter.dev/clock-pong-3"], /^5:\d+(\.\d+)?$/);
+});
+
+Deno.test("kube clock: no coordinator answering leaves the offset unmeasured, said once", async () => {
+  const api = new FakeKubeApi();
+  api.put(CMS, { metadata: { name: "run-start" } });
+  const stop = new AbortController();
+  setTimeout(() => stop.abort(), 50);
+  const clock = await measureClock({ api, run: "run", namespace: "ns", index: 0, stop: stop.signal });
+  assert.equal(clock, undefined);
 });
