@@ -175,6 +175,7 @@ async function runSpecOf(
     shards: options.shards,
     image: options.image,
     imagePullPolicy: options.imagePullPolicy,
+    command: options.shardCommand?.length ? options.shardCommand : undefined,
     configYaml: shardConfigYaml(parsed),
     apiKeySecret: options.apiKeySecret ? { name: secretName, key: secretKey || "api-key" } : undefined,
     resources: { cpu: options.shardCpu ?? sized.cpu, memory: options.shardMemory ?? sized.memory },

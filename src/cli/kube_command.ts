@@ -39,6 +39,17 @@ export const KUBE_OPTIONS = [
     help: "Always, IfNotPresent or Never.",
   },
   {
+    key: "shardCommand",
+    type: "list",
+    items: "text",
+    flags: ["--shard-command"],
+    group: G,
+    metavar: "<word,…>",
+    defaultDescription: "the image's entrypoint",
+    help: "The shard container's command, for an image whose entrypoint is not infermeter (e.g. infermeter, with " +
+      "infermeter on the image's PATH); the arguments are kube shard.",
+  },
+  {
     key: "namespace",
     type: "string",
     flags: ["--namespace", "-n"],

@@ -43,7 +43,7 @@ export interface KubeRunSpec {
   readonly activeDeadlineSeconds?: number;
   /** Seconds a finished Job (and everything it owns) stays before Kubernetes removes it. @default 3600 */
   readonly ttlSecondsAfterFinished?: number;
-  /** The shard pods' command (the image's infermeter). */
+  /** The shard pods' command when the image's entrypoint is not infermeter (e.g. ["infermeter"] from its PATH). */
   readonly command?: readonly string[];
   /** spread (default): at most one shard more on any node than on another; pack: together where they fit. */
   readonly placement?: "spread" | "pack";
@@ -304,7 +304,8 @@ export function kubeManifests(s: KubeRunSpec): Manifest[] {
                 name: "shard",
                 image: s.image,
                 ...(s.imagePullPolicy ? { imagePullPolicy: s.imagePullPolicy } : {}),
-                command: [...(s.command ?? ["infermeter"])],
+                // The image's entrypoint is infermeter (the Dockerfile's, scripts/image/build_oci.ts's).
+                ...(s.command?.length ? { command: [...s.command] } : {}),
                 args: ["kube", "shard"],
                 env,
                 securityContext: CONTAINER_SECURITY_CONTEXT,

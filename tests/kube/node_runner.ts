@@ -177,7 +177,8 @@ export class NodeRunner {
       ].join("\n"),
     );
     env.KUBECONFIG = `${dir}/kubeconfig`;
-    const argv = [...(container.command ?? []), ...(container.args ?? [])];
+    // No command: the image's entrypoint, which is infermeter.
+    const argv = [...(container.command ?? ["infermeter"]), ...(container.args ?? [])];
     const mapped = [...(this.#o.exec[argv[0]] ?? [argv[0]]), ...argv.slice(1)];
     // setsid: the pod's processes form one group, killed together as a container's would be (the shard agent's
     // child included).
