@@ -32,6 +32,12 @@ export interface ShardSetup {
   readonly reuse: "pooled" | "never";
   readonly readBufferBytes?: number;
   readonly pipelinedReads?: boolean;
+  /**
+   * Connections to open before reporting ready (the streams it will hold): a shard that starts together with
+   * shards on other hosts does not spend its first moments connecting. None by default (as `profile`: a request
+   * opens its connection).
+   */
+  readonly preconnect?: number;
 }
 
 export interface HostedShard {
@@ -52,6 +58,8 @@ export interface HostedShard {
   readonly batchRecords?: number;
   /** The longest a finished record waits to be sent (ms). @default 10 */
   readonly batchDelayMs?: number;
+  /** Told what is worth a warning (e.g. connections that could not be opened ahead). */
+  readonly onNotice?: (text: string) => void;
   /** Told why a run failed beyond the `failed` event (a stack, for a debug log). */
   readonly onError?: (err: Error) => void;
 }
@@ -111,6 +119,12 @@ export async function hostShard(shard: HostedShard, channel: ShardChannel): Prom
     cleanup.push(() => io.close());
     const timing = shardClock(spec, offset, io.wait);
     cleanup.push(() => timing.close());
+    if (setup.preconnect) {
+      const warm = await client.prewarm(setup.preconnect);
+      if (warm.error !== undefined) {
+        shard.onNotice?.(`opened ${warm.opened} of ${setup.preconnect} connections ahead: ${warm.error}`);
+      }
+    }
     channel.send({ type: "ready" });
 
     const at = shard.startAt;

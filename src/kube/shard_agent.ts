@@ -84,6 +84,7 @@ export async function runShardAgent(
       logger,
       stop: stop.signal,
       stopReason: () => stoppedBy,
+      preconnect: true,
       channel,
     });
     logger.info(`shard ${index}: ${end}${stop.signal.aborted ? ` (stopped by ${stoppedBy})` : ""}`);

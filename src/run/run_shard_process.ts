@@ -35,6 +35,8 @@ export interface ShardProcessOptions {
   /** Stops the run (a signal): records so far are sent and `done` names `stopReason()`. */
   readonly stop: AbortSignal;
   readonly stopReason?: () => string;
+  /** Open the shard's connections before it reports ready (shards on several hosts starting together). */
+  readonly preconnect?: boolean;
   /** The transport; JSON lines to `recordsOut` or stdout (control on stdin) when absent. */
   readonly channel?: ShardChannel;
 }
@@ -57,6 +59,7 @@ export async function runShardProcess(parsed: ParsedProfile, o: ShardProcessOpti
       reportProcess: true,
       stop: { signal: o.stop, reason: o.stopReason ?? (() => "a signal") },
       setup: () => shardSetup(parsed, o),
+      onNotice: (text) => o.logger.warning(`shard ${o.index}: ${text}`),
       onError: (err) => {
         if (!(err instanceof InputError)) o.logger.debug(err.stack ?? "");
       },
@@ -81,7 +84,8 @@ async function shardSetup(parsed: ParsedProfile, o: ShardProcessOptions): Promis
   const built = await buildRunSpec({ parsed, config, adapter, streaming, targets, logger: o.logger });
   const spec = { ...built.spec, shardIndex: o.index, shardCount: o.of, workerId: `worker_${o.index}` };
   const profiling = spec.phases[spec.phases.length - 1];
-  const sockets = Math.ceil((phaseConcurrency(profiling) ?? 0) / o.of) + 64;
+  const streams = Math.ceil((phaseConcurrency(profiling) ?? 0) / o.of);
+  const sockets = streams + 64;
   const fds = ensureFdLimit(sockets);
   if (fds !== undefined && fds.soft < sockets) {
     o.logger.warning(`shard ${o.index}: needs about ${sockets} open files, may open ${fds.soft}.`);
@@ -92,5 +96,6 @@ async function shardSetup(parsed: ParsedProfile, o: ShardProcessOptions): Promis
     reuse: config.connectionReuseStrategy === "never" ? "never" : "pooled",
     readBufferBytes: sockets > 1000 ? 16 * 1024 : undefined,
     pipelinedReads: sockets <= 1000,
+    ...(o.preconnect && streams > 0 ? { preconnect: streams } : {}),
   };
 }
