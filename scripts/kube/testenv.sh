@@ -50,7 +50,7 @@ build() {
   etcd_bin >/dev/null
   local missing=0 c
   for c in "${cmds[@]}"; do [[ -x "$BIN/$c" ]] || missing=1; done
-  if [[ $missing == 0 && -f "$BIN/VERSION" && "$(cat "$BIN/VERSION")" == "$K8S_VERSION" ]]; then
+  if [[ $missing == 0 && -f "$BIN/VERSION" && "$(cat "$BIN/VERSION")" == "$K8S_VERSION stamped" ]]; then
     log "binaries cached in $BIN ($K8S_VERSION): ${cmds[*]}"
     return
   fi
@@ -86,8 +86,16 @@ build() {
   log "building ${cmds[*]} (several minutes on first run)"
   local pkgs=()
   for c in "${cmds[@]}"; do pkgs+=("k8s.io/kubernetes/cmd/$c"); done
-  (cd "$src" && CGO_ENABLED=0 nice -n 10 go build -trimpath -ldflags=-s -o "$BIN/" "${pkgs[@]}")
-  echo "$K8S_VERSION" >"$BIN/VERSION"
+  # Stamped with the release's version (only the link step differs): without it every binary says
+  # v0.0.0-master, which is what the API server's /version would then report.
+  local minor="${K8S_VERSION#v1.}"
+  minor="${minor%%.*}"
+  local stamp="" p
+  for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    stamp+=" -X $p.gitVersion=$K8S_VERSION -X $p.gitMajor=1 -X $p.gitMinor=$minor"
+  done
+  (cd "$src" && CGO_ENABLED=0 nice -n 10 go build -trimpath -ldflags="-s$stamp" -o "$BIN/" "${pkgs[@]}")
+  echo "$K8S_VERSION stamped" >"$BIN/VERSION"
   log "built into $BIN"
 }
 

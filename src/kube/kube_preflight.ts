@@ -65,7 +65,9 @@ export async function kubePreflight(api: PreflightApi, spec: KubeRunSpec): Promi
     serverVersion = v.gitVersion ?? `${v.major}.${v.minor}`;
     const major = Number.parseInt(v.major ?? "", 10);
     const minor = Number.parseInt(v.minor ?? "", 10);
-    if (major === 1 && Number.isFinite(minor) && minor < MIN_MINOR) {
+    if (!Number.isFinite(major) || !Number.isFinite(minor)) {
+      notes.push(`the server's version '${serverVersion}' is not a release version: not checked`);
+    } else if (major === 1 && minor < MIN_MINOR) {
       problems.push(
         `the API server is Kubernetes ${serverVersion}; kube needs 1.${MIN_MINOR} or later (Jobs with ` +
           "backoffLimitPerIndex): an older one drops that field and would retry a failed shard, replaying its load",
