@@ -1,7 +1,8 @@
 /**
  * Builds infermeter's container image offline, from the bundle and the Deno binary, with no registry, daemon or
  * image tool: the OCI image layout is written directly (oci_layout.ts). The image holds the Deno binary and the
- * C libraries it links (copied from this machine, as `ldd` lists them), `dist/infermeter.js`, a non-root user
+ * C libraries it links (copied from this machine, as `ldd` lists them), `dist/infermeter.js` (bundled from this
+ * source tree first, unless `--bundle` names one), a non-root user
  * (65532) and a `/tmp`; its entrypoint runs the bundle with infermeter's V8 flags, so `kube run --image <name>`
  * runs its shard pods with it (the pods set only the arguments: `kube shard`).
  *
@@ -47,12 +48,11 @@ if (import.meta.main) {
   const name = normalizedImageName(option("name", `infermeter:${VERSION}`));
   const outDir = option("out", `${root}dist/image`);
   const archive = option("archive", `${root}dist/infermeter-image.oci.tar`);
+  // From this source tree unless a bundle is given: an image never carries a stale one.
+  const given = Deno.args.includes("--bundle");
   const bundle = option("bundle", `${root}dist/infermeter.js`);
   const denoBin = await Deno.realPath(option("deno", Deno.execPath()));
-
-  try {
-    await Deno.stat(bundle);
-  } catch {
+  if (!given) {
     console.error(`bundling into ${bundle}`);
     await Deno.mkdir(`${root}dist`, { recursive: true });
     const b = await new Deno.Command(Deno.execPath(), {

@@ -15,7 +15,7 @@
 #                                       # imports the images; prints the kubeconfig path
 #   scripts/kube/testenv.sh node-down   # stops everything, removes what node-up added to the host
 # Every address stays on this machine: a dummy interface the script creates (KUBE_TESTENV_NODE_IP, 10.231.0.1),
-# a pod bridge (10.88.0.0/24) and the pods' network namespaces; nothing listens on another interface.
+# a pod bridge (10.231.1.0/24) and the pods' network namespaces; nothing listens on another interface.
 #
 # KUBE_TESTENV_RUN (state, certificates, logs; default $DIR/run), KUBE_TESTENV_API_PORT (16443) and
 # KUBE_TESTENV_ETCD_PORT (12379, and the next port for peers) let several instances run side by side.
@@ -239,7 +239,7 @@ NODE_IP="${KUBE_TESTENV_NODE_IP:-10.231.0.1}"
 NODE_NAME="infermeter-node"
 NODE_IF="imnode0"
 POD_BRIDGE="imcni0"
-POD_CIDR="10.88.0.0/24"
+POD_CIDR="${KUBE_TESTENV_POD_CIDR:-10.231.1.0/24}"
 SERVICE_IP="10.0.0.1"
 CNI_NET="infermeter-testenv"
 CNI_BIN="${KUBE_TESTENV_CNI_BIN:-/usr/lib/cni}"
