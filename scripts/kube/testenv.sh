@@ -14,7 +14,7 @@
 #   scripts/kube/testenv.sh node-up [image.oci.tar …]   # control plane + scheduler + kubelet with containerd and runc;
 #                                       # imports the images; prints the kubeconfig path
 #   scripts/kube/testenv.sh node-down   # stops everything, removes what node-up added to the host
-# Every address stays on this machine: a dummy interface the script creates (KUBE_TESTENV_NODE_IP, 10.231.0.1),
+# Every address stays on this machine: an interface the script creates (KUBE_TESTENV_NODE_IP, 10.231.0.1),
 # a pod bridge (10.231.1.0/24) and the pods' network namespaces; nothing listens on another interface.
 #
 # KUBE_TESTENV_RUN (state, certificates, logs; default $DIR/run), KUBE_TESTENV_API_PORT (16443) and
@@ -342,9 +342,12 @@ nstop() { # $1 name, $2 seconds before SIGKILL
 }
 
 node_network() {
-  ip link show "$NODE_IF" >/dev/null 2>&1 || ip link add "$NODE_IF" type dummy
+  # The node's address, on an interface of its own (a veth pair: kernels without the dummy driver have veth, which
+  # the pod bridge needs anyway); nothing is attached to its other end.
+  ip link show "$NODE_IF" >/dev/null 2>&1 || ip link add "$NODE_IF" type veth peer name "${NODE_IF}p"
   ip addr show dev "$NODE_IF" | grep -q "$NODE_IP/32" || ip addr add "$NODE_IP/32" dev "$NODE_IF"
   ip link set "$NODE_IF" up
+  ip link set "${NODE_IF}p" up
   # The in-cluster service address (no kube-proxy here): to the API server, from this host and from the pods.
   iptables -t nat -C OUTPUT -d "$SERVICE_IP/32" -p tcp --dport 443 -j DNAT --to-destination "$NODE_IP:$API_PORT" \
     2>/dev/null || iptables -t nat -A OUTPUT -d "$SERVICE_IP/32" -p tcp --dport 443 -j DNAT --to-destination "$NODE_IP:$API_PORT"
@@ -482,9 +485,10 @@ KCFG
     --hostname-override "$NODE_NAME" --node-ip "$NODE_IP" --root-dir "$NODE_RUN/kubelet" \
     --cert-dir "$NODE_RUN/kubelet/pki"
   for i in $(seq 1 120); do
-    curl -sf --cacert "$NPKI/ca.crt" -H "Authorization: Bearer $(cat "$NPKI/admin.token")" \
-      "https://$NODE_IP:$API_PORT/api/v1/nodes/$NODE_NAME" 2>/dev/null |
-      grep -q '"type": *"Ready", *"status": *"True"' && break
+    local nodejson
+    nodejson="$(curl -sf --cacert "$NPKI/ca.crt" -H "Authorization: Bearer $(cat "$NPKI/admin.token")" \
+      "https://$NODE_IP:$API_PORT/api/v1/nodes/$NODE_NAME" 2>/dev/null | tr -d ' \n' || true)"
+    [[ "$nodejson" == *'"type":"Ready","status":"True"'* ]] && break
     nrunning kubelet || { tail -20 "$NODE_RUN/kubelet.log" >&2; exit 1; }
     [[ $i == 120 ]] && { log "node not Ready after 60 s; tail of $NODE_RUN/kubelet.log:"; tail -20 "$NODE_RUN/kubelet.log" >&2; exit 1; }
     sleep 0.5
@@ -502,9 +506,11 @@ node_down() {
     tok="$(cat "$NPKI/admin.token" 2>/dev/null)"
     curl -sf --cacert "$NPKI/ca.crt" -H "Authorization: Bearer $tok" -X DELETE \
       "https://$NODE_IP:$API_PORT/api/v1/pods?gracePeriodSeconds=0" >/dev/null 2>&1
+    local pods
     for _ in $(seq 1 40); do
-      curl -sf --cacert "$NPKI/ca.crt" -H "Authorization: Bearer $tok" "https://$NODE_IP:$API_PORT/api/v1/pods" \
-        2>/dev/null | grep -q '"items": *\[\]' && break
+      pods="$(curl -sf --cacert "$NPKI/ca.crt" -H "Authorization: Bearer $tok" \
+        "https://$NODE_IP:$API_PORT/api/v1/pods" 2>/dev/null | tr -d ' \n')"
+      [[ "$pods" == *'"items":[]'* ]] && break
       sleep 0.25
     done
   fi
@@ -537,6 +543,8 @@ node_down() {
   for root in /sys/fs/cgroup/*/kubepods /sys/fs/cgroup/kubepods /sys/fs/cgroup/unified/kubepods; do
     [[ -d "$root" ]] && find "$root" -depth -type d -exec rmdir {} \; 2>/dev/null
   done
+  # containerd's fixed run directory: only what is left empty (another containerd's state is never touched).
+  rmdir /run/containerd/runc/k8s.io /run/containerd/runc /run/containerd/s /run/containerd 2>/dev/null
   rm -rf "$NODE_RUN/etcd-data"
   log "node down"
   set -e
