@@ -7,7 +7,7 @@
  * `scripts/kube/testenv.sh build-node`. Every address is on this machine (a dummy interface and a pod bridge).
  */
 import assert from "node:assert/strict";
-import { readJson, readJsonl, runCli, spawnCli, startSim, tempDir } from "../e2e/cli_harness.ts";
+import { MAIN_TS, readJson, readJsonl, runCli, spawnCli, tempDir } from "../e2e/cli_harness.ts";
 import { loadKubeconfigFile } from "../../src/kube/kube_config.ts";
 import { KubeClient, type KubeObject, kubePaths } from "../../src/kube/kube_client.ts";
 import { readRequestJournal } from "../../src/sim/read_request_journal.ts";
@@ -50,6 +50,36 @@ async function sh(args: string[], env: Record<string, string> = {}): Promise<str
   const out = await new Deno.Command(args[0], { args: args.slice(1), env, stderr: "inherit" }).output();
   if (!out.success) throw new Error(`${args.join(" ")} failed`);
   return new TextDecoder().decode(out.stdout).trim();
+}
+
+/** serve-sim on the node's address (the pods' way to it), stopped on dispose. */
+async function startNodeSim(args: string[]): Promise<{ url: string } & AsyncDisposable> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN_TS, "serve-sim", "--host", NODE_IP, "--port", "0", ...args],
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  let url: string | undefined;
+  while (url === undefined) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`serve-sim on ${NODE_IP} did not start`);
+    text += value;
+    url = /serve-sim listening on (http:\/\/\S+)/.exec(text)?.[1];
+  }
+  void (async () => {
+    while (!(await reader.read()).done) { /* drain */ }
+  })().catch(() => {});
+  return {
+    url,
+    [Symbol.asyncDispose]: async () => {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* gone */ }
+      await child.status;
+    },
+  };
 }
 
 const until = async (what: string, test: () => Promise<boolean>, ms = 120_000) => {
@@ -167,7 +197,7 @@ Deno.test({
         "1",
       ];
       {
-        await using sim = await startSim(["--host", NODE_IP, "--seed", "5"]);
+        await using sim = await startNodeSim(["--seed", "5"]);
         const run = await runCli([
           ...common,
           "--run-name",
@@ -195,7 +225,7 @@ Deno.test({
       // A pod deleted mid-run gets SIGTERM and its grace period: its shard uploads everything it measured.
       {
         const journal = `${dir.path}/journal.jsonl`;
-        await using sim = await startSim(["--host", NODE_IP, "--seed", "5", "--record-requests", journal]);
+        await using sim = await startNodeSim(["--seed", "5", "--record-requests", journal]);
         await using cli = spawnCli([
           ...common,
           "--run-name",
