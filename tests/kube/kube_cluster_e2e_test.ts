@@ -64,6 +64,7 @@ const LOAD = ["-m", "sim-model", "--isl", "64", "--osl", "8", "--random-seed", "
 type Export = Record<string, Record<string, number> | undefined>;
 interface KubeRunJson {
   partial: boolean;
+  starts: { index: number; startEpochMs: number; latenessMs: number }[];
   merged: number[];
   lost: { index: number; reason: string; records: number }[];
   clocks: { index: number; offsetMs: number | null; uncertaintyMs: number | null }[];
@@ -147,11 +148,15 @@ Deno.test({
         assert.ok(c0.offsetMs !== null && c1.offsetMs !== null, JSON.stringify(report.clocks));
         // The coordinator's clock minus shard 0's: about −300 ms, within its bound (plus the skew's own jitter).
         assert.ok(Math.abs(c0.offsetMs + 300 - (c1.offsetMs ?? 0)) <= c0.uncertaintyMs! + c1.uncertaintyMs! + 20);
-        // Corrected, the shards' first requests are together; uncorrected they would be 300 ms apart.
-        assert.ok(report.startSpreadMs !== undefined && report.startSpreadMs < 100, String(report.startSpreadMs));
+        // Corrected, the shards' first requests are as close as the offsets' bounds and each shard's lateness allow
+        // (a busy machine wakes a shard late; it says by how much); uncorrected they would be 300 ms apart.
+        const late = Math.max(...report.starts.map((x) => x.latenessMs));
+        const allowed = c0.uncertaintyMs! + c1.uncertaintyMs! + late + 50;
+        const spread = report.startSpreadMs ?? Infinity;
+        assert.ok(spread <= allowed && spread < 250, `first requests ${spread} ms apart, allowed ${allowed} ms`);
         const summary = await readJson<Export>(`${dir.path}/skew/profile_export_aiperf.json`);
         const duration = summary.benchmark_duration?.avg ?? 0;
-        assert.ok(duration > 2.8 && duration < 3.25, `profiling window ${duration} s (3 s asked)`);
+        assert.ok(duration > 2.8 && duration < 3 + spread / 1000 + 0.25, `profiling window ${duration} s (3 s asked)`);
         // Chunks uploaded while the shards ran: more than one per index.
         const chunks = await client.get<{ items: KubeObject[] }>(
           `${kubePaths.configMaps(NS)}?labelSelector=${
