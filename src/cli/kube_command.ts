@@ -242,15 +242,18 @@ export const KUBE_COMMAND: Command<typeof KUBE_OPTIONS> = defineCommand({
   name: "kube",
   usage: "generate|run|start|collect [kube options] <profile options>",
   description: "Run a profile from N pods of a Kubernetes Indexed Job and merge their records exactly.\n" +
-    "generate prints the manifests (ConfigMaps, ServiceAccount/Role/RoleBinding, Job); run applies them, starts " +
+    "generate prints the manifests (ConfigMaps, ServiceAccount/Role/RoleBinding, Job); run checks the cluster " +
+    "(preflight), applies them, starts " +
     "the shards together, collects every shard's records, merges them into the usual artifact directory and " +
     "report, and removes the objects (--keep leaves them). For manifests applied by other means (generate | " +
     "kubectl apply -f -), whose shards wait for a start only a coordinator writes: start --run-name R writes it " +
     "once every shard is ready; collect --run-name R does that unless done, then collects, merges and cleans up " +
     "like run (the profile options come from the run's ConfigMap; --artifact-dir and the like may be added). --model is required (the coordinator may not reach the " +
     "server); --random-seed is drawn when not given.\n" +
-    "Exit codes: 0 all shards merged, 1 a partial run (a shard failed or its records are missing) or all requests " +
-    "failed, 2 bad options, 70 internal error.",
+    "Exit codes: 0 every shard ran to its end; 1 a partial run (a shard failed or its pod was lost: what it uploaded " +
+    "is kept) or all requests failed; 2 bad options or a failed preflight (cluster older than 1.29, a right or the " +
+    "namespace's Pod Security level missing; nothing was created); 3 the Kubernetes API cannot be reached; 70 " +
+    "internal error; 130 interrupted (the shards were told to stop; what they measured is exported).",
   options: KUBE_OPTIONS,
   operands: "accept",
 });
