@@ -12,52 +12,22 @@ import { NodeRunner } from "./node_runner.ts";
 import { loadKubeconfigFile } from "../../src/kube/kube_config.ts";
 import { KubeClient, type KubeObject, kubePaths } from "../../src/kube/kube_client.ts";
 import { readRequestJournal } from "../../src/sim/read_request_journal.ts";
+import { controlPlaneMissing, freePort, testenv } from "./testenv_harness.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
-const TESTENV = Deno.env.get("KUBE_TESTENV_DIR") ?? `${ROOT}.kube-testenv`;
 const FAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
 
 function skipReason(): string | undefined {
-  const has = (p: string) => {
-    try {
-      return Deno.statSync(p).isFile;
-    } catch {
-      return false;
-    }
-  };
-  for (const b of ["kube-apiserver", "kube-controller-manager"]) {
-    if (!has(`${TESTENV}/bin/${b}`)) return `no ${b} in ${TESTENV}/bin (scripts/kube/testenv.sh build)`;
+  const missing = controlPlaneMissing();
+  if (missing !== undefined) return missing;
+  try {
+    Deno.statSync(FAKETIME);
+  } catch {
+    return "no libfaketime (apt-get install libfaketime)";
   }
-  if (!(Deno.env.get("PATH") ?? "").split(":").some((d) => has(`${d}/etcd`))) return "no etcd on PATH";
-  if (!has(FAKETIME)) return "no libfaketime (apt-get install libfaketime)";
   return undefined;
 }
 const skip = skipReason();
 if (skip !== undefined) console.error(`kube cluster e2e skipped: ${skip}.`);
-
-function freePort(pair = false): number {
-  for (let i = 0; i < 50; i++) {
-    const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const port = (l.addr as Deno.NetAddr).port;
-    l.close();
-    if (!pair) return port;
-    try {
-      Deno.listen({ hostname: "127.0.0.1", port: port + 1 }).close();
-      return port;
-    } catch { /* taken */ }
-  }
-  throw new Error("no free port pair");
-}
-
-async function testenv(cmd: "up" | "down", env: Record<string, string>): Promise<string> {
-  const out = await new Deno.Command("bash", {
-    args: [`${ROOT}scripts/kube/testenv.sh`, cmd],
-    env: { KUBE_TESTENV_DIR: TESTENV, ...env },
-    stderr: "inherit",
-  }).output();
-  if (!out.success) throw new Error(`testenv.sh ${cmd} failed`);
-  return new TextDecoder().decode(out.stdout).trim();
-}
 
 const NS = "bench";
 const LOAD = ["-m", "sim-model", "--isl", "64", "--osl", "8", "--random-seed", "11", "--ui", "none"];
@@ -86,7 +56,7 @@ Deno.test({
     let client: KubeClient | undefined;
     let node: NodeRunner | undefined;
     try {
-      const kubeconfig = await testenv("up", env);
+      const kubeconfig = await testenv(["up"], env);
       const config = await loadKubeconfigFile(kubeconfig, undefined);
       client = new KubeClient(config);
       await client.create(kubePaths.namespaces(), {
@@ -274,7 +244,7 @@ Deno.test({
     } finally {
       await node?.stop().catch(() => {});
       client?.close();
-      await testenv("down", env);
+      await testenv(["down"], env);
     }
   },
 });

@@ -12,9 +12,8 @@ import { loadKubeconfigFile } from "../../src/kube/kube_config.ts";
 import { KubeClient, type KubeObject, kubePaths } from "../../src/kube/kube_client.ts";
 import { readRequestJournal } from "../../src/sim/read_request_journal.ts";
 import { VERSION } from "../../src/base/version.ts";
+import { freePort, ROOT, TESTENV, testenv } from "./testenv_harness.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
-const TESTENV = Deno.env.get("KUBE_TESTENV_DIR") ?? `${ROOT}.kube-testenv`;
 const NODE_IP = Deno.env.get("KUBE_TESTENV_NODE_IP") ?? "10.231.0.1";
 
 function skipReason(): string | undefined {
@@ -31,20 +30,6 @@ function skipReason(): string | undefined {
 }
 const skip = skipReason();
 if (skip !== undefined) console.error(`kube real-node e2e skipped: ${skip}.`);
-
-function freePort(pair = false): number {
-  for (let i = 0; i < 50; i++) {
-    const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const port = (l.addr as Deno.NetAddr).port;
-    l.close();
-    if (!pair) return port;
-    try {
-      Deno.listen({ hostname: "127.0.0.1", port: port + 1 }).close();
-      return port;
-    } catch { /* taken */ }
-  }
-  throw new Error("no free port pair");
-}
 
 async function sh(args: string[], env: Record<string, string> = {}): Promise<string> {
   const out = await new Deno.Command(args[0], { args: args.slice(1), env, stderr: "inherit" }).output();
@@ -116,7 +101,7 @@ Deno.test({
     ]);
     let client: KubeClient | undefined;
     try {
-      const kubeconfig = await sh(["bash", `${ROOT}scripts/kube/testenv.sh`, "node-up", archive], env);
+      const kubeconfig = await testenv(["node-up", archive], env);
       const config = await loadKubeconfigFile(kubeconfig, undefined);
       client = new KubeClient(config);
       const ns = "bench";
@@ -259,7 +244,7 @@ Deno.test({
       }
     } finally {
       client?.close();
-      await sh(["bash", `${ROOT}scripts/kube/testenv.sh`, "node-down"], env).catch((e) => console.error(e));
+      await testenv(["node-down"], env).catch((e) => console.error(e));
     }
   },
 });

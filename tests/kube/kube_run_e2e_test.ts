@@ -11,55 +11,10 @@ import { type KubeConfig, loadKubeconfigFile } from "../../src/kube/kube_config.
 import { collectionOf, KubeApiError, KubeClient, type KubeObject, kubePaths } from "../../src/kube/kube_client.ts";
 import { CHUNK_ANNOTATION, INDEX_LABEL } from "../../src/kube/records_channel.ts";
 import { percentileSorted } from "../../src/metrics/stats.ts";
+import { controlPlaneMissing, freePort, testenv } from "./testenv_harness.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
-const TESTENV = Deno.env.get("KUBE_TESTENV_DIR") ?? `${ROOT}.kube-testenv`;
-
-function skipReason(): string | undefined {
-  for (const b of ["kube-apiserver", "kube-controller-manager"]) {
-    try {
-      Deno.statSync(`${TESTENV}/bin/${b}`);
-    } catch {
-      return `no ${b} in ${TESTENV}/bin (run scripts/kube/testenv.sh build; KUBE_TESTENV_DIR chooses the directory)`;
-    }
-  }
-  const path = (Deno.env.get("PATH") ?? "").split(":");
-  const found = path.some((d) => {
-    try {
-      return Deno.statSync(`${d}/etcd`).isFile;
-    } catch {
-      return false;
-    }
-  });
-  return found ? undefined : "no etcd on PATH (apt-get install etcd-server)";
-}
-const skip = skipReason();
+const skip = controlPlaneMissing();
 if (skip !== undefined) console.error(`kube e2e skipped: ${skip}.`);
-
-/** A free loopback port, and for etcd one whose successor is free too (its peer port). */
-function freePort(pair = false): number {
-  for (let i = 0; i < 50; i++) {
-    const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const port = (l.addr as Deno.NetAddr).port;
-    l.close();
-    if (!pair) return port;
-    try {
-      Deno.listen({ hostname: "127.0.0.1", port: port + 1 }).close();
-      return port;
-    } catch { /* taken: try another */ }
-  }
-  throw new Error("no free port pair");
-}
-
-async function testenv(cmd: "up" | "down", env: Record<string, string>): Promise<string> {
-  const out = await new Deno.Command("bash", {
-    args: [`${ROOT}scripts/kube/testenv.sh`, cmd],
-    env: { KUBE_TESTENV_DIR: TESTENV, ...env },
-    stderr: "inherit",
-  }).output();
-  if (!out.success) throw new Error(`testenv.sh ${cmd} failed`);
-  return new TextDecoder().decode(out.stdout).trim();
-}
 
 // Short prompts and answers (~0.3 s a request at the simulator's default pace): 10 requests a shard.
 const LOAD = [
@@ -168,7 +123,7 @@ Deno.test({
     };
     let client: KubeClient | undefined;
     try {
-      const kubeconfig = await testenv("up", env);
+      const kubeconfig = await testenv(["up"], env);
       const config = await loadKubeconfigFile(kubeconfig, undefined);
       client = new KubeClient(config);
       const runner = (killIndex?: number) =>
@@ -368,7 +323,7 @@ Deno.test({
       assert.equal(await client.tryGet(`${kubePaths.serviceAccounts("default")}/e2e-kill`), undefined);
     } finally {
       client?.close();
-      await testenv("down", env);
+      await testenv(["down"], env);
     }
   },
 });
