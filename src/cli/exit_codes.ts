@@ -4,7 +4,10 @@
 export const EXIT = {
   /** The benchmark ran to completion and at least one request succeeded. */
   OK: 0,
-  /** The benchmark ran but no request succeeded, or `--failed-request-threshold` was exceeded. */
+  /**
+   * The benchmark ran but no request succeeded, or `--failed-request-threshold` was exceeded, or some shards did
+   * not run to their end (a partial run).
+   */
   REQUESTS_FAILED: 1,
   /** Bad command line, YAML, input file or tokenizer: nothing was sent. */
   USAGE: 2,

@@ -12,4 +12,5 @@ export const PROFILE_EXIT: Readonly<Record<ProfileEnd, ExitCode>> = {
   interrupted_before_start: EXIT.INTERRUPTED,
   unreachable: EXIT.UNREACHABLE,
   server_gone: EXIT.UNREACHABLE,
+  shards_lost: EXIT.REQUESTS_FAILED,
 };

@@ -85,7 +85,12 @@ export interface SummaryJsonInfo {
    * `--failed-request-threshold`, or the server going away. `is_complete` is false for all three.
    * @default wasCancelled ? "cancelled" : undefined
    */
-  readonly incompleteReason?: "cancelled" | "failed_request_threshold" | "server_gone" | "threshold_abort";
+  readonly incompleteReason?:
+    | "cancelled"
+    | "failed_request_threshold"
+    | "server_gone"
+    | "threshold_abort"
+    | "shards_lost";
   /** The resolved configuration, secrets removed (built by the caller). */
   readonly inputConfig: JsonObject;
   readonly runInfo: RunInfo;

@@ -10,6 +10,7 @@ import { type SummaryJsonInfo, summaryJsonObject } from "../export/json_export.t
 import type { Logger } from "../ui/logger.ts";
 import { finishTelemetry, type TelemetryResult } from "./telemetry_session.ts";
 import { type ClientFacts, clientFacts } from "./client_facts.ts";
+import { describeLostShards } from "../engine/coordinate_shards.ts";
 import { buildResultView, clientVerdicts, streamingVerdict, viewMetricsOf } from "../metrics/result_view.ts";
 import { evaluateThresholds, thresholdsJson, thresholdVerdict } from "../report/run_thresholds.ts";
 import { type ConsoleMode, notWrittenLine, renderConsole } from "./run_console.ts";
@@ -80,6 +81,8 @@ export async function publishRun(
       ? "server_gone"
       : executed.thresholdAborted
       ? "threshold_abort"
+      : (executed.outcome?.lostShards?.length ?? 0) > 0
+      ? "shards_lost"
       : undefined,
     ...(thresholds.length === 0 ? {} : { thresholds: thresholdsJson(thresholds) }),
   };
@@ -247,6 +250,7 @@ function runEnd(
   logger: Logger,
 ): ProfileEnd {
   let end: ProfileEnd = "completed";
+  const lost = executed.outcome?.lostShards ?? [];
   if (executed.thresholdAborted !== undefined) {
     logger.error(executed.thresholdAborted);
     end = "thresholds_failed";
@@ -262,6 +266,9 @@ function runEnd(
   } else if (summary.successCount === 0) {
     logger.error(`all ${summary.errorCount} requests failed; see the error summary above.`);
     end = "all_failed";
+  } else if (lost.length > 0) {
+    logger.error(describeLostShards(lost, executed.outcome?.shardCount ?? lost.length));
+    end = "shards_lost";
   } else if (thresholdsFailed > 0) {
     logger.error(`${thresholdsFailed} threshold${thresholdsFailed === 1 ? "" : "s"} failed (marked ✗ above).`);
     end = "thresholds_failed";

@@ -159,6 +159,11 @@ export class HttpClient {
     });
   }
 
+  /** Opens `count` connections ahead of the first requests (kept-alive clients only); see ConnectionPool.prewarm. */
+  prewarm(count: number): Promise<{ opened: number; error?: string }> {
+    return this.#pool.prewarm(count, this.#remote);
+  }
+
   /** Kept-alive connections waiting in the pool. */
   get idleConnections(): number {
     return this.#pool.idleConnections;
