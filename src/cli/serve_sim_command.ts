@@ -7,6 +7,8 @@ import { type Command, defineCommand } from "../config/command_spec.ts";
 import type { OptionSpec } from "../config/option_spec.ts";
 import { SIM_DEFAULTS, type SimOptions } from "../sim/sim_options.ts";
 import { SIM_ROUTES } from "../sim/sim_route_registry.ts";
+import { SIM_APP_ROUTES } from "../sim/sim_app_routes.ts";
+import { SERVER_INFO_ROUTES } from "../sim/server_info_routes.ts";
 
 /** Configuration keys of serve-sim: the `SimOptions` fields, plus `fast`. */
 export type ServeSimKey = keyof SimOptions | "fast";
@@ -319,18 +321,15 @@ export const SERVE_SIM_COMMAND: Command<typeof SERVE_SIM_OPTIONS> = defineComman
   epilogue: EPILOGUE,
 });
 
-/** Every route the simulator answers, wrapped for the help text: the inference routes come from `SIM_ROUTES`. */
+/**
+ * Every route the simulator answers, wrapped for the help text: the inference routes of `SIM_ROUTES`, the app's own
+ * and the management routes of `SERVER_INFO_ROUTES`, so the list is the served one.
+ */
 function routeList(): string {
   const posts = SIM_ROUTES.entries().flatMap((r) => r.paths).map((p) => `POST ${p}`);
-  const words = [
-    ...posts,
-    "GET /v1/models",
-    "GET /health",
-    "/v1/health/live",
-    "/v1/health/ready",
-    "GET /metrics (Prometheus)",
-  ]
-    .join(", ").split(" ");
+  const own = SIM_APP_ROUTES.map((r) => `${r.method} ${r.path}${r.note ? ` (${r.note})` : ""}`);
+  const info = SERVER_INFO_ROUTES.map((r) => `${r.method} ${r.path}`);
+  const words = [...posts, ...own, ...info].join(", ").split(" ");
   const lines: string[] = [];
   let line = "";
   for (const word of words) {
