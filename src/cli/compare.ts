@@ -26,6 +26,7 @@ import {
 } from "../report/fail_on_threshold.ts";
 import { metricAliases, resolveMetricName } from "../report/metric_names.ts";
 import { tableWidth, terminalWidth } from "./table_width.ts";
+import { wrapText } from "../export/box_table.ts";
 /** Where the command writes; tests pass their own. */
 export interface CompareIo {
   readonly stdout: (text: string) => void;
@@ -158,7 +159,7 @@ export async function runCompare(args: string[], io: CompareIo = DEFAULT_IO): Pr
   else if (sweep !== undefined) {
     io.stdout(`Sweep: ${p.sweepDir} (${p.runs.length} points)\n\n${renderSweepTable(sweep, p.width)}\n`);
   } else {
-    const note = p.runs.length > 1 ? `\n${renderNoiseNote(rows, p.level)}` : "";
+    const note = p.runs.length > 1 ? `\n${wrapText(renderNoiseNote(rows, p.level), p.width).join("\n")}` : "";
     io.stdout(`${renderRunLegend(p.paths)}\n\n${renderCompareTable(rows, p.runs.length, p.width, p.level)}${note}\n`);
   }
   if (p.html !== undefined) {

@@ -21,6 +21,8 @@ export interface SweepColumn {
   readonly unit: string;
   /** `TTFT p99 (ms)`, `Output tok/s`. */
   readonly header: string;
+  /** A single-valued metric (a throughput, a count). */
+  readonly single: boolean;
 }
 
 export interface SweepPoint {
@@ -53,11 +55,12 @@ function columnsOf(runs: readonly RunExport[], options: CompareOptions): SweepCo
   if (options.metrics === undefined) {
     const seen = new Map<string, SweepColumn>();
     for (const run of runs) {
-      for (const f of exportView(run).headline) {
+      const view = exportView(run);
+      for (const f of view.headline) {
         const key = `${f.tag}.${f.stat}`;
-        const unit = f.unit === "requests/sec" ? "" : ` (${f.unit})`;
-        const header = f.stat === "avg" ? headlineLabel(f.tag) : `${f.label} ${f.stat}${unit}`;
-        if (!seen.has(key)) seen.set(key, { tag: f.tag, stat: f.stat, unit: f.unit, header });
+        const single = view.rows.find((r) => r.tag === f.tag)?.single ?? false;
+        const header = single ? headlineLabel(f.tag) : `${f.label} ${f.stat} (${f.unit})`;
+        if (!seen.has(key)) seen.set(key, { tag: f.tag, stat: f.stat, unit: f.unit, header, single });
       }
     }
     return [...seen.values()];
@@ -69,6 +72,7 @@ function columnsOf(runs: readonly RunExport[], options: CompareOptions): SweepCo
       stat,
       unit: row.unit,
       header: `${row.shortHeader}${row.single ? "" : ` ${stat}`} (${row.unit})`,
+      single: row.single,
     }))
   );
 }
@@ -92,10 +96,15 @@ export function sweepAgainstLoad(runs: readonly RunExport[], sweepDir: string, o
 
 /** The sweep as a box table: Point, the load, then each column. */
 export function renderSweepTable(table: SweepTable, maxWidth = 160): string {
+  // Too narrow a console leaves out distribution statistics from the right first, throughputs last.
+  const n = table.columns.length;
   const columns: BoxColumn[] = [
     { header: "Point", justify: "left", wrap: true },
-    { header: table.loadName === "run" ? "Run" : table.loadName[0].toUpperCase() + table.loadName.slice(1) },
-    ...table.columns.map((c): BoxColumn => ({ header: c.header, wrap: true })),
+    {
+      header: table.loadName === "run" ? "Run" : table.loadName[0].toUpperCase() + table.loadName.slice(1),
+      wrap: true,
+    },
+    ...table.columns.map((c, k): BoxColumn => ({ header: c.header, wrap: true, dropOrder: c.single ? n + k : n - k })),
   ];
   const body = table.points.map((p) => [
     p.label,
