@@ -7,8 +7,9 @@
  *   interval about a hundred ms wide, well beyond what a busy machine shifts between two runs (up to tens of ms,
  *   mostly while a cold process takes its first burst: hence the warm-up and the modest concurrency). Measured on
  *   a 2-core machine at load 13 with three pairs at once: 0 stayed at least 0.6 half-widths inside every interval.
- * - A real difference (TTFT 20 ms against 60 ms) is "worse" with an interval that excludes 0, and a `--fail-on`
- *   change limit fails on it; a limit the change crosses only within its noise does not.
+ * - A real difference (TTFT 20 ms against 60 ms, +200 %) is "worse" with an interval that excludes 0, and a
+ *   `--fail-on` change limit below it fails, one above it does not. (A limit crossed only within the noise is checked
+ *   on fixed runs in `compare_test.ts`, where it cannot depend on the machine.)
  */
 import assert from "node:assert/strict";
 import { assertExit, runCli, type Sim, startSim, tempDir } from "./cli_harness.ts";
@@ -82,7 +83,7 @@ Deno.test("compare reports a real TTFT difference as worse, its interval excludi
     await profile(server, tmp.path, dir, ["--concurrency", "8", "--request-count", "64", "--output-tokens-mean", "6"]);
   }
   const cmp = await runCli(
-    ["compare", "fast", "slow", "--json", "--fail-on", "ttft.p50>+50%", "--fail-on", "ttft.p50>+190%"],
+    ["compare", "fast", "slow", "--json", "--fail-on", "ttft.p50>+50%", "--fail-on", "ttft.p50>+400%"],
     { cwd: tmp.path },
   );
   assertExit(cmp, 5);
