@@ -14,6 +14,7 @@
  * `tests/config/import_graph_test.ts` keeps it that way.
  */
 import { ConfigError } from "./config_error.ts";
+import { locateProblems } from "./yaml_line_index.ts";
 import { layerOptionValues, type OptionAssignment } from "./layer_option_values.ts";
 import { type OptionKey, PROFILE_COMMAND, profileCommandFor } from "./option_table.ts";
 import type { Registry } from "../base/registry.ts";
@@ -55,6 +56,11 @@ export interface ProfileIo {
   readTextFile(path: string): string;
   /** Whether stderr is a terminal (default UI: `simple` when true, `none` otherwise). */
   readonly isTty: boolean;
+  /**
+   * What is at a path (`config validate` checks that the input file exists); without it the run's dataset loader
+   * says so when it opens the file. @default undefined
+   */
+  readonly pathKind?: (path: string) => "file" | "directory" | undefined;
 }
 
 /** A successfully parsed `profile` invocation. */
@@ -97,6 +103,7 @@ export async function parseProfileArgs(
   const cli = readCliArgs(argv, command);
   problems.push(...cli.problems);
 
+  let configText: { path: string; text: string } | undefined;
   const configKey: OptionKey = "configFile";
   const configFile = cli.occurrences.findLast((occurrence) =>
     "key" in occurrence.spec && occurrence.spec.key === configKey
@@ -112,10 +119,13 @@ export async function parseProfileArgs(
       );
     }
     if (text !== undefined) {
+      configText = { path, text };
       // js-yaml is loaded only here, so runs without a config file never pay for it.
       const { loadYamlConfig } = await import("./yaml_config.ts");
       const yaml = loadYamlConfig(text, { path, env: io.env });
-      problems.push(...yaml.problems);
+      // The loader stops at the first syntax error; a second parser, loaded only then, lists them all.
+      const all = yaml.syntaxError ? (await import("./yaml_syntax_errors.ts")).yamlSyntaxErrors(text, path) : [];
+      problems.push(...(all.length > 0 ? all : yaml.problems));
       warnings.push(...yaml.warnings);
       assignments.push(...yaml.assignments);
     }
@@ -128,7 +138,13 @@ export async function parseProfileArgs(
   const resolved = resolveProfileConfig(layered.values, { isTty: io.isTty, strategies });
   problems.push(...resolved.problems);
   warnings.push(...resolved.warnings);
-  if (problems.length > 0) throw new ConfigError(problems);
+  const input = layered.values.get("inputFile");
+  if (io.pathKind !== undefined && typeof input?.value === "string" && io.pathKind(input.value) === undefined) {
+    problems.push(`${input.origin}: '${input.value}' does not exist; give the path of a dataset file or directory.`);
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(configText ? locateProblems(problems, configText.path, configText.text) : problems);
+  }
 
   return {
     config: deepFreeze(resolved.config),

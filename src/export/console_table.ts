@@ -28,6 +28,9 @@ export const CONSOLE_TITLE_PREFIX = "infermeter";
 
 const DEFAULT_COLUMNS: readonly StatKey[] = ["avg", "min", "max", "p99", "p90", "p50", "std"];
 
+/** Which statistics a table narrower than its columns leaves out first (avg never). */
+const DROP_ORDER: Partial<Record<StatKey, number>> = { std: 1, min: 2, max: 3, p90: 4, p50: 5, p99: 6 };
+
 /** The console groups with a table, in AIPerf's print order, and each table's title suffix. */
 const GROUP_TABLES: readonly { group: ConsoleGroup; suffix: string }[] = [
   { group: "effective", suffix: ": Effective" },
@@ -75,7 +78,7 @@ function renderGroupTable(shown: readonly ViewRow[], options: ConsoleTableOption
   if (shown.length === 0) return "";
   const columns: BoxColumn[] = [
     { header: "Metric", justify: "right", wrap: true },
-    ...stats.map((key): BoxColumn => ({ header: key, justify: "right" })),
+    ...stats.map((key): BoxColumn => ({ header: key, justify: "right", dropOrder: DROP_ORDER[key] })),
   ];
   const rows = shown.map((m) => [
     consoleMetricName(m),

@@ -25,14 +25,16 @@ export interface RequestPoint {
   readonly chunkTimesMs?: readonly number[];
 }
 
-interface RawLine {
+/** One profiling record of a per-request JSONL, as written. */
+export interface RawRecordLine {
   readonly startNs: number;
   readonly endNs: number;
   readonly failed: boolean;
   readonly metrics: Record<string, unknown>;
 }
 
-function metricValue(metrics: Record<string, unknown>, tag: string): unknown {
+/** A record's `metrics[tag].value`. */
+export function metricValue(metrics: Record<string, unknown>, tag: string): unknown {
   const m = metrics[tag];
   return typeof m === "object" && m !== null ? (m as { value?: unknown }).value : undefined;
 }
@@ -45,7 +47,7 @@ function numberOf(x: unknown): number | undefined {
  * Nanosecond epoch stamps exceed 2^53; reading them as doubles loses under a microsecond, well below what a chart
  * shows, and the differences taken here stay exact to that.
  */
-function parseLine(line: string, path: string, lineNo: number): RawLine | undefined {
+function parseLine(line: string, path: string, lineNo: number): RawRecordLine | undefined {
   let json: unknown;
   try {
     json = JSON.parse(line);
@@ -65,9 +67,12 @@ function parseLine(line: string, path: string, lineNo: number): RawLine | undefi
   return { startNs, endNs, failed: error !== null && error !== undefined, metrics };
 }
 
-/** Reads the records from the text of a per-request JSONL file (warm-up records are left out). */
-export function parseRunRecords(text: string, path: string): RequestPoint[] {
-  const raw: RawLine[] = [];
+/**
+ * The profiling records of a per-request JSONL file's text (warm-up records are left out).
+ * @throws {ReportError} naming the file and line of a line that is not a record.
+ */
+export function parseRecordLines(text: string, path: string): RawRecordLine[] {
+  const raw: RawRecordLine[] = [];
   let lineNo = 0;
   for (const line of text.split("\n")) {
     lineNo++;
@@ -75,12 +80,18 @@ export function parseRunRecords(text: string, path: string): RequestPoint[] {
     const parsed = parseLine(line, path, lineNo);
     if (parsed !== undefined) raw.push(parsed);
   }
+  return raw;
+}
+
+/** Reads the records from the text of a per-request JSONL file (warm-up records are left out). */
+export function parseRunRecords(text: string, path: string): RequestPoint[] {
+  const raw = parseRecordLines(text, path);
   let origin = Infinity;
   for (const r of raw) origin = Math.min(origin, r.startNs);
   return raw.map((r) => toPoint(r, origin));
 }
 
-function toPoint(r: RawLine, originNs: number): RequestPoint {
+function toPoint(r: RawRecordLine, originNs: number): RequestPoint {
   const startMs = (r.startNs - originNs) / 1e6;
   const ttftMs = numberOf(metricValue(r.metrics, "time_to_first_token"));
   const icl = metricValue(r.metrics, "inter_chunk_latency");
@@ -111,17 +122,22 @@ function toPoint(r: RawLine, originNs: number): RequestPoint {
 }
 
 /**
- * The per-request JSONL of a run directory (found by its manifest, else by AIPerf's name), or undefined when the run
- * has none (e.g. `--export-level summary`).
+ * The text of a run directory's per-request JSONL (found by its manifest, else by AIPerf's name) and its path, or
+ * undefined when the run has none (e.g. `--export-level summary`).
+ * @throws {ReportError} for a file that exists but cannot be read.
  */
-export async function readRunRecords(dir: string, path?: string): Promise<RequestPoint[] | undefined> {
+export async function readRecordsText(dir: string, path?: string): Promise<{ text: string; file: string } | undefined> {
   const file = path ?? await recordsPathOf(dir);
-  let text: string;
   try {
-    text = await Deno.readTextFile(file);
+    return { text: await Deno.readTextFile(file), file };
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return undefined;
     throw new ReportError(`${file}: cannot read it (${e instanceof Error ? e.message : String(e)}).`);
   }
-  return parseRunRecords(text, file);
+}
+
+/** The per-request records of a run directory, or undefined when it has none. */
+export async function readRunRecords(dir: string, path?: string): Promise<RequestPoint[] | undefined> {
+  const found = await readRecordsText(dir, path);
+  return found === undefined ? undefined : parseRunRecords(found.text, found.file);
 }

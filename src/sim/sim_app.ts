@@ -37,6 +37,7 @@ import type { ReplyContext, SimRoute } from "./sim_route.ts";
 import { SIM_ROUTES } from "./sim_route_registry.ts";
 import { SimStats } from "./sim_stats.ts";
 import { addServerInfoRoutes } from "./server_info_routes.ts";
+import { SimSlots } from "./sim_slots.ts";
 import { SseEmitter } from "./sse_emitter.ts";
 import { type ScheduledHandle, StreamScheduler } from "./stream_scheduler.ts";
 import { TokenClock } from "./token_clock.ts";
@@ -53,6 +54,9 @@ export interface SimDeps {
   readonly stats?: SimStats;
   /** Timer for slow responses; pass one to abort its streams on shutdown. @default new StreamScheduler() */
   readonly scheduler?: StreamScheduler;
+  /** The capacity: slots and their FIFO queue (shared with the server, which turns waiters away on shutdown).
+   * @default new SimSlots(options.slots) */
+  readonly slots?: SimSlots;
   /** The inference routes served. @default SIM_ROUTES */
   readonly routes?: Registry<SimRoute>;
   /** Told of every request as it arrives (`--record-requests`); undefined = nothing is recorded, at no cost.
@@ -78,7 +82,8 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
   const zeroLatency = o.ttftMs === 0 && o.itlMs === 0;
   const encoder = new TextEncoder();
   const countCache = new Map<string, number>();
-  const vllm = new VllmMetrics(o.models[0]);
+  const slots = deps.slots ?? new SimSlots(o.slots);
+  const vllm = new VllmMetrics(o.models[0], () => slots.waiting);
   const dcgm = o.dcgmGpus > 0 ? new DcgmMetrics(o.dcgmGpus, () => stats.inFlight) : undefined;
 
   const countText = (text: string): number => {
@@ -114,10 +119,16 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       }, due);
     });
 
-  const generate = async (req: BodySource, route: SimRoute, path: string): Promise<Response> => {
+  const generate = async (req: BodySource, route: SimRoute, path: string, signal: AbortSignal): Promise<Response> => {
     const arrival = performance.now();
     stats.begin();
     let streaming = false;
+    let holding = false;
+    const releaseSlot = () => {
+      if (!holding) return;
+      holding = false;
+      slots.release();
+    };
     try {
       const text = await req.text();
       let json: unknown;
@@ -152,6 +163,18 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
         await waitUntil(performance.now() + o.stallMs);
       }
       if (cut) stats.fault("disconnect");
+      // Generation starts when a slot is free: the wait is queueing, part of what the client sees as TTFT.
+      const wait = await slots.acquire(signal);
+      if (wait !== "admitted") {
+        const status = wait === "gone" ? 499 : 503;
+        stats.count(path, status);
+        return new Response(simErrorBody(status, "server_error", "The server is shutting down."), {
+          status,
+          headers: JSON_HEADERS,
+        });
+      }
+      holding = true;
+      const start = performance.now();
       const answer = (body: string | ReadableStream<Uint8Array>, headers: Record<string, string>) =>
         new Response(cut ? cutShort(body) : body, { status: 200, headers });
       const planned = planGeneration(request, promptTokensOf(request), o, rng.derive("length"));
@@ -180,6 +203,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
           outputTokens,
           ttftSec: ((firstAt ?? end) - arrival) / 1000,
           e2eSec: (end - arrival) / 1000,
+          queueSec: (start - arrival) / 1000,
           finishReason,
         });
       };
@@ -188,7 +212,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       if (!request.stream) {
         // An answer without tokens (embeddings, rankings, images) takes the time to first token.
         const lastDue = total > 0 ? clock.advance(total) : clock.next();
-        if (lastDue > 0) await waitUntil(arrival + lastDue);
+        if (lastDue > 0) await waitUntil(start + lastDue);
         const reasoning = words.take(plan.reasoningTokens);
         const content = words.take(plan.contentTokens);
         stats.outputTokensTotal += total;
@@ -211,11 +235,11 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       }
       streaming = true;
       return answer(
-        timedStream(
-          emitter,
-          arrival,
-          (firstAt, complete) => complete ? done(emitter.tokensSent, firstAt, finishReason) : vllm.ended(held),
-        ),
+        timedStream(emitter, start, (firstAt, complete) => {
+          releaseSlot();
+          if (complete) done(emitter.tokensSent, firstAt, finishReason);
+          else vllm.ended(held);
+        }),
         SSE_HEADERS,
       );
     } catch (e) {
@@ -228,8 +252,11 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       }
       throw e;
     } finally {
-      // A timed stream leaves the in-flight gauge when its last event is written or the client goes away.
-      if (!streaming) stats.end();
+      // A timed stream leaves the in-flight gauge and its slot when its last event is written or the client goes away.
+      if (!streaming) {
+        stats.end();
+        releaseSlot();
+      }
     }
   };
 
@@ -253,7 +280,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
 
   const timedStream = (
     emitter: SseEmitter,
-    arrival: number,
+    start: number,
     onEnd: (firstAt: number | undefined, complete: boolean) => void,
   ): ReadableStream<Uint8Array> => {
     let handle: ScheduledHandle | undefined;
@@ -270,12 +297,12 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       start(controller) {
         handle = scheduler.add({
           run(horizon) {
-            const text = emitter.emit(horizon - arrival);
+            const text = emitter.emit(horizon - start);
             if (text.length > 0) {
               firstAt ??= performance.now();
               controller.enqueue(encoder.encode(text));
             }
-            if (!emitter.done) return arrival + emitter.nextDue;
+            if (!emitter.done) return start + emitter.nextDue;
             controller.close();
             finish();
             return undefined;
@@ -288,7 +315,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
             }
             finish();
           },
-        }, arrival + emitter.nextDue);
+        }, start + emitter.nextDue);
       },
       cancel() {
         handle?.cancel();
@@ -363,7 +390,12 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
   // With a journal, the body is read through Hono's cache (the journal has started reading it); without one, straight
   // from the request, so the journal costs nothing when off.
   for (const [path, route] of routeOfPath) {
-    app.post(path, journal ? (c) => generate(c.req, route, path) : (c) => generate(c.req.raw, route, path));
+    app.post(
+      path,
+      journal
+        ? (c) => generate(c.req, route, path, c.req.raw.signal)
+        : (c) => generate(c.req.raw, route, path, c.req.raw.signal),
+    );
   }
   return app;
 }

@@ -75,9 +75,11 @@ export function renderServerMetricsTable(metrics: readonly MetricSummary[], maxW
   }
   if (rows.length === 0) return undefined;
   return renderBoxTable(
-    [{ header: "Server Metric", justify: "left", wrap: true }, { header: "Stat", justify: "left" }, {
+    // Every column may wrap at its spaces, so a narrow console keeps the metric names whole as long as it can.
+    [{ header: "Server Metric", justify: "left", wrap: true }, { header: "Stat", justify: "left", wrap: true }, {
       header: "Value",
-    }, { header: "Rate / Count" }],
+      wrap: true,
+    }, { header: "Rate / Count", wrap: true }],
     rows,
     { title: "infermeter | Server Metrics (profiling window)", maxWidth },
   );
@@ -104,10 +106,10 @@ export function renderGpuTable(
   let text = renderBoxTable(
     [
       { header: "GPU", justify: "left", wrap: true },
-      { header: "Power W avg / max" },
-      { header: "Util % avg / max" },
-      { header: "Mem used GB max" },
-      { header: "Energy J" },
+      { header: "Power W avg / max", wrap: true },
+      { header: "Util % avg / max", wrap: true },
+      { header: "Mem used GB max", wrap: true },
+      { header: "Energy J", wrap: true },
     ],
     rows,
     { title: `infermeter | GPU Telemetry Summary (${reachable} telemetry sources reachable)`, maxWidth },
