@@ -175,7 +175,7 @@ export async function runMultiProfile(
 
   const aggregates = results.map((r) => aggregateRuns(r, first.confidenceLevel));
   const files = trials > 1 && !sweep
-    ? await writeAggregate(base, aggregates[0], first.profileRunCooldownSeconds, o)
+    ? await writeAggregate(base, aggregates[0], first, o)
     : sweep
     ? await writeSweep(base, plan, points, aggregates, runs.map((r, i) => ({ ...r, point: pointIndex[i] })), o)
     : [];
@@ -212,9 +212,10 @@ export async function runMultiProfile(
 async function writeAggregate(
   base: string,
   agg: ConfidenceAggregate,
-  cooldownSeconds: number,
+  config: ProfileConfig,
   o: ProfileRunOptions,
 ): Promise<ManifestFile[]> {
+  const cooldownSeconds = config.profileRunCooldownSeconds;
   if (agg.successfulLabels.length === 0) return [];
   const dir = join(base, "aggregate");
   await writeFile(
@@ -223,7 +224,7 @@ async function writeAggregate(
     JSON.stringify(aggregateJsonObject(agg, cooldownSeconds), null, 2),
   );
   await writeFile(dir, "profile_export_aiperf_aggregate.csv", renderAggregateCsv(agg, cooldownSeconds));
-  (o.print ?? console.log)(renderConfidenceTable(agg));
+  (o.print ?? console.log)(renderConfidenceTable(agg, consoleWidth(config)));
   o.logger.info(`Aggregate across runs: ${dir}/`);
   return [
     { role: "aggregate_json", label: "Aggregate JSON", path: "aggregate/profile_export_aiperf_aggregate.json" },
@@ -309,6 +310,21 @@ const TABLE_KEYS: readonly [string, string][] = Object.entries(HEADLINE_STATS).f
   })
 );
 
+/** Which sweep columns a narrow console leaves out first (lowest first); the others always stay. */
+const DROP_ORDER: Readonly<Record<string, number>> = {
+  inter_token_latency_p50: 1,
+  request_latency_p50: 2,
+  time_to_first_token_p50: 3,
+  inter_token_latency_p99: 4,
+  request_latency_p99: 5,
+  time_to_first_token_p99: 6,
+};
+
+/** `--console-width`, else the terminal's width, else AIPerf's 140. */
+function consoleWidth(config: ProfileConfig): number {
+  return config.consoleWidth ?? (Deno.stdout.isTerminal() ? Math.max(80, Deno.consoleSize().columns) : 140);
+}
+
 function renderSweepTable(points: readonly ParsedPoint[], aggs: readonly ConfidenceAggregate[]): string {
   const keys = TABLE_KEYS.filter(([k]) => aggs.some((a) => a.metrics.has(k)));
   const rows = points.map((p, i) => {
@@ -320,14 +336,15 @@ function renderSweepTable(points: readonly ParsedPoint[], aggs: readonly Confide
     [
       { header: "Point", justify: "left" },
       { header: "Status", justify: "left" },
-      ...keys.map(([, h]) => ({ header: h })),
+      // On a narrow console medians give way before tails, ITL before the others; throughputs always stay.
+      ...keys.map(([k, h]) => ({ header: h, ...(DROP_ORDER[k] === undefined ? {} : { dropOrder: DROP_ORDER[k] }) })),
     ],
     rows,
-    { title: "infermeter | Sweep Summary" },
+    { title: "infermeter | Sweep Summary", maxWidth: consoleWidth(points[0].parsed.config) },
   );
 }
 
-function renderConfidenceTable(agg: ConfidenceAggregate): string {
+function renderConfidenceTable(agg: ConfidenceAggregate, width: number): string {
   const keys = TABLE_KEYS.filter(([k]) => agg.metrics.has(k));
   const rows = keys.map(([k, h]) => {
     const s = agg.metrics.get(k)!;
@@ -344,6 +361,6 @@ function renderConfidenceTable(agg: ConfidenceAggregate): string {
       header: `${agg.confidenceLevel * 100}% CI`,
     }, { header: "CV" }],
     rows,
-    { title: `infermeter | ${agg.successfulLabels.length} of ${agg.numRuns} runs` },
+    { title: `infermeter | ${agg.successfulLabels.length} of ${agg.numRuns} runs`, maxWidth: width },
   );
 }
