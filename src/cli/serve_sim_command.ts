@@ -96,6 +96,19 @@ const SERVE_SIM_OPTIONS = [
     help: "Lognormal jitter of each ITL gap, coefficient of variation.",
   },
   {
+    key: "slots",
+    type: "int",
+    default: SIM_DEFAULTS.slots,
+    min: 0,
+    max: 1_000_000,
+    flags: ["--slots", "--max-num-seqs"],
+    group: "Options",
+    metavar: "<n>",
+    defaultDescription: "0: no limit",
+    help: "Requests that generate at once; the others wait in a FIFO queue and the wait counts in their TTFT " +
+      "(see Capacity below).",
+  },
+  {
     key: "tokensPerChunk",
     type: "int",
     default: SIM_DEFAULTS.tokensPerChunk,
@@ -261,11 +274,22 @@ Exact counts: output words are single o200k_base tokens, so re-tokenizing the
 text gives exactly usage.completion_tokens; prompt_tokens is the o200k_base
 count of each message's text (no chat template).
 
-Latency: streamed token k is due at arrival + ttft + k*itl (an absolute
+Latency: streamed token k is due at start + ttft + k*itl, start being the
+arrival (or, with --slots, the moment a slot frees) (an absolute
 schedule: a late event loop sends what is overdue at once, it never drifts); a
 chunk of --tokens-per-chunk tokens leaves when its last token is due; a
 non-streamed response is answered after ttft + itl*(n-1). --fast (--ttft 0
 --itl 0) builds each response at once, for throughput benchmarks.
+
+Capacity: --slots N lets N requests generate at once, like an engine's batch
+of running sequences (vLLM's --max-num-seqs); later ones wait in arrival order
+(FIFO) and start when a slot frees. Each request holds its slot for its service
+time S = ttft + itl x (output tokens - 1) (an answer without tokens: ttft). The
+wait counts in the client's TTFT and in vllm:request_queue_time_seconds;
+vllm:num_requests_waiting shows the queue. The knee: with C concurrent clients
+TTFT stays at ttft while C <= N; past it throughput stays at N/S requests/s and
+each request waits S x (C - N) / N on average, so TTFT = ttft + S x (C - N) / N.
+At an open-loop rate R the knee is R = N/S; past it the queue grows without end.
 
 Calibration: --emit-send-times adds "sim_sent_at_ms" (epoch ms, taken right
 before the chunk is enqueued) to every streamed chunk; a client subtracts it

@@ -83,6 +83,10 @@ export interface SimOptions {
   /** Serve a DCGM-exporter-style `/dcgm/metrics` with this many synthetic GPUs; 0 = none.
    * @default 0 */
   readonly dcgmGpus: number;
+  /** Requests that generate at once (`sim_slots.ts`); the others wait in a FIFO queue, the wait counting in their
+   * time to first token. 0 = no limit.
+   * @default 0 */
+  readonly slots: number;
 }
 
 export const SIM_DEFAULTS: SimOptions = Object.freeze({
@@ -111,6 +115,7 @@ export const SIM_DEFAULTS: SimOptions = Object.freeze({
   shutdownGraceMs: 1000,
   recordRequests: undefined,
   dcgmGpus: 0,
+  slots: 0,
 });
 
 /** Reasoning tokens per `reasoning_effort` (AIPerf mock server values). */
@@ -141,6 +146,7 @@ export function resolveSimOptions(partial: Partial<SimOptions> = {}): SimOptions
   checkNumber("stallMs", o.stallMs, 0, 3_600_000);
   checkNumber("shutdownGraceMs", o.shutdownGraceMs, 0, 3_600_000);
   checkNumber("dcgmGpus", o.dcgmGpus, 0, 64, true);
+  checkNumber("slots", o.slots, 0, 1_000_000, true);
   if (o.seed !== undefined) checkNumber("seed", o.seed, 0, 0xffffffff, true);
   if (typeof o.host !== "string" || o.host.length === 0) throw new RangeError("host must be a non-empty string.");
   if (o.models.length === 0 || o.models.some((m) => typeof m !== "string" || m.length === 0)) {
