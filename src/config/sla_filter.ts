@@ -82,11 +82,18 @@ export function slaUnit(filter: SlaFilter): string {
   return unit === undefined || unit === "ratio" || unit === "count" ? "" : unit;
 }
 
+/** `p95 TTFT`: the statistic and the metric's short name (`error rate` for an average). */
+export function slaSubject(filter: SlaFilter): string {
+  return filter.stat === "avg" ? slaMetricName(filter) : `${filter.stat} ${slaMetricName(filter)}`;
+}
+
+/** `471 ms`, `2.5%`: a value in the filter's unit. */
+export function withSlaUnit(filter: SlaFilter, value: string): string {
+  const unit = slaUnit(filter);
+  return unit === "" ? value : unit === "%" ? `${value}%` : `${value} ${unit}`;
+}
+
 /** `p95 TTFT < 200 ms`. */
 export function describeSla(filter: SlaFilter): string {
-  const unit = slaUnit(filter);
-  const stat = filter.stat === "avg" ? "" : `${filter.stat} `;
-  return `${stat}${slaMetricName(filter)} ${OPS[filter.op].symbol} ${filter.threshold}${
-    unit === "" ? "" : unit === "%" ? "%" : ` ${unit}`
-  }`;
+  return `${slaSubject(filter)} ${OPS[filter.op].symbol} ${withSlaUnit(filter, String(filter.threshold))}`;
 }

@@ -85,7 +85,7 @@ export function multiRunBaseDir(config: ProfileConfig, plan: SweepPlan): string 
 }
 
 /** Sleeps `seconds`, or less when `stop` aborts. */
-function cooldown(seconds: number, stop: AbortSignal | undefined): Promise<void> {
+export function cooldown(seconds: number, stop: AbortSignal | undefined): Promise<void> {
   if (!(seconds > 0) || stop?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(done, seconds * 1000);

@@ -1,10 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  ciWidthConverged,
-  cvConverged,
-  distributionConverged,
-  ksTwoSample,
-} from "../../src/metrics/convergence.ts";
+import { ciWidthConverged, cvConverged, distributionConverged, ksTwoSample } from "../../src/metrics/convergence.ts";
 
 Deno.test("ciWidthConverged compares the Student-t interval width with the threshold times the mean", () => {
   // mean 100, s = 1, n = 3: t(0.975, 2) = 4.3027, width 2·4.3027/√3 = 4.968 → 4.97 % of the mean.
