@@ -84,12 +84,12 @@ function proportion(events: number, total: number, level: number, scale: number)
   return { observed: (events / total) * scale, interval: { low: w.low * scale, high: w.high * scale } };
 }
 
-async function observe(
+function observe(
   filter: SlaFilter,
   summaries: readonly RunSummary[],
   values: readonly (Map<string, number[]> | undefined)[],
   o: JudgeOptions,
-): Promise<{ observed?: number; interval?: Interval }> {
+): { observed?: number; interval?: Interval } {
   const tag = filter.metric_tag;
   const total = summaries.reduce((a, s) => a + s.successCount + s.errorCount, 0);
   if (tag === "request_error_rate") {
@@ -139,7 +139,7 @@ export async function judgeProbe(
     : await Promise.all(done.map((t) => readMetricValues(t.dir, recordTags).catch(() => undefined)));
   const judged: FilterJudgement[] = [];
   for (const filter of filters) {
-    const { observed, interval } = done.length === 0 ? {} : await observe(filter, summaries, values, o);
+    const { observed, interval } = done.length === 0 ? {} : observe(filter, summaries, values, o);
     const meets = meetsSla(filter, observed);
     const withinNoise = interval !== undefined && interval.low <= filter.threshold &&
       filter.threshold <= interval.high && interval.low < interval.high;
