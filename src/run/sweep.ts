@@ -130,7 +130,9 @@ export async function runMultiProfile(
   const converged = points.map(() => false);
   const completedDirs = points.map(() => [] as string[]);
   let cancelled = false;
-  if (first.convergenceMetric !== undefined && first.convergenceMode === "distribution" && first.exportLevel === "summary") {
+  if (
+    first.convergenceMetric !== undefined && first.convergenceMode === "distribution" && first.exportLevel === "summary"
+  ) {
     logger.warning(
       "--convergence-mode distribution compares the runs' per-request records, which --export-level summary does " +
         "not write: every run will be made; use --export-level records.",

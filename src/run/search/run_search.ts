@@ -170,7 +170,9 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
       judgement = await judge();
     }
     const p: SearchProbe = { index, label, values: { ...values }, runs, judgement, repeats, nonMonotonic: false };
-    if (stopped === undefined) print(verdictLine(shown, judgement, spec.filters.length > 0));
+    if (stopped === undefined && (spec.filters.length > 0 || judgement.runs === 0)) {
+      print(verdictLine(shown, judgement));
+    }
     return p;
   }
 
@@ -297,9 +299,8 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
 }
 
 /** `✓ concurrency 8: p95 TTFT 31.2 ms ± 0.4` / `✗ concurrency 12: fails TTFT (p95 TTFT 91.2 ms ± 3.1)`. */
-function verdictLine(shown: string, j: ProbeJudgement, judged: boolean): string {
+function verdictLine(shown: string, j: ProbeJudgement): string {
   if (j.runs === 0) return `✗ ${shown}: no run completed`;
-  if (!judged) return `· ${shown} done`;
   const figures = j.filters.map(describeObserved).join(", ");
   if (j.feasible) return `✓ ${shown} within SLO: ${figures}${j.withinNoise ? " (within noise)" : ""}`;
   const failed = [...new Set(j.filters.filter((f) => !f.meets).map((f) => slaMetricName(f.filter)))].join(" and ");
