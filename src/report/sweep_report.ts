@@ -20,6 +20,8 @@ export interface SweepReportPoint {
 
 /** What a sweep page adds to the points: the answer of a search (first on the page) and its SLOs (on the charts). */
 export interface SweepPageOptions {
+  /** The page's title. @default "infermeter sweep — N points" */
+  readonly title?: string;
   readonly answer?: string;
   readonly slos?: readonly SloLine[];
 }
@@ -67,7 +69,7 @@ export function sweepPage(points: readonly SweepReportPoint[], options: SweepPag
     sections.push({ kind: "heading", text: `Point ${p.label}` }, { kind: "facts", facts: runFacts(p.run!) });
   }
   return {
-    title: `infermeter sweep — ${points.length} points`,
+    title: options.title ?? `infermeter sweep — ${points.length} points`,
     subtitle: runs[0]?.model,
     sections,
     footer: done.flatMap((p) => clientFooter(p.run!).map((line) => `${p.label}: ${line}`)),

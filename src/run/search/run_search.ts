@@ -368,7 +368,9 @@ async function writeReport(
     const json = last === undefined ? undefined : (await findRunPaths([last.dir]).catch(() => []))[0];
     const run = json === undefined ? undefined : await readRunExport(json).catch(() => undefined);
     const verdict = spec.filters.length === 0 ? "" : probe.judgement.feasible ? " ✓" : " ✗";
-    points.push({ label: `${probe.label}${verdict}`, run, failure: run === undefined ? "failed" : undefined });
+    const v = probe.values;
+    const name = v.isl === undefined ? `concurrency ${v.concurrency}` : `${v.isl}/${v.osl} at ${v.concurrency}`;
+    points.push({ label: `${name}${verdict}`, run, failure: run === undefined ? "failed" : undefined });
   }
   const slos = spec.filters.map((f) => ({
     tag: f.metric_tag,
@@ -376,6 +378,7 @@ async function writeReport(
     threshold: f.threshold,
     label: describeSla(f),
   }));
-  await writeFileAtomic(join(base, "report.html"), await renderSweepReport(points, { answer: sentence, slos }));
+  const title = `infermeter search — ${spec.recipe}, ${probes.length} probes`;
+  await writeFileAtomic(join(base, "report.html"), await renderSweepReport(points, { title, answer: sentence, slos }));
   return { role: "report_html", label: "HTML Report", path: "report.html" };
 }
