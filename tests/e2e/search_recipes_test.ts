@@ -6,7 +6,7 @@
  * p95 lands near the line is repeated before the search decides.
  */
 import assert from "node:assert/strict";
-import { assertExit, exists, readJson, runCli, startSim, tempDir } from "./cli_harness.ts";
+import { assertExit, exists, readJson, runCli, spawnCli, startSim, tempDir } from "./cli_harness.ts";
 
 const KNEE = 4;
 const SIM = ["--slots", String(KNEE), "--ttft", "20", "--itl", "15", "--seed", "3"];
@@ -134,4 +134,25 @@ Deno.test("--search-recipe refuses a missing SLA, a missing --streaming and a li
     assertExit(run, 2);
     assert.match(run.stderr, expected);
   }
+});
+
+Deno.test("a search stopped by SIGINT exits 130 and writes what it knew, said to be interrupted", async () => {
+  await using tmp = await tempDir();
+  // A slow probe (one slot, 200 requests of 60 ms each) so the signal lands while it runs.
+  await using sim = await startSim(["--slots", "1", "--ttft", "20", "--itl", "5", "--seed", "1"]);
+  const args = profileArgs(sim.url).map((a) => (a === "24" ? "200" : a));
+  await using cli = spawnCli([...args, "--artifact-dir", "search"], { cwd: tmp.path, timeoutMs: 60_000 });
+  const deadline = Date.now() + 45_000;
+  while (!cli.stderrSoFar().includes("is PROFILING") && Date.now() < deadline && !cli.hasExited()) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  cli.kill("SIGINT");
+  const run = await cli.result;
+  assertExit(run, 130);
+  const answer = await readJson<{ answer: string }>(`${tmp.path}/search/search_answer.json`);
+  assert.match(answer.answer, /^interrupted before the search ended; so far: /);
+  const history = await readJson<{ convergence_reason: string }>(`${tmp.path}/search/search_history.json`);
+  assert.equal(history.convergence_reason, "cancelled");
+  assert.ok(await exists(`${tmp.path}/search/run_manifest.json`));
 });

@@ -125,7 +125,7 @@ export const MULTI_RUN_OPTIONS = optionGroup("Multi-Run", [
     flags: ["--search-recipe"],
     common: true,
     metavar: "<recipe>",
-    conflictsWith: [{ key: "requestRate", why: "searches over concurrency" }],
+    conflictsWith: [{ key: "requestRate", why: "both set the load (a search probes concurrencies)" }],
     help: "Search the load for you, each probe an ordinary run in its own directory, e.g. " +
       "max-concurrency-under-sla --ttft-sla-ms 200: the highest concurrency within the SLAs (see the README).",
   },

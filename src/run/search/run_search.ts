@@ -265,6 +265,15 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
     }
   }
 
+  if (stopped !== undefined || o.stop?.aborted) {
+    // The search did not finish: say so first, so the figures are read as what was known when it stopped.
+    const sentence = `${stopped === "unreachable" ? "the server could not be reached" : "interrupted"} before the ` +
+      `search ended; so far: ${answer.sentence}`;
+    answer = {
+      sentence,
+      json: { ...(answer.json as Record<string, unknown>), answer: sentence } as SearchAnswer["json"],
+    };
+  }
   files.unshift(...await writeSweepAggregate(base, spec, probes, summaries, level));
   await writeJson(base, "search_answer.json", answer.json);
   files.push({ role: "search_answer_json", label: "Search answer", path: "search_answer.json" });
