@@ -36,7 +36,7 @@ import { type ProfileEnd, type ProfileRunOptions, runProfileRun } from "../profi
 import { CONSISTENT_SEED, cooldown } from "../sweep.ts";
 import { describeObserved, judgeProbe, type ProbeJudgement, type ProbeTrial } from "./probe_verdict.ts";
 import { type BoundaryPlanner, boundaryPlanner } from "./sla_planners.ts";
-import { concurrencyOf, type SearchProbe } from "./search_probe.ts";
+import { concurrencyOf, type SearchProbe, summariesOf } from "./search_probe.ts";
 import {
   degradationKnee,
   degradationKneeJson,
@@ -102,7 +102,6 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
   const level = config.confidenceLevel;
   const probes: SearchProbe[] = [];
   const allRuns: RunRecord[] = [];
-  const summaries = new Map<number, RunSummary[]>();
   let stopped: "cancelled" | "unreachable" | undefined;
 
   o.logger.info(
@@ -118,7 +117,7 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
       ? `concurrency ${values.concurrency}`
       : `ISL ${values.isl}, OSL ${values.osl}, concurrency ${values.concurrency}`;
     const trials: ProbeTrial[] = [];
-    const runs: { label: string; dir: string; end: string }[] = [];
+    const runs: { label: string; dir: string; end: string; summary?: RunSummary }[] = [];
     const judge = () =>
       judgeProbe(trials, spec.filters, {
         level,
@@ -127,6 +126,7 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
       });
     const runOnce = async () => {
       const n = runs.length + 1;
+      if (n > 1) await cooldown(config.profileRunCooldownSeconds, o.stop);
       const dir = dirOf(n);
       const runLabel = `run_${pad4(n)}`;
       o.logger.info(`── probe ${index + 1}: ${shown}${n > 1 ? `, run ${n}` : ""} ──`);
@@ -152,10 +152,9 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
         o.logger.error(`${label} ${runLabel} failed: ${end}`);
       }
       trials.push({ dir, summary });
-      runs.push({ label: runLabel, dir, end: String(end) });
+      runs.push({ label: runLabel, dir, end: String(end), summary });
       const pointLabel = dir === join(base, label) ? label : `${label}/${runLabel}`;
       allRuns.push({ label: pointLabel, dir, end: String(end), values: { ...values } });
-      if (summary !== undefined) summaries.set(index, [...(summaries.get(index) ?? []), summary]);
     };
     for (let t = 0; t < trialsPerProbe && stopped === undefined; t++) await runOnce();
     let judgement: ProbeJudgement = await judge();
@@ -190,6 +189,7 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
   if (p.kind === "boundary") {
     planner = boundaryPlanner(p.style, p);
     for (let v = planner.next(); v !== undefined && stopped === undefined && !o.stop?.aborted; v = planner.next()) {
+      if (probes.length > 0) await cooldown(config.parameterSweepCooldownSeconds, o.stop);
       const label = `search_iter_${pad4(probes.length)}`;
       const result = await probe({ concurrency: v }, label, (n) => join(base, label, "profile_runs", `run_${pad4(n)}`));
       if (stopped !== undefined) {
@@ -240,7 +240,7 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
     } else if (spec.postProcess === "degradation_knee") {
       const d = spec.degradation!;
       const points = [...probes].sort((a, b) => concurrencyOf(a) - concurrencyOf(b)).flatMap((x) => {
-        const y = runsStat(summaries.get(x.index) ?? [], d.metricTag, d.stat);
+        const y = runsStat(summariesOf(x), d.metricTag, d.stat);
         return y === undefined ? [] : [[concurrencyOf(x), y] as const];
       });
       await writeJson(aggregateDir, "degradation_knee.json", degradationKneeJson(spec, points));
@@ -256,8 +256,8 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
         isl: x.values.isl,
         osl: x.values.osl,
         concurrency: concurrencyOf(x),
-        x: runsStat(summaries.get(x.index) ?? [], "time_to_first_token", "p95"),
-        y: runsStat(summaries.get(x.index) ?? [], "output_token_throughput", "avg"),
+        x: runsStat(summariesOf(x), "time_to_first_token", "p95"),
+        y: runsStat(summariesOf(x), "output_token_throughput", "avg"),
       })));
       await writeJson(aggregateDir, "pareto_sweep.json", paretoSweepJson(cellsOut));
       files.push({ role: "pareto_sweep_json", label: "Pareto sweep", path: "sweep_aggregate/pareto_sweep.json" });
@@ -274,7 +274,7 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
       json: { ...(answer.json as Record<string, unknown>), answer: sentence } as SearchAnswer["json"],
     };
   }
-  files.unshift(...await writeSweepAggregate(base, spec, probes, summaries, level));
+  files.unshift(...await writeSweepAggregate(base, spec, probes, level));
   await writeJson(base, "search_answer.json", answer.json);
   files.push({ role: "search_answer_json", label: "Search answer", path: "search_answer.json" });
   const report = await writeReport(base, spec, probes, answer.sentence).catch((err: Error) => {
@@ -326,7 +326,6 @@ async function writeSweepAggregate(
   base: string,
   spec: SearchSpec,
   probes: readonly SearchProbe[],
-  summaries: ReadonlyMap<number, readonly RunSummary[]>,
   level: number,
 ): Promise<ManifestFile[]> {
   if (probes.length === 0) return [];
@@ -336,9 +335,8 @@ async function writeSweepAggregate(
     values: [...new Set(probes.map((p) => p.values[name]))].sort((a, b) => a - b),
   }));
   const points = probes.map((p) => {
-    const ok = summaries.get(p.index) ?? [];
-    const results: RunResult[] = p.runs.map((r, i) =>
-      i < ok.length ? { label: r.label, summary: ok[i] } : { label: r.label, error: r.end }
+    const results: RunResult[] = p.runs.map((r) =>
+      r.summary !== undefined ? { label: r.label, summary: r.summary } : { label: r.label, error: r.end }
     );
     return { parameters: p.values, aggregate: aggregateRuns(results, level) };
   });

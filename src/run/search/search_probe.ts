@@ -1,4 +1,5 @@
 /** One probe of a search as the artifacts, the answer and the report see it. */
+import type { RunSummary } from "../../metrics/run_summary.ts";
 import type { ProbeJudgement } from "./probe_verdict.ts";
 
 export interface SearchProbe {
@@ -8,8 +9,13 @@ export interface SearchProbe {
   readonly label: string;
   /** What the probe set: `{concurrency: 12}`, plus `isl` and `osl` for a Pareto sweep. */
   readonly values: Readonly<Record<string, number>>;
-  /** Each run of it (the first, then repeats): its directory and how it ended. */
-  readonly runs: readonly { readonly label: string; readonly dir: string; readonly end: string }[];
+  /** Each run of it (the first, then repeats): its directory, how it ended, its summary when it has one. */
+  readonly runs: readonly {
+    readonly label: string;
+    readonly dir: string;
+    readonly end: string;
+    readonly summary?: RunSummary;
+  }[];
   readonly judgement: ProbeJudgement;
   /** Repeats run because the verdict was within noise. */
   readonly repeats: number;
@@ -20,4 +26,9 @@ export interface SearchProbe {
 /** The swept value of a probe. */
 export function concurrencyOf(p: SearchProbe): number {
   return p.values.concurrency;
+}
+
+/** The summaries of a probe's runs that produced one. */
+export function summariesOf(p: SearchProbe): RunSummary[] {
+  return p.runs.flatMap((r) => (r.summary === undefined ? [] : [r.summary]));
 }
