@@ -7,7 +7,8 @@
  *   `<base>/sweep_aggregate/profile_export_aiperf_sweep.{json,csv}` and a summary table on the console.
  * A point or run that fails is reported and the rest go on; Ctrl-C stops everything (what ran is aggregated).
  * Repeated runs use one seed (`--random-seed`, else 42 with `--set-consistent-seed`) so every run sends the same
- * workload; by default only the first run warms up (`--profile-run-disable-warmup-after-first`).
+ * workload; by default only the first run warms up (`--profile-run-disable-warmup-after-first`). With
+ * `--convergence-metric`, a point's runs stop early once they agree (`--num-profile-runs` is then the most).
  */
 import { joinPath as join } from "../runtime/file_path.ts";
 import type { ParsedProfile } from "../config/parse_profile_args.ts";
@@ -39,6 +40,14 @@ import {
   renderManifest,
 } from "../export/run_manifest.ts";
 import { VERSION } from "../base/version.ts";
+import {
+  ciWidthConverged,
+  CONVERGENCE_DEFAULT_THRESHOLD,
+  CONVERGENCE_MIN_RUNS,
+  cvConverged,
+  distributionConverged,
+} from "../metrics/convergence.ts";
+import { readMetricValues } from "../report/record_values.ts";
 
 /** How a multi-profile run ended, for the CLI's exit code. */
 export type MultiRunEnd =
@@ -85,7 +94,7 @@ export function multiRunBaseDir(config: ProfileConfig, plan: SweepPlan): string 
 }
 
 /** Sleeps `seconds`, or less when `stop` aborts. */
-function cooldown(seconds: number, stop: AbortSignal | undefined): Promise<void> {
+export function cooldown(seconds: number, stop: AbortSignal | undefined): Promise<void> {
   if (!(seconds > 0) || stop?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(done, seconds * 1000);
@@ -117,7 +126,18 @@ export async function runMultiProfile(
   const runs: { label: string; dir: string; end?: ProfileEnd; error?: string }[] = [];
   /** The point each entry of `runs` ran. */
   const pointIndex: number[] = [];
+  /** Points whose repeated runs converged (`--convergence-metric`): their remaining runs are skipped. */
+  const converged = points.map(() => false);
+  const completedDirs = points.map(() => [] as string[]);
   let cancelled = false;
+  if (
+    first.convergenceMetric !== undefined && first.convergenceMode === "distribution" && first.exportLevel === "summary"
+  ) {
+    logger.warning(
+      "--convergence-mode distribution compares the runs' per-request records, which --export-level summary does " +
+        "not write: every run will be made; use --export-level records.",
+    );
+  }
   logger.info(
     (sweep ? `Sweep over ${plan.parameters.map((p) => p.name).join(" × ")}: ${points.length} points` : "Profile") +
       (trials > 1 ? `, ${trials} runs each` : "") + `; results in ${base}/`,
@@ -137,6 +157,7 @@ export async function runMultiProfile(
         break outer;
       }
       const point = points[i];
+      if (converged[i]) continue;
       const runLabel = `run_${String(trial + 1).padStart(4, "0")}`;
       const dir = !sweep
         ? join(base, "profile_runs", runLabel)
@@ -166,6 +187,16 @@ export async function runMultiProfile(
       }
       if (outcome.end === "completed" && outcome.summary !== undefined) {
         results[i].push({ label: runLabel, summary: outcome.summary });
+        completedDirs[i].push(dir);
+        if (trial + 1 < trials && await hasConverged(first, results[i], completedDirs[i])) {
+          converged[i] = true;
+          logger.info(
+            `${
+              sweep ? `${point.label}: ` : ""
+            }${first.convergenceMetric} converged by ${first.convergenceMode} after ` +
+              `${completedDirs[i].length} runs; the remaining runs are skipped.`,
+          );
+        }
       } else {
         logger.error(`${label} did not complete (${outcome.end}); the ${sweep ? "sweep" : "runs"} go on.`);
         results[i].push({ label: runLabel, error: outcome.end });
@@ -271,6 +302,34 @@ async function writeSweep(
   }
   o.logger.info(`Sweep summary: ${dir}/ and ${join(base, "report.html")}`);
   return files;
+}
+
+/**
+ * Whether a point's completed runs agree well enough to stop (`--convergence-metric` and `--convergence-mode`,
+ * AIPerf's adaptive multi-run; `metrics/convergence.ts`). Checked after each completed run from the second on.
+ */
+async function hasConverged(
+  c: ProfileConfig,
+  results: readonly RunResult[],
+  dirs: readonly string[],
+): Promise<boolean> {
+  const metric = c.convergenceMetric;
+  if (metric === undefined) return false;
+  const threshold = c.convergenceThreshold ?? CONVERGENCE_DEFAULT_THRESHOLD[c.convergenceMode];
+  if (c.convergenceMode === "distribution") {
+    if (dirs.length < CONVERGENCE_MIN_RUNS) return false;
+    const read = (dir: string) => readMetricValues(dir, [metric]).then((v) => v?.get(metric) ?? []).catch(() => []);
+    const earlier = (await Promise.all(dirs.slice(0, -1).map(read))).flat();
+    return distributionConverged(earlier, await read(dirs[dirs.length - 1]), threshold);
+  }
+  const values = results.flatMap((r) => {
+    const m = r.summary?.metrics.find((x) => x.tag === metric);
+    const v = m?.stats !== undefined ? (m.stats as unknown as Record<string, number>)[c.convergenceStat] : m?.value;
+    return typeof v === "number" && Number.isFinite(v) ? [v] : [];
+  });
+  return c.convergenceMode === "cv"
+    ? cvConverged(values, threshold)
+    : ciWidthConverged(values, c.confidenceLevel, threshold);
 }
 
 /** One profile run of a point, with its directory, seed and warmup set. */
