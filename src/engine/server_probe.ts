@@ -93,7 +93,7 @@ export async function listModels(p: ProbeTarget): Promise<string[] | undefined> 
 export async function discoverModel(p: ProbeTarget): Promise<{ readonly model: string } | { readonly reason: string }> {
   const res = await requestOrReason(p, "GET", "/v1/models");
   const where = `${p.target.scheme}://${p.target.hostHeader}`;
-  if ("reason" in res) return { reason: `cannot connect to ${where} (${res.reason})` };
+  if ("reason" in res) return { reason: `cannot connect to ${where} (${transportCause(res.reason)})` };
   if (res.status !== 200) return { reason: `GET /v1/models on ${where} answered ${res.status}` };
   let data: unknown;
   try {
@@ -103,6 +103,17 @@ export async function discoverModel(p: ProbeTarget): Promise<{ readonly model: s
   }
   const first = Array.isArray(data) ? data.find((m) => typeof m?.id === "string")?.id as string | undefined : undefined;
   return first === undefined ? { reason: `GET /v1/models on ${where} lists no model` } : { model: first };
+}
+
+/** The cause in a transport error's sentence, in a few words ("connection refused"), for a message of our own. */
+export function transportCause(message: string): string {
+  if (/connection refused/i.test(message)) return "connection refused";
+  if (/timed out|no answer within/i.test(message)) return "no answer in time";
+  if (/lookup|resolve|name or service not known|nodename nor servname|dns/i.test(message)) {
+    return "the host name does not resolve";
+  }
+  if (/certificate|tls|ssl|handshake/i.test(message)) return `TLS failed: ${message.split(/[;(]/)[0].trim()}`;
+  return message.split(/;/)[0].replace(/\.$/, "").trim();
 }
 
 export interface WaitOptions {
