@@ -14,6 +14,7 @@ import type {
 import type { Phase, RecordError, RequestRecord } from "../records/request_record.ts";
 import { ResponseCollector } from "./response_collector.ts";
 import { httpReason } from "./http_reason.ts";
+import { DEFAULT_POLL_INTERVAL_MS, sendJob } from "./job_poller.ts";
 import type { SendMeta } from "./phase_runner.ts";
 
 /** Which session turn a request is, so several URLs can keep a session on one (engine/target_set.ts). */
@@ -45,6 +46,10 @@ export interface ExecutorContext {
   readonly keepRaw?: boolean;
   /** Header that carries the session's correlation id (`--session-header`). @default "X-Correlation-ID" */
   readonly sessionHeader?: string;
+  /** For an API that answers with jobs: ms between status polls. @default 100 (AIPerf) */
+  readonly pollIntervalMs?: number;
+  /** For an API that answers with jobs: download each finished job's content (`--download-video-content`). */
+  readonly downloadContent?: boolean;
 }
 
 /** What is sent: the body, and what the record says about it. */
@@ -92,12 +97,21 @@ export async function executeRequest(
   // AIPerf's start_perf_ns: taken immediately before the request is handed to the transport.
   const start = performance.now();
   const first = meta.onFirstResponse;
-  const ex = await ctx.sender.send(request, {
+  const sendOptions: SendOptions = {
     signal,
     deadline: start + ctx.timeoutMs,
     onSseEvent: first === undefined ? collector.onEvent : firstEventHook(collector.onEvent, first),
     cancelAfterSentMs: meta.cancelAfterMs,
-  }, { session: meta.sessionIndex, turn: meta.turnIndex, lastTurn: meta.lastTurn ?? true });
+  };
+  const route: RequestRoute = { session: meta.sessionIndex, turn: meta.turnIndex, lastTurn: meta.lastTurn ?? true };
+  const job = ctx.adapter.job;
+  const ex = job === undefined ? await ctx.sender.send(request, sendOptions, route) : await sendJob(
+    ctx.sender,
+    request,
+    sendOptions,
+    route,
+    { job, pollIntervalMs: ctx.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, downloadContent: ctx.downloadContent },
+  );
   const end = ex.lastByteAt ?? performance.now();
   collector.flush();
   if (!ex.error && !ex.streamed && ex.body !== undefined && isOk(ex.status)) collector.addBody(ex.body, end);
@@ -152,6 +166,8 @@ export async function executeRequest(
     bodyBytesReceived: ex.bodyBytesReceived ?? (ex.requestSent === undefined ? undefined : 0),
     rawResponses: collector.raw?.map((r) => ({ t: r.t + off, text: r.text })),
     sentBody: ctx.keepRaw ? BODY_TEXT.decode(entry.body) : undefined,
+    videoInferenceTimeS: collector.video?.inferenceTimeS,
+    videoPeakMemoryMb: collector.video?.peakMemoryMb,
   };
 }
 

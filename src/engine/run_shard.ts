@@ -37,6 +37,8 @@ export interface ShardSpec {
   readonly timeoutMs: number;
   /** Header that carries each session's correlation id instead of `X-Correlation-ID` (`--session-header`). */
   readonly sessionHeader?: string;
+  /** For an API that answers with jobs, download each finished job's content (`--download-video-content`). */
+  readonly downloadContent?: boolean;
   readonly conversations: readonly PreparedConversation[];
   /** What turns built at send time are built with. */
   readonly bodySettings: BodySettings;
@@ -90,6 +92,7 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
         workerId: spec.workerId,
         phase: phase.name,
         keepRaw: spec.keepRaw,
+        ...(spec.downloadContent === true ? { downloadContent: true } : {}),
       },
     };
     const offset = sessionOffset;

@@ -56,6 +56,8 @@ const FIELDS: Readonly<Record<keyof RequestRecord, readonly [Kind, boolean]>> = 
   bodyBytesReceived: ["number", false],
   rawResponses: ["raw", false],
   sentBody: ["string", false],
+  videoInferenceTimeS: ["number", false],
+  videoPeakMemoryMb: ["number", false],
 };
 
 const USAGE_KEYS = ["promptTokens", "completionTokens", "totalTokens", "reasoningTokens"] as const;

@@ -154,6 +154,7 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
     }),
     timeoutMs: config.requestTimeoutSeconds * 1000,
     ...(config.sessionHeader === undefined ? {} : { sessionHeader: config.sessionHeader }),
+    ...(config.downloadVideoContent ? { downloadContent: true } : {}),
     conversations,
     bodySettings: settings,
     keepRaw: config.exportLevel === "raw",

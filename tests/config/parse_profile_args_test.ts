@@ -405,8 +405,8 @@ Deno.test("parseProfileArgs reports every problem together, one line each", asyn
         "0",
         "--isl",
         "abc",
-        "--endpoint-type",
-        "video_generation",
+        "--model-selection-strategy",
+        "weighted",
         "--export-level",
         "everything",
         "--frobnicate",
@@ -425,7 +425,7 @@ Deno.test("parseProfileArgs reports every problem together, one line each", asyn
   assert.match(text, /--isl: 'abc' is not a whole number/);
   assert.match(
     text,
-    /--endpoint-type: 'video_generation' is not supported yet by infermeter.*use one of: chat, completions, /,
+    /--model-selection-strategy: 'weighted' is not supported yet by infermeter.*use one of: round_robin, random/,
   );
   assert.match(text, /--export-level: 'everything' is not a valid choice; use one of: summary, records, raw\./);
   assert.match(text, /Unknown option '--frobnicate'/);

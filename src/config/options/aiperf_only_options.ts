@@ -191,7 +191,6 @@ export const PENDING_AIPERF_OPTIONS: readonly UnsupportedOptionSpec<ReservedGrou
   pending(SEARCH, "required", ["--osl-max"]),
   pending(SEARCH, "required", ["--osl-steps"]),
   // video input
-  pending(VIDEO, "none", ["--download-video-content"]),
   pending(VIDEO, "required", ["--video-batch-size", "--batch-size-video"]),
   pending(VIDEO, "required", ["--video-duration"]),
   pending(VIDEO, "required", ["--video-fps"]),
