@@ -243,7 +243,7 @@ export async function detectDatasetLoader(
     : undefined;
   const named = typeof type === "string" ? loaders.find((l) => l.name === type) : undefined;
   if (named !== undefined) {
-    if (!named.canLoad(record)) {
+    if (!named.canLoad(record, file)) {
       throw new DatasetError(
         file,
         line,
@@ -252,7 +252,7 @@ export async function detectDatasetLoader(
     }
     return named;
   }
-  const matches = loaders.filter((l) => l.canLoad(record));
+  const matches = loaders.filter((l) => l.canLoad(record, file));
   if (matches.length === 1) return matches[0];
   if (matches.length === 0) {
     const typeNote = typeof type === "string"
