@@ -194,7 +194,7 @@ export async function detectDirectoryLoader(
       dir,
       undefined,
       jsonl === 0
-        ? `is a directory with no .jsonl files; directories hold one conversation per .jsonl file (${names})`
+        ? `is a directory with no .jsonl files; directories hold .jsonl files (${names})`
         : `is a directory whose files match no format that reads directories (${names}); pass --custom-dataset-type`,
     );
   }

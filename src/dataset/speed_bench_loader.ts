@@ -105,7 +105,11 @@ async function loadSpeedBench(spec: SpeedBenchSpec, path: string): Promise<Datas
     else existing.turns.push(...conversation.turns);
   }
   if (rows === 0) {
-    throw new DatasetError(path, undefined, 'has no records; write one SPEED-Bench row ({"question_id", ...}) per line');
+    throw new DatasetError(
+      path,
+      undefined,
+      'has no records; write one SPEED-Bench row ({"question_id", ...}) per line',
+    );
   }
   if (byId.size === 0) {
     throw new DatasetError(

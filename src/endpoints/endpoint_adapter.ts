@@ -76,6 +76,8 @@ export interface EndpointCapabilities {
   readonly media?: readonly MediaKind[];
   /** Why `--use-legacy-max-tokens` does not apply to this API (it has one output-cap field); the run is refused. */
   readonly refusesLegacyMaxTokens?: string;
+  /** Turns may carry messages written in the dataset (`Turn.messages`, `Turn.tools`), sent as they are. */
+  readonly literalMessages?: boolean;
   /** Every turn must carry one input of this kind (the audio to transcribe, the image to edit). */
   readonly requiresMedia?: MediaKind;
   /** Media must be inline (a data URL): the API takes no URL to fetch (AIPerf's `requires_inline_media`). */

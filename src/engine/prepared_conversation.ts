@@ -102,6 +102,12 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
   for (const conversation of dataset.conversations) {
     for (const [i, turn] of conversation.turns.entries()) {
       if (turn.rawPayload !== undefined) continue;
+      if (turn.messages !== undefined && !opts.adapter.capabilities.literalMessages) {
+        throw new InputError(
+          `${endpoint} cannot send the messages written in the dataset (conversation ${conversation.id}); use ` +
+            "--endpoint-type chat.",
+        );
+      }
       if (required !== undefined && !turn.media?.some((m) => m.kind === required)) {
         throw new InputError(
           `${endpoint} sends ${mediaArticle(required)} input with every request, and turn ${i} of conversation ` +

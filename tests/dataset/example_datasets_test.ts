@@ -49,6 +49,7 @@ Deno.test("every example dataset is detected as its format and loads", async () 
     ["random_pool", "random_pool", 100, 100],
     ["inputs.json", "inputs_json", 2, 3],
     ["speed_bench/qualitative.jsonl", "speed_bench_qualitative", 3, 5],
+    ["sagemaker_capture", "sagemaker_data_capture", 3, 3],
   ];
   for (const [file, format, conversations, turns] of expected) {
     const dataset = await loadDataset({ inputFile: `${root}datasets/examples/${file}`, tokenizer, seed: 1 });

@@ -66,7 +66,10 @@ Deno.test("SPEED-Bench: malformed rows and the Hugging Face placeholder are refu
     [{ ...good, messages: [{ role: "user", content: " " }] }, /:2: "messages"\[0\] needs a non-empty "content"/],
     [{
       ...good,
-      messages: [{ role: "user", content: "FULL BENCHMARK DATA SHOULD BE FETCHED FROM THE SOURCE USING SPECDEC_BENCH" }],
+      messages: [{
+        role: "user",
+        content: "FULL BENCHMARK DATA SHOULD BE FETCHED FROM THE SOURCE USING SPECDEC_BENCH",
+      }],
     }, /:2: "messages"\[0\] is the placeholder.*specdec_bench/],
   ];
   for (const [bad, message] of cases) {
