@@ -15,6 +15,7 @@ import { bailianTraceLoader } from "./bailian_trace_loader.ts";
 import { burstGptLoader } from "./burst_gpt_loader.ts";
 import { SPEED_BENCH_LOADERS } from "./speed_bench_loader.ts";
 import { sageMakerCaptureLoader } from "./sagemaker_capture_loader.ts";
+import { basetenTraceLoader } from "./baseten_trace_loader.ts";
 
 const LOADER_LIST = [
   singleTurnLoader,
@@ -23,6 +24,7 @@ const LOADER_LIST = [
   mooncakeTraceLoader,
   bailianTraceLoader,
   burstGptLoader,
+  basetenTraceLoader,
   rawPayloadLoader,
   inputsJsonLoader,
   sageMakerCaptureLoader,
@@ -41,8 +43,6 @@ export const DATASET_LOADER_OPTIONS: readonly DatasetLoaderOptionSpec[] = LOADER
 
 export const DATASET_LOADERS: Registry<DatasetLoader> = new Registry("dataset type", LOADER_LIST, {
   unsupported: {
-    baseten_trace: "Baseten traces are Parquet/Arrow files, which infermeter does not read; export the rows to " +
-      "mooncake_trace JSONL (timestamp, input_length or text_input, output_length, session_id) and use that",
     dag_jsonl: "agent DAG conversations (forks and spawns) are not replayed yet; flatten each path into a " +
       "multi_turn line to replay it",
     weka_trace: "Weka agent traces (sub-agent topology) are not replayed yet; use mooncake_trace with hash_ids",
