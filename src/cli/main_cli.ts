@@ -44,6 +44,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "Run a profile from the pods of a Kubernetes Indexed Job (generate the manifests, or run and merge).",
     run: async (args) => (await import("./kube.ts")).runKube(args),
   },
+  plugins: {
+    summary: "List the endpoint types, dataset types, load strategies, outputs and metrics infermeter is built from.",
+    run: async (args) => (await import("./plugins.ts")).runPlugins(args),
+  },
   demo: {
     summary: "Start the simulated server, profile it, print the results and stop it.",
     run: async (args) => (await import("./demo.ts")).runDemo(args),
