@@ -44,6 +44,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "Run a profile from the pods of a Kubernetes Indexed Job (generate the manifests, or run and merge).",
     run: async (args) => (await import("./kube.ts")).runKube(args),
   },
+  chat: {
+    summary: "Chat with a server one message at a time, printing each reply's TTFT, tokens/s and ITL.",
+    run: async (args) => (await import("./chat.ts")).runChat(args),
+  },
   plugins: {
     summary: "List the endpoint types, dataset types, load strategies, outputs and metrics infermeter is built from.",
     run: async (args) => (await import("./plugins.ts")).runPlugins(args),
