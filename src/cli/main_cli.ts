@@ -48,6 +48,14 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "Chat with a server one message at a time, printing each reply's TTFT, tokens/s and ITL.",
     run: async (args) => (await import("./chat.ts")).runChat(args),
   },
+  "analyze-trace": {
+    summary: "Analyze a Mooncake trace: ISL/OSL distributions, shared prefixes, theoretical cache hit rates.",
+    run: async (args) => (await import("./analyze_trace.ts")).runAnalyzeTrace(args),
+  },
+  validate: {
+    summary: "Check that a file is a valid artifact (mooncake-trace) before a run uses it.",
+    run: async (args) => (await import("./validate.ts")).runValidate(args),
+  },
   plugins: {
     summary: "List the endpoint types, dataset types, load strategies, outputs and metrics infermeter is built from.",
     run: async (args) => (await import("./plugins.ts")).runPlugins(args),
