@@ -48,6 +48,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "Chat with a server one message at a time, printing each reply's TTFT, tokens/s and ITL.",
     run: async (args) => (await import("./chat.ts")).runChat(args),
   },
+  analyze: {
+    summary: "Views of a finished run: session swim lanes (PNG), the messages each turn sent (HTML).",
+    run: async (args) => (await import("./analyze.ts")).runAnalyze(args),
+  },
   "analyze-trace": {
     summary: "Analyze a Mooncake trace: ISL/OSL distributions, shared prefixes, theoretical cache hit rates.",
     run: async (args) => (await import("./analyze_trace.ts")).runAnalyzeTrace(args),

@@ -58,6 +58,8 @@ export interface RequestPayload {
   readonly turnIndex: number;
   /** The request body's bytes, written as they are. */
   readonly body: Uint8Array;
+  /** The body as JSON, where its bytes are another encoding of it (a multipart upload): what the raw export shows. */
+  readonly payload?: Readonly<Record<string, unknown>>;
   readonly inputTokens?: number;
   readonly requestedOutputTokens?: number;
 }
@@ -165,10 +167,17 @@ export async function executeRequest(
     bodyBytesSent: ex.bodyBytesSent,
     bodyBytesReceived: ex.bodyBytesReceived ?? (ex.requestSent === undefined ? undefined : 0),
     rawResponses: collector.raw?.map((r) => ({ t: r.t + off, text: r.text })),
-    sentBody: ctx.keepRaw ? BODY_TEXT.decode(entry.body) : undefined,
+    sentBody: ctx.keepRaw ? sentBodyText(ctx.adapter, entry) : undefined,
     videoInferenceTimeS: collector.video?.inferenceTimeS,
     videoPeakMemoryMb: collector.video?.peakMemoryMb,
   };
+}
+
+/** The body as the raw export shows it: its text, or for an encoded body (multipart) the JSON it encodes. */
+function sentBodyText(adapter: EndpointAdapter, entry: RequestPayload): string {
+  return adapter.encodeBody !== undefined && entry.payload !== undefined
+    ? JSON.stringify(entry.payload)
+    : BODY_TEXT.decode(entry.body);
 }
 
 /** A transport time moved onto the run clock. */
