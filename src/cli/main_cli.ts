@@ -70,6 +70,19 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   },
 };
 
+/** AIPerf 0.13 commands infermeter does not have yet: named, they say what they are and what to do instead. */
+const NOT_BUILT: Readonly<Record<string, { readonly what: string; readonly instead: string }>> = {
+  synthesize: {
+    what: "AIPerf's agentic-code dataset synthesis",
+    instead: "write a mooncake_trace file (check it with 'infermeter validate mooncake-trace') or replay a recorded " +
+      "trace",
+  },
+  "speed-bench-report": {
+    what: "the SPEED-Bench acceptance matrix, from speculative-decoding statistics infermeter does not record yet",
+    instead: "run each speed_bench_* type and compare the runs with 'infermeter compare'",
+  },
+};
+
 export function mainHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
@@ -99,6 +112,11 @@ export async function runCli(args: readonly string[]): Promise<number> {
     return EXIT.OK;
   }
   const command = COMMANDS[first];
+  if (!command && Object.hasOwn(NOT_BUILT, first)) {
+    const { what, instead } = NOT_BUILT[first];
+    console.error(`error: 'infermeter ${first}' (${what}) is not built yet; ${instead}.`);
+    return EXIT.USAGE;
+  }
   if (!command) {
     const hint = didYouMeanHint(first, Object.keys(COMMANDS));
     console.error(`error: unknown command '${first}';${hint} Run 'infermeter --help' for the commands.`);
