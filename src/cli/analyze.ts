@@ -52,31 +52,12 @@ async function writeFile(path: string, data: string | Uint8Array): Promise<void>
   else await Deno.writeFile(path, data);
 }
 
-async function swimLane(args: string[], io: AnalyzeIo): Promise<number> {
-  const { values, operands } = parseCommandArgs(SWIM_LANE_COMMAND, args);
-  if (operands.length === 0) throw new ConfigError(["give at least one run directory"]);
-  if (values.out !== undefined && operands.length > 1) {
-    throw new ConfigError(["--out only valid with a single run dir"]);
-  }
-  const { readSwimLaneRun, swimLaneOption, swimLaneSize, swimLaneHtml } = await import("../report/swim_lane.ts");
-  const { renderChartSvg, svgToPng } = await import("../report/render_chart.ts");
+/** Draws each run directory; one that cannot be drawn is reported and counted. Exit 1 when any was not. */
+async function eachRun(runs: readonly string[], io: AnalyzeIo, draw: (dir: string) => Promise<void>): Promise<number> {
   let failures = 0;
-  for (const runDir of operands) {
+  for (const runDir of runs) {
     try {
-      const run = await readSwimLaneRun(runDir, values.ramp);
-      const { width, height } = swimLaneSize(run.layout);
-      const svg = await renderChartSvg(swimLaneOption(run, values.concurrency), width, height);
-      const out = values.out ?? `${dirOf(runDir)}/swim_lane.png`;
-      await writeFile(out, await svgToPng(svg));
-      io.stdout(`saved ${out}\n`);
-      if (values.html) {
-        const { echartsBrowserScript } = await import("../report/run_report.ts");
-        const page = values.out !== undefined
-          ? values.out.replace(/\.[^./]*$/, "") + ".html"
-          : `${dirOf(runDir)}/swim_lane.html`;
-        await writeFile(page, swimLaneHtml(run, await echartsBrowserScript(), values.concurrency));
-        io.stdout(`saved ${page}\n`);
-      }
+      await draw(runDir);
     } catch (e) {
       if (
         !(e instanceof ReportError || e instanceof Deno.errors.PermissionDenied || e instanceof Deno.errors.NotFound)
@@ -90,6 +71,32 @@ async function swimLane(args: string[], io: AnalyzeIo): Promise<number> {
   return failures > 0 ? EXIT.REQUESTS_FAILED : EXIT.OK;
 }
 
+async function swimLane(args: string[], io: AnalyzeIo): Promise<number> {
+  const { values, operands } = parseCommandArgs(SWIM_LANE_COMMAND, args);
+  if (operands.length === 0) throw new ConfigError(["give at least one run directory"]);
+  if (values.out !== undefined && operands.length > 1) {
+    throw new ConfigError(["--out only valid with a single run dir"]);
+  }
+  const { readSwimLaneRun, swimLaneOption, swimLaneSize, swimLaneHtml } = await import("../report/swim_lane.ts");
+  const { renderChartSvg, svgToPng } = await import("../report/render_chart.ts");
+  return await eachRun(operands, io, async (runDir) => {
+    const run = await readSwimLaneRun(runDir, values.ramp);
+    const { width, height } = swimLaneSize(run.layout);
+    const svg = await renderChartSvg(swimLaneOption(run, values.concurrency), width, height);
+    const out = values.out ?? `${dirOf(runDir)}/swim_lane.png`;
+    await writeFile(out, await svgToPng(svg));
+    io.stdout(`saved ${out}\n`);
+    if (values.html) {
+      const { echartsBrowserScript } = await import("../report/run_report.ts");
+      const page = values.out !== undefined
+        ? values.out.replace(/\.[^./]*$/, "") + ".html"
+        : `${dirOf(runDir)}/swim_lane.html`;
+      await writeFile(page, swimLaneHtml(run, await echartsBrowserScript(), values.concurrency));
+      io.stdout(`saved ${page}\n`);
+    }
+  });
+}
+
 async function turnMessages(args: string[], io: AnalyzeIo): Promise<number> {
   const { values, operands } = parseCommandArgs(TURN_MESSAGES_COMMAND, args);
   if (operands.length === 0) throw new ConfigError(["give at least one run directory"]);
@@ -99,35 +106,23 @@ async function turnMessages(args: string[], io: AnalyzeIo): Promise<number> {
   const { rawRecordFiles, readRawRecords, buildTurnMessages, turnMessagesHtml } = await import(
     "../report/turn_messages.ts"
   );
-  let failures = 0;
-  for (const runDir of operands) {
-    try {
-      const files = await rawRecordFiles(runDir);
-      if (files.length === 0) {
-        throw new ReportError(`no raw records under ${runDir}; run infermeter profile with --export-level raw first`);
-      }
-      const records = await readRawRecords(files);
-      if (records.length === 0) throw new ReportError(`no valid raw records in ${runDir}`);
-      const payload = buildTurnMessages(records, files.length, values);
-      const name = dirOf(runDir).split("/").pop() ?? runDir;
-      const html = await turnMessagesHtml(payload, name);
-      const isFile = (await Deno.stat(runDir)).isFile;
-      const out = values.out ?? `${isFile ? dirOf(runDir).replace(/\/[^/]*$/, "") : dirOf(runDir)}/turn_messages.html`;
-      await writeFile(out, html);
-      io.stdout(
-        `saved ${out} (${Math.floor(new TextEncoder().encode(html).length / 1024).toLocaleString("en-US")} KB)\n`,
-      );
-    } catch (e) {
-      if (
-        !(e instanceof ReportError || e instanceof Deno.errors.PermissionDenied || e instanceof Deno.errors.NotFound)
-      ) {
-        throw e;
-      }
-      io.stderr(`skip ${runDir}: ${(e as Error).message}\n`);
-      failures++;
+  return await eachRun(operands, io, async (runDir) => {
+    const files = await rawRecordFiles(runDir);
+    if (files.length === 0) {
+      throw new ReportError(`no raw records under ${runDir}; run infermeter profile with --export-level raw first`);
     }
-  }
-  return failures > 0 ? EXIT.REQUESTS_FAILED : EXIT.OK;
+    const records = await readRawRecords(files);
+    if (records.length === 0) throw new ReportError(`no valid raw records in ${runDir}`);
+    const payload = buildTurnMessages(records, files.length, values);
+    const name = dirOf(runDir).split("/").pop() ?? runDir;
+    const html = await turnMessagesHtml(payload, name);
+    const isFile = (await Deno.stat(runDir)).isFile;
+    const out = values.out ?? `${isFile ? dirOf(runDir).replace(/\/[^/]*$/, "") : dirOf(runDir)}/turn_messages.html`;
+    await writeFile(out, html);
+    io.stdout(
+      `saved ${out} (${Math.floor(new TextEncoder().encode(html).length / 1024).toLocaleString("en-US")} KB)\n`,
+    );
+  });
 }
 
 export async function runAnalyze(args: string[], io: AnalyzeIo = DEFAULT_IO): Promise<number> {

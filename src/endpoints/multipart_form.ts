@@ -8,6 +8,7 @@
  * it (a 1-in-2^128 chance for uploaded bytes) is refused rather than sent broken.
  */
 import type { MediaItem } from "../dataset/conversation.ts";
+import type { HeaderContext } from "./endpoint_adapter.ts";
 
 /** An upload inside an adapter's JSON body. */
 export interface FormFile {
@@ -18,6 +19,13 @@ export interface FormFile {
 
 export const FORM_BOUNDARY = "----infermeter-form-7c1e4b9a52d86f03e1a4c9b27d5f8e60";
 export const FORM_CONTENT_TYPE = `multipart/form-data; boundary=${FORM_BOUNDARY}`;
+
+/** The headers of an upload API: the form content type, a JSON answer, the credential as a bearer token. */
+export function formHeaders(ctx: HeaderContext): ReadonlyArray<readonly [string, string]> {
+  const headers: [string, string][] = [["Content-Type", FORM_CONTENT_TYPE], ["Accept", "application/json"]];
+  if (ctx.apiKey !== undefined) headers.push(["Authorization", `Bearer ${ctx.apiKey}`]);
+  return headers;
+}
 
 export function isFormFile(value: unknown): value is FormFile {
   return typeof value === "object" && value !== null && typeof (value as FormFile).b64_data === "string";

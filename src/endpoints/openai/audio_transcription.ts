@@ -7,9 +7,16 @@
  * latency and throughput ("Audio Transcription Metrics"); an answer without a transcript is an error.
  */
 import type { MediaItem, Turn } from "../../dataset/conversation.ts";
-import type { BuildContext, Delta, EndpointAdapter, HeaderContext } from "../endpoint_adapter.ts";
-import { encodeMultipartForm, FORM_CONTENT_TYPE, type FormFile } from "../multipart_form.ts";
-import { asObject, type JsonObject, parseSseJson, readApiError, readUsage } from "./openai_fields.ts";
+import type { BuildContext, Delta, EndpointAdapter } from "../endpoint_adapter.ts";
+import { encodeMultipartForm, type FormFile, formHeaders } from "../multipart_form.ts";
+import {
+  asObject,
+  type JsonObject,
+  mergeExtrasExcept,
+  parseSseJson,
+  readApiError,
+  readUsage,
+} from "./openai_fields.ts";
 
 /** Fields the adapter writes itself: `--extra-inputs` and a turn's extras cannot replace them (AIPerf). */
 const RESERVED = new Set(["file"]);
@@ -47,10 +54,6 @@ function readTranscript(json: unknown): Delta {
   return { usage };
 }
 
-function mergeUnreserved(body: JsonObject, extras: Readonly<Record<string, unknown>> | undefined): void {
-  for (const [k, v] of Object.entries(extras ?? {})) if (!RESERVED.has(k)) body[k] = v;
-}
-
 export const AUDIO_TRANSCRIPTION_ADAPTER: EndpointAdapter = {
   name: "audio_transcription",
   description: "OpenAI audio transcription (/v1/audio/transcriptions): Whisper-style servers, NIM, SGLang; " +
@@ -70,19 +73,13 @@ export const AUDIO_TRANSCRIPTION_ADAPTER: EndpointAdapter = {
     formData: true,
   },
   usesHistory: false,
-  headers(ctx: HeaderContext): ReadonlyArray<readonly [string, string]> {
-    const headers: [string, string][] = [["Content-Type", FORM_CONTENT_TYPE], ["Accept", "application/json"]];
-    if (ctx.apiKey !== undefined) headers.push(["Authorization", `Bearer ${ctx.apiKey}`]);
-    return headers;
-  },
+  headers: formHeaders,
 
   buildRequest(turn: Turn, ctx: BuildContext): Record<string, unknown> {
     const audio = turn.media?.find((m) => m.kind === "audio");
     if (audio === undefined) throw new TypeError("audio_transcription needs an audio input in every turn");
     const body: JsonObject = { file: audioFile(audio), model: turn.model ?? ctx.model };
-    mergeUnreserved(body, ctx.extraInputs);
-    mergeUnreserved(body, turn.extra);
-    return body;
+    return mergeExtrasExcept(body, RESERVED, ctx.extraInputs, turn.extra);
   },
   encodeBody: encodeMultipartForm,
 

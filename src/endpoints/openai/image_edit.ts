@@ -7,9 +7,9 @@
  * "url"}…], "usage"?}`. Images are not tokens: the table has latency, throughput and ISL ("Image Edit Metrics").
  */
 import type { MediaItem, Turn } from "../../dataset/conversation.ts";
-import type { BuildContext, Delta, EndpointAdapter, HeaderContext } from "../endpoint_adapter.ts";
-import { encodeMultipartForm, FORM_CONTENT_TYPE, type FormFile, mediaFormFile } from "../multipart_form.ts";
-import { type JsonObject, parseSseJson } from "./openai_fields.ts";
+import type { BuildContext, Delta, EndpointAdapter } from "../endpoint_adapter.ts";
+import { encodeMultipartForm, type FormFile, formHeaders, mediaFormFile } from "../multipart_form.ts";
+import { type JsonObject, mergeExtrasExcept, parseSseJson } from "./openai_fields.ts";
 import { readImages } from "./image_generation.ts";
 
 /** Fields the adapter writes from the turn: `--extra-inputs` and a turn's extras cannot replace them (AIPerf). */
@@ -22,10 +22,6 @@ function imageFile(item: MediaItem): FormFile {
     throw new TypeError("the image to edit must be a data:image/… URL, a local file or an http(s) URL");
   }
   return file;
-}
-
-function mergeUnreserved(body: JsonObject, extras: Readonly<Record<string, unknown>> | undefined): void {
-  for (const [k, v] of Object.entries(extras ?? {})) if (!RESERVED.has(k)) body[k] = v;
 }
 
 /** 1×1 transparent PNG. */
@@ -49,11 +45,7 @@ export const IMAGE_EDIT_ADAPTER: EndpointAdapter = {
     formData: true,
   },
   usesHistory: false,
-  headers(ctx: HeaderContext): ReadonlyArray<readonly [string, string]> {
-    const headers: [string, string][] = [["Content-Type", FORM_CONTENT_TYPE], ["Accept", "application/json"]];
-    if (ctx.apiKey !== undefined) headers.push(["Authorization", `Bearer ${ctx.apiKey}`]);
-    return headers;
-  },
+  headers: formHeaders,
 
   buildRequest(turn: Turn, ctx: BuildContext): Record<string, unknown> {
     const image = turn.media?.find((m) => m.kind === "image");
@@ -66,9 +58,7 @@ export const IMAGE_EDIT_ADAPTER: EndpointAdapter = {
     };
     if (image.dataUrl === undefined && image.url !== undefined) body.url = image.url;
     else body.image = imageFile(image);
-    mergeUnreserved(body, ctx.extraInputs);
-    mergeUnreserved(body, turn.extra);
-    return body;
+    return mergeExtrasExcept(body, RESERVED, ctx.extraInputs, turn.extra);
   },
   encodeBody: encodeMultipartForm,
 

@@ -14,8 +14,8 @@
  * carries `inference_time_s` and `peak_memory_mb`, published as `video_inference_time` and `video_peak_memory`.
  */
 import type { Turn } from "../../dataset/conversation.ts";
-import type { BuildContext, Delta, EndpointAdapter, HeaderContext, JobState } from "../endpoint_adapter.ts";
-import { encodeMultipartForm, FORM_CONTENT_TYPE } from "../multipart_form.ts";
+import type { BuildContext, Delta, EndpointAdapter, JobState } from "../endpoint_adapter.ts";
+import { encodeMultipartForm, formHeaders } from "../multipart_form.ts";
 import { asNumber, asObject, asText, type JsonObject, mergeExtras, parseSseJson } from "./openai_fields.ts";
 
 /** A job object's state: `queued` and `in_progress` are pending, as are states a server adds. */
@@ -70,11 +70,7 @@ export const VIDEO_GENERATION_ADAPTER: EndpointAdapter = {
     producesVideos: true,
   },
   usesHistory: false,
-  headers(ctx: HeaderContext): ReadonlyArray<readonly [string, string]> {
-    const headers: [string, string][] = [["Content-Type", FORM_CONTENT_TYPE], ["Accept", "application/json"]];
-    if (ctx.apiKey !== undefined) headers.push(["Authorization", `Bearer ${ctx.apiKey}`]);
-    return headers;
-  },
+  headers: formHeaders,
 
   buildRequest(turn: Turn, ctx: BuildContext): Record<string, unknown> {
     const body: JsonObject = { prompt: turn.texts[0] ?? "", model: turn.model ?? ctx.model };

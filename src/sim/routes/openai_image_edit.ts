@@ -3,35 +3,11 @@
  * (a file) or `url` (SGLang's remote reference image), `model`, `n` (≤ 10), `size`, `response_format`; answer
  * `{"created", "data": [{"b64_json"}…], "size"}`, one tiny PNG per image asked for, after the time to first token.
  */
-import type { GenerationRequest } from "../generation_request.ts";
 import { badRequest } from "../request_fields.ts";
-import type { ReplyContext, RouteRequest, SimRoute, StreamFraming } from "../sim_route.ts";
-import { closingOnly, nonGenerating } from "./non_generating.ts";
+import type { RouteRequest, SimRoute } from "../sim_route.ts";
+import { nonGenerating } from "./non_generating.ts";
+import { ImagesRequest } from "./openai_images.ts";
 import { formCount, formFile, formText, requireForm } from "./form_fields.ts";
-
-/** 1×1 transparent PNG. */
-const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
-
-class ImageEditRequest implements RouteRequest {
-  readonly generation: GenerationRequest;
-  readonly #n: number;
-  readonly #size: string;
-
-  constructor(generation: GenerationRequest, n: number, size: string) {
-    this.generation = generation;
-    this.#n = n;
-    this.#size = size;
-  }
-
-  body(reply: ReplyContext): string {
-    const data = Array.from({ length: this.#n }, () => `{"b64_json":"${PNG}"}`).join(",");
-    return `{"created":${reply.created},"data":[${data}],"size":${JSON.stringify(this.#size)}}`;
-  }
-
-  stream(reply: ReplyContext): StreamFraming {
-    return closingOnly(`data: ${this.body(reply)}\n\n`);
-  }
-}
 
 export const OPENAI_IMAGE_EDIT_ROUTE: SimRoute = {
   name: "image_edit",
@@ -55,6 +31,6 @@ export const OPENAI_IMAGE_EDIT_ROUTE: SimRoute = {
     const n = formCount(form, "n", 1) ?? 1;
     if (n > 10) throw badRequest("'n' must be at most 10.", "n");
     const size = formText(form, "size") ?? "1024x1024";
-    return new ImageEditRequest(nonGenerating(formText(form, "model"), [prompt]), n, size);
+    return new ImagesRequest(nonGenerating(formText(form, "model"), [prompt]), n, size);
   },
 };
