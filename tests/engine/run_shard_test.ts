@@ -142,3 +142,52 @@ Deno.test("lines of a single_turn session are sent one after another as written,
     await server.shutdown();
   }
 });
+
+Deno.test("a fork's child starts with its parent's conversation so far; a spawn's child starts fresh; records say where each sits", async () => {
+  const { received, server, url } = replyServer(5);
+  try {
+    const dataset: Dataset = {
+      conversations: [
+        {
+          id: "root",
+          turns: [
+            { texts: ["plan"], spawns: [{ children: ["fork"], inheritContext: true, joinAt: 1 }] },
+            { texts: ["merge"], spawns: [{ children: ["spawn"] }] },
+          ],
+        },
+        { id: "fork", child: true, turns: [{ texts: ["explore"] }] },
+        { id: "spawn", child: true, turns: [{ texts: ["fresh"] }] },
+      ],
+      defaultSampling: "sequential",
+      source: "file",
+    };
+    const { outcome, records } = await runDataset(dataset, url, 1, 4);
+    assert.equal(outcome.profiling?.issued, 4);
+    assert.equal(outcome.profiling?.sessionsStarted, 1, "children are started by their parent, never sampled");
+    const byConversation = new Map(records.map((r) => [r.conversationId + r.turnIndex, r]));
+    const root0 = byConversation.get("root0")!;
+    const fork = byConversation.get("fork0")!;
+    const spawn = byConversation.get("spawn0")!;
+    const forkBody = received.find((r) => r.body.messages.at(-1)?.content === "explore")!.body;
+    assert.deepEqual(forkBody.messages, [
+      { role: "user", content: "plan" },
+      { role: "assistant", content: root0.content },
+      { role: "user", content: "explore" },
+    ]);
+    const spawnBody = received.find((r) => r.body.messages.at(-1)?.content === "fresh")!.body;
+    assert.deepEqual(spawnBody.messages, [{ role: "user", content: "fresh" }]);
+    // The root's second turn went after the fork's child had answered (its join).
+    assert.ok(byConversation.get("root1")!.startAt >= fork.endAt);
+    assert.equal(root0.lineage, undefined);
+    assert.deepEqual(fork.lineage, {
+      agentDepth: 1,
+      parentCorrelationId: root0.xCorrelationId,
+      rootCorrelationId: root0.xCorrelationId,
+    });
+    assert.notEqual(fork.xCorrelationId, root0.xCorrelationId, "a child has a correlation id of its own");
+    assert.equal(spawn.lineage?.parentCorrelationId, root0.xCorrelationId);
+    assert.ok(records.every((r) => r.sessionNum === 0), "a tree's requests carry its root's session number");
+  } finally {
+    await server.shutdown();
+  }
+});
