@@ -141,6 +141,14 @@ function retime(dataset: Dataset, options: LoadDatasetOptions): Dataset {
   const conversations = dataset.conversations.map((c) => ({
     ...c,
     ...(system === undefined ? {} : { systemMessage: c.systemMessage ? `${system}\n\n${c.systemMessage}` : system }),
+    // Think times drawn around a median are cut to the cap as well.
+    ...(c.thinkTime === undefined || cap === undefined ? {} : {
+      thinkTime: {
+        ...c.thinkTime,
+        maxMs: Math.min(c.thinkTime.maxMs ?? cap, cap),
+        ...(c.thinkTime.minMs === undefined ? {} : { minMs: Math.min(c.thinkTime.minMs, cap) }),
+      },
+    }),
     turns: c.turns.map((t) => {
       if (drop) {
         const { timestampMs: _t, delayMs: _d, ...rest } = t;

@@ -1,0 +1,72 @@
+/**
+ * Agent DAGs seen from the server (`dag_jsonl`): a parent's turn starts sub-agents that run side by side, and the
+ * parent's next turn goes only once they have all answered; a fork's child carries the conversation so far. What
+ * was sent, and when, is read from the simulator's request journal.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { assertExit, readJsonl, runCli, startSim, tempDir } from "./cli_harness.ts";
+import { readRequestJournal } from "../../src/sim/read_request_journal.ts";
+import type { JournalEntry } from "../../src/sim/request_journal.ts";
+
+/** Every answer takes at least this long (the simulator's time to first token). */
+const TTFT_MS = 80;
+const CHAT = "/v1/chat/completions";
+
+const user = (content: string) => ({ messages: [{ role: "user", content }], max_tokens: 4 });
+const DAG = [
+  { session_id: "lead", turns: [{ ...user("plan"), spawns: ["a", "b"] }, { ...user("merge"), forks: ["review"] }] },
+  { session_id: "a", turns: [user("a-first"), user("a-second")] },
+  { session_id: "b", turns: [user("b-only")] },
+  { session_id: "review", turns: [user("review")] },
+];
+
+function lastUser(entry: JournalEntry): string {
+  return (entry.body as { messages: { content: string }[] }).messages.at(-1)!.content;
+}
+
+Deno.test("dag_jsonl: children run concurrently and join before the parent's next turn; a fork carries the context", async () => {
+  await using tmp = await tempDir();
+  const journal = join(tmp.path, "journal.jsonl");
+  await using sim = await startSim(["--ttft", String(TTFT_MS), "--itl", "1", "--record-requests", journal]);
+  await Deno.writeTextFile(join(tmp.path, "dag.jsonl"), DAG.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  // deno-fmt-ignore
+  const run = await runCli([
+    "profile", "--input-file", "dag.jsonl", "--custom-dataset-type", "dag_jsonl", "--model", "Qwen/Qwen3-0.6B",
+    "--url", sim.url.replace("http://", ""), "--streaming", "--concurrency", "1", "--request-count", "6",
+    "--artifact-dir", "out",
+  ], { cwd: tmp.path });
+  assertExit(run, 0);
+  await sim.stop();
+  const sent = (await readRequestJournal(journal)).filter((e) => e.path === CHAT);
+  const at = new Map(sent.map((e) => [lastUser(e), e]));
+  assert.deepEqual([...at.keys()].sort(), ["a-first", "a-second", "b-only", "merge", "plan", "review"]);
+  const t = (k: string) => at.get(k)!.received_at_ms;
+  // Side by side: b starts while a's first request is still being answered.
+  assert.ok(Math.abs(t("b-only") - t("a-first")) < TTFT_MS, `a at ${t("a-first")}, b at ${t("b-only")}`);
+  assert.ok(t("a-first") >= t("plan") + TTFT_MS, "the children start after the spawning turn's answer");
+  // Joined: the parent's next turn waits for a's second answer and b's answer.
+  assert.ok(t("merge") >= t("a-second") + TTFT_MS, `merge at ${t("merge")}, a's last at ${t("a-second")}`);
+  assert.ok(t("merge") >= t("b-only") + TTFT_MS);
+  assert.ok(t("review") >= t("merge") + TTFT_MS);
+  // Each child is a session of its own; a spawn starts fresh, a fork with the lead's conversation and replies.
+  const corr = (k: string) => at.get(k)!.headers["x-correlation-id"];
+  assert.equal(corr("plan"), corr("merge"));
+  assert.equal(new Set(["plan", "a-first", "b-only", "review"].map(corr)).size, 4);
+  assert.equal(corr("a-first"), corr("a-second"));
+  assert.equal((at.get("b-only")!.body as { messages: unknown[] }).messages.length, 1);
+  const review = (at.get("review")!.body as { messages: { role: string; content: string }[] }).messages;
+  assert.deepEqual(review.map((m) => m.role), ["user", "assistant", "user", "assistant", "user"]);
+  assert.deepEqual(review.filter((m) => m.role === "user").map((m) => m.content), ["plan", "merge", "review"]);
+  // The records say where each request sits in the tree (AIPerf's agent_depth and correlation ids).
+  const records = await readJsonl(join(tmp.path, "out/profile_export.jsonl"));
+  assert.equal(records.length, 6);
+  const meta = records.map((r) => r.record.metadata as Record<string, unknown>);
+  const root = meta.find((m) => m.agent_depth === 0)!;
+  assert.equal(meta.filter((m) => m.agent_depth === 0).length, 2, "the lead's two turns");
+  for (const m of meta.filter((m) => m.agent_depth === 1)) {
+    assert.equal(m.parent_correlation_id, root.x_correlation_id);
+    assert.equal(m.root_correlation_id, root.x_correlation_id);
+  }
+  assert.ok(meta.every((m) => m.root_correlation_id === root.x_correlation_id));
+});
