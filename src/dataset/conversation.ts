@@ -59,6 +59,11 @@ export interface Turn {
    */
   readonly rawPayload?: string;
   /**
+   * In `deltas_with_responses`, the earlier turns are not sent before this one: it holds the whole context again
+   * (the recorded context was edited, not only extended).
+   */
+  readonly resetContext?: boolean;
+  /**
    * Child conversations this turn starts once it is answered (an agent's sub-agents): they run concurrently with
    * the rest of this conversation, and a later turn may wait for them (`joinAt`).
    */
@@ -104,9 +109,12 @@ export interface ThinkTimeSpread {
  * How a conversation's earlier turns reach the server (AIPerf's context modes):
  * - `deltas_without_responses`: each turn holds only the new user input; the earlier turns and the server's real
  *   replies are sent before it (the default);
+ * - `deltas_with_responses`: each turn holds only what is new in the context, the recorded answers included (a
+ *   reconstructed trace); the earlier turns are sent before it and the server's live replies are not (a turn with
+ *   `resetContext` starts the context over);
  * - `message_array_with_responses`: each turn is complete as written and is sent as is (no history added).
  */
-export type ContextMode = "deltas_without_responses" | "message_array_with_responses";
+export type ContextMode = "deltas_without_responses" | "deltas_with_responses" | "message_array_with_responses";
 
 export interface Conversation {
   /** Stable id, exported as `session_id` in inputs.json and `conversation_id` in records. */

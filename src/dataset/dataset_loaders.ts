@@ -17,6 +17,7 @@ import { SPEED_BENCH_LOADERS } from "./speed_bench_loader.ts";
 import { sageMakerCaptureLoader } from "./sagemaker_capture_loader.ts";
 import { basetenTraceLoader } from "./baseten_trace_loader.ts";
 import { dagJsonlLoader } from "./dag_jsonl_loader.ts";
+import { wekaTraceLoader } from "./weka_trace_loader.ts";
 
 const LOADER_LIST = [
   singleTurnLoader,
@@ -30,6 +31,7 @@ const LOADER_LIST = [
   inputsJsonLoader,
   dagJsonlLoader,
   sageMakerCaptureLoader,
+  wekaTraceLoader,
   ...SPEED_BENCH_LOADERS,
 ] as const;
 
@@ -45,7 +47,6 @@ export const DATASET_LOADER_OPTIONS: readonly DatasetLoaderOptionSpec[] = LOADER
 
 export const DATASET_LOADERS: Registry<DatasetLoader> = new Registry("dataset type", LOADER_LIST, {
   unsupported: {
-    weka_trace: "Weka agent traces (sub-agent topology) are not replayed yet; use mooncake_trace with hash_ids",
     tracelab: "TraceLab agentic-coding traces (rounds rebuilt into sub-agent sessions) are not replayed yet; use " +
       "mooncake_trace with hash_ids",
   },

@@ -73,6 +73,8 @@ export interface PreparedConversation {
   readonly systemMessage?: string;
   /** Later turns carry the earlier ones and the server's real replies (built at send time). */
   readonly withHistory: boolean;
+  /** The turns carry the recorded answers: the history holds the earlier turns without the live replies. */
+  readonly recordedReplies?: boolean;
   /** Its bodies carry the cache-bust placeholder: each session stamps its own digest. */
   readonly cacheBust?: boolean;
   /** Started only by a parent's spawns, never sampled as a session of its own. */
@@ -188,8 +190,9 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
     // A conversation that forks keeps its history to hand it on, even with one turn.
     const forked = links?.forked.has(n) === true;
     const forks = links !== undefined && conversation.turns.some((t) => t.spawns?.some((s) => s.inheritContext));
+    const mode = conversation.contextMode ?? DEFAULT_CONTEXT;
     const withHistory = (conversation.turns.length > 1 || forked || forks) && opts.adapter.usesHistory &&
-      (conversation.contextMode ?? DEFAULT_CONTEXT) === "deltas_without_responses";
+      mode !== "message_array_with_responses";
     // The first turn's delay is a child's start offset, or a request-free first turn's wait.
     const firstDelay = (turn: Turn) => conversation.child === true || turn.requestFree === true;
     const turns = conversation.turns.map((turn, turnIndex): PreparedTurn => {
@@ -250,6 +253,7 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
       model,
       systemMessage: conversation.systemMessage,
       withHistory,
+      ...(withHistory && mode === "deltas_with_responses" ? { recordedReplies: true } : {}),
       ...(bust !== "none" && busted !== undefined ? { cacheBust: true } : {}),
       ...(conversation.child === true ? { child: true } : {}),
       ...(tree ? { tree: true } : {}),

@@ -233,6 +233,8 @@ class ConversationSession implements PhaseSession {
     const conversation = this.#conversation;
     const turn = conversation.turns[k];
     const digest = this.#digest;
+    // A turn that starts its context over is sent without the turns before it.
+    if (turn.turn?.resetContext === true) this.#history!.length = 0;
     const entry = turn.body === undefined
       ? { ...turn, ...buildTurnRequest(shared.adapter, shared.settings, conversation, turn, this.#history!, digest) }
       : digest !== undefined && turn.markerAt !== undefined
@@ -246,7 +248,12 @@ class ConversationSession implements PhaseSession {
       this.#correlationId,
       signal,
     );
-    this.#history?.push({ turn: turn.turn!, reply: record.content });
+    const history = this.#history;
+    if (history !== undefined) {
+      history.push(
+        conversation.recordedReplies === true ? { turn: turn.turn! } : { turn: turn.turn!, reply: record.content },
+      );
+    }
     shared.onRecord(record);
   }
 }

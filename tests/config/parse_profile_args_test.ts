@@ -468,8 +468,8 @@ Deno.test("parseProfileArgs rejects AIPerf options of features not built yet, na
     /sweeps over several values are not supported yet/,
   );
   assert.match(
-    (await problemsOf(["-m", "m", "--custom-dataset-type", "weka_trace", "--input-file", "x"]))[0],
-    /not supported yet.*Weka agent traces/,
+    (await problemsOf(["-m", "m", "--custom-dataset-type", "tracelab", "--input-file", "x"]))[0],
+    /not supported yet.*TraceLab/,
   );
   assert.match((await problemsOf(["-m", "m", "--public-dataset", "exgentic"]))[0], /exgentic.*agent traces/);
 });

@@ -70,3 +70,46 @@ Deno.test("dag_jsonl: children run concurrently and join before the parent's nex
   }
   assert.ok(meta.every((m) => m.root_correlation_id === root.x_correlation_id));
 });
+
+Deno.test("weka_trace: sub-agent streams run side by side and join before the parent's next request; prompts keep the recorded prefixes", async () => {
+  await using tmp = await tempDir();
+  const journal = join(tmp.path, "journal.jsonl");
+  await using sim = await startSim(["--ttft", String(TTFT_MS), "--itl", "1", "--record-requests", journal]);
+  const traces = new URL("../../datasets/examples/weka_traces", import.meta.url).pathname;
+  // deno-fmt-ignore
+  const run = await runCli([
+    "profile", "--input-file", traces, "--custom-dataset-type", "weka_trace", "--model", "Qwen/Qwen3-0.6B",
+    "--url", sim.url.replace("http://", ""), "--streaming", "--concurrency", "1", "--request-count", "6",
+    "--ignore-trace-delays", "--artifact-dir", "out",
+  ], { cwd: tmp.path });
+  assertExit(run, 0);
+  await sim.stop();
+  const sent = (await readRequestJournal(journal)).filter((e) => e.path === CHAT);
+  assert.equal(sent.length, 6, "session_a: 3 requests and 3 sub-agent requests");
+  const records = (await readJsonl(join(tmp.path, "out/profile_export.jsonl"))).map((r) =>
+    r.record.metadata as Record<string, unknown>
+  );
+  const byRequest = new Map(records.map((m) => [m.x_request_id as string, m]));
+  const who = (e: JournalEntry) => {
+    const m = byRequest.get(e.headers["x-request-id"])!;
+    return `${m.conversation_id}#${m.turn_index}`;
+  };
+  const at = new Map(sent.map((e) => [who(e), e]));
+  const t = (k: string) => at.get(k)!.received_at_ms;
+  const sa = "session_a::sa:agent_001";
+  // Both streams of the sub-agent start together once the parent's first request is answered.
+  assert.ok(t(`${sa}#0`) >= t("session_a#0") + TTFT_MS);
+  assert.ok(Math.abs(t(`${sa}:fa:000#0`) - t(`${sa}#0`)) < TTFT_MS, "the two streams run side by side");
+  // The parent's second request waits for the sub-agent's last answer.
+  assert.ok(t("session_a#1") >= t(`${sa}#1`) + TTFT_MS);
+  assert.ok(t("session_a#1") >= t(`${sa}:fa:000#0`) + TTFT_MS);
+  // The second request carries the recorded context (the same system blocks), not the server's live reply.
+  type Body = { messages: { role: string; content: string }[] };
+  const first = (at.get("session_a#0")!.body as Body).messages;
+  const second = (at.get("session_a#1")!.body as Body).messages;
+  assert.equal(second[0].content, first[0].content);
+  assert.deepEqual(second.map((m) => m.role), ["system", "user", "assistant", "user"]);
+  // Its user blocks are the first request's, without the unhashed tail (the context started over, as recorded).
+  assert.ok(first[1].content.startsWith(second[1].content) && second[1].content.length < first[1].content.length);
+  assert.ok(records.filter((m) => m.agent_depth === 1).length === 3);
+});

@@ -207,13 +207,10 @@ export const PENDING_AIPERF_OPTIONS: readonly UnsupportedOptionSpec<ReservedGrou
   pending(EXPORT, "required", ["--wandb-tag"]),
   // the weka_trace, baseten_trace, dag_jsonl and agentic-replay dataset types
   pending(DATASETS, "required", ["--hf-weka-dataset"]),
-  pending(DATASETS, "none", ["--use-think-time-only"]),
-  pending(DATASETS, "required", ["--max-context-length"]),
   pending(DATASETS, "none", ["--allow-dataset-wrap", "--no-allow-dataset-wrap"]),
   pending(DATASETS, "required", ["--trajectory-start-min-ratio"]),
   pending(DATASETS, "required", ["--trajectory-start-max-ratio"]),
   pending(DATASETS, "none", ["--burst-phase-starts"]),
-  pending(DATASETS, "required", ["--trace-idle-gap-cap-seconds"]),
   pending(DATASETS, "required", ["--system-idle-gap-cap-seconds"]),
   pending(DATASETS, "required", ["--agentic-cache-warmup-duration"]),
   pending(DATASETS, "required", ["--agentic-warmup-grace-period"]),
