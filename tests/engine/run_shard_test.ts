@@ -191,3 +191,34 @@ Deno.test("a fork's child starts with its parent's conversation so far; a spawn'
     await server.shutdown();
   }
 });
+
+Deno.test("recorded-context turns are sent after the earlier turns without the live replies; a reset starts over", async () => {
+  const { received, server, url } = replyServer(5);
+  try {
+    const m = (role: string, content: string) => ({ role, content });
+    const dataset: Dataset = {
+      conversations: [{
+        id: "c",
+        contextMode: "deltas_with_responses",
+        turns: [
+          { texts: [""], messages: [m("system", "s"), m("user", "u1")] },
+          { texts: [""], messages: [m("assistant", "recorded answer"), m("user", "u2")] },
+          { texts: [""], messages: [m("system", "s"), m("user", "compacted")], resetContext: true },
+          { texts: [""], messages: [m("user", "u4")] },
+        ],
+      }],
+      defaultSampling: "sequential",
+      source: "file",
+    };
+    await runDataset(dataset, url, 1, 4);
+    const sent = received.map((r) => r.body.messages.map((x) => `${x.role}:${x.content}`).join(" "));
+    assert.deepEqual(sent, [
+      "system:s user:u1",
+      "system:s user:u1 assistant:recorded answer user:u2",
+      "system:s user:compacted",
+      "system:s user:compacted user:u4",
+    ]);
+  } finally {
+    await server.shutdown();
+  }
+});
