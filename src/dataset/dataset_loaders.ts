@@ -18,6 +18,7 @@ import { sageMakerCaptureLoader } from "./sagemaker_capture_loader.ts";
 import { basetenTraceLoader } from "./baseten_trace_loader.ts";
 import { dagJsonlLoader } from "./dag_jsonl_loader.ts";
 import { wekaTraceLoader } from "./weka_trace_loader.ts";
+import { traceLabLoader } from "./tracelab_loader.ts";
 
 const LOADER_LIST = [
   singleTurnLoader,
@@ -32,6 +33,7 @@ const LOADER_LIST = [
   dagJsonlLoader,
   sageMakerCaptureLoader,
   wekaTraceLoader,
+  traceLabLoader,
   ...SPEED_BENCH_LOADERS,
 ] as const;
 
@@ -45,9 +47,4 @@ export const DATASET_LOADER_OPTIONS: readonly DatasetLoaderOptionSpec[] = LOADER
   loader,
 ): readonly DatasetLoaderOptionSpec[] => (loader.options ?? []) as readonly DatasetLoaderOptionSpec[]);
 
-export const DATASET_LOADERS: Registry<DatasetLoader> = new Registry("dataset type", LOADER_LIST, {
-  unsupported: {
-    tracelab: "TraceLab agentic-coding traces (rounds rebuilt into sub-agent sessions) are not replayed yet; use " +
-      "mooncake_trace with hash_ids",
-  },
-});
+export const DATASET_LOADERS: Registry<DatasetLoader> = new Registry("dataset type", LOADER_LIST);

@@ -217,12 +217,12 @@ export async function detectDirectoryLoader(
   const names = readers.map((l) => l.name).join(", ");
   if (matches.length === 0) {
     let jsonl = 0;
-    for await (const entry of Deno.readDir(dir)) if (entry.isFile && entry.name.endsWith(".jsonl")) jsonl++;
+    for await (const entry of Deno.readDir(dir)) if (entry.isFile && /\.jsonl?$/.test(entry.name)) jsonl++;
     throw new DatasetError(
       dir,
       undefined,
       jsonl === 0
-        ? `is a directory with no .jsonl files; directories hold .jsonl files (${names})`
+        ? `is a directory with no .jsonl or .json files; directories hold them (${names})`
         : `is a directory whose files match no format that reads directories (${names}); pass --custom-dataset-type`,
     );
   }
