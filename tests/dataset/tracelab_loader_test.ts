@@ -9,10 +9,19 @@ Deno.test("tracelab: rounds become traces; a session inside a long Task call is 
   const dataset = await loadDataset({ inputFile: EXAMPLE, tokenizer, seed: 1 });
   assert.equal(dataset.format, "tracelab");
   const byId = new Map(dataset.conversations.map((c) => [c.id, c]));
-  assert.deepEqual([...byId.keys()], ["claude_parent", "claude_parent::sa:claude_child", "codex_solo"]);
+  assert.deepEqual([...byId.keys()], [
+    "claude_parent",
+    "claude_parent::sa:claude_child",
+    "claude_parent::sa:claude_child2",
+    "codex_solo",
+  ]);
   const parent = byId.get("claude_parent")!;
   // The Task call (6 s → 40 s) is spawned by round 1 (submitted at 5 s) and joined by round 2 (41 s).
-  assert.deepEqual(parent.turns[1].spawns, [{ children: ["claude_parent::sa:claude_child"], joinAt: 2 }]);
+  assert.deepEqual(parent.turns[1].spawns, [{
+    children: ["claude_parent::sa:claude_child", "claude_parent::sa:claude_child2"],
+    joinAt: 2,
+  }]);
+  assert.equal(byId.get("claude_parent::sa:claude_child2")!.turns[0].delayMs, 2000);
   // Idle gaps: 5 − (0 + 2) = 3 s; 41 − (5 + 1) = 35 s. Output tokens, reasoning included.
   assert.deepEqual(parent.turns.map((t) => t.delayMs), [undefined, 3000, 35000]);
   const child = byId.get("claude_parent::sa:claude_child")!;

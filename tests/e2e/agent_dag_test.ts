@@ -113,3 +113,32 @@ Deno.test("weka_trace: sub-agent streams run side by side and join before the pa
   assert.ok(first[1].content.startsWith(second[1].content) && second[1].content.length < first[1].content.length);
   assert.ok(records.filter((m) => m.agent_depth === 1).length === 3);
 });
+
+Deno.test("tracelab: the sessions inside a spawning call run side by side and join before the parent's next round", async () => {
+  await using tmp = await tempDir();
+  const journal = join(tmp.path, "journal.jsonl");
+  await using sim = await startSim(["--ttft", String(TTFT_MS), "--itl", "1", "--record-requests", journal]);
+  const corpus = new URL("../../datasets/examples/tracelab.jsonl", import.meta.url).pathname;
+  // deno-fmt-ignore
+  const run = await runCli([
+    "profile", "--input-file", corpus, "--model", "Qwen/Qwen3-0.6B", "--url", sim.url.replace("http://", ""),
+    "--streaming", "--concurrency", "1", "--request-count", "6", "--ignore-trace-delays", "--artifact-dir", "out",
+  ], { cwd: tmp.path });
+  assertExit(run, 0);
+  await sim.stop();
+  const sent = (await readRequestJournal(journal)).filter((e) => e.path === CHAT);
+  const records = (await readJsonl(join(tmp.path, "out/profile_export.jsonl"))).map((r) =>
+    r.record.metadata as Record<string, unknown>
+  );
+  const byRequest = new Map(records.map((m) => [m.x_request_id as string, m]));
+  const at = new Map(sent.map((e) => {
+    const m = byRequest.get(e.headers["x-request-id"])!;
+    return [`${m.conversation_id}#${m.turn_index}`, e.received_at_ms];
+  }));
+  const c1 = "claude_parent::sa:claude_child", c2 = "claude_parent::sa:claude_child2";
+  assert.equal(at.size, 6, [...at.keys()].join(", "));
+  assert.ok(Math.abs(at.get(`${c1}#0`)! - at.get(`${c2}#0`)!) < TTFT_MS, "the two sub-agents run side by side");
+  assert.ok(at.get(`${c1}#0`)! >= at.get("claude_parent#1")! + TTFT_MS, "started by the parent's second round");
+  assert.ok(at.get("claude_parent#2")! >= at.get(`${c1}#1`)! + TTFT_MS, "joined before the parent's third round");
+  assert.ok(at.get("claude_parent#2")! >= at.get(`${c2}#0`)! + TTFT_MS);
+});
