@@ -49,12 +49,14 @@ const NOTES: Readonly<Record<string, string>> = {
     "downloaded",
   "--tokenizer": "read from a path or the local Hugging Face cache; never downloaded",
   "--public-dataset": "read from a local copy; never downloaded",
-  "--dataset-filter": "no public dataset infermeter reads declares filters (AIPerf: its exgentic ones), so any " +
-    "filter is refused, as AIPerf refuses it for those datasets",
+  "--trace-idle-gap-cap-seconds": "--inter-turn-delay-cap-seconds still applies beside it (AIPerf: this one takes " +
+    "precedence for Weka traces)",
+  "--custom-dataset-type": "baseten_trace reads Parquet, not Arrow IPC (the error gives the one-line conversion); " +
+    "weka_trace and tracelab split a flattened agent only where requests overlap or share no context (AIPerf also " +
+    "splices compaction seams and classifies sidecars), and block texts come from infermeter's coding corpus",
   "--image-source-sampling": "noise images are each new, so the sampling changes nothing",
   "--ui-type": "default `simple` on a terminal (AIPerf: `dashboard`), `none` otherwise",
   "--request-count": "without a bound a file dataset is sent once (AIPerf: 10 requests)",
-  "--custom-dataset-type": "baseten_trace reads Parquet, not Arrow IPC (the error gives the one-line conversion)",
   "--replay-speedup": "the --fixed-schedule-*-offset window applies to sped-up times (AIPerf: to recorded ones)",
 };
 

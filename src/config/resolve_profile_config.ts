@@ -95,6 +95,17 @@ export function resolveProfileConfig(
     }
   }
 
+  // --hf-weka-dataset names the repository of the weka_hf public dataset, and so selects it.
+  let publicDataset = fields.publicDataset;
+  if (fields.hfWekaDataset !== undefined) {
+    if (publicDataset !== undefined && publicDataset !== "weka_hf") {
+      problems.push(
+        `${named("hfWekaDataset")} reads the weka_hf public dataset, and ${named("publicDataset")} is ` +
+          `${publicDataset}; remove one of them.`,
+      );
+    } else publicDataset = "weka_hf";
+  }
+
   // Load generator: the mode asked decides whether sessions in flight are capped by default.
   const asked = strategies.entries().filter((entry) => entry.selectedBy.some((key) => view.isSet(key)));
   let concurrency = fields.concurrency;
@@ -105,13 +116,14 @@ export function resolveProfileConfig(
   // dataset gets its default in the load plan (run/load_plans.ts).
   if (
     requestCount === undefined && benchmarkDuration === undefined && inputFile === undefined &&
-    fields.publicDataset === undefined && fields.conversationNum === undefined
+    publicDataset === undefined && fields.conversationNum === undefined
   ) {
     requestCount = Math.max(10, 2 * (concurrency ?? 1));
   }
 
   const config: ProfileConfig = dropUndefined({
     ...fields,
+    publicDataset,
     customEndpoint,
     concurrency,
     requestCount,

@@ -83,6 +83,11 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
       outputTokensGiven: options.oslMean !== undefined,
       limit: options.publicDatasetLimit,
       ...(options.hfSubset === undefined ? {} : { subset: options.hfSubset }),
+      rng: options.rng ?? new SeededRandom(options.seed ?? 0),
+      ...(options.loaderOptions === undefined ? {} : { options: options.loaderOptions }),
+      ...(options.numEntries === undefined ? {} : { entries: options.numEntries }),
+      ...(options.warn === undefined ? {} : { warn: options.warn }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     return retime(dataset, options);
   }

@@ -38,6 +38,7 @@ import { type ChainRequest, detectChains, idleGapWarp, requestEnd } from "./agen
 import { HashBlockPrompts } from "./hash_block_prompts.ts";
 import { PromptSynthesizer } from "./prompt_synthesizer.ts";
 import { DEFAULT_CORPUS } from "./default_corpus.ts";
+import { codingCorpus } from "./coding_corpus.ts";
 import type { SeededRandom } from "../base/seeded_random.ts";
 import type { LazyTokenizer, Tokenizer } from "../tokenizer/tokenizer.ts";
 
@@ -220,6 +221,7 @@ const isSubagent = (e: WekaRequest | WekaSubagent): e is WekaSubagent => !("type
 export interface AgentTraceOptions {
   readonly rng: SeededRandom;
   readonly tokenizer?: Tokenizer | LazyTokenizer;
+  /** Text blocks are cut from. @default the coding corpus, as AIPerf rebuilds agent traces */
   readonly corpus?: string;
   /** `--model` names: the trace's models map onto them. */
   readonly modelNames?: readonly string[];
@@ -296,7 +298,7 @@ export async function agentTraceConversations(
   if (options.tokenizer === undefined) throw new TypeError("agent traces synthesize prompts; pass a tokenizer");
   const synthesizer = new PromptSynthesizer(
     options.tokenizer,
-    options.corpus ?? DEFAULT_CORPUS,
+    options.corpus ?? codingCorpus(options.rng.derive("agent-trace.corpus")),
     options.rng.derive("agent-trace.prompts"),
   );
   const interrupt = new InterruptCheck(options.signal, "rebuilding the agent traces' prompts");
@@ -532,12 +534,29 @@ export const AGENT_TRACE_OPTIONS = [
 /** The agent-trace options out of a loader context. */
 export function agentTraceOptions(ctx: LoaderContext | undefined): AgentTraceOptions {
   if (ctx === undefined) throw new TypeError("agent traces need a loader context (seed and tokenizer)");
-  const o = ctx.options ?? {};
+  return agentTraceOptionValues(ctx.options ?? {}, ctx);
+}
+
+/**
+ * The agent-trace options out of the run's option values: `--prompt-corpus sonnet` cuts blocks from the bundled
+ * prose; otherwise from the coding corpus (AIPerf's default for agent traces).
+ */
+export function agentTraceOptionValues(
+  o: Readonly<Record<string, unknown>>,
+  ctx: {
+    readonly rng: SeededRandom;
+    readonly tokenizer?: Tokenizer | LazyTokenizer;
+    readonly corpus?: string;
+    readonly signal?: AbortSignal;
+    readonly warn?: (message: string) => void;
+  },
+): AgentTraceOptions {
   const names = o.modelNames;
+  const corpus = ctx.corpus ?? (o.promptCorpus === "sonnet" ? DEFAULT_CORPUS : undefined);
   return {
     rng: ctx.rng,
     tokenizer: ctx.tokenizer,
-    corpus: ctx.corpus,
+    ...(corpus === undefined ? {} : { corpus }),
     ...(Array.isArray(names) ? { modelNames: names as string[] } : {}),
     thinkTimeOnly: o.useThinkTimeOnly === true,
     ...(typeof o.traceIdleGapCapSeconds === "number" ? { idleGapCapS: o.traceIdleGapCapSeconds } : {}),

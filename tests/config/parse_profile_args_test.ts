@@ -467,7 +467,6 @@ Deno.test("parseProfileArgs rejects AIPerf options of features not built yet, na
     (await problemsOf(["-m", "m", "--concurrency", "1,4,16"]))[0],
     /sweeps over several values are not supported yet/,
   );
-  assert.match((await problemsOf(["-m", "m", "--public-dataset", "exgentic"]))[0], /exgentic.*agent traces/);
 });
 
 Deno.test("parseProfileArgs reads the server-metrics, GPU-telemetry and API options", async () => {

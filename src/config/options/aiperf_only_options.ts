@@ -206,7 +206,6 @@ export const PENDING_AIPERF_OPTIONS: readonly UnsupportedOptionSpec<ReservedGrou
   pending(EXPORT, "required", ["--wandb-run-name"]),
   pending(EXPORT, "required", ["--wandb-tag"]),
   // the weka_trace, baseten_trace, dag_jsonl and agentic-replay dataset types
-  pending(DATASETS, "required", ["--hf-weka-dataset"]),
   pending(DATASETS, "none", ["--allow-dataset-wrap", "--no-allow-dataset-wrap"]),
   pending(DATASETS, "required", ["--trajectory-start-min-ratio"]),
   pending(DATASETS, "required", ["--trajectory-start-max-ratio"]),
