@@ -18,7 +18,7 @@ export const PENDING_FEATURES = {
   VIDEO: "video input",
   ACCURACY: "accuracy benchmarks",
   EXPORT: "OTel, MLflow and W&B export",
-  DATASETS: "the weka_trace, tracelab, dag_jsonl and agentic-replay dataset types",
+  DATASETS: "agentic replay (AIPerf's agentic_replay timing mode: trajectories entered mid-trace, warm-up barrier)",
   SYNTHESIS: "trace synthesis (the synthesize command)",
 } as const;
 
@@ -205,7 +205,7 @@ export const PENDING_AIPERF_OPTIONS: readonly UnsupportedOptionSpec<ReservedGrou
   pending(EXPORT, "required", ["--wandb-entity"]),
   pending(EXPORT, "required", ["--wandb-run-name"]),
   pending(EXPORT, "required", ["--wandb-tag"]),
-  // the weka_trace, baseten_trace, dag_jsonl and agentic-replay dataset types
+  // agentic replay
   pending(DATASETS, "none", ["--allow-dataset-wrap", "--no-allow-dataset-wrap"]),
   pending(DATASETS, "required", ["--trajectory-start-min-ratio"]),
   pending(DATASETS, "required", ["--trajectory-start-max-ratio"]),
