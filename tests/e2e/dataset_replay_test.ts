@@ -370,7 +370,7 @@ Deno.test("bad dataset inputs exit 2 naming the file, the line, an excerpt and w
   for (const [name, text] of cases) await Deno.writeTextFile(join(tmp.path, name), text);
   await Deno.mkdir(join(tmp.path, "nothing"));
   await Deno.writeTextFile(join(tmp.path, "nothing", "notes.txt"), "hi");
-  cases.push(["nothing", "", /nothing: is a directory with no \.jsonl files/]);
+  cases.push(["nothing", "", /nothing: is a directory with no \.jsonl or \.json files/]);
   cases.push(["missing.jsonl", "", /missing\.jsonl: cannot be read \(no such file\)/]);
   for (const [name, , pattern] of cases) {
     const type = name === "nomsg.jsonl" ? ["--custom-dataset-type", "raw_payload"] : [];
