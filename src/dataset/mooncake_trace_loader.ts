@@ -83,6 +83,10 @@ const MOONCAKE_FIELDS = [
   "delay",
   "extra",
   "session_id",
+  // Written by `synthesize agentic-code` on a session's first row (its prefix group, a restart's continuation);
+  // replay does not need them.
+  "group_id",
+  "is_restart",
 ];
 
 export function parseMooncakeLine(path: string, at: JsonRecord, fields?: UnknownFields): TraceLine {

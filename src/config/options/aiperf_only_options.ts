@@ -19,7 +19,7 @@ export const PENDING_FEATURES = {
   ACCURACY: "accuracy benchmarks",
   EXPORT: "OTel, MLflow and W&B export",
   DATASETS: "agentic replay (AIPerf's agentic_replay timing mode: trajectories entered mid-trace, warm-up barrier)",
-  SYNTHESIS: "trace synthesis (the synthesize command)",
+  SYNTHESIS: "trace synthesis on profile (a mooncake trace sped up, its prefixes and lengths scaled)",
 } as const;
 
 const { SEARCH, VIDEO, ACCURACY, EXPORT, DATASETS, SYNTHESIS } = PENDING_FEATURES;
