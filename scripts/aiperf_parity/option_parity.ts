@@ -49,8 +49,6 @@ const NOTES: Readonly<Record<string, string>> = {
     "downloaded",
   "--tokenizer": "read from a path or the local Hugging Face cache; never downloaded",
   "--public-dataset": "read from a local copy; never downloaded",
-  "--trace-idle-gap-cap-seconds": "--inter-turn-delay-cap-seconds still applies beside it (AIPerf: this one takes " +
-    "precedence for Weka traces)",
   "--custom-dataset-type": "baseten_trace reads Parquet, not Arrow IPC (the error gives the one-line conversion); " +
     "weka_trace and tracelab split a flattened agent only where requests overlap or share no context (AIPerf also " +
     "splices compaction seams and classifies sidecars), and block texts come from infermeter's coding corpus",

@@ -144,4 +144,9 @@ export interface Dataset {
   readonly format?: string;
   /** One line said at start about what was read: the format's own `describe`, or its size. */
   readonly description?: string;
+  /**
+   * The loader already capped the dataset's idle gaps its own way (`--trace-idle-gap-cap-seconds` on agent traces,
+   * which takes precedence over `--inter-turn-delay-cap-seconds`, as in AIPerf).
+   */
+  readonly gapsCapped?: boolean;
 }

@@ -139,7 +139,8 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
 function retime(dataset: Dataset, options: LoadDatasetOptions): Dataset {
   const ratio = options.turnDelayRatio ?? 1;
   const drop = options.ignoreTraceDelays ?? false;
-  const cap = options.turnDelayCapMs;
+  // A loader that capped its own idle gaps takes precedence over the per-delay cap.
+  const cap = dataset.gapsCapped === true ? undefined : options.turnDelayCapMs;
   const system = options.systemPrompt;
   if (ratio === 1 && !drop && cap === undefined && system === undefined) return dataset;
   let capped = 0;

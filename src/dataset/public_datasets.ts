@@ -335,7 +335,15 @@ async function loadHfDataset(ds: HfPublicDataset, ctx: PublicDatasetContext, env
       if (conversations.length === 0) {
         throw new DatasetError(`${dir}`, undefined, `has no row of ${what} that makes a ${ds.name} request`);
       }
-      return { conversations, defaultSampling: "sequential", source: "file", format: ds.name };
+      // The Weka datasets cap their own idle gaps with --trace-idle-gap-cap-seconds (it takes precedence).
+      const capped = ds.read === readWekaRows && typeof ctx.options?.traceIdleGapCapSeconds === "number";
+      return {
+        conversations,
+        defaultSampling: "sequential",
+        source: "file",
+        format: ds.name,
+        ...(capped ? { gapsCapped: true } : {}),
+      };
     }
   }
   const places = candidateRepoDirs(ds, env).map((p) => p.replace("/*", "/<revision>")).join(", ");

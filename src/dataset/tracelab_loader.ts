@@ -342,7 +342,14 @@ export async function loadTraceLab(path: string, ctx?: LoaderContext): Promise<D
   const conversations = await agentTraceConversations(traces, agentTraceOptions(ctx), (trace, reason) => {
     throw new DatasetError(path, firstLine.get(trace.id), `session ${trace.id}: ${reason}`);
   });
-  return { conversations, defaultSampling: "sequential", source: "file", format: TRACELAB };
+  const capped = typeof ctx?.options?.traceIdleGapCapSeconds === "number";
+  return {
+    conversations,
+    defaultSampling: "sequential",
+    source: "file",
+    format: TRACELAB,
+    ...(capped ? { gapsCapped: true } : {}),
+  };
 }
 
 export const traceLabLoader: DatasetLoader = {

@@ -610,7 +610,14 @@ export async function loadWekaTrace(path: string, ctx?: LoaderContext): Promise<
   const conversations = await agentTraceConversations(traces, agentTraceOptions(ctx), (trace, reason) => {
     throw new DatasetError(seen.get(trace.id)!, undefined, reason);
   });
-  return { conversations, defaultSampling: "sequential", source: "file", format: WEKA_TRACE };
+  const capped = typeof ctx?.options?.traceIdleGapCapSeconds === "number";
+  return {
+    conversations,
+    defaultSampling: "sequential",
+    source: "file",
+    format: WEKA_TRACE,
+    ...(capped ? { gapsCapped: true } : {}),
+  };
 }
 
 /** Whether `record` is a Weka trace object (the first record of a `.json` file). */

@@ -98,3 +98,10 @@ Deno.test("weka_trace: a malformed trace is an error naming the file and where i
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("weka_trace: the idle-gap cap takes precedence over the per-delay cap, which applies alone otherwise", async () => {
+  const both = await load(EXAMPLE, { traceIdleGapCapSeconds: 2 }, { turnDelayCapMs: 100 });
+  assert.deepEqual(both.conversations[0].turns.map((t) => t.delayMs), [undefined, 3500, 800]);
+  const perDelay = await load(EXAMPLE, {}, { turnDelayCapMs: 100 });
+  assert.deepEqual(perDelay.conversations[0].turns.map((t) => t.delayMs), [undefined, 100, 100]);
+});
