@@ -13,6 +13,7 @@ import { rawPayloadLoader } from "./raw_payload_loader.ts";
 import { inputsJsonLoader } from "./inputs_json_loader.ts";
 import { bailianTraceLoader } from "./bailian_trace_loader.ts";
 import { burstGptLoader } from "./burst_gpt_loader.ts";
+import { runBundleLoader } from "./run_bundle_loader.ts";
 
 const LOADER_LIST = [
   singleTurnLoader,
@@ -23,6 +24,7 @@ const LOADER_LIST = [
   burstGptLoader,
   rawPayloadLoader,
   inputsJsonLoader,
+  runBundleLoader,
 ] as const;
 
 /** The option declarations of the registered formats, with their literal types (for the configuration type). */
