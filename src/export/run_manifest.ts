@@ -37,6 +37,11 @@ export type ManifestRole =
   | "peer_metrics_json"
   | "server_timing_json"
   | "run_bundle"
+  | "search_history_json"
+  | "search_answer_json"
+  | "sla_breach_json"
+  | "degradation_knee_json"
+  | "pareto_sweep_json"
   | "other";
 
 export interface ManifestFile {

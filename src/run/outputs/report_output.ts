@@ -22,6 +22,11 @@ export const REPORT_OUTPUT: Output = {
         consoleText: ctx.consoleText,
         // The other outputs' sections (peers' metrics, the server's timing split), after the errors.
         extraSections: ctx.outputs.flatMap((o) => o.report?.(ctx) ?? []),
+        // Every file of the run: those written so far, this page, and the ones written after it.
+        files: [
+          ...ctx.written,
+          ...ctx.outputs.slice(ctx.outputs.indexOf(REPORT_OUTPUT)).flatMap((o) => o.files(ctx.paths)),
+        ].filter((f) => f.role !== "other"),
       }));
     } catch (err) {
       writer.failed({ label: file.label, path: file.path, reason: `it could not be drawn: ${errorReason(err)}` });
