@@ -85,7 +85,10 @@ export function replayProfileArgs(bundlePath: string, run: BundleRunInfo, userAr
   if (r.random_seed !== null) add("randomSeed", "--random-seed", String(r.random_seed));
   // User headers come after these and replace a header of the same name.
   for (const [name, value] of r.headers) args.push("-H", `${name}:${value}`);
-  args.push("--request-count", String(r.requests));
+  // Every session once, each with all its turns: a trace replay sends its whole dataset once by itself; a closed
+  // loop is bounded by sessions, not requests (a request count would let a session that ends early start the first
+  // conversation again, and cut another's last turn).
+  if (r.loop === "closed") args.push("--conversation-num", String(r.sessions));
   if (r.concurrency !== null) add("concurrency", "--concurrency", String(r.concurrency));
   add("artifactDir", "--artifact-dir", joinPath("artifacts", `${run.artifact_dir}-replay`));
   const notices: string[] = [];

@@ -53,6 +53,8 @@ export interface BundleRequest {
   readonly request_index: number;
   /** The session (virtual user) that sent it: its turns are one conversation of the replay. */
   readonly session: number;
+  /** The shard that sent it (`worker_0`): its sessions started in the order of their numbers. */
+  readonly worker: string;
   readonly conversation_id: string;
   readonly turn: number;
   /** Think time before this turn, after the previous turn's answer (ms); null on a first turn or without one. */
@@ -282,6 +284,7 @@ const index = (v: unknown): boolean => Number.isSafeInteger(v) && (v as number) 
 const REQUEST_FIELDS: Readonly<Record<keyof BundleRequest, (v: unknown) => boolean>> = {
   request_index: index,
   session: index,
+  worker: (v) => typeof v === "string",
   conversation_id: (v) => typeof v === "string",
   turn: index,
   delay_ms: orNull(nonNegative),

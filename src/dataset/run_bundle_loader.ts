@@ -40,9 +40,12 @@ export function bundleConversations(bundle: RunBundle, timeScale = 1): Conversat
   }
   const open = bundle.run.replay.loop === "open";
   const startOf = (r: BundleRequest) => open ? r.scheduled_offset_ms ?? r.start_offset_ms : r.start_offset_ms;
-  const ordered = [...sessions.values()]
-    .map((turns) => turns.sort((a, b) => a.turn - b.turn || a.request_index - b.request_index))
-    .sort((a, b) => startOf(a[0]) - startOf(b[0]) || a[0].request_index - b[0].request_index);
+  const all = [...sessions.values()].map((turns) =>
+    turns.sort((a, b) => a.turn - b.turn || a.request_index - b.request_index)
+  );
+  const ordered = open
+    ? all.sort((a, b) => startOf(a[0]) - startOf(b[0]) || a[0].request_index - b[0].request_index)
+    : issueOrder(all);
   const ids = new Map<string, number>();
   return ordered.map((requests): Conversation => {
     const original = requests[0].conversation_id;
@@ -62,6 +65,32 @@ export function bundleConversations(bundle: RunBundle, timeScale = 1): Conversat
   });
 }
 
+/**
+ * A closed loop's sessions in the order they were started: each shard numbered its sessions as it started them
+ * (send times of sessions started together can come out in either order), and shards' sessions interleave by
+ * their first send.
+ */
+function issueOrder(sessions: BundleRequest[][]): BundleRequest[][] {
+  const byWorker = new Map<string, BundleRequest[][]>();
+  for (const s of sessions) byWorker.set(s[0].worker, [...(byWorker.get(s[0].worker) ?? []), s]);
+  const queues = [...byWorker.values()].map((q) => q.sort((a, b) => a[0].session - b[0].session));
+  const heads = queues.map(() => 0);
+  const out: BundleRequest[][] = [];
+  for (;;) {
+    let next = -1;
+    queues.forEach((q, i) => {
+      if (
+        heads[i] < q.length &&
+        (next < 0 || q[heads[i]][0].start_offset_ms < queues[next][heads[next]][0].start_offset_ms)
+      ) {
+        next = i;
+      }
+    });
+    if (next < 0) return out;
+    out.push(queues[next][heads[next]++]);
+  }
+}
+
 export async function loadRunBundle(path: string, ctx?: LoaderContext): Promise<Dataset> {
   const bundle = await readRunBundle(path);
   const scale = ctx?.options?.[TIME_SCALE_KEY];
@@ -69,18 +98,18 @@ export async function loadRunBundle(path: string, ctx?: LoaderContext): Promise<
   return { conversations, defaultSampling: "sequential", source: "file", format: RUN_BUNDLE };
 }
 
-export const runBundleLoader: DatasetLoader = {
+export const runBundleLoader = {
   name: RUN_BUNDLE,
   description: "A run bundle (profile --bundle): the original run's request bodies, sessions and schedule.",
   options: RUN_BUNDLE_OPTIONS,
   canLoad: () => false,
   /** A gzip file's first line is not JSON: recognised by its name. */
-  canLoadText: (_first, path) => path.endsWith(".bundle.tar.gz"),
-  describe(dataset) {
+  canLoadText: (_first: string, path: string) => path.endsWith(".bundle.tar.gz"),
+  describe(dataset: Dataset) {
     const turns = dataset.conversations.reduce((n, c) => n + c.turns.length, 0);
     const stamped = dataset.conversations[0]?.turns[0]?.timestampMs !== undefined;
     return `${turns} request${turns === 1 ? "" : "s"} in ${dataset.conversations.length} session` +
       `${dataset.conversations.length === 1 ? "" : "s"}, ${stamped ? "on their original schedule" : "closed loop"}`;
   },
   load: loadRunBundle,
-};
+} as const satisfies DatasetLoader;

@@ -135,6 +135,7 @@ async function writeRequestsFile(
       const request: BundleRequest = {
         request_index: line.request_index,
         session: line.session,
+        worker: line.worker,
         conversation_id: line.conversation_id,
         turn: line.turn,
         delay_ms: delay ?? null,

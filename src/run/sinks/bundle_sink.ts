@@ -12,6 +12,7 @@ import { errorReason, type UnwrittenFile } from "../unwritten_file.ts";
 export interface SentRequestLine {
   readonly request_index: number;
   readonly session: number;
+  readonly worker: string;
   readonly conversation_id: string;
   readonly turn: number;
   /** Run-clock ms the request was due (open loop, think times); null when sent as soon as possible. */
@@ -73,6 +74,7 @@ export class BundleSink implements RecordSink {
     const line: SentRequestLine = {
       request_index: record.requestIndex,
       session: record.sessionNum,
+      worker: record.workerId,
       conversation_id: record.conversationId,
       turn: record.turnIndex,
       scheduled_at: record.scheduledAt ?? null,
