@@ -134,10 +134,13 @@ Deno.test("a bundle of an open-loop multi-turn run replays every body identicall
     assert.ok(Math.abs(r.scheduled_offset_ms! - originals[i].scheduled_offset_ms! / 2) < 1e-6);
   });
 
-  const compared = await runCli(["compare", "orig", "rep", "--console-width", "200"], { cwd: tmp.path });
-  assertExit(compared, 0);
-  assert.match(compared.stdout, /orig/);
-  assert.match(compared.stdout, /rep/);
+  // The original as its directory, or as the bundle alone (what another machine has).
+  for (const original of ["orig", "orig/run.bundle.tar.gz"]) {
+    const compared = await runCli(["compare", original, "rep", "--console-width", "200"], { cwd: tmp.path });
+    assertExit(compared, 0);
+    assert.match(compared.stdout, new RegExp(`A  ${original}.* \\(baseline\\)\\nB  rep/`));
+    assert.match(compared.stdout, /Time to First Token \(ms\) │ avg .*│ +[+-][\d.]+%/);
+  }
 });
 
 Deno.test("a bundle of a closed-loop run replays its sessions in order at its concurrency, with their think times", async () => {
@@ -225,6 +228,9 @@ Deno.test("replay refuses a truncated or altered bundle with exit 2 and sends no
     assert.match(run.stderr, why);
   }
   await sim2.stop();
+  const compared = await runCli(["compare", "edited.bundle.tar.gz", "orig"], { cwd: tmp.path });
+  assertExit(compared, 2);
+  assert.match(compared.stderr, /member requests\.jsonl does not match its SHA-256/);
   assert.equal(before, 4);
   assert.equal((await received(journal)).length, 0, "the second server received nothing");
 });
