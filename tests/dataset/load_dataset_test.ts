@@ -91,7 +91,7 @@ Deno.test("loadDataset uses an explicit custom dataset type and rejects unknown 
     assert.equal(dataset.conversations.length, 1);
     await assert.rejects(
       loadDataset({ inputFile: path, customDatasetType: "sharegpt" }),
-      /^RangeError: Unknown custom dataset type "sharegpt"; use one of: single_turn, multi_turn, .*inputs_json$/,
+      /^RangeError: Unknown custom dataset type "sharegpt"; use one of: single_turn, multi_turn, .*inputs_json\b/,
     );
     const traced = await loadDataset({
       inputFile: path,
