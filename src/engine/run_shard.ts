@@ -41,6 +41,8 @@ export interface ShardSpec {
   readonly sessionHeader?: string;
   /** Most body bytes one response may have (`--max-response-bytes`). @default 256 MiB */
   readonly maxResponseBytes?: number;
+  /** For an API that answers with jobs, download each finished job's content (`--download-video-content`). */
+  readonly downloadContent?: boolean;
   readonly conversations: readonly PreparedConversation[];
   /** What turns built at send time are built with. */
   readonly bodySettings: BodySettings;
@@ -95,6 +97,7 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
         phase: phase.name,
         keepRaw: spec.keepRaw,
         keepBody: spec.keepBody,
+        ...(spec.downloadContent === true ? { downloadContent: true } : {}),
       },
     };
     const offset = sessionOffset;

@@ -130,6 +130,9 @@ export interface RequestRecord {
    * inputs.json).
    */
   readonly sentBody?: string;
+  /** Video generation: the server's own generation time (`inference_time_s`) and peak GPU memory (`peak_memory_mb`). */
+  readonly videoInferenceTimeS?: number;
+  readonly videoPeakMemoryMb?: number;
 }
 
 /** One received payload and the arrival time of its first byte (run clock). */

@@ -45,6 +45,7 @@ export async function resolveEndpoint(parsed: ParsedProfile): Promise<ResolvedEn
   if (config.useLegacyMaxTokens && noLegacy !== undefined) {
     throw new InputError(`--use-legacy-max-tokens does not apply to --endpoint-type ${adapter.name}: ${noLegacy}.`);
   }
+  checkContentType(config.requestContentType, adapter);
   const streaming = config.streaming && adapter.capabilities.supportsStreaming;
   const targets = resolveTargets(config);
   const path = endpointPath(config.customEndpoint ?? requestPath(adapter.capabilities, streaming));
@@ -79,12 +80,35 @@ export async function resolveEndpoint(parsed: ParsedProfile): Promise<ResolvedEn
       producesTokens: adapter.capabilities.producesTokens,
       tokenizesInput: adapter.capabilities.tokenizesInput,
       supportsReasoning: adapter.capabilities.supportsReasoning,
+      producesVideos: adapter.capabilities.producesVideos === true,
       goodput: config.goodput.length > 0,
       serverTokenCounts: config.useServerTokenCount,
       supportsAudio: adapter.capabilities.media?.includes("audio") ?? false,
     },
     thresholds,
   };
+}
+
+/**
+ * `--request-content-type` must be the one the endpoint type takes: multipart/form-data for the upload APIs, JSON for
+ * the others (AIPerf refuses a mismatch the same way).
+ */
+function checkContentType(asked: string | undefined, adapter: EndpointAdapter): void {
+  if (asked === undefined) return;
+  const form = adapter.capabilities.formData === true;
+  if (asked === "application/json" && form) {
+    throw new InputError(
+      `--endpoint-type ${adapter.name} takes multipart/form-data bodies; --request-content-type application/json ` +
+        "does not apply (leave it out).",
+    );
+  }
+  if (asked === "multipart/form-data" && !form) {
+    const formTypes = ENDPOINTS.entries().filter((e) => e.capabilities.formData).map((e) => e.name).join(", ");
+    throw new InputError(
+      `--request-content-type multipart/form-data applies to the endpoint types that take form data (${formTypes}); ` +
+        `--endpoint-type ${adapter.name} takes application/json.`,
+    );
+  }
 }
 
 function resolveTargets(config: ProfileConfig): Target[] {

@@ -162,6 +162,7 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
     timeoutMs: config.requestTimeoutSeconds * 1000,
     ...(config.sessionHeader === undefined ? {} : { sessionHeader: config.sessionHeader }),
     maxResponseBytes: config.maxResponseBytes,
+    ...(config.downloadVideoContent ? { downloadContent: true } : {}),
     conversations,
     bodySettings: settings,
     keepRaw: config.exportLevel === "raw",
