@@ -66,7 +66,10 @@ export interface BundleRequest {
   readonly scheduled_offset_ms: number | null;
   /** When it was sent, in ms after the schedule's origin (closed loop: the profiling phase's start). */
   readonly start_offset_ms: number;
-  /** The request body exactly as sent (UTF-8 text). */
+  /**
+   * The request body exactly as sent (UTF-8 text); for an API that takes form data, the JSON the form encodes (its
+   * encoding has one constant boundary, so the same JSON is the same bytes again).
+   */
   readonly body: string;
 }
 

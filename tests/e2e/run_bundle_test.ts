@@ -237,3 +237,32 @@ Deno.test("replay refuses a truncated or altered bundle with exit 2 and sends no
   assert.equal(before, 4);
   assert.equal((await received(journal)).length, 0, "the second server received nothing");
 });
+
+Deno.test("a bundle of a form-data API (audio transcription) replays the same forms, byte for byte", async () => {
+  await using tmp = await tempDir();
+  const j1 = join(tmp.path, "j1.jsonl");
+  const j2 = join(tmp.path, "j2.jsonl");
+  await using sim1 = await startSim(["--record-requests", j1]);
+  await using sim2 = await startSim(["--record-requests", j2]);
+  // deno-fmt-ignore
+  const original = await runCli([
+    "profile", "--url", sim1.url, "--model", "m", "--endpoint-type", "audio_transcription", "--audio-length-mean",
+    "0.2", "--request-count", "3", "--artifact-dir", "orig", "--bundle", "--ui", "none",
+  ], { cwd: tmp.path, timeoutMs: 60_000 });
+  assertExit(original, 0);
+  const replay = await runCli(
+    ["replay", join("orig", "run.bundle.tar.gz"), "--url", sim2.url, "--artifact-dir", "rep", "--ui", "none"],
+    { cwd: tmp.path, timeoutMs: 60_000 },
+  );
+  assertExit(replay, 0);
+  await sim1.stop();
+  await sim2.stop();
+  const forms = async (journal: string) =>
+    (await readRequestJournal(journal)).filter((e) => e.method === "POST").map((e) =>
+      `${e.path} ${e.headers["content-type"]} ${e.headers["content-length"]} ${JSON.stringify(e.body)}`
+    ).sort();
+  const sent = await forms(j1);
+  assert.equal(sent.length, 3);
+  assert.match(sent[0], /^\/v1\/audio\/transcriptions multipart\/form-data; boundary=/);
+  assert.deepEqual(await forms(j2), sent);
+});
