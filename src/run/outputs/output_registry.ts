@@ -19,6 +19,7 @@ import { SUMMARY_JSON_OUTPUT } from "./summary_json_output.ts";
 import { REPORT_OUTPUT } from "./report_output.ts";
 import { CONSOLE_OUTPUT } from "./console_output.ts";
 import { LOG_OUTPUT } from "./log_output.ts";
+import { OTEL_OUTPUT } from "./otel_output.ts";
 import { MANIFEST_OUTPUT } from "./manifest_output.ts";
 
 export const OUTPUTS: Registry<Output> = new Registry<Output>("output", [
@@ -34,6 +35,7 @@ export const OUTPUTS: Registry<Output> = new Registry<Output>("output", [
   SUMMARY_JSON_OUTPUT,
   REPORT_OUTPUT,
   CONSOLE_OUTPUT,
+  OTEL_OUTPUT,
   LOG_OUTPUT,
   MANIFEST_OUTPUT,
 ]);
