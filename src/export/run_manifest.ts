@@ -36,6 +36,7 @@ export type ManifestRole =
   | "sweep_csv"
   | "peer_metrics_json"
   | "server_timing_json"
+  | "mlflow_export_json"
   | "other";
 
 export interface ManifestFile {

@@ -20,6 +20,7 @@ import { REPORT_OUTPUT } from "./report_output.ts";
 import { CONSOLE_OUTPUT } from "./console_output.ts";
 import { LOG_OUTPUT } from "./log_output.ts";
 import { OTEL_OUTPUT } from "./otel_output.ts";
+import { MLFLOW_OUTPUT } from "./mlflow_output.ts";
 import { MANIFEST_OUTPUT } from "./manifest_output.ts";
 
 export const OUTPUTS: Registry<Output> = new Registry<Output>("output", [
@@ -36,6 +37,7 @@ export const OUTPUTS: Registry<Output> = new Registry<Output>("output", [
   REPORT_OUTPUT,
   CONSOLE_OUTPUT,
   OTEL_OUTPUT,
+  MLFLOW_OUTPUT,
   LOG_OUTPUT,
   MANIFEST_OUTPUT,
 ]);

@@ -155,7 +155,8 @@ export class RecordTelemetry {
   ): void {
     const each = typeof value === "number" ? [value] : value;
     for (const v of each) {
-      const scaled = v * scale;
+      // ms → ns gives whole nanoseconds, as AIPerf's clocks do (no float residue like 6140839.000000142).
+      const scaled = scale === 1e6 ? Math.round(v * scale) : v * scale;
       this.meter.record(name, unit, description, bounds, scaled, attrs);
       this.#listener?.({ kind: "histogram", name, value: scaled, phase });
     }
