@@ -21,6 +21,7 @@ import { CONSOLE_OUTPUT } from "./console_output.ts";
 import { LOG_OUTPUT } from "./log_output.ts";
 import { OTEL_OUTPUT } from "./otel_output.ts";
 import { MLFLOW_OUTPUT } from "./mlflow_output.ts";
+import { WANDB_OUTPUT } from "./wandb_output.ts";
 import { MANIFEST_OUTPUT } from "./manifest_output.ts";
 
 export const OUTPUTS: Registry<Output> = new Registry<Output>("output", [
@@ -38,6 +39,7 @@ export const OUTPUTS: Registry<Output> = new Registry<Output>("output", [
   CONSOLE_OUTPUT,
   OTEL_OUTPUT,
   MLFLOW_OUTPUT,
+  WANDB_OUTPUT,
   LOG_OUTPUT,
   MANIFEST_OUTPUT,
 ]);
