@@ -84,3 +84,30 @@ Deno.test("profile reads the OTel, MLflow and W&B options with AIPerf's defaults
   assert.equal(config.mlflowTrackingToken, "tok");
   assert.equal(config.wandbBaseUrl, "https://api.wandb.ai");
 });
+
+Deno.test("service credentials stay out of the command line and input_config, URLs keep their host", async () => {
+  const { toInputConfig } = await import("../../src/config/input_config.ts");
+  const parsed = await parseProfileArgs([
+    "-m",
+    "m",
+    "--otel-url",
+    "http://u:otel-s3cr3t@127.0.0.1:4318",
+    "--otel-headers",
+    "authorization=hdr-s3cr3t",
+    "--mlflow-tracking-uri",
+    "http://alice:pw-s3cr3t@127.0.0.1:5000",
+    "--mlflow-tracking-token",
+    "tok-s3cr3t",
+    "--wandb-project",
+    "p",
+    "--wandb-api-key",
+    "key-s3cr3t",
+  ], fakeIo());
+  assert.ok(!parsed.redactedCommand.includes("s3cr3t"), parsed.redactedCommand);
+  assert.match(parsed.redactedCommand, /--mlflow-tracking-uri 'http:\/\/<redacted>@127\.0\.0\.1:5000'/);
+  const input = toInputConfig(parsed.config);
+  assert.ok(!JSON.stringify(input).includes("s3cr3t"));
+  assert.deepEqual(input.otel, { metrics_url: "http://<redacted>@127.0.0.1:4318/v1/metrics" });
+  assert.deepEqual(input.mlflow, { tracking_uri: "http://<redacted>@127.0.0.1:5000", experiment: "aiperf" });
+  assert.deepEqual(input.wandb, { project: "p" });
+});
