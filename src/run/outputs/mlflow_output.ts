@@ -59,8 +59,10 @@ export const MLFLOW_OUTPUT: Output = {
   sink: (ctx) => new MlflowSink(ctx),
   async finish(ctx, writer) {
     const sink = ctx.sink instanceof MlflowSink ? ctx.sink : undefined;
-    await sink?.stop();
-    await uploadRun(ctx, writer, sink);
+    // One time limit for everything after the run: the last live values, then the upload.
+    const deadline = AbortSignal.timeout(ctx.config.mlflowTimeout * 1000);
+    await sink?.stop(deadline);
+    await uploadRun(ctx, writer, sink, deadline);
   },
 };
 
@@ -115,6 +117,8 @@ class MlflowSink implements OutputSink {
   readonly #telemetry: RecordTelemetry;
   readonly #logger: Logger;
   readonly #intervalMs: number;
+  /** Each live batch's time limit: `--mlflow-timeout` (a busy server is given time; the values wait meanwhile). */
+  readonly #timeoutMs: number;
   /** The run, once created; undefined when it could not be. */
   readonly ready: Promise<{ run: MlflowRunInfo; parentRunId?: string } | undefined>;
   #buffer: MlflowMetric[] = [];
@@ -124,11 +128,13 @@ class MlflowSink implements OutputSink {
   #warned = false;
   #timer?: ReturnType<typeof setTimeout>;
   #sent = 0;
+  readonly #stopped = new AbortController();
 
   constructor(ctx: SinkContext) {
     this.#logger = ctx.logger;
     this.client = clientOf(ctx.config);
     this.#intervalMs = ctx.config.otelExportInterval * 1000;
+    this.#timeoutMs = ctx.config.mlflowTimeout * 1000;
     const domains = streamDomains(ctx.config.otelStream);
     const listener: ValueListener = (e) => {
       // Counters and gauges are one series per phase, as AIPerf names them.
@@ -141,7 +147,7 @@ class MlflowSink implements OutputSink {
       streamTiming: domains.timing,
       listener,
     });
-    const signal = AbortSignal.timeout(ctx.config.mlflowTimeout * 1000);
+    const signal = this.#limit();
     this.ready = createRun(this.client, ctx.config, ctx.benchmarkId, ctx.logger, signal).then(
       async (created) => {
         const tags = [
@@ -181,15 +187,23 @@ class MlflowSink implements OutputSink {
   }
 
   /** Stops the timer and sends what is left of the live metrics. */
-  async stop(): Promise<void> {
+  async stop(deadline: AbortSignal): Promise<void> {
     this.close();
+    // Calls still waiting on the server give up at the deadline.
+    if (deadline.aborted) this.#stopped.abort();
+    else deadline.addEventListener("abort", () => this.#stopped.abort(), { once: true });
     await this.#flushing;
     const created = await this.ready;
-    if (created !== undefined) await this.#flush(created.run, AbortSignal.timeout(this.#intervalMs + 10_000));
+    if (created !== undefined) await this.#flush(created.run, deadline);
     if (this.#dropped > 0) {
       this.#logger.warning(`${this.#dropped} live MLflow metrics were dropped while the server did not take them.`);
     }
     this.#logger.debug(`MLflow live metrics sent: ${this.#sent}`);
+  }
+
+  /** A live call's time limit: `--mlflow-timeout`, or the end of the upload's time after the run. */
+  #limit(): AbortSignal {
+    return AbortSignal.any([this.#stopped.signal, AbortSignal.timeout(this.#timeoutMs)]);
   }
 
   #push(key: string, value: number): void {
@@ -206,7 +220,7 @@ class MlflowSink implements OutputSink {
       this.#telemetry.sampleTiming();
       if (this.#flushing === undefined) {
         this.#flushing = this.ready.then((created) =>
-          created === undefined ? undefined : this.#flush(created.run, AbortSignal.timeout(this.#intervalMs + 10_000))
+          created === undefined ? undefined : this.#flush(created.run, this.#limit())
         ).finally(() => this.#flushing = undefined);
       }
       if (this.#timer === timer) this.#schedule();
@@ -314,11 +328,15 @@ function contentType(path: string): string {
 }
 
 /** The run's summary, parameters, tags and files, after the local files are written. */
-async function uploadRun(ctx: PublishContext, writer: OutputWriter, sink: MlflowSink | undefined): Promise<void> {
+async function uploadRun(
+  ctx: PublishContext,
+  writer: OutputWriter,
+  sink: MlflowSink | undefined,
+  signal: AbortSignal,
+): Promise<void> {
   const { config, logger, results } = ctx;
   const client = sink?.client ?? clientOf(config);
   const shown = shownUrl(client.base);
-  const signal = AbortSignal.timeout(config.mlflowTimeout * 1000);
   const live = await sink?.ready;
   if (results === undefined) {
     // Nothing was sent: a run started for live metrics is closed as failed, with nothing else to upload.
