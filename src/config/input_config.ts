@@ -138,9 +138,9 @@ export function toInputConfig(config: ProfileConfig): Record<string, unknown> {
   });
 }
 
-/** AIPerf's `otel`, `mlflow` and `wandb` blocks, for the exports asked for (URLs without credentials). */
+/** AIPerf's `otel`, `mlflow` and `wandb` blocks, empty for an export not asked for (URLs without credentials). */
 function trackingExportBlocks(config: ProfileConfig): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = { otel: {}, mlflow: {}, wandb: {} };
   if (config.otelUrl !== undefined) {
     let url = config.otelUrl;
     try {

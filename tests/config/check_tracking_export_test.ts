@@ -110,4 +110,14 @@ Deno.test("service credentials stay out of the command line and input_config, UR
   assert.deepEqual(input.otel, { metrics_url: "http://<redacted>@127.0.0.1:4318/v1/metrics" });
   assert.deepEqual(input.mlflow, { tracking_uri: "http://<redacted>@127.0.0.1:5000", experiment: "aiperf" });
   assert.deepEqual(input.wandb, { project: "p" });
+  // Empty when not asked for, as AIPerf writes them.
+  const plain = toInputConfig((await parseProfileArgs(["-m", "m"], fakeIo())).config);
+  assert.deepEqual([plain.otel, plain.mlflow, plain.wandb], [{}, {}, {}]);
+  const keys = Object.keys(plain);
+  assert.deepEqual(keys.slice(keys.indexOf("tokenizer"), keys.indexOf("tokenizer") + 4), [
+    "tokenizer",
+    "otel",
+    "mlflow",
+    "wandb",
+  ]);
 });
