@@ -82,6 +82,21 @@ export function epochNanos(epochMs: number): string {
   return (BigInt(wholeMs) * 1_000_000n + BigInt(restNs)).toString();
 }
 
+/** Attributes with their identity computed once, for points recorded often with the same set. */
+export class AttributeSet {
+  readonly attrs: Attributes;
+  readonly key: string;
+
+  constructor(attrs: Attributes) {
+    this.attrs = attrs;
+    this.key = JSON.stringify(Object.entries(attrs).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+}
+
+function setOf(attrs: Attributes | AttributeSet): AttributeSet {
+  return attrs instanceof AttributeSet ? attrs : new AttributeSet(attrs);
+}
+
 type Kind = "histogram" | "counter" | "upDown";
 
 interface Instrument {
@@ -117,7 +132,14 @@ export class MeterState {
   }
 
   /** Records one value; the instrument is created with `unit`, `description` and `bounds` on first use. */
-  record(name: string, unit: string, description: string, bounds: readonly number[], value: number, attrs: Attributes) {
+  record(
+    name: string,
+    unit: string,
+    description: string,
+    bounds: readonly number[],
+    value: number,
+    attrs: Attributes | AttributeSet,
+  ) {
     const point = this.#point("histogram", name, unit, description, bounds, attrs);
     point.count++;
     point.sum += value;
@@ -127,13 +149,20 @@ export class MeterState {
   }
 
   /** Adds to a monotonic counter (`delta` ≥ 0) or an up-down counter. */
-  add(kind: "counter" | "upDown", name: string, unit: string, description: string, delta: number, attrs: Attributes) {
+  add(
+    kind: "counter" | "upDown",
+    name: string,
+    unit: string,
+    description: string,
+    delta: number,
+    attrs: Attributes | AttributeSet,
+  ) {
     this.#point(kind, name, unit, description, [], attrs).sum += delta;
   }
 
   /** The current value of a counter's point (0 before any add). */
-  value(name: string, attrs: Attributes): number {
-    return this.#instruments.get(name)?.points.get(attributeKey(attrs))?.sum ?? 0;
+  value(name: string, attrs: Attributes | AttributeSet): number {
+    return this.#instruments.get(name)?.points.get(setOf(attrs).key)?.sum ?? 0;
   }
 
   get empty(): boolean {
@@ -181,17 +210,24 @@ export class MeterState {
     });
   }
 
-  #point(kind: Kind, name: string, unit: string, description: string, bounds: readonly number[], attrs: Attributes) {
+  #point(
+    kind: Kind,
+    name: string,
+    unit: string,
+    description: string,
+    bounds: readonly number[],
+    attributes: Attributes | AttributeSet,
+  ) {
     let inst = this.#instruments.get(name);
     if (inst === undefined) {
       inst = { kind, name, unit, description, bounds, points: new Map() };
       this.#instruments.set(name, inst);
     }
-    const key = attributeKey(attrs);
-    let point = inst.points.get(key);
+    const set = setOf(attributes);
+    let point = inst.points.get(set.key);
     if (point === undefined) {
       point = {
-        attributes: otlpAttributes(attrs),
+        attributes: otlpAttributes(set.attrs),
         startMs: this.#now(),
         count: 0,
         sum: 0,
@@ -199,7 +235,7 @@ export class MeterState {
         max: -Infinity,
         buckets: kind === "histogram" ? new Array(inst.bounds.length + 1).fill(0) : [],
       };
-      inst.points.set(key, point);
+      inst.points.set(set.key, point);
     }
     return point;
   }
@@ -215,10 +251,6 @@ export function bucketIndex(bounds: readonly number[], value: number): number {
     else lo = mid + 1;
   }
   return lo;
-}
-
-function attributeKey(attrs: Attributes): string {
-  return JSON.stringify(Object.entries(attrs).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** One `ExportMetricsServiceRequest`: one resource, one scope. */

@@ -16,7 +16,7 @@
 import { recordsPathOf } from "./run_files.ts";
 import type { HtmlSection } from "./report_html.ts";
 import { ReportError } from "./report_error.ts";
-import { parsePeerRecords, type PeerRecord, RECORDS_FILE, ttftMs } from "./peers/peer_records.ts";
+import { parsePeerRecords, type PeerRecord, ttftMs } from "./peers/peer_records.ts";
 import { mean, percentile } from "./peers/peer_stats.ts";
 
 /** One line of the decomposition. */

@@ -209,8 +209,10 @@ class MlflowSink implements OutputSink {
   #push(key: string, value: number): void {
     if (!Number.isFinite(value)) return;
     if (this.#buffer.length >= MAX_BUFFERED) {
-      this.#buffer.shift();
-      this.#dropped++;
+      // The oldest tenth at once: dropping one per value would move the whole buffer each time.
+      const drop = MAX_BUFFERED / 10;
+      this.#buffer.splice(0, drop);
+      this.#dropped += drop;
     }
     this.#buffer.push({ key, value, timestamp: Date.now(), step: this.#step++ });
   }

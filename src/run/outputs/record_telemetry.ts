@@ -18,7 +18,7 @@ import {
   genAiProviderName,
   SEMCONV_METRICS,
 } from "../../export/genai_semconv.ts";
-import { type Attributes, MeterState } from "../../export/otlp_metrics.ts";
+import { type Attributes, AttributeSet, MeterState } from "../../export/otlp_metrics.ts";
 import { resourceAttributes } from "../../config/check_tracking_export.ts";
 import type { LiveRun } from "../live_run.ts";
 
@@ -40,6 +40,12 @@ export function runResource(config: ProfileConfig, benchmarkId: string): Record<
     ...(config.modelNames.length > 0 ? { "aiperf.model.name": config.modelNames[0] } : {}),
     ...resourceAttributes(config.otelResourceAttributes),
   };
+}
+
+interface RecordAttributeSets {
+  readonly base: AttributeSet;
+  readonly duration: AttributeSet;
+  readonly tokens: AttributeSet;
 }
 
 interface PhaseCounts {
@@ -68,6 +74,7 @@ export class RecordTelemetry {
   readonly #genAi: Attributes;
   readonly #listener?: ValueListener;
   readonly #phases = new Map<Phase, PhaseCounts>();
+  readonly #sets = new Map<string, RecordAttributeSets>();
   /** The last value sent of each timing instrument, by phase: counters and gauges are sent as differences. */
   readonly #sent = new Map<string, number>();
   #live?: LiveRun;
@@ -109,38 +116,48 @@ export class RecordTelemetry {
 
   measured(record: ProcessedRecord, values: RecordMetrics): void {
     if (!this.#metrics) return;
-    const attrs: Attributes = {
-      "aiperf.worker.id": record.workerId,
-      "aiperf.benchmark_phase": record.phase,
-      "aiperf.was_cancelled": record.cancelled,
-      "aiperf.has_error": record.error !== undefined,
-    };
-    let durationAttrs: Attributes | undefined;
+    const sets = this.#attributeSets(record);
     for (const tag in values) {
       const value = values[tag];
       const spec = SEMCONV_METRICS[tag];
       if (spec !== undefined) {
-        let specAttrs: Attributes;
-        if (spec.tokenType !== undefined) {
-          specAttrs = { ...attrs, ...this.#genAi, "gen_ai.token.type": spec.tokenType };
-        } else {
-          const errorType = genAiErrorType(record.error);
-          durationAttrs ??= {
-            ...attrs,
-            ...this.#genAi,
-            ...(errorType === undefined ? {} : { "error.type": errorType }),
-          };
-          specAttrs = durationAttrs;
-        }
+        const set = spec.tokenType !== undefined ? sets.tokens : sets.duration;
         const description = `GenAI semconv metric: ${spec.name}`;
-        this.#observe(spec.name, spec.unit, description, spec.bounds, value, spec.scale, specAttrs, record.phase);
+        this.#observe(spec.name, spec.unit, description, spec.bounds, value, spec.scale, set, record.phase);
         continue;
       }
       const base = this.#units.get(tag) ?? { unit: "1", scale: 1 };
       const description = `AIPerf streaming metric: ${tag}`;
       const name = `aiperf.${tag}`;
-      this.#observe(name, base.unit, description, DEFAULT_HISTOGRAM_BOUNDS, value, base.scale, attrs, record.phase);
+      this.#observe(name, base.unit, description, DEFAULT_HISTOGRAM_BOUNDS, value, base.scale, sets.base, record.phase);
     }
+  }
+
+  /** A record's attribute sets, built once per distinct combination (a few per run), not per record. */
+  #attributeSets(record: ProcessedRecord): RecordAttributeSets {
+    const errorType = genAiErrorType(record.error);
+    const hasError = record.error !== undefined;
+    const key = `${record.workerId}\u0000${record.phase}\u0000${record.cancelled}\u0000${hasError}\u0000${errorType}`;
+    let sets = this.#sets.get(key);
+    if (sets === undefined) {
+      const attrs: Attributes = {
+        "aiperf.worker.id": record.workerId,
+        "aiperf.benchmark_phase": record.phase,
+        "aiperf.was_cancelled": record.cancelled,
+        "aiperf.has_error": hasError,
+      };
+      sets = {
+        base: new AttributeSet(attrs),
+        duration: new AttributeSet({
+          ...attrs,
+          ...this.#genAi,
+          ...(errorType === undefined ? {} : { "error.type": errorType }),
+        }),
+        tokens: new AttributeSet({ ...attrs, ...this.#genAi, "gen_ai.token.type": "output" }),
+      };
+      this.#sets.set(key, sets);
+    }
+    return sets;
   }
 
   #observe(
@@ -150,7 +167,7 @@ export class RecordTelemetry {
     bounds: readonly number[],
     value: number | readonly number[],
     scale: number,
-    attrs: Attributes,
+    attrs: AttributeSet,
     phase: Phase,
   ): void {
     const each = typeof value === "number" ? [value] : value;
