@@ -42,6 +42,7 @@ export type ManifestRole =
   | "sla_breach_json"
   | "degradation_knee_json"
   | "pareto_sweep_json"
+  | "mlflow_export_json"
   | "other";
 
 export interface ManifestFile {

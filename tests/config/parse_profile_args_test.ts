@@ -456,12 +456,13 @@ Deno.test("parseProfileArgs rejects AIPerf options of features not built yet, na
     "m",
     "--accuracy-benchmark",
     "mmlu",
-    "--wandb-project",
-    "p",
+    "--synthesis-max-isl",
+    "9",
   ]);
   assert.deepEqual(problems, [
     "--accuracy-benchmark is not built yet in infermeter (it belongs to accuracy benchmarks); remove it.",
-    "--wandb-project is not built yet in infermeter (it belongs to OTel, MLflow and W&B export); remove it.",
+    "--synthesis-max-isl is not built yet in infermeter (it belongs to trace synthesis (the synthesize command)); " +
+    "remove it.",
   ]);
   assert.match(
     (await problemsOf(["-m", "m", "--concurrency", "1,4,16"]))[0],

@@ -20,6 +20,9 @@ import { BUNDLE_OUTPUT } from "./bundle_output.ts";
 import { REPORT_OUTPUT } from "./report_output.ts";
 import { CONSOLE_OUTPUT } from "./console_output.ts";
 import { LOG_OUTPUT } from "./log_output.ts";
+import { OTEL_OUTPUT } from "./otel_output.ts";
+import { MLFLOW_OUTPUT } from "./mlflow_output.ts";
+import { WANDB_OUTPUT } from "./wandb_output.ts";
 import { MANIFEST_OUTPUT } from "./manifest_output.ts";
 
 export const OUTPUTS: Registry<Output> = new Registry<Output>("output", [
@@ -36,6 +39,9 @@ export const OUTPUTS: Registry<Output> = new Registry<Output>("output", [
   BUNDLE_OUTPUT,
   REPORT_OUTPUT,
   CONSOLE_OUTPUT,
+  OTEL_OUTPUT,
+  MLFLOW_OUTPUT,
+  WANDB_OUTPUT,
   LOG_OUTPUT,
   MANIFEST_OUTPUT,
 ]);
