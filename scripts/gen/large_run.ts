@@ -68,8 +68,8 @@ function logNormal(median: number, sigma: number): number {
   return median * Math.exp(rng.normal(0, sigma));
 }
 
-/** One request of the stream in `slot`, sent at `startAt` (run-clock ms). */
-function simulate(index: number, slot: number, startAt: number, correlation: string): ProcessedRecord {
+/** One request of a stream (its correlation id), sent at `startAt` (run-clock ms). */
+function simulate(index: number, startAt: number, correlation: string): ProcessedRecord {
   const isl = Math.max(16, Math.round(rng.normal(256, 32)));
   const common = {
     phase: "profiling" as const,
@@ -184,7 +184,7 @@ let issued = 0;
 let firstStart = Infinity;
 let lastEnd = -Infinity;
 for (let s = 0; s < Math.min(concurrency, total); s++) {
-  const r = simulate(issued++, s, 1000 + s * 0.01, correlations[s]);
+  const r = simulate(issued++, 1000 + s * 0.01, correlations[s]);
   slotOf.set(r, s);
   heap.push(r);
 }
@@ -204,7 +204,7 @@ while (heap.items.length > 0) {
     batch = "";
   }
   if (issued < total) {
-    const next = simulate(issued++, slot, record.endAt + 0.02, correlations[slot]);
+    const next = simulate(issued++, record.endAt + 0.02, correlations[slot]);
     slotOf.set(next, slot);
     heap.push(next);
   }
