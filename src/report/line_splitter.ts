@@ -3,7 +3,7 @@
  * any size is read in constant memory, and a line with no end is stopped at a cap with its file and line number
  * instead of growing until the process runs out of memory (or past the engine's largest string).
  */
-import { ReportError } from "./report_error.ts";
+import { LineError } from "./report_error.ts";
 
 /** The longest line read by default: 64 Mi characters (a record with a million streamed chunks is ~20 MB). */
 export const MAX_LINE_CHARS = 64 * 1024 * 1024;
@@ -64,8 +64,10 @@ export class LineSplitter {
 
   #checkLength(chars: number): void {
     if (chars > this.maxLineChars) {
-      throw new ReportError(
-        `${this.name}:${this.#line + 1}: the line is longer than ${this.maxLineChars} characters ` +
+      throw new LineError(
+        this.name,
+        this.#line + 1,
+        `the line is longer than ${this.maxLineChars} characters ` +
           `(a per-request JSONL has one record per line; is this the right file?).`,
       );
     }

@@ -13,7 +13,7 @@
  * shows.
  */
 import { LineSplitter, MAX_LINE_CHARS } from "./line_splitter.ts";
-import { ReportError } from "./report_error.ts";
+import { LineError, ReportError } from "./report_error.ts";
 
 /** A stream of JSONL bytes and the name its errors give (a path, or anything that names the source). */
 export interface RecordByteStream {
@@ -212,15 +212,15 @@ function slowRecord(line: string, name: string, lineNo: number, q: CompiledQuery
   try {
     json = JSON.parse(line);
   } catch (e) {
-    throw new ReportError(`${name}:${lineNo}: not valid JSON (${e instanceof Error ? e.message : String(e)}).`);
+    throw new LineError(name, lineNo, `not valid JSON (${e instanceof Error ? e.message : String(e)}).`);
   }
   const meta = (json as { metadata?: Record<string, unknown> } | null)?.metadata;
   if (typeof meta !== "object" || meta === null) {
-    throw new ReportError(`${name}:${lineNo}: not a per-request record (no "metadata" object).`);
+    throw new LineError(name, lineNo, `not a per-request record (no "metadata" object).`);
   }
   if (meta.benchmark_phase !== undefined && meta.benchmark_phase !== "profiling") return SKIP;
   const startNs = numberOf(meta.request_start_ns);
-  if (startNs === undefined) throw new ReportError(`${name}:${lineNo}: the record has no request_start_ns.`);
+  if (startNs === undefined) throw new LineError(name, lineNo, "the record has no request_start_ns.");
   const endNs = numberOf(meta.request_end_ns) ?? startNs;
   const rawMetrics = (json as { metrics?: unknown }).metrics;
   const metrics = typeof rawMetrics === "object" && rawMetrics !== null ? rawMetrics as Record<string, unknown> : {};
@@ -242,21 +242,68 @@ function readLine(line: string, name: string, lineNo: number, q: CompiledQuery):
   return slowRecord(line, name, lineNo, q) ?? undefined;
 }
 
-async function* fileChunks(path: string): AsyncGenerator<Uint8Array> {
+/** A part of a file: the lines that begin at a byte offset in `[start, end)`. */
+export interface ByteRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * The bytes of the lines of `path` that begin in `range` (the whole file without one), a chunk at a time. The next
+ * chunk is read (off the JavaScript thread) while the caller works on the current one, into the other of two
+ * buffers: each chunk is used before the generator is resumed.
+ */
+async function* fileChunks(path: string, range?: ByteRange): AsyncGenerator<Uint8Array> {
   using file = await Deno.open(path, { read: true });
   if (!(await file.stat()).isFile) throw new ReportError(`${path}: not a regular file.`);
-  const buffer = new Uint8Array(READ_CHUNK_BYTES);
-  for (;;) {
-    const n = await file.read(buffer);
-    if (n === null) return;
-    yield buffer.subarray(0, n);
+  // A range that does not start the file starts after the first newline at or after its start − 1.
+  let skipping = range !== undefined && range.start > 0;
+  let pos = skipping ? range!.start - 1 : 0;
+  if (skipping) await file.seek(pos, Deno.SeekMode.Start);
+  // The range's last line is the one holding byte end − 1: it ends at the first newline at or after it.
+  const lastByte = range === undefined ? Infinity : range.end - 1;
+  const buffers = [new Uint8Array(READ_CHUNK_BYTES), new Uint8Array(READ_CHUNK_BYTES)];
+  let current = 0;
+  let next: Promise<number | null> | undefined = file.read(buffers[0]);
+  try {
+    for (;;) {
+      const n = await next;
+      next = undefined;
+      if (n === null) return;
+      let chunk = buffers[current].subarray(0, n);
+      current ^= 1;
+      if (skipping) {
+        const nl = chunk.indexOf(10);
+        pos += nl < 0 ? n : nl + 1;
+        if (nl < 0) {
+          next = file.read(buffers[current]);
+          continue;
+        }
+        chunk = chunk.subarray(nl + 1);
+        skipping = false;
+        if (pos > lastByte) return; // one line covers the whole range: it belongs to the range it begins in
+      }
+      if (pos + chunk.length > lastByte) {
+        const nl = chunk.indexOf(10, Math.max(0, lastByte - pos));
+        if (nl >= 0) {
+          yield chunk.subarray(0, nl + 1);
+          return;
+        }
+      }
+      pos += chunk.length;
+      next = file.read(buffers[current]);
+      yield chunk;
+    }
+  } finally {
+    // Stopped early: the read in flight ends before the file closes.
+    await next?.catch(() => null);
   }
 }
 
 /** The decoded text of a source, piece by piece (each piece is used before the next is read). */
-async function* textPieces(source: RecordSource): AsyncGenerator<string> {
+async function* textPieces(source: RecordSource, range?: ByteRange): AsyncGenerator<string> {
   const decoder = new TextDecoder();
-  const chunks = typeof source === "string" ? fileChunks(source) : source.readable;
+  const chunks = typeof source === "string" ? fileChunks(source, range) : source.readable;
   for await (const chunk of chunks) yield decoder.decode(chunk, { stream: true });
   const last = decoder.decode();
   if (last.length > 0) yield last;
@@ -272,6 +319,35 @@ function readFailure(name: string, err: unknown): unknown {
 }
 
 /**
+ * Calls `visit` with every profiling record of `source` (or of the lines of a file that begin in `range`), in
+ * order, and returns how many lines it read (blank lines and warm-up records included).
+ * @throws {Deno.errors.NotFound} when the file does not exist.
+ * @throws {LineError} for a line that is not a record (its number counts from the range's first line).
+ * @throws {ReportError} naming the file when it cannot be read.
+ */
+export async function scanRecords(
+  source: RecordSource,
+  query: RecordQuery,
+  visit: (record: StreamedRecord) => void,
+  range?: ByteRange,
+): Promise<number> {
+  const name = sourceName(source);
+  const q = new CompiledQuery(query);
+  const splitter = new LineSplitter(name, query.maxLineChars ?? MAX_LINE_CHARS);
+  const onLine = (text: string, lineNo: number) => {
+    const record = readLine(text, name, lineNo, q);
+    if (record !== undefined) visit(record);
+  };
+  try {
+    for await (const piece of textPieces(source, range)) splitter.push(piece, onLine);
+    splitter.end(onLine);
+  } catch (err) {
+    throw readFailure(name, err);
+  }
+  return splitter.lines;
+}
+
+/**
  * Folds every profiling record of `source` into a value, in file order: the fastest way through a large file.
  * @throws {Deno.errors.NotFound} when the file does not exist.
  * @throws {ReportError} naming the file and line of a line that is not a record, or the file when it cannot be read.
@@ -282,20 +358,10 @@ export async function foldRecords<S>(
   init: S,
   step: (state: S, record: StreamedRecord) => S,
 ): Promise<S> {
-  const name = sourceName(source);
-  const q = new CompiledQuery(query);
-  const splitter = new LineSplitter(name, query.maxLineChars ?? MAX_LINE_CHARS);
   let state = init;
-  const visit = (text: string, lineNo: number) => {
-    const record = readLine(text, name, lineNo, q);
-    if (record !== undefined) state = step(state, record);
-  };
-  try {
-    for await (const piece of textPieces(source)) splitter.push(piece, visit);
-    splitter.end(visit);
-  } catch (err) {
-    throw readFailure(name, err);
-  }
+  await scanRecords(source, query, (record) => {
+    state = step(state, record);
+  });
   return state;
 }
 

@@ -9,12 +9,13 @@
  * one plus its `inter_chunk_latency` gap (kept within the request's start and end), a request's output tokens
  * spread evenly over its chunks; a record without TTFT counts its tokens at its end.
  */
-import { foldRecords, type RecordSource, type StreamedRecord } from "./record_stream.ts";
+import { type RecordQuery, type RecordSource, scanRecords, type StreamedRecord } from "./record_stream.ts";
 import { recordsPathOf } from "./run_files.ts";
-import { ValueDistribution } from "./value_distribution.ts";
-import { PointSample } from "./point_sample.ts";
-import { GRID_ANCHOR_MS, TimeGrid, type TimeSeries } from "./time_grid.ts";
+import { ValueDistribution, type ValueDistributionState } from "./value_distribution.ts";
+import { mixHash, PointSample, type PointSampleState } from "./point_sample.ts";
+import { TimeGrid, type TimeGridState, type TimeSeries } from "./time_grid.ts";
 import type { Histogram } from "./chart_data.ts";
+import { readInParts } from "./parallel_records.ts";
 
 /** One value's distribution, ready to draw. */
 export interface DistributionData {
@@ -53,15 +54,40 @@ export interface ChartReductionLimits {
   readonly gridBuckets?: number;
 }
 
-const METRICS = [
-  "time_to_first_token",
-  "inter_token_latency",
-  "request_latency",
-  "output_sequence_length",
-  "output_token_count",
-] as const;
+/** What the charts read of each record. */
+export const CHART_QUERY: RecordQuery = {
+  metrics: [
+    "time_to_first_token",
+    "inter_token_latency",
+    "request_latency",
+    "output_sequence_length",
+    "output_token_count",
+  ],
+  chunkGaps: true,
+};
 const [TTFT, ITL, LATENCY, OSL, OUTPUT_COUNT] = [0, 1, 2, 3, 4];
-const DAY_NS = GRID_ANCHOR_MS * 1e6;
+
+/** A reduction as plain data (what a Worker posts back). */
+export interface ChartReducerState {
+  readonly records: number;
+  readonly ttft: ValueDistributionState;
+  readonly itl: ValueDistributionState;
+  readonly latency: ValueDistributionState;
+  readonly ttftOverTime: PointSampleState;
+  readonly itlOverTime: PointSampleState;
+  readonly latencyVsLength: PointSampleState;
+  readonly grid: TimeGridState;
+}
+
+const bits = new Float64Array(2);
+const words = new Uint32Array(bits.buffer);
+
+/** The record's sampling key: a hash of its send and end times (see point_sample.ts). */
+function recordHash(r: StreamedRecord): number {
+  bits[0] = r.startNs;
+  bits[1] = r.endNs;
+  return mixHash(mixHash(words[0], words[1]), mixHash(words[2], words[3]));
+}
 
 /** The running reduction; {@link finish} turns it into chart data. */
 export class ChartReducer {
@@ -73,8 +99,6 @@ export class ChartReducer {
   readonly latencyVsLength: PointSample;
   readonly grid: TimeGrid;
   records = 0;
-  /** Epoch ns of the time axis' 0: the first record's UTC day. */
-  #anchorNs: number | undefined;
 
   constructor(limits: ChartReductionLimits = {}) {
     this.ttft = new ValueDistribution(limits.exactValues);
@@ -88,26 +112,26 @@ export class ChartReducer {
 
   add(r: StreamedRecord): void {
     this.records++;
-    this.#anchorNs ??= Math.floor(r.startNs / DAY_NS) * DAY_NS;
-    const start = (r.startNs - this.#anchorNs) / 1e6;
-    const end = (r.endNs - this.#anchorNs) / 1e6;
+    const start = r.startNs / 1e6;
+    const end = r.endNs / 1e6;
     this.grid.addRequest(start, end);
     if (r.failed) return;
     this.grid.addCompletion(end);
     const v = r.values;
     const ttft = v[TTFT], itl = v[ITL], latency = v[LATENCY];
     const tokens = v[OSL] ?? v[OUTPUT_COUNT];
+    const hash = recordHash(r);
     if (ttft !== undefined) {
       this.ttft.add(ttft);
-      this.ttftOverTime.add(start, ttft);
+      this.ttftOverTime.add(start, ttft, hash);
     }
     if (itl !== undefined) {
       this.itl.add(itl);
-      this.itlOverTime.add(start, itl);
+      this.itlOverTime.add(start, itl, hash);
     }
     if (latency !== undefined) {
       this.latency.add(latency);
-      if (tokens !== undefined) this.latencyVsLength.add(tokens, latency);
+      if (tokens !== undefined) this.latencyVsLength.add(tokens, latency, hash);
     }
     if (tokens === undefined) return;
     if (ttft === undefined) {
@@ -123,6 +147,31 @@ export class ChartReducer {
       t += gaps[i];
       this.grid.addTokens(Math.min(last, Math.max(start, t)), perChunk);
     }
+  }
+
+  state(): ChartReducerState {
+    return {
+      records: this.records,
+      ttft: this.ttft.state(),
+      itl: this.itl.state(),
+      latency: this.latency.state(),
+      ttftOverTime: this.ttftOverTime.state(),
+      itlOverTime: this.itlOverTime.state(),
+      latencyVsLength: this.latencyVsLength.state(),
+      grid: this.grid.state(),
+    };
+  }
+
+  /** Adds the reduction of the records that come after this one's in the file. */
+  merge(later: ChartReducerState): void {
+    this.records += later.records;
+    this.ttft.merge(later.ttft);
+    this.itl.merge(later.itl);
+    this.latency.merge(later.latency);
+    this.ttftOverTime.merge(later.ttftOverTime);
+    this.itlOverTime.merge(later.itlOverTime);
+    this.latencyVsLength.merge(later.latencyVsLength);
+    this.grid.merge(later.grid);
   }
 
   finish(): RunChartData {
@@ -148,21 +197,40 @@ export class ChartReducer {
   }
 }
 
-/** Reduces the records of `source` (a JSONL path or byte stream) to chart data in one pass. */
-export async function reduceRunRecords(
+/** How a reduction is run. */
+export interface ReduceOptions {
+  /** Sizes of the reductions. */
+  readonly limits?: ChartReductionLimits;
+  /** Threads reading parts of a large file at once. @default one per core for files of 64 MiB and more */
+  readonly workers?: number;
+}
+
+/** Reduces the records of a part of a file (or of the whole source) to a {@linkcode ChartReducer}. */
+export async function reduceRange(
   source: RecordSource,
-  limits: ChartReductionLimits = {},
-): Promise<RunChartData> {
-  const reducer = await foldRecords(
-    source,
-    { metrics: METRICS, chunkGaps: true },
-    new ChartReducer(limits),
-    (acc, r) => {
-      acc.add(r);
-      return acc;
-    },
-  );
-  return reducer.finish();
+  limits: ChartReductionLimits,
+  range?: { readonly start: number; readonly end: number },
+): Promise<{ reducer: ChartReducer; lines: number }> {
+  const reducer = new ChartReducer(limits);
+  const lines = await scanRecords(source, CHART_QUERY, (r) => reducer.add(r), range);
+  return { reducer, lines };
+}
+
+/**
+ * Reduces the records of `source` (a JSONL path or byte stream) to chart data in one pass; a large file is read in
+ * parts by Workers at once, and their reductions merged in file order (the same data as one pass gives).
+ */
+export async function reduceRunRecords(source: RecordSource, options: ReduceOptions = {}): Promise<RunChartData> {
+  const limits = options.limits ?? {};
+  if (typeof source === "string") {
+    const merged = await readInParts<ChartReducerState>(source, limits, options.workers);
+    if (merged !== undefined) {
+      const reducer = new ChartReducer(limits);
+      for (const part of merged) reducer.merge(part);
+      return reducer.finish();
+    }
+  }
+  return (await reduceRange(source, limits)).reducer.finish();
 }
 
 /**

@@ -8,8 +8,9 @@
  * ~65 s, 50 ms up to ~55 min, 1 s up to ~18 h, 1 min up to ~45 days, then 1 h and 1 day. Each unit divides the next,
  * and every interval width `intervalFor` picks for a run of that length, so the chart's intervals are whole buckets
  * and their sums are exact (a width that is not, for records whose chunks lie far outside the requests, is rounded up
- * to whole buckets). Times are ms on an axis whose 0 is a multiple of every unit (the caller's anchor: a whole UTC
- * day of epoch time); the series starts at the first request's send time rounded down to the grid's unit.
+ * to whole buckets). Times are epoch ms (a double holds them to a quarter of a microsecond); the series starts at the
+ * first request's send time rounded down to the grid's unit. Grids of parts of a file merge into the grid of the
+ * whole (`merge`), equal to it up to the order of floating-point additions.
  */
 import { intervalFor } from "./chart_data.ts";
 
@@ -17,8 +18,6 @@ import { intervalFor } from "./chart_data.ts";
 export const MAX_GRID_BUCKETS = 65_536;
 /** The grid's units in ms; each divides the next and every interval width `intervalFor` returns for its span. */
 export const GRID_UNITS_MS = [1, 50, 1000, 60_000, 3_600_000, 86_400_000] as const;
-/** The anchor of the caller's time axis must be a multiple of this (the largest unit: one day). */
-export const GRID_ANCHOR_MS = 86_400_000;
 
 /** Per-interval series over a run, each point at its interval's start time (s). */
 export interface TimeSeries {
@@ -31,8 +30,23 @@ export interface TimeSeries {
   readonly requestsPerSec: readonly number[];
   /** Mean number of requests in flight over each interval (busy request-time / interval). */
   readonly inFlight: readonly number[];
-  /** Time 0 of the series on the caller's axis (ms): the first send time, rounded down to the grid's unit. */
+  /** Time 0 of the series (epoch ms): the first send time, rounded down to the grid's unit. */
   readonly originMs: number;
+}
+
+/** A grid as plain data (what a Worker posts back). */
+export interface TimeGridState {
+  readonly maxBuckets: number;
+  readonly level: number;
+  readonly lo: number;
+  readonly first: number;
+  readonly last: number;
+  readonly minStart: number;
+  readonly maxEnd: number;
+  readonly tokens: Float64Array;
+  readonly done: Float64Array;
+  readonly busy: Float64Array;
+  readonly cover: Float64Array;
 }
 
 export class TimeGrid {
@@ -57,6 +71,74 @@ export class TimeGrid {
   /** The current bucket width, ms. */
   get unitMs(): number {
     return GRID_UNITS_MS[this.#level];
+  }
+
+  state(): TimeGridState {
+    return {
+      maxBuckets: this.maxBuckets,
+      level: this.#level,
+      lo: this.#lo,
+      first: this.#first,
+      last: this.#last,
+      minStart: this.#minStart,
+      maxEnd: this.#maxEnd,
+      tokens: this.#tokens.slice(0, this.#len),
+      done: this.#done.slice(0, this.#len),
+      busy: this.#busy.slice(0, this.#len),
+      cover: this.#cover.slice(0, this.#len),
+    };
+  }
+
+  static fromState(s: TimeGridState): TimeGrid {
+    const g = new TimeGrid(s.maxBuckets);
+    g.#level = s.level;
+    g.#lo = s.lo;
+    g.#len = s.tokens.length;
+    g.#first = s.first;
+    g.#last = s.last;
+    g.#minStart = s.minStart;
+    g.#maxEnd = s.maxEnd;
+    g.#tokens = s.tokens.slice();
+    g.#done = s.done.slice();
+    g.#busy = s.busy.slice();
+    g.#cover = s.cover.slice();
+    return g;
+  }
+
+  /** Adds another grid's requests, completions and tokens: the result is as if they had come here. */
+  merge(state: TimeGridState): void {
+    if (state.tokens.length === 0) return;
+    const other = TimeGrid.fromState(state);
+    if (this.#len === 0) {
+      this.#level = other.#level;
+      this.#lo = other.#lo;
+      this.#len = other.#len;
+      this.#first = other.#first;
+      this.#last = other.#last;
+      this.#tokens = other.#tokens;
+      this.#done = other.#done;
+      this.#busy = other.#busy;
+      this.#cover = other.#cover;
+    } else {
+      // Both on the same unit, coarse enough for the span of both.
+      for (;;) {
+        while (other.#level < this.#level) other.#coarsen();
+        while (this.#level < other.#level) this.#coarsen();
+        const from = other.#first * other.unitMs, to = other.#last * other.unitMs;
+        this.#reach(from);
+        this.#reach(to);
+        if (this.#level === other.#level) break;
+      }
+      for (let b = other.#first; b <= other.#last; b++) {
+        const i = b - other.#lo, j = b - this.#lo;
+        this.#tokens[j] += other.#tokens[i];
+        this.#done[j] += other.#done[i];
+        this.#busy[j] += other.#busy[i];
+        this.#cover[j] += other.#cover[i];
+      }
+    }
+    if (other.#minStart < this.#minStart) this.#minStart = other.#minStart;
+    if (other.#maxEnd > this.#maxEnd) this.#maxEnd = other.#maxEnd;
   }
 
   /** A request in flight from `startMs` to `endMs` (failed ones too). */

@@ -5,6 +5,8 @@
  * `γ = (1 + α) / (1 − α)`, and stands for `2γ^i / (γ + 1)`, within `α` (0.5 %) of every value in it — a few thousand
  * buckets cover nanoseconds to hours. Negative values are kept the same way on `−v`, zeros apart.
  *
+ * Distributions of parts of a file merge into the distribution of the whole, as if read in one go (`merge`).
+ *
  * The count, minimum and maximum are always exact. In sketch mode a histogram bin receives each bucket's count
  * whole at its representative value (a value within 0.5 % of a bin edge may land in the neighbouring bin), and a
  * CDF point's value is within 0.5 % of the exact one at that rank. These are chart data only: the statistics a
@@ -46,6 +48,35 @@ class BucketStore {
     }
     this.counts[at] += count;
   }
+
+  /** Adds every bucket of `other`. */
+  addAll(other: BucketStoreState): void {
+    for (let i = 0; i < other.counts.length; i++) if (other.counts[i] > 0) this.add(i + other.offset, other.counts[i]);
+  }
+
+  state(): BucketStoreState {
+    return { counts: this.used ? this.counts.slice() : new Float64Array(0), offset: this.offset };
+  }
+}
+
+interface BucketStoreState {
+  readonly counts: Float64Array;
+  readonly offset: number;
+}
+
+/** A distribution as plain data (what a Worker posts back), see {@linkcode ValueDistribution.state}. */
+export interface ValueDistributionState {
+  readonly exactLimit: number;
+  readonly count: number;
+  readonly min: number;
+  readonly max: number;
+  /** The values, while exact. */
+  readonly values?: Float64Array;
+  readonly sketch?: {
+    readonly positive: BucketStoreState;
+    readonly negative: BucketStoreState;
+    readonly zeros: number;
+  };
 }
 
 function bucketOf(v: number): number {
@@ -106,6 +137,49 @@ export class ValueDistribution {
     return this.#sketch === undefined;
   }
 
+  /** The distribution as plain data. */
+  state(): ValueDistributionState {
+    const base = { exactLimit: this.exactLimit, count: this.#count, min: this.#min, max: this.#max };
+    const sk = this.#sketch;
+    if (sk === undefined) return { ...base, values: this.#exact!.slice(0, this.#count) };
+    return { ...base, sketch: { positive: sk.positive.state(), negative: sk.negative.state(), zeros: sk.zeros } };
+  }
+
+  static fromState(s: ValueDistributionState): ValueDistribution {
+    const d = new ValueDistribution(s.exactLimit);
+    d.merge(s);
+    return d;
+  }
+
+  /** Adds the values of another distribution (of the same limit): the result is as if they had come here. */
+  merge(other: ValueDistributionState): void {
+    if (other.count === 0) return;
+    if (other.values !== undefined && this.#count + other.count <= this.exactLimit) {
+      for (const v of other.values) this.add(v);
+      return;
+    }
+    this.#toSketch();
+    const sketch = this.#sketch!;
+    if (other.values !== undefined) { for (const v of other.values) sketch.add(v); }
+    else {
+      sketch.positive.addAll(other.sketch!.positive);
+      sketch.negative.addAll(other.sketch!.negative);
+      sketch.zeros += other.sketch!.zeros;
+    }
+    this.#count += other.count;
+    if (other.min < this.#min) this.#min = other.min;
+    if (other.max > this.#max) this.#max = other.max;
+  }
+
+  #toSketch(): void {
+    if (this.#sketch !== undefined) return;
+    const sketch = new LogSketch();
+    const exact = this.#exact!;
+    for (let i = 0; i < this.#count; i++) sketch.add(exact[i]);
+    this.#sketch = sketch;
+    this.#exact = undefined;
+  }
+
   add(v: number): void {
     if (v < this.#min) this.#min = v;
     if (v > this.#max) this.#max = v;
@@ -116,11 +190,10 @@ export class ValueDistribution {
     }
     let exact = this.#exact!;
     if (n >= this.exactLimit) {
-      const sketch = new LogSketch();
-      for (let i = 0; i < n; i++) sketch.add(exact[i]);
-      sketch.add(v);
-      this.#sketch = sketch;
-      this.#exact = undefined;
+      this.#count = n;
+      this.#toSketch();
+      this.#count = n + 1;
+      this.#sketch!.add(v);
       return;
     }
     if (n === exact.length) {

@@ -78,3 +78,31 @@ Deno.test("TimeGrid: the unit follows the run's span, and the series starts at t
   grid.addRequest(0, 10 * 365 * 86_400_000);
   assert.equal(grid.unitMs, 86_400_000, "ten years in days");
 });
+
+Deno.test("TimeGrid: grids of parts merge into the grid of the whole, whatever unit each part reached", () => {
+  const whole = tenSeconds(new TimeGrid(100), [0, 1, 2]);
+  // Each part fits in 100 buckets of 50 ms (2.5 s, and 1 s); both together span 10 s: the merge moves to 1 s.
+  const a = tenSeconds(new TimeGrid(100), [0, 1]);
+  const b = tenSeconds(new TimeGrid(100), [2]);
+  assert.deepEqual([a.unitMs, b.unitMs], [50, 50]);
+  for (const [first, second] of [[a, b], [b, a]]) {
+    const merged = TimeGrid.fromState(first.state());
+    merged.merge(second.state());
+    assert.equal(merged.unitMs, 1000);
+    assert.deepEqual(merged.series(), whole.series());
+  }
+  // A part still at 1 ms joins one at 50 ms.
+  const short = new TimeGrid(100);
+  short.addRequest(120.5, 170.25);
+  short.addCompletion(170.25);
+  assert.equal(short.unitMs, 1);
+  const both = TimeGrid.fromState(a.state());
+  both.merge(short.state());
+  const together = tenSeconds(new TimeGrid(100), [0, 1]);
+  together.addRequest(120.5, 170.25);
+  together.addCompletion(170.25);
+  assert.deepEqual(both.series(), together.series());
+  const empty = new TimeGrid(100);
+  empty.merge(whole.state());
+  assert.deepEqual(empty.series(), whole.series());
+});

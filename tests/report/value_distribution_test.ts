@@ -51,3 +51,23 @@ Deno.test("ValueDistribution: the sketch's CDF follows the exact one over nine d
   // Only values within 0.5 % of a bin edge may land in the neighbouring bin.
   h.counts.forEach((c, i) => assert.ok(Math.abs(c - e.counts[i]) <= 0.01 * e.counts[i] + 60, `bin ${i}`));
 });
+
+Deno.test("ValueDistribution: parts merge into the distribution of the whole, exact or sketched", () => {
+  const values = Array.from({ length: 300 }, (_, i) => ((i * 7919) % 1000) / 10 - 20);
+  for (const limit of [1000, 250, 10]) {
+    const whole = new ValueDistribution(limit);
+    for (const v of values) whole.add(v);
+    const parts = [values.slice(0, 100), values.slice(100, 101), values.slice(101)].map((part) => {
+      const d = new ValueDistribution(limit);
+      for (const v of part) d.add(v);
+      return d.state();
+    });
+    const merged = ValueDistribution.fromState(parts[0]);
+    merged.merge(parts[1]);
+    merged.merge(parts[2]);
+    assert.equal(merged.exact, whole.exact, `limit ${limit}`);
+    assert.deepEqual([merged.count, merged.min, merged.max], [whole.count, whole.min, whole.max]);
+    assert.deepEqual(merged.histogram(), whole.histogram(), `limit ${limit}`);
+    assert.deepEqual(merged.cdf(), whole.cdf(), `limit ${limit}`);
+  }
+});
