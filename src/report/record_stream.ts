@@ -56,7 +56,7 @@ const CHUNK_GAPS_TAG = "inter_chunk_latency";
 /** A query made ready for the fast path; it learns the order of the metrics in the file as it reads. */
 class CompiledQuery {
   readonly tags: readonly string[];
-  /** `"<tag>":{` for each tag, then the chunk gaps' when asked for. */
+  /** `<tag>":{` for each tag (see {@link keyAt}), then the chunk gaps' when asked for. */
   readonly keys: readonly string[];
   readonly chunkGaps: boolean;
   /** Key indices in the order the last record had them (absent ones last). */
@@ -68,7 +68,7 @@ class CompiledQuery {
   constructor(query: RecordQuery) {
     this.tags = query.metrics ?? [];
     this.chunkGaps = query.chunkGaps ?? false;
-    this.keys = [...this.tags, ...(this.chunkGaps ? [CHUNK_GAPS_TAG] : [])].map((t) => `"${t}":{`);
+    this.keys = [...this.tags, ...(this.chunkGaps ? [CHUNK_GAPS_TAG] : [])].map((t) => `${t}":{`);
     this.order = this.keys.map((_, i) => i);
     this.absent = this.keys.map(() => false);
     this.#found = this.keys.map(() => 0);
@@ -88,10 +88,11 @@ const SLOW = undefined;
 const WHITESPACE = /[ \t\r]/;
 const METADATA_OPEN = '{"metadata":{';
 const VALUE_KEY = '"value":';
-const START_KEY = '"request_start_ns":';
-const END_KEY = '"request_end_ns":';
-const PHASE_KEY = '"benchmark_phase":';
-const METRICS_KEY = '"metrics":{';
+// Keys without their opening quote (see keyAt).
+const START_KEY = 'request_start_ns":';
+const END_KEY = 'request_end_ns":';
+const PHASE_KEY = 'benchmark_phase":';
+const METRICS_KEY = 'metrics":{';
 const ERROR_KEY = '"error":';
 
 /** The number that starts at `at` (up to the next `,`, `}` or `]`), NaN when there is none. */
@@ -105,12 +106,23 @@ function numberAt(line: string, at: number): number {
 }
 
 /**
- * Where `key` is: searched from `from` (keys usually come in the same order on every line, so each search goes on
- * where the last one stopped and the line is scanned about once), then from `base` when it came earlier; -1.
+ * Where the key `"<key>` begins at or after `from`, or -1. `key` comes without its opening quote, checked here: a
+ * pattern that starts with a letter is found about half again as fast as one that starts with `"`, the commonest
+ * character of the line.
+ */
+function keyAt(line: string, key: string, from: number): number {
+  let at = line.indexOf(key, from + 1);
+  while (at > 0 && line.charCodeAt(at - 1) !== 34) at = line.indexOf(key, at + 1);
+  return at < 0 ? -1 : at - 1;
+}
+
+/**
+ * Where the key `"<key>` is: searched from `from` (keys usually come in the same order on every line, so each search
+ * goes on where the last one stopped and the line is scanned about once), then from `base` when it came earlier; -1.
  */
 function find(line: string, key: string, from: number, base: number): number {
-  const at = line.indexOf(key, from);
-  return at >= 0 || from <= base ? at : line.indexOf(key, base);
+  const at = keyAt(line, key, from);
+  return at >= 0 || from <= base ? at : keyAt(line, key, base);
 }
 
 function finite(x: number): number | undefined {
@@ -142,15 +154,15 @@ function fastRecord(line: string, lineNo: number, q: CompiledQuery): StreamedRec
   if (!line.startsWith(METADATA_OPEN) || WHITESPACE.test(line)) return SLOW;
   const startAt = find(line, START_KEY, base, base);
   if (startAt < 0) return SLOW;
-  const startNs = numberAt(line, startAt + START_KEY.length);
+  const startNs = numberAt(line, startAt + 1 + START_KEY.length);
   if (!Number.isFinite(startNs)) return SLOW;
-  let pos = startAt + START_KEY.length;
+  let pos = startAt + 1 + START_KEY.length;
   const endAt = find(line, END_KEY, pos, base);
-  const endNs = endAt < 0 ? startNs : finite(numberAt(line, endAt + END_KEY.length)) ?? startNs;
-  if (endAt > pos) pos = endAt + END_KEY.length;
+  const endNs = endAt < 0 ? startNs : finite(numberAt(line, endAt + 1 + END_KEY.length)) ?? startNs;
+  if (endAt > pos) pos = endAt + 1 + END_KEY.length;
   const phaseAt = find(line, PHASE_KEY, pos, base);
   if (phaseAt >= 0) {
-    const open = phaseAt + PHASE_KEY.length;
+    const open = phaseAt + 1 + PHASE_KEY.length;
     if (line.charCodeAt(open) !== 34) return SLOW;
     const close = line.indexOf('"', open + 1);
     if (close < 0) return SLOW;
@@ -162,7 +174,7 @@ function fastRecord(line: string, lineNo: number, q: CompiledQuery): StreamedRec
   const values: (number | undefined)[] = new Array(q.tags.length).fill(undefined);
   let chunkGapsMs: number[] | undefined;
   const metricsAt = find(line, METRICS_KEY, pos, 0);
-  let furthest = metricsAt < 0 ? pos : metricsAt + METRICS_KEY.length;
+  let furthest = metricsAt < 0 ? pos : metricsAt + 1 + METRICS_KEY.length;
   if (metricsAt >= 0) {
     const order = q.order;
     const found: number[] = new Array(q.keys.length).fill(Infinity);
@@ -171,11 +183,11 @@ function fastRecord(line: string, lineNo: number, q: CompiledQuery): StreamedRec
     for (let k = 0; k < order.length; k++) {
       const i = order[k];
       const key = q.keys[i];
-      const at = q.absent[i] ? line.indexOf(key, metricsAt) : find(line, key, from, metricsAt);
+      const at = q.absent[i] ? keyAt(line, key, metricsAt) : find(line, key, from, metricsAt);
       q.absent[i] = at < 0;
       if (at < 0) continue;
       found[i] = at;
-      const v = at + key.length;
+      const v = at + 1 + key.length;
       if (!line.startsWith(VALUE_KEY, v)) return SLOW;
       const value = v + VALUE_KEY.length;
       if (at < from) inOrder = false;
