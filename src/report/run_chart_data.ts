@@ -54,17 +54,14 @@ export interface ChartReductionLimits {
   readonly gridBuckets?: number;
 }
 
-/** What the charts read of each record. */
-export const CHART_QUERY: RecordQuery = {
-  metrics: [
-    "time_to_first_token",
-    "inter_token_latency",
-    "request_latency",
-    "output_sequence_length",
-    "output_token_count",
-  ],
-  chunkGaps: true,
-};
+/** The metrics the charts read of each record. */
+const CHART_METRICS = [
+  "time_to_first_token",
+  "inter_token_latency",
+  "request_latency",
+  "output_sequence_length",
+  "output_token_count",
+];
 const [TTFT, ITL, LATENCY, OSL, OUTPUT_COUNT] = [0, 1, 2, 3, 4];
 
 /** A reduction as plain data (what a Worker posts back). */
@@ -138,15 +135,31 @@ export class ChartReducer {
       this.grid.addTokens(end, tokens);
       return;
     }
-    const gaps = r.chunkGapsMs ?? [];
-    const perChunk = tokens / (gaps.length + 1);
+    const gaps = r.chunkGapsMs;
+    if (gaps === undefined && this.grid.sameBucket(start, end)) {
+      // Every chunk arrived between the send and the end: in that one bucket, whatever the gaps.
+      this.grid.addTokens(start, tokens);
+      return;
+    }
+    const perChunk = tokens / ((gaps?.length ?? 0) + 1);
     const last = Math.max(start, end);
     let t = start + ttft;
     this.grid.addTokens(Math.min(last, Math.max(start, t)), perChunk);
-    for (let i = 0; i < gaps.length; i++) {
+    for (let i = 0; gaps !== undefined && i < gaps.length; i++) {
       t += gaps[i];
       this.grid.addTokens(Math.min(last, Math.max(start, t)), perChunk);
     }
+  }
+
+  /**
+   * What to read of each record: the chunk gaps only of requests that span more than one bucket of the time grid
+   * (the others' tokens all count in their one bucket).
+   */
+  query(): RecordQuery {
+    return {
+      metrics: CHART_METRICS,
+      chunkGaps: (startNs, endNs) => !this.grid.sameBucket(startNs / 1e6, endNs / 1e6),
+    };
   }
 
   state(): ChartReducerState {
@@ -212,7 +225,7 @@ export async function reduceRange(
   range?: { readonly start: number; readonly end: number },
 ): Promise<{ reducer: ChartReducer; lines: number }> {
   const reducer = new ChartReducer(limits);
-  const lines = await scanRecords(source, CHART_QUERY, (r) => reducer.add(r), range);
+  const lines = await scanRecords(source, reducer.query(), (r) => reducer.add(r), range);
   return { reducer, lines };
 }
 

@@ -166,10 +166,22 @@ export class TimeGrid {
     this.#done[Math.floor(endMs / this.unitMs) - this.#lo] += 1;
   }
 
+  /** Whether two times fall in the same bucket (they stay together as the grid's unit grows). */
+  sameBucket(aMs: number, bMs: number): boolean {
+    const unit = GRID_UNITS_MS[this.#level];
+    return Math.floor(aMs / unit) === Math.floor(bMs / unit);
+  }
+
   /** `tokens` output tokens arrived at `atMs`. */
   addTokens(atMs: number, tokens: number): void {
-    this.#reach(atMs);
-    this.#tokens[Math.floor(atMs / this.unitMs) - this.#lo] += tokens;
+    // Most chunks land in buckets the grid already spans (called ~20 times per record).
+    const b = Math.floor(atMs / GRID_UNITS_MS[this.#level]);
+    if (b < this.#first || b > this.#last) {
+      this.#reach(atMs);
+      this.#tokens[Math.floor(atMs / this.unitMs) - this.#lo] += tokens;
+    } else {
+      this.#tokens[b - this.#lo] += tokens;
+    }
   }
 
   /**
