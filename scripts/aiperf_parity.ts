@@ -10,6 +10,7 @@
  * byte-level BPE); timing metrics are compared as relative differences (two clients, one server).
  */
 import { join } from "node:path";
+import { optionSectionOf, withOptionSection } from "./aiperf_parity/option_parity.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const TOKENIZER = "tests/fixtures/tiny_bpe";
@@ -308,7 +309,13 @@ try {
 } finally {
   await sim.stop();
 }
-const text = report.join("\n");
-if (OUT) await Deno.writeTextFile(OUT, text);
+let text = report.join("\n");
+if (OUT) {
+  // The option-by-option section is generated from the option tables apart (write_option_parity.ts): keep it.
+  const previous = await Deno.readTextFile(OUT).catch(() => "");
+  const options = optionSectionOf(previous);
+  if (options !== undefined) text = withOptionSection(text, options);
+  await Deno.writeTextFile(OUT, text);
+}
 console.log(text);
 console.error(`artifacts kept in ${work}`);

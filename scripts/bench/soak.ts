@@ -137,14 +137,15 @@ async function clientSide(path: string, received: Set<string>): Promise<{ client
     if (text === "") continue;
     const record = JSON.parse(text) as {
       metadata: { x_request_id: string; was_cancelled: boolean };
-      error: { code?: number; type: string } | null;
+      // Absent on a success (the per-record export writes `error` only for failures).
+      error?: { code?: number; type: string } | null;
     };
     c.records++;
     const id = record.metadata.x_request_id;
     if (ids.has(id)) c.duplicateIds++;
     ids.add(id);
     if (!received.has(id)) c.unknownRecords++;
-    const kind = record.error === null
+    const kind = record.error === undefined || record.error === null
       ? (record.metadata.was_cancelled ? "cancelled" : "ok")
       : errorClass(record.error);
     if (kind === "ok") c.successes++;

@@ -4,7 +4,7 @@
  * reference server, the floor reader).
  */
 import { type Command, defineCommand } from "../config/command_spec.ts";
-import type { OptionSpec } from "../config/option_spec.ts";
+import type { OptionSpec } from "../base/option_spec.ts";
 
 const CALIBRATE_OPTIONS = [
   {

@@ -7,7 +7,6 @@ import { parseCommandArgs } from "../config/parse_command_args.ts";
 import { isHelpRequest } from "../config/read_cli_args.ts";
 import { renderHelp } from "../config/render_help.ts";
 import { type ParsedProfile, parseProfileArgs } from "../config/parse_profile_args.ts";
-import { locateProblem, yamlLineIndex } from "../config/yaml_line_index.ts";
 import { didYouMeanHint } from "../base/did_you_mean.ts";
 import { EXIT } from "./exit_codes.ts";
 import { CONFIG_HELP, CONFIG_INIT_COMMAND } from "./config_command.ts";
@@ -81,41 +80,28 @@ async function init(args: string[], io: ConfigIo): Promise<number> {
   return EXIT.OK;
 }
 
-/** Parses `profile` options; on failure prints every problem (YAML ones with their line) and returns undefined. */
-async function parseOrReport(
-  args: string[],
-  configFile: string | undefined,
-  io: ConfigIo,
-): Promise<ParsedProfile | undefined> {
+/** What is at `path`, for the input-file check. */
+function pathKind(path: string): "file" | "directory" | undefined {
   try {
-    return await parseProfileArgs(args, { env: io.env, readTextFile: io.readTextFile, isTty: false });
-  } catch (e) {
-    if (!(e instanceof ConfigError)) throw e;
-    let index: Map<string, number> | undefined;
-    if (configFile !== undefined) {
-      try {
-        index = yamlLineIndex(io.readTextFile(configFile));
-      } catch { /* unreadable: the problem list says so */ }
-    }
-    const located = e.problems.map((p) => index === undefined ? p : locateProblem(p, configFile!, index));
-    // File problems in line order first, then the others (flags, environment, rules) as found.
-    const lineOf = (p: string) => Number(/:(\d+): /.exec(p)?.[1] ?? Infinity);
-    const lines = located.map((p, i) => ({ p, i })).sort((a, b) => lineOf(a.p) - lineOf(b.p) || a.i - b.i)
-      .map(({ p }) => p);
-    io.stderr(`${lines.length} problem${lines.length === 1 ? "" : "s"}:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
+    return Deno.statSync(path).isDirectory ? "directory" : "file";
+  } catch {
     return undefined;
   }
 }
 
-/** The value of the last -f/--config in `args`. */
-function configFileOf(args: readonly string[]): string | undefined {
-  let file: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if ((a === "-f" || a === "--config") && i + 1 < args.length) file = args[i + 1];
-    else if (a.startsWith("--config=")) file = a.slice("--config=".length);
+/**
+ * Parses `profile` options as a run would, and also checks that the input file exists; on failure prints every
+ * problem (the config file's with their line, in line order) and returns undefined.
+ */
+async function parseOrReport(args: string[], io: ConfigIo): Promise<ParsedProfile | undefined> {
+  try {
+    return await parseProfileArgs(args, { env: io.env, readTextFile: io.readTextFile, isTty: false, pathKind });
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    const lines = e.problems;
+    io.stderr(`${lines.length} problem${lines.length === 1 ? "" : "s"}:\n${lines.map((l) => `  ${l}`).join("\n")}\n`);
+    return undefined;
   }
-  return file;
 }
 
 async function validate(args: string[], io: ConfigIo): Promise<number> {
@@ -124,7 +110,7 @@ async function validate(args: string[], io: ConfigIo): Promise<number> {
     io.stdout(CONFIG_HELP);
     return file === undefined || file.startsWith("-") && file !== "-h" && file !== "--help" ? EXIT.USAGE : EXIT.OK;
   }
-  const parsed = await parseOrReport(["-f", file, ...flags], file, io);
+  const parsed = await parseOrReport(["-f", file, ...flags], io);
   if (parsed === undefined) return EXIT.USAGE;
   for (const w of parsed.warnings) io.stderr(`warning: ${w}\n`);
   io.stdout(`${file}: valid\n`);
@@ -136,7 +122,7 @@ async function expand(args: string[], io: ConfigIo): Promise<number> {
     io.stdout(CONFIG_HELP);
     return EXIT.OK;
   }
-  const parsed = await parseOrReport(args, configFileOf(args), io);
+  const parsed = await parseOrReport(args, io);
   if (parsed === undefined) return EXIT.USAGE;
   const { expandConfig } = await import("../config/expand_config.ts");
   io.stdout(expandConfig(parsed.config as unknown as Record<string, unknown>, parsed.sources));

@@ -3,7 +3,7 @@
  * options after the action (`-f FILE` among them), so they check and show exactly what a run would use.
  */
 import { type Command, defineCommand } from "../config/command_spec.ts";
-import type { OptionSpec } from "../config/option_spec.ts";
+import type { OptionSpec } from "../base/option_spec.ts";
 
 const CONFIG_INIT_OPTIONS = [
   {

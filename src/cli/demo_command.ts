@@ -6,7 +6,7 @@
  */
 import { type Command, defineCommand } from "../config/command_spec.ts";
 import { OPTION_GROUPS, OPTION_TABLE, PROFILE_COMMAND } from "../config/option_table.ts";
-import type { OptionSpec } from "../config/option_spec.ts";
+import type { OptionSpec } from "../base/option_spec.ts";
 import { readCliArgs } from "../config/read_cli_args.ts";
 
 /** The `profile` options of the demo run; `url` is the simulated server's address. */

@@ -4,11 +4,17 @@
 export const EXIT = {
   /** The benchmark ran to completion and at least one request succeeded. */
   OK: 0,
-  /** The benchmark ran but no request succeeded, or `--failed-request-threshold` was exceeded. */
+  /**
+   * The benchmark ran but no request succeeded, or `--failed-request-threshold` was exceeded, or some shards did
+   * not run to their end (a partial run).
+   */
   REQUESTS_FAILED: 1,
   /** Bad command line, YAML, input file or tokenizer: nothing was sent. */
   USAGE: 2,
-  /** The server could not be reached before the benchmark started. */
+  /**
+   * The server could not be reached before the benchmark started, or went away during it (a run of connection
+   * failures: the run stops, its records up to then written).
+   */
   UNREACHABLE: 3,
   /** The benchmark ran, but some result files could not be written (a full disk); the console says which. */
   RESULTS_UNWRITTEN: 4,

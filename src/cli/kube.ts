@@ -19,16 +19,22 @@ import { KubeConfigError, resolveKubeConfig } from "../kube/kube_config.ts";
 import { KubeApiError, KubeClient, kubePaths } from "../kube/kube_client.ts";
 import {
   CONFIG_KEY,
+  defaultShardResources,
   kubeManifests,
   type KubeRunSpec,
   manifestsYaml,
   names as runNames,
   newRunName,
+  parseToleration,
+  type Toleration,
   validateRunSpec,
 } from "../kube/kube_manifests.ts";
 import { shardConfigYaml } from "../kube/shard_config.ts";
 import { clusterEngine, type ClusterReport, sharedStart } from "../kube/cluster_engine.ts";
 import { runShardAgent } from "../kube/shard_agent.ts";
+import { kubePreflight } from "../kube/kube_preflight.ts";
+import { describeLostShards } from "../engine/coordinate_shards.ts";
+import { VERSION } from "../base/version.ts";
 
 /** Splits the words into the kube options' and the profile's. */
 export function splitKubeArgs(args: readonly string[]): { kube: string[]; profile: string[] } {
@@ -87,21 +93,11 @@ export async function runKube(args: string[]): Promise<number> {
         "<secret>[:<key>] instead.",
       ]);
     }
-    const [secretName, secretKey] = (options.apiKeySecret ?? "").split(":");
     let namespace = options.namespace;
     if (namespace === undefined && sub === "run") {
       namespace = (await resolveKubeConfig({ kubeconfig: options.kubeconfig, context: options.context })).namespace;
     }
-    spec = {
-      run: options.runName ?? newRunName(),
-      namespace: namespace ?? "default",
-      shards: options.shards,
-      image: options.image,
-      imagePullPolicy: options.imagePullPolicy,
-      configYaml: shardConfigYaml(parsed),
-      apiKeySecret: options.apiKeySecret ? { name: secretName, key: secretKey || "api-key" } : undefined,
-      resources: { cpu: options.shardCpu, memory: options.shardMemory },
-    };
+    spec = await runSpecOf(parsed, options, namespace ?? "default", sub === "run");
     const problems = validateRunSpec(spec);
     if (problems.length > 0) throw new ConfigError(problems);
   } catch (err) {
@@ -124,6 +120,91 @@ export async function runKube(args: string[]): Promise<number> {
 }
 
 type KubeValues = ReturnType<typeof parseCommandArgs<typeof KUBE_OPTIONS>>["values"];
+
+/** The run's objects as the options describe them. */
+async function runSpecOf(
+  parsed: ParsedProfile,
+  options: KubeValues,
+  namespace: string,
+  coordinated: boolean,
+): Promise<KubeRunSpec> {
+  const config = parsed.config;
+  const [secretName, secretKey] = (options.apiKeySecret ?? "").split(":");
+  const nodeSelector: Record<string, string> = {};
+  for (const pair of options.nodeSelector ?? []) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new ConfigError([`--node-selector ${pair}: give key=value`]);
+    nodeSelector[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  let tolerations: Toleration[];
+  try {
+    tolerations = (options.tolerations ?? []).map(parseToleration);
+  } catch (err) {
+    throw new ConfigError([(err as Error).message]);
+  }
+  let affinity: Record<string, unknown> | undefined;
+  if (options.affinityFile !== undefined) {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(options.affinityFile);
+    } catch (err) {
+      throw new ConfigError([`--affinity-file ${options.affinityFile}: ${(err as Error).message}`]);
+    }
+    const yaml = await import("js-yaml");
+    const v = yaml.load(text) as Record<string, unknown> | null;
+    const object = v !== null && typeof v === "object" && "affinity" in v ? v.affinity : v;
+    const keys = ["nodeAffinity", "podAffinity", "podAntiAffinity"];
+    if (object === null || typeof object !== "object" || Array.isArray(object)) {
+      throw new ConfigError([`--affinity-file ${options.affinityFile}: not an affinity object`]);
+    }
+    const unknown = Object.keys(object).filter((k) => !keys.includes(k));
+    if (unknown.length > 0) {
+      throw new ConfigError([
+        `--affinity-file ${options.affinityFile}: unknown key ${unknown.join(", ")} (an affinity has ${
+          keys.join(", ")
+        })`,
+      ]);
+    }
+    affinity = object as Record<string, unknown>;
+  }
+  const streams = Math.ceil((config.concurrency ?? 64) / options.shards);
+  const sized = defaultShardResources(streams);
+  return {
+    run: options.runName ?? newRunName(),
+    namespace,
+    shards: options.shards,
+    image: options.image,
+    imagePullPolicy: options.imagePullPolicy,
+    command: options.shardCommand?.length ? options.shardCommand : undefined,
+    configYaml: shardConfigYaml(parsed),
+    apiKeySecret: options.apiKeySecret ? { name: secretName, key: secretKey || "api-key" } : undefined,
+    resources: { cpu: options.shardCpu ?? sized.cpu, memory: options.shardMemory ?? sized.memory },
+    activeDeadlineSeconds: options.activeDeadline ?? defaultDeadlineSeconds(config, options.readyTimeout),
+    ttlSecondsAfterFinished: options.ttlAfterFinished,
+    placement: options.placement as "spread" | "pack",
+    nodeSelector,
+    tolerations,
+    affinity,
+    imagePullSecrets: options.imagePullSecrets ?? [],
+    serviceAccount: options.serviceAccount,
+    uploadIntervalMs: Math.round(options.uploadInterval * 1000),
+    version: VERSION,
+    suspended: coordinated,
+  };
+}
+
+/**
+ * How long the Job may run: a run bounded by time, its warm-up and grace periods, plus the wait for the shards and
+ * 5 minutes; one bounded by a request count, an hour plus that wait (--active-deadline sets it).
+ */
+function defaultDeadlineSeconds(config: ParsedProfile["config"], readyTimeoutS: number): number {
+  const finite = (v: number | undefined) => v !== undefined && Number.isFinite(v) ? v : undefined;
+  const duration = finite(config.benchmarkDuration);
+  if (duration === undefined) return readyTimeoutS + 3600;
+  const grace = finite(config.benchmarkGracePeriod) ?? 3600;
+  const warmup = (finite(config.warmupDuration) ?? 0) + (finite(config.warmupGracePeriod) ?? 0);
+  return Math.ceil(readyTimeoutS + warmup + duration + grace + 300);
+}
 
 /**
  * `kube start` and `kube collect`, for a run whose manifests were applied without `kube run` (`kube generate |
@@ -230,6 +311,28 @@ async function coordinate(
   let client: KubeClient | undefined = o.client;
   try {
     client ??= new KubeClient(await resolveKubeConfig({ kubeconfig: options.kubeconfig, context: options.context }));
+    if (o.apply && options.preflight) {
+      let checked;
+      try {
+        checked = await kubePreflight(client, spec);
+      } catch (err) {
+        if (err instanceof TypeError) {
+          logger.error(`the Kubernetes API cannot be reached: ${err.message}`);
+          return EXIT.UNREACHABLE;
+        }
+        throw err;
+      }
+      for (const note of checked.notes) logger.warning(`preflight: ${note}`);
+      if (checked.problems.length > 0) {
+        for (const p of checked.problems) logger.error(`preflight: ${p}`);
+        logger.error("nothing was created (--no-preflight skips these checks).");
+        return EXIT.USAGE;
+      }
+      logger.info(
+        `preflight: Kubernetes ${checked.serverVersion ?? "?"}, namespace ${spec.namespace}` +
+          (checked.podSecurity ? ` (Pod Security: ${checked.podSecurity})` : "") + ", every right needed: ok",
+      );
+    }
     let report: ClusterReport | undefined;
     const engine = clusterEngine({
       client,
@@ -245,19 +348,25 @@ async function coordinate(
       await Deno.writeTextFile(joinPath(outcome.artifactDir, "kube_run.json"), JSON.stringify(report, null, 2) + "\n");
       const lateness = report.starts.map((s) => s.latenessMs);
       if (lateness.length > 0) {
+        const measured = (report.clocks ?? []).filter((c) => c.uncertaintyMs !== null);
+        const bound = measured.length > 0 ? Math.max(...measured.map((c) => c.uncertaintyMs!)) : undefined;
         logger.info(
           `shared start: ${report.starts.length} shards, lateness max ${Math.max(...lateness).toFixed(2)} ms` +
-            (report.startSpreadMs !== undefined ? `, spread ${report.startSpreadMs.toFixed(2)} ms` : "") +
-            " (each on its own clock; cross-host clock offsets are not measured)",
+            (report.startSpreadMs !== undefined
+              ? `, first requests spread over ${report.startSpreadMs.toFixed(2)} ms`
+              : "") +
+            (bound !== undefined
+              ? ` (on this machine's clock; ${measured.length} shard clock offsets measured, ± ${bound.toFixed(1)} ms)`
+              : " (shard clock offsets not measured: each shard's own clock)"),
         );
       }
       if (report.partial) {
         // Said again after the tables, so the last line a user reads is not "completed successfully".
-        const missing = report.notCompleted.length > 0 ? `; indexes ${report.notCompleted.join(", ")} missing` : "";
+        const lost = report.lost.length > 0 ? describeLostShards(report.lost, report.shards, "index") : "";
         logger.error(
-          `partial run: ${report.merged.length} of ${report.shards} shards merged${missing}` +
-            (report.problems.length > 0 ? ` (${report.problems.join("; ")})` : "") +
-            `. The results in ${outcome.artifactDir} cover only the merged shards' load.`,
+          (lost || `partial run: ${report.merged.length} of ${report.shards} shards ran to their end.`) +
+            (report.problems.length > 0 ? ` Problems: ${report.problems.join("; ")}.` : "") +
+            ` Results: ${outcome.artifactDir}.`,
         );
         return EXIT.REQUESTS_FAILED;
       }

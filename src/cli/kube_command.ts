@@ -3,7 +3,8 @@
  * profile option, passed to the shards through the run's ConfigMap.
  */
 import { type Command, defineCommand } from "../config/command_spec.ts";
-import type { OptionSpec } from "../config/option_spec.ts";
+import type { OptionSpec } from "../base/option_spec.ts";
+import { VERSION } from "../base/version.ts";
 
 const G = "Kubernetes";
 
@@ -22,11 +23,11 @@ export const KUBE_OPTIONS = [
   {
     key: "image",
     type: "string",
-    default: "infermeter:latest",
+    default: `infermeter:${VERSION}`,
     flags: ["--image"],
     group: G,
     metavar: "<image>",
-    help: "Container image with infermeter on its PATH.",
+    help: "Container image with infermeter on its PATH (build one with scripts/image/build_oci.sh or the Dockerfile).",
   },
   {
     key: "imagePullPolicy",
@@ -34,7 +35,19 @@ export const KUBE_OPTIONS = [
     flags: ["--image-pull-policy"],
     group: G,
     metavar: "<policy>",
-    help: "Always, IfNotPresent or Never (the cluster's default when not given).",
+    default: "IfNotPresent",
+    help: "Always, IfNotPresent or Never.",
+  },
+  {
+    key: "shardCommand",
+    type: "list",
+    items: "text",
+    flags: ["--shard-command"],
+    group: G,
+    metavar: "<word,…>",
+    defaultDescription: "the image's entrypoint",
+    help: "The shard container's command, for an image whose entrypoint is not infermeter (e.g. infermeter, with " +
+      "infermeter on the image's PATH); the arguments are kube shard.",
   },
   {
     key: "namespace",
@@ -86,6 +99,7 @@ export const KUBE_OPTIONS = [
     flags: ["--shard-cpu"],
     group: G,
     metavar: "<cpu>",
+    defaultDescription: "1",
     help: "CPU request and limit of each shard pod (e.g. 2).",
   },
   {
@@ -94,7 +108,105 @@ export const KUBE_OPTIONS = [
     flags: ["--shard-memory"],
     group: G,
     metavar: "<mem>",
+    defaultDescription: "160 MiB + 0.25 MiB per stream the shard holds, in 64 MiB steps",
     help: "Memory request and limit of each shard pod (e.g. 2Gi).",
+  },
+  {
+    key: "placement",
+    type: "enum",
+    choices: ["spread", "pack"],
+    default: "spread",
+    flags: ["--placement"],
+    group: G,
+    metavar: "<how>",
+    help: "spread: shards across nodes (topology spread by hostname, at most one more on any node than another); " +
+      "pack: together on as few nodes as they fit.",
+  },
+  {
+    key: "nodeSelector",
+    type: "list",
+    items: "text",
+    flags: ["--node-selector"],
+    group: G,
+    metavar: "<key=value>",
+    help: "Run shards only on nodes with these labels (comma-separated or repeated).",
+  },
+  {
+    key: "tolerations",
+    type: "list",
+    items: "text",
+    flags: ["--toleration"],
+    group: G,
+    metavar: "<key[=value][:effect]>",
+    help: "Let shards run on nodes with this taint (repeated for several; '*' tolerates every taint).",
+  },
+  {
+    key: "affinityFile",
+    type: "path",
+    flags: ["--affinity-file"],
+    group: G,
+    metavar: "<file>",
+    help: "YAML or JSON file with a pod 'affinity' object for the shard pods.",
+  },
+  {
+    key: "imagePullSecrets",
+    type: "list",
+    items: "text",
+    flags: ["--image-pull-secret"],
+    group: G,
+    metavar: "<secret>",
+    help: "Secret(s) to pull the image with (comma-separated or repeated).",
+  },
+  {
+    key: "serviceAccount",
+    type: "string",
+    flags: ["--service-account"],
+    group: G,
+    metavar: "<name>",
+    help: "Run the pods as this existing ServiceAccount instead of creating one with its Role and RoleBinding " +
+      "(it needs get on the run's config ConfigMap, get/watch/patch on its start ConfigMap, create on configmaps).",
+  },
+  {
+    key: "activeDeadline",
+    type: "float",
+    min: 1,
+    flags: ["--active-deadline"],
+    group: G,
+    metavar: "<s>",
+    defaultDescription: "the run's duration, warm-up, grace period and ready timeout plus 5 min; 1 h plus the " +
+      "ready timeout for a run bounded by a request count",
+    help: "Seconds the Job may run before Kubernetes stops every shard (its activeDeadlineSeconds).",
+  },
+  {
+    key: "ttlAfterFinished",
+    type: "int",
+    min: 0,
+    default: 3600,
+    flags: ["--ttl-after-finished"],
+    group: G,
+    metavar: "<s>",
+    help: "Seconds a finished Job stays before Kubernetes removes it and every object of the run (also when the " +
+      "coordinator is gone).",
+  },
+  {
+    key: "uploadInterval",
+    type: "float",
+    min: 0.2,
+    default: 5,
+    flags: ["--upload-interval"],
+    group: G,
+    metavar: "<s>",
+    help: "Shards upload their records this often while they run (and when they stop): a lost pod loses at most " +
+      "this much.",
+  },
+  {
+    key: "preflight",
+    type: "bool",
+    default: true,
+    flags: ["--preflight"],
+    group: G,
+    help: "kube run: check the cluster version, your rights and the namespace's Pod Security level before " +
+      "creating anything (--no-preflight skips it).",
   },
   {
     key: "keep",
@@ -130,15 +242,18 @@ export const KUBE_COMMAND: Command<typeof KUBE_OPTIONS> = defineCommand({
   name: "kube",
   usage: "generate|run|start|collect [kube options] <profile options>",
   description: "Run a profile from N pods of a Kubernetes Indexed Job and merge their records exactly.\n" +
-    "generate prints the manifests (ConfigMaps, ServiceAccount/Role/RoleBinding, Job); run applies them, starts " +
+    "generate prints the manifests (ConfigMaps, ServiceAccount/Role/RoleBinding, Job); run checks the cluster " +
+    "(preflight), applies them, starts " +
     "the shards together, collects every shard's records, merges them into the usual artifact directory and " +
     "report, and removes the objects (--keep leaves them). For manifests applied by other means (generate | " +
     "kubectl apply -f -), whose shards wait for a start only a coordinator writes: start --run-name R writes it " +
     "once every shard is ready; collect --run-name R does that unless done, then collects, merges and cleans up " +
     "like run (the profile options come from the run's ConfigMap; --artifact-dir and the like may be added). --model is required (the coordinator may not reach the " +
     "server); --random-seed is drawn when not given.\n" +
-    "Exit codes: 0 all shards merged, 1 a partial run (a shard failed or its records are missing) or all requests " +
-    "failed, 2 bad options, 70 internal error.",
+    "Exit codes: 0 every shard ran to its end; 1 a partial run (a shard failed or its pod was lost: what it uploaded " +
+    "is kept) or all requests failed; 2 bad options or a failed preflight (cluster older than 1.29, a right or the " +
+    "namespace's Pod Security level missing; nothing was created); 3 the Kubernetes API cannot be reached; 70 " +
+    "internal error; 130 interrupted (the shards were told to stop; what they measured is exported).",
   options: KUBE_OPTIONS,
   operands: "accept",
 });

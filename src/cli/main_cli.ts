@@ -32,6 +32,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "Draw a run's charts (PNG or SVG) and its self-contained report.html; several runs: sweep charts.",
     run: async (args) => (await import("./plot.ts")).runPlot(args),
   },
+  peers: {
+    summary: "Report a finished run as vLLM, SGLang, GuideLLM, LLMPerf and GenAI-Perf would, with their definitions.",
+    run: async (args) => (await import("./peers.ts")).runPeers(args),
+  },
   config: {
     summary: "Write (init), check (validate) or show resolved (expand) a profile configuration file.",
     run: async (args) => (await import("./config.ts")).runConfig(args),

@@ -3,7 +3,7 @@
  * to plot (artifact directories, summary JSON files, or a directory of runs).
  */
 import { type Command, defineCommand } from "../config/command_spec.ts";
-import type { OptionSpec } from "../config/option_spec.ts";
+import type { OptionSpec } from "../base/option_spec.ts";
 
 const PLOT_OPTIONS = [
   {

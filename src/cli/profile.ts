@@ -27,7 +27,7 @@ const MULTI_EXIT_OF: Readonly<Record<MultiRunEnd, ExitCode>> = {
 
 export async function runProfile(args: string[], options: RunProfileOptions = {}): Promise<number> {
   if (isHelpRequest(args)) {
-    console.log(profileHelp());
+    console.log(profileHelp({ argv: args }));
     return EXIT.OK;
   }
   const isTty = Deno.stderr.isTerminal();

@@ -11,4 +11,6 @@ export const PROFILE_EXIT: Readonly<Record<ProfileEnd, ExitCode>> = {
   cancelled: EXIT.INTERRUPTED,
   interrupted_before_start: EXIT.INTERRUPTED,
   unreachable: EXIT.UNREACHABLE,
+  server_gone: EXIT.UNREACHABLE,
+  shards_lost: EXIT.REQUESTS_FAILED,
 };

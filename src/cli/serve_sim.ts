@@ -53,7 +53,7 @@ export async function runServeSim(args: string[], io: ServeSimIo = DEFAULT_IO): 
 
   let options: SimOptions;
   try {
-    const { fast, ...sim } = flags;
+    const { fast, tokenizer: _, ...sim } = flags;
     options = resolveSimOptions(fast ? { ...sim, ttftMs: 0, itlMs: 0 } : sim);
   } catch (e) {
     // resolveSimOptions names options as in SimOptions; a CLI user knows them by their flags.
@@ -66,9 +66,9 @@ export async function runServeSim(args: string[], io: ServeSimIo = DEFAULT_IO): 
   if (tokenizer === undefined) {
     try {
       const { loadTokenizer } = await import("../tokenizer/load_tokenizer.ts");
-      tokenizer = await loadTokenizer("builtin");
+      tokenizer = await loadTokenizer(flags.tokenizer ?? "builtin");
     } catch (e) {
-      io.stderr(`error: cannot load the builtin tokenizer: ${message(e)}\n`);
+      io.stderr(`error: cannot load the tokenizer ${flags.tokenizer ?? "builtin"}: ${message(e)}\n`);
       return EXIT.USAGE;
     }
   }

@@ -4,12 +4,14 @@
  * defaults (`SIM_DEFAULTS`); the simulator validates the ranges (`resolveSimOptions`).
  */
 import { type Command, defineCommand } from "../config/command_spec.ts";
-import type { OptionSpec } from "../config/option_spec.ts";
-import { SIM_DEFAULTS, type SimOptions } from "../sim/sim_options.ts";
+import type { OptionSpec } from "../base/option_spec.ts";
+import { SIM_DEFAULTS, SIM_SERVER_TIMING_STYLES, type SimOptions } from "../sim/sim_options.ts";
 import { SIM_ROUTES } from "../sim/sim_route_registry.ts";
+import { SIM_APP_ROUTES } from "../sim/sim_app_routes.ts";
+import { SERVER_INFO_ROUTES } from "../sim/server_info_routes.ts";
 
-/** Configuration keys of serve-sim: the `SimOptions` fields, plus `fast`. */
-export type ServeSimKey = keyof SimOptions | "fast";
+/** Configuration keys of serve-sim: the `SimOptions` fields, plus `fast` and `tokenizer`. */
+export type ServeSimKey = keyof SimOptions | "fast" | "tokenizer";
 
 const SERVE_SIM_OPTIONS = [
   {
@@ -96,6 +98,19 @@ const SERVE_SIM_OPTIONS = [
     help: "Lognormal jitter of each ITL gap, coefficient of variation.",
   },
   {
+    key: "slots",
+    type: "int",
+    default: SIM_DEFAULTS.slots,
+    min: 0,
+    max: 1_000_000,
+    flags: ["--slots", "--max-num-seqs"],
+    group: "Options",
+    metavar: "<n>",
+    defaultDescription: "0: no limit",
+    help: "Requests that generate at once; the others wait in a FIFO queue and the wait counts in their TTFT " +
+      "(see Capacity below).",
+  },
+  {
     key: "tokensPerChunk",
     type: "int",
     default: SIM_DEFAULTS.tokensPerChunk,
@@ -155,6 +170,15 @@ const SERVE_SIM_OPTIONS = [
     group: "Options",
     metavar: "<percent>",
     help: "Percentage (0-100) of requests answered with HTTP 500.",
+  },
+  {
+    key: "usageDetails",
+    type: "bool",
+    default: SIM_DEFAULTS.usageDetails,
+    flags: ["--usage-details"],
+    group: "Options",
+    help: "Report OpenAI's usage details: prompt_tokens_details.cached_tokens (a prefix cache over earlier " +
+      "prompts), completion_tokens_details reasoning and accepted/rejected prediction tokens (for a 'prediction').",
   },
   {
     key: "dcgmGpus",
@@ -231,6 +255,17 @@ const SERVE_SIM_OPTIONS = [
     help: 'Add "sim_sent_at_ms" (epoch ms) to every streamed chunk, for calibration.',
   },
   {
+    key: "serverTiming",
+    type: "enum",
+    choices: SIM_SERVER_TIMING_STYLES,
+    default: SIM_DEFAULTS.serverTiming,
+    flags: ["--server-timing"],
+    group: "Options",
+    help: "Report each request's own timing split like a real server: llama.cpp (a timings object with the " +
+      "measured prefill and decode in a streamed answer's last chunk), tgi (x-queue-time, x-inference-time, " +
+      "x-total-time headers) or openai (openai-processing-ms) on non-streamed answers.",
+  },
+  {
     key: "shutdownGraceMs",
     type: "float",
     default: SIM_DEFAULTS.shutdownGraceMs,
@@ -238,6 +273,15 @@ const SERVE_SIM_OPTIONS = [
     group: "Options",
     metavar: "<ms>",
     help: "On shutdown, how long in-flight responses may finish.",
+  },
+  {
+    key: "tokenizer",
+    type: "string",
+    flags: ["--tokenizer"],
+    group: "Options",
+    metavar: "<path>",
+    help: "Count prompt_tokens with this tokenizer.json (or its directory) instead of the builtin o200k_base, " +
+      "so usage matches a client that counts with the same model tokenizer.",
   },
   {
     key: "recordRequests",
@@ -261,11 +305,22 @@ Exact counts: output words are single o200k_base tokens, so re-tokenizing the
 text gives exactly usage.completion_tokens; prompt_tokens is the o200k_base
 count of each message's text (no chat template).
 
-Latency: streamed token k is due at arrival + ttft + k*itl (an absolute
+Latency: streamed token k is due at start + ttft + k*itl, start being the
+arrival (or, with --slots, the moment a slot frees) (an absolute
 schedule: a late event loop sends what is overdue at once, it never drifts); a
 chunk of --tokens-per-chunk tokens leaves when its last token is due; a
 non-streamed response is answered after ttft + itl*(n-1). --fast (--ttft 0
 --itl 0) builds each response at once, for throughput benchmarks.
+
+Capacity: --slots N lets N requests generate at once, like an engine's batch
+of running sequences (vLLM's --max-num-seqs); later ones wait in arrival order
+(FIFO) and start when a slot frees. Each request holds its slot for its service
+time S = ttft + itl x (output tokens - 1) (an answer without tokens: ttft). The
+wait counts in the client's TTFT and in vllm:request_queue_time_seconds;
+vllm:num_requests_waiting shows the queue. The knee: with C concurrent clients
+TTFT stays at ttft while C <= N; past it throughput stays at N/S requests/s and
+each request waits S x (C - N) / N on average, so TTFT = ttft + S x (C - N) / N.
+At an open-loop rate R the knee is R = N/S; past it the queue grows without end.
 
 Calibration: --emit-send-times adds "sim_sent_at_ms" (epoch ms, taken right
 before the chunk is enqueued) to every streamed chunk; a client subtracts it
@@ -295,18 +350,15 @@ export const SERVE_SIM_COMMAND: Command<typeof SERVE_SIM_OPTIONS> = defineComman
   epilogue: EPILOGUE,
 });
 
-/** Every route the simulator answers, wrapped for the help text: the inference routes come from `SIM_ROUTES`. */
+/**
+ * Every route the simulator answers, wrapped for the help text: the inference routes of `SIM_ROUTES`, the app's own
+ * and the management routes of `SERVER_INFO_ROUTES`, so the list is the served one.
+ */
 function routeList(): string {
   const posts = SIM_ROUTES.entries().flatMap((r) => r.paths).map((p) => `POST ${p}`);
-  const words = [
-    ...posts,
-    "GET /v1/models",
-    "GET /health",
-    "/v1/health/live",
-    "/v1/health/ready",
-    "GET /metrics (Prometheus)",
-  ]
-    .join(", ").split(" ");
+  const own = SIM_APP_ROUTES.map((r) => `${r.method} ${r.path}${r.note ? ` (${r.note})` : ""}`);
+  const info = SERVER_INFO_ROUTES.map((r) => `${r.method} ${r.path}`);
+  const words = [...posts, ...own, ...info].join(", ").split(" ");
   const lines: string[] = [];
   let line = "";
   for (const word of words) {

@@ -1,6 +1,6 @@
 /**
  * `infermeter shard --index K --of N [shard options] …profile options…`: runs shard K of N of the profile the
- * options describe and streams its records as JSON lines (src/run/shard_stream.ts) to stdout or `--records-out`.
+ * options describe and streams its records as JSON lines (src/engine/shard_lines.ts) to stdout or `--records-out`.
  * `profile` starts these itself when its shards must be processes (`--workers-mode processes`, or more connections
  * than one process's open-file limit holds); a coordinator on several machines (e.g. Kubernetes pods) runs one per
  * machine with the same options, the same `--random-seed` and `--model`, and a shared `--start-at`.
@@ -15,7 +15,8 @@ import { EXIT } from "./exit_codes.ts";
 export const SHARD_HELP = `Usage: infermeter shard --index <K> --of <N> [shard options] <profile options>
 
 Runs shard K (0-based) of N of the profile the options describe, and writes its records and phase messages as
-JSON lines (one object per line, 't' naming it: hello, ready, started, phase, r, activity, done | failed).
+JSON lines (one object per line, 't' naming it: hello, pinned, ready, started, phase, r, activity,
+done | failed).
 Every shard given the same profile options, --random-seed and --model builds the same dataset and takes its own
 share of the schedule, so the records of all N merge exactly into the run 'profile' would have measured.
 
@@ -55,7 +56,7 @@ export async function runShard(args: string[]): Promise<number> {
   if (!Number.isInteger(index) || index < 0 || index >= of) return usage(`--index <K> must be 0 … ${of - 1}`);
   const startText = own.get("--start-at") ?? "stdin";
   let startAt: ShardStartAt;
-  if (startText === "stdin") startAt = { kind: "stdin" };
+  if (startText === "stdin") startAt = { kind: "control" };
   else if (startText === "now") startAt = { kind: "now" };
   else if (/^\d+(\.\d+)?$/.test(startText)) startAt = { kind: "epoch", epochMs: Number(startText) };
   else return usage(`--start-at '${startText}': give stdin, now, or an epoch time in milliseconds`);
@@ -78,8 +79,20 @@ export async function runShard(args: string[]): Promise<number> {
   const logger = new Logger(parsed.config.logLevel, STDERR_SINK);
   const stop = new AbortController();
   const names: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
-  const onSignal = () => stop.abort();
-  for (const name of names) Deno.addSignalListener(name, onSignal);
+  let stoppedBy = "a signal";
+  const listeners = names.map((name) => {
+    const listener = () => {
+      if (stop.signal.aborted) return;
+      stoppedBy = name;
+      // Ctrl-C reaches the coordinator too (one process group), which says so itself.
+      if (name !== "SIGINT") {
+        logger.warning(`shard ${index} of ${of}: ${name} received; stopping and sending what it measured.`);
+      }
+      stop.abort();
+    };
+    Deno.addSignalListener(name, listener);
+    return [name, listener] as const;
+  });
   try {
     const end = await runShardProcess(parsed, {
       index,
@@ -90,10 +103,11 @@ export async function runShard(args: string[]): Promise<number> {
       core,
       logger,
       stop: stop.signal,
+      stopReason: () => stoppedBy,
     });
     return end === "done" ? EXIT.OK : EXIT.INTERNAL;
   } finally {
-    for (const name of names) Deno.removeSignalListener(name, onSignal);
+    for (const [name, listener] of listeners) Deno.removeSignalListener(name, listener);
   }
 }
 

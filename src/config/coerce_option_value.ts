@@ -13,7 +13,7 @@ import {
   enumUnsupportedReason,
   optionName,
   type ValueOptionSpec,
-} from "./option_spec.ts";
+} from "../base/option_spec.ts";
 
 /** Outcome of {@link coerceOptionValue}: a value, nothing to apply (`skip`), or one problem sentence. */
 export type CoerceResult =
@@ -36,6 +36,13 @@ export interface CoerceOptions {
 const TRUE_WORDS: ReadonlySet<string> = new Set(["true", "1", "yes", "y", "on"]);
 const FALSE_WORDS: ReadonlySet<string> = new Set(["false", "0", "no", "n", "off"]);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Line breaks and NUL: in a value that ends up in a request line or header they would split or end it. */
+const LINE_BREAK = /[\r\n\0]/;
+
+function lineBreakProblem(spec: ValueOptionSpec): string {
+  return `the value contains a line break or NUL character; remove it (${optionName(spec)} is sent on one line ` +
+    "of each request or used as one name).";
+}
 
 /** Coerces `raw` for `spec`; never throws. `raw` is undefined for a boolean or switch flag given without value. */
 export function coerceOptionValue(spec: ValueOptionSpec, raw: unknown, options: CoerceOptions): CoerceResult {
@@ -57,6 +64,10 @@ export function coerceOptionValue(spec: ValueOptionSpec, raw: unknown, options: 
         return fail(
           `the value is empty; give a ${spec.type === "path" ? "file path" : "value"} or leave the option out.`,
         );
+      }
+      if (spec.multiline !== true && LINE_BREAK.test(text)) return fail(lineBreakProblem(spec));
+      if (spec.pattern !== undefined && !spec.pattern.test(text)) {
+        return fail(`${shown(text)} is not ${spec.patternHelp ?? `of the form ${spec.pattern.source}`}.`);
       }
       return { ok: true, value: text };
     }
@@ -95,6 +106,7 @@ export function coerceOptionValue(spec: ValueOptionSpec, raw: unknown, options: 
         if (typeof item !== "string") return fail(`expected text but got ${shown(item)}; give a comma-separated list.`);
         items.push(...item.split(",").map((part) => part.trim()).filter((part) => part !== ""));
       }
+      if (items.some((item) => LINE_BREAK.test(item))) return fail(lineBreakProblem(spec));
       if (items.length === 0) {
         return fail(
           `the list is empty; give at least one value, e.g. ${optionName(spec)} ${
@@ -181,7 +193,8 @@ function coerceNumber(
   }
   const exclusive = spec.type === "float" && spec.exclusiveMin === true;
   const tooSmall = spec.min !== undefined && (exclusive ? value <= spec.min : value < spec.min);
-  const tooLarge = spec.max !== undefined && value > spec.max;
+  // `inf` (where allowed) means "no limit", beyond any finite bound.
+  const tooLarge = spec.max !== undefined && value > spec.max && Number.isFinite(value);
   if (tooSmall || tooLarge) return fail(`${shown(raw)} is out of range; give ${kind}${boundsText(spec)}.`);
   return { ok: true, value };
 }
@@ -189,9 +202,14 @@ function coerceNumber(
 /** ` ≥ 1`, ` > 0`, ` between 0 and 1` — or empty when unbounded. */
 function boundsText(spec: Extract<ValueOptionSpec, { type: "int" | "float" }>): string {
   const exclusive = spec.type === "float" && spec.exclusiveMin === true;
-  if (spec.min !== undefined && spec.max !== undefined) return ` between ${spec.min} and ${spec.max}`;
+  const inf = spec.type === "float" && spec.allowInfinity === true ? " (or inf)" : "";
+  if (spec.min !== undefined && spec.max !== undefined) {
+    return exclusive
+      ? ` greater than ${spec.min} and at most ${spec.max.toLocaleString("en-US")}${inf}`
+      : ` between ${spec.min} and ${spec.max.toLocaleString("en-US")}${inf}`;
+  }
   if (spec.min !== undefined) return exclusive ? ` greater than ${spec.min}` : ` of at least ${spec.min}`;
-  if (spec.max !== undefined) return ` of at most ${spec.max}`;
+  if (spec.max !== undefined) return ` of at most ${spec.max.toLocaleString("en-US")}${inf}`;
   return "";
 }
 

@@ -4,7 +4,7 @@
  * all read their arguments with `read_cli_args.ts` and render `--help` with `render_help.ts`.
  */
 import { OptionIndex } from "./option_index.ts";
-import type { OptionSpec } from "./option_spec.ts";
+import type { OptionSpec } from "../base/option_spec.ts";
 
 /** What a command declares. */
 export interface CommandSpec<T extends readonly OptionSpec[] = readonly OptionSpec[]> {
@@ -21,6 +21,8 @@ export interface CommandSpec<T extends readonly OptionSpec[] = readonly OptionSp
   readonly unsupportedHeading?: string;
   /** Text after the option list (verbatim, already wrapped). */
   readonly epilogue?: string;
+  /** Complete command lines shown in `--help`, each under a one-line title. */
+  readonly examples?: readonly HelpExample[];
   /**
    * Words after a bare `--`: `reject` reports them as stray arguments, `passOn` returns them for another command
    * (`calibrate -- <profile options>`). @default "reject"
@@ -31,6 +33,12 @@ export interface CommandSpec<T extends readonly OptionSpec[] = readonly OptionSp
    * stray arguments, `accept` returns them as the command's operands (`compare <dir> <dir>`). @default "reject"
    */
   readonly operands?: "reject" | "accept";
+}
+
+/** One example of `--help`: what it does, and the command line. */
+export interface HelpExample {
+  readonly title: string;
+  readonly command: string;
 }
 
 /** A declared command with the lookups its table needs, built once. */

@@ -6,7 +6,7 @@
  */
 import * as yaml from "js-yaml";
 import { helpGroups } from "./render_help.ts";
-import { enumChoices, isFieldOption, type OptionSpec } from "./option_spec.ts";
+import { enumChoices, isFieldOption, type OptionSpec } from "../base/option_spec.ts";
 import { OPTION_TABLE, PROFILE_COMMAND } from "./option_table.ts";
 import { toSnakeCase } from "./yaml_config.ts";
 

@@ -4,7 +4,7 @@
  * Secrets never appear: credential options, secret headers, URL user-info and secret-looking keys are redacted.
  */
 import { helpGroups } from "./render_help.ts";
-import type { ValueSource } from "./option_spec.ts";
+import type { ValueSource } from "../base/option_spec.ts";
 import { PROFILE_COMMAND } from "./option_table.ts";
 import { isSecretHeaderName, REDACTED, redactSecretKeys, redactUrl } from "../base/redact_secrets.ts";
 import { fileOptions, yamlKeyOf, yamlValue } from "./config_template.ts";

@@ -32,6 +32,7 @@ function compactValue(value: unknown): unknown {
 function phaseType(config: ProfileConfig): string {
   if (config.customDatasetType === "mooncake_trace") return "fixed_schedule";
   if (config.requestRate === undefined) return "concurrency";
+  if (config.arrivalSmoothness !== undefined) return "gamma";
   return config.arrivalPattern === "concurrency_burst" ? "concurrency" : config.arrivalPattern;
 }
 
@@ -121,6 +122,8 @@ export function toInputConfig(config: ProfileConfig): Record<string, unknown> {
       prefix: config.profileExportPrefix,
       records: config.exportLevel === "summary" ? undefined : ["jsonl"],
       raw: config.exportLevel === "raw" ? true : undefined,
+      // `aiperf plot` reads it to put time slices on a seconds axis.
+      slice_duration: config.sliceDuration,
       auto_plot: false,
       plot_required: false,
     },

@@ -8,7 +8,7 @@
  * restates them.
  */
 import { coerceOptionValue } from "./coerce_option_value.ts";
-import { isFieldOption, optionName, type OptionSpec, type ValueSource } from "./option_spec.ts";
+import { isFieldOption, optionName, type OptionSpec, type ValueSource } from "../base/option_spec.ts";
 
 /** One raw value for one option, before typing. */
 export interface OptionAssignment {
@@ -62,8 +62,10 @@ export function layerOptionValues(
   for (const assignment of ordered) {
     const spec = assignment.spec;
     if (spec.type === "unsupported") {
-      const problem = `${assignment.origin} is not supported yet by infermeter; remove it (the run would not do ` +
-        `what AIPerf does with it).`;
+      const problem = spec.pending !== undefined
+        ? `${assignment.origin} is not built yet in infermeter (it belongs to ${spec.pending}); remove it.`
+        : `${assignment.origin} is not supported yet by infermeter; remove it (the run would not do what AIPerf ` +
+          "does with it).";
       if (!problems.includes(problem)) problems.push(problem);
       continue;
     }

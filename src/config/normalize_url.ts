@@ -12,6 +12,7 @@ export function normalizeUrl(value: string): string {
   const trimmed = value.trim();
   const shown = redactUrl(trimmed);
   if (trimmed === "") throw new TypeError("The URL is empty; give a base URL such as http://localhost:8000.");
+  if (!SCHEME.test(trimmed)) refuseMangledScheme(trimmed, shown);
   const withScheme = SCHEME.test(trimmed) ? trimmed : `http://${trimmed}`;
   let parsed: URL;
   try {
@@ -28,4 +29,22 @@ export function normalizeUrl(value: string): string {
     throw new TypeError(`'${shown}' has no host; give a base URL such as http://localhost:8000.`);
   }
   return withScheme.replace(/\/+$/, "");
+}
+
+/**
+ * A value without `scheme://` gets `http://` put in front, so a mistyped scheme would silently become a host
+ * (`htp//localhost:8000` → host `htp`, `http:/localhost` → host `http`). Both shapes are refused, with the URL meant.
+ */
+function refuseMangledScheme(value: string, shown: string): void {
+  const slashes = value.indexOf("//");
+  // `user:secret@host` is userinfo, not a scheme.
+  const userinfo = value.split("/")[0].includes("@");
+  const colon = userinfo ? null : /^([a-z][a-z0-9+.-]*):(?!\d)/i.exec(value);
+  if (slashes < 0 && colon === null) return;
+  const rest = slashes >= 0 ? value.slice(slashes + 2) : value.slice(colon![0].length).replace(/^\/+/, "");
+  const before = slashes >= 0 ? value.slice(0, slashes) : colon![0];
+  throw new TypeError(
+    `'${shown}' is not a well-formed URL: '${before}' before the host is not a scheme followed by '://'; ` +
+      `write it as http://${redactUrl(rest)} (or https://).`,
+  );
 }

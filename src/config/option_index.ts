@@ -10,7 +10,7 @@ import {
   optionFlagNames,
   type OptionSpec,
   type ValueArity,
-} from "./option_spec.ts";
+} from "../base/option_spec.ts";
 
 /** What one flag spelling stands for. */
 export interface FlagBinding {

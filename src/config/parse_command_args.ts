@@ -6,8 +6,8 @@
 import { ConfigError } from "./config_error.ts";
 import type { Command } from "./command_spec.ts";
 import { layerOptionValues, type OptionAssignment, valueSources } from "./layer_option_values.ts";
-import type { OptionSpec, ValueSource } from "./option_spec.ts";
-import type { LayeredOptionValues, OptionKeyOf } from "./option_values.ts";
+import type { OptionSpec, ValueSource } from "../base/option_spec.ts";
+import type { LayeredOptionValues, OptionKeyOf } from "../base/option_values.ts";
 import { type CliOccurrence, readCliArgs } from "./read_cli_args.ts";
 
 /** What the parser reads besides the arguments. */

@@ -14,9 +14,13 @@
  * `tests/config/import_graph_test.ts` keeps it that way.
  */
 import { ConfigError } from "./config_error.ts";
+import { locateProblems } from "./yaml_line_index.ts";
 import { layerOptionValues, type OptionAssignment } from "./layer_option_values.ts";
-import { OPTION_TABLE, type OptionKey, PROFILE_COMMAND } from "./option_table.ts";
-import type { ValueSource } from "./option_spec.ts";
+import { type OptionKey, PROFILE_COMMAND, profileCommandFor } from "./option_table.ts";
+import type { Registry } from "../base/registry.ts";
+import type { LoadStrategyEntry } from "../timing/load_strategy.ts";
+import { LOAD_STRATEGIES } from "../timing/load_strategies.ts";
+import type { ValueSource } from "../base/option_spec.ts";
 import { cliAssignments, envAssignments } from "./parse_command_args.ts";
 import type { ProfileConfig } from "./profile_config.ts";
 import { isHelpRequest, readCliArgs } from "./read_cli_args.ts";
@@ -26,9 +30,22 @@ import { resolveProfileConfig } from "./resolve_profile_config.ts";
 
 export { isHelpRequest } from "./read_cli_args.ts";
 
-/** The `infermeter profile --help` text, grouped like AIPerf's. */
-export function profileHelp(options: RenderHelpOptions = {}): string {
-  return renderHelp(PROFILE_COMMAND, options);
+/** What `profile`'s help is asked for: the arguments (`--help`, `--help-all`, `--help <word>`) and the width. */
+export interface ProfileHelpOptions extends RenderHelpOptions {
+  /** The command's arguments; without them, the short help. */
+  readonly argv?: readonly string[];
+}
+
+/**
+ * The `infermeter profile` help: `--help` the options of a first run and examples, `--help-all` every option
+ * grouped like AIPerf's, `--help <word>` the options about a word.
+ */
+export function profileHelp(options: ProfileHelpOptions = {}): string {
+  const argv = options.argv ?? [];
+  const at = argv.findIndex((arg) => arg === "--help" || arg === "-h");
+  const word = at >= 0 && at + 1 < argv.length && !argv[at + 1].startsWith("-") ? argv[at + 1] : undefined;
+  const scope = options.scope ?? (argv.includes("--help-all") ? "all" : "short");
+  return renderHelp(PROFILE_COMMAND, { ...options, scope, filter: options.filter ?? word });
 }
 
 /** What the parser needs from the outside world (injected so tests need no real files or environment). */
@@ -39,6 +56,11 @@ export interface ProfileIo {
   readTextFile(path: string): string;
   /** Whether stderr is a terminal (default UI: `simple` when true, `none` otherwise). */
   readonly isTty: boolean;
+  /**
+   * What is at a path (`config validate` checks that the input file exists); without it the run's dataset loader
+   * says so when it opens the file. @default undefined
+   */
+  readonly pathKind?: (path: string) => "file" | "directory" | undefined;
 }
 
 /** A successfully parsed `profile` invocation. */
@@ -55,8 +77,20 @@ export interface ParsedProfile {
   readonly sources: Readonly<Record<keyof ProfileConfig, ValueSource>>;
 }
 
+/** Options for {@link parseProfileArgs}. */
+export interface ParseProfileOptions {
+  /** The load strategies whose options `profile` reads. @default LOAD_STRATEGIES */
+  readonly strategies?: Registry<LoadStrategyEntry>;
+}
+
 /** Parses, layers and validates; rejects with one `ConfigError` listing every problem. */
-export async function parseProfileArgs(argv: readonly string[], io: ProfileIo): Promise<ParsedProfile> {
+export async function parseProfileArgs(
+  argv: readonly string[],
+  io: ProfileIo,
+  options: ParseProfileOptions = {},
+): Promise<ParsedProfile> {
+  const strategies = options.strategies ?? LOAD_STRATEGIES;
+  const command = profileCommandFor(strategies);
   if (isHelpRequest(argv)) {
     throw new ConfigError([
       "-h/--help asks for the option list, not a run; the CLI prints profileHelp() before calling parseProfileArgs.",
@@ -66,9 +100,10 @@ export async function parseProfileArgs(argv: readonly string[], io: ProfileIo): 
   const warnings: string[] = [];
   const assignments: OptionAssignment[] = [];
 
-  const cli = readCliArgs(argv, PROFILE_COMMAND);
+  const cli = readCliArgs(argv, command);
   problems.push(...cli.problems);
 
+  let configText: { path: string; text: string } | undefined;
   const configKey: OptionKey = "configFile";
   const configFile = cli.occurrences.findLast((occurrence) =>
     "key" in occurrence.spec && occurrence.spec.key === configKey
@@ -84,23 +119,32 @@ export async function parseProfileArgs(argv: readonly string[], io: ProfileIo): 
       );
     }
     if (text !== undefined) {
+      configText = { path, text };
       // js-yaml is loaded only here, so runs without a config file never pay for it.
       const { loadYamlConfig } = await import("./yaml_config.ts");
       const yaml = loadYamlConfig(text, { path, env: io.env });
-      problems.push(...yaml.problems);
+      // The loader stops at the first syntax error; a second parser, loaded only then, lists them all.
+      const all = yaml.syntaxError ? (await import("./yaml_syntax_errors.ts")).yamlSyntaxErrors(text, path) : [];
+      problems.push(...(all.length > 0 ? all : yaml.problems));
       warnings.push(...yaml.warnings);
       assignments.push(...yaml.assignments);
     }
   }
-  assignments.push(...envAssignments(OPTION_TABLE, io.env), ...cliAssignments(cli.occurrences));
+  assignments.push(...envAssignments(command.options, io.env), ...cliAssignments(cli.occurrences));
 
-  const layered = layerOptionValues(OPTION_TABLE, assignments);
+  const layered = layerOptionValues(command.options, assignments);
   problems.push(...layered.problems);
   warnings.push(...layered.warnings);
-  const resolved = resolveProfileConfig(layered.values, { isTty: io.isTty });
+  const resolved = resolveProfileConfig(layered.values, { isTty: io.isTty, strategies });
   problems.push(...resolved.problems);
   warnings.push(...resolved.warnings);
-  if (problems.length > 0) throw new ConfigError(problems);
+  const input = layered.values.get("inputFile");
+  if (io.pathKind !== undefined && typeof input?.value === "string" && io.pathKind(input.value) === undefined) {
+    problems.push(`${input.origin}: '${input.value}' does not exist; give the path of a dataset file or directory.`);
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(configText ? locateProblems(problems, configText.path, configText.text) : problems);
+  }
 
   return {
     config: deepFreeze(resolved.config),

@@ -9,7 +9,7 @@
 import type { GoodputSlo } from "../metrics/goodput.ts";
 import type { LogLevel } from "../ui/logger.ts";
 import type { ProfileOptionTable } from "./option_table.ts";
-import type { OptionValues } from "./option_values.ts";
+import type { OptionValues } from "../base/option_values.ts";
 
 export type { GoodputSlo, LogLevel };
 

@@ -11,7 +11,7 @@
 import { didYouMeanHint } from "../base/did_you_mean.ts";
 import type { Command } from "./command_spec.ts";
 import type { FlagBinding, OptionIndex } from "./option_index.ts";
-import { enumChoices, optionArity, type OptionSpec } from "./option_spec.ts";
+import { enumChoices, optionArity, type OptionSpec } from "../base/option_spec.ts";
 import { isSecretKeyName, REDACTED } from "../base/redact_secrets.ts";
 
 /** One option as it appeared on the command line. */
@@ -38,7 +38,7 @@ export interface CliArgs {
 export function isHelpRequest(argv: readonly string[]): boolean {
   for (const arg of argv) {
     if (arg === "--") return false;
-    if (arg === "-h" || arg === "--help") return true;
+    if (arg === "-h" || arg === "--help" || arg === "--help-all") return true;
   }
   return false;
 }

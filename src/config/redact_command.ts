@@ -7,7 +7,7 @@
  * `--extra-inputs` keys, URL userinfo and secret query parameters, and the values of unknown flags whose name looks
  * secret (`--hf-token`). Both `--flag value` and `--flag=value` forms are handled.
  */
-import { optionArity, type OptionSpec } from "./option_spec.ts";
+import { optionArity, type OptionSpec } from "../base/option_spec.ts";
 import { findOptionByFlag } from "./option_table.ts";
 import { isSecretHeaderName, isSecretKeyName, REDACTED, redactSecretKeys, redactUrl } from "../base/redact_secrets.ts";
 

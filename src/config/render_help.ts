@@ -16,12 +16,19 @@ import {
   optionArity,
   optionFlagNames,
   type OptionSpec,
-} from "./option_spec.ts";
+} from "../base/option_spec.ts";
 
 /** Options for {@link renderHelp}. */
 export interface RenderHelpOptions {
   /** Column width the text is wrapped to (the epilogue excepted: it is written as declared). @default 100 */
   readonly width?: number;
+  /**
+   * `short`: the options marked `common` (all of them when none is), the examples, and how to see the rest; `all`:
+   * every option. @default "all"
+   */
+  readonly scope?: "short" | "all";
+  /** Only the options whose flags, help, group or choices contain this word (case-insensitive). */
+  readonly filter?: string;
 }
 
 /** The group every command's `-h, --help` is listed in. */
@@ -37,11 +44,27 @@ export function renderHelp(command: Command, options: RenderHelpOptions = {}): s
   const blocks: string[] = [`Usage: infermeter ${command.name} ${command.usage ?? "[options]"}`];
   blocks.push(command.description.split("\n").map((paragraph) => wrap(paragraph, width).join("\n")).join("\n"));
 
-  const listed = listedOptions(command);
+  const all = listedOptions(command);
+  const hasCommon = all.some((spec) => spec.common === true);
+  const short = options.scope === "short" && hasCommon && options.filter === undefined;
+  const filter = options.filter?.toLowerCase();
+  const listed = filter !== undefined
+    ? all.filter((spec) => optionText(spec).includes(filter))
+    : short
+    ? all.filter((spec) => spec.common === true)
+    : all;
+  if (short) blocks.push("Options for a first run:");
+  if (filter !== undefined) {
+    blocks.push(
+      listed.length === 0
+        ? `No option matches '${options.filter}'.`
+        : `Options matching '${options.filter}' (${listed.length} of ${all.length}):`,
+    );
+  }
   for (const group of helpGroups(command)) {
     const items = listed.filter((spec) => spec.group === group)
-      .map((spec) => ({ term: optionTerm(spec), description: (w: number) => optionDescription(spec, w) }));
-    if (group === HELP_GROUP) items.push(HELP_ENTRY);
+      .map((spec) => ({ term: optionTerm(spec), description: (w: number) => optionDescription(spec, w, short) }));
+    if (group === HELP_GROUP && filter === undefined) items.push(...helpEntries(command, hasCommon));
     if (items.length === 0) continue;
     const lines = items.flatMap(({ term, description }) => [
       `${TERM_INDENT}${term}`,
@@ -49,6 +72,19 @@ export function renderHelp(command: Command, options: RenderHelpOptions = {}): s
     ]);
     blocks.push([`${group}:`, ...lines].join("\n"));
   }
+
+  if (short || filter !== undefined) {
+    if (short) blocks.push(examplesBlock(command, width));
+    blocks.push(
+      wrap(
+        `All ${all.length} options: infermeter ${command.name} --help-all. Options about a word: infermeter ` +
+          `${command.name} --help <word> (e.g. --help rate).`,
+        width,
+      ).join("\n"),
+    );
+    return `${blocks.filter((block) => block !== "").join("\n\n")}\n`;
+  }
+  if ((command.examples ?? []).length > 0) blocks.push(examplesBlock(command, width));
 
   const reserved = command.options.filter((spec) => !isValueOption(spec) && spec.hidden !== true);
   if (reserved.length > 0) {
@@ -58,6 +94,38 @@ export function renderHelp(command: Command, options: RenderHelpOptions = {}): s
   }
   const text = `${blocks.join("\n\n")}\n`;
   return command.epilogue === undefined ? text : `${text}\n${command.epilogue.replace(/^\n+/, "")}`;
+}
+
+/** `-h, --help` (and, for a command with a short help, `--help-all` and `--help <word>`). */
+function helpEntries(command: Command, hasCommon: boolean): { term: string; description: (w: number) => string[] }[] {
+  if (!hasCommon) return [HELP_ENTRY];
+  return [
+    { term: "-h, --help", description: (w) => wrap("Show the options of a first run and examples, and exit.", w) },
+    { term: "--help-all", description: (w) => wrap("Show every option and exit.", w) },
+    {
+      term: "--help <word>",
+      description: (w) =>
+        wrap(`Show the options whose names or help mention <word> (e.g. 'infermeter ${command.name} --help ramp').`, w),
+    },
+  ];
+}
+
+/** The examples, each title then its command indented. */
+function examplesBlock(command: Command, width: number): string {
+  const lines = ["Examples:"];
+  for (const example of command.examples ?? []) {
+    lines.push(...wrap(example.title, width - 2).map((line) => `  ${line}`));
+    lines.push(
+      ...wrapCommand(example.command, width - DESCRIPTION_INDENT.length).map((l) => `${DESCRIPTION_INDENT}${l}`),
+    );
+  }
+  return lines.length === 1 ? "" : lines.join("\n");
+}
+
+/** Everything a `--help <word>` search looks in, lower-cased. */
+function optionText(spec: OptionSpec): string {
+  const choices = spec.type === "enum" ? enumChoices(spec).join(" ") : "";
+  return [...optionFlagNames(spec), ...negatedFlagNames(spec), spec.help, spec.group, choices].join(" ").toLowerCase();
 }
 
 /** The options `--help` lists under groups: value options that are not hidden. */
@@ -84,7 +152,7 @@ function optionTerm(spec: OptionSpec): string {
  * The help sentence plus choices, default, environment variable and repeatability, wrapped to `width`; then each
  * registry entry behind the choices, indented.
  */
-function optionDescription(spec: OptionSpec, width: number): string[] {
+function optionDescription(spec: OptionSpec, width: number, brief = false): string[] {
   const extras: string[] = [];
   if (spec.type === "enum") extras.push(`choices: ${enumChoices(spec).join(", ")}`);
   const defaultText = spec.defaultDescription ?? defaultValueText(spec);
@@ -92,7 +160,7 @@ function optionDescription(spec: OptionSpec, width: number): string[] {
   if (spec.env !== undefined) extras.push(`env: ${spec.env}`);
   if (spec.repeatable) extras.push("repeatable");
   const lines = wrap(extras.length === 0 ? spec.help : `${spec.help} (${extras.join("; ")})`, width);
-  if (spec.type === "enum") {
+  if (spec.type === "enum" && !brief) {
     for (const entry of enumEntries(spec) ?? []) {
       const [first, ...rest] = wrap(`${entry.name}: ${entry.description}`, width - 4);
       lines.push(`  ${first}`, ...rest.map((line) => `    ${line}`));
@@ -109,6 +177,35 @@ function defaultValueText(spec: OptionSpec): string | undefined {
   if (Array.isArray(value)) return value.length === 0 ? undefined : value.join(",");
   if (typeof value === "object") return undefined;
   return String(value);
+}
+
+/**
+ * A shell command wrapped at `width` with ` \\` line continuations, never inside a quoted word; continuation lines
+ * are indented two more columns.
+ */
+function wrapCommand(command: string, width: number): string[] {
+  const tokens = command.match(/(?:'[^']*'|"[^"]*"|\S)+/g) ?? [];
+  // A flag and its value stay on one line.
+  const words: string[] = [];
+  for (const token of tokens) {
+    const last = words[words.length - 1];
+    if (last !== undefined && /^-\S+$/.test(last) && !token.startsWith("-")) {
+      words[words.length - 1] = `${last} ${token}`;
+    } else words.push(token);
+  }
+  const lines: string[] = [];
+  let line = "";
+  for (const word of words) {
+    const indent = lines.length === 0 ? 0 : 2;
+    if (line !== "" && indent + line.length + 1 + word.length + 2 > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === "" ? word : `${line} ${word}`;
+    }
+  }
+  if (line !== "") lines.push(line);
+  return lines.map((l, i) => `${i === 0 ? "" : "  "}${l}${i < lines.length - 1 ? " \\" : ""}`);
 }
 
 /** Greedy word wrap at `width` columns on spaces; a word longer than the width gets a line of its own. */

@@ -1,21 +1,34 @@
 /**
- * Builds the final `ProfileConfig` from layered values (the table's defaults already in them) by applying the rules
- * that involve several options, the way AIPerf resolves them: concurrency 1 without a rate, request count
- * `max(10, 2 × concurrency)` for synthetic runs without a duration, smoothness alone selects gamma, UI from the
- * terminal. It checks the cross-option constraints too, collecting every problem. It restates no default: constants
- * live in the option table only (each rule is described there in `defaultDescription`).
+ * Builds the final `ProfileConfig` from layered values (the table's defaults already in them): first the relations
+ * options declare (`requires`, `conflictsWith`, `needs`, checked generically by `check_option_relations.ts`) and
+ * the load-mode rules (`check_load_modes.ts`: one mode asked, no option of another mode, each mode's own checks);
+ * then the rules that give values the way AIPerf resolves them: concurrency 1 unless an open-loop mode is asked,
+ * request count `max(10, 2 × concurrency)` for synthetic runs without a duration, UI from the terminal. Every
+ * problem is collected. It restates no default: constants live in the option table only (each rule is described
+ * there in `defaultDescription`).
  */
+import { PEERS } from "../report/peers/peer_registry.ts";
 import { type LayeredValue, valueSources } from "./layer_option_values.ts";
 import { MAX_SYNTHETIC_TOKENS } from "../dataset/dataset_limits.ts";
-import { OPTION_TABLE, type OptionKey, PROFILE_COMMAND, type ProfileOptionTable } from "./option_table.ts";
-import type { ValueSource } from "./option_spec.ts";
-import type { LayeredOptionValues } from "./option_values.ts";
+import { type OptionKey, profileCommandFor, type ProfileOptionTable } from "./option_table.ts";
+import type { ValueSource } from "../base/option_spec.ts";
+import type { LayeredOptionValues } from "../base/option_values.ts";
+import type { Registry } from "../base/registry.ts";
+import type { LoadStrategyEntry } from "../timing/load_strategy.ts";
+import { LOAD_STRATEGIES } from "../timing/load_strategies.ts";
 import type { ProfileConfig } from "./profile_config.ts";
+import { checkOptionRelations, OptionValueView } from "./check_option_relations.ts";
+import { checkLoadModes } from "./check_load_modes.ts";
+import { checkDatasetFormats } from "./check_dataset_formats.ts";
+import { scheduleSpanProblem } from "../timing/schedule_limits.ts";
+import { DATASET_LOADERS } from "../dataset/dataset_loaders.ts";
 
 /** Options for {@link resolveProfileConfig}. */
 export interface ResolveProfileConfigOptions {
   /** Whether stderr is a terminal (the default UI is `simple` there, else `none`). @default false */
   readonly isTty?: boolean;
+  /** The load strategies whose options and rules apply. @default LOAD_STRATEGIES */
+  readonly strategies?: Registry<LoadStrategyEntry>;
 }
 
 /** Result of {@link resolveProfileConfig}; `config` is meaningful only when `problems` is empty. */
@@ -26,20 +39,17 @@ export interface ResolvedProfileConfig {
   readonly warnings: readonly string[];
 }
 
-/** The first long flag that writes `key`, for messages about options that were not given. */
-function flagOf(key: OptionKey): string {
-  return PROFILE_COMMAND.index.forKey(key)?.flags[0] ?? key;
-}
-
 /** Applies the cross-option rules to `values` (which hold the table's defaults too). Never throws. */
 export function resolveProfileConfig(
   values: ReadonlyMap<string, LayeredValue>,
   options: ResolveProfileConfigOptions = {},
 ): ResolvedProfileConfig {
+  const strategies = options.strategies ?? LOAD_STRATEGIES;
+  const table = profileCommandFor(strategies).options;
   const problems: string[] = [];
   const warnings: string[] = [];
   const sources = {
-    ...valueSourcesOf(values),
+    ...valueSources(table, values),
     artifactDirExplicit: values.get("artifactDir")?.source ?? "default",
   } as Record<keyof ProfileConfig, ValueSource>;
   // Typed by the table and checked when layered; a required field is missing only when a problem was reported, and
@@ -48,22 +58,28 @@ export function resolveProfileConfig(
     ProfileOptionTable
   >;
   const given = (key: OptionKey): boolean => (values.get(key)?.source ?? "default") !== "default";
-  /** How to name an option in a message: as the user wrote it, or by its flag. */
-  const named = (key: OptionKey): string => values.get(key)?.origin ?? flagOf(key);
+  const view = new OptionValueView(table, values);
+  const named = (key: OptionKey): string => view.named(key);
+
+  // Peers' metrics are computed from the per-request records after the run: check the names and the records now.
+  for (const name of fields.peerMetrics.flatMap((n) => n.split(",")).map((n) => n.trim()).filter((n) => n !== "")) {
+    if (name !== "all" && !PEERS.has(name)) {
+      problems.push(`${named("peerMetrics")}: ${PEERS.describeUnknown(name)}, or all.`);
+    }
+  }
+  if (fields.peerMetrics.length > 0 && fields.exportLevel === "summary") {
+    warnings.push(
+      `${named("peerMetrics")} reads the per-request records, which --export-level summary leaves out: ` +
+        "peer_metrics.json will not be written.",
+    );
+  }
 
   // Endpoint
   let customEndpoint = fields.customEndpoint;
   if (customEndpoint !== undefined && !customEndpoint.startsWith("/")) customEndpoint = `/${customEndpoint}`;
 
-  // Input
-  const inputFile = fields.inputFile;
-  if (fields.customDatasetType !== undefined && inputFile === undefined) {
-    problems.push(
-      `${named("customDatasetType")} describes an input file, but none is given; add --input-file FILE or remove it.`,
-    );
-  }
-
   // Synthetic prompts are all built before the run: their expected total must fit in memory.
+  const inputFile = fields.inputFile;
   if (inputFile === undefined) {
     const entries = fields.conversationNum ?? fields.numDatasetEntries;
     const perPrompt = fields.syntheticInputTokensMean + fields.syntheticInputTokensStddev;
@@ -79,168 +95,45 @@ export function resolveProfileConfig(
     }
   }
 
-  // Output sequence length
-  if (fields.outputTokensMean === undefined && fields.outputTokensStddev > 0) {
-    warnings.push(
-      `${named("outputTokensStddev")} has no effect without an output length; add --output-tokens-mean N to use it.`,
-    );
-  }
-
-  // Load generator
-  const requestRate = fields.requestRate;
-  const userCentricRate = fields.userCentricRate;
+  // Load generator: the mode asked decides whether sessions in flight are capped by default.
+  const asked = strategies.entries().filter((entry) => entry.selectedBy.some((key) => view.isSet(key)));
   let concurrency = fields.concurrency;
-  if (concurrency === undefined && requestRate === undefined && userCentricRate === undefined) concurrency = 1;
-  if (userCentricRate !== undefined) {
-    if (fields.numUsers === undefined) {
-      problems.push(`${named("userCentricRate")} needs the number of users; add --num-users N.`);
-    }
-    if (requestRate !== undefined) {
-      problems.push(
-        `${named("userCentricRate")} and ${named("requestRate")} both set the request rate; remove one of them.`,
-      );
-    }
-  } else if (fields.numUsers !== undefined) {
-    problems.push(
-      `${named("numUsers")} needs --user-centric-rate; add it to enable user-centric mode, or remove --num-users.`,
-    );
-  }
-  if (fields.requestRateRampDuration !== undefined && requestRate === undefined && userCentricRate === undefined) {
-    problems.push(
-      `${named("requestRateRampDuration")} ramps a request rate; add --request-rate or --user-centric-rate, or ` +
-        "remove the ramp.",
-    );
-  }
-  if (fields.prefillConcurrency !== undefined && !fields.streaming) {
-    problems.push(
-      `${named("prefillConcurrency")} limits requests waiting for their first token, which needs streaming; add ` +
-        "--streaming or remove the prefill limit.",
-    );
-  }
-  if (fields.prefillConcurrencyRampDuration !== undefined && fields.prefillConcurrency === undefined) {
-    problems.push(`${named("prefillConcurrencyRampDuration")} ramps --prefill-concurrency, which is not set.`);
-  }
-  if (given("requestCancellationDelay") && fields.requestCancellationRate === undefined) {
-    problems.push(
-      `${named("requestCancellationDelay")} needs --request-cancellation-rate; add it or remove the delay.`,
-    );
-  }
-  const warmup = fields.warmupRequestCount !== undefined || fields.warmupDuration !== undefined ||
-    fields.numWarmupSessions !== undefined;
-  if (fields.warmupRequestCount !== undefined && fields.numWarmupSessions !== undefined) {
-    problems.push(
-      `${named("warmupRequestCount")} and ${named("numWarmupSessions")} both bound the warmup; keep one of them.`,
-    );
-  }
-  if (given("warmupGracePeriod") && fields.warmupDuration === undefined) {
-    problems.push(
-      `${named("warmupGracePeriod")} only applies after --warmup-duration; add it or remove the grace period.`,
-    );
-  }
-  if (!warmup) {
-    for (const key of ["warmupConcurrency", "warmupRequestRate", "warmupPrefillConcurrency"] as const) {
-      if (fields[key] !== undefined) {
-        warnings.push(
-          `${named(key)} has no effect without a warmup; add --warmup-request-count, --warmup-duration or ` +
-            "--num-warmup-sessions.",
-        );
-      }
-    }
-  }
-
-  let arrivalPattern = fields.arrivalPattern;
-  const arrivalSmoothness = fields.arrivalSmoothness;
-  if (arrivalSmoothness !== undefined) {
-    if (given("arrivalPattern") && arrivalPattern !== "gamma") {
-      problems.push(
-        `${named("arrivalSmoothness")} only shapes gamma arrivals, but ${named("arrivalPattern")} is ` +
-          `'${arrivalPattern}'; use --arrival-pattern gamma or remove the smoothness.`,
-      );
-    } else if (requestRate === undefined) {
-      problems.push(
-        `${named("arrivalSmoothness")} shapes request-rate arrivals, but no --request-rate is set; add ` +
-          `--request-rate N or remove the smoothness.`,
-      );
-    } else {
-      arrivalPattern = "gamma";
-    }
-  }
-  if (requestRate === undefined) {
-    if (given("arrivalPattern") && arrivalPattern !== "concurrency_burst" && arrivalSmoothness === undefined) {
-      warnings.push(
-        `${named("arrivalPattern")} '${arrivalPattern}' has no effect without --request-rate; requests are sent as ` +
-          "fast as --concurrency allows.",
-      );
-    }
-    arrivalPattern = "concurrency_burst";
-  } else if (arrivalPattern === "concurrency_burst") {
-    problems.push(
-      `${named("arrivalPattern")} 'concurrency_burst' ignores ${named("requestRate")}; use constant, poisson or ` +
-        "gamma, or remove the request rate.",
-    );
-  }
-
+  if (concurrency === undefined && !asked.some((entry) => entry.openLoop === true)) concurrency = 1;
   const benchmarkDuration = fields.benchmarkDuration;
-  if (given("benchmarkGracePeriod") && benchmarkDuration === undefined) {
-    problems.push(
-      `${named("benchmarkGracePeriod")} only applies after --benchmark-duration; add --benchmark-duration SECONDS ` +
-        "or remove the grace period.",
-    );
-  }
-  if (fields.fixedScheduleAutoOffset && fields.fixedScheduleStartOffset !== undefined) {
-    problems.push(
-      `${named("fixedScheduleAutoOffset")} and ${named("fixedScheduleStartOffset")} both say where the replay ` +
-        "starts; keep one of them.",
-    );
-  }
-  if (
-    fields.fixedScheduleStartOffset !== undefined && fields.fixedScheduleEndOffset !== undefined &&
-    fields.fixedScheduleEndOffset < fields.fixedScheduleStartOffset
-  ) {
-    problems.push(`${named("fixedScheduleEndOffset")} is before ${named("fixedScheduleStartOffset")}; swap them.`);
-  }
-  if (fields.concurrencyRampDuration !== undefined && requestRate !== undefined) {
-    problems.push(
-      `${named("concurrencyRampDuration")} ramps a concurrency run; with ${named("requestRate")} the rate sets the ` +
-        "load, so remove one of them.",
-    );
-  }
   let requestCount = fields.requestCount;
   // --conversation-num stops the run after that many sessions instead (AIPerf's session count); a file or public
-  // dataset is sent once.
+  // dataset gets its default in the load plan (run/load_plans.ts).
   if (
     requestCount === undefined && benchmarkDuration === undefined && inputFile === undefined &&
     fields.publicDataset === undefined && fields.conversationNum === undefined
   ) {
     requestCount = Math.max(10, 2 * (concurrency ?? 1));
   }
-  if (userCentricRate !== undefined && fields.numUsers !== undefined && requestCount !== undefined) {
-    if (requestCount < fields.numUsers) {
-      problems.push(
-        `--request-count (${requestCount}) must be at least --num-users (${fields.numUsers}): each user needs at ` +
-          "least one request.",
-      );
-    }
-  }
 
-  // UI
-  const ui = fields.ui ?? (options.isTty ? "simple" : "none");
-
-  const config: ProfileConfig = {
+  const config: ProfileConfig = dropUndefined({
     ...fields,
     customEndpoint,
     concurrency,
-    arrivalPattern,
     requestCount,
-    ui,
     artifactDirExplicit: given("artifactDir"),
-  };
-  return { config: dropUndefined(config), sources, problems, warnings };
-}
+  });
 
-/** Which layer each field of the table came from (`default` also for fields left unset). */
-function valueSourcesOf(values: ReadonlyMap<string, LayeredValue>): Record<OptionKey, ValueSource> {
-  return valueSources(OPTION_TABLE, values) as Record<OptionKey, ValueSource>;
+  const resolvedValues = new Map(values);
+  for (const key of ["concurrency", "requestCount"] as const) {
+    const value = config[key];
+    if (value !== undefined && !values.has(key)) resolvedValues.set(key, { value, source: "default", origin: key });
+  }
+  const modes = checkLoadModes(view, new OptionValueView(table, resolvedValues), strategies);
+  const formats = checkDatasetFormats(view, DATASET_LOADERS);
+  const warmupSpan = scheduleSpanProblem(view, "warmupRequestRate", {
+    durationKey: "warmupDuration",
+    countKey: "warmupRequestCount",
+  });
+  if (warmupSpan !== undefined) problems.push(warmupSpan);
+  const relations = checkOptionRelations(table, values, modes.reported);
+  problems.push(...modes.problems, ...formats.problems, ...relations.problems);
+  warnings.push(...modes.warnings, ...formats.warnings, ...relations.warnings);
+  return { config, sources, problems, warnings };
 }
 
 /** Removes keys whose value is undefined, so optional fields are truly absent. */

@@ -19,7 +19,7 @@
 import * as yaml from "js-yaml";
 import { didYouMeanHint } from "../base/did_you_mean.ts";
 import type { OptionAssignment } from "./layer_option_values.ts";
-import type { OptionSpec } from "./option_spec.ts";
+import type { OptionSpec } from "../base/option_spec.ts";
 import { OPTION_TABLE } from "./option_table.ts";
 
 /** Options for {@link loadYamlConfig}. */
@@ -35,6 +35,8 @@ export interface YamlConfig {
   readonly assignments: readonly OptionAssignment[];
   readonly problems: readonly string[];
   readonly warnings: readonly string[];
+  /** The text is not valid YAML: `problems` holds the loader's first error only (`yaml_syntax_errors.ts` finds all). */
+  readonly syntaxError?: boolean;
 }
 
 type Mapping = Record<string, unknown>;
@@ -125,7 +127,7 @@ export function loadYamlConfig(text: string, options: LoadYamlConfigOptions): Ya
     const where = mark === undefined ? file : `${file}:${mark.line + 1}:${mark.column + 1}`;
     const reason = (error as yaml.YAMLException).reason ?? (error as Error).message;
     problems.push(`${where}: invalid YAML (${reason}); fix the syntax at that position.`);
-    return { assignments, problems, warnings };
+    return { assignments, problems, warnings, syntaxError: true };
   }
   if (document === null || document === undefined) {
     warnings.push(`${file} has no content; no options were read from it.`);

@@ -58,3 +58,15 @@ export function locateProblem(problem: string, file: string, index: ReadonlyMap<
   const line = lineOfKey(index, m[1]);
   return line === undefined ? problem : `${problem.slice(0, at)}${file}:${line}: ${rest}`;
 }
+
+/**
+ * Every problem of a run with its line in `file` where it is about one of the file's keys (`locateProblem`), the
+ * file's problems first in line order, then the others (flags, environment, rules) as found.
+ */
+export function locateProblems(problems: readonly string[], file: string, text: string): string[] {
+  const index = yamlLineIndex(text);
+  const located = problems.map((p) => locateProblem(p, file, index));
+  const lineOf = (p: string) =>
+    p.startsWith(`${file}:`) ? Number(/^[^\n]*?:(\d+):/.exec(p.slice(file.length))?.[1] ?? Infinity) : Infinity;
+  return located.map((p, i) => ({ p, i })).sort((a, b) => lineOf(a.p) - lineOf(b.p) || a.i - b.i).map(({ p }) => p);
+}

@@ -12,7 +12,7 @@ import type { Dataset } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import { describeJson, field, isObject, type JsonRecord, readJsonRecords, recordError } from "./json_record.ts";
-import { traceConversations, type TraceLine } from "./mooncake_trace_loader.ts";
+import { describeTrace, TRACE_BLOCK_SIZE_KEY, traceConversations, type TraceLine } from "./mooncake_trace_loader.ts";
 
 export const BAILIAN_TRACE = "bailian_trace";
 export const BAILIAN_BLOCK_SIZE = 16;
@@ -67,7 +67,7 @@ function parseLine(path: string, at: JsonRecord): BailianLine {
 export async function loadBailianTrace(path: string, ctx?: LoaderContext): Promise<Dataset> {
   const lines: BailianLine[] = [];
   const byChat = new Map<number, BailianLine>();
-  for await (const at of readJsonRecords(path)) {
+  for await (const at of readJsonRecords(path, { signal: ctx?.signal })) {
     const line = parseLine(path, at);
     lines.push(line);
     byChat.set(line.chatId, line);
@@ -101,6 +101,8 @@ export async function loadBailianTrace(path: string, ctx?: LoaderContext): Promi
 export const bailianTraceLoader: DatasetLoader = {
   name: BAILIAN_TRACE,
   description: "Alibaba Bailian JSONL trace: chat_id chains, timestamps in seconds, hash_ids in 16-token blocks.",
+  reads: [TRACE_BLOCK_SIZE_KEY],
   canLoad: canLoadBailianTrace,
   load: loadBailianTrace,
+  describe: describeTrace,
 };

@@ -8,7 +8,7 @@ import type { Dataset } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import { unreadable } from "./json_record.ts";
-import { traceConversations, type TraceLine } from "./mooncake_trace_loader.ts";
+import { describeTrace, TRACE_BLOCK_SIZE_KEY, traceConversations, type TraceLine } from "./mooncake_trace_loader.ts";
 import { readLines } from "./read_lines.ts";
 
 export const BURST_GPT_TRACE = "burst_gpt_trace";
@@ -29,7 +29,7 @@ export async function loadBurstGpt(path: string, ctx?: LoaderContext): Promise<D
   let columns: number[] | undefined;
   let skipped = 0;
   try {
-    for await (const { number, text } of readLines(path)) {
+    for await (const { number, text } of readLines(path, { signal: ctx?.signal })) {
       if (text.trim() === "") continue;
       if (columns === undefined) {
         const header = cells(text);
@@ -71,6 +71,8 @@ export const burstGptLoader: DatasetLoader = {
   name: BURST_GPT_TRACE,
   description: "BurstGPT CSV trace: Timestamp (s), Request tokens, Response tokens; prompts synthesized.",
   canLoad: () => false,
+  reads: [TRACE_BLOCK_SIZE_KEY],
   canLoadText: (firstLine) => hasHeader(firstLine),
   load: loadBurstGpt,
+  describe: describeTrace,
 };

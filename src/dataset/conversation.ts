@@ -81,4 +81,6 @@ export interface Dataset {
   readonly source: "synthetic" | "file";
   /** The custom dataset format that read the file (`--custom-dataset-type` or detected). */
   readonly format?: string;
+  /** One line said at start about what was read: the format's own `describe`, or its size. */
+  readonly description?: string;
 }

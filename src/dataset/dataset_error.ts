@@ -1,4 +1,5 @@
 import { InputError } from "../base/input_error.ts";
+import { printable } from "../base/printable.ts";
 
 /**
  * A problem with a dataset file, located by file and (when known) 1-based line:
@@ -13,10 +14,12 @@ export class DatasetError extends InputError {
   /** The message without the `file:line: ` prefix. */
   readonly reason: string;
 
+  /** `reason` may quote the file's text: its control characters are escaped (`printable`). */
   constructor(file: string, line: number | undefined, reason: string, options?: ErrorOptions) {
-    super(`${file}${line === undefined ? "" : `:${line}`}: ${reason}`, options);
+    const safe = printable(reason);
+    super(`${printable(file)}${line === undefined ? "" : `:${line}`}: ${safe}`, options);
     this.file = file;
     this.line = line;
-    this.reason = reason;
+    this.reason = safe;
   }
 }

@@ -1,7 +1,10 @@
 /**
  * The shape every custom dataset format implements, so formats register in one list (`dataset_loaders.ts`) and
- * auto-detection asks each of them.
+ * auto-detection asks each of them. A format owns what is about it: when it is selected (`--custom-dataset-type`
+ * names it, or `canLoad` recognises the file), the `profile` options only it reads (parsed, typed and listed in
+ * `--help` with the others; set for another format, an input error), its checks, and the one line said at start.
  */
+import type { OptionReader, OptionSpec } from "../base/option_spec.ts";
 import type { RegistryEntry } from "../base/registry.ts";
 import type { SeededRandom } from "../base/seeded_random.ts";
 import type { LazyTokenizer, Tokenizer } from "../tokenizer/tokenizer.ts";
@@ -16,17 +19,31 @@ export interface LoaderContext {
   readonly tokenizer?: Tokenizer | LazyTokenizer;
   /** Text synthesized prompts are cut from. @default the bundled corpus */
   readonly corpus?: string;
-  /** Tokens per `hash_id` block (`--isl-block-size`); undefined = the format's own default. */
-  readonly blockSize?: number;
+  /** The run's option values by key: a format reads its own options (`options`) here. @default {} */
+  readonly options?: Readonly<Record<string, unknown>>;
   /** Conversations to build from a pool (`--conversation-num`, random_pool). */
   readonly conversationNum?: number;
   /** Texts per request drawn from a pool (`--prompt-batch-size`, random_pool). @default 1 */
   readonly batchSize?: number;
+  /** Stops a long load (Ctrl-C): checked per chunk of the file and per record built; `InterruptedError` thrown. */
+  readonly signal?: AbortSignal;
+  /** `--strict-dataset`: a field a line's format does not know is an error (`unknown_fields.ts`). */
+  readonly strict?: boolean;
+  /** Where a loader's notices go (an unknown field, said once with file:line); none when absent. */
+  readonly warn?: (message: string) => void;
 }
 
 export interface DatasetLoader extends RegistryEntry {
   /** `--custom-dataset-type` value, and the `type` field a record may carry to name its format. */
   readonly name: string;
+  /** The `profile` options only this format reads (declared like any other option). */
+  readonly options?: readonly OptionSpec[];
+  /** Keys of other formats' options this one reads too (formats that share a reader). */
+  readonly reads?: readonly string[];
+  /** Checks of its options beyond their declared relations, when `--custom-dataset-type` names this format. */
+  validate?(values: OptionReader): { readonly problems?: readonly string[]; readonly warnings?: readonly string[] };
+  /** One line said at start about what was read ("42 sessions, 120 requests over 35.2 s"). */
+  describe?(dataset: Dataset): string;
   /**
    * Whether the first non-empty record of a file (already JSON-parsed) looks like this format. Structural only:
    * a record this accepts may still fail `load()` with a precise error.

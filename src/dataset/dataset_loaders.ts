@@ -1,6 +1,6 @@
 /**
- * The custom dataset formats infermeter reads (`--custom-dataset-type`), declared once: option choices, `--help`
- * and "unknown format" errors come from here. Detection asks every one and needs exactly one to accept, so the
+ * The custom dataset formats infermeter reads (`--custom-dataset-type`), declared once: option choices, `--help`,
+ * each format's own options and "unknown format" errors come from here. Detection asks every one and needs exactly one to accept, so the
  * order here is only the order of `--help`.
  */
 import { Registry } from "../base/registry.ts";
@@ -14,7 +14,7 @@ import { inputsJsonLoader } from "./inputs_json_loader.ts";
 import { bailianTraceLoader } from "./bailian_trace_loader.ts";
 import { burstGptLoader } from "./burst_gpt_loader.ts";
 
-export const DATASET_LOADERS: Registry<DatasetLoader> = new Registry("dataset type", [
+const LOADER_LIST = [
   singleTurnLoader,
   multiTurnLoader,
   randomPoolLoader,
@@ -23,7 +23,19 @@ export const DATASET_LOADERS: Registry<DatasetLoader> = new Registry("dataset ty
   burstGptLoader,
   rawPayloadLoader,
   inputsJsonLoader,
-], {
+] as const;
+
+/** The option declarations of the registered formats, with their literal types (for the configuration type). */
+export type DatasetLoaderOptionSpec = Extract<(typeof LOADER_LIST)[number], { readonly options: unknown }>[
+  "options"
+][number];
+
+/** Every registered format's own options, in registry order. */
+export const DATASET_LOADER_OPTIONS: readonly DatasetLoaderOptionSpec[] = LOADER_LIST.flatMap((
+  loader,
+): readonly DatasetLoaderOptionSpec[] => (loader.options ?? []) as readonly DatasetLoaderOptionSpec[]);
+
+export const DATASET_LOADERS: Registry<DatasetLoader> = new Registry("dataset type", LOADER_LIST, {
   unsupported: {
     baseten_trace: "Baseten traces are Parquet/Arrow files, which infermeter does not read; export the rows to " +
       "mooncake_trace JSONL (timestamp, input_length or text_input, output_length, session_id) and use that",

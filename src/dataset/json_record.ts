@@ -3,7 +3,8 @@
  * (object test, null-as-absent fields, a value's kind in words, a short excerpt of the offending line).
  */
 import { DatasetError } from "./dataset_error.ts";
-import { readLines } from "./read_lines.ts";
+import { readLines, type ReadLinesOptions } from "./read_lines.ts";
+import { InterruptedError } from "../base/interrupted_error.ts";
 
 /** Characters of a line quoted in an error message. */
 const EXCERPT_CHARS = 80;
@@ -75,10 +76,10 @@ export interface JsonRecord {
  * The records of a JSONL file, streamed: blank lines are skipped, a malformed line stops with its line number, and
  * file-system failures become a {@link DatasetError} naming the file.
  */
-export async function* readJsonRecords(path: string): AsyncGenerator<JsonRecord> {
+export async function* readJsonRecords(path: string, options: ReadLinesOptions = {}): AsyncGenerator<JsonRecord> {
   let lines: AsyncGenerator<{ number: number; text: string }>;
   try {
-    lines = readLines(path);
+    lines = readLines(path, options);
   } catch (error) {
     throw unreadable(path, error);
   }
@@ -102,8 +103,9 @@ export async function firstJsonRecord(path: string): Promise<JsonRecord | undefi
   return undefined;
 }
 
-export function unreadable(path: string, error: unknown): DatasetError {
-  if (error instanceof DatasetError) return error;
+/** A file-system failure as a {@link DatasetError} naming the file; dataset errors and interruptions pass unchanged. */
+export function unreadable(path: string, error: unknown): DatasetError | InterruptedError {
+  if (error instanceof DatasetError || error instanceof InterruptedError) return error;
   const reason = error instanceof Deno.errors.NotFound
     ? "no such file"
     : error instanceof Error

@@ -32,8 +32,8 @@ export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "token
   readonly customDatasetType?: string;
   /** Formats to choose from. @default DATASET_LOADERS.entries() */
   readonly loaders?: readonly DatasetLoader[];
-  /** Tokens per hash block for traces (`--isl-block-size`); undefined = the format's default. */
-  readonly blockSize?: number;
+  /** The run's option values by key, for the options a format owns (`DatasetLoader.options`). @default {} */
+  readonly loaderOptions?: Readonly<Record<string, unknown>>;
   /** Conversations built from a random pool (`--conversation-num`). */
   readonly conversationNum?: number;
   /** Texts per request from a random pool (`--prompt-batch-size`). */
@@ -42,10 +42,25 @@ export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "token
   readonly turnDelayRatio?: number;
   /** Drop every timestamp and delay (`--ignore-trace-delays`). @default false */
   readonly ignoreTraceDelays?: boolean;
+  /** Longest think time between turns, in ms (`--inter-turn-delay-cap-seconds`); longer ones are cut to it. */
+  readonly turnDelayCapMs?: number;
+  /**
+   * Verbatim system prompt of every conversation (`--system-prompt`); a dataset's own system message follows it
+   * after a blank line (AIPerf joins them, since many servers mishandle two system messages).
+   */
+  readonly systemPrompt?: string;
   /** A public dataset read from its local file (`--public-dataset`, `public_datasets.ts`). */
   readonly publicDataset?: string;
+  /** Subset (config name) of a Hugging Face-backed public dataset instead of its own (`--hf-subset`). */
+  readonly hfSubset?: string;
   /** At most this many conversations from a public dataset AIPerf streams (`--request-count`, else `--conversation-num`). */
   readonly publicDatasetLimit?: number;
+  /** Stops a long load (Ctrl-C): `InterruptedError` is thrown. */
+  readonly signal?: AbortSignal;
+  /** `--strict-dataset`: a field a line's format does not know is an error. */
+  readonly strict?: boolean;
+  /** Where loaders' notices go (an unknown field, said once with file:line). */
+  readonly warn?: (message: string) => void;
 }
 
 /**
@@ -67,6 +82,7 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
       tokenizer: loaded,
       outputTokensGiven: options.oslMean !== undefined,
       limit: options.publicDatasetLimit,
+      ...(options.hfSubset === undefined ? {} : { subset: options.hfSubset }),
     });
     return retime(dataset, options);
   }
@@ -74,7 +90,7 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
     if (tokenizer === undefined) {
       throw new TypeError("loadDataset needs a tokenizer to synthesize prompts; pass options.tokenizer");
     }
-    return retime(await buildSyntheticDataset({ ...options, tokenizer }), options);
+    return retime(await buildSyntheticDataset({ ...options, tokenizer, signal: options.signal }), options);
   }
   const loaders = options.loaders ?? DATASET_LOADERS.entries();
   const file = options.inputFile;
@@ -97,32 +113,55 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
     rng: options.rng ?? new SeededRandom(options.seed ?? 0),
     tokenizer,
     corpus: options.corpus,
-    blockSize: options.blockSize,
+    options: options.loaderOptions,
     conversationNum: options.conversationNum,
     batchSize: options.batchSize,
+    signal: options.signal,
+    strict: options.strict,
+    warn: options.warn,
   };
-  return retime(await loader.load(file, ctx), options);
+  const dataset = await loader.load(file, ctx);
+  const line = loader.describe?.(dataset) ?? `${dataset.conversations.length} sessions`;
+  return retime({ ...dataset, description: `${loader.name}: ${line}` }, options);
 }
 
 /**
- * Think times scaled by `turnDelayRatio` (AIPerf applies it to every delay), or every timestamp and delay dropped
- * with `ignoreTraceDelays`.
+ * What every dataset gets after it is read: think times scaled by `turnDelayRatio` (AIPerf applies it to every
+ * delay) and cut to `turnDelayCapMs`, or every timestamp and delay dropped with `ignoreTraceDelays`; the verbatim
+ * system prompt before each conversation's own system message. How many think times were cut is said in the
+ * dataset's description.
  */
 function retime(dataset: Dataset, options: LoadDatasetOptions): Dataset {
   const ratio = options.turnDelayRatio ?? 1;
   const drop = options.ignoreTraceDelays ?? false;
-  if (ratio === 1 && !drop) return dataset;
+  const cap = options.turnDelayCapMs;
+  const system = options.systemPrompt;
+  if (ratio === 1 && !drop && cap === undefined && system === undefined) return dataset;
+  let capped = 0;
   const conversations = dataset.conversations.map((c) => ({
     ...c,
+    ...(system === undefined ? {} : { systemMessage: c.systemMessage ? `${system}\n\n${c.systemMessage}` : system }),
     turns: c.turns.map((t) => {
       if (drop) {
         const { timestampMs: _t, delayMs: _d, ...rest } = t;
         return rest;
       }
-      return t.delayMs === undefined ? t : { ...t, delayMs: t.delayMs * ratio };
+      if (t.delayMs === undefined) return t;
+      let delayMs = t.delayMs * ratio;
+      if (cap !== undefined && delayMs > cap) {
+        delayMs = cap;
+        capped++;
+      }
+      return delayMs === t.delayMs ? t : { ...t, delayMs };
     }),
   }));
-  return { ...dataset, conversations };
+  const cut = capped === 0 ? undefined : `${capped} think time${capped === 1 ? "" : "s"} cut to ${cap! / 1000} s`;
+  const description = cut === undefined
+    ? dataset.description
+    : dataset.description === undefined
+    ? cut
+    : `${dataset.description}; ${cut}`;
+  return { ...dataset, conversations, ...(description === undefined ? {} : { description }) };
 }
 
 /**
@@ -139,12 +178,23 @@ function loaderNamed(name: string, loaders: readonly DatasetLoader[]): DatasetLo
 }
 
 /** Whether the input is a directory. @throws {DatasetError} when it cannot be read. */
+/** Whether `file` is a directory. @throws {DatasetError} when it cannot be read or is neither file nor directory. */
 async function statInput(file: string): Promise<boolean> {
+  let info: Deno.FileInfo;
   try {
-    return (await Deno.stat(file)).isDirectory;
+    info = await Deno.stat(file);
   } catch (error) {
     throw unreadable(file, error);
   }
+  if (!info.isFile && !info.isDirectory) {
+    // A device or a FIFO (`/dev/zero`, a named pipe) may never end: refused before a byte is read.
+    throw new DatasetError(
+      file,
+      undefined,
+      "is not a regular file (a device, a FIFO or a socket, which may never end); give a dataset file or directory",
+    );
+  }
+  return info.isDirectory;
 }
 
 /** The loader for a directory. @throws {DatasetError} unless exactly one format reads it. */

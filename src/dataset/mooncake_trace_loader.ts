@@ -18,8 +18,11 @@
  */
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { MAX_PROMPT_TOKENS } from "./dataset_limits.ts";
+import { InterruptCheck } from "../runtime/interrupt_check.ts";
+import { UnknownFields } from "./unknown_fields.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
+import type { OptionSpec } from "../base/option_spec.ts";
 import { DEFAULT_CORPUS } from "./default_corpus.ts";
 import { HashBlockPrompts } from "./hash_block_prompts.ts";
 import { describeJson, field, isObject, type JsonRecord, readJsonRecords, recordError } from "./json_record.ts";
@@ -69,12 +72,25 @@ function millis(path: string, at: JsonRecord, name: string, value: unknown): num
   return value;
 }
 
-export function parseMooncakeLine(path: string, at: JsonRecord): TraceLine {
+/** Every field a mooncake_trace line may have. */
+const MOONCAKE_FIELDS = [
+  ...INPUT_MODES,
+  "type",
+  "hash_ids",
+  "output_length",
+  "timestamp",
+  "delay",
+  "extra",
+  "session_id",
+];
+
+export function parseMooncakeLine(path: string, at: JsonRecord, fields?: UnknownFields): TraceLine {
   const r = at.record;
   const fail = (reason: string): never => {
     throw recordError(path, at, reason);
   };
   if (!isObject(r)) return fail(`expected a JSON object with "input_length" (got ${describeJson(r)})`);
+  fields?.check(r, path, at.line);
   const type = field(r, "type");
   if (type !== undefined && type !== MOONCAKE_TRACE) {
     fail(`"type" is ${describeJson(type)} but this file is read as ${MOONCAKE_TRACE}`);
@@ -177,12 +193,16 @@ export async function traceConversations(
       ctx.corpus ?? DEFAULT_CORPUS,
       ctx.rng.derive("trace.prompts"),
     );
-    prompts = new HashBlockPrompts(synthesizer, ctx.blockSize ?? defaultBlockSize);
+    const blockSize = ctx.options?.[TRACE_BLOCK_SIZE_KEY];
+    prompts = new HashBlockPrompts(synthesizer, typeof blockSize === "number" ? blockSize : defaultBlockSize);
   }
   const conversations: Conversation[] = [];
+  const interrupt = new InterruptCheck(ctx?.signal, `building the prompts of ${path}`);
   for (const group of groups) {
     const turns: Turn[] = [];
     for (const line of group.lines) {
+      const pause = interrupt.check();
+      if (pause !== undefined) await pause;
       if (line.synth === undefined) {
         turns.push(line.turn);
         continue;
@@ -206,15 +226,47 @@ export async function traceConversations(
 
 export async function loadMooncakeTrace(path: string, ctx?: LoaderContext): Promise<Dataset> {
   const lines: TraceLine[] = [];
-  for await (const at of readJsonRecords(path)) lines.push(parseMooncakeLine(path, at));
+  const fields = new UnknownFields(MOONCAKE_TRACE, MOONCAKE_FIELDS, { strict: ctx?.strict, warn: ctx?.warn });
+  for await (const at of readJsonRecords(path, { signal: ctx?.signal })) {
+    lines.push(parseMooncakeLine(path, at, fields));
+  }
   if (lines.length === 0) throw new DatasetError(path, undefined, "has no records; write one request per line");
   const conversations = await traceConversations(path, lines, ctx, MOONCAKE_BLOCK_SIZE, "trace_");
   return { conversations, defaultSampling: "sequential", source: "file", format: MOONCAKE_TRACE };
 }
 
-export const mooncakeTraceLoader: DatasetLoader = {
+/** The option of the hash-id trace formats (mooncake, bailian): tokens per `hash_id` block. */
+export const TRACE_BLOCK_SIZE_KEY = "islBlockSize";
+
+const MOONCAKE_OPTIONS = [
+  {
+    key: TRACE_BLOCK_SIZE_KEY,
+    type: "int",
+    min: 1,
+    max: 1_000_000,
+    flags: ["--prompt-input-tokens-block-size", "--synthetic-input-tokens-block-size", "--isl-block-size"],
+    group: "Input Sequence Length (ISL)",
+    metavar: "<tokens>",
+    defaultDescription: "the trace format's (mooncake 512, bailian 16)",
+    help: "Tokens per hash_id block when trace prompts are synthesized (mooncake_trace, bailian_trace).",
+  },
+] as const satisfies readonly OptionSpec[];
+
+/** "120 requests in 80 sessions over 35.2 s": what a timestamped trace holds. */
+export function describeTrace(dataset: Dataset): string {
+  const turns = dataset.conversations.reduce((n, c) => n + c.turns.length, 0);
+  const stamps = dataset.conversations.map((c) => c.turns[0]?.timestampMs).filter((t) => t !== undefined);
+  const span = stamps.length > 1 ? (Math.max(...stamps) - Math.min(...stamps)) / 1000 : undefined;
+  return `${turns} request${turns === 1 ? "" : "s"} in ${dataset.conversations.length} session` +
+    `${dataset.conversations.length === 1 ? "" : "s"}` +
+    (span !== undefined ? `, first turns over ${Number(span.toPrecision(4))} s` : "");
+}
+
+export const mooncakeTraceLoader = {
   name: MOONCAKE_TRACE,
   description: "JSONL trace: timestamp/delay, input_length with hash_ids (or text_input, payload), output_length.",
+  options: MOONCAKE_OPTIONS,
   canLoad: canLoadMooncakeTrace,
   load: loadMooncakeTrace,
-};
+  describe: describeTrace,
+} as const satisfies DatasetLoader;

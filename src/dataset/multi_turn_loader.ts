@@ -14,9 +14,10 @@
  */
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
-import type { DatasetLoader } from "./dataset_loader.ts";
+import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import { describeJson, field, isObject, type JsonRecord, readJsonRecords, recordError } from "./json_record.ts";
-import { parseSingleTurnRecord } from "./single_turn_loader.ts";
+import { parseSingleTurnRecord, SINGLE_TURN_FIELDS } from "./single_turn_loader.ts";
+import { UnknownFields } from "./unknown_fields.ts";
 
 export const MULTI_TURN = "multi_turn";
 
@@ -33,11 +34,20 @@ interface Session {
   readonly turns: Turn[];
 }
 
-function parseLine(path: string, at: JsonRecord): { sessionId?: string; turns: Turn[] } {
+/** Fields of a multi_turn line itself; its turns have single_turn's. */
+const MULTI_TURN_FIELDS = ["session_id", "turns", "type"];
+
+interface FieldChecks {
+  readonly line: UnknownFields;
+  readonly turn: UnknownFields;
+}
+
+function parseLine(path: string, at: JsonRecord, fields?: FieldChecks): { sessionId?: string; turns: Turn[] } {
   const record = at.record;
   if (!isObject(record)) {
     throw recordError(path, at, `expected a JSON object with "turns" (got ${describeJson(record)})`);
   }
+  fields?.line.check(record, path, at.line);
   const type = field(record, "type");
   if (type !== undefined && type !== MULTI_TURN) {
     throw recordError(path, at, `"type" is ${describeJson(type)} but this file is read as ${MULTI_TURN}`);
@@ -48,7 +58,7 @@ function parseLine(path: string, at: JsonRecord): { sessionId?: string; turns: T
   }
   const turns = list.map((item, i) => {
     try {
-      const { turn } = parseSingleTurnRecord(stripType(item), path, at.line);
+      const { turn } = parseSingleTurnRecord(stripType(item), path, at.line, fields?.turn, `"turns"[${i}]`);
       return turn;
     } catch (error) {
       if (error instanceof DatasetError) throw recordError(path, at, `"turns"[${i}]: ${error.reason}`);
@@ -69,12 +79,17 @@ function stripType(item: unknown): unknown {
   return rest;
 }
 
-export async function loadMultiTurn(path: string): Promise<Dataset> {
+export async function loadMultiTurn(path: string, ctx?: LoaderContext): Promise<Dataset> {
   const sessions: Session[] = [];
   const byId = new Map<string, Session>();
   let unnamed = 0;
-  for await (const at of readJsonRecords(path)) {
-    const { sessionId, turns } = parseLine(path, at);
+  const options = { strict: ctx?.strict, warn: ctx?.warn };
+  const fields: FieldChecks = {
+    line: new UnknownFields(MULTI_TURN, MULTI_TURN_FIELDS, options),
+    turn: new UnknownFields(`a ${MULTI_TURN} turn`, SINGLE_TURN_FIELDS, options),
+  };
+  for await (const at of readJsonRecords(path, { signal: ctx?.signal })) {
+    const { sessionId, turns } = parseLine(path, at, fields);
     const existing = sessionId === undefined ? undefined : byId.get(sessionId);
     if (existing !== undefined) {
       existing.turns.push(...turns);

@@ -212,7 +212,7 @@ async function isFile(path: string): Promise<boolean> {
  */
 export async function loadPublicDataset(
   name: string,
-  ctx: PublicDatasetContext,
+  ctx: PublicDatasetContext & { readonly subset?: string },
   env: Env = (n) => Deno.env.get(n),
 ): Promise<Dataset> {
   const key = name.toLowerCase().replaceAll("-", "_");
@@ -227,6 +227,13 @@ export async function loadPublicDataset(
         : `is not supported: it ${reason}`,
     );
   }
+  if (ds.kind === "file" && ctx.subset !== undefined) {
+    throw new DatasetError(
+      `--hf-subset ${ctx.subset}`,
+      undefined,
+      `applies to Hugging Face datasets, and --public-dataset ${ds.name} is one file (${ds.file}); remove it`,
+    );
+  }
   if (ds.kind === "file") {
     const path = await findFile(ds, env);
     if (path === undefined) {
@@ -239,7 +246,7 @@ export async function loadPublicDataset(
     }
     return await ds.load(path, ctx);
   }
-  return await loadHfDataset(ds, ctx, env);
+  return await loadHfDataset(ctx.subset === undefined ? ds : { ...ds, subset: ctx.subset }, ctx, env);
 }
 
 async function loadHfDataset(ds: HfPublicDataset, ctx: PublicDatasetContext, env: Env): Promise<Dataset> {

@@ -18,7 +18,8 @@ import type { Conversation, Dataset } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import { field, firstJsonRecord, isObject, readJsonRecords, recordError } from "./json_record.ts";
-import { parseSingleTurnRecord } from "./single_turn_loader.ts";
+import { parseSingleTurnRecord, SINGLE_TURN_FIELDS } from "./single_turn_loader.ts";
+import { UnknownFields } from "./unknown_fields.ts";
 import { SeededRandom } from "../base/seeded_random.ts";
 
 export const RANDOM_POOL = "random_pool";
@@ -35,9 +36,11 @@ export function canLoadRandomPool(record: unknown): boolean {
   return isObject(record) && field(record, "type") === RANDOM_POOL && isPoolEntry(record);
 }
 
-async function readPool(path: string): Promise<string[][]> {
+async function readPool(path: string, ctx: LoaderContext | undefined): Promise<string[][]> {
+  const signal = ctx?.signal;
+  const fields = new UnknownFields(RANDOM_POOL, SINGLE_TURN_FIELDS, { strict: ctx?.strict, warn: ctx?.warn });
   const entries: string[][] = [];
-  for await (const at of readJsonRecords(path)) {
+  for await (const at of readJsonRecords(path, { signal })) {
     const record = at.record;
     if (isObject(record)) {
       const type = field(record, "type");
@@ -56,7 +59,7 @@ async function readPool(path: string): Promise<string[][]> {
     }
     const stripped = isObject(record) ? { ...record, type: undefined } : record;
     try {
-      entries.push([...parseSingleTurnRecord(stripped, path, at.line).turn.texts]);
+      entries.push([...parseSingleTurnRecord(stripped, path, at.line, fields).turn.texts]);
     } catch (error) {
       if (error instanceof DatasetError) throw recordError(path, at, error.reason);
       throw error;
@@ -74,9 +77,9 @@ export async function loadRandomPool(path: string, ctx?: LoaderContext): Promise
     files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     if (files.length === 0) throw new DatasetError(path, undefined, "is an empty directory; put one pool file in it");
     const base = path.endsWith("/") ? path : path + "/";
-    for (const name of files) pools.push(await readPool(base + name));
+    for (const name of files) pools.push(await readPool(base + name, ctx));
   } else {
-    pools.push(await readPool(path));
+    pools.push(await readPool(path, ctx));
   }
   const count = ctx?.conversationNum ?? DEFAULT_POOL_CONVERSATIONS;
   const batch = ctx?.batchSize ?? 1;

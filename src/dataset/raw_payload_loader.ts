@@ -16,7 +16,7 @@
  */
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
-import type { DatasetLoader } from "./dataset_loader.ts";
+import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import {
   describeJson,
   firstJsonRecord,
@@ -51,13 +51,13 @@ function rawTurn(path: string, at: JsonRecord): Turn {
   return { texts: [], rawPayload: at.text.trim() };
 }
 
-async function fileTurns(path: string): Promise<Turn[]> {
+async function fileTurns(path: string, signal: AbortSignal | undefined): Promise<Turn[]> {
   const turns: Turn[] = [];
-  for await (const at of readJsonRecords(path)) turns.push(rawTurn(path, at));
+  for await (const at of readJsonRecords(path, { signal })) turns.push(rawTurn(path, at));
   return turns;
 }
 
-export async function loadRawPayload(path: string): Promise<Dataset> {
+export async function loadRawPayload(path: string, ctx?: LoaderContext): Promise<Dataset> {
   const conversations: Conversation[] = [];
   const add = (turns: Turn[]) =>
     conversations.push({ id: `raw_${conversations.length}`, turns, contextMode: "message_array_with_responses" });
@@ -67,14 +67,14 @@ export async function loadRawPayload(path: string): Promise<Dataset> {
       throw new DatasetError(path, undefined, "is a directory with no .jsonl files; put one conversation per file");
     }
     for (const file of files) {
-      const turns = await fileTurns(file);
+      const turns = await fileTurns(file, ctx?.signal);
       if (turns.length > 0) add(turns);
     }
     if (conversations.length === 0) {
       throw new DatasetError(path, undefined, "holds only empty .jsonl files; write one request body per line");
     }
   } else {
-    for (const turn of await fileTurns(path)) add([turn]);
+    for (const turn of await fileTurns(path, ctx?.signal)) add([turn]);
     if (conversations.length === 0) {
       throw new DatasetError(path, undefined, "has no records; write one request body (JSON object) per line");
     }

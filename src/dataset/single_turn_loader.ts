@@ -22,14 +22,31 @@
  */
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
-import type { DatasetLoader } from "./dataset_loader.ts";
+import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import { describeJson, field, isObject, readJsonRecords, recordError } from "./json_record.ts";
 import { MEDIA_FIELD_PAIRS, mediaItems } from "./media_inputs.ts";
 import type { MediaItem } from "./conversation.ts";
+import { UnknownFields } from "./unknown_fields.ts";
 
 export { describeJson, parseJsonLine } from "./json_record.ts";
 
 export const SINGLE_TURN = "single_turn";
+
+/** Every field a single_turn line (or a turn of multi_turn) may have. */
+export const SINGLE_TURN_FIELDS: readonly string[] = [
+  "text",
+  "texts",
+  "role",
+  "output_length",
+  "extra",
+  "timestamp",
+  "delay",
+  "session_id",
+  "model",
+  "type",
+  "image_uuids",
+  ...MEDIA_FIELD_PAIRS.flatMap(([, one, many]) => [one, many]),
+];
 
 /** A parsed line: its turn and the session it belongs to, if any. */
 export interface SingleTurnRecord {
@@ -42,13 +59,20 @@ export interface SingleTurnRecord {
  *
  * @throws {DatasetError} naming `file:line` and the first problem found.
  */
-export function parseSingleTurnRecord(record: unknown, file: string, line: number): SingleTurnRecord {
+export function parseSingleTurnRecord(
+  record: unknown,
+  file: string,
+  line: number,
+  fields?: UnknownFields,
+  where?: string,
+): SingleTurnRecord {
   const fail = (reason: string): never => {
     throw new DatasetError(file, line, reason);
   };
   if (!isObject(record)) {
     return fail(`expected a JSON object with "text" or "texts" (got ${describeJson(record)})`);
   }
+  fields?.check(record, file, line, where);
   const type = field(record, "type");
   if (type !== undefined && type !== SINGLE_TURN) {
     fail(
@@ -176,7 +200,7 @@ function parseTexts(value: unknown, fail: (reason: string) => never): string[] {
  *
  * @throws {DatasetError} for an unreadable or empty file and for every malformed line (the first one found).
  */
-export async function loadSingleTurn(path: string): Promise<Dataset> {
+export async function loadSingleTurn(path: string, ctx?: LoaderContext): Promise<Dataset> {
   interface Session {
     id: string | undefined;
     readonly line: number;
@@ -184,10 +208,11 @@ export async function loadSingleTurn(path: string): Promise<Dataset> {
   }
   const sessions: Session[] = [];
   const byId = new Map<string, Session>();
-  for await (const at of readJsonRecords(path)) {
+  const fields = new UnknownFields(SINGLE_TURN, SINGLE_TURN_FIELDS, { strict: ctx?.strict, warn: ctx?.warn });
+  for await (const at of readJsonRecords(path, { signal: ctx?.signal })) {
     let parsed: SingleTurnRecord;
     try {
-      parsed = parseSingleTurnRecord(at.record, path, at.line);
+      parsed = parseSingleTurnRecord(at.record, path, at.line, fields);
     } catch (error) {
       throw error instanceof DatasetError && error.line === at.line ? recordError(path, at, error.reason) : error;
     }

@@ -19,6 +19,7 @@
  * - `--prompt-corpus coding` cuts prompts from generated developer text (`coding_corpus.ts`, stream
  *   `synthetic.corpus`) instead of the bundled prose.
  */
+import { InterruptCheck } from "../runtime/interrupt_check.ts";
 import type { LazyTokenizer, Tokenizer } from "../tokenizer/tokenizer.ts";
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { DEFAULT_CORPUS } from "./default_corpus.ts";
@@ -33,6 +34,8 @@ import { asLazyTokenizer } from "../tokenizer/tokenizer.ts";
 export interface SyntheticDatasetOptions {
   /** Tokenizer that defines "token" for prompt lengths; a lazy one loads only if the piece table falls short. */
   readonly tokenizer: Tokenizer | LazyTokenizer;
+  /** Stops building (Ctrl-C): checked per entry, `InterruptedError` thrown. */
+  readonly signal?: AbortSignal;
   /** Unique entries generated (AIPerf `--num-dataset-entries` / `--num-prompts`). @default 100 */
   readonly numEntries?: number;
   /** Mean input length in tokens (`--isl`, `--synthetic-input-tokens-mean`). @default 550 */
@@ -208,7 +211,10 @@ export async function buildSyntheticDataset(options: SyntheticDatasetOptions): P
     await buildRankingEntries(conversations, options.rankings, synthesizer, root);
     return { conversations, defaultSampling: "shuffle", source: "synthetic" };
   }
+  const interrupt = new InterruptCheck(options.signal, "building the synthetic prompts");
   for (let i = 0; i < numEntries; i++) {
+    const pause = interrupt.check();
+    if (pause !== undefined) await pause;
     if (batchSize > 1) {
       // Several inputs per request: the ISL is the adapter's rule over all of them, counted when bodies are built.
       const texts: string[] = [];

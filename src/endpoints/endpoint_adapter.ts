@@ -11,17 +11,57 @@
 import type { RegistryEntry } from "../base/registry.ts";
 import type { MediaKind, Turn } from "../dataset/conversation.ts";
 import type { ChatMessage } from "../tokenizer/chat_template.ts";
+import type { ServerTiming } from "./server_timing.ts";
 
 /** Registered endpoint type names (`--endpoint-type`); the registry is the list of valid ones. */
 export type EndpointType = string;
 
-/** Server-reported token usage, normalized from the vendor's field names. */
+/**
+ * Server-reported token usage, normalized from the vendor's field names (`usage_fields.ts`, AIPerf 0.13's `Usage`):
+ * each field is absent when the server did not report it, so 0 and "not reported" stay apart.
+ */
 export interface Usage {
+  /** Every prompt token the server processed (cached ones included, whatever the vendor's accounting). */
   readonly promptTokens?: number;
   readonly completionTokens?: number;
   readonly totalTokens?: number;
   readonly reasoningTokens?: number;
+  /** Prompt tokens served from the prompt cache (OpenAI `prompt_tokens_details.cached_tokens`, …). */
+  readonly promptCacheReadTokens?: number;
+  /** Prompt tokens written to the cache (Anthropic `cache_creation_input_tokens`). */
+  readonly promptCacheWriteTokens?: number;
+  /** Prompt tokens that missed the cache (DeepSeek `prompt_cache_miss_tokens`). */
+  readonly promptCacheMissTokens?: number;
+  /** Predicted-output tokens that appeared in the answer (`completion_tokens_details.accepted_prediction_tokens`). */
+  readonly acceptedPredictionTokens?: number;
+  /** Predicted-output tokens that did not (`completion_tokens_details.rejected_prediction_tokens`). */
+  readonly rejectedPredictionTokens?: number;
+  /** Audio tokens of the prompt (`prompt_tokens_details.audio_tokens`). */
+  readonly promptAudioTokens?: number;
+  /** Audio tokens of the answer (`completion_tokens_details.audio_tokens`). */
+  readonly completionAudioTokens?: number;
+  /** Tokens of the tool declarations (Gemini `toolUsePromptTokenCount`). */
+  readonly toolUsePromptTokens?: number;
+  /** Seconds of prompt audio (Mistral `prompt_audio_seconds`). */
+  readonly promptAudioSeconds?: number;
 }
+
+/** Every field of `Usage`, in one list (merging, encoding). */
+export const USAGE_FIELDS = [
+  "promptTokens",
+  "completionTokens",
+  "totalTokens",
+  "reasoningTokens",
+  "promptCacheReadTokens",
+  "promptCacheWriteTokens",
+  "promptCacheMissTokens",
+  "acceptedPredictionTokens",
+  "rejectedPredictionTokens",
+  "promptAudioTokens",
+  "completionAudioTokens",
+  "toolUsePromptTokens",
+  "promptAudioSeconds",
+] as const satisfies readonly (keyof Usage)[];
 
 /**
  * What one SSE event or one non-streaming body carries. A response is a "content response" (counts for
@@ -42,6 +82,8 @@ export interface Delta {
   readonly finishReason?: string;
   /** Set when the body is an API error object (`{"error": {...}}`) delivered with a 2xx status or in-stream. */
   readonly error?: { readonly message: string; readonly type?: string; readonly code?: number };
+  /** The server's own timing of the request (llama.cpp `timings`, SGLang `meta_info`), usually on the last chunk. */
+  readonly serverTiming?: ServerTiming;
 }
 
 /** What an endpoint type is, as data: the engine, the metric registry and the console read only this. */
@@ -94,6 +136,8 @@ export interface BuildContext {
   readonly useLegacyMaxTokens: boolean;
   /** `--use-server-token-count`: ask the server for usage wherever the API makes that optional. */
   readonly useServerTokenCount: boolean;
+  /** `--per-chunk-usage`: ask for cumulative usage on every streamed chunk (a vLLM / TensorRT-LLM extension). */
+  readonly perChunkUsage?: boolean;
   /** `--extra-inputs`, merged after the adapter's fields and before the turn's `extra`. */
   readonly extraInputs: Readonly<Record<string, unknown>>;
   /** The conversation's system message. */

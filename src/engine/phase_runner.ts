@@ -14,7 +14,8 @@
  */
 import type { Clock } from "../timing/clock.ts";
 import type { SeededRandom } from "../base/seeded_random.ts";
-import type { LoadStrategy, Tick } from "../timing/load_strategy.ts";
+import type { LoadStrategy, LoadStrategyEntry, Tick } from "../timing/load_strategy.ts";
+import type { Registry } from "../base/registry.ts";
 import { LOAD_STRATEGIES } from "../timing/load_strategies.ts";
 import type { ShardPhase } from "../timing/phase_spec.ts";
 import { type IssueState, PhaseStops } from "../timing/stop_conditions.ts";
@@ -77,6 +78,8 @@ export interface PhaseRunOptions {
   readonly openSession: OpenSession;
   /** Awaited between issuing slices (see ISSUE_SLICE_MS). @default nextMacrotask */
   readonly yieldToIo?: YieldToIo;
+  /** Where the phase's strategy is looked up by name. @default LOAD_STRATEGIES */
+  readonly strategies?: Registry<LoadStrategyEntry>;
 }
 
 export interface PhaseOutcome {
@@ -133,7 +136,8 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
   if (opts.signal.aborted) onCancel();
   opts.signal.addEventListener("abort", onCancel, { once: true });
 
-  const strategy: LoadStrategy = LOAD_STRATEGIES.get(spec.strategy.name).create(spec.strategy.options, {
+  const entry = (opts.strategies ?? LOAD_STRATEGIES).get(spec.strategy.name);
+  const strategy: LoadStrategy = entry.create(spec.strategy.options, {
     clock,
     rng: opts.rng,
     shardIndex: opts.shard.shardIndex,
@@ -141,7 +145,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     startedAt,
     stop: stop.signal,
   });
-  const followsTimestamps = spec.strategy.name === "fixed_schedule";
+  const followsTimestamps = entry.followsTimestamps === true;
   const pacesSessions = strategy.nextTurnDue !== undefined;
 
   // Prefill limit: a slot is held from just before a request is sent until its first response arrives.

@@ -11,11 +11,16 @@ export interface PreflightResult {
   readonly connectMs?: number;
 }
 
-export async function checkReachable(target: Target, timeoutMs = 5000): Promise<PreflightResult> {
+/** `signal` (Ctrl-C) ends the wait at once, as a timeout would. */
+export async function checkReachable(target: Target, timeoutMs = 5000, signal?: AbortSignal): Promise<PreflightResult> {
   const where = `${target.scheme}://${target.hostHeader}`;
   const start = performance.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<"timeout">((resolve) => timer = setTimeout(() => resolve("timeout"), timeoutMs));
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), timeoutMs);
+    if (signal?.aborted) resolve("timeout");
+    signal?.addEventListener("abort", () => resolve("timeout"), { once: true });
+  });
   const connecting = target.scheme === "https"
     ? Deno.connectTls({ hostname: target.hostname, port: target.port }).then(async (c) => {
       await c.handshake();

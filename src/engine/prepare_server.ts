@@ -4,7 +4,7 @@
  * in the mode asked for.
  */
 import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
-import { discoverModel, type ProbeTarget, waitForModel, type WaitMode } from "./server_probe.ts";
+import { discoverModel, type ProbeTarget, waitForModel, type WaitMode, type WaitOutcome } from "./server_probe.ts";
 
 export interface PrepareServerOptions {
   readonly modelNames: readonly string[];
@@ -26,8 +26,10 @@ export type PrepareServerResult =
  * The model names to run with: the given ones, or (none given) the first model `GET /v1/models` lists — after
  * waiting for the model list when a readiness wait was asked for.
  */
-export async function discoverModels(p: ProbeTarget, o: PrepareServerOptions): Promise<PrepareServerResult> {
+export async function discoverModels(target: ProbeTarget, o: PrepareServerOptions): Promise<PrepareServerResult> {
   if (o.modelNames.length > 0) return { ok: true, modelNames: o.modelNames };
+  // Every probe is cut short by the signal, so a Ctrl-C during a long wait ends it at once.
+  const p = withSignal(target, o);
   const wait = activeWait(o);
   if (wait !== undefined) {
     const outcome = await waitIn(p, o, "models", "", wait.timeoutS);
@@ -45,14 +47,19 @@ export async function discoverModels(p: ProbeTarget, o: PrepareServerOptions): P
  * was already waited for by {@linkcode discoverModels} (a `models` wait is then done).
  */
 export async function waitUntilReady(
-  p: ProbeTarget,
+  target: ProbeTarget,
   o: PrepareServerOptions,
   discovered: boolean,
 ): Promise<PrepareServerResult> {
+  const p = withSignal(target, o);
   const wait = activeWait(o);
   if (wait === undefined || (discovered && wait.mode === "models")) return { ok: true, modelNames: o.modelNames };
   const outcome = await waitIn(p, o, wait.mode, o.modelNames[0] ?? "", wait.timeoutS);
   return outcome.ok ? { ok: true, modelNames: o.modelNames } : outcome;
+}
+
+function withSignal(target: ProbeTarget, o: PrepareServerOptions): ProbeTarget {
+  return o.signal === undefined ? target : { ...target, signal: o.signal };
 }
 
 function activeWait(o: PrepareServerOptions) {

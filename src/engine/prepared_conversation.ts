@@ -2,13 +2,14 @@
  * The dataset made ready to send, before the run: each conversation gets its model, each turn its output length,
  * its ISL (the adapter's input text, counted once) and, where its body cannot depend on the conversation so far,
  * its request bytes — so the hot path only looks them up. A turn whose body carries earlier turns and the server's
- * replies is built when it is sent (`buildTurnBody`). The payloads are what `inputs.json` records.
+ * replies is built when it is sent (`buildTurnRequest`), and its ISL is counted from that body after the request. The payloads are what `inputs.json` records.
  */
-import type { ContextMode, Dataset, Turn } from "../dataset/conversation.ts";
+import { InterruptCheck } from "../runtime/interrupt_check.ts";
+import type { ContextMode, Conversation, Dataset, Turn } from "../dataset/conversation.ts";
 import type { BuildContext, EndpointAdapter, PriorExchange } from "../endpoints/endpoint_adapter.ts";
 import { sampleLength, type SeededRandom } from "../base/seeded_random.ts";
 import { asLazyTokenizer, type LazyTokenizer, type Tokenizer } from "../tokenizer/tokenizer.ts";
-import { payloadText } from "../dataset/payload_text.ts";
+import { type InputPrompt, payloadPrompt, payloadText } from "../dataset/payload_text.ts";
 import { InputError } from "../base/input_error.ts";
 import type { ChatTemplate } from "../tokenizer/chat_template.ts";
 import {
@@ -34,7 +35,10 @@ export interface PreparedTurn {
   readonly turn?: Turn;
   /** Output tokens asked of the server (`max_tokens`…), when the body asks. */
   readonly maxTokens?: number;
-  /** ISL: tokens of the adapter's input text, when the endpoint tokenizes input. */
+  /**
+   * ISL: tokens of the adapter's input text, when the endpoint tokenizes input. For a turn built at send time this is
+   * the turn alone; the record's ISL counts the whole body it was sent with (`LateTurnRequest.inputPrompt`).
+   */
   readonly inputTokens?: number;
   readonly requestedOutputTokens?: number;
   /** Think time before this turn, after the previous turn's answer (ms; not on a first turn). */
@@ -74,6 +78,8 @@ export interface PrepareOptions extends BodySettings {
   readonly chatTemplate?: ChatTemplate;
   /** Where each session's cache-bust marker goes (`--cache-bust`). @default "none" */
   readonly cacheBust?: CacheBustTarget;
+  /** Stops the preparation (Ctrl-C): checked per conversation, `InterruptedError` thrown. */
+  readonly signal?: AbortSignal;
 }
 
 const DEFAULT_CONTEXT: ContextMode = "deltas_without_responses";
@@ -123,7 +129,7 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
     Array.from({ length: 8 }, (_, i) => counter.count(markerText(bust, sessionDigest(0, i, "estimate"))))
       .reduce((a, b) => a + b, 0) / 8,
   );
-  return dataset.conversations.map((original, n) => {
+  const prepareOne = (original: Conversation, n: number): PreparedConversation => {
     const busted = withPlaceholder(original, bust);
     const conversation = busted?.conversation ?? original;
     const model = opts.modelSelectionStrategy === "random"
@@ -171,7 +177,16 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
       withHistory,
       ...(bust !== "none" && busted !== undefined ? { cacheBust: true } : {}),
     };
-  });
+  };
+  // Counting a hundred thousand prompts takes seconds: a Ctrl-C meanwhile must be seen.
+  const interrupt = new InterruptCheck(opts.signal, "preparing the request bodies");
+  const prepared: PreparedConversation[] = [];
+  for (let n = 0; n < dataset.conversations.length; n++) {
+    const pause = interrupt.check();
+    if (pause !== undefined) await pause;
+    prepared.push(prepareOne(dataset.conversations[n], n));
+  }
+  return prepared;
 }
 
 /**
@@ -198,18 +213,32 @@ function rawTurn(
   };
 }
 
-/** The body of a turn built when it is sent, with the conversation so far. */
-export function buildTurnBody(
+/** A turn built when it is sent: its body, and the prompt it carries when its ISL is counted by the client. */
+export interface LateTurnRequest {
+  readonly body: Uint8Array;
+  /** The conversation so far and this turn, as the body carries them (counted off the request path). */
+  readonly inputPrompt?: InputPrompt;
+}
+
+/**
+ * The body of a turn built when it is sent, with the conversation so far. Its ISL is what the body carries: the
+ * earlier turns, the server's replies and this turn (AIPerf counts the payload on the wire), so the prompt comes
+ * with it unless the endpoint counts no input or the server's counts are used.
+ */
+export function buildTurnRequest(
   adapter: EndpointAdapter,
   settings: BodySettings,
   conversation: PreparedConversation,
   turn: PreparedTurn,
   history: readonly PriorExchange[],
   cacheBustDigest?: string,
-): Uint8Array {
+): LateTurnRequest {
   const ctx = buildContext(settings, conversation.model, turn.maxTokens, conversation.systemMessage);
-  const text = JSON.stringify(adapter.buildRequest(turn.turn!, ctx, history));
-  return new TextEncoder().encode(cacheBustDigest === undefined ? text : stampText(text, cacheBustDigest));
+  const payload = adapter.buildRequest(turn.turn!, ctx, history);
+  const text = JSON.stringify(payload);
+  const body = new TextEncoder().encode(cacheBustDigest === undefined ? text : stampText(text, cacheBustDigest));
+  const counted = adapter.capabilities.tokenizesInput && !settings.useServerTokenCount;
+  return counted ? { body, inputPrompt: payloadPrompt(payload) } : { body };
 }
 
 function buildContext(
@@ -224,6 +253,7 @@ function buildContext(
     maxTokens,
     useLegacyMaxTokens: s.useLegacyMaxTokens,
     useServerTokenCount: s.useServerTokenCount,
+    ...(s.perChunkUsage === true ? { perChunkUsage: true } : {}),
     extraInputs: s.extraInputs,
     systemMessage,
   };
@@ -235,6 +265,7 @@ export function bodySettings(o: BodySettings): BodySettings {
     streaming: o.streaming,
     useLegacyMaxTokens: o.useLegacyMaxTokens,
     useServerTokenCount: o.useServerTokenCount,
+    ...(o.perChunkUsage === true ? { perChunkUsage: true } : {}),
     extraInputs: o.extraInputs,
   };
 }

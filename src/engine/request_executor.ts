@@ -3,7 +3,8 @@
  * HTTP status, API error objects, unparsable payloads, timeouts, cancellation) become `record.error`;
  * nothing here throws.
  */
-import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
+import type { EndpointAdapter, Usage } from "../endpoints/endpoint_adapter.ts";
+import type { InputPrompt } from "../dataset/payload_text.ts";
 import type {
   HttpExchange,
   HttpRequest,
@@ -13,7 +14,9 @@ import type {
 } from "../transport/http_exchange.ts";
 import type { Phase, RecordError, RequestRecord } from "../records/request_record.ts";
 import { ResponseCollector } from "./response_collector.ts";
+import { mergeServerTiming, readHeaderServerTiming } from "../endpoints/server_timing.ts";
 import { httpReason } from "./http_reason.ts";
+import { checkUsage } from "./usage_check.ts";
 import type { SendMeta } from "./phase_runner.ts";
 
 /** Which session turn a request is, so several URLs can keep a session on one (engine/target_set.ts). */
@@ -43,6 +46,8 @@ export interface ExecutorContext {
   readonly phase: Phase;
   /** Keep every response payload on the record (`--export-level raw`). */
   readonly keepRaw?: boolean;
+  /** Header that carries the session's correlation id (`--session-header`). @default "X-Correlation-ID" */
+  readonly sessionHeader?: string;
 }
 
 /** What is sent: the body, and what the record says about it. */
@@ -52,6 +57,8 @@ export interface RequestPayload {
   /** The request body's bytes, written as they are. */
   readonly body: Uint8Array;
   readonly inputTokens?: number;
+  /** The prompt of a body built at send time, for the record's ISL (counted after the request). */
+  readonly inputPrompt?: InputPrompt;
   readonly requestedOutputTokens?: number;
 }
 
@@ -61,6 +68,7 @@ const TRANSPORT_ERROR_TYPES: Readonly<Record<TransportError["kind"], string>> = 
   timeout: "TimeoutError",
   reset: "ConnectionResetError",
   protocol: "ProtocolError",
+  too_large: "ResponseTooLargeError",
   cancelled: "RequestCancellationError",
 };
 
@@ -81,7 +89,7 @@ export async function executeRequest(
     commonHeaders: ctx.headers,
     // X-Session-Affinity carries the session's correlation id, as AIPerf sends it, so sticky routers keep a
     // conversation on one replica.
-    headers: [["X-Request-ID", xRequestId], ["X-Correlation-ID", xCorrelationId], [
+    headers: [["X-Request-ID", xRequestId], [ctx.sessionHeader ?? "X-Correlation-ID", xCorrelationId], [
       "X-Session-Affinity",
       xCorrelationId,
     ]],
@@ -101,7 +109,8 @@ export async function executeRequest(
   if (!ex.error && !ex.streamed && ex.body !== undefined && isOk(ex.status)) collector.addBody(ex.body, end);
 
   const off = ctx.clockOffsetMs;
-  const error = recordError(ex, collector, ctx.timeoutMs, ctx.adapter.capabilities.producesTokens);
+  const usage = checkUsage(collector.usage);
+  const error = recordError(ex, collector, usage.error, ctx.timeoutMs, ctx.adapter.capabilities.producesTokens);
   // One object literal with every field (absent ones undefined): one hidden class for every record, where
   // conditional spreads made V8 build each record through its slow generic path.
   return {
@@ -127,11 +136,14 @@ export async function executeRequest(
     status: ex.status,
     content: collector.content,
     reasoning: collector.reasoning,
-    usage: collector.usage,
+    usage: usage.usage,
+    serverTiming: mergeServerTiming(collector.serverTiming, readHeaderServerTiming(ex.headers)),
     finishReason: collector.finishReason,
     error,
     cancelled: ex.error?.kind === "cancelled",
+    stopCancelled: ex.error?.kind === "cancelled" && signal.aborted ? true : undefined,
     inputTokens: entry.inputTokens,
+    ...(entry.inputPrompt !== undefined ? { inputPrompt: entry.inputPrompt } : {}),
     requestedOutputTokens: entry.requestedOutputTokens,
     connectionReused: ex.reused,
     connectionRetries: ex.retries,
@@ -184,10 +196,28 @@ const EMPTY_ANSWER: RecordError = {
   message: "No responses with actual content: the answer had no text, reasoning, tool calls or usage.",
 };
 
-/** Precedence: transport failure > HTTP status > API error object > unparsable payload > empty answer. */
+/**
+ * A 200 whose only token-bearing field is `usage` (no text, reasoning or tool calls, whatever `completion_tokens`
+ * says) is a useless answer, not a success with 0 output tokens: an error of its own type, so the summary tells it
+ * apart from an empty body.
+ */
+function usageOnlyAnswer(usage: Usage): RecordError {
+  const said = usage.completionTokens !== undefined ? ` (completion_tokens ${usage.completionTokens})` : "";
+  return {
+    type: "UsageOnlyResponseError",
+    message: `The answer had no text, reasoning or tool calls, only a usage report${said}.`,
+    group: "The answer had no text, reasoning or tool calls, only a usage report.",
+  };
+}
+
+/**
+ * Precedence: transport failure > HTTP status > API error object > unparsable payload > invalid usage report > empty
+ * answer.
+ */
 function recordError(
   ex: HttpExchange,
   c: ResponseCollector,
+  usageError: RecordError | undefined,
   timeoutMs: number,
   producesTokens: boolean,
 ): RecordError | undefined {
@@ -209,23 +239,21 @@ function recordError(
     return { type: c.apiError.type ?? "APIError", code: c.apiError.code, message: c.apiError.message };
   }
   if (c.parseError) return { type: "ParseError", message: c.parseError };
-  if (producesTokens && c.responseTimes.length === 0 && c.usage === undefined) return EMPTY_ANSWER;
+  if (usageError !== undefined) return usageError;
+  if (producesTokens && c.responseTimes.length === 0) {
+    return c.usage === undefined ? EMPTY_ANSWER : usageOnlyAnswer(c.usage);
+  }
   return undefined;
 }
 
-/** The server's error message: `error.message` of an OpenAI-style body, else the body text (trimmed). */
+/**
+ * The error body as the server sent it, as AIPerf 0.13 keeps it (`error.message` of its records, the Error Summary's
+ * message): JSON bodies are not reduced to their `error.message`. Bodies past 64 KiB are cut, with "…".
+ */
 function errorBodyMessage(body: Uint8Array | undefined): string {
-  if (body === undefined || body.length === 0) return "(empty response body)";
-  const text = new TextDecoder().decode(body.subarray(0, 4096)).trim();
-  try {
-    const json = JSON.parse(text);
-    const err = json?.error;
-    if (typeof err?.message === "string") return err.message;
-    if (typeof err === "string") return err;
-    if (typeof json?.message === "string") return json.message;
-    if (typeof json?.detail === "string") return json.detail;
-  } catch {
-    // Not JSON: fall through to the raw text.
-  }
-  return text.length > 500 ? text.slice(0, 500) + "…" : text;
+  if (body === undefined || body.length === 0) return "";
+  const text = new TextDecoder().decode(body.subarray(0, ERROR_BODY_LIMIT));
+  return body.length > ERROR_BODY_LIMIT ? text + "…" : text;
 }
+
+const ERROR_BODY_LIMIT = 64 * 1024;

@@ -10,11 +10,11 @@
 import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { Target } from "../transport/http_exchange.ts";
 import { CONNECT_TIMEOUT_MS, TargetSet } from "./target_set.ts";
-import { spawnWorker } from "../runtime/spawn_worker.ts";
 import { IoYield } from "../runtime/io_yield.ts";
 import { type CpuTime, cpuTimeReader } from "../runtime/cpu_time.ts";
 import { runShard, shardClock, type ShardOutcome, type ShardSpec } from "./run_shard.ts";
-import type { FromShard, ToShard } from "./shard_protocol.ts";
+import { workerLink } from "./shard_worker.ts";
+import { coordinateShards, type LostShard } from "./coordinate_shards.ts";
 import type { TransportActivity } from "../transport/http_client.ts";
 import { StallDetector } from "../transport/stall_detector.ts";
 
@@ -71,7 +71,15 @@ export interface ShardProcessInfo {
 }
 
 export interface BenchmarkOutcome {
+  /** The outcomes of the shards that ran to their end. */
   readonly shards: readonly ShardOutcome[];
+  /** How many shards the run had. @default shards.length */
+  readonly shardCount?: number;
+  /**
+   * Shards that did not run to their end (killed, failed, stopped by a signal): what they measured before is
+   * merged, and the run is partial — it carries less load than asked for. Empty or absent: none.
+   */
+  readonly lostShards?: readonly LostShard[];
   /** Per pinned shard: "CPU n" or why it could not be pinned (Workers only; empty when none was asked). */
   readonly pinning?: readonly string[];
   /** Shards that ran as processes (`infermeter shard`), in shard order. */
@@ -99,22 +107,46 @@ export async function runBenchmark(opts: BenchmarkOptions): Promise<BenchmarkOut
   const watch = opts.onStall === undefined ? undefined : setInterval(() => {
     for (const notice of detector.check(performance.now(), activity.flatMap((read) => read()))) opts.onStall!(notice);
   }, 1000);
-  let outcomes: ShardOutcome[];
-  const pinning: string[] = [];
+  let outcomes: readonly ShardOutcome[];
+  let pinning: readonly string[] = [];
+  let lost: readonly LostShard[] = [];
   try {
-    outcomes = shards === 1
-      ? [await runInProcess(opts, onPhaseStart, (read) => activity.push(read))]
-      : await Promise.all(
-        Array.from({ length: shards }, (_, i) =>
-          runInWorker(opts, i, shards, onPhaseStart, (read) =>
-            activity.push(read), (note) => pinning.push(note))),
-      );
+    if (shards === 1) outcomes = [await runInProcess(opts, onPhaseStart, (read) => activity.push(read))];
+    else {
+      const merged = await coordinateShards({
+        links: Array.from({ length: shards }, (_, i) =>
+          workerLink({
+            index: i,
+            of: shards,
+            clockOriginMs: performance.timeOrigin,
+            startAt: { kind: "now" },
+            core: opts.cores?.length ? opts.cores[i % opts.cores.length] : undefined,
+            setup: {
+              spec: { ...opts.spec, shardIndex: i, shardCount: shards, workerId: `worker_${i}` },
+              targets: opts.targets,
+              reuse: opts.reuse,
+              readBufferBytes: opts.readBufferBytes,
+              pipelinedReads: opts.pipelinedReads,
+            },
+          })),
+        timeOriginMs: performance.timeOrigin,
+        signal: opts.signal,
+        onRecord: opts.onRecord,
+        onPhaseStart,
+        onActivity: (read) => activity.push(read),
+      });
+      outcomes = merged.outcomes;
+      pinning = merged.pinning;
+      lost = merged.lost;
+    }
   } finally {
     clearInterval(watch);
   }
   const profiling = outcomes.map((o) => o.profiling).filter((p) => p !== undefined);
   return {
     shards: outcomes,
+    shardCount: shards,
+    lostShards: lost,
     pinning,
     cpu: cpu.stop(shards),
     profilingStartedAt: profiling.length ? Math.min(...profiling.map((p) => p.startedAt)) : undefined,
@@ -136,6 +168,7 @@ async function runInProcess(
     readBufferBytes: opts.readBufferBytes,
     pipelinedReads: opts.pipelinedReads,
     connectTimeoutMs: Math.min(opts.spec.timeoutMs, CONNECT_TIMEOUT_MS),
+    maxResponseBytes: opts.spec.maxResponseBytes,
   }, opts.spec.explicitEndpoint);
   watchActivity(() => client.activity());
   const io = opts.ioYield ?? new IoYield();
@@ -155,68 +188,6 @@ async function runInProcess(
     timing.close();
     if (opts.ioYield === undefined) io.close();
   }
-}
-
-function runInWorker(
-  opts: BenchmarkOptions,
-  index: number,
-  count: number,
-  onPhaseStart: (phase: Phase, at: number) => void,
-  watchActivity: ActivitySource,
-  onPinned: (note: string) => void,
-): Promise<ShardOutcome> {
-  const worker = spawnWorker("engine-shard");
-  let latest: readonly TransportActivity[] = [];
-  watchActivity(() => latest);
-  const send = (m: ToShard) => worker.postMessage(m);
-  const onAbort = () => send({ type: "cancel" });
-  return new Promise<ShardOutcome>((resolve, reject) => {
-    const finish = (err: Error | undefined, outcome?: ShardOutcome) => {
-      opts.signal.removeEventListener("abort", onAbort);
-      worker.terminate();
-      if (err) reject(err);
-      else resolve(outcome!);
-    };
-    worker.onmessage = (event: MessageEvent<FromShard>) => {
-      const m = event.data;
-      switch (m.type) {
-        case "records":
-          for (const r of m.records) opts.onRecord(r);
-          break;
-        case "phase":
-          onPhaseStart(m.phase, m.at);
-          break;
-        case "activity":
-          latest = m.activities;
-          break;
-        case "pinned":
-          onPinned(m.ok ? `CPU ${m.core}` : `not pinned to CPU ${m.core}: ${m.reason}`);
-          break;
-        case "done":
-          finish(undefined, m.outcome);
-          break;
-        case "failed":
-          finish(new Error(`engine shard ${index} failed: ${m.message}`));
-          break;
-      }
-    };
-    worker.onerror = (e: ErrorEvent) => {
-      e.preventDefault();
-      finish(new Error(`engine shard ${index} crashed: ${e.message}`));
-    };
-    opts.signal.addEventListener("abort", onAbort, { once: true });
-    send({
-      type: "start",
-      spec: { ...opts.spec, shardIndex: index, shardCount: count, workerId: `worker_${index}` },
-      targets: opts.targets,
-      reuse: opts.reuse,
-      readBufferBytes: opts.readBufferBytes,
-      pipelinedReads: opts.pipelinedReads,
-      mainTimeOrigin: performance.timeOrigin,
-      core: opts.cores?.length ? opts.cores[index % opts.cores.length] : undefined,
-    });
-    if (opts.signal.aborted) onAbort();
-  });
 }
 
 /** Process CPU (all threads) between start() and stop(). */

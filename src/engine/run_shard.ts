@@ -14,7 +14,7 @@ import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { Clock } from "../timing/clock.ts";
 import type { Tick } from "../timing/load_strategy.ts";
 import { type PhaseName, type PhaseSpec, shardPhase } from "../timing/phase_spec.ts";
-import { type BodySettings, buildTurnBody, type PreparedConversation } from "./prepared_conversation.ts";
+import { type BodySettings, buildTurnRequest, type PreparedConversation } from "./prepared_conversation.ts";
 import { executeRequest, type ExecutorContext, type RequestSender } from "./request_executor.ts";
 import { type PhaseOutcome, type PhaseSession, runPhase, type SendMeta } from "./phase_runner.ts";
 import { warmUpHotPath } from "./warm_up.ts";
@@ -35,6 +35,10 @@ export interface ShardSpec {
   readonly keepRaw?: boolean;
   readonly headers: ReadonlyArray<readonly [string, string]>;
   readonly timeoutMs: number;
+  /** Header that carries each session's correlation id instead of `X-Correlation-ID` (`--session-header`). */
+  readonly sessionHeader?: string;
+  /** Most body bytes one response may have (`--max-response-bytes`). @default 256 MiB */
+  readonly maxResponseBytes?: number;
   readonly conversations: readonly PreparedConversation[];
   /** What turns built at send time are built with. */
   readonly bodySettings: BodySettings;
@@ -83,6 +87,7 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
         path: spec.path,
         headers: spec.headers,
         timeoutMs: spec.timeoutMs,
+        ...(spec.sessionHeader === undefined ? {} : { sessionHeader: spec.sessionHeader }),
         clockOffsetMs: deps.clockOffsetMs,
         workerId: spec.workerId,
         phase: phase.name,
@@ -162,7 +167,7 @@ class ConversationSession implements PhaseSession {
     const turn = conversation.turns[k];
     const digest = this.#digest;
     const entry = turn.body === undefined
-      ? { ...turn, body: buildTurnBody(shared.adapter, shared.settings, conversation, turn, this.#history!, digest) }
+      ? { ...turn, ...buildTurnRequest(shared.adapter, shared.settings, conversation, turn, this.#history!, digest) }
       : digest !== undefined && turn.markerAt !== undefined
       ? { ...turn, body: stampBody(turn.body, turn.markerAt, digest) }
       : turn as typeof turn & { readonly body: Uint8Array };

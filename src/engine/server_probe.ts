@@ -25,6 +25,8 @@ export interface ProbeTarget {
   readonly headers: ReadonlyArray<readonly [string, string]>;
   /** Per-request limit. @default 5000 */
   readonly requestTimeoutMs?: number;
+  /** Cuts a probe short (Ctrl-C): it then fails like a server that did not answer. */
+  readonly signal?: AbortSignal;
 }
 
 async function request(
@@ -48,12 +50,17 @@ async function requestOrReason(
   for (const [k, v] of p.headers) if (method === "POST" || k.toLowerCase() !== "content-type") headers.push([k, v]);
   if (method === "GET") headers.push(["Accept", "application/json"]);
   try {
-    return await requestOnce(p.target, {
-      method,
-      path: targetPath(p.target.basePath, path, false),
-      headers,
-      body: body === undefined ? undefined : new TextEncoder().encode(body),
-    }, p.requestTimeoutMs ?? 5000);
+    return await requestOnce(
+      p.target,
+      {
+        method,
+        path: targetPath(p.target.basePath, path, false),
+        headers,
+        body: body === undefined ? undefined : new TextEncoder().encode(body),
+      },
+      p.requestTimeoutMs ?? 5000,
+      p.signal,
+    );
   } catch (err) {
     return { reason: err instanceof Error ? err.message : String(err) };
   }
@@ -121,6 +128,8 @@ export interface WaitOutcome {
   readonly attempts: number;
   /** The last reason the server was not ready. */
   readonly reason?: string;
+  /** The wait was cut short by the signal (Ctrl-C), not by its timeout. */
+  readonly interrupted?: boolean;
 }
 
 /** One round of checks: undefined when ready, else what is missing. */
@@ -151,7 +160,7 @@ async function check(p: ProbeTarget, o: WaitOptions): Promise<string | undefined
 
 export async function waitForModel(p: ProbeTarget, o: WaitOptions): Promise<WaitOutcome> {
   const now = o.now ?? (() => performance.now());
-  const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const sleep = o.sleep ?? ((ms: number) => abortableSleep(ms, o.signal));
   const start = now();
   const deadline = start + o.timeoutS * 1000;
   let attempts = 0;
@@ -165,7 +174,21 @@ export async function waitForModel(p: ProbeTarget, o: WaitOptions): Promise<Wait
     if (left <= 0) break;
     await sleep(Math.min(o.intervalS * 1000, left));
   }
-  return { ready: false, waitedMs: now() - start, attempts, reason };
+  return { ready: false, waitedMs: now() - start, attempts, reason, interrupted: o.signal?.aborted === true };
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }
 
 /** What the server says it is, as JSON for `run_info.server`; undefined when it offers none of the routes. */

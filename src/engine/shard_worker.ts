@@ -1,91 +1,103 @@
 /**
- * Worker side of a multi-shard run: runs one engine shard on its own event loop and connections, and posts
- * its records to the main thread in batches (see shard_protocol.ts).
+ * The Worker transport of the shard protocol (shard_event.ts): events and control cross as structured clones,
+ * records in batches, so a busy shard posts a few messages per second per 1k requests, not one per request.
+ * The Worker's first message (`host`) says what to run; then host_shard.ts runs it on the Worker's own event loop
+ * and connections, with its times moved onto the main thread's clock.
  */
 /// <reference no-default-lib="true" />
 /// <reference lib="deno.worker" />
-import type { RequestRecord } from "../records/request_record.ts";
-import { CONNECT_TIMEOUT_MS, TargetSet } from "./target_set.ts";
-import { runShard, shardClock } from "./run_shard.ts";
-import { IoYield } from "../runtime/io_yield.ts";
-import { Ticker } from "../timing/ticker.ts";
-import { pinThreadToCore } from "../runtime/thread_affinity.ts";
-import type { FromShard, ShardStart, ToShard } from "./shard_protocol.ts";
+import { spawnWorker } from "../runtime/spawn_worker.ts";
+import { type HostedShard, hostShard, type ShardSetup } from "./host_shard.ts";
+import type { ShardChannel, ShardControl, ShardEvent, ShardLink } from "./shard_event.ts";
 
-/** Records per message, and the longest a finished record waits to be posted. */
-const BATCH_RECORDS = 256;
-const BATCH_DELAY_MS = 10;
-const ACTIVITY_INTERVAL_MS = 1000;
+/** What a shard Worker hosts: cloneable, so no setup function, stop signal or callback. */
+export type WorkerShard = Omit<HostedShard, "setup" | "stop" | "onError"> & { readonly setup: ShardSetup };
 
-export function startShardWorker(): void {
-  const cancel = new AbortController();
-  const post = (m: FromShard) => self.postMessage(m);
-  self.onmessage = (event: MessageEvent<ToShard>) => {
-    const msg = event.data;
-    if (msg.type === "cancel") cancel.abort();
-    else if (msg.type === "start") {
-      run(msg, cancel.signal, post).catch((err) => post({ type: "failed", message: (err as Error).message }));
-    }
+type ToWorker = { readonly type: "host"; readonly shard: WorkerShard } | ShardControl;
+
+/** What both ends of the structured-clone transport post on: a Worker, a Worker's `self`, a MessagePort. */
+export interface ClonePort {
+  postMessage(message: unknown): void;
+  onmessage: ((event: MessageEvent) => void) | null;
+}
+
+/** The shard's end over a port: events posted as they are sent (records already come batched). */
+export function cloneChannel(port: ClonePort): { channel: ShardChannel; control(c: ShardControl): void } {
+  let onControl: ((c: ShardControl) => void) | undefined;
+  const early: ShardControl[] = [];
+  return {
+    channel: {
+      send: (e) => port.postMessage(e),
+      onControl(handler) {
+        onControl = handler;
+        for (const c of early.splice(0)) handler(c);
+      },
+      close: () => Promise.resolve(),
+    },
+    control(c) {
+      if (onControl !== undefined) onControl(c);
+      else early.push(c);
+    },
   };
 }
 
-async function run(start: ShardStart, signal: AbortSignal, post: (m: FromShard) => void): Promise<void> {
-  if (start.core !== undefined) {
-    const pinned = pinThreadToCore(start.core);
-    post({ type: "pinned", core: start.core, ok: pinned.ok, reason: pinned.ok ? undefined : pinned.reason });
-  }
-  const offset = performance.timeOrigin - start.mainTimeOrigin;
-  const client = new TargetSet(start.targets, {
-    reuse: start.reuse,
-    readBufferBytes: start.readBufferBytes,
-    pipelinedReads: start.pipelinedReads,
-    connectTimeoutMs: Math.min(start.spec.timeoutMs, CONNECT_TIMEOUT_MS),
-  }, start.spec.explicitEndpoint);
-  const io = new IoYield();
-  const timing = shardClock(start.spec, offset, io.wait);
-  let batch: RequestRecord[] = [];
-  const flush = () => {
-    if (batch.length === 0) return;
-    post({ type: "records", records: batch });
-    batch = [];
+/**
+ * The coordinator's end over a port: the stream ends after `done` or `failed`; `stop(reason)` ends it from
+ * outside (a crash); `first` is posted once the handler is in place (a Worker's `host` message).
+ */
+export function cloneLink(
+  port: ClonePort,
+  o: { readonly first?: unknown; readonly close?: () => void } = {},
+): ShardLink & { stop(reason: string): void } {
+  let end!: (reason: string | undefined) => void;
+  const ended = new Promise<string | undefined>((r) => end = r);
+  let over = false;
+  const finish = (reason: string | undefined) => {
+    if (over) return;
+    over = true;
+    o.close?.();
+    end(reason);
   };
-  // Posts what has come every BATCH_DELAY_MS: one running interval rather than a timer armed per batch (see Ticker).
-  const ticker = new Ticker(BATCH_DELAY_MS, () => {
-    const had = batch.length > 0;
-    flush();
-    return had;
+  return {
+    onEvent(handler) {
+      port.onmessage = (event: MessageEvent<ShardEvent>) => {
+        if (over) return;
+        const e = event.data;
+        handler(e);
+        if (e.type === "done" || e.type === "failed") finish(undefined);
+      };
+      if (o.first !== undefined) port.postMessage(o.first);
+    },
+    control(c) {
+      if (!over) port.postMessage(c);
+    },
+    ended,
+    abort: () => finish("was terminated"),
+    stop: finish,
+  };
+}
+
+/** The Worker side: waits for `host`, then hosts that shard over postMessage. */
+export function startShardWorker(): void {
+  const port = self as unknown as ClonePort;
+  const { channel, control } = cloneChannel(port);
+  port.onmessage = (event: MessageEvent<ToWorker>) => {
+    const m = event.data;
+    if (m.type === "host") void hostShard(m.shard, channel);
+    else control(m);
+  };
+}
+
+/** The main thread's side: a Worker hosting `shard`. The stream ends after `done` or `failed`, or a crash. */
+export function workerLink(shard: WorkerShard): ShardLink {
+  const worker = spawnWorker("engine-shard");
+  const link = cloneLink(worker as unknown as ClonePort, {
+    first: { type: "host", shard } satisfies ToWorker,
+    close: () => worker.terminate(),
   });
-  const activity = setInterval(() => {
-    const activities = client.activity().map((a) => ({
-      ...a,
-      lastReadAt: a.lastReadAt > 0 ? a.lastReadAt + offset : 0,
-    }));
-    post({ type: "activity", activities });
-  }, ACTIVITY_INTERVAL_MS);
-  try {
-    const outcome = await runShard(start.spec, {
-      sender: client,
-      clock: timing.clock,
-      clockOffsetMs: offset,
-      signal,
-      yieldToIo: io.wait,
-      onPhaseStart: (phase, at) => {
-        flush();
-        post({ type: "phase", phase, at });
-      },
-      onRecord: (record) => {
-        batch.push(record);
-        if (batch.length >= BATCH_RECORDS) flush();
-        else if (!ticker.running) ticker.start();
-      },
-    });
-    flush();
-    post({ type: "done", outcome });
-  } finally {
-    clearInterval(activity);
-    ticker.stop();
-    timing.close();
-    client.close();
-    io.close();
-  }
+  worker.onerror = (e: ErrorEvent) => {
+    e.preventDefault();
+    link.stop(`crashed: ${e.message}`);
+  };
+  return link;
 }

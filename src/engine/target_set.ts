@@ -43,6 +43,15 @@ export class TargetSet implements RequestSender {
     return this.#clients[i].send(path === req.path ? req : { ...req, path }, opts);
   }
 
+  /** Opens `count` connections now, shared round robin over the targets as the requests will be. */
+  async prewarm(count: number): Promise<{ opened: number; error?: string }> {
+    const n = this.#clients.length;
+    const done = await Promise.all(
+      this.#clients.map((c, i) => c.prewarm(Math.floor(count / n) + (i < count % n ? 1 : 0))),
+    );
+    return { opened: done.reduce((a, d) => a + d.opened, 0), error: done.find((d) => d.error)?.error };
+  }
+
   /** What each target's requests are doing now (for the stall notice). */
   activity(): TransportActivity[] {
     return this.#clients.map((c) => c.activity());

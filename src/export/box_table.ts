@@ -11,8 +11,14 @@
  * ```
  *
  * One space of padding on each side of a cell. Every box character is one column wide, so alignment uses
- * the text's code-point length. When the table is wider than `maxWidth`, only columns marked `wrap` are
- * narrowed (their text wraps at spaces); other columns — numbers — never wrap.
+ * the text's code-point length. A table never gets wider than `maxWidth`; to fit, in this order:
+ *
+ * 1. columns marked `wrap` narrow down to their longest word (their text wraps at spaces);
+ * 2. columns with a `dropOrder` are left out, lowest order first (a note under the table names them);
+ * 3. as a last resort, words are broken: `wrap` columns first (down to 6 characters), then any column, widest
+ *    first, down to one character.
+ *
+ * A table that fits is drawn exactly as before (AIPerf's layout).
  */
 
 export type Justify = "left" | "right" | "center";
@@ -23,6 +29,8 @@ export interface BoxColumn {
   readonly justify?: Justify;
   /** The column may be narrowed and its text wrapped to fit `maxWidth`. @default false */
   readonly wrap?: boolean;
+  /** The column may be left out when the table does not fit otherwise; lower orders go first. @default never */
+  readonly dropOrder?: number;
 }
 
 export interface BoxTableOptions {
@@ -80,24 +88,31 @@ function longestWord(text: string): number {
 
 /** Renders the table; returns the lines joined with `\n` (no trailing newline). */
 export function renderBoxTable(
-  columns: readonly BoxColumn[],
-  rows: readonly (readonly string[])[],
+  allColumns: readonly BoxColumn[],
+  allRows: readonly (readonly string[])[],
   options: BoxTableOptions = {},
 ): string {
   const maxWidth = options.maxWidth ?? Infinity;
-  const cellsOf = (i: number) => [columns[i].header, ...rows.map((r) => r[i] ?? "")];
-  const widths = columns.map((_, i) => Math.max(...cellsOf(i).map((c) => Math.max(...c.split("\n").map(width)))));
-  const total = () => widths.reduce((a, b) => a + b, 0) + 3 * columns.length + 1;
-  // Narrow wrappable columns, widest first, down to their longest word.
-  const floors = columns.map((c, i) => (c.wrap ? Math.max(1, ...cellsOf(i).map(longestWord)) : widths[i]));
-  while (total() > maxWidth) {
-    let widest = -1;
-    for (let i = 0; i < columns.length; i++) {
-      if (widths[i] > floors[i] && (widest < 0 || widths[i] > widths[widest])) widest = i;
-    }
-    if (widest < 0) break;
-    widths[widest] -= Math.min(total() - maxWidth, widths[widest] - floors[widest]);
+  let keep = allColumns.map((_, i) => i);
+  let layout = fitColumns(allColumns, allRows, maxWidth, false);
+  // 2. Leave out droppable columns, lowest order first (the rightmost of equals), until the table fits.
+  while (layout.total > maxWidth) {
+    const candidates = keep.filter((i) => allColumns[i].dropOrder !== undefined);
+    if (candidates.length === 0) break;
+    const drop = candidates.reduce((a, b) => (allColumns[b].dropOrder! <= allColumns[a].dropOrder! ? b : a));
+    keep = keep.filter((i) => i !== drop);
+    layout = fitColumns(
+      keep.map((i) => allColumns[i]),
+      allRows.map((r) => keep.map((i) => r[i] ?? "")),
+      maxWidth,
+      false,
+    );
   }
+  const columns = keep.map((i) => allColumns[i]);
+  const rows = allRows.map((r) => keep.map((i) => r[i] ?? ""));
+  // 3. Break words.
+  if (layout.total > maxWidth) layout = fitColumns(columns, rows, maxWidth, true);
+  const widths = layout.widths;
   const rule = (l: string, fill: string, mid: string, r: string) =>
     l + widths.map((w) => fill.repeat(w + 2)).join(mid) + r;
   const renderRow = (cells: readonly string[], edge: string) => {
@@ -111,12 +126,56 @@ export function renderBoxTable(
     return out;
   };
   const lines: string[] = [];
-  const tableWidth = total();
-  if (options.title !== undefined) lines.push(justify(options.title, tableWidth, "center").trimEnd());
+  const tableWidth = layout.total;
+  if (options.title !== undefined) {
+    const titleLines = width(options.title) <= tableWidth ? [options.title] : wrapText(options.title, tableWidth);
+    for (const t of titleLines) lines.push(justify(t, tableWidth, "center").trimEnd());
+  }
   lines.push(rule("┏", "━", "┳", "┓"));
   lines.push(...renderRow(columns.map((c) => c.header), "┃"));
   lines.push(rule("┡", "━", "╇", "┩"));
   for (const r of rows) lines.push(...renderRow(r, "│"));
   lines.push(rule("└", "─", "┴", "┘"));
+  if (keep.length < allColumns.length) {
+    const left = allColumns.filter((_, i) => !keep.includes(i)).map((c) => c.header.replace(/\s+/g, " "));
+    lines.push(...wrapText(`(${left.join(", ")} left out to fit ${maxWidth} columns)`, maxWidth));
+  }
   return lines.join("\n");
+}
+
+/** Least width a broken-word `wrap` column gives before other columns break theirs. */
+const WRAP_COLUMN_FLOOR = 6;
+
+/**
+ * Column widths for `maxWidth`: natural widths, then `wrap` columns narrowed to their longest word (widest first);
+ * with `breakWords`, then `wrap` columns down to {@link WRAP_COLUMN_FLOOR} and any column down to 1.
+ */
+function fitColumns(
+  columns: readonly BoxColumn[],
+  rows: readonly (readonly string[])[],
+  maxWidth: number,
+  breakWords: boolean,
+): { widths: number[]; total: number } {
+  const cellsOf = (i: number) => [columns[i].header, ...rows.map((r) => r[i] ?? "")];
+  const widths = columns.map((_, i) => Math.max(...cellsOf(i).map((c) => Math.max(...c.split("\n").map(width)))));
+  const total = () => widths.reduce((a, b) => a + b, 0) + 3 * columns.length + 1;
+  // `level`: take one column at a time off the widest, so broken columns end up alike; else all the excess at once
+  // from the widest (the layout AIPerf's tables have).
+  const shrink = (floors: readonly number[], level = false) => {
+    while (total() > maxWidth) {
+      let widest = -1;
+      for (let i = 0; i < columns.length; i++) {
+        if (widths[i] > floors[i] && (widest < 0 || widths[i] > widths[widest])) widest = i;
+      }
+      if (widest < 0) return;
+      widths[widest] -= level ? 1 : Math.min(total() - maxWidth, widths[widest] - floors[widest]);
+    }
+  };
+  // 1. Narrow wrappable columns, widest first, down to their longest word.
+  shrink(columns.map((c, i) => (c.wrap ? Math.max(1, ...cellsOf(i).map(longestWord)) : widths[i])));
+  if (breakWords) {
+    shrink(columns.map((c, i) => (c.wrap ? Math.min(widths[i], WRAP_COLUMN_FLOOR) : widths[i])), true);
+    shrink(columns.map(() => 1), true);
+  }
+  return { widths, total: total() };
 }

@@ -28,6 +28,9 @@ export const CONSOLE_TITLE_PREFIX = "infermeter";
 
 const DEFAULT_COLUMNS: readonly StatKey[] = ["avg", "min", "max", "p99", "p90", "p50", "std"];
 
+/** Which statistics a table narrower than its columns leaves out first (avg never). */
+const DROP_ORDER: Partial<Record<StatKey, number>> = { std: 1, min: 2, max: 3, p90: 4, p50: 5, p99: 6 };
+
 /** The console groups with a table, in AIPerf's print order, and each table's title suffix. */
 const GROUP_TABLES: readonly { group: ConsoleGroup; suffix: string }[] = [
   { group: "effective", suffix: ": Effective" },
@@ -39,10 +42,9 @@ const GROUP_TABLES: readonly { group: ConsoleGroup; suffix: string }[] = [
 /** Whether a metric belongs in a console table. */
 export const showInConsole: (m: MetricResult) => boolean = shownInConsole;
 
-/** A statistic the metric does not have is `N/A`; an infinite one (error-adjusted rows) prints as Python's `inf`. */
+/** A statistic the metric does not have is `N/A`, and so is an infinite one (error-adjusted rows), as AIPerf. */
 function cell(x: number | undefined): string {
-  if (x === undefined || Number.isNaN(x)) return "N/A";
-  return Number.isFinite(x) ? formatGrouped(x, 2) : x > 0 ? "inf" : "-inf";
+  return x === undefined || !Number.isFinite(x) ? "N/A" : formatGrouped(x, 2);
 }
 
 /** `Header (unit)` as AIPerf's console shows it: the unit always, on its own line after a header longer than
@@ -76,7 +78,7 @@ function renderGroupTable(shown: readonly ViewRow[], options: ConsoleTableOption
   if (shown.length === 0) return "";
   const columns: BoxColumn[] = [
     { header: "Metric", justify: "right", wrap: true },
-    ...stats.map((key): BoxColumn => ({ header: key, justify: "right" })),
+    ...stats.map((key): BoxColumn => ({ header: key, justify: "right", dropOrder: DROP_ORDER[key] })),
   ];
   const rows = shown.map((m) => [
     consoleMetricName(m),

@@ -35,8 +35,9 @@ export function csvMetricName(result: Pick<MetricResult, "header" | "unit">): st
 }
 
 function num(x: number | undefined): string {
-  // A statistic a metric does not have (NaN) is an empty field; an infinite one is Python's `inf`.
-  return x === undefined || Number.isNaN(x) ? "" : formatFixed(x, 2);
+  // A statistic a metric does not have (NaN) is an empty field, and so is an infinite one (the "(error-adjusted)"
+  // rows' avg, max, sum and upper percentiles), as AIPerf leaves them.
+  return x === undefined || !Number.isFinite(x) ? "" : formatFixed(x, 2);
 }
 
 /** The CSV text of a run summary. */

@@ -80,6 +80,17 @@ export interface SummaryJsonInfo {
   readonly startTimeMs?: number;
   readonly endTimeMs?: number;
   readonly wasCancelled: boolean;
+  /**
+   * Why the run ended before its stop conditions, when it did: Ctrl-C / SIGTERM (`cancelled`, with `wasCancelled`),
+   * `--failed-request-threshold`, or the server going away. `is_complete` is false for all three.
+   * @default wasCancelled ? "cancelled" : undefined
+   */
+  readonly incompleteReason?:
+    | "cancelled"
+    | "failed_request_threshold"
+    | "server_gone"
+    | "threshold_abort"
+    | "shards_lost";
   /** The resolved configuration, secrets removed (built by the caller). */
   readonly inputConfig: JsonObject;
   readonly runInfo: RunInfo;
@@ -97,10 +108,10 @@ function finite(x: number | undefined): number | undefined {
   return x !== undefined && Number.isFinite(x) ? x : undefined;
 }
 
-/** A statistic as AIPerf writes it: absent when it does not exist (NaN), `null` when infinite (the
- * "(error-adjusted)" rows' avg, max and sum). */
-function stat(x: number): number | null | undefined {
-  return Number.isNaN(x) ? undefined : Number.isFinite(x) ? x : null;
+/** A statistic as AIPerf writes it: absent when it does not exist (NaN) or is infinite (the "(error-adjusted)"
+ * rows' avg, max, sum and the percentiles that fall on a failure: AIPerf drops non-finite values). */
+function stat(x: number): number | undefined {
+  return Number.isFinite(x) ? x : undefined;
 }
 
 /** A stats block in AIPerf's order: `unit, avg, p1…p99, min, max, std, count, sum`. */
@@ -182,6 +193,7 @@ export function runInfoJson(run: RunInfo, benchmarkId: string): RunInfoJson & Js
 /** The summary document as an object (undefined fields are dropped when serialized). */
 export function summaryJsonObject(summary: RunSummary, info: SummaryJsonInfo): SummaryDocument {
   const run = info.runInfo;
+  const incomplete = info.incompleteReason ?? (info.wasCancelled ? "cancelled" : undefined);
   const extra: { -readonly [K in keyof InfermeterBlockJson]: InfermeterBlockJson[K] } = {
     version: info.infermeterVersion,
   };
@@ -197,8 +209,8 @@ export function summaryJsonObject(summary: RunSummary, info: SummaryJsonInfo): S
     input_config: info.inputConfig,
     run_info: runInfoJson(run, info.benchmarkId),
     was_cancelled: info.wasCancelled,
-    is_complete: !info.wasCancelled,
-    incomplete_reason: info.wasCancelled ? "cancelled" : undefined,
+    is_complete: incomplete === undefined,
+    incomplete_reason: incomplete,
     error_summary: errorSummaryJson(summary.errors),
     start_time: info.startTimeMs === undefined ? undefined : isoUtcMicros(info.startTimeMs),
     end_time: info.endTimeMs === undefined ? undefined : isoUtcMicros(info.endTimeMs),

@@ -1,7 +1,9 @@
 /**
  * The per-record `profile_export.jsonl` (AIPerf §3.5): one line per request with `metadata` (AIPerf 0.13's fields
  * in its order), `metrics` (`{tag: {value, unit}}` in display units) and, for a failed request only, `error`
- * (`{code, type, message}`).
+ * (`{code, type, message}`). infermeter adds to `metadata`: `scheduled_ns` (open-loop due time) and `server_timing`
+ * (the server's own per-request timing, when it reports one: `{source, queue_ms, prefill_ms, decode_ms,
+ * inference_ms, total_ms, prompt_tokens, decode_tokens, cached_tokens}`, each present only when reported).
  *
  * Timestamps are wall-clock epoch **nanoseconds** printed as exact integer digits (they exceed 2^53, so they
  * never pass through a float). Null metadata fields are omitted. Lines are buffered and written in batches
@@ -10,6 +12,7 @@
  * keeps partial results on Ctrl-C.
  */
 import type { ProcessedRecord, RecordError } from "../records/request_record.ts";
+import { SERVER_TIMING_FIELDS, type ServerTiming } from "../endpoints/server_timing.ts";
 import type { MetricDef, RecordMetrics } from "../metrics/metric_def.ts";
 import { epochNsDigits } from "./epoch_ns.ts";
 import { LineFileWriter } from "./line_file_writer.ts";
@@ -38,6 +41,28 @@ export function errorJson(error: RecordError | undefined, cancelled: boolean): s
   const e = error ?? { code: 499, type: "RequestCancellationError", message: "Request was cancelled" };
   const code = e.code === undefined ? "" : `"code":${e.code},`;
   return `{${code}"type":${JSON.stringify(e.type)},"message":${JSON.stringify(e.message)}}`;
+}
+
+/** JSONL names of a ServerTiming's fields. */
+const SERVER_TIMING_KEYS: Readonly<Record<(typeof SERVER_TIMING_FIELDS)[number], string>> = {
+  queueMs: "queue_ms",
+  prefillMs: "prefill_ms",
+  decodeMs: "decode_ms",
+  inferenceMs: "inference_ms",
+  totalMs: "total_ms",
+  promptTokens: "prompt_tokens",
+  decodeTokens: "decode_tokens",
+  cachedTokens: "cached_tokens",
+};
+
+/** `{"source":"llama.cpp","prefill_ms":…,…}`: the fields the server reported, in snake case, ms and tokens. */
+export function serverTimingJson(t: ServerTiming): string {
+  const out: Record<string, string | number> = { source: t.source };
+  for (const f of SERVER_TIMING_FIELDS) {
+    const v = t[f];
+    if (v !== undefined) out[SERVER_TIMING_KEYS[f]] = v;
+  }
+  return JSON.stringify(out);
 }
 
 /** Phase metadata as AIPerf 0.13 writes it: the warmup phase is index 0 when it runs, profiling the last one;
@@ -93,6 +118,8 @@ export class RecordLineFormatter {
     }`;
     // infermeter: when the request was due (open loop, replay, think time); start − scheduled is its lag.
     if (record.scheduledAt !== undefined) line += `,"scheduled_ns":${epochNsDigits(origin, record.scheduledAt)}`;
+    // infermeter: the server's own timing split, when it reported one (llama.cpp, TGI, OpenAI, SGLang).
+    if (record.serverTiming !== undefined) line += `,"server_timing":${serverTimingJson(record.serverTiming)}`;
     line += `},"metrics":{`;
     let first = true;
     for (const tag in values) {
@@ -151,6 +178,11 @@ export class JsonlWriter {
   /** Records given after a write failed, which were dropped. */
   get recordsDropped(): number {
     return this.#lines.linesDropped;
+  }
+
+  /** After a failed write, the file ends in part of a line (it could not be cut back). */
+  get endsInPartialLine(): boolean {
+    return this.#lines.endsInPartialLine;
   }
 
   /** Buffers one record's line; never blocks. */

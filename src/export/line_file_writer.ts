@@ -7,8 +7,11 @@
  * JSONL lines is ~1 MB of young strings that every scavenge would copy (and then promote) while streams are
  * running, which showed up as multi-millisecond pauses in the request-latency error (`infermeter calibrate`).
  * Chunk bytes live outside the JS heap, so the garbage collector never touches them.
+ *
+ * A write that fails part-way (a disk that fills up) leaves the file holding only whole lines: the complete lines of
+ * the batch that reached the file are counted as written, and the file is cut back to the end of the last one, so
+ * `linesWritten` is exactly the number of lines in the file and no reader meets a truncated last line.
  */
-import { writeAll } from "../runtime/write_all.ts";
 
 export interface LineFileWriterOptions {
   /** Flush after this many buffered lines. @default 500 */
@@ -40,6 +43,10 @@ export class LineFileWriter {
   #closed = false;
   #written = 0;
   #dropped = 0;
+  /** Bytes of whole lines in the file. */
+  #size = 0;
+  /** The cut back to the last whole line failed too: the file ends in part of a line. */
+  #partialTail = false;
   readonly #onFailure: ((error: unknown) => void) | undefined;
 
   private constructor(file: Deno.FsFile, options: LineFileWriterOptions) {
@@ -68,6 +75,11 @@ export class LineFileWriter {
   /** The error of the first failed write, if any. */
   get failure(): unknown {
     return this.#failure;
+  }
+
+  /** After a failed write: the file could not be cut back to its last whole line, and ends in part of one. */
+  get endsInPartialLine(): boolean {
+    return this.#partialTail;
   }
 
   /** Buffers one line (without its newline); never blocks. */
@@ -136,13 +148,31 @@ export class LineFileWriter {
         this.#dropped += count;
         return;
       }
+      let done = 0;
       try {
-        for (const bytes of chunks) await writeAll(this.#file, bytes);
+        for (const bytes of chunks) {
+          for (let off = 0; off < bytes.length;) {
+            const n = await this.#file.write(bytes.subarray(off));
+            off += n;
+            done += n;
+          }
+        }
         this.#written += count;
+        this.#size += done;
       } catch (error) {
         this.#failure = error;
-        // This batch may be partly on disk; it and every line still buffered count as dropped.
-        this.#dropped += count + this.#buffered;
+        // The batch may be partly in the file: its whole lines are kept and counted, a part of a line is cut off.
+        const whole = wholeLines(chunks, done);
+        this.#written += whole.lines;
+        this.#size += whole.bytes;
+        if (whole.bytes < done) {
+          try {
+            await this.#file.truncate(this.#size);
+          } catch {
+            this.#partialTail = true;
+          }
+        }
+        this.#dropped += count - whole.lines + this.#buffered;
         this.#sealed = [];
         this.#chunk = EMPTY;
         this.#used = 0;
@@ -158,6 +188,23 @@ export class LineFileWriter {
     this.#used = 0;
     this.#chunk = room === 0 ? EMPTY : new Uint8Array(Math.max(room, CHUNK_BYTES));
   }
+}
+
+/** The lines that end within the first `done` bytes of `chunks`, and the bytes up to the end of the last of them. */
+function wholeLines(chunks: readonly Uint8Array[], done: number): { lines: number; bytes: number } {
+  let lines = 0;
+  let bytes = 0;
+  let seen = 0;
+  for (const chunk of chunks) {
+    const end = Math.min(chunk.length, done - seen);
+    for (let i = chunk.indexOf(NEWLINE); i >= 0 && i < end; i = chunk.indexOf(NEWLINE, i + 1)) {
+      lines++;
+      bytes = seen + i + 1;
+    }
+    seen += chunk.length;
+    if (seen >= done) break;
+  }
+  return { lines, bytes };
 }
 
 const NEWLINE = 10;

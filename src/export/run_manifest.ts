@@ -35,6 +35,7 @@ export type ManifestRole =
   | "sweep_json"
   | "sweep_csv"
   | "peer_metrics_json"
+  | "server_timing_json"
   | "other";
 
 export interface ManifestFile {

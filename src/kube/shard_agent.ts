@@ -1,17 +1,19 @@
 /**
- * `infermeter kube shard`, the command of every shard pod: reads the run's configuration from its ConfigMap, runs
- * `infermeter shard --index $JOB_COMPLETION_INDEX --of N --start-at stdin -f <config>` as a child process, reports
- * ready on the start ConfigMap when the child is ready, hands it the start time once the coordinator has written
- * it, and, when the child is done, uploads the child's whole record stream (records_channel.ts). Exits with the
- * child's status, so a failed shard is a failed index.
+ * `infermeter kube shard`, the command of every shard pod: reads the run's profile configuration from its
+ * ConfigMap and hosts shard $JOB_COMPLETION_INDEX of N in this process (run/run_shard_process.ts, the same host
+ * loop as every shard), over the Kubernetes transport (records_channel.ts): ready and the shared start through
+ * the start ConfigMap, records uploaded in chunks during the run, and the last chunk on the way out — also on
+ * SIGTERM, within the pod's grace period. Exits 0 when the shard ran (stopped early or not), 70 when it failed,
+ * so a failed shard is a failed index.
  */
 import type { Logger } from "../ui/logger.ts";
-import { clientCommand } from "../runtime/self_command.ts";
-import { readLines } from "../run/shard_stream.ts";
+import { ConfigError } from "../config/config_error.ts";
+import { parseProfileArgs } from "../config/parse_profile_args.ts";
+import { runShardProcess } from "../run/run_shard_process.ts";
 import { KubeClient, kubePaths } from "./kube_client.ts";
 import { resolveKubeConfig } from "./kube_config.ts";
-import { CONFIG_KEY, names, READY_ANNOTATION_PREFIX, START_ANNOTATION } from "./kube_manifests.ts";
-import { gzip, recordChunkObjects } from "./records_channel.ts";
+import { CONFIG_KEY, names } from "./kube_manifests.ts";
+import { kubeShardChannel, UPLOAD_INTERVAL_MS } from "./records_channel.ts";
 
 export async function runShardAgent(
   env: Readonly<Record<string, string | undefined>>,
@@ -29,76 +31,67 @@ export async function runShardAgent(
   }
   const client = new KubeClient(await resolveKubeConfig({ env }));
   const n = names(run);
-  const startPath = `${kubePaths.configMaps(ns)}/${n.start}`;
+  const cms = kubePaths.configMaps(ns);
+  const stop = new AbortController();
+  let stoppedBy = "a signal";
+  const signals: Deno.Signal[] = ["SIGINT", "SIGTERM"];
+  const listeners = signals.map((name) => {
+    const listener = () => {
+      if (!stop.signal.aborted) stoppedBy = name;
+      stop.abort();
+    };
+    Deno.addSignalListener(name, listener);
+    return [name, listener] as const;
+  });
+  const dir = await Deno.makeTempDir({ prefix: "infermeter-shard-" }).catch(() => undefined);
   try {
-    const cm = await client.get<{ data?: Record<string, string> }>(`${kubePaths.configMaps(ns)}/${n.config}`);
+    const cm = await client.get<{ data?: Record<string, string> }>(`${cms}/${n.config}`);
+    const start = await client.get(`${cms}/${n.start}`);
     const of = Number(cm.data?.shards);
-    const dir = await Deno.makeTempDir({ prefix: "infermeter-shard-" });
-    const configFile = `${dir}/${CONFIG_KEY}`;
-    await Deno.writeTextFile(configFile, cm.data?.[CONFIG_KEY] ?? "");
-    const child = new Deno.Command(clientCommand.execPath, {
-      args: [
-        ...clientCommand.args,
-        "shard",
-        "--index",
-        String(index),
-        "--of",
-        String(of),
-        "--start-at",
-        "stdin",
-        "-f",
-        configFile,
-      ],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "inherit",
-    }).spawn();
-    const stdin = child.stdin.getWriter();
-    const chunks: Uint8Array[] = [];
-    const [forLines, forStore] = child.stdout.tee();
-    const stored = (async () => {
-      for await (const c of forStore) chunks.push(c);
-    })();
-    const abort = new AbortController();
-    for await (const line of readLines(forLines)) {
-      if (line !== '{"t":"ready"}') continue;
-      await client.mergePatch(startPath, {
-        metadata: { annotations: { [`${READY_ANNOTATION_PREFIX}${index}`]: pod } },
+    const interval = Number(cm.data?.uploadIntervalMs ?? UPLOAD_INTERVAL_MS);
+    // The configuration is read as a file (`-f`), so its relative paths and errors read as the user's YAML would.
+    const configFile = dir === undefined ? undefined : `${dir}/${CONFIG_KEY}`;
+    if (configFile !== undefined) await Deno.writeTextFile(configFile, cm.data?.[CONFIG_KEY] ?? "");
+    let parsed;
+    try {
+      parsed = await parseProfileArgs(configFile === undefined ? [] : ["-f", configFile], {
+        env: { ...env },
+        readTextFile: Deno.readTextFileSync,
+        isTty: false,
       });
-      logger.info(`shard ${index}: ready; waiting for the shared start`);
-      const withStart = await client.waitFor(
-        kubePaths.configMaps(ns),
-        n.start,
-        (o) => o.metadata?.annotations?.[START_ANNOTATION] !== undefined,
-        abort.signal,
-      );
-      const startAt = Number(withStart.metadata!.annotations![START_ANNOTATION]);
-      await stdin.write(new TextEncoder().encode(JSON.stringify({ t: "start", epochMs: startAt }) + "\n"));
-      logger.info(`shard ${index}: starts at ${new Date(startAt).toISOString()}`);
+    } catch (err) {
+      if (err instanceof ConfigError) {
+        logger.error(`shard ${index}: the run's configuration: ${err.message}`);
+        return 2;
+      }
+      throw err;
     }
-    await stored;
-    const status = await child.status;
-    await stdin.close().catch(() => {});
-    const stream = new Uint8Array(chunks.reduce((s, c) => s + c.length, 0));
-    let at = 0;
-    for (const c of chunks) {
-      stream.set(c, at);
-      at += c.length;
-    }
-    const owner = await client.get(startPath);
-    const objects = await recordChunkObjects({
+    const channel = kubeShardChannel({
+      api: client,
       run,
       namespace: ns,
       index,
       pod,
-      gzipped: await gzip(stream),
-      owner: { name: n.start, uid: owner.metadata!.uid! },
+      ownerUid: start.metadata?.uid,
+      intervalMs: Number.isFinite(interval) && interval > 0 ? interval : UPLOAD_INTERVAL_MS,
+      logger,
     });
-    for (const o of objects) await client.create(kubePaths.configMaps(ns), o);
-    logger.info(`shard ${index}: ${stream.length} bytes of records in ${objects.length} ConfigMap(s)`);
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
-    return status.code;
+    logger.info(`shard ${index} of ${of}: preparing; records upload every ${interval / 1000} s`);
+    const end = await runShardProcess(parsed, {
+      index,
+      of,
+      startAt: { kind: "control" },
+      logger,
+      stop: stop.signal,
+      stopReason: () => stoppedBy,
+      preconnect: true,
+      channel,
+    });
+    logger.info(`shard ${index}: ${end}${stop.signal.aborted ? ` (stopped by ${stoppedBy})` : ""}`);
+    return end === "done" ? 0 : 70;
   } finally {
+    for (const [name, listener] of listeners) Deno.removeSignalListener(name, listener);
+    if (dir !== undefined) await Deno.remove(dir, { recursive: true }).catch(() => {});
     client.close();
   }
 }

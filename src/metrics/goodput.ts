@@ -7,11 +7,9 @@
 import { METRIC_REGISTRY, type MetricRegistry } from "./metric_registry.ts";
 import type { MetricDef, RecordMetrics } from "./metric_def.ts";
 
-/** One `--goodput` SLO: `tag:value` in the metric's display unit. */
-export interface GoodputSlo {
-  readonly tag: string;
-  readonly value: number;
-}
+import type { GoodputSlo } from "../base/goodput_slo.ts";
+
+export type { GoodputSlo };
 
 /** Tags usable in `--goodput`: per-request (record), single-valued, computed for successful requests. */
 export function goodputTags(registry: MetricRegistry = METRIC_REGISTRY): readonly string[] {

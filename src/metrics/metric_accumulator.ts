@@ -5,6 +5,7 @@
  * Successful records feed the record and aggregate metrics; failed ones (an `error`, or `cancelled`) feed
  * only the `errorOnly` metrics and the error summary — as in AIPerf.
  */
+import { didStream } from "./did_stream.ts";
 import type { ProcessedRecord } from "../records/request_record.ts";
 import { Float64Column } from "./float64_column.ts";
 import type { GoodputEvaluator } from "./goodput.ts";
@@ -86,6 +87,15 @@ function allFinite(values: readonly number[]): boolean {
 
 /** The "(error-adjusted)" rows come after every other row of the main table, as in AIPerf. */
 const ERROR_ADJUSTED_ORDER = 1_000_000;
+/** Their order among themselves: AIPerf's computation order (request latency first). */
+const ERROR_ADJUSTED_RANK: readonly string[] = [
+  "request_latency",
+  "time_to_first_token",
+  "time_to_second_token",
+  "time_to_first_output_token",
+  "decode_duration",
+  "inter_token_latency",
+];
 
 export class MetricAccumulator {
   readonly #metrics: readonly MetricDef[];
@@ -154,7 +164,11 @@ export class MetricAccumulator {
     const failed = record.error !== undefined || record.cancelled;
     const values: Record<string, RecordValue> = {};
     const slots = failed ? this.#errRecord : this.#okRecord;
+    // A response that did not stream (one body, or one event carrying many tokens) has no first token apart from
+    // its last: it is kept out of TTFT, ITL and every other streaming metric.
+    const streamed = didStream(record);
     for (let i = 0; i < slots.length; i++) {
+      if (!streamed && slots[i].def.flags.streamingOnly) continue;
       const v = slots[i].def.compute(record, values);
       if (v === undefined) continue;
       if (typeof v === "number") {
@@ -347,7 +361,7 @@ export class MetricAccumulator {
           tag: `adj_${def.tag}`,
           header: `${def.header} (error-adjusted)`,
           consoleGroup: "llm",
-          displayOrder: ERROR_ADJUSTED_ORDER + def.displayOrder,
+          displayOrder: ERROR_ADJUSTED_ORDER + adjustedRank(def),
         });
       }
     }
@@ -388,4 +402,10 @@ export class MetricAccumulator {
       stats: { p1: NaN, p5: NaN, p10: NaN, p25: NaN, p75: NaN, count: NaN, sum: NaN, ...stats.get(spec.tag)! },
     }));
   }
+}
+
+/** A flagged metric's place among the "(error-adjusted)" rows: AIPerf's order, then display order. */
+function adjustedRank(def: MetricDef): number {
+  const i = ERROR_ADJUSTED_RANK.indexOf(def.tag);
+  return i >= 0 ? i : ERROR_ADJUSTED_RANK.length + def.displayOrder;
 }

@@ -88,6 +88,11 @@ export interface MetricFlags {
   readonly multiTurnOnly?: boolean;
   /** A building block of other metrics, never exported or shown (AIPerf `INTERNAL`). */
   readonly internal?: boolean;
+  /** Only for endpoints whose requests can carry audio (AIPerf `SUPPORTS_AUDIO_ONLY`). */
+  readonly supportsAudioOnly?: boolean;
+  /** Compares the server's usage with the client's token counts: not selected with server counts (AIPerf
+   * `USAGE_DIFF_ONLY`). */
+  readonly usageDiffOnly?: boolean;
 }
 
 interface MetricDefBase {
@@ -183,6 +188,10 @@ export interface MetricSelection {
   readonly goodput: boolean;
   /** Some conversation of the run has more than one turn. @default false */
   readonly multiTurn?: boolean;
+  /** The endpoint's requests can carry audio. @default false */
+  readonly supportsAudio?: boolean;
+  /** `--use-server-token-count`: token counts come from the server's usage. @default false */
+  readonly serverTokenCounts?: boolean;
 }
 
 /** A metric's tier: declared, else "detail" for what the main console table does not show, else "standard". */

@@ -6,7 +6,9 @@
  * carrying text, reasoning or tool calls); all times are run-clock ms; `duration_s` = benchmark duration in s.
  * Record and aggregate metrics see successful records only, except those flagged `errorOnly`.
  */
-import type { AggregateMetricDef, DerivedMetricDef, MetricDef, RecordMetricDef } from "./metric_def.ts";
+import type { AggregateMetricDef, DerivedMetricDef, MetricDef, MetricUnit, RecordMetricDef } from "./metric_def.ts";
+import type { Usage } from "../endpoints/endpoint_adapter.ts";
+import { didStream } from "./did_stream.ts";
 
 /** Reads a numeric value of an already computed record metric. */
 function num(values: Readonly<Record<string, unknown>>, tag: string): number | undefined {
@@ -247,17 +249,18 @@ export const PREFILL_THROUGHPUT_PER_USER: RecordMetricDef = {
 function usageMetric(
   tag: string,
   header: string,
-  field: "promptTokens" | "completionTokens" | "totalTokens" | "reasoningTokens",
+  field: keyof Usage,
   displayOrder: number,
   flags: RecordMetricDef["flags"],
+  unit: MetricUnit = "tokens",
 ): RecordMetricDef {
   return {
     tag,
     header,
-    unit: "tokens",
+    unit,
     kind: "record",
     requires: [],
-    flags: { ...flags, largerIsBetter: true },
+    flags: { largerIsBetter: true, ...flags },
     consoleGroup: "usage",
     displayOrder,
     compute: (r) => r.usage?.[field],
@@ -297,6 +300,80 @@ export const USAGE_TOTAL_TOKENS = usageMetric(
   { producesTokensOnly: true },
 );
 
+/** `usage_prompt_cache_read_tokens = usage.prompt_tokens_details.cached_tokens` (or a vendor's synonym). */
+export const USAGE_PROMPT_CACHE_READ_TOKENS = usageMetric(
+  "usage_prompt_cache_read_tokens",
+  "Usage Prompt Cache Read Tokens",
+  "promptCacheReadTokens",
+  3010,
+  {},
+);
+/** `usage_prompt_cache_write_tokens = usage.cache_creation_input_tokens` (Anthropic, Bedrock). */
+export const USAGE_PROMPT_CACHE_WRITE_TOKENS = usageMetric(
+  "usage_prompt_cache_write_tokens",
+  "Usage Prompt Cache Write Tokens",
+  "promptCacheWriteTokens",
+  3015,
+  { largerIsBetter: false },
+);
+/** `usage_prompt_cache_miss_tokens = usage.prompt_cache_miss_tokens` (DeepSeek). */
+export const USAGE_PROMPT_CACHE_MISS_TOKENS = usageMetric(
+  "usage_prompt_cache_miss_tokens",
+  "Usage Prompt Cache Miss Tokens",
+  "promptCacheMissTokens",
+  3017,
+  { largerIsBetter: false },
+);
+/** `usage_prompt_audio_tokens = usage.prompt_tokens_details.audio_tokens`. */
+export const USAGE_PROMPT_AUDIO_TOKENS = usageMetric(
+  "usage_prompt_audio_tokens",
+  "Usage Prompt Audio Tokens",
+  "promptAudioTokens",
+  3020,
+  { supportsAudioOnly: true },
+);
+/** `usage_completion_audio_tokens = usage.completion_tokens_details.audio_tokens`. */
+export const USAGE_COMPLETION_AUDIO_TOKENS = usageMetric(
+  "usage_completion_audio_tokens",
+  "Usage Completion Audio Tokens",
+  "completionAudioTokens",
+  3120,
+  { producesTokensOnly: true, supportsAudioOnly: true },
+);
+/** `usage_tool_use_prompt_tokens = usage.toolUsePromptTokenCount` (Gemini). */
+export const USAGE_TOOL_USE_PROMPT_TOKENS = usageMetric(
+  "usage_tool_use_prompt_tokens",
+  "Usage Tool Use Prompt Tokens",
+  "toolUsePromptTokens",
+  3030,
+  { largerIsBetter: false },
+);
+/** `usage_prompt_audio_seconds = usage.prompt_audio_seconds` (Mistral). */
+export const USAGE_PROMPT_AUDIO_SECONDS = usageMetric(
+  "usage_prompt_audio_seconds",
+  "Usage Prompt Audio Seconds",
+  "promptAudioSeconds",
+  3040,
+  {},
+  "sec",
+);
+/** `usage_accepted_prediction_tokens = usage.completion_tokens_details.accepted_prediction_tokens`. */
+export const USAGE_ACCEPTED_PREDICTION_TOKENS = usageMetric(
+  "usage_accepted_prediction_tokens",
+  "Usage Accepted Prediction Tokens",
+  "acceptedPredictionTokens",
+  3130,
+  { producesTokensOnly: true },
+);
+/** `usage_rejected_prediction_tokens = usage.completion_tokens_details.rejected_prediction_tokens`. */
+export const USAGE_REJECTED_PREDICTION_TOKENS = usageMetric(
+  "usage_rejected_prediction_tokens",
+  "Usage Rejected Prediction Tokens",
+  "rejectedPredictionTokens",
+  3140,
+  { producesTokensOnly: true, largerIsBetter: false },
+);
+
 /** `100 · |server − client| / client`; undefined when either is missing or the client count is 0. */
 function diffPct(server: number | undefined, client: number | undefined): number | undefined {
   return server === undefined || client === undefined || client === 0
@@ -311,7 +388,7 @@ export const USAGE_PROMPT_TOKENS_DIFF_PCT: RecordMetricDef = {
   unit: "%",
   kind: "record",
   requires: ["usage_prompt_tokens", "input_sequence_length"],
-  flags: { tokenizesInputOnly: true },
+  flags: { tokenizesInputOnly: true, usageDiffOnly: true },
   consoleGroup: "none",
   displayOrder: 3500,
   compute: (_r, v) => diffPct(num(v, "usage_prompt_tokens"), num(v, "input_sequence_length")),
@@ -324,7 +401,7 @@ export const USAGE_COMPLETION_TOKENS_DIFF_PCT: RecordMetricDef = {
   unit: "%",
   kind: "record",
   requires: ["usage_completion_tokens", "output_sequence_length"],
-  flags: { producesTokensOnly: true },
+  flags: { producesTokensOnly: true, usageDiffOnly: true },
   consoleGroup: "none",
   displayOrder: 3510,
   compute: (_r, v) => diffPct(num(v, "usage_completion_tokens"), num(v, "output_sequence_length")),
@@ -337,7 +414,7 @@ export const USAGE_REASONING_TOKENS_DIFF_PCT: RecordMetricDef = {
   unit: "%",
   kind: "record",
   requires: ["usage_reasoning_tokens", "reasoning_token_count"],
-  flags: { producesTokensOnly: true, supportsReasoningOnly: true },
+  flags: { producesTokensOnly: true, supportsReasoningOnly: true, usageDiffOnly: true },
   consoleGroup: "none",
   displayOrder: 3520,
   compute: (_r, v) => diffPct(num(v, "usage_reasoning_tokens"), num(v, "reasoning_token_count")),
@@ -617,6 +694,45 @@ export const ERROR_REQUEST_COUNT: AggregateMetricDef = {
   compute: () => 1,
 };
 
+/**
+ * The error text of a context overflow, as AIPerf 0.13 recognises it (`is_context_overflow_response`): any of these,
+ * case-insensitive, in the response body or in its OpenAI-style `error.message`.
+ */
+export const CONTEXT_OVERFLOW_SUBSTRINGS = [
+  "context length",
+  "maximum context",
+  "context_length_exceeded",
+  "prompt is too long",
+];
+
+/** Whether a failed request's error says the prompt did not fit the model's context. */
+export function isContextOverflow(message: string): boolean {
+  const texts = [message.toLowerCase()];
+  try {
+    const err = (JSON.parse(message) as { error?: unknown })?.error;
+    const nested = typeof err === "string" ? err : (err as { message?: unknown } | undefined)?.message;
+    if (typeof nested === "string") texts.push(nested.toLowerCase());
+  } catch {
+    // Not JSON: the text alone.
+  }
+  return CONTEXT_OVERFLOW_SUBSTRINGS.some((s) => texts.some((t) => t.includes(s)));
+}
+
+/** `context_overflow_count = count(failed requests whose error is a context overflow)` (AIPerf; 0 when none is). */
+export const CONTEXT_OVERFLOW_COUNT: AggregateMetricDef = {
+  tag: "context_overflow_count",
+  header: "Context Overflow Count",
+  shortHeader: "Ctx Overflow",
+  unit: "requests",
+  kind: "aggregate",
+  fold: "sum",
+  requires: [],
+  flags: { errorOnly: true, noIndividualRecords: true },
+  consoleGroup: "none",
+  displayOrder: 1091,
+  compute: (r) => (r.error !== undefined && isContextOverflow(r.error.message) ? 1 : 0),
+};
+
 /** `min_request_timestamp = min(start)`, displayed as wall-clock epoch ns (`(timeOriginMs + start) · 1e6`). */
 export const MIN_REQUEST_TIMESTAMP: AggregateMetricDef = {
   tag: "min_request_timestamp",
@@ -664,6 +780,23 @@ export const GOOD_REQUEST_COUNT: AggregateMetricDef = {
   compute: (_r, v, ctx) => (ctx.isGood === undefined ? undefined : ctx.isGood(v) ? 1 : 0),
 };
 
+/**
+ * `streamed_request_count = count(successful requests whose response streamed)`: several content events, or one
+ * carrying at most one token. The others (a server that answered a streaming request with one body) are left out of
+ * TTFT, ITL and the other streaming metrics; the console says how many.
+ */
+export const STREAMED_REQUEST_COUNT: AggregateMetricDef = {
+  tag: "streamed_request_count",
+  header: "Streamed Request Count",
+  unit: "requests",
+  kind: "aggregate",
+  fold: "sum",
+  requires: [],
+  flags: { streamingOnly: true, jsonOnly: true, noIndividualRecords: true },
+  displayOrder: 1015,
+  compute: (r) => r.error !== undefined || r.cancelled ? undefined : didStream(r) ? 1 : 0,
+};
+
 /** `usage_discrepancy_count = count(records whose usage_prompt_tokens_diff_pct, usage_completion_tokens_diff_pct
  * or usage_reasoning_tokens_diff_pct exceeds 10 %)` (AIPerf's default threshold). */
 export const USAGE_DISCREPANCY_COUNT: AggregateMetricDef = {
@@ -674,7 +807,7 @@ export const USAGE_DISCREPANCY_COUNT: AggregateMetricDef = {
   fold: "sum",
   requires: ["usage_prompt_tokens_diff_pct", "usage_completion_tokens_diff_pct"],
   reads: ["usage_reasoning_tokens_diff_pct"],
-  flags: { noIndividualRecords: true },
+  flags: { noIndividualRecords: true, usageDiffOnly: true },
   consoleGroup: "none",
   displayOrder: 3550,
   compute: (_r, v) => {
@@ -1004,6 +1137,85 @@ export const TOTAL_USAGE_REASONING_TOKENS = usageTotal(
   "Total Usage Reasoning Tokens",
   3410,
 );
+export const TOTAL_USAGE_PROMPT_CACHE_READ_TOKENS = usageTotal(
+  "total_usage_prompt_cache_read_tokens",
+  "usage_prompt_cache_read_tokens",
+  "Total Usage Prompt Cache Read Tokens",
+  3310,
+);
+export const TOTAL_USAGE_PROMPT_CACHE_WRITE_TOKENS = usageTotal(
+  "total_usage_prompt_cache_write_tokens",
+  "usage_prompt_cache_write_tokens",
+  "Total Usage Prompt Cache Write Tokens",
+  3315,
+);
+export const TOTAL_USAGE_PROMPT_CACHE_MISS_TOKENS = usageTotal(
+  "total_usage_prompt_cache_miss_tokens",
+  "usage_prompt_cache_miss_tokens",
+  "Total Usage Prompt Cache Miss Tokens",
+  3317,
+);
+export const TOTAL_USAGE_PROMPT_AUDIO_TOKENS = usageTotal(
+  "total_usage_prompt_audio_tokens",
+  "usage_prompt_audio_tokens",
+  "Total Usage Prompt Audio Tokens",
+  3320,
+);
+export const TOTAL_USAGE_COMPLETION_AUDIO_TOKENS = usageTotal(
+  "total_usage_completion_audio_tokens",
+  "usage_completion_audio_tokens",
+  "Total Usage Completion Audio Tokens",
+  3420,
+);
+export const TOTAL_USAGE_TOOL_USE_PROMPT_TOKENS = usageTotal(
+  "total_usage_tool_use_prompt_tokens",
+  "usage_tool_use_prompt_tokens",
+  "Total Usage Tool Use Prompt Tokens",
+  3330,
+);
+export const TOTAL_USAGE_PROMPT_AUDIO_SECONDS: DerivedMetricDef = {
+  ...usageTotal(
+    "total_usage_prompt_audio_seconds",
+    "usage_prompt_audio_seconds",
+    "Total Usage Prompt Audio Seconds",
+    3340,
+  ),
+  unit: "sec",
+};
+export const TOTAL_USAGE_ACCEPTED_PREDICTION_TOKENS = usageTotal(
+  "total_usage_accepted_prediction_tokens",
+  "usage_accepted_prediction_tokens",
+  "Total Usage Accepted Prediction Tokens",
+  3430,
+);
+export const TOTAL_USAGE_REJECTED_PREDICTION_TOKENS = usageTotal(
+  "total_usage_rejected_prediction_tokens",
+  "usage_rejected_prediction_tokens",
+  "Total Usage Rejected Prediction Tokens",
+  3440,
+);
+
+/**
+ * `overall_usage_prompt_cache_read_pct = 100 · total_usage_prompt_cache_read_tokens / total_usage_prompt_tokens`:
+ * the share of all prompt tokens served from the cache (weighted by tokens, not a mean of per-request shares);
+ * undefined when the total prompt is 0.
+ */
+export const OVERALL_USAGE_PROMPT_CACHE_READ_PCT: DerivedMetricDef = {
+  tag: "overall_usage_prompt_cache_read_pct",
+  header: "Overall Usage Prompt Cache Read %",
+  unit: "%",
+  kind: "derived",
+  requires: ["total_usage_prompt_cache_read_tokens", "total_usage_prompt_tokens"],
+  flags: { largerIsBetter: true, noIndividualRecords: true },
+  consoleGroup: "usage",
+  displayOrder: 3312,
+  compute: (m) => {
+    const prompt = m.value("total_usage_prompt_tokens");
+    const read = m.value("total_usage_prompt_cache_read_tokens");
+    return prompt === undefined || read === undefined || prompt === 0 ? undefined : (read / prompt) * 100;
+  },
+};
+
 export const TOTAL_USAGE_TOTAL_TOKENS = usageTotal(
   "total_usage_total_tokens",
   "usage_total_tokens",
@@ -1043,6 +1255,7 @@ export const COMPLETED_REQUEST_COUNT: DerivedMetricDef = {
 
 /** All metrics, in declaration order (dependencies first reads best, but the registry sorts topologically). */
 export const METRIC_DEFS: readonly MetricDef[] = [
+  STREAMED_REQUEST_COUNT,
   REQUEST_LATENCY,
   TIME_TO_FIRST_TOKEN,
   TIME_TO_SECOND_TOKEN,
@@ -1061,6 +1274,15 @@ export const METRIC_DEFS: readonly MetricDef[] = [
   USAGE_COMPLETION_TOKENS,
   USAGE_REASONING_TOKENS,
   USAGE_TOTAL_TOKENS,
+  USAGE_PROMPT_CACHE_READ_TOKENS,
+  USAGE_PROMPT_CACHE_WRITE_TOKENS,
+  USAGE_PROMPT_CACHE_MISS_TOKENS,
+  USAGE_PROMPT_AUDIO_TOKENS,
+  USAGE_COMPLETION_AUDIO_TOKENS,
+  USAGE_TOOL_USE_PROMPT_TOKENS,
+  USAGE_PROMPT_AUDIO_SECONDS,
+  USAGE_ACCEPTED_PREDICTION_TOKENS,
+  USAGE_REJECTED_PREDICTION_TOKENS,
   USAGE_PROMPT_TOKENS_DIFF_PCT,
   USAGE_COMPLETION_TOKENS_DIFF_PCT,
   USAGE_REASONING_TOKENS_DIFF_PCT,
@@ -1085,6 +1307,7 @@ export const METRIC_DEFS: readonly MetricDef[] = [
   REPLAY_SEND_SCHEDULE_OFFSET,
   REQUEST_COUNT,
   ERROR_REQUEST_COUNT,
+  CONTEXT_OVERFLOW_COUNT,
   MIN_REQUEST_TIMESTAMP,
   MAX_RESPONSE_TIMESTAMP,
   GOOD_REQUEST_COUNT,
@@ -1111,6 +1334,16 @@ export const METRIC_DEFS: readonly MetricDef[] = [
   TOTAL_USAGE_PROMPT_TOKENS,
   TOTAL_USAGE_COMPLETION_TOKENS,
   TOTAL_USAGE_REASONING_TOKENS,
+  TOTAL_USAGE_PROMPT_CACHE_READ_TOKENS,
+  TOTAL_USAGE_PROMPT_CACHE_WRITE_TOKENS,
+  TOTAL_USAGE_PROMPT_CACHE_MISS_TOKENS,
+  TOTAL_USAGE_PROMPT_AUDIO_TOKENS,
+  TOTAL_USAGE_COMPLETION_AUDIO_TOKENS,
+  TOTAL_USAGE_TOOL_USE_PROMPT_TOKENS,
+  TOTAL_USAGE_PROMPT_AUDIO_SECONDS,
+  TOTAL_USAGE_ACCEPTED_PREDICTION_TOKENS,
+  TOTAL_USAGE_REJECTED_PREDICTION_TOKENS,
+  OVERALL_USAGE_PROMPT_CACHE_READ_PCT,
   TOTAL_USAGE_TOTAL_TOKENS,
   INPUT_TOKEN_THROUGHPUT,
   COMPLETED_REQUEST_COUNT,

@@ -80,7 +80,9 @@ export function metricApplies(def: MetricDef, s: MetricSelection): boolean {
     (f.tokenizesInputOnly && !s.tokenizesInput) ||
     (f.supportsReasoningOnly && !s.supportsReasoning) ||
     (f.goodputOnly && !s.goodput) ||
-    (f.multiTurnOnly && !s.multiTurn)
+    (f.multiTurnOnly && !s.multiTurn) ||
+    (f.usageDiffOnly && s.serverTokenCounts === true) ||
+    (f.supportsAudioOnly && s.supportsAudio !== true)
   );
 }
 

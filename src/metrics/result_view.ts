@@ -202,3 +202,19 @@ export function clientVerdicts(f: ClientVerdictFacts): Verdict[] {
   }
   return out;
 }
+
+/**
+ * A streaming run whose server answered some requests with one body (or one event carrying the whole answer): how
+ * many, since they are left out of TTFT, ITL and the other streaming metrics. None when every response streamed.
+ */
+export function streamingVerdict(view: Pick<ResultView, "rows" | "requests">): Verdict | undefined {
+  const streamed = view.rows.find((r) => r.tag === "streamed_request_count")?.stats.avg;
+  if (streamed === undefined || streamed >= view.requests.ok) return undefined;
+  const not = view.requests.ok - streamed;
+  return {
+    label: "streaming",
+    ok: false,
+    detail: `${not} of ${view.requests.ok} responses did not stream (one body or one event); TTFT, ITL and the other ` +
+      "streaming metrics leave them out",
+  };
+}

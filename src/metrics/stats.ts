@@ -59,7 +59,7 @@ export const STAT_KEYS = [
 export type StatKey = (typeof STAT_KEYS)[number];
 
 /** numpy's `_lerp`: `a + (b − a)·t`, computed from the nearer end for t ≥ 0.5 (monotone, exact at ends). */
-function lerp(a: number, b: number, t: number): number {
+export function lerp(a: number, b: number, t: number): number {
   const diff = b - a;
   return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
 }

@@ -6,8 +6,20 @@
  * and says which field is wrong, so a truncated or foreign line is an error, never a silently different record.
  */
 import type { RawResponse, RecordError, RequestRecord } from "./request_record.ts";
+import { SERVER_TIMING_FIELDS, SERVER_TIMING_SOURCES } from "../endpoints/server_timing.ts";
+import { USAGE_FIELDS } from "../endpoints/endpoint_adapter.ts";
 
-type Kind = "number" | "string" | "boolean" | "numbers" | "usage" | "error" | "raw" | "phase";
+type Kind =
+  | "number"
+  | "string"
+  | "boolean"
+  | "numbers"
+  | "usage"
+  | "error"
+  | "raw"
+  | "phase"
+  | "serverTiming"
+  | "prompt";
 
 /** Every field a record may carry and its kind; `true` = required. */
 const FIELDS: Readonly<Record<keyof RequestRecord, readonly [Kind, boolean]>> = {
@@ -34,10 +46,13 @@ const FIELDS: Readonly<Record<keyof RequestRecord, readonly [Kind, boolean]>> = 
   content: ["string", true],
   reasoning: ["string", true],
   usage: ["usage", false],
+  serverTiming: ["serverTiming", false],
   finishReason: ["string", false],
   error: ["error", false],
   cancelled: ["boolean", true],
+  stopCancelled: ["boolean", false],
   inputTokens: ["number", false],
+  inputPrompt: ["prompt", false],
   requestedOutputTokens: ["number", false],
   connectionRetries: ["number", false],
   connectionReused: ["boolean", false],
@@ -58,7 +73,7 @@ const FIELDS: Readonly<Record<keyof RequestRecord, readonly [Kind, boolean]>> = 
   sentBody: ["string", false],
 };
 
-const USAGE_KEYS = ["promptTokens", "completionTokens", "totalTokens", "reasoningTokens"] as const;
+const USAGE_KEYS: readonly string[] = USAGE_FIELDS;
 
 /** A record as one JSON line (no newline). Throws on a non-finite number, which JSON cannot carry. */
 export function encodeRecord(record: RequestRecord): string {
@@ -129,11 +144,35 @@ function check(kind: Kind, v: unknown): string | undefined {
       if (e.group !== undefined && typeof e.group !== "string") return ".group must be a string";
       return undefined;
     }
+    case "serverTiming": {
+      if (!isObject(v)) return "must be an object";
+      if (!(SERVER_TIMING_SOURCES as readonly unknown[]).includes(v.source)) {
+        return `.source must be one of ${SERVER_TIMING_SOURCES.join(", ")}`;
+      }
+      for (const k of Object.keys(v)) {
+        if (k === "source") continue;
+        if (!(SERVER_TIMING_FIELDS as readonly string[]).includes(k)) return `has an unknown key '${k}'`;
+        const x = v[k];
+        if (typeof x !== "number" || !(x >= 0)) return `.${k} must be a number ≥ 0`;
+      }
+      return undefined;
+    }
     case "raw":
       return Array.isArray(v) &&
           v.every((x) => isObject(x) && typeof (x as Partial<RawResponse>).t === "number" && typeof x.text === "string")
         ? undefined
         : "must be an array of {t: number, text: string}";
+    case "prompt": {
+      if (!isObject(v) || !Array.isArray(v.texts) || !v.texts.every((t) => typeof t === "string")) {
+        return "needs 'texts', an array of strings";
+      }
+      const m = v.messages;
+      if (m === undefined) return undefined;
+      return Array.isArray(m) &&
+          m.every((x) => isObject(x) && typeof x.role === "string" && typeof x.content === "string")
+        ? undefined
+        : ".messages must be an array of {role: string, content: string}";
+    }
   }
 }
 

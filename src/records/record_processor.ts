@@ -22,12 +22,23 @@
  * finishing together (a decode step of a batching server) must not hold up the socket reads, and therefore the
  * timestamps, of the streams still running on this thread.
  *
+ * Huge answers: a record whose texts reach {@linkcode BIG_TEXT_CHARS} is counted in a batch of its own, so the
+ * counting Workers take big answers side by side and progress can be told; when the end-of-run `drain` has waited
+ * {@linkcode NOTICE_AFTER_MS} for counts it says how far it is (records, MiB of text) every
+ * {@linkcode NOTICE_EVERY_MS}, and its signal (Ctrl-C) stops the wait: the records not yet counted are handed on
+ * without token counts, so the results are written within a second.
+ *
  * Counting rules (AIPerf §2.3): output tokens = tokens of the concatenated answer text (tool-call text
  * included), reasoning tokens = tokens of the concatenated reasoning text; both encoded once per request,
  * never per chunk. Server counts: OSL = `completion_tokens`, reasoning = `completion_tokens_details.
  * reasoning_tokens`, output = OSL − reasoning, ISL = `prompt_tokens`; missing usage → counts undefined.
+ * ISL of a body built at send time (a later turn with the conversation so far): the tokens of the prompt it
+ * carried (`RequestRecord.inputPrompt`: its texts joined by one space, or with `renderInput` the chat template over
+ * its messages), counted in the same batch, failed requests included; otherwise the precounted `inputTokens`.
  */
 import type { ProcessedRecord, RequestRecord } from "./request_record.ts";
+import type { ChatMessage } from "../tokenizer/chat_template.ts";
+import { promptText } from "../dataset/payload_text.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
 import { nextMacrotask } from "../runtime/next_macrotask.ts";
 import type { YieldToIo } from "../runtime/io_yield.ts";
@@ -37,6 +48,11 @@ export interface RecordProcessorOptions {
   /** Undefined only with server token counts. */
   readonly counter?: TokenCounter;
   readonly useServerTokenCount: boolean;
+  /**
+   * `--apply-chat-template` on an API with chat messages: the text the server tokenizes for a prompt's messages.
+   * Absent: a built-at-send-time prompt counts its texts joined by one space (AIPerf's bare-text rule).
+   */
+  readonly renderInput?: (messages: readonly ChatMessage[]) => string;
   /** Called once per record, in the order records were pushed. */
   readonly onProcessed: (record: ProcessedRecord) => void;
   /** Records per counting batch. @default 256 */
@@ -52,6 +68,17 @@ export interface RecordProcessorOptions {
    * round trip does not let their reads in (runtime/io_yield.ts). @default nextMacrotask
    */
   readonly yieldToIo?: YieldToIo;
+  /** Told how far counting is when the end-of-run drain waits long for it (see above). @default none */
+  readonly onNotice?: (message: string) => void;
+  /** First notice after this long in the drain, then every `noticeEveryMs`. @default NOTICE_AFTER_MS, NOTICE_EVERY_MS */
+  readonly noticeAfterMs?: number;
+  readonly noticeEveryMs?: number;
+}
+
+/** One batch: its records as pushed, and as counted (in order). */
+interface Batch {
+  readonly records: readonly RequestRecord[];
+  readonly counted: Promise<ProcessedRecord[]>;
 }
 
 export class RecordProcessor {
@@ -64,9 +91,17 @@ export class RecordProcessor {
   readonly #quietMs: number;
   readonly #maxDelayMs: number;
   /** Counted batches in push order; each resolves to its processed records. */
-  #batches: Promise<ProcessedRecord[]>[] = [];
+  #batches: Batch[] = [];
   #draining: Promise<void> | undefined;
   #failure: Error | undefined;
+  /** Records and text characters sent to the counter, and how many of them are counted. */
+  #sentRecords = 0;
+  #sentChars = 0;
+  #doneRecords = 0;
+  #doneChars = 0;
+  /** Resolves when counts are no longer awaited (the drain's signal aborted). */
+  readonly #abandon = Promise.withResolvers<undefined>();
+  #abandoned = false;
 
   constructor(opts: RecordProcessorOptions) {
     if (!opts.useServerTokenCount && !opts.counter) {
@@ -88,26 +123,67 @@ export class RecordProcessor {
   push(record: RequestRecord): void {
     const now = performance.now();
     this.#lastPushAt = now;
+    if (record.error === undefined && record.content.length + record.reasoning.length >= BIG_TEXT_CHARS) {
+      this.#flush();
+      this.#pending.push(record);
+      this.#flush();
+      return;
+    }
     if (this.#pending.push(record) === 1) this.#firstPushAt = now;
     if (this.#pending.length >= (this.#opts.batchSize ?? 256)) this.#flush();
     else if (!this.#ticker.running) this.#ticker.start();
   }
 
-  /** Resolves when every pushed record has been handed on; rejects if counting failed. */
-  async drain(): Promise<void> {
+  /**
+   * Resolves when every pushed record has been handed on; rejects if counting failed. When `signal` aborts during
+   * the drain, the records still being counted are handed on without their counts instead of waited for; when it
+   * had aborted before (the run was interrupted), counting gets {@linkcode ABANDON_AFTER_MS} to finish first.
+   */
+  async drain(signal?: AbortSignal): Promise<void> {
     this.#flush();
     this.#ticker.stop();
-    while (this.#draining) await this.#draining;
+    const started = performance.now();
+    const tell = this.#opts.onNotice;
+    let notice: ReturnType<typeof setTimeout> | undefined;
+    const schedule = (ms: number) => {
+      notice = setTimeout(() => {
+        if (this.#doneRecords < this.#sentRecords) tell?.(this.#progress(started));
+        schedule(this.#opts.noticeEveryMs ?? NOTICE_EVERY_MS);
+      }, ms);
+    };
+    if (tell !== undefined) schedule(this.#opts.noticeAfterMs ?? NOTICE_AFTER_MS);
+    const abandon = () => {
+      this.#abandoned = true;
+      this.#abandon.resolve(undefined);
+    };
+    let late: ReturnType<typeof setTimeout> | undefined;
+    if (signal?.aborted) late = setTimeout(abandon, ABANDON_AFTER_MS);
+    else signal?.addEventListener("abort", abandon, { once: true });
+    try {
+      while (this.#draining) await this.#draining;
+    } finally {
+      clearTimeout(notice);
+      clearTimeout(late);
+      signal?.removeEventListener("abort", abandon);
+    }
     if (this.#failure) throw this.#failure;
+  }
+
+  #progress(started: number): string {
+    const mib = (chars: number) => (chars / (1024 * 1024)).toFixed(chars < 10 * 1024 * 1024 ? 1 : 0);
+    return `Counting output tokens: ${this.#doneRecords} of ${this.#sentRecords} records counted ` +
+      `(${mib(this.#doneChars)} of ${mib(this.#sentChars)} MiB of text), ` +
+      `${((performance.now() - started) / 1000).toFixed(0)} s so far; Ctrl-C writes the results without the rest.`;
   }
 
   #flush(): void {
     if (this.#pending.length === 0) return;
     const batch = this.#pending;
     this.#pending = [];
-    this.#batches.push(
-      this.#opts.useServerTokenCount ? Promise.resolve(batch.map(withServerCounts)) : this.#count(batch),
-    );
+    this.#batches.push({
+      records: batch,
+      counted: this.#opts.useServerTokenCount ? Promise.resolve(batch.map(withServerCounts)) : this.#count(batch),
+    });
     this.#draining ??= this.#handOn().finally(() => this.#draining = undefined);
   }
 
@@ -116,7 +192,10 @@ export class RecordProcessor {
     const sliceMs = this.#opts.sliceMs ?? 1;
     const yieldToIo = this.#opts.yieldToIo ?? nextMacrotask;
     while (this.#batches.length > 0) {
-      const records = await this.#batches[0];
+      const batch = this.#batches[0];
+      // Abandoned (Ctrl-C during the end-of-run drain): handed on without the counts still to come.
+      const records = (this.#abandoned ? undefined : await Promise.race([batch.counted, this.#abandon.promise])) ??
+        batch.records;
       this.#batches.shift();
       let sliceStart = performance.now();
       for (let i = 0; i < records.length; i++) {
@@ -132,30 +211,55 @@ export class RecordProcessor {
 
   async #count(batch: readonly RequestRecord[]): Promise<ProcessedRecord[]> {
     const texts: string[] = [];
+    let chars = 0;
     for (const r of batch) {
-      if (r.error === undefined) texts.push(r.content, r.reasoning);
+      if (r.error === undefined) {
+        texts.push(r.content, r.reasoning);
+        chars += r.content.length + r.reasoning.length;
+      }
+      if (r.inputPrompt !== undefined) texts.push(this.#inputText(r.inputPrompt));
     }
+    this.#sentRecords += batch.length;
+    this.#sentChars += chars;
     let counts: number[];
     try {
       counts = texts.length > 0 ? await this.#opts.counter!.count(texts) : [];
     } catch (err) {
+      if (this.#abandoned) return [...batch]; // the counter was closed after the drain gave up on it
       this.#failure ??= new Error(`counting output tokens failed: ${(err as Error).message}`, { cause: err });
       return [...batch]; // keep the records (without counts) rather than lose them
+    } finally {
+      this.#doneRecords += batch.length;
+      this.#doneChars += chars;
     }
     let i = 0;
-    return batch.map((r) => {
-      if (r.error !== undefined) return r;
-      const outputTokens = counts[i++];
-      const reasoningTokens = counts[i++];
-      return { ...r, outputTokens, reasoningTokens, isl: r.inputTokens };
+    return batch.map(({ inputPrompt, ...r }) => {
+      const outputTokens = r.error === undefined ? counts[i++] : undefined;
+      const reasoningTokens = r.error === undefined ? counts[i++] : undefined;
+      const isl = inputPrompt !== undefined ? counts[i++] : r.inputTokens;
+      if (r.error !== undefined) return inputPrompt !== undefined ? { ...r, isl } : r;
+      return { ...r, outputTokens, reasoningTokens, isl };
     });
+  }
+
+  #inputText(prompt: NonNullable<RequestRecord["inputPrompt"]>): string {
+    const render = this.#opts.renderInput;
+    return render !== undefined && prompt.messages !== undefined ? render(prompt.messages) : promptText(prompt);
   }
 }
 
+/** Texts (answer plus reasoning, UTF-16 units) from which a record is counted in a batch of its own. */
+export const BIG_TEXT_CHARS = 1024 * 1024;
+/** The end-of-run drain says how far counting is once it has waited this long, ms… */
+export const NOTICE_AFTER_MS = 2000;
+/** …and again this often, ms. */
+export const NOTICE_EVERY_MS = 5000;
+/** After an interrupted run, how long the drain waits for counts before handing the rest on without, ms. */
+export const ABANDON_AFTER_MS = 700;
 const DEFAULT_QUIET_MS = 5;
 const DEFAULT_MAX_DELAY_MS = 50;
 
-function withServerCounts(r: RequestRecord): ProcessedRecord {
+function withServerCounts({ inputPrompt: _, ...r }: RequestRecord): ProcessedRecord {
   if (r.error !== undefined) return r;
   const u = r.usage;
   if (!u) return { ...r, isl: undefined };

@@ -6,6 +6,8 @@
  * over, so records from all shards compare directly. Wall-clock epoch ms = `run.timeOriginMs + t`.
  */
 import type { Usage } from "../endpoints/endpoint_adapter.ts";
+import type { ServerTiming } from "../endpoints/server_timing.ts";
+import type { InputPrompt } from "../dataset/payload_text.ts";
 import type { PhaseName } from "../timing/phase_spec.ts";
 
 /** The phase a request belonged to. */
@@ -73,17 +75,31 @@ export interface RequestRecord {
   readonly reasoning: string;
   /** Last non-null usage seen. */
   readonly usage?: Usage;
+  /** The server's own timing split of this request (llama.cpp `timings`, TGI / OpenAI headers, SGLang
+   * `meta_info`); absent when the server reports none. Server-clock durations in ms. */
+  readonly serverTiming?: ServerTiming;
   readonly finishReason?: string;
   readonly error?: RecordError;
   readonly cancelled: boolean;
+  /**
+   * Cancelled because its phase was stopped (the run stopped, or a duration's grace period ended), not as planned by
+   * `--request-cancellation-rate`. When the run stopped itself (failed-request threshold, server gone), such a record
+   * is neither a success nor an error of the server's: the summary leaves it out (it is in `cancelled_requests`).
+   */
+  readonly stopCancelled?: true;
 
   /** ISL from the dataset entry (client tokenizer), when the endpoint tokenizes input. */
   readonly inputTokens?: number;
+  /**
+   * The prompt of a body built when it was sent (a later turn carrying the conversation so far): its ISL is the
+   * token count of this prompt, counted with the output off the request path, instead of `inputTokens`.
+   */
+  readonly inputPrompt?: InputPrompt;
   /** Output tokens requested (`max_tokens` / `max_completion_tokens` sent), if any. */
   readonly requestedOutputTokens?: number;
   /**
-   * Times the request was sent again on a fresh connection because the kept-alive one it went out on was found
-   * dead before any response byte (the server never received it); absent when never.
+   * Times the request was sent again on a fresh connection because it certainly never reached the server on the
+   * kept-alive one it went out on (its first write failed, or the server answered 408); absent when never.
    */
   readonly connectionRetries?: number;
   /** Whether the request went over a kept-alive connection. */

@@ -146,13 +146,22 @@ export function singleRunCharts(run: RunExport, data: RunChartData): ChartSpec[]
         ...base("Throughput and requests in flight", `per ${ts.intervalSec} s`),
         legend: { bottom: 4, data: ["output tokens/s", "requests/s", "in flight"] },
         xAxis: valueAxis("time since the first request (s)", { scale: false }),
+        // Tokens/s is hundreds of times requests/s: requests/s shares the right axis with the requests in flight
+        // (comparable counts), never the tokens' axis, where it would be a flat line at zero.
         yAxis: [
-          valueAxis("per second", { scale: false }),
-          valueAxis("in flight", { scale: false, splitLine: { show: false } }),
+          valueAxis("output tokens/s", { scale: false }),
+          valueAxis("requests/s · in flight", { scale: false, splitLine: { show: false } }),
         ],
         series: [
           { name: "output tokens/s", type: "line", step: "end", symbol: "none", data: at(ts.outputTokensPerSec) },
-          { name: "requests/s", type: "line", step: "end", symbol: "none", data: at(ts.requestsPerSec) },
+          {
+            name: "requests/s",
+            type: "line",
+            yAxisIndex: 1,
+            step: "end",
+            symbol: "none",
+            data: at(ts.requestsPerSec),
+          },
           {
             name: "in flight",
             type: "line",

@@ -9,11 +9,13 @@
  *
  * `<metric>` is a tag or a short name (`ttft`, `itl`, `latency`); `<stat>` is `avg`, `min`, `max`, `std`, `p1`…`p99`
  * or `value` (= `avg`, for single-valued metrics); `<op>` is `>`, `>=`, `<` or `<=`. Each run after the first is
- * checked against the first; with a single run only value limits can be checked.
+ * checked against the first; with a single run only value limits can be checked. A change counts only beyond the
+ * noise (see {@linkcode checkThresholds}).
  */
 import { ReportError } from "./report_error.ts";
 import type { RunExport } from "./run_export.ts";
 import { resolveMetricName } from "./metric_names.ts";
+import type { CompareNoise } from "./compare_noise.ts";
 
 export type ThresholdOp = ">" | ">=" | "<" | "<=";
 
@@ -88,17 +90,36 @@ function fmt(x: number): string {
   return String(Number(x.toPrecision(6)));
 }
 
+/** The result of checking the conditions. */
+export interface ThresholdCheck {
+  readonly breaches: readonly ThresholdBreach[];
+  /** Conditions the plain difference crosses but the noise does not: not failed, said so. */
+  readonly withinNoise: readonly ThresholdBreach[];
+}
+
+/** Signed `+12.3%` / `+1.5 ms` for a change. */
+function change(kind: ThresholdKind, x: number, unit: string): string {
+  const sign = x >= 0 ? "+" : "";
+  return kind === "relative" ? `${sign}${(x * 100).toFixed(1)}%` : `${sign}${fmt(x)} ${unit}`;
+}
+
 /**
  * Every condition crossed by a run after the first (or by the only run, for value limits). A metric or statistic a
  * run lacks is a breach: a CI gate must not pass because the number it guards vanished.
+ *
+ * A change limit (relative or delta) is crossed only when the whole confidence interval of the change is beyond it
+ * (`>`: its low end; `<`: its high end), so noise alone never fails a gate; without an interval (`noise` says why)
+ * the plain change is used and the message says so. A value limit judges the measured value, as `--threshold` does.
  * @throws {ReportError} for a relative or delta limit with a single run.
  */
 export function checkThresholds(
   runs: readonly RunExport[],
   labels: readonly string[],
   thresholds: readonly FailOnThreshold[],
-): ThresholdBreach[] {
+  noise?: CompareNoise,
+): ThresholdCheck {
   const breaches: ThresholdBreach[] = [];
+  const spared: ThresholdBreach[] = [];
   for (const t of thresholds) {
     if (runs.length < 2 && t.kind !== "value") {
       throw new ReportError(`--fail-on '${t.text}' compares with a baseline: give at least two runs.`);
@@ -125,29 +146,34 @@ export function checkThresholds(
         continue;
       }
       const delta = value - base;
-      if (t.kind === "delta") {
-        if (holds(delta, t.op, t.limit)) {
-          breaches.push({
-            threshold: t,
-            run: i,
-            message: `${t.text}: run ${labels[i]} ${fmt(value)} vs ${fmt(base)} ${unit} (${delta >= 0 ? "+" : ""}${
-              fmt(delta)
-            } ${unit}).`,
-          });
-        }
+      const plain = t.kind === "delta"
+        ? delta
+        : base === 0
+        ? (delta === 0 ? 0 : Math.sign(delta) * Infinity)
+        : delta / Math.abs(base);
+      if (!holds(plain, t.op, t.limit)) continue;
+      const single = Object.keys(metric?.stats ?? {}).every((k) => k === "avg");
+      const interval = noise?.interval({ tag: t.tag, stat: t.stat, single }, i, delta, base) ??
+        "no per-request records were read";
+      const head = `${t.text}: run ${labels[i]} ${fmt(value)} vs ${fmt(base)} ${unit} (${change(t.kind, plain, unit)}`;
+      if (typeof interval === "string") {
+        breaches.push({ threshold: t, run: i, message: `${head}; no interval: ${interval}, plain difference).` });
         continue;
       }
-      const relative = base === 0 ? (delta === 0 ? 0 : Math.sign(delta) * Infinity) : delta / Math.abs(base);
-      if (holds(relative, t.op, t.limit)) {
-        breaches.push({
-          threshold: t,
-          run: i,
-          message: `${t.text}: run ${labels[i]} ${fmt(value)} vs ${fmt(base)} ${unit} (${relative >= 0 ? "+" : ""}${
-            (relative * 100).toFixed(1)
-          }%).`,
-        });
+      const low = t.kind === "delta" ? interval.low : interval.relativeLow;
+      const high = t.kind === "delta" ? interval.high : interval.relativeHigh;
+      if (low === undefined || high === undefined) {
+        breaches.push({ threshold: t, run: i, message: `${head}; no relative interval: the baseline is 0).` });
+        continue;
       }
+      // The end of the interval nearest the limit must cross it too.
+      const nearest = t.op === ">" || t.op === ">=" ? low : high;
+      const ci = `${Number((interval.level * 100).toPrecision(6))}% CI ${change(t.kind, low, unit)} … ${
+        change(t.kind, high, unit)
+      }`;
+      if (holds(nearest, t.op, t.limit)) breaches.push({ threshold: t, run: i, message: `${head}, ${ci}).` });
+      else spared.push({ threshold: t, run: i, message: `${head}, ${ci}: within the noise, not failed).` });
     }
   }
-  return breaches;
+  return { breaches, withinNoise: spared };
 }

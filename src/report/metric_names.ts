@@ -4,7 +4,7 @@
  * declared here (AIPerf-only metrics in AIPerf's exports) are named by their tag.
  */
 import { METRIC_REGISTRY } from "../metrics/metric_registry.ts";
-import { metricBetter, type MetricDef } from "../metrics/metric_def.ts";
+import type { MetricDef } from "../metrics/metric_def.ts";
 
 /** Extra spellings people use that no `shortHeader` gives. */
 const EXTRA_ALIASES: Readonly<Record<string, string>> = {
@@ -67,11 +67,4 @@ export function isConsoleMetric(tag: string): boolean {
 /** The console display order of a tag (unknown tags last). */
 export function displayOrder(tag: string): number {
   return METRIC_REGISTRY.get(tag)?.displayOrder ?? Number.MAX_SAFE_INTEGER;
-}
-
-/** +1 when larger values are better (throughputs), -1 when smaller are (latencies), 0 when neither. */
-export function betterDirection(tag: string, unit: string): 1 | -1 | 0 {
-  const def = METRIC_REGISTRY.get(tag);
-  const better = def !== undefined ? metricBetter(def) : unit === "ms" || unit === "%" ? "lower" : "none";
-  return better === "higher" ? 1 : better === "lower" ? -1 : 0;
 }

@@ -4,7 +4,7 @@
  * folder named after the run, and `report.html` comparing them.
  */
 import { type ChartSpec, multiRunCharts, singleRunCharts } from "./chart_specs.ts";
-import { compareRuns } from "./compare_runs.ts";
+import { sweepAgainstLoad } from "./sweep_compare.ts";
 import { runLetter } from "./compare_table.ts";
 import { writeCompareReport } from "./compare_report.ts";
 import { renderChartSvg, svgToPng } from "./render_chart.ts";
@@ -91,7 +91,9 @@ export async function plotRuns(jsonPaths: readonly string[], options: PlotOption
     }
   }
   const report = `${outputDir}/report.html`;
-  await writeCompareReport(report, runs, labels, compareRuns(runs));
+  // Several runs plotted together are points along a load (the charts' axis): each metric against it.
+  const sweep = sweepAgainstLoad(runs, commonFolder(runs.map((r) => r.dir)), {});
+  await writeCompareReport(report, runs, labels, sweep);
   options.onFile?.(report);
   return { outputDir, files, report };
 }

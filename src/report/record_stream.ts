@@ -346,6 +346,41 @@ function readFailure(name: string, err: unknown): unknown {
   return new ReportError(`${name}: cannot read it (${err instanceof Error ? err.message : String(err)}).`);
 }
 
+/** Stops a line scan early when a visitor returns it. */
+export const STOP = true;
+
+/**
+ * Calls `visit` with every line of `source` (or of the lines of a file that begin in `range`) and its number, in
+ * order, never holding more than one line, until the end or until `visit` returns {@link STOP}; returns how many
+ * lines it read. Any other reader of a per-request JSONL uses this or {@linkcode scanRecords}.
+ * @throws {Deno.errors.NotFound} when the file does not exist.
+ * @throws {LineError} for a line over `maxLineChars` (or what `visit` throws).
+ * @throws {ReportError} naming the file when it cannot be read or is not a regular file.
+ */
+export async function scanLines(
+  source: RecordSource,
+  visit: (text: string, lineNumber: number) => boolean | void,
+  options: { readonly range?: ByteRange; readonly maxLineChars?: number } = {},
+): Promise<number> {
+  const name = sourceName(source);
+  const splitter = new LineSplitter(name, options.maxLineChars ?? MAX_LINE_CHARS);
+  let stopped = false;
+  const onLine = (text: string, lineNo: number) => {
+    if (!stopped && visit(text, lineNo) === STOP) stopped = true;
+  };
+  const pieces = textPieces(source, options.range);
+  try {
+    for await (const piece of pieces) {
+      splitter.push(piece, onLine);
+      if (stopped) break;
+    }
+    if (!stopped) splitter.end(onLine);
+  } catch (err) {
+    throw readFailure(name, err);
+  }
+  return splitter.lines;
+}
+
 /**
  * Calls `visit` with every profiling record of `source` (or of the lines of a file that begin in `range`), in
  * order, and returns how many lines it read (blank lines and warm-up records included).
@@ -361,18 +396,10 @@ export async function scanRecords(
 ): Promise<number> {
   const name = sourceName(source);
   const q = new CompiledQuery(query);
-  const splitter = new LineSplitter(name, query.maxLineChars ?? MAX_LINE_CHARS);
-  const onLine = (text: string, lineNo: number) => {
+  return await scanLines(source, (text, lineNo) => {
     const record = readLine(text, name, lineNo, q);
     if (record !== undefined) visit(record);
-  };
-  try {
-    for await (const piece of textPieces(source, range)) splitter.push(piece, onLine);
-    splitter.end(onLine);
-  } catch (err) {
-    throw readFailure(name, err);
-  }
-  return splitter.lines;
+  }, { range, maxLineChars: query.maxLineChars });
 }
 
 /**

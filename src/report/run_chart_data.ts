@@ -12,7 +12,8 @@
 import { type RecordQuery, type RecordSource, scanRecords, type StreamedRecord } from "./record_stream.ts";
 import { recordsPathOf } from "./run_files.ts";
 import { ValueDistribution, type ValueDistributionState } from "./value_distribution.ts";
-import { mixHash, PointSample, type PointSampleState } from "./point_sample.ts";
+import { PointSample, type PointSampleState } from "./point_sample.ts";
+import { recordHash } from "./bottom_k.ts";
 import { TimeGrid, type TimeGridState, type TimeSeries } from "./time_grid.ts";
 import type { Histogram } from "./chart_data.ts";
 import { readInParts } from "./parallel_records.ts";
@@ -76,16 +77,6 @@ export interface ChartReducerState {
   readonly grid: TimeGridState;
 }
 
-const bits = new Float64Array(2);
-const words = new Uint32Array(bits.buffer);
-
-/** The record's sampling key: a hash of its send and end times (see point_sample.ts). */
-function recordHash(r: StreamedRecord): number {
-  bits[0] = r.startNs;
-  bits[1] = r.endNs;
-  return mixHash(mixHash(words[0], words[1]), mixHash(words[2], words[3]));
-}
-
 /** The running reduction; {@link finish} turns it into chart data. */
 export class ChartReducer {
   readonly ttft: ValueDistribution;
@@ -117,7 +108,7 @@ export class ChartReducer {
     const v = r.values;
     const ttft = v[TTFT], itl = v[ITL], latency = v[LATENCY];
     const tokens = v[OSL] ?? v[OUTPUT_COUNT];
-    const hash = recordHash(r);
+    const hash = recordHash(r.startNs, r.endNs);
     if (ttft !== undefined) {
       this.ttft.add(ttft);
       this.ttftOverTime.add(start, ttft, hash);
@@ -236,7 +227,7 @@ export async function reduceRange(
 export async function reduceRunRecords(source: RecordSource, options: ReduceOptions = {}): Promise<RunChartData> {
   const limits = options.limits ?? {};
   if (typeof source === "string") {
-    const merged = await readInParts<ChartReducerState>(source, limits, options.workers);
+    const merged = await readInParts<ChartReducerState>(source, { job: "charts", limits }, options.workers);
     if (merged !== undefined) {
       const reducer = new ChartReducer(limits);
       for (const part of merged) reducer.merge(part);

@@ -203,6 +203,14 @@ async function readOptionalText(path: string): Promise<string | undefined> {
   }
 }
 
+/** `extra` after the errors, before the console output (the last section when there is one). */
+function insertBeforeConsole(sections: readonly HtmlSection[], extra: readonly HtmlSection[]): HtmlSection[] {
+  const last = sections.at(-1);
+  return last?.kind === "pre" && last.title === "Console output"
+    ? [...sections.slice(0, -1), ...extra, last]
+    : [...sections, ...extra];
+}
+
 /** Where {@link writeRunReport} writes, and what it read. */
 export interface RunReportResult {
   readonly path: string;
@@ -219,6 +227,8 @@ export interface RunReportSources {
   readonly recordsPath?: string | null;
   /** The console text itself (a run writing its report before its console file). */
   readonly consoleText?: string;
+  /** Further sections after the errors (a run's peers' metrics, its server timing split). */
+  readonly extraSections?: readonly HtmlSection[];
 }
 
 /**
@@ -238,7 +248,12 @@ export async function renderRunReport(
   // Streamed in one pass (never the whole file in memory): a run of any length gets its charts.
   const charts = sources.recordsPath === null ? undefined : await readRunChartData(run.dir, sources.recordsPath);
   const consoleText = sources.consoleText ?? await readOptionalText(await consolePathOf(run.dir));
-  const html = renderReportHtml(runReportPage(run, charts, consoleText), await echartsBrowserScript());
+  const page = runReportPage(run, charts, consoleText);
+  const extra = sources.extraSections ?? [];
+  const html = renderReportHtml(
+    extra.length === 0 ? page : { ...page, sections: insertBeforeConsole(page.sections, extra) },
+    await echartsBrowserScript(),
+  );
   return { html, run, charts };
 }
 

@@ -8,7 +8,7 @@ import { type BenchmarkOptions, type BenchmarkOutcome, runBenchmark } from "../e
 import type { ShardSpec } from "../engine/run_shard.ts";
 import type { Target } from "../transport/http_exchange.ts";
 import type { TokenCounter } from "../tokenizer/token_counter.ts";
-import { RecordProcessor } from "../records/record_processor.ts";
+import { RecordProcessor, type RecordProcessorOptions } from "../records/record_processor.ts";
 import { IoYield } from "../runtime/io_yield.ts";
 import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { GoodputEvaluator } from "../metrics/goodput.ts";
@@ -23,6 +23,8 @@ import { ProgressSink } from "./sinks/progress_sink.ts";
 import { DashboardSink } from "./sinks/dashboard_sink.ts";
 import { FailureGateSink } from "./sinks/failure_gate_sink.ts";
 import { ThresholdAbortSink } from "./sinks/threshold_abort_sink.ts";
+import { ServerGoneSink } from "./sinks/server_gone_sink.ts";
+import type { MetricAccumulator } from "../metrics/metric_accumulator.ts";
 import type { RunThreshold } from "../report/run_thresholds.ts";
 import { DispatchSink } from "./sinks/dispatch_sink.ts";
 import { LoadSink } from "./sinks/load_sink.ts";
@@ -42,6 +44,8 @@ export interface CollectOptions {
   /** CPUs the shard threads pin themselves to (one each), when the layout gives them their own. */
   readonly cores?: readonly number[];
   readonly counter?: TokenCounter;
+  /** Renders a prompt built at send time for its ISL (`--apply-chat-template`; `RecordProcessorOptions`). */
+  readonly renderInput?: RecordProcessorOptions["renderInput"];
   /** Called with the live view before anything is sent (an HTTP API, a dashboard). */
   readonly onLive?: (live: LiveRun) => void;
   /** `--threshold-abort`: thresholds judged live; the first that fails stops the run. */
@@ -66,6 +70,8 @@ export interface CollectResult {
   readonly thresholdExceeded?: string;
   /** Why `--threshold-abort` stopped the run. */
   readonly thresholdAborted?: string;
+  /** Why the run stopped because its server went away (a run of connection failures). */
+  readonly serverGone?: string;
   readonly benchmarkId: string;
   readonly startEpochMs?: number;
   readonly endEpochMs?: number;
@@ -79,15 +85,25 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
   const cancel = new AbortController();
 
   const withWarmup = spec.phases.some((p) => p.name === "warmup");
-  const metrics = new MetricsSink(o.metrics, { timeOriginMs, goodput: o.goodput, warmup: withWarmup });
+  // The requests a stop of the run's own cancels are no outcome of the server's (gate, gone and abort are set below).
+  const stoppedItself = (): boolean =>
+    gate?.tripped !== undefined || gone.tripped !== undefined || abort?.tripped !== undefined;
+  const metrics = new MetricsSink(o.metrics, { timeOriginMs, goodput: o.goodput, warmup: withWarmup, stoppedItself });
   const gate = config.failedRequestThreshold === undefined ? undefined : new FailureGateSink({
     threshold: config.failedRequestThreshold,
     concurrency: phaseConcurrency(profilingPhase),
     stop: () => cancel.abort(),
   });
-  const abort = o.abortOn === undefined || o.abortOn.length === 0 ? undefined : new ThresholdAbortSink({
-    thresholds: o.abortOn,
-    metrics: () => metrics.profiling,
+  const abort: ThresholdAbortSink | undefined = o.abortOn === undefined || o.abortOn.length === 0
+    ? undefined
+    : new ThresholdAbortSink({
+      thresholds: o.abortOn,
+      metrics: (): MetricAccumulator => metrics.profiling,
+      stop: () => cancel.abort(),
+    });
+  const gone = new ServerGoneSink({
+    concurrency: phaseConcurrency(profilingPhase),
+    target: o.targets.map((t) => `${t.scheme}://${t.hostHeader}`).join(", "),
     stop: () => cancel.abort(),
   });
   const dispatch = new DispatchSink();
@@ -104,10 +120,17 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
       concurrency: phaseConcurrency(profilingPhase),
     })
     : config.ui === "simple"
-    ? new ProgressSink({ phases: spec.phases, isTty: o.isTty, write })
+    ? new ProgressSink({
+      phases: spec.phases,
+      isTty: o.isTty,
+      write,
+      live,
+      metrics,
+      pipeIntervalMs: config.progressEvery * 1000,
+    })
     : undefined;
   const sinks: RecordSink[] = [metrics, dispatch, load, live];
-  for (const sink of [progress, gate, abort, ...(o.sinks ?? [])]) {
+  for (const sink of [progress, gate, gone, abort, ...(o.sinks ?? [])]) {
     if (sink !== undefined) sinks.push(sink);
   }
   const bus = new RecordBus(sinks, metrics.measure);
@@ -117,9 +140,11 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
   const io = new IoYield();
   const processor = new RecordProcessor({
     counter: o.counter,
+    renderInput: o.renderInput,
     useServerTokenCount: config.useServerTokenCount,
     yieldToIo: io.wait,
     onProcessed: (r) => bus.measured(r),
+    onNotice: (message) => logger.info(message),
   });
 
   const onStop = () => {
@@ -179,7 +204,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     o.stop?.removeEventListener("abort", onStop);
     logger.beforeConsoleWrite = undefined;
     try {
-      await processor.drain();
+      await processor.drain(o.stop);
     } finally {
       o.counter?.close();
       io.close();
@@ -192,9 +217,10 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     outcome,
     dispatch,
     load,
-    cancelled: cancel.signal.aborted && gate?.tripped === undefined && abort?.tripped === undefined,
+    cancelled: cancel.signal.aborted && !stoppedItself(),
     thresholdExceeded: gate?.tripped,
     thresholdAborted: abort?.tripped,
+    serverGone: gone.tripped,
     benchmarkId,
     startEpochMs,
     endEpochMs: endAt !== undefined ? timeOriginMs + endAt : undefined,

@@ -19,10 +19,36 @@ function numbers(flag: string, items: readonly string[]): number[] {
 }
 
 /**
+ * The verbatim system prompt: `--system-prompt`, or the text of `--system-prompt-file` read now (AIPerf reads it
+ * once at start, so a missing file fails before anything is sent).
+ * @throws {InputError} when the file cannot be read or is empty.
+ */
+function systemPromptOf(config: ProfileConfig): string | undefined {
+  if (config.systemPromptFile === undefined) return config.systemPrompt;
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(config.systemPromptFile);
+  } catch (error) {
+    throw new InputError(
+      `--system-prompt-file ${config.systemPromptFile}: cannot be read (${(error as Error).message})`,
+    );
+  }
+  if (text.trim() === "") throw new InputError(`--system-prompt-file ${config.systemPromptFile} is empty`);
+  return text;
+}
+
+/**
  * @param rankings the endpoint takes rankings tasks (a query and passages), synthesized per the `--rankings-*` options
  * @throws {InputError} for a malformed --seq-dist or --random-range-ratio.
  */
 export function datasetOptions(config: ProfileConfig, rankings = false): LoadDatasetOptions {
+  if (config.datasetFilter.length > 0) {
+    // AIPerf passes filters only to public datasets that declare them (its exgentic ones); others are refused.
+    throw new InputError(
+      `--dataset-filter ${config.datasetFilter.join(",")}: --public-dataset ${config.publicDataset} takes no ` +
+        "filters (no public dataset infermeter reads declares any); remove it.",
+    );
+  }
   let seqDist, rangeRatio;
   try {
     seqDist = config.seqDist === undefined ? undefined : parseSequenceDistribution(config.seqDist);
@@ -35,8 +61,10 @@ export function datasetOptions(config: ProfileConfig, rankings = false): LoadDat
     rangeRatio,
     promptCorpus: config.promptCorpus,
     inputFile: config.inputFile,
+    strict: config.strictDataset,
     publicDataset: config.publicDataset,
     publicDatasetLimit: config.requestCount ?? config.conversationNum,
+    hfSubset: config.hfSubset,
     customDatasetType: config.customDatasetType,
     numEntries: config.conversationNum ?? config.numDatasetEntries,
     islMean: config.syntheticInputTokensMean,
@@ -49,7 +77,9 @@ export function datasetOptions(config: ProfileConfig, rankings = false): LoadDat
     turnDelayStddev: config.conversationTurnDelayStddev,
     turnDelayRatio: config.conversationTurnDelayRatio,
     ignoreTraceDelays: config.ignoreTraceDelays,
-    blockSize: config.islBlockSize,
+    turnDelayCapMs: config.interTurnDelayCapSeconds === undefined ? undefined : config.interTurnDelayCapSeconds * 1000,
+    systemPrompt: systemPromptOf(config),
+    loaderOptions: config as unknown as Readonly<Record<string, unknown>>,
     conversationNum: config.conversationNum,
     batchSize: config.promptBatchSize,
     sharedSystemPromptLength: config.sharedSystemPromptLength,

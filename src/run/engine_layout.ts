@@ -1,6 +1,5 @@
 /** How many engine shards a run gets and where they run: threads or processes, pinned to cores where there are enough. */
 import { allowedCores, formatCpuList } from "../runtime/thread_affinity.ts";
-import { InputError } from "../base/input_error.ts";
 
 /** Descriptors a shard process keeps beside its connections (stdio, event loop, workers, log files). */
 export const FD_RESERVE = 256;
@@ -59,28 +58,46 @@ export function engineLayout(shards: number, asProcesses: boolean): {
   };
 }
 
-/** At most this many shard processes per core this process may use: beyond it they only compete for the cores. */
-export const SHARD_PROCESSES_PER_CORE = 8;
+/** What bounds the number of shard processes on this machine. */
+export interface ShardMachine {
+  /** Cores this process may use (its affinity set). */
+  readonly cores: number;
+  /** This process's open-file limit (soft): each child holds three pipes here (stdin, stdout, stderr). */
+  readonly fdLimit: number;
+}
+
+/** Shard processes per core at most: more would only queue on the cores and skew every timestamp. */
+export const SHARD_PROCESSES_PER_CORE = 4;
+/** Shard processes of one run at most, whatever the machine. */
+export const MAX_SHARD_PROCESSES = 256;
 
 /**
- * Refuses a process layout the machine cannot hold (a `--concurrency` of 1e12 would start millions of processes):
- * at most {@linkcode SHARD_PROCESSES_PER_CORE} per usable core (at least 16).
- * @throws {InputError} naming the count, the limits it comes from and the fix.
+ * The most `infermeter shard` processes one run may start here: {@link SHARD_PROCESSES_PER_CORE} per core, within
+ * the parent's open-file limit (three pipes per child beside {@link FD_RESERVE}), and at most
+ * {@link MAX_SHARD_PROCESSES}; at least 1.
  */
-export function checkShardProcesses(
-  count: number,
-  load: { readonly concurrency?: number; readonly perProcess: number },
-  cores = allowedCores()?.length ?? navigator.hardwareConcurrency,
-): void {
-  const max = Math.max(16, cores * SHARD_PROCESSES_PER_CORE);
-  if (count <= max) return;
-  const per = Number.isFinite(load.perProcess)
-    ? ` (each holds at most ${load.perProcess} connections under the ` +
-      "open-file limit)"
-    : "";
-  throw new InputError(
-    `--concurrency ${load.concurrency} needs ${count} shard processes${per}, more than this machine's ${cores} ` +
-      `cores can run (at most ${max}); lower the concurrency, raise the open-file limit (ulimit -n), or spread the ` +
-      "load over several machines (infermeter kube run).",
-  );
+export function maxShardProcesses(machine: ShardMachine): number {
+  const byCores = machine.cores * SHARD_PROCESSES_PER_CORE;
+  const byFds = Math.floor((machine.fdLimit - FD_RESERVE) / 3);
+  return Math.max(1, Math.min(byCores, byFds, MAX_SHARD_PROCESSES));
+}
+
+/**
+ * Why a run cannot use `shards` processes of `perProcess` connections each on `machine`, or undefined: the input
+ * error (exit 2) to give before any process is started.
+ */
+export function shardProcessProblem(
+  run: { readonly shards: number; readonly concurrency?: number; readonly perProcess?: number },
+  machine: ShardMachine,
+): string | undefined {
+  const most = maxShardProcesses(machine);
+  if (run.shards <= most) return undefined;
+  const need = run.concurrency !== undefined && run.perProcess !== undefined && Number.isFinite(run.perProcess)
+    ? `--concurrency ${run.concurrency.toLocaleString("en-US")} needs ${run.shards.toLocaleString("en-US")} shard ` +
+      `processes of ${run.perProcess.toLocaleString("en-US")} connections each`
+    : `${run.shards.toLocaleString("en-US")} shard processes were asked for`;
+  return `${need}, but this machine runs at most ${most} (${SHARD_PROCESSES_PER_CORE} per core on ${machine.cores} ` +
+    `core${machine.cores === 1 ? "" : "s"}, 3 pipes each within the open-file limit of ` +
+    `${machine.fdLimit.toLocaleString("en-US")}, ${MAX_SHARD_PROCESSES} in all); raise the open-file limit ` +
+    "(ulimit -n), lower --concurrency or --workers, or spread the run over machines (infermeter kube).";
 }

@@ -68,6 +68,7 @@ export async function executeRun(plan: RunPlan, run: OpenRun, o: ExecuteOptions)
       }
       : undefined,
     counter: run.counter,
+    renderInput: plan.workload.renderInput,
     config,
     spec,
     targets: plan.endpoint.targets,

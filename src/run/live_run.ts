@@ -19,7 +19,7 @@ export interface LivePhase {
   /** Records delivered by the engine so far (successes and errors). */
   readonly completed: number;
   readonly errors: number;
-  /** Requests the phase is to send, when count-bounded or a file sent once. */
+  /** Requests the phase is to send, when count-bounded or a trace replayed once. */
   readonly expected?: number;
   /** The phase's duration, when time-bounded, s. */
   readonly durationSec?: number;

@@ -1,128 +1,124 @@
 /**
- * The phases of a profile run, resolved once from the config and the dataset (AIPerf's priority: a timestamped
- * dataset's fixed schedule > request rate > concurrency), as data for the engine: each a load strategy with its
- * options, plus stop conditions.
+ * The phases of a profile run, resolved once from the config and the dataset, as data for the engine: each a load
+ * strategy with its options, plus stop conditions. Which strategy runs and how its options are read is the
+ * strategies' own business (`timing/load_strategies.ts`): a mode an option asks for (`selectedBy`), else the first
+ * whose `fallback` accepts — a timestamped dataset's replay before the closed loop, AIPerf's priority. What is
+ * generic lives here: stop conditions, the warmup, prefill limits, cancellation and the one line each phase says
+ * about itself at start.
  */
 import type { ProfileConfig } from "../config/profile_config.ts";
-import type { OpenLoopPattern } from "../timing/arrival_pattern.ts";
-import type { PhaseSpec } from "../timing/phase_spec.ts";
-import type { ConcurrencyOptions } from "../timing/concurrency_strategy.ts";
-import type { RequestRateOptions } from "../timing/request_rate_strategy.ts";
-import { type FixedScheduleOptions, scheduleStarts } from "../timing/fixed_schedule_strategy.ts";
-import type { StrategySpec } from "../timing/load_strategy.ts";
-import type { UserCentricOptions } from "../timing/user_centric_strategy.ts";
-import { InputError } from "../base/input_error.ts";
+import type { Registry } from "../base/registry.ts";
+import { optionIsSet } from "../base/option_spec.ts";
+import type { PhaseName, PhaseSpec } from "../timing/phase_spec.ts";
+import type {
+  DatasetShape,
+  LoadStrategyEntry,
+  StrategyPlan,
+  StrategyPlanInput,
+  StrategySpec,
+} from "../timing/load_strategy.ts";
+import { LOAD_STRATEGIES } from "../timing/load_strategies.ts";
+import type { StopSpec } from "../timing/stop_conditions.ts";
+import { plural, secondsText } from "../timing/describe_load.ts";
 
-/** What the phases need to know of the prepared dataset. */
-export interface DatasetShape {
-  /** Each conversation's first-turn timestamp (ms), where the dataset has them. */
-  readonly startTimestamps: readonly (number | undefined)[];
-  /** Requests in one pass over the dataset (every turn of every conversation). */
-  readonly totalTurns: number;
-  readonly conversations: number;
-  /** Turns of each conversation (for the requests of a windowed replay); undefined = unknown. */
-  readonly turnCounts?: readonly number[];
-  /** The dataset came from a file (then one pass over it is the default request count). */
-  readonly fromFile: boolean;
-}
+export type { DatasetShape } from "../timing/load_strategy.ts";
 
 export interface LoadPlans {
   readonly phases: readonly PhaseSpec[];
-  /** Things the user should know about how the load was resolved (one sentence each). */
+  /** Things the user should know about how the load was resolved (one sentence each), then one line per phase. */
   readonly notices: readonly string[];
+  /** Options that were set but have no effect in the modes the phases run (one sentence each). */
+  readonly warnings: readonly string[];
 }
 
+/** Which options were given rather than defaulted (`concurrency`, `fixedSchedule`, `benchmarkGracePeriod`, …). */
+export type GivenOptions = Readonly<Partial<Record<string, boolean>>>;
+
+/** Warmup options that stand in for a profiling option during the warmup. */
+const WARMUP_OVERRIDES: Readonly<Record<string, string>> = {
+  concurrency: "warmupConcurrency",
+  concurrencyRampDuration: "warmupConcurrencyRampDuration",
+  requestRate: "warmupRequestRate",
+  requestRateRampDuration: "warmupRequestRateRampDuration",
+  arrivalPattern: "warmupArrivalPattern",
+  prefillConcurrency: "warmupPrefillConcurrency",
+  prefillConcurrencyRampDuration: "warmupPrefillConcurrencyRampDuration",
+};
+
+/** A config and which of its options were given, read the way strategies read them. */
+class PlanValues {
+  constructor(
+    readonly values: Readonly<Record<string, unknown>>,
+    readonly givenKeys: GivenOptions,
+    readonly strategies: Registry<LoadStrategyEntry>,
+  ) {}
+
+  given = (key: string): boolean => this.givenKeys[key] === true;
+
+  /** Set: a value other than `false`; for an option with a default, given too. */
+  isSet(key: string): boolean {
+    const spec = this.strategies.entries().flatMap((e) => e.options).find((o) => keyOf(o) === key);
+    return optionIsSet(spec, this.values[key], this.given(key));
+  }
+
+  /** The strategies some set option asks for. */
+  asked(): LoadStrategyEntry[] {
+    return this.strategies.entries().filter((entry) => entry.selectedBy.some((key) => this.isSet(key)));
+  }
+}
+
+/** Requests a file dataset sends when no bound is given (AIPerf 0.13's default). */
+export const FILE_DEFAULT_REQUEST_COUNT = 10;
+
 /**
- * Profiling: a dataset whose every conversation starts at a timestamp is replayed on its schedule (with a given
- * `--concurrency` as a cap) unless `--request-rate` or `--user-centric-rate` asks otherwise, which is then said; else
- * request rate, else concurrency; `--user-centric-rate` runs users. Without a request count or a duration, a file
- * dataset is sent once: each conversation, all its turns.
+ * Profiling, then a warmup before it when one is bounded. Without a request count, a duration or a conversation
+ * number, a file dataset sends 10 requests (AIPerf 0.13; a shorter file wraps), a replayed trace each conversation
+ * once.
+ *
+ * @param given which options were given (the strategies read `concurrency`, `fixedSchedule`; the user-centric grace
+ *   period reads `benchmarkGracePeriod`)
+ * @param strategies the registry to plan from (a copy with more entries in tests)
+ * @throws {InputError} when the selected strategy cannot run with these values or this dataset.
  */
 export function loadPlans(
   config: ProfileConfig,
   dataset: DatasetShape,
-  given: { readonly concurrency: boolean; readonly fixedSchedule?: boolean; readonly benchmarkGracePeriod?: boolean },
+  given: GivenOptions,
+  strategies: Registry<LoadStrategyEntry> = LOAD_STRATEGIES,
 ): LoadPlans {
-  const notices: string[] = [];
-  const durationMs = config.benchmarkDuration !== undefined ? config.benchmarkDuration * 1000 : undefined;
+  const values = config as unknown as Readonly<Record<string, unknown>>;
+  const profilingValues = new PlanValues(values, given, strategies);
   const stamped = dataset.startTimestamps.length > 0 && dataset.startTimestamps.every((t) => t !== undefined);
-  const userCentric = config.userCentricRate !== undefined;
-  const fixedAsked = given.fixedSchedule === true && config.fixedSchedule;
-  if (fixedAsked && !stamped) {
-    throw new InputError(
-      "--fixed-schedule replays timestamps, but not every conversation's first turn has one; add a timestamp to " +
-        "each, or remove --fixed-schedule.",
-    );
-  }
-  // --no-fixed-schedule keeps the load options even for a timestamped dataset (AIPerf).
-  const replay = stamped &&
-    (fixedAsked || (given.fixedSchedule !== true && config.requestRate === undefined && !userCentric));
-  let starts = replay ? scheduleStarts(dataset.startTimestamps) : [];
-  if (replay) {
-    const from = config.fixedScheduleStartOffset ?? -Infinity;
-    const to = config.fixedScheduleEndOffset ?? Infinity;
-    starts = starts.filter((s) => s.atMs >= from && s.atMs <= to);
-    if (starts.length === 0) {
-      throw new InputError(
-        "--fixed-schedule-start-offset/--fixed-schedule-end-offset leave no conversation to replay; widen the window.",
-      );
+  const notices: string[] = [];
+
+  const profilingInput = phaseInput(profilingValues, config.concurrency, dataset, stamped, "profiling");
+  const profilingEntry = select(profilingValues, profilingInput, strategies);
+  const profilingPlan = profilingEntry.plan(profilingInput);
+  notices.push(...profilingPlan.notices ?? []);
+  const asked = profilingValues.asked();
+  if (stamped && asked.length > 0 && profilingEntry.followsTimestamps !== true) {
+    const selector = profilingEntry.selectedBy.find((key) => profilingValues.isSet(key));
+    if (selector !== undefined) {
+      notices.push(`The dataset's timestamps are not used: ${flagOf(selector, strategies)} sets the send times.`);
     }
   }
-  const windowed = replay && starts.length < dataset.conversations;
-  // A file is sent once by default: each of its conversations, every turn of each.
-  const onePass = dataset.fromFile && durationMs === undefined && config.requestCount === undefined;
-  const sessionCount = onePass ? (windowed ? starts.length : dataset.conversations) : (
+
+  const durationMs = config.benchmarkDuration !== undefined ? config.benchmarkDuration * 1000 : undefined;
+  // Given no bound, a file sends AIPerf 0.13's 10 requests (wrapping a shorter file); a replayed trace is sent once:
+  // each of its conversations (those the strategy runs), every turn of each.
+  const unbounded = dataset.fromFile && durationMs === undefined && config.requestCount === undefined &&
+    config.conversationNum === undefined;
+  const replay = profilingEntry.followsTimestamps === true;
+  const onePass = unbounded && replay;
+  const requestCount = unbounded && !replay ? FILE_DEFAULT_REQUEST_COUNT : config.requestCount;
+  const sessionCount = onePass ? (profilingPlan.onePass?.sessions ?? dataset.conversations) : (
     config.requestCount === undefined && durationMs === undefined ? config.conversationNum : undefined
   );
-  // User-centric users run whole sessions: AIPerf waits for all of them after the duration unless told otherwise.
-  const gracePeriodMs = userCentric && !given.benchmarkGracePeriod ? Infinity : config.benchmarkGracePeriod * 1000;
-  const stops = defined({ requestCount: config.requestCount, sessionCount, durationMs, gracePeriodMs });
-  let expectedRequests = dataset.totalTurns;
-  if (windowed && dataset.turnCounts !== undefined) {
-    expectedRequests = starts.reduce((n, s) => n + dataset.turnCounts![s.conversationIndex], 0);
-  }
-  const pattern: OpenLoopPattern = config.arrivalPattern === "concurrency_burst" ? "poisson" : config.arrivalPattern;
-  const rateRampMs = config.requestRateRampDuration !== undefined ? config.requestRateRampDuration * 1000 : undefined;
-  let strategy: StrategySpec;
-  if (replay) {
-    // The config's concurrency defaults to 1 for a closed loop; a replayed trace is capped only when asked.
-    const offsetMs = config.fixedScheduleStartOffset ?? (config.fixedScheduleAutoOffset ? starts[0].atMs : 0);
-    const options: FixedScheduleOptions = {
-      starts,
-      offsetMs,
-      concurrency: given.concurrency ? config.concurrency : undefined,
-    };
-    strategy = { name: "fixed_schedule", options: defined(options) };
-    notices.push(
-      "The dataset has timestamps: each conversation starts at its own (trace replay)" +
-        (windowed ? `; ${starts.length} of ${dataset.conversations} conversations are in the window.` : "."),
-    );
-  } else if (userCentric) {
-    if (stamped) notices.push("The dataset's timestamps are not used: --user-centric-rate sets the send times.");
-    const options: UserCentricOptions = {
-      rate: config.userCentricRate!,
-      users: config.numUsers!,
-      sessionTurns: Math.max(1, Math.round(dataset.totalTurns / Math.max(1, dataset.conversations))),
-      concurrency: config.concurrency,
-    };
-    strategy = { name: "user_centric_rate", options: defined(options) };
-  } else if (config.requestRate !== undefined) {
-    if (stamped) notices.push("The dataset's timestamps are not used: --request-rate sets the send times.");
-    const options: RequestRateOptions = {
-      rate: config.requestRate,
-      pattern,
-      smoothness: config.arrivalSmoothness,
-      concurrency: config.concurrency,
-      rampMs: rateRampMs,
-    };
-    strategy = { name: "request_rate", options: defined(options) };
-  } else {
-    const options: ConcurrencyOptions = {
-      concurrency: config.concurrency ?? 1,
-      rampMs: config.concurrencyRampDuration !== undefined ? config.concurrencyRampDuration * 1000 : undefined,
-    };
-    strategy = { name: "concurrency", options: defined(options) };
-  }
+  const gracePeriodMs = profilingEntry.waitsForSessions === true && !given.benchmarkGracePeriod
+    ? Infinity
+    : config.benchmarkGracePeriod * 1000;
+  const stops = defined<StopSpec>({ requestCount, sessionCount, durationMs, gracePeriodMs });
+  const strategy: StrategySpec = { name: profilingEntry.name, options: profilingPlan.options };
   const prefillRampMs = config.prefillConcurrencyRampDuration !== undefined
     ? config.prefillConcurrencyRampDuration * 1000
     : undefined;
@@ -130,68 +126,164 @@ export function loadPlans(
     name: "profiling",
     strategy,
     stops,
-    ...(onePass ? { expectedRequests } : {}),
+    ...(onePass ? { expectedRequests: profilingPlan.onePass?.requests ?? dataset.totalTurns } : {}),
     ...(config.prefillConcurrency === undefined ? {} : { prefillConcurrency: config.prefillConcurrency }),
     ...(prefillRampMs === undefined ? {} : { prefillRampMs }),
     ...(config.requestCancellationRate !== undefined && config.requestCancellationRate > 0
       ? { cancellation: { percent: config.requestCancellationRate, delayMs: config.requestCancellationDelay * 1000 } }
       : {}),
   };
+
   const phases: PhaseSpec[] = [];
-  const warmup = warmupPhase(config, strategy, pattern);
-  if (warmup !== undefined) phases.push(warmup);
+  const used = [profilingEntry];
+  const warmup = warmupPhase(config, given, profilingEntry, dataset, strategies);
+  if (warmup !== undefined) {
+    phases.push(warmup.phase);
+    used.push(warmup.entry);
+    notices.push(`Warmup: ${describePhase(warmup.phase, warmup.entry)}.`);
+  }
   phases.push(profiling);
-  return { phases, notices };
+  notices.push(`Profiling: ${describePhase(profiling, profilingEntry)}.`);
+  if (unbounded && !replay) {
+    notices.push(`No --request-count, --benchmark-duration or --conversation-num: sending ${requestCount} requests.`);
+  }
+  return { phases, notices, warnings: unusedOptionWarnings(profilingValues, used, strategies) };
+}
+
+/** What a strategy is planned from, for one phase. */
+function phaseInput(
+  values: PlanValues,
+  concurrency: number | undefined,
+  dataset: DatasetShape,
+  stamped: boolean,
+  phase: PhaseName,
+): StrategyPlanInput {
+  return { values: values.values, given: values.given, concurrency, dataset, stamped, phase };
+}
+
+/** The strategy a phase runs: the one an option asks for, else the first whose fallback accepts. */
+function select(
+  values: PlanValues,
+  input: StrategyPlanInput,
+  strategies: Registry<LoadStrategyEntry>,
+): LoadStrategyEntry {
+  const asked = values.asked();
+  if (asked.length > 0) return asked[0];
+  const fallback = strategies.entries().find((entry) => entry.fallback?.(input) === true);
+  if (fallback === undefined) throw new RangeError("no load strategy accepts a run that asks for none");
+  return fallback;
 }
 
 /**
- * The warmup (AIPerf): there is one when a request count, a duration or a session count bounds it; it inherits the
- * profiling load unless `--warmup-concurrency` / `--warmup-request-rate` / `--warmup-prefill-concurrency` say
- * otherwise; a replayed trace warms up in a closed loop. Requests are never cancelled on purpose in the warmup, and
- * its grace period (after `--warmup-duration`) is unbounded unless given.
+ * The warmup (AIPerf): there is one when a request count, a duration or a session count bounds it. It runs the
+ * profiling mode with the warmup's own concurrency, rate and prefill limit where given (`--warmup-request-rate`
+ * asks for the open loop); a mode that warms up in a closed loop (a replayed trace) gets the closed loop. Requests
+ * are never cancelled on purpose in the warmup, and its grace period (after `--warmup-duration`) is unbounded
+ * unless given.
  */
-function warmupPhase(config: ProfileConfig, profiling: StrategySpec, pattern: OpenLoopPattern): PhaseSpec | undefined {
+function warmupPhase(
+  config: ProfileConfig,
+  given: GivenOptions,
+  profilingEntry: LoadStrategyEntry,
+  dataset: DatasetShape,
+  strategies: Registry<LoadStrategyEntry>,
+): { phase: PhaseSpec; entry: LoadStrategyEntry } | undefined {
   const count = config.warmupRequestCount !== undefined && config.warmupRequestCount > 0
     ? config.warmupRequestCount
     : undefined;
   if (count === undefined && config.warmupDuration === undefined && config.numWarmupSessions === undefined) {
     return undefined;
   }
-  const concurrency = config.warmupConcurrency ?? config.concurrency;
-  let strategy: StrategySpec;
-  if (config.warmupRequestRate !== undefined) {
-    const options: RequestRateOptions = {
-      rate: config.warmupRequestRate,
-      pattern,
-      smoothness: config.arrivalSmoothness,
-      concurrency,
-    };
-    strategy = { name: "request_rate", options: defined(options) };
-  } else if (profiling.name === "fixed_schedule" || profiling.name === "concurrency") {
-    const inherited = profiling.name === "concurrency" ? profiling.options as ConcurrencyOptions : undefined;
-    const options: ConcurrencyOptions = { ...inherited, concurrency: concurrency ?? 1 };
-    strategy = { name: "concurrency", options: defined(options) };
-  } else {
-    strategy = {
-      name: profiling.name,
-      options: defined({ ...(profiling.options as Record<string, unknown>), concurrency }),
-    };
+  const record = config as unknown as Readonly<Record<string, unknown>>;
+  const overridden: Record<string, unknown> = { ...record };
+  const warmupGiven: Record<string, boolean | undefined> = { ...given };
+  const overriding: string[] = [];
+  for (const [key, warmupKey] of Object.entries(WARMUP_OVERRIDES)) {
+    if (record[warmupKey] === undefined) continue;
+    overridden[key] = record[warmupKey];
+    warmupGiven[key] = true;
+    overriding.push(key);
   }
-  const prefill = config.warmupPrefillConcurrency ?? config.prefillConcurrency;
-  return {
+  const values = new PlanValues(overridden, warmupGiven, strategies);
+  const input = phaseInput(values, overridden.concurrency as number | undefined, dataset, false, "warmup");
+  // A warmup option that selects a mode (`--warmup-request-rate`) asks for it; otherwise the profiling mode runs.
+  const askedByWarmup = strategies.entries().find((entry) => entry.selectedBy.some((key) => overriding.includes(key)));
+  const entry = askedByWarmup ??
+    (profilingEntry.warmsUpClosedLoop === true
+      ? strategies.entries().find((e) => e.selectedBy.length === 0 && e.fallback?.(input) === true)
+      : profilingEntry);
+  if (entry === undefined) throw new RangeError("no load strategy runs a closed-loop warmup");
+  const plan: StrategyPlan<unknown> = entry.plan(input);
+  const prefill = overridden.prefillConcurrency as number | undefined;
+  const prefillRamp = overridden.prefillConcurrencyRampDuration as number | undefined;
+  const phase: PhaseSpec = {
     name: "warmup",
-    strategy,
-    stops: defined({
+    strategy: { name: entry.name, options: plan.options },
+    stops: defined<StopSpec>({
       requestCount: count,
       sessionCount: config.numWarmupSessions,
       durationMs: config.warmupDuration !== undefined ? config.warmupDuration * 1000 : undefined,
       gracePeriodMs: config.warmupGracePeriod !== undefined ? config.warmupGracePeriod * 1000 : Infinity,
     }),
     ...(prefill === undefined ? {} : { prefillConcurrency: prefill }),
+    ...(prefill === undefined || prefillRamp === undefined ? {} : { prefillRampMs: prefillRamp * 1000 }),
   };
+  return { phase, entry };
+}
+
+/** The strategy's own line, then what stops the phase: "closed loop, 8 sessions in flight; 100 requests". */
+export function describePhase(phase: PhaseSpec, entry: LoadStrategyEntry): string {
+  const stops: string[] = [];
+  if (phase.stops.requestCount !== undefined) stops.push(plural(phase.stops.requestCount, "request"));
+  if (phase.stops.sessionCount !== undefined) stops.push(plural(phase.stops.sessionCount, "session"));
+  if (phase.stops.durationMs !== undefined) {
+    const grace = phase.stops.gracePeriodMs;
+    stops.push(
+      `${secondsText(phase.stops.durationMs)}` +
+        (grace === undefined || grace === Infinity
+          ? " (then every answer is awaited)"
+          : ` (+ ${secondsText(grace)} grace)`),
+    );
+  }
+  const limits = [
+    phase.prefillConcurrency !== undefined ? `at most ${phase.prefillConcurrency} awaiting a first token` : "",
+    phase.cancellation !== undefined ? `${phase.cancellation.percent}% cancelled on purpose` : "",
+  ].filter((s) => s !== "");
+  return entry.describe(phase.strategy.options) + (limits.length > 0 ? `, ${limits.join(", ")}` : "") +
+    (stops.length > 0 ? `; stops after ${stops.join(" or ")}` : "");
+}
+
+/** Options of strategies no phase runs: they have no effect (an asked mode's conflicts were refused at parse time). */
+function unusedOptionWarnings(
+  values: PlanValues,
+  used: readonly LoadStrategyEntry[],
+  strategies: Registry<LoadStrategyEntry>,
+): string[] {
+  const warnings: string[] = [];
+  const usedKeys = new Set(used.flatMap((e) => [...e.options.map(keyOf), ...(e.reads ?? [])]));
+  for (const entry of strategies.entries()) {
+    for (const spec of entry.options) {
+      const key = keyOf(spec);
+      if (key === undefined || usedKeys.has(key) || entry.selectedBy.includes(key) || !values.isSet(key)) continue;
+      warnings.push(
+        `${spec.flags[0]} has no effect: it applies to the ${entry.name} load mode, and this run uses ` +
+          `${used.map((e) => e.name).filter((n, i, all) => all.indexOf(n) === i).join(" and ")}.`,
+      );
+    }
+  }
+  return warnings;
+}
+
+function keyOf(spec: { readonly flags: readonly string[] }): string | undefined {
+  return "key" in spec ? (spec as { key: string }).key : undefined;
+}
+
+function flagOf(key: string, strategies: Registry<LoadStrategyEntry>): string {
+  const spec = strategies.entries().flatMap((e) => e.options).find((o) => keyOf(o) === key);
+  return spec?.flags[0] ?? key;
 }
 
 /** `o` without its undefined fields (plans are compared and cloned as data). */
-function defined<T extends object>(o: T): T {
+function defined<T extends object>(o: { [K in keyof T]: T[K] | undefined }): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }

@@ -163,8 +163,9 @@ export async function probeServers(plan: RunPlan, run: OpenRun, o: OpenOptions &
   const telemetry = probeTelemetry(config);
   telemetry.catch(() => {});
   const identity = readServerIdentity(endpoint.probe).catch(() => undefined);
-  const reaches = await Promise.all(endpoint.targets.map((t) => checkReachable(t)));
+  const reaches = await Promise.all(endpoint.targets.map((t) => checkReachable(t, undefined, o.stop)));
   const reach = reaches.find((r) => !r.ok) ?? reaches[0];
+  if (o.stop?.aborted) return { ok: false, end: "interrupted_before_start" } as const;
   if (!reach.ok) {
     logger.error(reach.message!);
     return { ok: false, end: "unreachable" } as const;

@@ -17,7 +17,9 @@ import { type JsonObject, runInfoJson } from "../export/json_export.ts";
 import { ensureFdLimit } from "../runtime/fd_limit.ts";
 import { buildRunSpec, type RunSpec } from "./run_spec.ts";
 import type { ResolvedEndpoint } from "./resolve_endpoint.ts";
-import { checkShardProcesses, defaultShards, engineLayout, FD_RESERVE } from "./engine_layout.ts";
+import { defaultShards, engineLayout, FD_RESERVE, shardProcessProblem } from "./engine_layout.ts";
+import { allowedCores } from "../runtime/thread_affinity.ts";
+import { InputError } from "../base/input_error.ts";
 import type { Output } from "./outputs/output.ts";
 import { selectOutputs } from "./outputs/output_registry.ts";
 import type { Logger } from "../ui/logger.ts";
@@ -63,6 +65,8 @@ export interface PlanOptions {
   readonly logger: Logger;
   /** The model names to run with (given, or discovered from the server). */
   readonly modelNames: readonly string[];
+  /** Ctrl-C: stops a long dataset build (an `InterruptedError`). */
+  readonly signal?: AbortSignal;
 }
 
 export async function planRun(endpoint: ResolvedEndpoint, o: PlanOptions): Promise<RunPlan> {
@@ -87,6 +91,7 @@ export async function planRun(endpoint: ResolvedEndpoint, o: PlanOptions): Promi
       streaming: endpoint.streaming,
       targets: endpoint.targets,
       logger: o.logger,
+      signal: o.signal,
       onTokenizer: (tokenizerSpec, loaded) => {
         loadedTokenizer = loaded;
         if (config.useServerTokenCount) return;
@@ -120,7 +125,11 @@ export async function planRun(endpoint: ResolvedEndpoint, o: PlanOptions): Promi
       inputConfig: toInputConfig(config) as JsonObject,
       runInfo: runInfoJson({ randomSeed: workload.seed, cliCommand: parsed.redactedCommand }, benchmarkId),
       outputs: selectOutputs(config),
-      notices: [...workload.plans.notices.map((text) => ({ level: "info" as const, text })), ...layout.notices],
+      notices: [
+        ...workload.plans.notices.map((text) => ({ level: "info" as const, text })),
+        ...workload.plans.warnings.map((text) => ({ level: "warning" as const, text })),
+        ...layout.notices,
+      ],
       counter,
       loadedTokenizer,
     };
@@ -143,7 +152,13 @@ function planLayout(config: ProfileConfig, workload: RunSpec, threadShards: numb
   const asProcesses = config.workersMode === "processes" ||
     (config.workersMode === "auto" && fds !== undefined && sockets > fds.hard);
   const shards = asProcesses ? Math.max(threadShards, Math.ceil((concurrency ?? 0) / perProcess)) : threadShards;
-  if (asProcesses) checkShardProcesses(shards, { concurrency, perProcess });
+  const problem = asProcesses
+    ? shardProcessProblem({ shards, concurrency, perProcess }, {
+      cores: allowedCores()?.length ?? navigator.hardwareConcurrency,
+      fdLimit: fds?.soft ?? Number.MAX_SAFE_INTEGER,
+    })
+    : undefined;
+  if (problem !== undefined) throw new InputError(problem);
   if (!asProcesses && fds !== undefined && fds.soft < sockets) {
     notices.push({
       level: "warning",

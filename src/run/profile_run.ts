@@ -10,6 +10,7 @@ import type { ProfileOutcome } from "./run_outcome.ts";
 import { resolveArtifactDir } from "../export/artifact_paths.ts";
 import type { Logger } from "../ui/logger.ts";
 import { VERSION } from "../base/version.ts";
+import { InterruptedError } from "../base/interrupted_error.ts";
 import type { CollectOptions } from "./collect_records.ts";
 import type { LiveRun } from "./live_run.ts";
 import type { RecordSink } from "./record_sink.ts";
@@ -66,7 +67,14 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
       artifactDir: resolveArtifactDir(parsed.config),
     };
   }
-  const plan = await planRun(endpoint, { logger, modelNames: models.modelNames });
+  const plan = await planRun(endpoint, { logger, modelNames: models.modelNames, signal: stop }).catch((err) => {
+    if (err instanceof InterruptedError) return undefined;
+    throw err;
+  });
+  if (plan === undefined) {
+    logger.warning("Interrupted before the benchmark started; nothing was sent.");
+    return { end: "interrupted_before_start", artifactDir: resolveArtifactDir(parsed.config) };
+  }
   await using run = await openRun(plan, { logger, stop });
   const probed = local
     ? await probeServers(plan, run, { logger, stop, discovered: parsed.config.modelNames.length === 0 })

@@ -10,9 +10,10 @@ import { type SummaryJsonInfo, summaryJsonObject } from "../export/json_export.t
 import type { Logger } from "../ui/logger.ts";
 import { finishTelemetry, type TelemetryResult } from "./telemetry_session.ts";
 import { type ClientFacts, clientFacts } from "./client_facts.ts";
-import { buildResultView, clientVerdicts, viewMetricsOf } from "../metrics/result_view.ts";
+import { describeLostShards } from "../engine/coordinate_shards.ts";
+import { buildResultView, clientVerdicts, streamingVerdict, viewMetricsOf } from "../metrics/result_view.ts";
 import { evaluateThresholds, thresholdsJson, thresholdVerdict } from "../report/run_thresholds.ts";
-import { notWrittenLine, renderConsole } from "./run_console.ts";
+import { type ConsoleMode, notWrittenLine, renderConsole } from "./run_console.ts";
 import type { UnwrittenFile } from "./unwritten_file.ts";
 import type { ExecutedRun } from "./execute_run.ts";
 import type { OpenRun } from "./open_run.ts";
@@ -58,6 +59,7 @@ export async function publishRun(
       inputConfig: plan.inputConfig,
       outputTokens: summary.metrics.find((m) => m.tag === "total_osl")?.value,
       maxWidth: width,
+      sliceDurationMs: plan.config.sliceDuration === undefined ? undefined : plan.config.sliceDuration * 1000,
     });
   const { view, thresholds } = judgedView(plan, summary, client);
   const info: SummaryJsonInfo = {
@@ -71,10 +73,26 @@ export async function publishRun(
     warmup: executed.metrics.warmup?.summarize(),
     infermeter: client.json,
     telemetryData: telemetry?.telemetryData,
+    incompleteReason: executed.cancelled
+      ? "cancelled"
+      : executed.thresholdExceeded
+      ? "failed_request_threshold"
+      : executed.serverGone
+      ? "server_gone"
+      : executed.thresholdAborted
+      ? "threshold_abort"
+      : (executed.outcome?.lostShards?.length ?? 0) > 0
+      ? "shards_lost"
+      : undefined,
     ...(thresholds.length === 0 ? {} : { thresholds: thresholdsJson(thresholds) }),
   };
   const results = { summary, info, telemetry };
-  const render = (written: readonly OutputFile[], unwritten: readonly UnwrittenFile[], base: PublishContext) =>
+  const renderMode = (
+    written: readonly OutputFile[],
+    unwritten: readonly UnwrittenFile[],
+    base: PublishContext,
+    mode: ConsoleMode,
+  ) =>
     renderConsole({
       view,
       summary,
@@ -84,17 +102,28 @@ export async function publishRun(
       cancelled: executed.cancelled,
       exports: footerOrder(written),
       client: client.overhead,
-      sections: plan.outputs.map((out) => out.console?.(base, width)).filter((t): t is string => t !== undefined),
+      sections: plan.outputs.flatMap((out) => {
+        const text = out.console?.(base, width);
+        return text === undefined ? [] : [{ text, compact: out.compactConsole === true }];
+      }),
       width,
       unwritten,
-    });
+    }, mode);
+  // The console file keeps every table (AIPerf's alone with --console aiperf); the terminal shows --console's choice.
+  const fileMode: ConsoleMode = plan.config.console === "aiperf" ? "aiperf" : "full";
+  let printed: (() => string) | undefined;
+  const render = (written: readonly OutputFile[], unwritten: readonly UnwrittenFile[], base: PublishContext) => {
+    printed = () => renderMode(written, unwritten, base, plan.config.console);
+    return renderMode(written, unwritten, base, fileMode);
+  };
   const written = await writeOutputs(plan, run, executed.outputSinks, results, render);
   const { unwritten } = written;
   const consoleText = written.consoleText!;
+  const shownText = plan.config.console === fileMode ? consoleText : printed!();
   const consoleUnwritten = unwritten.find((u) => u.label === "Console Export");
   const shown = o.printed === "headline"
-    ? `${consoleText.slice(0, consoleText.indexOf("\n\n"))}\n  Results: ${plan.dir}/`
-    : consoleText;
+    ? `${shownText.slice(0, shownText.indexOf("\n\n"))}\n  Results: ${plan.dir}/`
+    : shownText;
   (o.print ?? console.log)(consoleUnwritten === undefined ? shown : `${shown}\n${notWrittenLine(consoleUnwritten)}`);
   const end = runEnd(executed, summary, unwritten, thresholds.filter((t) => !t.ok).length, logger);
   logger.info(`Results saved to: ${plan.dir}/`);
@@ -121,6 +150,7 @@ export async function writeOutputs(
   render?: (written: readonly OutputFile[], unwritten: readonly UnwrittenFile[], ctx: PublishContext) => string,
 ): Promise<{ consoleText?: string; unwritten: readonly UnwrittenFile[] }> {
   const writer = new GuardedWriter(run.logger);
+  const shared = new Map<string, unknown>();
   let consoleText: string | undefined;
   const context = (sink?: PublishContext["sink"]): PublishContext => ({
     config: plan.config,
@@ -133,6 +163,8 @@ export async function writeOutputs(
     unwritten: writer.unwritten,
     log: { path: run.logPath, failure: run.logFile.failure },
     timeOriginMs: performance.timeOrigin,
+    shared,
+    outputs: plan.outputs,
   });
   for (let i = 0; i < plan.outputs.length; i++) {
     const output = plan.outputs[i];
@@ -150,11 +182,14 @@ export async function writeOutputs(
 function judgedView(plan: RunPlan, summary: RunSummary, client: ClientFacts) {
   const metrics = viewMetricsOf(summary);
   const requests = { ok: summary.successCount, errors: summary.errorCount };
-  const thresholds = evaluateThresholds(plan.endpoint.thresholds, buildResultView(metrics, { requests }));
+  const plain = buildResultView(metrics, { requests });
+  const thresholds = evaluateThresholds(plan.endpoint.thresholds, plain);
+  const streaming = streamingVerdict(plain);
   const view = buildResultView(metrics, {
     requests,
     verdicts: [
       ...thresholds.map(thresholdVerdict),
+      ...(streaming === undefined ? [] : [streaming]),
       ...clientVerdicts({
         ...(client.load.targetRate === null
           ? {}
@@ -215,6 +250,7 @@ function runEnd(
   logger: Logger,
 ): ProfileEnd {
   let end: ProfileEnd = "completed";
+  const lost = executed.outcome?.lostShards ?? [];
   if (executed.thresholdAborted !== undefined) {
     logger.error(executed.thresholdAborted);
     end = "thresholds_failed";
@@ -224,9 +260,15 @@ function runEnd(
   } else if (executed.thresholdExceeded) {
     logger.error(executed.thresholdExceeded);
     end = "threshold_exceeded";
+  } else if (executed.serverGone) {
+    logger.error(executed.serverGone);
+    end = "server_gone";
   } else if (summary.successCount === 0) {
     logger.error(`all ${summary.errorCount} requests failed; see the error summary above.`);
     end = "all_failed";
+  } else if (lost.length > 0) {
+    logger.error(describeLostShards(lost, executed.outcome?.shardCount ?? lost.length));
+    end = "shards_lost";
   } else if (thresholdsFailed > 0) {
     logger.error(`${thresholdsFailed} threshold${thresholdsFailed === 1 ? "" : "s"} failed (marked ✗ above).`);
     end = "thresholds_failed";

@@ -80,6 +80,8 @@ export async function resolveEndpoint(parsed: ParsedProfile): Promise<ResolvedEn
       tokenizesInput: adapter.capabilities.tokenizesInput,
       supportsReasoning: adapter.capabilities.supportsReasoning,
       goodput: config.goodput.length > 0,
+      serverTokenCounts: config.useServerTokenCount,
+      supportsAudio: adapter.capabilities.media?.includes("audio") ?? false,
     },
     thresholds,
   };

@@ -19,20 +19,31 @@ export interface ConsoleParts {
   readonly cancelled: boolean;
   readonly exports: readonly { label: string; path: string }[];
   readonly client?: ClientOverhead;
-  /** The outputs' own sections (server metrics, GPU telemetry tables). */
-  readonly sections: readonly string[];
+  /** The outputs' own sections (server metrics, GPU telemetry tables), and whether compact mode shows each. */
+  readonly sections: readonly { readonly text: string; readonly compact: boolean }[];
   readonly width: number;
   readonly unwritten: readonly UnwrittenFile[];
 }
 
-export function renderConsole(p: ConsoleParts): string {
+/**
+ * What the console shows (`--console`): `compact` — the headline, AIPerf's main metrics table, the errors and the
+ * footer (what a first run needs); `full` — the headline and every table (time-weighted, usage, server metrics, GPUs);
+ * `aiperf` — exactly AIPerf's tables and footer, no headline.
+ */
+export type ConsoleMode = "compact" | "full" | "aiperf";
+
+export function renderConsole(p: ConsoleParts, mode: ConsoleMode = "full"): string {
+  const headline = mode === "aiperf"
+    ? ""
+    : renderHeadline(p.view, { what: p.what, durationSec: p.summary.benchmarkDurationSec, cancelled: p.cancelled });
+  const rows = mode === "compact" ? p.view.rows.filter((r) => r.group === "llm") : p.view.rows;
+  // AIPerf prints the Error Summary before the metric tables.
   const parts = [
-    renderHeadline(p.view, { what: p.what, durationSec: p.summary.benchmarkDurationSec, cancelled: p.cancelled }),
-    renderMetricsTables(p.view.rows, { metricsTitle: p.metricsTitle, maxWidth: p.width }),
+    headline,
+    renderErrorSummary(p.summary, { maxWidth: p.width }),
+    renderMetricsTables(rows, { metricsTitle: p.metricsTitle, maxWidth: p.width }),
   ];
-  const errors = renderErrorSummary(p.summary, { maxWidth: p.width });
-  if (errors) parts.push(errors);
-  parts.push(...p.sections);
+  parts.push(...p.sections.filter((s) => mode !== "compact" || s.compact).map((s) => s.text));
   parts.push(
     renderFooter({
       cliCommand: p.cliCommand,

@@ -18,6 +18,10 @@ export type ProfileEnd =
   | "interrupted_before_start"
   /** A server could not be reached; nothing was sent. */
   | "unreachable"
+  /** The server went away mid-run (a run of connection failures); the records up to then were written. */
+  | "server_gone"
+  /** Some engine shards were lost (killed, crashed): what they streamed is kept, the run is partial. */
+  | "shards_lost"
   /** Ran, but some result files could not be written (a full disk); the rest and the console summary were. */
   | "results_unwritten";
 

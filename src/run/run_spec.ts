@@ -8,14 +8,19 @@ import type { ParsedProfile } from "../config/parse_profile_args.ts";
 import type { ProfileConfig } from "../config/profile_config.ts";
 import { loadDataset } from "../dataset/load_dataset.ts";
 import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
-import { loadChatTemplate } from "../tokenizer/chat_template.ts";
+import { type ChatMessage, loadChatTemplate } from "../tokenizer/chat_template.ts";
 import { bodySettings, prepareConversations, type PreparedConversation } from "../engine/prepared_conversation.ts";
 import { endpointPath, requestHeaders } from "../engine/request_headers.ts";
 import { requestPath } from "../endpoints/endpoint_adapter.ts";
 import type { ShardSpec } from "../engine/run_shard.ts";
 import { SeededRandom } from "../base/seeded_random.ts";
 import type { Target } from "../transport/http_exchange.ts";
-import { DEFAULT_TOKENIZER_SPEC, defaultTokenizerFor, resolveTokenizer } from "../tokenizer/load_tokenizer.ts";
+import {
+  DEFAULT_TOKENIZER_SPEC,
+  defaultTokenizerFor,
+  resolveTokenizer,
+  resolveTokenizerSpec,
+} from "../tokenizer/load_tokenizer.ts";
 import type { LazyTokenizer, Tokenizer } from "../tokenizer/tokenizer.ts";
 import { type Logger, sinceStart } from "../ui/logger.ts";
 import { InputError } from "../base/input_error.ts";
@@ -34,6 +39,8 @@ export interface RunSpec {
   readonly spec: ShardSpec;
   /** The request path (after `--endpoint`). */
   readonly path: string;
+  /** `--apply-chat-template` on an API with chat messages: renders a prompt built at send time for its ISL. */
+  readonly renderInput?: (messages: readonly ChatMessage[]) => string;
 }
 
 export interface RunSpecContext {
@@ -49,6 +56,8 @@ export interface RunSpecContext {
    * the tokenizer when it was loaded here (a file tokenizer; the builtin one loads lazily).
    */
   readonly onTokenizer?: (tokenizerSpec: string, loaded: Tokenizer | undefined) => void;
+  /** Stops loading and preparing the dataset (Ctrl-C): `InterruptedError` is thrown. */
+  readonly signal?: AbortSignal;
 }
 
 export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
@@ -59,11 +68,16 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
   // the default path this thread never builds its tables (15–50 ms of start-up); a file tokenizer loads here.
   // Without --tokenizer, the model's own from the local Hugging Face cache (AIPerf's counts), else the builtin one.
   const auto = parsed.sources.tokenizer === "default"
-    ? defaultTokenizerFor(config.modelNames[0], Deno.env.toObject())
+    ? defaultTokenizerFor(config.modelNames[0], Deno.env.toObject(), config.tokenizerRevision)
     : undefined;
   if (auto !== undefined) logger.info(auto.notice);
   if (auto?.details !== undefined) logger.debug(auto.details);
-  const tokenizerSpec = auto?.spec ?? config.tokenizer;
+  let tokenizerSpec: string;
+  try {
+    tokenizerSpec = auto?.spec ?? resolveTokenizerSpec(config.tokenizer, Deno.env.toObject(), config.tokenizerRevision);
+  } catch (err) {
+    throw new InputError((err as Error).message);
+  }
   const tokenizer = await resolveTokenizer(tokenizerSpec).catch((err: Error) => {
     throw new InputError(err.message);
   });
@@ -87,6 +101,8 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
     ...datasetOptions(config, adapter.capabilities.syntheticInput === "rankings"),
     tokenizer,
     rng,
+    signal: c.signal,
+    warn: (message) => logger.warning(message),
   }).catch((err: Error) => {
     // Synthetic options that cannot go together (--seq-dist with --random-range-ratio, …) are input errors.
     throw err instanceof RangeError ? new InputError(err.message) : err;
@@ -96,6 +112,7 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
     streaming,
     useLegacyMaxTokens: config.useLegacyMaxTokens,
     useServerTokenCount: config.useServerTokenCount,
+    perChunkUsage: config.perChunkUsage,
     extraInputs: config.extraInputs,
   });
   const conversations = await prepareConversations(dataset, {
@@ -109,13 +126,14 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
     tokenizer,
     chatTemplate,
     cacheBust: config.cacheBust,
+    signal: c.signal,
   });
   logger.debug(`request bodies prepared ${sinceStart()}`);
   const totalTurns = conversations.reduce((n, conv) => n + conv.turns.length, 0);
   logger.info(
     `Dataset: ${totalTurns} ${dataset.source} entr${totalTurns === 1 ? "y" : "ies"}` +
       (totalTurns !== conversations.length ? ` in ${conversations.length} sessions` : "") +
-      (config.inputFile ? ` from ${config.inputFile}` : ""),
+      (config.inputFile ? ` from ${config.inputFile}` : "") + (dataset.description ? ` (${dataset.description})` : ""),
   );
   const plans = loadPlans(config, {
     startTimestamps: conversations.map((conv) => conv.turns[0].timestampMs),
@@ -142,6 +160,8 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
       userHeaders: config.headers,
     }),
     timeoutMs: config.requestTimeoutSeconds * 1000,
+    ...(config.sessionHeader === undefined ? {} : { sessionHeader: config.sessionHeader }),
+    maxResponseBytes: config.maxResponseBytes,
     conversations,
     bodySettings: settings,
     keepRaw: config.exportLevel === "raw",
@@ -149,5 +169,8 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
     seed,
     phases: plans.phases,
   };
-  return { seed, tokenizerSpec, tokenizer, conversations, totalTurns, plans, spec, path };
+  const renderInput = chatTemplate !== undefined && adapter.chatMessages !== undefined
+    ? (messages: readonly ChatMessage[]) => chatTemplate.render(messages)
+    : undefined;
+  return { seed, tokenizerSpec, tokenizer, conversations, totalTurns, plans, spec, path, renderInput };
 }

@@ -6,11 +6,11 @@
  * the same record bus and accumulators as in-process shards, so the merge is exact.
  */
 import type { Phase, RequestRecord } from "../records/request_record.ts";
-import type { BenchmarkOutcome, ShardProcessInfo } from "../engine/run_benchmark.ts";
-import type { ShardOutcome } from "../engine/run_shard.ts";
+import type { BenchmarkOutcome } from "../engine/run_benchmark.ts";
 import type { TransportActivity } from "../transport/http_client.ts";
 import { clientCommand, type SelfCommand } from "../runtime/self_command.ts";
-import { decodeShardMessage, encodeShardMessage, readLines, type ToShardProcess } from "./shard_stream.ts";
+import { processLink } from "../engine/shard_lines.ts";
+import { coordinateShards } from "../engine/coordinate_shards.ts";
 
 export interface ShardProcessesOptions {
   readonly count: number;
@@ -58,110 +58,39 @@ export async function runShardProcesses(o: ShardProcessesOptions): Promise<Bench
     ];
     return new Deno.Command(command.execPath, { args, stdin: "piped", stdout: "piped", stderr: "inherit" }).spawn();
   });
-  const writers = children.map((c) => c.stdin.getWriter());
-  const encoder = new TextEncoder();
-  const tell = (i: number, m: ToShardProcess) =>
-    writers[i].write(encoder.encode(encodeShardMessage(m))).catch(() => {});
-  const activities: (readonly TransportActivity[])[] = children.map(() => []);
-  o.onActivity?.(() => activities.flat());
-
-  let ready = 0;
-  let allReady!: () => void;
-  const readyAll = new Promise<void>((r) => allReady = r);
-  const started = new Set<Phase>();
-  const infos: ShardProcessInfo[] = children.map((c) => ({ pid: c.pid, peakRssBytes: 0 }));
-  const cpuMs: number[] = children.map(() => 0);
-  const onAbort = () => children.forEach((_, i) => tell(i, { t: "cancel" }));
-  o.signal.addEventListener("abort", onAbort, { once: true });
-
-  const readChild = async (i: number): Promise<ShardOutcome> => {
-    let outcome: ShardOutcome | undefined;
-    let failure: string | undefined;
-    let n = 0;
-    for await (const line of readLines(children[i].stdout)) {
-      n++;
-      if (line.length === 0) continue;
-      const m = decodeShardMessage(line, n);
-      switch (m.t) {
-        case "hello":
-          if (m.timeOriginMs !== performance.timeOrigin) {
-            throw new Error(`engine shard process ${i} counts time from another origin (${m.timeOriginMs})`);
-          }
-          break;
-        case "ready":
-          if (++ready === o.count) allReady();
-          break;
-        case "started":
-          infos[i] = { ...infos[i], startLatenessMs: m.latenessMs };
-          break;
-        case "phase":
-          if (!started.has(m.phase)) {
-            started.add(m.phase);
-            o.onPhaseStart?.(m.phase, m.at);
-          }
-          break;
-        case "r":
-          o.onRecord(m.r);
-          break;
-        case "activity":
-          activities[i] = m.activities;
-          break;
-        case "done":
-          outcome = m.outcome;
-          infos[i] = { ...infos[i], peakRssBytes: m.peakRssBytes };
-          cpuMs[i] = m.cpuMs ?? 0;
-          break;
-        case "failed":
-          failure = m.message;
-          break;
-      }
-    }
-    const status = await children[i].status;
-    if (failure !== undefined) throw new Error(`engine shard process ${i} failed: ${failure}`);
-    if (outcome === undefined) {
-      throw new Error(`engine shard process ${i} exited (code ${status.code}) before it finished`);
-    }
-    return outcome;
+  const merged = await coordinateShards({
+    links: children.map((c) => processLink(c)),
+    timeOriginMs: performance.timeOrigin,
+    signal: o.signal,
+    onRecord: o.onRecord,
+    onPhaseStart: o.onPhaseStart,
+    onActivity: o.onActivity,
+    sharedStartDelayMs: o.startDelayMs ?? 100,
+    describe: (i) => `engine shard process ${i}`,
+  });
+  // From the shared start (the earliest shard's) to the last shard's end: the time the CPU figures cover.
+  const starts = merged.reports.flatMap((r) => r.startEpochMs === undefined ? [] : [r.startEpochMs]);
+  const wallMs = starts.length > 0 ? performance.timeOrigin + performance.now() - Math.min(...starts) : 0;
+  const used = merged.reports.reduce((a, r) => a + (r.cpuMs ?? 0), 0);
+  return {
+    shards: merged.outcomes,
+    shardCount: o.count,
+    lostShards: merged.lost,
+    pinning: merged.pinning,
+    // The children report user and system time together.
+    cpu: {
+      userMs: used,
+      systemMs: 0,
+      wallMs,
+      percentOfCore: wallMs > 0 ? used / wallMs * 100 : 0,
+      percentPerShard: wallMs > 0 ? used / wallMs * 100 / o.count : 0,
+    },
+    processes: merged.reports.map((r, i) => ({
+      pid: r.pid ?? children[i].pid,
+      peakRssBytes: r.peakRssBytes ?? 0,
+      startLatenessMs: r.latenessMs,
+    })),
+    profilingStartedAt: merged.profilingStartedAt,
+    profilingEndedAt: merged.profilingEndedAt,
   };
-
-  const reading = children.map((_, i) => readChild(i));
-  // A child that fails before it is ready must not leave the others waiting for a start.
-  const failedEarly = Promise.race(reading.map((p) => p.then(() => new Promise<never>(() => {}))));
-  try {
-    await Promise.race([readyAll, failedEarly]);
-    if (!o.signal.aborted) {
-      const epochMs = performance.timeOrigin + performance.now() + (o.startDelayMs ?? 100);
-      await Promise.all(children.map((_, i) => tell(i, { t: "start", epochMs })));
-    }
-    const wallStart = performance.now();
-    const outcomes = await Promise.all(reading);
-    const wallMs = performance.now() - wallStart;
-    const profiling = outcomes.map((s) => s.profiling).filter((p) => p !== undefined);
-    const used = cpuMs.reduce((a, b) => a + b, 0);
-    return {
-      shards: outcomes,
-      // The children report user and system time together.
-      cpu: {
-        userMs: used,
-        systemMs: 0,
-        wallMs,
-        percentOfCore: wallMs > 0 ? used / wallMs * 100 : 0,
-        percentPerShard: wallMs > 0 ? used / wallMs * 100 / o.count : 0,
-      },
-      processes: infos,
-      profilingStartedAt: profiling.length ? Math.min(...profiling.map((p) => p.startedAt)) : undefined,
-      profilingEndedAt: profiling.length ? Math.max(...profiling.map((p) => p.endedAt)) : undefined,
-    };
-  } catch (err) {
-    for (const c of children) {
-      try {
-        c.kill("SIGTERM");
-      } catch { /* already gone */ }
-    }
-    await Promise.allSettled(reading);
-    throw err;
-  } finally {
-    o.signal.removeEventListener("abort", onAbort);
-    await Promise.all(writers.map((w) => w.close().catch(() => {})));
-  }
 }

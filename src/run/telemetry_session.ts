@@ -8,7 +8,7 @@ import type { JsonObject } from "../export/json_export.ts";
 import { gpuEfficiency, summarizeGpus } from "../telemetry/gpu_telemetry.ts";
 import type { ServerMetricsReport } from "../telemetry/server_metrics_export.ts";
 import { endpointInfo, summarizeServerMetrics, type Window } from "../telemetry/server_metrics_summary.ts";
-import { TelemetryCollector, type TelemetryProbe } from "../telemetry/telemetry_collector.ts";
+import { serverMetricsFlushMs, TelemetryCollector, type TelemetryProbe } from "../telemetry/telemetry_collector.ts";
 import { renderGpuTable, renderServerMetricsTable } from "../telemetry/telemetry_tables.ts";
 
 /**
@@ -25,6 +25,7 @@ export async function probeTelemetry(config: ProfileConfig): Promise<TelemetryPr
     serverMetrics,
     gpuUrls: config.gpuTelemetryUrls,
     gpuTelemetry,
+    flushPeriodMs: serverMetricsFlushMs((name) => Deno.env.get(name)),
   });
 }
 
@@ -47,16 +48,18 @@ export interface TelemetryFinish {
   /** Total output tokens of the profiling phase, for tokens per joule. */
   readonly outputTokens?: number;
   readonly maxWidth: number;
+  /** `--slice-duration` in ms: server metrics get time slices too. */
+  readonly sliceDurationMs?: number;
 }
 
 /** Stops scraping and summarizes what was collected. */
 export async function finishTelemetry(collector: TelemetryCollector, f: TelemetryFinish): Promise<TelemetryResult> {
-  await collector.stop();
+  await collector.stop({ endEpochMs: f.window.endMs });
   const server = collector.serverScrapes();
   let serverReport: ServerMetricsReport | undefined;
   let serverTable: string | undefined;
   if (server.length > 0) {
-    const metrics = summarizeServerMetrics(server, f.window);
+    const metrics = summarizeServerMetrics(server, f.window, { sliceDurationMs: f.sliceDurationMs });
     serverReport = {
       benchmarkId: f.benchmarkId,
       infermeterVersion: f.infermeterVersion,

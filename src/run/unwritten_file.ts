@@ -13,13 +13,17 @@ export interface UnwrittenFile {
   readonly linesWritten?: number;
   /** Per-record files: lines lost from the failure on. */
   readonly linesDropped?: number;
+  /** Per-record files: the file could not be cut back to its last whole line and ends in part of one. */
+  readonly partialLastLine?: boolean;
 }
 
 /** One line for the log and the console: what was lost and what was kept. */
 export function describeUnwritten(file: UnwrittenFile): string {
   const kept = file.linesDropped === undefined
     ? ""
-    : ` (${file.linesWritten ?? 0} records kept, ${file.linesDropped} lost)`;
+    : ` (${file.linesWritten ?? 0} records kept, ${file.linesDropped} lost${
+      file.partialLastLine ? "; the file ends in part of a line, which is not one of the kept records" : ""
+    })`;
   return `could not write ${file.path}: ${file.reason}${kept}`;
 }
 

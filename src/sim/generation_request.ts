@@ -19,6 +19,8 @@ export interface GenerationRequest {
   readonly promptTokenIds: number;
   /** What the request asks of reasoning; undefined for an API whose answers carry no reasoning text. */
   readonly reasoning: ReasoningRequest | undefined;
+  /** Texts of an OpenAI Predicted Outputs `prediction` (`{type: "content", content}`); absent when none. */
+  readonly predictionTexts?: readonly string[];
 }
 
 export interface ReasoningRequest {

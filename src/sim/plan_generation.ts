@@ -23,6 +23,16 @@ export interface GenerationPlan {
   readonly reasoningTokens: number;
   readonly contentTokens: number;
   readonly finishReason: FinishReason;
+  /** `--usage-details`: what the usage reports beyond the counts. */
+  readonly details?: UsageDetails;
+}
+
+/** The usage details of `--usage-details`. */
+export interface UsageDetails {
+  /** Prompt tokens found in the prefix cache. */
+  readonly cachedTokens: number;
+  /** Tokens of the request's `prediction`; 0 without one. */
+  readonly predictionTokens: number;
 }
 
 export type PlanSettings = Pick<SimOptions, "maxDefaultTokens" | "eosRate" | "reasoningTokens" | "reasoning">;

@@ -17,7 +17,7 @@
  * References: https://docs.nvidia.com/nim/large-language-models/latest/reference/api-reference.html and vLLM's
  * OpenAI-compatible server (https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html).
  */
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { VERSION } from "../base/version.ts";
 import type { Tokenizer } from "../tokenizer/tokenizer.ts";
 import { badRequest, isJsonObject, requireObject } from "./request_fields.ts";
@@ -43,64 +43,84 @@ export interface ServerInfoDeps {
   readonly startedAt: number;
 }
 
+/** The routes added here, in the order `serve-sim --help` lists them. */
+export const SERVER_INFO_ROUTES = [
+  { method: "GET", path: "/v1/health/live" },
+  { method: "GET", path: "/v1/health/ready" },
+  { method: "GET", path: "/health" },
+  { method: "GET", path: "/metrics" },
+  { method: "GET", path: "/v1/metrics" },
+  { method: "GET", path: "/v1/version" },
+  { method: "GET", path: "/version" },
+  { method: "GET", path: "/v1/metadata" },
+  { method: "GET", path: "/v1/manifest" },
+  { method: "GET", path: "/v1/license" },
+  { method: "POST", path: "/tokenize" },
+  { method: "POST", path: "/detokenize" },
+] as const;
+
+type InfoPath = (typeof SERVER_INFO_ROUTES)[number]["path"];
+
 export function addServerInfoRoutes(app: Hono, o: SimOptions, deps: ServerInfoDeps): void {
   const readyAt = deps.startedAt + o.loadDelaySeconds * 1000;
   const ready = () => performance.now() >= readyAt;
   const json = (value: unknown, status = 200) => new Response(JSON.stringify(value), { status, headers: JSON_HEADERS });
   const notReady = () => json({ object: "health.response", message: "Service is not ready." }, 503);
+  const metrics = () => new Response(deps.metricsText(), { status: 200, headers: PROMETHEUS_HEADERS });
 
-  app.get("/v1/health/live", () => json({ object: "health.response", message: "Service is live." }));
-  app.get(
-    "/v1/health/ready",
-    () => ready() ? json({ object: "health.response", message: "Service is ready." }) : notReady(),
-  );
-  app.get("/health", () => ready() ? json({ status: "ok" }) : notReady());
-  app.get("/metrics", () => new Response(deps.metricsText(), { status: 200, headers: PROMETHEUS_HEADERS }));
-  app.get("/v1/metrics", () => new Response(deps.metricsText(), { status: 200, headers: PROMETHEUS_HEADERS }));
-  app.get("/v1/version", () => json({ release: SIM_RELEASE, api: SIM_API_VERSION }));
-  app.get("/version", () => json({ version: SIM_RELEASE }));
-  app.get("/v1/metadata", () =>
-    json({
-      version: SIM_RELEASE,
-      assetInfo: [],
-      licenseInfo: licenseInfo(),
-      modelInfo: o.models.map((m) => ({ modelUrl: `sim://${m}`, shortName: m })),
-      repository_override: "",
-      selectedModelProfileId: SIM_PROFILE_ID,
-    }));
-  app.get("/v1/manifest", () =>
-    json({
-      profiles: [{
-        id: SIM_PROFILE_ID,
-        model: o.models[0],
-        release: SIM_RELEASE,
-        tags: { llm_engine: "infermeter-sim", precision: "none", tp: "1", pp: "1", profile: "latency" },
-      }],
-    }));
-  app.get("/v1/license", () => json({ ...licenseInfo(), content: LICENSE }));
-
-  app.post("/tokenize", async (c) => {
-    try {
-      const body = requireObject(await readJson(c.req.raw));
-      const text = tokenizeText(body);
-      const tokens = deps.tokenizer.encode(text);
-      return json({ count: tokens.length, max_model_len: MAX_MODEL_LEN, tokens, token_strs: null });
-    } catch (e) {
-      return errorResponse(e);
-    }
-  });
-  app.post("/detokenize", async (c) => {
-    try {
-      const body = requireObject(await readJson(c.req.raw));
-      const tokens = body.tokens;
-      if (!Array.isArray(tokens) || !tokens.every((t) => Number.isInteger(t) && t >= 0)) {
-        throw badRequest("'tokens' must be a list of token ids.", "tokens");
+  // One handler per listed route (the type makes a route without a handler, or a handler without a listing, an
+  // error), so the help's list is the served list.
+  const handlers: Record<InfoPath, (c: Context) => Response | Promise<Response>> = {
+    "/v1/health/live": () => json({ object: "health.response", message: "Service is live." }),
+    "/v1/health/ready": () => ready() ? json({ object: "health.response", message: "Service is ready." }) : notReady(),
+    "/health": () => ready() ? json({ status: "ok" }) : notReady(),
+    "/metrics": metrics,
+    "/v1/metrics": metrics,
+    "/v1/version": () => json({ release: SIM_RELEASE, api: SIM_API_VERSION }),
+    "/version": () => json({ version: SIM_RELEASE }),
+    "/v1/metadata": () =>
+      json({
+        version: SIM_RELEASE,
+        assetInfo: [],
+        licenseInfo: licenseInfo(),
+        modelInfo: o.models.map((m) => ({ modelUrl: `sim://${m}`, shortName: m })),
+        repository_override: "",
+        selectedModelProfileId: SIM_PROFILE_ID,
+      }),
+    "/v1/manifest": () =>
+      json({
+        profiles: [{
+          id: SIM_PROFILE_ID,
+          model: o.models[0],
+          release: SIM_RELEASE,
+          tags: { llm_engine: "infermeter-sim", precision: "none", tp: "1", pp: "1", profile: "latency" },
+        }],
+      }),
+    "/v1/license": () => json({ ...licenseInfo(), content: LICENSE }),
+    // Bodies are read through Hono's request, which caches them: the request journal may have read them first.
+    "/tokenize": async (c) => {
+      try {
+        const body = requireObject(await readJson(c.req));
+        const tokens = deps.tokenizer.encode(tokenizeText(body));
+        return json({ count: tokens.length, max_model_len: MAX_MODEL_LEN, tokens, token_strs: null });
+      } catch (e) {
+        return errorResponse(e);
       }
-      return json({ prompt: deps.tokenizer.decode(tokens as number[]) });
-    } catch (e) {
-      return errorResponse(e);
-    }
-  });
+    },
+    "/detokenize": async (c) => {
+      try {
+        const body = requireObject(await readJson(c.req));
+        const tokens = body.tokens;
+        if (!Array.isArray(tokens) || !tokens.every((t) => Number.isInteger(t) && t >= 0)) {
+          throw badRequest("'tokens' must be a list of token ids.", "tokens");
+        }
+        return json({ prompt: deps.tokenizer.decode(tokens as number[]) });
+      } catch (e) {
+        return errorResponse(e);
+      }
+    },
+  };
+  for (const route of SERVER_INFO_ROUTES) app.on(route.method, route.path, handlers[route.path]);
 }
 
 function licenseInfo() {
@@ -114,7 +134,7 @@ function licenseInfo() {
   };
 }
 
-async function readJson(req: Request): Promise<unknown> {
+async function readJson(req: { text(): Promise<string> }): Promise<unknown> {
   const text = await req.text();
   try {
     return JSON.parse(text);

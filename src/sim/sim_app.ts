@@ -27,15 +27,17 @@ import { Hono } from "hono";
 import type { Registry } from "../base/registry.ts";
 import type { Tokenizer } from "../tokenizer/tokenizer.ts";
 import type { GenerationRequest } from "./generation_request.ts";
-import { planGeneration } from "./plan_generation.ts";
+import { planGeneration, type UsageDetails } from "./plan_generation.ts";
+import { PrefixCache } from "./prefix_cache.ts";
 import type { RequestRecorder } from "./request_journal.ts";
 import { RequestSeeder } from "./request_seeder.ts";
 import { simErrorBody, SimRequestError } from "./sim_error.ts";
-import { resolveSimOptions, type SimOptions } from "./sim_options.ts";
+import { resolveSimOptions, type SimOptions, type SimServerTimingStyle } from "./sim_options.ts";
 import type { ReplyContext, SimRoute } from "./sim_route.ts";
 import { SIM_ROUTES } from "./sim_route_registry.ts";
 import { SimStats } from "./sim_stats.ts";
 import { addServerInfoRoutes } from "./server_info_routes.ts";
+import { SimSlots } from "./sim_slots.ts";
 import { SseEmitter } from "./sse_emitter.ts";
 import { type ScheduledHandle, StreamScheduler } from "./stream_scheduler.ts";
 import { TokenClock } from "./token_clock.ts";
@@ -52,6 +54,9 @@ export interface SimDeps {
   readonly stats?: SimStats;
   /** Timer for slow responses; pass one to abort its streams on shutdown. @default new StreamScheduler() */
   readonly scheduler?: StreamScheduler;
+  /** The capacity: slots and their FIFO queue (shared with the server, which turns waiters away on shutdown).
+   * @default new SimSlots(options.slots) */
+  readonly slots?: SimSlots;
   /** The inference routes served. @default SIM_ROUTES */
   readonly routes?: Registry<SimRoute>;
   /** Told of every request as it arrives (`--record-requests`); undefined = nothing is recorded, at no cost.
@@ -77,7 +82,8 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
   const zeroLatency = o.ttftMs === 0 && o.itlMs === 0;
   const encoder = new TextEncoder();
   const countCache = new Map<string, number>();
-  const vllm = new VllmMetrics(o.models[0]);
+  const slots = deps.slots ?? new SimSlots(o.slots);
+  const vllm = new VllmMetrics(o.models[0], () => slots.waiting);
   const dcgm = o.dcgmGpus > 0 ? new DcgmMetrics(o.dcgmGpus, () => stats.inFlight) : undefined;
 
   const countText = (text: string): number => {
@@ -88,6 +94,12 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
     countCache.set(text, n);
     return n;
   };
+
+  const prefixCache = new PrefixCache();
+  const usageDetailsOf = (request: GenerationRequest): UsageDetails => ({
+    cachedTokens: prefixCache.lookUp(request.promptTexts, request.promptTexts.map(countText)),
+    predictionTokens: (request.predictionTexts ?? []).reduce((n, text) => n + countText(text), 0),
+  });
 
   const promptTokensOf = (request: GenerationRequest): number => {
     let n = request.promptTokenIds;
@@ -107,10 +119,16 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       }, due);
     });
 
-  const generate = async (req: BodySource, route: SimRoute, path: string): Promise<Response> => {
+  const generate = async (req: BodySource, route: SimRoute, path: string, signal: AbortSignal): Promise<Response> => {
     const arrival = performance.now();
     stats.begin();
     let streaming = false;
+    let holding = false;
+    const releaseSlot = () => {
+      if (!holding) return;
+      holding = false;
+      slots.release();
+    };
     try {
       const text = await req.text();
       let json: unknown;
@@ -145,9 +163,22 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
         await waitUntil(performance.now() + o.stallMs);
       }
       if (cut) stats.fault("disconnect");
+      // Generation starts when a slot is free: the wait is queueing, part of what the client sees as TTFT.
+      const wait = await slots.acquire(signal);
+      if (wait !== "admitted") {
+        const status = wait === "gone" ? 499 : 503;
+        stats.count(path, status);
+        return new Response(simErrorBody(status, "server_error", "The server is shutting down."), {
+          status,
+          headers: JSON_HEADERS,
+        });
+      }
+      holding = true;
+      const start = performance.now();
       const answer = (body: string | ReadableStream<Uint8Array>, headers: Record<string, string>) =>
         new Response(cut ? cutShort(body) : body, { status: 200, headers });
-      const plan = planGeneration(request, promptTokensOf(request), o, rng.derive("length"));
+      const planned = planGeneration(request, promptTokensOf(request), o, rng.derive("length"));
+      const plan = o.usageDetails ? { ...planned, details: usageDetailsOf(request) } : planned;
       const ids = rng.derive("id");
       const reply: ReplyContext = {
         id: `${route.idPrefix}${hex8(ids.nextUint32())}${hex8(ids.nextUint32())}`,
@@ -156,6 +187,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
         plan,
         emitSendTimes: o.emitSendTimes,
         embeddingDimensions: o.embeddingDimensions,
+        llamaCppTimings: o.serverTiming === "llama.cpp" ? { arrival } : undefined,
       };
       const words = new WordSource(rng.derive("words"));
       const clock = new TokenClock(o, rng.derive("latency"));
@@ -171,6 +203,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
           outputTokens,
           ttftSec: ((firstAt ?? end) - arrival) / 1000,
           e2eSec: (end - arrival) / 1000,
+          queueSec: (start - arrival) / 1000,
           finishReason,
         });
       };
@@ -179,12 +212,12 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       if (!request.stream) {
         // An answer without tokens (embeddings, rankings, images) takes the time to first token.
         const lastDue = total > 0 ? clock.advance(total) : clock.next();
-        if (lastDue > 0) await waitUntil(arrival + lastDue);
+        if (lastDue > 0) await waitUntil(start + lastDue);
         const reasoning = words.take(plan.reasoningTokens);
         const content = words.take(plan.contentTokens);
         stats.outputTokensTotal += total;
         done(total, undefined, finishReason);
-        return answer(call.body(reply, reasoning, content), JSON_HEADERS);
+        return answer(call.body(reply, reasoning, content), timingHeaders(o.serverTiming, arrival));
       }
 
       const emitter = new SseEmitter({
@@ -202,11 +235,11 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       }
       streaming = true;
       return answer(
-        timedStream(
-          emitter,
-          arrival,
-          (firstAt, complete) => complete ? done(emitter.tokensSent, firstAt, finishReason) : vllm.ended(held),
-        ),
+        timedStream(emitter, start, (firstAt, complete) => {
+          releaseSlot();
+          if (complete) done(emitter.tokensSent, firstAt, finishReason);
+          else vllm.ended(held);
+        }),
         SSE_HEADERS,
       );
     } catch (e) {
@@ -219,8 +252,11 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       }
       throw e;
     } finally {
-      // A timed stream leaves the in-flight gauge when its last event is written or the client goes away.
-      if (!streaming) stats.end();
+      // A timed stream leaves the in-flight gauge and its slot when its last event is written or the client goes away.
+      if (!streaming) {
+        stats.end();
+        releaseSlot();
+      }
     }
   };
 
@@ -244,7 +280,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
 
   const timedStream = (
     emitter: SseEmitter,
-    arrival: number,
+    start: number,
     onEnd: (firstAt: number | undefined, complete: boolean) => void,
   ): ReadableStream<Uint8Array> => {
     let handle: ScheduledHandle | undefined;
@@ -261,12 +297,12 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       start(controller) {
         handle = scheduler.add({
           run(horizon) {
-            const text = emitter.emit(horizon - arrival);
+            const text = emitter.emit(horizon - start);
             if (text.length > 0) {
               firstAt ??= performance.now();
               controller.enqueue(encoder.encode(text));
             }
-            if (!emitter.done) return arrival + emitter.nextDue;
+            if (!emitter.done) return start + emitter.nextDue;
             controller.close();
             finish();
             return undefined;
@@ -279,7 +315,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
             }
             finish();
           },
-        }, arrival + emitter.nextDue);
+        }, start + emitter.nextDue);
       },
       cancel() {
         handle?.cancel();
@@ -354,7 +390,12 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
   // With a journal, the body is read through Hono's cache (the journal has started reading it); without one, straight
   // from the request, so the journal costs nothing when off.
   for (const [path, route] of routeOfPath) {
-    app.post(path, journal ? (c) => generate(c.req, route, path) : (c) => generate(c.req.raw, route, path));
+    app.post(
+      path,
+      journal
+        ? (c) => generate(c.req, route, path, c.req.raw.signal)
+        : (c) => generate(c.req.raw, route, path, c.req.raw.signal),
+    );
   }
   return app;
 }
@@ -394,4 +435,23 @@ function hex8(n: number): string {
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * A non-streamed answer's headers with the server's own timing, measured from the request's arrival: TGI's
+ * (`x-queue-time` 0 — the simulator never queues —, `x-inference-time` and `x-total-time`, whole ms) or OpenAI's
+ * `openai-processing-ms`.
+ */
+function timingHeaders(style: SimServerTimingStyle, arrival: number): Record<string, string> {
+  if (style !== "tgi" && style !== "openai") return JSON_HEADERS;
+  const elapsed = Math.round(performance.now() - arrival);
+  return style === "tgi"
+    ? {
+      ...JSON_HEADERS,
+      "x-queue-time": "0",
+      "x-validation-time": "0",
+      "x-inference-time": String(elapsed),
+      "x-total-time": String(elapsed),
+    }
+    : { ...JSON_HEADERS, "openai-processing-ms": String(elapsed) };
 }

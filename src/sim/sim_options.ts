@@ -5,6 +5,12 @@
  * turns that into exit code 2.
  */
 
+/** How serve-sim reports its own per-request timing (`--server-timing`). */
+export type SimServerTimingStyle = "none" | "llama.cpp" | "tgi" | "openai";
+
+/** Every `--server-timing` choice. */
+export const SIM_SERVER_TIMING_STYLES: readonly SimServerTimingStyle[] = ["none", "llama.cpp", "tgi", "openai"];
+
 export interface SimOptions {
   /** Interface to bind. Loopback by default so a benchmark server is never exposed by accident.
    * @default "127.0.0.1" */
@@ -74,6 +80,13 @@ export interface SimOptions {
   /** Add `"sim_sent_at_ms"` (epoch ms, µs precision, taken right before the chunk is enqueued) to streamed chunks.
    * @default false */
   readonly emitSendTimes: boolean;
+  /**
+   * Report a per-request server timing split the way one server family does: `llama.cpp` (a `timings` object with
+   * the measured prefill and decode in the last chunk of a streamed OpenAI answer), `tgi` (`x-queue-time`,
+   * `x-inference-time`, `x-total-time` headers) or `openai` (`openai-processing-ms`) on non-streamed answers.
+   * @default "none"
+   */
+  readonly serverTiming: SimServerTimingStyle;
   /** On close, how long in-flight responses may take to finish before they are cut short.
    * @default 1000 */
   readonly shutdownGraceMs: number;
@@ -83,6 +96,17 @@ export interface SimOptions {
   /** Serve a DCGM-exporter-style `/dcgm/metrics` with this many synthetic GPUs; 0 = none.
    * @default 0 */
   readonly dcgmGpus: number;
+  /**
+   * Report OpenAI's usage details: `prompt_tokens_details.cached_tokens` (a prefix cache over earlier prompts,
+   * `prefix_cache.ts`) and `completion_tokens_details` (`reasoning_tokens`, and `accepted_prediction_tokens` /
+   * `rejected_prediction_tokens` for a request with a `prediction`), `audio_tokens` 0 in both.
+   * @default false
+   */
+  readonly usageDetails: boolean;
+  /** Requests that generate at once (`sim_slots.ts`); the others wait in a FIFO queue, the wait counting in their
+   * time to first token. 0 = no limit.
+   * @default 0 */
+  readonly slots: number;
 }
 
 export const SIM_DEFAULTS: SimOptions = Object.freeze({
@@ -108,9 +132,12 @@ export const SIM_DEFAULTS: SimOptions = Object.freeze({
   stallMs: 10_000,
   seed: undefined,
   emitSendTimes: false,
+  serverTiming: "none",
   shutdownGraceMs: 1000,
   recordRequests: undefined,
   dcgmGpus: 0,
+  usageDetails: false,
+  slots: 0,
 });
 
 /** Reasoning tokens per `reasoning_effort` (AIPerf mock server values). */
@@ -141,6 +168,7 @@ export function resolveSimOptions(partial: Partial<SimOptions> = {}): SimOptions
   checkNumber("stallMs", o.stallMs, 0, 3_600_000);
   checkNumber("shutdownGraceMs", o.shutdownGraceMs, 0, 3_600_000);
   checkNumber("dcgmGpus", o.dcgmGpus, 0, 64, true);
+  checkNumber("slots", o.slots, 0, 1_000_000, true);
   if (o.seed !== undefined) checkNumber("seed", o.seed, 0, 0xffffffff, true);
   if (typeof o.host !== "string" || o.host.length === 0) throw new RangeError("host must be a non-empty string.");
   if (o.models.length === 0 || o.models.some((m) => typeof m !== "string" || m.length === 0)) {

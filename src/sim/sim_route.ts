@@ -68,6 +68,11 @@ export interface ReplyContext {
    * event is built, right before it is written (`serve-sim --emit-send-times`).
    */
   readonly emitSendTimes: boolean;
+  /**
+   * Add llama.cpp's `timings` (measured prompt and generation times) to the end of a streamed answer: `arrival` is
+   * when the request was read (`performance.now()`); undefined = report none (`serve-sim --server-timing`).
+   */
+  readonly llamaCppTimings?: { readonly arrival: number };
 }
 
 /**

@@ -13,6 +13,7 @@ import { createSimApp } from "./sim_app.ts";
 import { resolveSimOptions, type SimOptions } from "./sim_options.ts";
 import { SimStats } from "./sim_stats.ts";
 import { StreamScheduler } from "./stream_scheduler.ts";
+import { SimSlots } from "./sim_slots.ts";
 import { IoYield } from "../runtime/io_yield.ts";
 
 export interface SimServer {
@@ -42,7 +43,8 @@ export async function startSimServer(options: StartSimServerOptions = {}): Promi
   const io = new IoYield();
   const scheduler = new StreamScheduler(undefined, { yieldToIo: io.wait });
   const journal = o.recordRequests !== undefined ? await RequestJournal.open(o.recordRequests) : undefined;
-  const app = createSimApp(o, { tokenizer, stats, scheduler, journal });
+  const slots = new SimSlots(o.slots);
+  const app = createSimApp(o, { tokenizer, stats, scheduler, journal, slots });
 
   const listening = Promise.withResolvers<Deno.NetAddr>();
   // Each client stream is a socket here too: take as many file descriptors as the process may.
@@ -71,6 +73,8 @@ export async function startSimServer(options: StartSimServerOptions = {}): Promi
   const close = (): Promise<void> => {
     closing ??= (async () => {
       const shutdown = server.shutdown();
+      // Requests still waiting for a slot would wait past the grace: they are turned away (503) at once.
+      slots.close();
       let timer: ReturnType<typeof setTimeout> | undefined;
       const grace = new Promise<"timeout">((resolve) => {
         timer = setTimeout(() => resolve("timeout"), o.shutdownGraceMs);

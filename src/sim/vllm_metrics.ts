@@ -36,6 +36,8 @@ export interface FinishedRequest {
   readonly ttftSec: number;
   /** Arrival to last byte, s. */
   readonly e2eSec: number;
+  /** Arrival to the start of generation (waiting for a slot), s. */
+  readonly queueSec: number;
   readonly finishReason: string;
 }
 
@@ -51,8 +53,12 @@ export class VllmMetrics {
   readonly #e2e = new Histogram(E2E_BOUNDS);
   readonly #queue = new Histogram(E2E_BOUNDS);
 
-  constructor(model: string) {
+  readonly #waiting: () => number;
+
+  /** `waiting` counts the requests waiting for a slot now. */
+  constructor(model: string, waiting: () => number = () => 0) {
     this.#model = model;
+    this.#waiting = waiting;
   }
 
   /** A request began generating; `tokens` it will hold in the cache (prompt + output). */
@@ -74,7 +80,7 @@ export class VllmMetrics {
       this.#itl.observe((done.e2eSec - done.ttftSec) / (done.outputTokens - 1), done.outputTokens - 1);
     }
     this.#e2e.observe(done.e2eSec);
-    this.#queue.observe(0);
+    this.#queue.observe(done.queueSec);
   }
 
   /** Prometheus text. */
@@ -93,7 +99,10 @@ export class VllmMetrics {
         labels,
         value: this.#running,
       }])
-      .gauge("vllm:num_requests_waiting", "Number of requests waiting to be processed.", [{ labels, value: 0 }])
+      .gauge("vllm:num_requests_waiting", "Number of requests waiting to be processed.", [{
+        labels,
+        value: this.#waiting(),
+      }])
       .gauge("vllm:kv_cache_usage_perc", "KV-cache usage. 1 means 100 percent usage.", [{
         labels,
         value: Math.min(1, this.#runningTokens / KV_CACHE_TOKENS),

@@ -8,8 +8,7 @@
  * energy (J); energy per output token = energy / tokens (mJ); average GPU power = energy / window seconds.
  */
 import type { Labels } from "./prometheus_text.ts";
-import type { EndpointScrapes, SeriesSummary, Window } from "./server_metrics_summary.ts";
-import { summarizeServerMetrics } from "./server_metrics_summary.ts";
+import { type EndpointScrapes, summarizeWindow, type Window, type WindowSeries } from "./window_summary.ts";
 
 /** DCGM fields reported, with our name, unit and a scale from DCGM's unit. */
 const FIELDS: readonly { dcgm: string; name: string; unit: string; header: string; scale?: number }[] = [
@@ -55,12 +54,12 @@ export interface GpuEfficiency {
 
 /** One summary per GPU (endpoint × `gpu` label), in endpoint then index order. */
 export function summarizeGpus(endpoints: readonly EndpointScrapes[], window: Window): GpuSummary[] {
-  const metrics = summarizeServerMetrics(endpoints, window);
+  const metrics = summarizeWindow(endpoints, window);
   const byGpu = new Map<
     string,
     { url: string; labels: Labels; fields: Record<string, GpuFieldStats>; energy?: number }
   >();
-  const gpuOf = (s: SeriesSummary) => {
+  const gpuOf = (s: WindowSeries) => {
     const labels = s.labels ?? {};
     const index = labels.gpu ?? labels.GPU_I_ID ?? "0";
     const key = `${s.endpointUrl}\u0000${index}`;

@@ -60,7 +60,7 @@ export class PrometheusScraper {
     }
   }
 
-  /** Scrapes every interval until `stop()`. */
+  /** Scrapes now (the reference just before the run), then every interval until `stop()`, as AIPerf's collectors. */
   start(): void {
     const tick = () => {
       if (this.#stopped) return;
@@ -69,7 +69,7 @@ export class PrometheusScraper {
         if (!this.#stopped) this.#timer = setTimeout(tick, this.#intervalMs);
       });
     };
-    this.#timer = setTimeout(tick, this.#intervalMs);
+    tick();
   }
 
   /** One scrape now (a failure is counted, not thrown). */

@@ -28,7 +28,8 @@ export interface Sample {
 export interface HistogramSeries {
   /** Labels without `le`. */
   readonly labels: Labels;
-  readonly buckets: readonly { readonly le: number; readonly count: number }[];
+  /** `leText`: the `le` label as written (`"1"`, `"1.0"`, `"+Inf"`), which AIPerf's exports use as the key. */
+  readonly buckets: readonly { readonly le: number; readonly count: number; readonly leText?: string }[];
   readonly sum: number;
   readonly count: number;
 }
@@ -245,7 +246,13 @@ export function seriesKey(name: string, labels: Labels): string {
 function groupHistogram(f: FamilyDraft): HistogramSeries[] {
   const groups = new Map<
     string,
-    { labels: Labels; buckets: { le: number; count: number }[]; sum?: number; count?: number; line: number }
+    {
+      labels: Labels;
+      buckets: { le: number; count: number; leText: string }[];
+      sum?: number;
+      count?: number;
+      line: number;
+    }
   >();
   for (const s of f.samples) {
     const { le, ...rest } = s.labels;
@@ -260,7 +267,7 @@ function groupHistogram(f: FamilyDraft): HistogramSeries[] {
       if (bound === undefined || Number.isNaN(bound)) {
         throw new PrometheusParseError(f.firstSampleLine, `histogram ${f.name}: invalid le '${le}'`);
       }
-      g.buckets.push({ le: bound, count: s.value });
+      g.buckets.push({ le: bound, count: s.value, leText: le! });
     } else if (s.name === `${f.name}_sum`) g.sum = s.value;
     else if (s.name === `${f.name}_count`) g.count = s.value;
     else throw new PrometheusParseError(f.firstSampleLine, `histogram ${f.name} has a sample named ${s.name}`);

@@ -1,35 +1,65 @@
 /**
- * Summarizes the scrapes of Prometheus endpoints over the profiling window, in AIPerf 0.13's
- * `server_metrics_export` shape (one entry per metric, one series per endpoint and label set):
+ * Summarizes the scrapes of Prometheus endpoints for `server_metrics_export`, the way AIPerf 0.13 does
+ * (`server_metrics/export_stats.py`, `accumulator.py`): one entry per metric, one series per endpoint and label set.
  *
- * - counter: `total` = the increase from the baseline (the last scrape at or before the window's start, else the
- *   first) to the last scrape, summed scrape to scrape so a reset (the value dropping) counts the value after it
- *   as new increase (Prometheus `increase()` semantics); `rate` = total / seconds between those two scrapes.
- * - gauge (and untyped): `avg, min, max, std, p1…p99` over the values of the scrapes inside the window (the last
- *   scrape's value when none fell inside), population std and numpy-linear percentiles (`metrics/stats.ts`).
- * - histogram: `count`, `sum` = increases as for counters; `avg` = sum / count (exact); `count_rate`, `sum_rate`;
- *   `p…_estimate` by linear interpolation inside the bucket holding the rank (Prometheus `histogram_quantile`:
- *   the first bucket starts at 0, a rank in the +Inf bucket gives the highest finite bound); `buckets` = each
- *   cumulative bucket's increase, keyed by its `le`.
+ * Which scrapes: a series' profiling scrapes are those taken from the start of the profiling phase on, through the
+ * final scrape after the flush period (`TelemetryCollector.stop`); its reference is the scrape of that series just
+ * before the first of them (none when the series first appeared inside the phase).
  *
- * Counter names lose their `_total` suffix (`vllm:prompt_tokens_total` → `vllm:prompt_tokens`), as AIPerf's
- * exports name them. Summary families are ignored, as AIPerf does.
+ * - counter: `total` = increase from the reference (else the first profiling scrape) to the last scrape (a drop
+ *   counts as a reset: what follows is new increase, where AIPerf keeps `max(last − reference, 0)`); `rate` =
+ *   total / seconds from the reference to the last scrape.
+ * - gauge (and untyped, as `unknown`): `avg, min, max, std, p1…p99` over the profiling scrapes' values, sample std
+ *   (n − 1; 0 for one value) and numpy-linear percentiles.
+ * - histogram: `count`, `sum` = increases as for counters (count truncated to an integer), `avg` = sum / count,
+ *   `count_rate`, `sum_rate` over the counters' span, `p…_estimate` by AIPerf's estimator (`histogram_estimate.ts`),
+ *   `buckets` = each bucket's increase, keyed by its `le` label as written, in ascending order (+Inf last). With no
+ *   new observations only `count` (0) and the buckets.
+ * - with a slice duration, `timeslices`: fixed slices from the first to the last profiling scrape (the last one
+ *   partial, marked `is_complete: false`); counters: the increase over each slice and its rate (`rate_avg`,
+ *   `rate_min`, `rate_max`, `rate_std` over the complete slices), gauges: avg/min/max of the scrapes inside it,
+ *   histograms: count, sum, avg and bucket increases over it.
+ *
+ * Counter names lose their `_total` suffix (`vllm:prompt_tokens_total` → `vllm:prompt_tokens`), as AIPerf's exports
+ * name them. Summary families are ignored, as AIPerf does.
  */
 import { computeStats } from "../metrics/stats.ts";
 import { inferUnit } from "./metric_unit.ts";
-import { type HistogramSeries, type Labels, type MetricFamily, seriesKey } from "./prometheus_text.ts";
+import { type Labels, seriesKey } from "./prometheus_text.ts";
 import type { Scrape } from "./prometheus_scraper.ts";
+import {
+  type BucketBound,
+  estimatePercentiles,
+  type HistogramPoint,
+  learnBucketStatistics,
+} from "./histogram_estimate.ts";
+import type { EndpointScrapes, Window } from "./window_summary.ts";
 
-export type SummaryType = "counter" | "gauge" | "histogram";
+export type { EndpointScrapes, Window } from "./window_summary.ts";
+
+export type SummaryType = "counter" | "gauge" | "histogram" | "unknown";
+
+/** Bucket increases in ascending `le` (+Inf last), keyed by the `le` label as the server wrote it. */
+export type BucketCounts = readonly (readonly [le: string, count: number])[];
+
+export interface Timeslice {
+  readonly startMs: number;
+  readonly endMs: number;
+  /** False for the last slice when it is shorter than the slice duration. */
+  readonly complete: boolean;
+  /** In AIPerf's field order: counter total, rate; gauge avg, min, max; histogram count, sum, avg. */
+  readonly values: Readonly<Record<string, number>>;
+  readonly buckets?: BucketCounts;
+}
 
 export interface SeriesSummary {
   readonly endpointUrl: string;
   /** Omitted when the series has no labels. */
   readonly labels?: Labels;
-  /** In AIPerf's field order for the type. */
+  /** In AIPerf's field order for the type; a field AIPerf leaves out is absent. */
   readonly stats: Readonly<Record<string, number>>;
-  /** Histograms: each `le` bound's increase over the window. */
-  readonly buckets?: Readonly<Record<string, number>>;
+  readonly buckets?: BucketCounts;
+  readonly timeslices?: readonly Timeslice[];
 }
 
 export interface MetricSummary {
@@ -38,6 +68,352 @@ export interface MetricSummary {
   readonly description: string;
   readonly unit?: string;
   readonly series: readonly SeriesSummary[];
+}
+
+export interface SummaryOptions {
+  /** `--slice-duration` in ms: also summarize fixed time slices. */
+  readonly sliceDurationMs?: number;
+}
+
+const PERCENTILES = [1, 5, 10, 25, 50, 75, 90, 95, 99] as const;
+
+interface ScalarPoint {
+  readonly at: number;
+  readonly value: number;
+}
+
+interface HistPoint {
+  readonly at: number;
+  /** Cumulative count per `le` label. */
+  readonly buckets: ReadonlyMap<string, number>;
+  readonly sum: number;
+  readonly count: number;
+}
+
+interface SeriesDraft {
+  readonly name: string;
+  readonly type: SummaryType;
+  readonly description: string;
+  readonly labels: Labels;
+  readonly scalar: ScalarPoint[];
+  readonly hist: HistPoint[];
+}
+
+/** Every metric of every endpoint, summarized over the profiling phase; metrics sorted by name. */
+export function summarizeServerMetrics(
+  endpoints: readonly EndpointScrapes[],
+  window: Window,
+  options: SummaryOptions = {},
+): MetricSummary[] {
+  const byName = new Map<string, { type: SummaryType; description: string; unit?: string; series: SeriesSummary[] }>();
+  for (const endpoint of endpoints) {
+    for (const draft of collectSeries(endpoint.scrapes)) {
+      const summary = draft.type === "histogram"
+        ? histogramSeries(draft.hist, window, options)
+        : draft.type === "counter"
+        ? counterSeries(draft.scalar, window, options)
+        : gaugeSeries(draft.scalar, window, options);
+      if (summary === undefined) continue;
+      let entry = byName.get(draft.name);
+      if (entry === undefined) {
+        entry = {
+          type: draft.type,
+          description: draft.description,
+          unit: inferUnit(draft.name, draft.description),
+          series: [],
+        };
+        byName.set(draft.name, entry);
+      }
+      entry.series.push({
+        endpointUrl: endpoint.url,
+        ...(Object.keys(draft.labels).length > 0 ? { labels: draft.labels } : {}),
+        ...summary,
+      });
+    }
+  }
+  return [...byName.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([name, e]) => ({
+    name,
+    type: e.type,
+    description: e.description,
+    unit: e.unit,
+    series: [...e.series].sort((a, b) => {
+      const ka = [a.endpointUrl, labelsRepr(a.labels)];
+      const kb = [b.endpointUrl, labelsRepr(b.labels)];
+      return ka[0] < kb[0] ? -1 : ka[0] > kb[0] ? 1 : ka[1] < kb[1] ? -1 : ka[1] > kb[1] ? 1 : 0;
+    }),
+  }));
+}
+
+/** Python's `str()` of a label dict, AIPerf's sort key for series and CSV rows ("" without labels). */
+export function labelsRepr(labels: Labels | undefined): string {
+  if (labels === undefined || Object.keys(labels).length === 0) return "";
+  return `{${Object.entries(labels).map(([k, v]) => `'${k}': '${v}'`).join(", ")}}`;
+}
+
+/** Each series' points over all scrapes, in the order series first appear. */
+function collectSeries(scrapes: readonly Scrape[]): SeriesDraft[] {
+  const drafts = new Map<string, SeriesDraft>();
+  const draftOf = (key: string, make: () => SeriesDraft) => {
+    let d = drafts.get(key);
+    if (d === undefined) {
+      d = make();
+      drafts.set(key, d);
+    }
+    return d;
+  };
+  for (const scrape of [...scrapes].sort((a, b) => a.atMs - b.atMs)) {
+    for (const family of scrape.families) {
+      if (family.type === "summary") continue;
+      if (family.type === "histogram") {
+        for (const h of family.histograms ?? []) {
+          const d = draftOf(`h\u0000${family.name}\u0000${seriesKey("", h.labels)}`, () => ({
+            name: family.name,
+            type: "histogram",
+            description: family.help ?? "",
+            labels: h.labels,
+            scalar: [],
+            hist: [],
+          }));
+          d.hist.push({
+            at: scrape.atMs,
+            buckets: new Map(h.buckets.map((b) => [b.leText ?? leText(b.le), b.count])),
+            sum: h.sum,
+            count: h.count,
+          });
+        }
+        continue;
+      }
+      const type: SummaryType = family.type === "counter" ? "counter" : family.type === "untyped" ? "unknown" : "gauge";
+      const name = type === "counter" ? family.name.replace(/_total$/, "") : family.name;
+      for (const sample of family.samples) {
+        const d = draftOf(`s\u0000${family.name}\u0000${seriesKey(sample.name, sample.labels)}`, () => ({
+          name,
+          type,
+          description: family.help ?? "",
+          labels: sample.labels,
+          scalar: [],
+          hist: [],
+        }));
+        if (Number.isFinite(sample.value)) d.scalar.push({ at: scrape.atMs, value: sample.value });
+      }
+    }
+  }
+  return [...drafts.values()];
+}
+
+function leText(bound: number): string {
+  return bound === Infinity ? "+Inf" : String(bound);
+}
+
+/** The profiling scrapes of a series and the one before them (its reference). */
+function phaseOf<T extends { at: number }>(points: readonly T[], window: Window) {
+  const first = points.findIndex((p) => p.at >= window.startMs);
+  if (first < 0) return undefined;
+  const inPhase = points.slice(first);
+  const reference = first > 0 ? points[first - 1] : undefined;
+  const startMs = inPhase[0].at;
+  const lastAt = inPhase[inPhase.length - 1].at;
+  // AIPerf's range is [first, last] profiling scrape, at least 1 ns long.
+  const endMs = lastAt > startMs ? lastAt : startMs + 1e-6;
+  return { reference, inPhase, filtered: reference === undefined ? inPhase : [reference, ...inPhase], startMs, endMs };
+}
+
+/** Slice boundaries from `startMs` to `endMs` (AIPerf `_compute_timeslice_boundaries`). */
+export function sliceBoundaries(startMs: number, endMs: number, sliceMs: number) {
+  const out: { start: number; end: number; complete: boolean }[] = [];
+  for (let s = startMs; s < endMs; s += sliceMs) {
+    const end = s + sliceMs;
+    out.push({ start: s, end: Math.min(end, endMs), complete: end <= endMs });
+  }
+  const last = out[out.length - 1];
+  if (last !== undefined && last.complete && last.end < endMs) {
+    out.push({ start: last.end, end: endMs, complete: false });
+  }
+  return out;
+}
+
+/** Index of the last point at or before `t` (numpy `searchsorted(side="right") − 1`), clipped to the points. */
+function atOrBefore(points: readonly { at: number }[], t: number): number {
+  let lo = 0;
+  let hi = points.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (points[mid].at <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return Math.max(0, Math.min(lo - 1, points.length - 1));
+}
+
+/** Index of the first point at or after `t` (numpy `searchsorted(side="left")`). */
+function firstAtOrAfter(points: readonly { at: number }[], t: number): number {
+  let lo = 0;
+  let hi = points.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (points[mid].at < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Increase over consecutive values, a drop counting as a reset to zero. */
+function increase(values: readonly number[]): number {
+  let total = 0;
+  for (let i = 1; i < values.length; i++) total += values[i] >= values[i - 1] ? values[i] - values[i - 1] : values[i];
+  return total;
+}
+
+type Summary = Pick<SeriesSummary, "stats" | "buckets" | "timeslices">;
+
+function counterSeries(points: readonly ScalarPoint[], window: Window, o: SummaryOptions): Summary | undefined {
+  const phase = phaseOf(points, window);
+  if (phase === undefined) return undefined;
+  const { reference, inPhase, filtered } = phase;
+  const base = reference ?? inPhase[0];
+  const last = inPhase[inPhase.length - 1];
+  const total = increase([base, ...inPhase.slice(reference === undefined ? 1 : 0)].map((p) => p.value));
+  const seconds = (last.at - base.at) / 1000;
+  const stats: Record<string, number> = { total, rate: seconds > 0 ? total / seconds : 0 };
+  if (o.sliceDurationMs === undefined || filtered.length < 2) return { stats };
+  const timeslices = sliceBoundaries(phase.startMs, phase.endMs, o.sliceDurationMs).map((b): Timeslice => {
+    const delta = Math.max(
+      0,
+      filtered[atOrBefore(filtered, b.end)].value - filtered[atOrBefore(filtered, b.start)].value,
+    );
+    const sec = (b.end - b.start) / 1000;
+    return {
+      startMs: b.start,
+      endMs: b.end,
+      complete: b.complete,
+      values: { total: delta, rate: sec > 0 ? delta / sec : 0 },
+    };
+  });
+  const rates = timeslices.filter((t) => t.complete).map((t) => t.values.rate);
+  if (rates.length > 0) {
+    const mean = rates.reduce((a, b) => a + b, 0) / rates.length;
+    stats.rate_avg = mean;
+    stats.rate_min = Math.min(...rates);
+    stats.rate_max = Math.max(...rates);
+    stats.rate_std = rates.length > 1
+      ? Math.sqrt(rates.reduce((a, r) => a + (r - mean) ** 2, 0) / (rates.length - 1))
+      : 0;
+  }
+  return timeslices.length > 0 ? { stats, timeslices } : { stats };
+}
+
+function gaugeSeries(points: readonly ScalarPoint[], window: Window, o: SummaryOptions): Summary | undefined {
+  const phase = phaseOf(points, window);
+  if (phase === undefined) return undefined;
+  const values = phase.inPhase.map((p) => p.value);
+  const s = computeStats(Float64Array.from(values));
+  if (s === undefined) return undefined;
+  const n = values.length;
+  const stats: Record<string, number> = {
+    avg: s.avg,
+    min: s.min,
+    max: s.max,
+    // Sample standard deviation (numpy ddof=1), as AIPerf.
+    std: n > 1 ? Math.sqrt(values.reduce((a, v) => a + (v - s.avg) ** 2, 0) / (n - 1)) : 0,
+  };
+  for (const p of PERCENTILES) stats[`p${p}`] = s[`p${p}` as keyof typeof s] as number;
+  if (o.sliceDurationMs === undefined || n < 2) return { stats };
+  const inPhase = phase.inPhase;
+  const bounds = sliceBoundaries(phase.startMs, phase.endMs, o.sliceDurationMs);
+  const timeslices: Timeslice[] = [];
+  bounds.forEach((b, i) => {
+    const from = firstAtOrAfter(inPhase, b.start);
+    // The last slice ends at the last scrape, which it includes.
+    const to = i === bounds.length - 1 && b.end === inPhase[n - 1].at ? n : firstAtOrAfter(inPhase, b.end);
+    if (from >= to) return;
+    const slice = values.slice(from, to);
+    timeslices.push({
+      startMs: b.start,
+      endMs: b.end,
+      complete: b.complete,
+      values: {
+        avg: slice.reduce((a, v) => a + v, 0) / slice.length,
+        min: Math.min(...slice),
+        max: Math.max(...slice),
+      },
+    });
+  });
+  return timeslices.length > 0 ? { stats, timeslices } : { stats };
+}
+
+/** The `le` labels of a histogram point in ascending bound order, +Inf last. */
+function sortedLes(point: HistPoint): BucketBound[] {
+  return [...point.buckets.keys()].map((le) => ({ le, bound: le === "+Inf" ? Infinity : Number(le) }))
+    .sort((a, b) => a.bound - b.bound);
+}
+
+/** Bucket increases from `a` to `b`; undefined when one went down (a reset). */
+function bucketDeltas(les: readonly BucketBound[], a: HistPoint, b: HistPoint): number[] | undefined {
+  const out: number[] = [];
+  for (const { le } of les) {
+    const d = (b.buckets.get(le) ?? 0) - (a.buckets.get(le) ?? 0);
+    if (d < 0) return undefined;
+    out.push(Math.trunc(d));
+  }
+  return out;
+}
+
+function histogramSeries(points: readonly HistPoint[], window: Window, o: SummaryOptions): Summary | undefined {
+  const phase = phaseOf(points, window);
+  if (phase === undefined) return undefined;
+  const { reference, inPhase, filtered } = phase;
+  const base = reference ?? inPhase[0];
+  const last = inPhase[inPhase.length - 1];
+  const les = sortedLes(last);
+  const sum = Math.max(0, last.sum - base.sum);
+  const count = Math.max(0, Math.trunc(last.count - base.count));
+  const deltas = bucketDeltas(les, base, last);
+  const buckets: BucketCounts | undefined = deltas?.map((d, i) => [les[i].le, d] as const);
+  const timeslices = o.sliceDurationMs === undefined || filtered.length < 2
+    ? undefined
+    : histogramTimeslices(filtered, les, phase.startMs, phase.endMs, o.sliceDurationMs);
+  const extra = { ...(buckets !== undefined ? { buckets } : {}), ...(timeslices?.length ? { timeslices } : {}) };
+  if (count === 0) return { stats: { count: 0 }, ...extra };
+  const seconds = (last.at - base.at) / 1000;
+  const stats: Record<string, number> = { count, sum, avg: sum / count };
+  if (seconds > 0) {
+    stats.count_rate = count / seconds;
+    stats.sum_rate = sum / seconds;
+  }
+  if (deltas !== undefined && deltas.length > 0) {
+    const history: HistogramPoint[] = filtered.map((p) => ({
+      cumulative: les.map(({ le }) => p.buckets.get(le) ?? 0),
+      sum: p.sum,
+      count: p.count,
+    }));
+    Object.assign(stats, estimatePercentiles(les, deltas, sum, count, learnBucketStatistics(history)) ?? {});
+  }
+  return { stats, ...extra };
+}
+
+function histogramTimeslices(
+  filtered: readonly HistPoint[],
+  les: readonly BucketBound[],
+  startMs: number,
+  endMs: number,
+  sliceMs: number,
+): Timeslice[] {
+  const out: Timeslice[] = [];
+  for (const b of sliceBoundaries(startMs, endMs, sliceMs)) {
+    const a = filtered[atOrBefore(filtered, b.start)];
+    const z = filtered[atOrBefore(filtered, b.end)];
+    const sum = z.sum - a.sum;
+    const count = z.count - a.count;
+    if (sum < 0 || count < 0) continue;
+    const deltas = bucketDeltas(les, a, z);
+    out.push({
+      startMs: b.start,
+      endMs: b.end,
+      complete: b.complete,
+      values: { count: Math.trunc(count), sum, avg: count > 0 ? sum / count : 0 },
+      ...(deltas !== undefined ? { buckets: deltas.map((d, i) => [les[i].le, d] as const) } : {}),
+    });
+  }
+  return out;
 }
 
 export interface EndpointInfo {
@@ -51,67 +427,6 @@ export interface EndpointInfo {
   readonly durationSeconds?: number;
   readonly avgUpdateIntervalMs?: number;
   readonly medianUpdateIntervalMs?: number;
-}
-
-export interface EndpointScrapes {
-  readonly url: string;
-  readonly scrapes: readonly Scrape[];
-}
-
-/** The profiling window, epoch ms. */
-export interface Window {
-  readonly startMs: number;
-  readonly endMs: number;
-}
-
-const PERCENTILES = [1, 5, 10, 25, 50, 75, 90, 95, 99] as const;
-
-/** Every metric of every endpoint, summarized over `window`; metrics sorted by name. */
-export function summarizeServerMetrics(endpoints: readonly EndpointScrapes[], window: Window): MetricSummary[] {
-  const byName = new Map<string, { type: SummaryType; description: string; unit?: string; series: SeriesSummary[] }>();
-  for (const endpoint of endpoints) {
-    const scrapes = endpoint.scrapes;
-    if (scrapes.length === 0) continue;
-    const baselineIndex = Math.max(0, findLastIndex(scrapes, (s) => s.atMs <= window.startMs));
-    const used = scrapes.slice(baselineIndex);
-    const last = used[used.length - 1];
-    const spanSec = (last.atMs - used[0].atMs) / 1000;
-    const inWindow = used.filter((s) => s.atMs >= window.startMs && s.atMs <= window.endMs);
-    const gaugeScrapes = inWindow.length > 0 ? inWindow : [last];
-    for (const family of last.families) {
-      if (family.type === "summary") continue;
-      const type: SummaryType = family.type === "counter" || family.type === "histogram" ? family.type : "gauge";
-      const name = type === "counter" ? family.name.replace(/_total$/, "") : family.name;
-      // A counter's unit from its sample name (`x_tokens_total` under `# TYPE x_tokens counter`), others' from the family.
-      const unitName = type === "counter" ? (family.samples[0]?.name ?? family.name) : family.name;
-      let entry = byName.get(name);
-      if (entry === undefined) {
-        entry = { type, description: family.help ?? "", unit: inferUnit(unitName), series: [] };
-        byName.set(name, entry);
-      }
-      if (type === "histogram") {
-        for (const h of family.histograms ?? []) {
-          const history = used.map((s) => histogramOf(s.families, family.name, h.labels));
-          entry.series.push(histogramSummary(endpoint.url, h.labels, history, spanSec));
-        }
-        continue;
-      }
-      for (const sample of family.samples) {
-        const values = (type === "counter" ? used : gaugeScrapes).map((s) =>
-          valueOf(s.families, family.name, sample.name, sample.labels)
-        );
-        const stats = type === "counter" ? counterStats(values, spanSec) : gaugeStats(values);
-        if (stats === undefined) continue;
-        entry.series.push({
-          endpointUrl: endpoint.url,
-          ...(Object.keys(sample.labels).length > 0 ? { labels: sample.labels } : {}),
-          stats,
-        });
-      }
-    }
-  }
-  return [...byName.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
-    .map(([name, e]) => ({ name, type: e.type, description: e.description, unit: e.unit, series: e.series }));
 }
 
 /** Fetch statistics of one endpoint (AIPerf's `endpoint_info`). */
@@ -142,121 +457,4 @@ export function endpointInfo(scrapes: readonly Scrape[]): EndpointInfo {
     avgUpdateIntervalMs: intervals.length === 0 ? undefined : intervals.reduce((a, b) => a + b, 0) / intervals.length,
     medianUpdateIntervalMs: median,
   };
-}
-
-/** Increase over consecutive values, a drop counting as a reset to zero; undefined values are skipped. */
-export function increase(values: readonly (number | undefined)[]): number | undefined {
-  let total = 0;
-  let previous: number | undefined;
-  let seen = false;
-  for (const v of values) {
-    if (v === undefined || Number.isNaN(v)) continue;
-    if (previous !== undefined) total += v >= previous ? v - previous : v;
-    previous = v;
-    seen = true;
-  }
-  return seen ? total : undefined;
-}
-
-function counterStats(values: readonly (number | undefined)[], spanSec: number): Record<string, number> | undefined {
-  const total = increase(values);
-  if (total === undefined) return undefined;
-  return { total, rate: spanSec > 0 ? total / spanSec : 0 };
-}
-
-function gaugeStats(values: readonly (number | undefined)[]): Record<string, number> | undefined {
-  const present = values.filter((v): v is number => v !== undefined && Number.isFinite(v));
-  const s = computeStats(Float64Array.from(present));
-  if (s === undefined) return undefined;
-  return {
-    avg: s.avg,
-    min: s.min,
-    max: s.max,
-    std: s.std,
-    p1: s.p1,
-    p5: s.p5,
-    p10: s.p10,
-    p25: s.p25,
-    p50: s.p50,
-    p75: s.p75,
-    p90: s.p90,
-    p95: s.p95,
-    p99: s.p99,
-  };
-}
-
-function histogramSummary(
-  endpointUrl: string,
-  labels: Labels,
-  history: readonly (HistogramSeries | undefined)[],
-  spanSec: number,
-): SeriesSummary {
-  const present = history.filter((h): h is HistogramSeries => h !== undefined);
-  const count = increase(present.map((h) => h.count)) ?? 0;
-  const sum = increase(present.map((h) => h.sum)) ?? 0;
-  const bounds = present[present.length - 1]?.buckets.map((b) => b.le) ?? [];
-  const cumulative = bounds.map((le) => increase(present.map((h) => h.buckets.find((b) => b.le === le)?.count)) ?? 0);
-  const stats: Record<string, number> = {
-    count,
-    count_rate: spanSec > 0 ? count / spanSec : 0,
-    sum,
-    sum_rate: spanSec > 0 ? sum / spanSec : 0,
-  };
-  if (count > 0) {
-    stats.avg = sum / count;
-    for (const p of PERCENTILES) {
-      const q = histogramQuantile(p / 100, bounds, cumulative);
-      if (q !== undefined) stats[`p${p}_estimate`] = q;
-    }
-  }
-  const buckets: Record<string, number> = {};
-  bounds.forEach((le, i) => buckets[le === Infinity ? "+Inf" : String(le)] = cumulative[i]);
-  return { endpointUrl, ...(Object.keys(labels).length > 0 ? { labels } : {}), stats, buckets };
-}
-
-/**
- * Prometheus `histogram_quantile`: the q-th quantile from cumulative bucket counts (ascending bounds, +Inf
- * last), by linear interpolation inside the bucket that holds rank `q · total`.
- */
-export function histogramQuantile(
-  q: number,
-  bounds: readonly number[],
-  cumulative: readonly number[],
-): number | undefined {
-  const total = cumulative[cumulative.length - 1];
-  if (total === undefined || total <= 0) return undefined;
-  const rank = q * total;
-  let i = cumulative.findIndex((c) => c >= rank);
-  if (i < 0) i = cumulative.length - 1;
-  if (bounds[i] === Infinity) {
-    const finite = bounds.filter((b) => Number.isFinite(b));
-    return finite.length > 0 ? finite[finite.length - 1] : undefined;
-  }
-  const lower = i === 0 ? Math.min(0, bounds[0]) : bounds[i - 1];
-  const below = i === 0 ? 0 : cumulative[i - 1];
-  const inBucket = cumulative[i] - below;
-  if (inBucket <= 0) return bounds[i];
-  return lower + (bounds[i] - lower) * ((rank - below) / inBucket);
-}
-
-function valueOf(
-  families: readonly MetricFamily[],
-  family: string,
-  sample: string,
-  labels: Labels,
-): number | undefined {
-  const f = families.find((x) => x.name === family);
-  if (f === undefined) return undefined;
-  const key = seriesKey(sample, labels);
-  return f.samples.find((s) => s.name === sample && seriesKey(s.name, s.labels) === key)?.value;
-}
-
-function histogramOf(families: readonly MetricFamily[], family: string, labels: Labels): HistogramSeries | undefined {
-  const key = seriesKey("", labels);
-  return families.find((x) => x.name === family)?.histograms?.find((h) => seriesKey("", h.labels) === key);
-}
-
-function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {
-  for (let i = items.length - 1; i >= 0; i--) if (test(items[i])) return i;
-  return -1;
 }

@@ -1,7 +1,10 @@
 /**
  * Scrapes the server's Prometheus metrics and DCGM-exporter GPU telemetry for the length of a run. Endpoints are
  * probed first (their first scrape is the baseline, before any warm-up): one that does not exist is skipped with
- * one log line and never asked again. `stop()` takes a final scrape of each and ends polling.
+ * one log line and never asked again. `stop()` takes a final scrape of each and ends polling; given the end of the
+ * run, it first waits out AIPerf's flush period (2 s after the end by default, `AIPERF_SERVER_METRICS_COLLECTION_
+ * FLUSH_PERIOD` seconds) while polling goes on, so a server that updates its metrics late has them in the final
+ * scrape and the export's rates span what AIPerf's span.
  *
  * Server endpoints: `<url>/metrics` of each target, or NIM's `<url>/v1/metrics` when the first is not there, plus
  * any `--server-metrics` URL (`/metrics` appended when it has no path). GPU endpoints: the `--gpu-telemetry` URLs,
@@ -28,7 +31,18 @@ export interface TelemetryPlan {
   readonly intervalMs?: number;
   /** Probe timeout, ms. @default 2000 */
   readonly probeTimeoutMs?: number;
+  /** How long after the end of the run the final scrape is taken, ms (AIPerf's flush period). @default 2000 */
+  readonly flushPeriodMs?: number;
 }
+
+/** AIPerf's server-metrics flush period: `AIPERF_SERVER_METRICS_COLLECTION_FLUSH_PERIOD` seconds, else 2 s. */
+export function serverMetricsFlushMs(env: (name: string) => string | undefined): number {
+  const text = env("AIPERF_SERVER_METRICS_COLLECTION_FLUSH_PERIOD");
+  const seconds = text === undefined || text.trim() === "" ? NaN : Number(text);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : DEFAULT_FLUSH_MS;
+}
+
+const DEFAULT_FLUSH_MS = 2000;
 
 export interface TelemetryLog {
   info(message: string): void;
@@ -49,16 +63,20 @@ export class TelemetryCollector {
   readonly gpuConfigured: readonly string[];
   readonly gpu: readonly PrometheusScraper[];
 
+  readonly #flushPeriodMs: number;
+
   private constructor(
     serverConfigured: string[],
     server: PrometheusScraper[],
     gpuConfigured: string[],
     gpu: PrometheusScraper[],
+    flushPeriodMs: number,
   ) {
     this.serverConfigured = serverConfigured.map(redactUrl);
     this.server = server;
     this.gpuConfigured = gpuConfigured.map(redactUrl);
     this.gpu = gpu;
+    this.#flushPeriodMs = flushPeriodMs;
   }
 
   /** Probes every endpoint (concurrently), logs what is skipped, and starts polling the others. */
@@ -134,14 +152,29 @@ export class TelemetryCollector {
       start(into: TelemetryLog): TelemetryCollector {
         for (const note of notes) note(into);
         for (const s of [...server, ...gpu]) s.start();
-        return new TelemetryCollector(serverConfigured, server, gpuConfigured, gpu);
+        return new TelemetryCollector(
+          serverConfigured,
+          server,
+          gpuConfigured,
+          gpu,
+          plan.flushPeriodMs ?? DEFAULT_FLUSH_MS,
+        );
       },
     };
   }
 
-  /** Final scrape of every endpoint, then no more polling. Idempotent. */
-  async stop(): Promise<void> {
-    this.#stopping ??= Promise.all([...this.server, ...this.gpu].map((s) => s.stop())).then(() => {});
+  /**
+   * Final scrape of every endpoint, then no more polling. With `endEpochMs` (the end of the run) and server endpoints,
+   * the final scrape waits until the flush period after it has passed. Idempotent.
+   */
+  async stop(options: { readonly endEpochMs?: number } = {}): Promise<void> {
+    this.#stopping ??= (async () => {
+      if (options.endEpochMs !== undefined && this.server.length > 0) {
+        const wait = options.endEpochMs + this.#flushPeriodMs - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+      await Promise.all([...this.server, ...this.gpu].map((s) => s.stop()));
+    })();
     await this.#stopping;
   }
   #stopping: Promise<void> | undefined;

@@ -1,11 +1,12 @@
 /**
  * Console tables for server metrics and GPU telemetry. The server table shows only the metrics people watch on
  * vLLM, SGLang and llama.cpp (queue depth, cache use, token counters, latency histograms); everything else is in
- * `server_metrics_export.{json,csv}`. The GPU table has one row per GPU, then the run's energy efficiency.
+ * `server_metrics_export.{json,csv}`. Histogram percentiles are estimates from the buckets (AIPerf's method), so the
+ * table says "est." and shows one beyond the highest finite bucket as `> bound`. The GPU table has one row per GPU, then the run's energy efficiency.
  */
 import { renderBoxTable } from "../export/box_table.ts";
 import type { GpuEfficiency, GpuSummary } from "./gpu_telemetry.ts";
-import type { MetricSummary } from "./server_metrics_summary.ts";
+import type { MetricSummary, SeriesSummary } from "./server_metrics_summary.ts";
 
 /** Known metric names (after `_total` is dropped from counters), in display order. */
 const KNOWN: readonly string[] = [
@@ -65,10 +66,8 @@ export function renderServerMetricsTable(metrics: readonly MetricSummary[], maxW
         const unit = m.unit === "seconds" ? " ms" : "";
         rows.push([
           metric,
-          "avg / p50 / p99",
-          `${fmt(s.stats.avg * ms)} / ${fmt((s.stats.p50_estimate ?? NaN) * ms)} / ${
-            fmt((s.stats.p99_estimate ?? NaN) * ms)
-          }${unit}`,
+          "avg / p50 est. / p99 est.",
+          `${fmt(s.stats.avg * ms)} / ${estimate(s, "p50_estimate", ms)} / ${estimate(s, "p99_estimate", ms)}${unit}`,
           `${fmt(s.stats.count)} obs`,
         ]);
       }
@@ -76,9 +75,11 @@ export function renderServerMetricsTable(metrics: readonly MetricSummary[], maxW
   }
   if (rows.length === 0) return undefined;
   return renderBoxTable(
-    [{ header: "Server Metric", justify: "left", wrap: true }, { header: "Stat", justify: "left" }, {
+    // Every column may wrap at its spaces, so a narrow console keeps the metric names whole as long as it can.
+    [{ header: "Server Metric", justify: "left", wrap: true }, { header: "Stat", justify: "left", wrap: true }, {
       header: "Value",
-    }, { header: "Rate / Count" }],
+      wrap: true,
+    }, { header: "Rate / Count", wrap: true }],
     rows,
     { title: "infermeter | Server Metrics (profiling window)", maxWidth },
   );
@@ -105,10 +106,10 @@ export function renderGpuTable(
   let text = renderBoxTable(
     [
       { header: "GPU", justify: "left", wrap: true },
-      { header: "Power W avg / max" },
-      { header: "Util % avg / max" },
-      { header: "Mem used GB max" },
-      { header: "Energy J" },
+      { header: "Power W avg / max", wrap: true },
+      { header: "Util % avg / max", wrap: true },
+      { header: "Mem used GB max", wrap: true },
+      { header: "Energy J", wrap: true },
     ],
     rows,
     { title: `infermeter | GPU Telemetry Summary (${reachable} telemetry sources reachable)`, maxWidth },
@@ -128,6 +129,18 @@ export function renderGpuTable(
     }
   }
   return text;
+}
+
+/**
+ * A percentile estimate as the bucket layout supports it: the estimate when it lies within the finite buckets,
+ * `> <highest finite bound>` when it lies beyond them (the +Inf bucket says no more), N/A when there is none.
+ */
+function estimate(s: SeriesSummary, stat: string, scale: number): string {
+  const value = s.stats[stat];
+  if (value === undefined) return "N/A";
+  const finite = (s.buckets ?? []).filter(([le]) => le !== "+Inf").map(([le]) => Number(le));
+  const top = finite.length > 0 ? Math.max(...finite) : Infinity;
+  return value > top ? `> ${fmt(top * scale)}` : fmt(value * scale);
 }
 
 function fmt(x: number): string {

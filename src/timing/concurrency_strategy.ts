@@ -6,7 +6,10 @@
 import { SlotGate } from "./slot_gate.ts";
 import { splitEvenly } from "./split_evenly.ts";
 import type { Clock } from "./clock.ts";
-import type { LoadStrategy, LoadStrategyEntry, StrategyContext, Tick } from "./load_strategy.ts";
+import { defineLoadStrategy, type LoadStrategy, type StrategyContext, type Tick } from "./load_strategy.ts";
+import { definedFields, plural, secondsText } from "./describe_load.ts";
+import type { OptionSpec } from "../base/option_spec.ts";
+import { MAX_DURATION_SECONDS } from "./load_limits.ts";
 
 export interface ConcurrencyOptions {
   readonly concurrency: number;
@@ -66,13 +69,42 @@ export async function rampUp(
   }
 }
 
-export const CONCURRENCY_STRATEGY: LoadStrategyEntry<ConcurrencyOptions> = {
+/** The options the closed loop owns (`--concurrency` itself caps every mode and is declared with the load options). */
+const CONCURRENCY_OPTIONS = [
+  {
+    key: "concurrencyRampDuration",
+    type: "float",
+    min: 0,
+    max: MAX_DURATION_SECONDS,
+    flags: ["--concurrency-ramp-duration"],
+    group: "Load Generator",
+    metavar: "<seconds>",
+    yaml: ["benchmark.phases.profiling.concurrency_ramp"],
+    help: "Grow the concurrency from 1 to --concurrency in even steps over this many seconds instead of opening " +
+      "every stream at once (large runs: a server accepts connections only so fast).",
+  },
+] as const satisfies readonly OptionSpec[];
+
+export const CONCURRENCY_STRATEGY = defineLoadStrategy({
   name: "concurrency",
   description: "Closed loop: keep N sessions in flight, the next one starting as soon as one ends.",
+  options: CONCURRENCY_OPTIONS,
+  selectedBy: [],
+  /** The closed loop is what a run does when nothing else is asked. */
+  fallback: () => true,
+  plan: ({ values, concurrency }) => ({
+    options: definedFields<ConcurrencyOptions>({
+      concurrency: concurrency ?? 1,
+      rampMs: values.concurrencyRampDuration !== undefined ? values.concurrencyRampDuration * 1000 : undefined,
+    }),
+  }),
+  describe: (o) =>
+    `closed loop, ${plural(o.concurrency, "session")} in flight` +
+    (o.rampMs !== undefined && o.rampMs > 0 ? ` (ramped up from 1 over ${secondsText(o.rampMs)})` : ""),
   /** Concurrency splits evenly; budgets follow it, so shards finish together. */
-  split(o, i, n) {
+  split(o: ConcurrencyOptions, i: number, n: number) {
     const concurrency = splitEvenly(o.concurrency, n)[i];
-    return { options: { ...o, concurrency: Math.max(1, concurrency) }, weight: concurrency, layout: "blocks" };
+    return { options: { ...o, concurrency: Math.max(1, concurrency) }, weight: concurrency, layout: "blocks" as const };
   },
-  create: (o, ctx) => new ConcurrencyStrategy(o, ctx),
-};
+  create: (o: ConcurrencyOptions, ctx: StrategyContext) => new ConcurrencyStrategy(o, ctx),
+});

@@ -1,14 +1,19 @@
 /**
  * A load strategy decides WHEN requests go out; the engine's phase runner (engine/phase_runner.ts) decides WHAT
  * goes out (a new session, or the next turn of one already running) and stop conditions decide WHETHER
- * (timing/stop_conditions.ts). Each strategy is a named entry of `LOAD_STRATEGIES` with its own options as plain
- * data (they cross to engine Workers), how they split across shards, and a factory of the live object.
+ * (timing/stop_conditions.ts). Each strategy is a named entry of `LOAD_STRATEGIES` that owns everything about its
+ * mode, as k6's executors do: the `profile` options it declares (parsed, typed, listed in `--help` with the
+ * others), which options select it, its checks, how it turns option values into its engine options (plain data:
+ * they cross to engine Workers), the one line that describes it at start, how its options split across shards,
+ * and a factory of the live object.
  *
  * A session holds one session slot from its first turn to its last (AIPerf: concurrency counts sessions). Ticks
  * are send opportunities: open-loop schedules give them at absolute due times, and there a running session's next
  * turn waits for a tick of its own (priority over new sessions), so the request rate counts every request; a
  * closed loop gives them at once and a session's turns follow each other directly.
  */
+import type { OptionReader, OptionSpec } from "../base/option_spec.ts";
+import type { OptionValues } from "../base/option_values.ts";
 import type { RegistryEntry } from "../base/registry.ts";
 import type { SeededRandom } from "../base/seeded_random.ts";
 import type { Clock } from "./clock.ts";
@@ -72,11 +77,106 @@ export interface StrategyShare<O> {
   readonly layout: "blocks" | "interleaved";
 }
 
-/** A strategy as registered: options are plain data (structured-clone safe). */
+/** What the phases need to know of the prepared dataset. */
+export interface DatasetShape {
+  /** Each conversation's first-turn timestamp (ms), where the dataset has them. */
+  readonly startTimestamps: readonly (number | undefined)[];
+  /** Requests in one pass over the dataset (every turn of every conversation). */
+  readonly totalTurns: number;
+  readonly conversations: number;
+  /** Turns of each conversation (for the requests of a windowed replay); undefined = unknown. */
+  readonly turnCounts?: readonly number[];
+  /** The dataset came from a file (then one pass over it is the default request count). */
+  readonly fromFile: boolean;
+}
+
+/** What a strategy is planned from: the profile's option values for one phase, and the dataset. */
+export interface StrategyPlanInput<V = unknown> {
+  /** The phase's option values: the strategy's own options typed by its declaration, any other by key. */
+  readonly values: V & Readonly<Record<string, unknown>>;
+  /** Whether an option was given (YAML, environment, flag) rather than left at its default. */
+  given(key: string): boolean;
+  /** Most sessions in flight for this phase, when given (`--concurrency`, or `--warmup-concurrency`). */
+  readonly concurrency?: number;
+  readonly dataset: DatasetShape;
+  /** Every conversation's first turn has a timestamp. */
+  readonly stamped: boolean;
+  readonly phase: "warmup" | "profiling";
+}
+
+/** A strategy's engine options for one phase, and what the plan should know about them. */
+export interface StrategyPlan<O> {
+  readonly options: O;
+  /** Sessions and requests of one pass over the dataset when the strategy runs only part of it (a replay window). */
+  readonly onePass?: { readonly sessions: number; readonly requests?: number };
+  /** What the user should know about how the load was resolved (one sentence each). */
+  readonly notices?: readonly string[];
+}
+
+/** Problems (input errors, exit 2) and warnings a strategy finds in the option values. */
+export interface StrategyChecks {
+  readonly problems?: readonly string[];
+  readonly warnings?: readonly string[];
+}
+
+/**
+ * A strategy as registered: options are plain data (structured-clone safe). Everything a load mode needs is here,
+ * so a new mode is one file and one line in `LOAD_STRATEGIES` (see ARCHITECTURE.md, "How to add").
+ */
 export interface LoadStrategyEntry<O = unknown> extends RegistryEntry {
+  /**
+   * The `profile` options this mode owns (flags, YAML keys, help, bounds and relations, like every other option).
+   * Set while another mode is selected, they are an input error (another mode asked) or a warning (another mode
+   * chosen by default).
+   */
+  readonly options: readonly OptionSpec[];
+  /** Keys of options whose setting asks for this mode (`requestRate`); two modes asked at once is an input error. */
+  readonly selectedBy: readonly string[];
+  /** Keys of other modes' options this mode uses too (user-centric rate ramps like request rate). */
+  readonly reads?: readonly string[];
+  /**
+   * Whether the mode runs when none is asked (the first entry of the registry that accepts wins); absent: only
+   * when asked.
+   */
+  fallback?(input: StrategyPlanInput): boolean;
+  /**
+   * Sessions start at their dataset timestamps and their later turns are sent at their own timestamps (trace
+   * replay) rather than after their delays. @default false
+   */
+  readonly followsTimestamps?: boolean;
+  /** Open loop: sessions in flight are not capped unless `--concurrency` is given (closed loop: 1 by default). */
+  readonly openLoop?: boolean;
+  /** After a duration, wait for every running session to end unless a grace period is given. */
+  readonly waitsForSessions?: boolean;
+  /** A warmup before this mode runs in a closed loop at the warmup's concurrency (a trace replay). */
+  readonly warmsUpClosedLoop?: boolean;
+  /** Checks beyond the declared option relations, on the resolved values (run only when the mode is asked). */
+  validate?(values: OptionReader): StrategyChecks;
+  /**
+   * This mode's engine options for one phase.
+   * @throws {InputError} when the values or the dataset cannot be run this way.
+   */
+  plan(input: StrategyPlanInput): StrategyPlan<O>;
+  /** One line said at the start of the phase: what this load does ("10 req/s, Poisson arrivals, …"). */
+  describe(options: O): string;
   /** The options shard `i` of `n` runs. */
   split(options: O, i: number, n: number): StrategyShare<O>;
   create(options: O, ctx: StrategyContext): LoadStrategy;
+}
+
+/** A strategy's declaration with its options' literal types kept, so the configuration type includes them. */
+export type LoadStrategyDeclaration<T extends readonly OptionSpec[], O> =
+  & Omit<LoadStrategyEntry<O>, "options" | "plan">
+  & {
+    readonly options: T;
+    plan(input: StrategyPlanInput<OptionValues<T>>): StrategyPlan<O>;
+  };
+
+/** Declares a load strategy: its `plan` reads its own options typed by their declarations. */
+export function defineLoadStrategy<const T extends readonly OptionSpec[], O>(
+  declaration: LoadStrategyDeclaration<T, O>,
+): LoadStrategyEntry<O> & { readonly options: T } {
+  return declaration as LoadStrategyEntry<O> & { readonly options: T };
 }
 
 /** A strategy choice as data: the registered name and its options. */

@@ -2,7 +2,8 @@
  * A phase of a run (warmup, then profiling) as plain data: its load strategy and its stop conditions. Data, because
  * it crosses to engine Workers; each shard takes its part with `shardPhase`.
  */
-import type { StrategySpec } from "./load_strategy.ts";
+import type { LoadStrategyEntry, StrategySpec } from "./load_strategy.ts";
+import type { Registry } from "../base/registry.ts";
 import { LOAD_STRATEGIES } from "./load_strategies.ts";
 import type { StopSpec } from "./stop_conditions.ts";
 import { splitEvenly } from "./split_evenly.ts";
@@ -46,9 +47,14 @@ export interface ShardPhase {
  * contiguous block of indices, the last shard taking the rounding remainder; interleaved (open loop, trace
  * replay) — or blocks without a request budget to size them — shard i numbers i, i + n, ….
  */
-export function shardPhase(phase: PhaseSpec, i: number, n: number): ShardPhase {
+export function shardPhase(
+  phase: PhaseSpec,
+  i: number,
+  n: number,
+  strategies: Registry<LoadStrategyEntry> = LOAD_STRATEGIES,
+): ShardPhase {
   if (n === 1) return { spec: phase, firstIndex: 0, indexStride: 1, shardIndex: 0, shardCount: 1 };
-  const entry = LOAD_STRATEGIES.get(phase.strategy.name);
+  const entry = strategies.get(phase.strategy.name);
   const shares = Array.from({ length: n }, (_, j) => entry.split(phase.strategy.options, j, n));
   const weights = shares.map((s) => s.weight);
   const layout = shares[i].layout;

@@ -13,7 +13,11 @@
 import { SessionCap } from "./session_cap.ts";
 import { splitCap } from "./split_evenly.ts";
 import type { Clock } from "./clock.ts";
-import type { LoadStrategy, LoadStrategyEntry, StrategyContext, Tick } from "./load_strategy.ts";
+import { defineLoadStrategy, type LoadStrategy, type StrategyContext, type Tick } from "./load_strategy.ts";
+import { definedFields, plural, rateText, secondsText } from "./describe_load.ts";
+import { scheduleSpanProblem } from "./schedule_limits.ts";
+import type { OptionSpec } from "../base/option_spec.ts";
+import { MAX_REQUEST_RATE } from "./load_limits.ts";
 
 export interface UserCentricOptions {
   /** Requests per second over all users. */
@@ -136,13 +140,73 @@ class UserCentricStrategy extends SessionCap implements LoadStrategy {
   }
 }
 
-export const USER_CENTRIC_STRATEGY: LoadStrategyEntry<UserCentricOptions> = {
+/** The options of the user-centric mode. */
+const USER_CENTRIC_OPTIONS = [
+  {
+    key: "userCentricRate",
+    type: "float",
+    min: 0,
+    max: MAX_REQUEST_RATE,
+    exclusiveMin: true,
+    flags: ["--user-centric-rate"],
+    group: "User-Centric Rate",
+    metavar: "<req/s>",
+    yaml: ["benchmark.phases.profiling.user_centric_rate"],
+    requires: [{ key: "numUsers", why: "needs the number of users" }],
+    help: "Total request rate of --num-users users, each a session whose turns start num_users / rate seconds " +
+      "apart (a turn also waits for the previous answer); finished users are replaced on a fixed schedule.",
+  },
+  {
+    key: "numUsers",
+    type: "int",
+    min: 1,
+    max: 1_000_000,
+    flags: ["--num-users"],
+    group: "User-Centric Rate",
+    metavar: "<int>",
+    yaml: ["benchmark.phases.profiling.users"],
+    requires: [{ key: "userCentricRate", why: "sets how many users --user-centric-rate runs" }],
+    help: "Number of users for --user-centric-rate.",
+  },
+] as const satisfies readonly OptionSpec[];
+
+export const USER_CENTRIC_STRATEGY = defineLoadStrategy({
   name: "user_centric_rate",
   description: "N users, each a session sending its turns num_users/rate seconds apart, together at the rate.",
-  /** Users are dealt round-robin to shards (each shard plans all, runs its own); a cap splits evenly. */
-  split(o, i, n) {
-    const concurrency = splitCap(o.concurrency, i, n);
-    return { options: { ...o, concurrency }, weight: 1, layout: "interleaved" };
+  options: USER_CENTRIC_OPTIONS,
+  selectedBy: ["userCentricRate"],
+  openLoop: true,
+  /** Users run whole sessions: AIPerf waits for all of them after the duration unless told otherwise. */
+  waitsForSessions: true,
+  validate(values) {
+    const problems: string[] = [];
+    const count = values.value("requestCount");
+    const users = values.value("numUsers");
+    if (typeof count === "number" && typeof users === "number" && count < users) {
+      problems.push(
+        `--request-count (${count}) must be at least --num-users (${users}): each user needs at least one request.`,
+      );
+    }
+    const span = scheduleSpanProblem(values, "userCentricRate");
+    if (span !== undefined) problems.push(span);
+    return { problems };
   },
-  create: (o, ctx) => new UserCentricStrategy(o, ctx),
-};
+  plan: ({ values, dataset, concurrency }) => ({
+    options: definedFields<UserCentricOptions>({
+      rate: values.userCentricRate!,
+      users: values.numUsers!,
+      sessionTurns: Math.max(1, Math.round(dataset.totalTurns / Math.max(1, dataset.conversations))),
+      concurrency,
+    }),
+  }),
+  describe: (o) =>
+    `${plural(o.users, "user")} at ${rateText(o.rate)} in all, each sending a turn every ` +
+    `${secondsText(o.users / o.rate * 1000)}` +
+    (o.concurrency !== undefined ? `, at most ${o.concurrency} in flight` : ""),
+  /** Users are dealt round-robin to shards (each shard plans all, runs its own); a cap splits evenly. */
+  split(o: UserCentricOptions, i: number, n: number) {
+    const concurrency = splitCap(o.concurrency, i, n);
+    return { options: { ...o, concurrency }, weight: 1, layout: "interleaved" as const };
+  },
+  create: (o: UserCentricOptions, ctx: StrategyContext) => new UserCentricStrategy(o, ctx),
+});

@@ -40,12 +40,15 @@ function isFile(path: string): boolean {
 }
 
 /**
- * The snapshot directory of `modelId` that holds a `tokenizer.json`, or undefined when the cache has none.
+ * The snapshot directory of `modelId` that holds a `tokenizer.json`, or undefined when the cache has none. With a
+ * `revision` (AIPerf's `--tokenizer-revision`: a branch, a tag or a commit hash) only that snapshot is taken: the
+ * one `refs/<revision>` names, or the snapshot named by the hash (or its unique prefix).
  */
-export function findCachedTokenizer(modelId: string, env: HubEnv): string | undefined {
+export function findCachedTokenizer(modelId: string, env: HubEnv, revision?: string): string | undefined {
   if (!looksLikeHubId(modelId)) return undefined;
   const root = join(hubCacheDir(env), hubModelFolder(modelId));
   const snapshots = join(root, "snapshots");
+  if (revision !== undefined && revision !== "main") return snapshotOf(root, revision);
   try {
     const main = Deno.readTextFileSync(join(root, "refs", "main")).trim();
     const dir = join(snapshots, main);
@@ -66,6 +69,30 @@ export function findCachedTokenizer(modelId: string, env: HubEnv): string | unde
     return undefined;
   }
   return best?.dir;
+}
+
+/** The snapshot of `revision` (a ref, a commit hash or its unique prefix) holding a `tokenizer.json`. */
+function snapshotOf(root: string, revision: string): string | undefined {
+  if (revision.includes("/") && revision.includes("..")) return undefined;
+  const snapshots = join(root, "snapshots");
+  let commit = revision;
+  try {
+    commit = Deno.readTextFileSync(join(root, "refs", revision)).trim() || revision;
+  } catch {
+    // Not a ref: a commit hash or its prefix.
+  }
+  if (!/^[\w.-]+$/.test(commit)) return undefined;
+  const exact = join(snapshots, commit);
+  if (isFile(join(exact, "tokenizer.json"))) return exact;
+  try {
+    const matches = [...Deno.readDirSync(snapshots)].map((e) => e.name).filter((name) => name.startsWith(commit));
+    if (matches.length === 1 && isFile(join(snapshots, matches[0], "tokenizer.json"))) {
+      return join(snapshots, matches[0]);
+    }
+  } catch {
+    // No snapshots at all.
+  }
+  return undefined;
 }
 
 /** Where to put a model's tokenizer files so they are found, for error messages and notices. */

@@ -49,6 +49,23 @@ export function locateTokenizer(spec: string, env: HubEnv): string {
   );
 }
 
+/**
+ * The tokenizer a `--tokenizer` value names, as a spec every thread loads the same way: `builtin` and existing
+ * paths as given, a hub id as its snapshot in the local cache — of `revision` when one is given
+ * (`--tokenizer-revision`), so the counting Worker reads the very files this thread read.
+ * @throws {Error} saying where to put the files when the cache has no such snapshot.
+ */
+export function resolveTokenizerSpec(spec: string, env: HubEnv, revision?: string): string {
+  if (spec === "" || spec === DEFAULT_TOKENIZER_SPEC || existsSync(spec)) return spec;
+  if (revision === undefined) return spec;
+  const cached = looksLikeHubId(spec) ? findCachedTokenizer(spec, env, revision) : undefined;
+  if (cached !== undefined) return cached;
+  throw new Error(
+    `Tokenizer "${spec}" at revision "${revision}" is not in the local Hugging Face cache, and infermeter never ` +
+      `downloads: ${tokenizerPlacementHint(spec, env)} (snapshots/<commit>/, with refs/${revision} naming it).`,
+  );
+}
+
 /** What to count tokens with when `--tokenizer` was not given. */
 export interface DefaultTokenizer {
   /** A spec for {@linkcode loadTokenizer}: the model's cached snapshot, or `builtin`. */
@@ -63,10 +80,10 @@ export interface DefaultTokenizer {
  * Without `--tokenizer`, AIPerf counts with the model's own tokenizer: use it when the local Hugging Face cache
  * has it (`--model` as a hub id), else the builtin one — saying which, so counts never differ silently.
  */
-export function defaultTokenizerFor(model: string | undefined, env: HubEnv): DefaultTokenizer {
-  const cached = model !== undefined && looksLikeHubId(model) ? findCachedTokenizer(model, env) : undefined;
+export function defaultTokenizerFor(model: string | undefined, env: HubEnv, revision?: string): DefaultTokenizer {
+  const cached = model !== undefined && looksLikeHubId(model) ? findCachedTokenizer(model, env, revision) : undefined;
   if (cached !== undefined) return { spec: cached, notice: `Tokenizer: ${model}'s own, from ${cached}` };
-  const about = model === undefined ? "the model" : model;
+  const about = model === undefined ? "the model" : revision === undefined ? model : `${model} (revision ${revision})`;
   const short = `Tokenizer: builtin (o200k_base), ${about}'s own not in the HF cache; token counts may differ ` +
     "(--help tokenizer)";
   return {

@@ -15,13 +15,17 @@ import { errorText, type ExchangeState, type SendControl } from "./send_control.
 /**
  * How an exchange left its connection. `unused`: interrupted before anything was written, the socket is clean.
  * `reuse`: the response was read in full and the server allows keep-alive. `close`: done (answered or failed),
- * the socket must be closed. `retry`: a kept-alive socket failed before any response byte; close it and resend
- * once on a fresh one.
+ * the socket must be closed. `retry`: on a kept-alive socket, the request certainly did not reach the server (its
+ * first write failed, or the server answered `408 Request Timeout`, its word that it received no request); close
+ * it and resend once on a fresh one. Nothing that may have reached the server is ever resent (RFC 9112 §9.3.1: a
+ * POST is not idempotent): it is an error.
  */
 export type ExchangeEnd = "unused" | "reuse" | "close" | "retry";
 
 /** Preallocate at most this much for a Content-Length body, so a lying header cannot allocate gigabytes. */
 const MAX_BODY_PREALLOC = 64 * 1024 * 1024;
+/** Default limit on one response's body bytes, as received and as decoded (`HttpClientOptions.maxResponseBytes`). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 const INITIAL_BODY_BYTES = 4096;
 const EMPTY = new Uint8Array(0);
 /**
@@ -29,6 +33,15 @@ const EMPTY = new Uint8Array(0);
  * may take before the exchange ends anyway and the connection is closed instead of reused.
  */
 export const STREAM_END_GRACE_MS = 250;
+
+/**
+ * When a client's connections last received data (shared by them): a response head, body bytes of a plain
+ * response, or an SSE event that carries data. Comments and blank lines of a stream are not progress: a server
+ * that sends only keep-alive comments is stalled.
+ */
+export interface Progress {
+  at: number;
+}
 
 /** A socket with its reused read buffers, parser and framer, and the per-exchange state they report into. */
 export class Connection {
@@ -50,6 +63,15 @@ export class Connection {
   readonly parser: HttpResponseParser;
   readonly framer: SseFramer;
   closed = false;
+  /** Most body bytes one response may have, as received and as decoded; past it the exchange ends. */
+  readonly maxBodyBytes: number;
+  readonly #progress: Progress;
+  /** Arrival of the latest SSE event with data on this connection (folded into `#progress` once per read). */
+  dataAt = 0;
+  /** Decoded body bytes of the exchange in progress (a compressed body; 0 otherwise). */
+  decodedLen = 0;
+  /** The body is over `maxBodyBytes` (announced by Content-Length, or decoded past it). */
+  overLimit = false;
 
   // State of the exchange in progress, set by `begin` before each request.
   ex: ExchangeState | undefined = undefined;
@@ -63,6 +85,9 @@ export class Connection {
   handlerError: unknown = undefined;
   /** Arrival time of the event the handler called the end of the answer. */
   streamEndAt: number | undefined = undefined;
+  /** A `408` may be resent (a kept-alive socket, first attempt); `timedOut408`: the head just read is one. */
+  #may408 = false;
+  timedOut408 = false;
   /** Decodes a `Content-Encoding` body; undefined for identity bodies (the usual case). */
   decoder: BodyDecoder | undefined = undefined;
   #coding = "";
@@ -82,8 +107,12 @@ export class Connection {
     pipelined: boolean,
     turn: TurnStamp,
     deadlines: DeadlineQueue,
+    maxBodyBytes: number = DEFAULT_MAX_RESPONSE_BYTES,
+    progress: Progress = { at: 0 },
   ) {
     this.socket = socket;
+    this.maxBodyBytes = maxBodyBytes;
+    this.#progress = progress;
     this.#deadlines = deadlines;
     this.turn = turn;
     this.io = io;
@@ -96,6 +125,7 @@ export class Connection {
       onBody: (bytes, start, end) => this.#onBody(bytes, start, end),
     });
     this.framer = new SseFramer((data, t, event) => {
+      this.dataAt = t;
       const handler = this.sse;
       // Events already parsed from a read that arrived before a cancel are not delivered after it.
       if (handler === undefined || this.ctl?.reason !== undefined || this.handlerError !== undefined) return;
@@ -187,6 +217,8 @@ export class Connection {
     this.bodyLen = 0;
     this.handlerError = undefined;
     this.streamEndAt = undefined;
+    this.decodedLen = 0;
+    this.overLimit = false;
     this.parser.start(false);
     this.framer.reset();
   }
@@ -234,16 +266,20 @@ export class Connection {
 
     ctl.stage = "sending the request";
     ex.requestWriteStart = performance.now();
+    this.#may408 = mayRetry && ex.reused;
+    this.timedOut408 = false;
+    let writes = 0;
     try {
       let off = await io.write(bytes);
-      let writes = 1;
+      writes = 1;
       while (off < bytes.length) {
         off += await io.write(bytes.subarray(off));
         writes++;
       }
       ex.writes = writes;
     } catch (e) {
-      return this.#fail(ex, ctl, mayRetry, `writing the request failed (${errorText(e)})`);
+      // Only a first write that failed sent nothing of the request: that alone may be resent.
+      return this.#fail(ex, ctl, mayRetry && writes === 0, `writing the request failed (${errorText(e)})`);
     }
     ex.requestSent = performance.now();
     ex.bytesSent = bytes.length;
@@ -257,7 +293,7 @@ export class Connection {
       try {
         n = await this.nextRead();
       } catch (e) {
-        return this.#fail(ex, ctl, mayRetry, `the connection failed (${errorText(e)})`);
+        return this.#fail(ex, ctl, false, `the connection failed (${errorText(e)})`);
       }
       const t = this.turn.stamp(this.readMark);
       if (!n) {
@@ -268,7 +304,7 @@ export class Connection {
           if (ex.error === undefined) this.#complete(ex);
           return "close";
         }
-        return this.#fail(ex, ctl, mayRetry, `the server closed the connection`);
+        return this.#fail(ex, ctl, false, `the server closed the connection`);
       }
       this.t = t;
       // Lets the framer decode this read's text once for all its events (chunks are sub-ranges of it).
@@ -287,6 +323,10 @@ export class Connection {
           ex.lastBodyAt = t;
           ex.bodyReads = (ex.bodyReads ?? 0) + 1;
           ex.bodyBytesReceived = (ex.bodyBytesReceived ?? 0) + bodyNow - bodyBefore;
+          // An endless or enormous body ends here, before it can exhaust memory.
+          if (bodyNow > this.maxBodyBytes) this.overLimit = true;
+          if (!this.streaming) this.#progress.at = t;
+          else if (this.dataAt > this.#progress.at) this.#progress.at = this.dataAt;
         }
       } catch (e) {
         ex.lastByteAt = t;
@@ -296,6 +336,13 @@ export class Connection {
       if (ctl.reason !== undefined && this.streamEndAt === undefined) {
         ex.lastByteAt = t;
         ex.error = ctl.error();
+        return "close";
+      }
+      // The idle timeout of a server that closed this connection as the request went out: it was not received.
+      if (this.timedOut408) return "retry";
+      if (this.overLimit) {
+        ex.lastByteAt = t;
+        ex.error = this.#tooLarge();
         return "close";
       }
       if (this.handlerError !== undefined) {
@@ -329,6 +376,10 @@ export class Connection {
   async #endDecoder(ex: ExchangeState): Promise<boolean> {
     const error = await this.decoder!.end();
     this.decoder = undefined;
+    if (this.overLimit) {
+      ex.error = this.#tooLarge();
+      return false;
+    }
     if (error !== undefined) {
       ex.error = {
         kind: "protocol",
@@ -348,6 +399,17 @@ export class Connection {
     return true;
   }
 
+  #tooLarge(): ExchangeState["error"] {
+    const length = this.parser.contentLength;
+    const announced = length !== undefined && length > this.maxBodyBytes ? ` (Content-Length ${length})` : "";
+    return {
+      kind: "too_large",
+      message: `Response from ${this.remote} has a body larger than ${this.maxBodyBytes} bytes${announced}; ` +
+        `the rest was not read (raise --max-response-bytes if such answers are expected).`,
+      group: `Response from ${this.remote} has a body larger than ${this.maxBodyBytes} bytes.`,
+    };
+  }
+
   #complete(ex: ExchangeState): void {
     if (!this.streaming) ex.body = this.bodyLen === 0 ? new Uint8Array(0) : this.body.subarray(0, this.bodyLen);
   }
@@ -363,7 +425,7 @@ export class Connection {
     if (ctl.reason !== undefined) {
       ex.error = ctl.error();
     } else if (mayRetry && ex.reused && ex.bytesReceived === 0) {
-      // The server closed this idle connection before we used it; nothing was processed, so resend once.
+      // The server had closed this idle connection before the request's first byte was written: resend once.
       return "retry";
     } else {
       const where = this.parser.phase === "head"
@@ -387,14 +449,23 @@ export class Connection {
   #onHead(head: HttpResponseHead): void {
     const ex = this.ex;
     if (ex === undefined) return;
+    if (head.status === 408 && this.#may408) {
+      this.timedOut408 = true;
+      return;
+    }
     ex.status = head.status;
     ex.headers = head.headers;
     ex.headersAt = this.t;
+    this.#progress.at = this.t;
     if (this.ctl !== undefined) this.ctl.stage = "reading the response body";
     const type = head.headers.get("content-type");
     this.streaming = this.sse !== undefined && type !== undefined && isEventStream(type);
     ex.streamed = this.streaming;
     const length = this.parser.contentLength;
+    if (length !== undefined && length > this.maxBodyBytes) {
+      this.overLimit = true;
+      return;
+    }
     if (!this.streaming && length !== undefined && length > 0) {
       this.body = new Uint8Array(Math.min(length, MAX_BODY_PREALLOC));
     }
@@ -414,6 +485,13 @@ export class Connection {
     this.#coding = coding;
     ex.contentEncoding = coding;
     this.decoder = new BodyDecoder(format, (bytes, t) => {
+      if (this.overLimit) return;
+      this.decodedLen += bytes.length;
+      if (this.decodedLen > this.maxBodyBytes) {
+        // A compression bomb: stop taking its output; the exchange ends at its next read.
+        this.overLimit = true;
+        return;
+      }
       if (this.streaming) {
         this.framer.push(bytes, 0, bytes.length, t);
         if (this.streamEndAt !== undefined && this.#grace === undefined && !this.parser.done) this.#armGrace();

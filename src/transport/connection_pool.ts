@@ -4,7 +4,7 @@
  * attempts in flight.
  */
 import type { Connection } from "./connection.ts";
-import { closedError, type ExchangeState, type SendControl } from "./send_control.ts";
+import { closedError, type ExchangeState, SendControl } from "./send_control.ts";
 
 export interface ConnectionPoolOptions {
   /** Most sockets open at once (connecting, busy or idle). */
@@ -113,6 +113,30 @@ export class ConnectionPool {
     const conn = await this.#connect(ex, ctl);
     if (conn === undefined) this.#freeSlot();
     return conn;
+  }
+
+  /**
+   * Opens up to `count` connections now, before any request needs them, and keeps them idle (pooled connections
+   * only; each still watched for a server close). Resolves with how many opened and the first failure, if any.
+   */
+  async prewarm(count: number, remote: string): Promise<{ opened: number; error?: string }> {
+    if (!this.#pooled || this.#closed) return { opened: 0 };
+    const want = Math.max(0, Math.min(count, this.#maxConnections - this.#open));
+    let opened = 0;
+    let error: string | undefined;
+    await Promise.all(Array.from({ length: want }, async () => {
+      this.#open++;
+      const ex: ExchangeState = { reused: false, streamed: false, bytesSent: 0, bytesReceived: 0 };
+      const c = await this.#connect(ex, new SendControl(remote, performance.now()));
+      if (c === undefined) {
+        this.#freeSlot();
+        error ??= ex.error?.message;
+        return;
+      }
+      opened++;
+      this.release(c, true);
+    }));
+    return { opened, ...(error === undefined ? {} : { error }) };
   }
 
   /** Marks `c` as carrying an exchange, so `close()` can interrupt it. */

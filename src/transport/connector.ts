@@ -3,7 +3,7 @@
  * TLS for https, within a time limit kept on the client's deadline queue.
  */
 import type { Target } from "./http_exchange.ts";
-import { Connection } from "./connection.ts";
+import { Connection, type Progress } from "./connection.ts";
 import { socketOps } from "../runtime/socket_ops.ts";
 import type { DeadlineQueue } from "../timing/deadline_queue.ts";
 import type { TurnStamp } from "../timing/turn_stamp.ts";
@@ -18,6 +18,8 @@ export interface ConnectorOptions {
   /** Keep a second read posted on plain-TCP connections read through the public methods. */
   readonly pipelinedReads: boolean;
   readonly directSocketOps: boolean;
+  /** Most body bytes one response may have (as received and as decoded). */
+  readonly maxResponseBytes: number;
 }
 
 export class Connector {
@@ -28,8 +30,16 @@ export class Connector {
   readonly #options: ConnectorOptions;
   readonly #deadlines: DeadlineQueue;
   readonly #turn: TurnStamp;
+  readonly #progress: Progress;
 
-  constructor(target: Target, options: ConnectorOptions, deadlines: DeadlineQueue, turn: TurnStamp) {
+  constructor(
+    target: Target,
+    options: ConnectorOptions,
+    deadlines: DeadlineQueue,
+    turn: TurnStamp,
+    progress: Progress = { at: 0 },
+  ) {
+    this.#progress = progress;
     this.#target = target;
     this.#hosts = [target.hostname, ...(target.extraHostnames ?? [])];
     this.#remote = hostPort(target.hostname, target.port);
@@ -115,6 +125,16 @@ export class Connector {
     // Plain TCP only: a read posted ahead on a TLS stream is not something this client has been measured with.
     const pipelined = this.#options.pipelinedReads && !io.direct && target.scheme !== "https";
     const bufferBytes = this.#options.readBufferBytes;
-    return new Connection(socket, io, this.#remote, bufferBytes, pipelined, this.#turn, this.#deadlines);
+    return new Connection(
+      socket,
+      io,
+      this.#remote,
+      bufferBytes,
+      pipelined,
+      this.#turn,
+      this.#deadlines,
+      this.#options.maxResponseBytes,
+      this.#progress,
+    );
   }
 }

@@ -20,6 +20,7 @@ import { TurnStamp } from "../timing/turn_stamp.ts";
 import { RequestEncoder } from "./request_encoder.ts";
 import { Connector } from "./connector.ts";
 import { ConnectionPool } from "./connection_pool.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, type Progress } from "./connection.ts";
 import { errorText, type ExchangeState, hostPort, SendControl, type Stage } from "./send_control.ts";
 
 export type ConnectionReuse = "pooled" | "never";
@@ -72,6 +73,13 @@ export interface HttpClientOptions {
    * Turn it off where memory per connection matters more (tens of thousands of streams). @default {true}
    */
   readonly pipelinedReads?: boolean;
+  /**
+   * Most body bytes one response may have, as received and, for a compressed body, as decoded. A larger one (an
+   * endless chunked body, a decompression bomb, a Content-Length above it) ends as a `too_large` error and its
+   * connection is closed, so one answer cannot exhaust memory.
+   * @default {256 MiB}
+   */
+  readonly maxResponseBytes?: number;
 }
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -81,8 +89,11 @@ const DEFAULT_READ_BUFFER_BYTES = 64 * 1024;
 export interface TransportActivity {
   /** `host:port` of the target. */
   readonly target: string;
-  /** `performance.now()` of the latest read that completed on any of its connections (0: none yet). */
-  readonly lastReadAt: number;
+  /**
+   * `performance.now()` of the latest data received on any of its connections (0: none yet): a response head, body
+   * bytes of a plain response, an SSE event with data. SSE comments (keep-alives) are not progress.
+   */
+  readonly lastDataAt: number;
   /** Requests in flight per stage; stages with none are absent. */
   readonly stages: Readonly<Partial<Record<Stage, number>>>;
   readonly inFlight: number;
@@ -97,6 +108,7 @@ export class HttpClient {
   readonly #deadlines = new DeadlineQueue();
   readonly #watchers = new WeakMap<AbortSignal, Set<SendControl>>();
   readonly #turn = new TurnStamp();
+  readonly #progress: Progress = { at: 0 };
   /** Sends in flight, for `activity()`. */
   readonly #inFlight = new Set<SendControl>();
 
@@ -119,6 +131,10 @@ export class HttpClient {
         `HttpClient readBufferBytes ${readBufferBytes} is below 1024; pass a larger buffer size.`,
       );
     }
+    const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (!(maxResponseBytes >= 1)) {
+      throw new RangeError(`HttpClient maxResponseBytes ${maxResponseBytes} is below 1; pass a byte count.`);
+    }
     this.#encoder = new RequestEncoder(target.hostHeader, reuse === "never");
     const connector = new Connector(
       target,
@@ -130,15 +146,22 @@ export class HttpClient {
         // A connection used once gains nothing from it (its set is new), and would pay for a second buffer.
         pipelinedReads: (options.pipelinedReads ?? true) && reuse === "pooled",
         directSocketOps: options.directSocketOps ?? true,
+        maxResponseBytes,
       },
       this.#deadlines,
       this.#turn,
+      this.#progress,
     );
     this.#pool = new ConnectionPool(connector, {
       maxConnections: max,
       pooled: reuse === "pooled",
       maxConcurrentConnects: Math.max(1, options.maxConcurrentConnects ?? 256),
     });
+  }
+
+  /** Opens `count` connections ahead of the first requests (kept-alive clients only); see ConnectionPool.prewarm. */
+  prewarm(count: number): Promise<{ opened: number; error?: string }> {
+    return this.#pool.prewarm(count, this.#remote);
   }
 
   /** Kept-alive connections waiting in the pool. */
@@ -160,7 +183,7 @@ export class HttpClient {
   activity(): TransportActivity {
     const stages: Partial<Record<Stage, number>> = {};
     for (const ctl of this.#inFlight) stages[ctl.stage] = (stages[ctl.stage] ?? 0) + 1;
-    return { target: this.#remote, lastReadAt: this.#turn.last, stages, inFlight: this.#inFlight.size };
+    return { target: this.#remote, lastDataAt: this.#progress.at, stages, inFlight: this.#inFlight.size };
   }
 
   /**
@@ -218,7 +241,7 @@ export class HttpClient {
           break;
         }
         pool.use(conn, ctl);
-        // Only a reused connection that failed before any response byte is retried, and only once.
+        // A reused connection whose request certainly did not reach the server is resent once (ExchangeEnd).
         const end = await conn.exchange(bytes, opts.onSseEvent, ex, ctl, !fresh);
         if (end === "reuse") {
           pool.done(conn, true);
@@ -241,6 +264,7 @@ export class HttpClient {
         ex.bodyBytesReceived = undefined;
         ex.firstByteAt = undefined;
         ex.bytesSent = 0;
+        ex.bytesReceived = 0;
         ex.lastByteAt = undefined;
       }
     } finally {

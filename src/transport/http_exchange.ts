@@ -64,9 +64,17 @@ export interface SendOptions {
  * `connect`: the connection could not be set up; `connect_timeout`: setting it up took longer than the connect
  * time limit; `timeout`: the request's own deadline passed (while connecting, sending or waiting for the response);
  * `reset`: the server closed or reset the connection before the response was complete; `protocol`: the response
- * is not valid HTTP or SSE; `cancelled`: aborted by the caller.
+ * is not valid HTTP or SSE; `too_large`: the response body (decoded) passed the client's byte limit, and the rest was
+ * not read; `cancelled`: aborted by the caller.
  */
-export type TransportErrorKind = "connect" | "connect_timeout" | "timeout" | "reset" | "protocol" | "cancelled";
+export type TransportErrorKind =
+  | "connect"
+  | "connect_timeout"
+  | "timeout"
+  | "reset"
+  | "protocol"
+  | "too_large"
+  | "cancelled";
 
 export interface TransportError {
   readonly kind: TransportErrorKind;

@@ -26,13 +26,28 @@ export interface OnceResponse {
 }
 
 /**
- * Sends `request` and reads the whole answer within `timeoutMs`.
- * @throws {Error} saying what failed (refused, reset, timed out, not HTTP).
+ * Most body bytes a probe or scrape answer may have: a version, model list or metrics page is far smaller, and an
+ * endless answer must not fill memory before the run has begun.
  */
-export async function requestOnce(target: Target, request: OnceRequest, timeoutMs: number): Promise<OnceResponse> {
-  const client = new HttpClient(target, { reuse: "never", connectTimeoutMs: timeoutMs });
+export const ONCE_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Sends `request` and reads the whole answer within `timeoutMs` (or until `signal` aborts).
+ * @throws {Error} saying what failed (refused, reset, timed out, cancelled, not HTTP).
+ */
+export async function requestOnce(
+  target: Target,
+  request: OnceRequest,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<OnceResponse> {
+  const client = new HttpClient(target, {
+    reuse: "never",
+    connectTimeoutMs: timeoutMs,
+    maxResponseBytes: ONCE_MAX_RESPONSE_BYTES,
+  });
   try {
-    const exchange = await client.send(request, { deadline: performance.now() + timeoutMs });
+    const exchange = await client.send(request, { deadline: performance.now() + timeoutMs, signal });
     if (exchange.error !== undefined || exchange.status === undefined) {
       throw new Error(exchange.error?.message ?? "no response");
     }

@@ -4,6 +4,7 @@
  * config keeps them out of everything that is logged (the command line is logged in redacted form).
  */
 import { writeAll } from "../runtime/write_all.ts";
+import { printable } from "../base/printable.ts";
 
 /** AIPerf's log levels. */
 export type LogLevel = "TRACE" | "DEBUG" | "INFO" | "NOTICE" | "WARNING" | "SUCCESS" | "ERROR" | "CRITICAL";
@@ -65,7 +66,8 @@ export class Logger {
     const needsConsole = n >= this.#threshold;
     const early = this.#early !== undefined && this.#early.length < EARLY_LINES;
     if (!needsConsole && !early && !this.#sinks.some((s) => n >= s.threshold)) return;
-    const line = `${timestamp()} ${level.padEnd(8)} ${message}\n`;
+    // Messages quote dataset lines and server answers: no control character of theirs reaches the terminal.
+    const line = `${timestamp()} ${level.padEnd(8)} ${printable(message)}\n`;
     if (early) this.#early!.push({ n, line });
     if (needsConsole) {
       this.beforeConsoleWrite?.();

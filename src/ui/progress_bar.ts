@@ -1,6 +1,6 @@
 /**
- * tqdm-style progress on stderr: `Profiling: 20/20 |████████████████████████| 100% [00:35<00:00]`.
- * Redrawn in place (≤ 10 times/s) on a TTY; on a pipe with `--ui simple` a line every few seconds.
+ * tqdm-style progress on stderr: `Profiling: 20/20 |████████████████████████| 100% [00:35<00:00] 0.57 req/s …`.
+ * Redrawn in place (≤ 10 times/s) on a TTY; on a pipe (CI) one plain line every `--progress-every` seconds.
  * For duration-bounded phases the bar follows time instead of requests.
  */
 
@@ -17,6 +17,10 @@ export interface ProgressBarOptions {
   readonly now?: () => number;
   /** Bar width in characters. @default 24 */
   readonly width?: number;
+  /** Figures appended to each line (rate, in flight, errors), read when it is drawn. */
+  readonly stats?: () => string;
+  /** Between two lines on a pipe, ms. @default 10000 */
+  readonly pipeIntervalMs?: number;
 }
 
 export class ProgressBar {
@@ -49,7 +53,7 @@ export class ProgressBar {
 
   #maybeDraw(): void {
     const t = this.#now();
-    const interval = this.#o.isTty ? 100 : 5000;
+    const interval = this.#o.isTty ? 100 : this.#o.pipeIntervalMs ?? 10_000;
     if (t - this.#lastDraw < interval) return;
     this.#lastDraw = t;
     this.#draw(false);
@@ -85,9 +89,15 @@ export class ProgressBar {
     const filled = Math.round(frac * width);
     const bar = "█".repeat(filled) + " ".repeat(width - filled);
     const remaining = frac > 0 ? elapsed * (1 - frac) / frac : NaN;
-    return `${this.#o.label}: ${counts} |${bar}| ${Math.floor(frac * 100)}% [${clock(elapsed)}<${
-      Number.isFinite(remaining) ? clock(remaining) : "?"
-    }]`;
+    const stats = this.#o.stats?.() ?? "";
+    const time = `${clock(elapsed)}<${Number.isFinite(remaining) ? clock(remaining) : "?"}`;
+    // A pipe (CI logs) gets plain words, no bar: one line every interval.
+    if (!this.#o.isTty) {
+      return `${this.#o.label}: ${counts} (${Math.floor(frac * 100)}%) [${time}]${stats === "" ? "" : ` ${stats}`}`;
+    }
+    return `${this.#o.label}: ${counts} |${bar}| ${Math.floor(frac * 100)}% [${time}]${
+      stats === "" ? "" : ` ${stats}`
+    }`;
   }
 
   #draw(final: boolean): void {

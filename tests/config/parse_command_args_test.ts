@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ConfigError } from "../../src/config/config_error.ts";
 import { defineCommand } from "../../src/config/command_spec.ts";
-import type { OptionSpec } from "../../src/config/option_spec.ts";
+import type { OptionSpec } from "../../src/base/option_spec.ts";
 import { parseCommandArgs } from "../../src/config/parse_command_args.ts";
 
 const OPTIONS = [

@@ -93,13 +93,13 @@ Deno.test("parseProfileArgs fills AIPerf's defaults when only a model is given",
   assert.equal(config.concurrency, 1);
   assert.equal(config.requestRate, undefined);
   assert.equal(config.requestCount, 10);
-  assert.equal(config.arrivalPattern, "concurrency_burst");
+  assert.equal(config.arrivalPattern, "poisson", "the declared default; the closed loop has no arrival pattern");
   assert.equal(config.benchmarkGracePeriod, 30);
   assert.equal(config.artifactDir, "artifacts");
   assert.equal(config.artifactDirExplicit, false);
   assert.equal(config.exportLevel, "records");
   assert.equal(config.logLevel, "INFO");
-  assert.equal(config.ui, "none");
+  assert.equal(config.ui, "simple");
   assert.equal(config.connectionReuseStrategy, "pooled");
   assert.equal(config.modelSelectionStrategy, "round_robin");
   assert.deepEqual(config.extraInputs, {});
@@ -317,9 +317,8 @@ Deno.test("parseProfileArgs parses goodput objectives", async () => {
   assert.match((await problemsOf(["-m", "m", "--goodput", "request_latency=250"]))[0], /not metric_tag:value/);
 });
 
-Deno.test("parseProfileArgs promotes the arrival pattern to gamma when only the smoothness is given", async () => {
+Deno.test("parseProfileArgs accepts a smoothness alone with a rate (the plan then selects gamma arrivals)", async () => {
   const { config } = await parse(["-m", "m", "--request-rate", "10", "--vllm-burstiness", "2"]);
-  assert.equal(config.arrivalPattern, "gamma");
   assert.equal(config.arrivalSmoothness, 2);
 });
 
@@ -337,7 +336,10 @@ Deno.test("parseProfileArgs rejects a smoothness with a non-gamma pattern or wit
     ]))[0],
     /--arrival-smoothness only shapes gamma arrivals, but --arrival-pattern is 'constant'/,
   );
-  assert.match((await problemsOf(["-m", "m", "--arrival-smoothness", "2"]))[0], /no --request-rate is set/);
+  assert.match(
+    (await problemsOf(["-m", "m", "--arrival-smoothness", "2"]))[0],
+    /--arrival-smoothness shapes request-rate arrivals; add --request-rate <req\/s>/,
+  );
 });
 
 Deno.test("parseProfileArgs allows the grace period only with a benchmark duration", async () => {
@@ -356,12 +358,12 @@ Deno.test("parseProfileArgs allows both a request count and a duration", async (
   assert.equal(config.benchmarkDuration, 30);
 });
 
-Deno.test("parseProfileArgs keeps the UI asked for; without one, simple on a terminal and none on a pipe", async () => {
+Deno.test("parseProfileArgs keeps the UI asked for; without one, simple (a bar on a terminal, lines on a pipe)", async () => {
   const parsed = await parse(["-m", "m", "--ui", "dashboard"]);
   assert.equal(parsed.config.ui, "dashboard");
   assert.deepEqual(parsed.warnings, []);
   assert.equal((await parse(["-m", "m"], fakeIo({ isTty: true }))).config.ui, "simple");
-  assert.equal((await parse(["-m", "m"], fakeIo({ isTty: false }))).config.ui, "none");
+  assert.equal((await parse(["-m", "m"], fakeIo({ isTty: false }))).config.ui, "simple");
 });
 
 Deno.test("parseProfileArgs records whether the artifact directory was set explicitly", async () => {
@@ -419,7 +421,7 @@ Deno.test("parseProfileArgs reports every problem together, one line each", asyn
   assert.ok(error instanceof ConfigError);
   const text = error.problems.join("\n");
   assert.equal(error.problems.length, 6, text);
-  assert.match(text, /--concurrency: '0' is out of range; give a whole number of at least 1\./);
+  assert.match(text, /--concurrency: '0' is out of range; give a whole number between 1 and 1,000,000\./);
   assert.match(text, /--isl: 'abc' is not a whole number/);
   assert.match(
     text,
@@ -427,7 +429,7 @@ Deno.test("parseProfileArgs reports every problem together, one line each", asyn
   );
   assert.match(text, /--export-level: 'everything' is not a valid choice; use one of: summary, records, raw\./);
   assert.match(text, /Unknown option '--frobnicate'/);
-  assert.match(text, /--request-rate: '-3' is out of range; give a number greater than 0\./);
+  assert.match(text, /--request-rate: '-3' is out of range; give a number greater than 0 and at most 1,000,000\./);
   for (const problem of error.problems) assert.ok(!problem.includes("\n"), `one line: ${problem}`);
   assert.match(error.message, /^6 configuration problems:\n {2}- /);
 });
@@ -448,16 +450,18 @@ Deno.test("parseProfileArgs rejects stray arguments instead of ignoring them", a
   assert.ok(!hidden.join("\n").includes("tok"), hidden.join("\n"));
 });
 
-Deno.test("parseProfileArgs rejects AIPerf options that are not supported yet, naming them", async () => {
+Deno.test("parseProfileArgs rejects AIPerf options of features not built yet, naming them and the feature", async () => {
   const problems = await problemsOf([
     "-m",
     "m",
-    "--export-http-trace",
-    "--auto-plot",
+    "--accuracy-benchmark",
+    "mmlu",
+    "--wandb-project",
+    "p",
   ]);
   assert.deepEqual(problems, [
-    "--export-http-trace is not supported yet by infermeter; remove it (the run would not do what AIPerf does with it).",
-    "--auto-plot is not supported yet by infermeter; remove it (the run would not do what AIPerf does with it).",
+    "--accuracy-benchmark is not built yet in infermeter (it belongs to accuracy benchmarks); remove it.",
+    "--wandb-project is not built yet in infermeter (it belongs to OTel, MLflow and W&B export); remove it.",
   ]);
   assert.match(
     (await problemsOf(["-m", "m", "--concurrency", "1,4,16"]))[0],
@@ -526,14 +530,14 @@ Deno.test("parseProfileArgs refuses to run when help is requested", async () => 
 Deno.test("parseProfileArgs bounds prompt lengths and entry counts before anything is built", async () => {
   assert.match(
     (await problemsOf(["-m", "m", "--isl", "0"]))[0],
-    /--isl: '0' is out of range; .* between 1 and 10000000/,
+    /--isl: '0' is out of range; .* between 1 and 10,000,000/,
   );
-  assert.match((await problemsOf(["-m", "m", "--isl", "1e12"]))[0], /between 1 and 10000000/);
+  assert.match((await problemsOf(["-m", "m", "--isl", "1e12"]))[0], /between 1 and 10,000,000/);
   assert.match(
     (await problemsOf(["-m", "m", "--num-dataset-entries", "1e12"]))[0],
-    /--num-dataset-entries: '1e12' is out of range; .* between 1 and 1000000/,
+    /--num-dataset-entries: '1e12' is out of range; .* between 1 and 1,000,000/,
   );
-  assert.match((await problemsOf(["-m", "m", "--conversation-turn-mean", "1e6"]))[0], /between 1 and 10000/);
+  assert.match((await problemsOf(["-m", "m", "--conversation-turn-mean", "1e6"]))[0], /between 1 and 10,000/);
   // Each value within its bound, the product above what a run builds in memory.
   assert.match(
     (await problemsOf(["-m", "m", "--num-dataset-entries", "1000000"]))[0],

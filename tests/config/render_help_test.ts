@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Registry } from "../../src/base/registry.ts";
 import { defineCommand } from "../../src/config/command_spec.ts";
-import type { OptionSpec } from "../../src/config/option_spec.ts";
+import type { OptionSpec } from "../../src/base/option_spec.ts";
 import { PROFILE_COMMAND } from "../../src/config/option_table.ts";
 import { helpGroups, renderHelp } from "../../src/config/render_help.ts";
 import { DATASET_LOADERS } from "../../src/dataset/dataset_loaders.ts";

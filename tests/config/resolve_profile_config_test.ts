@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { layerOptionValues, type OptionAssignment } from "../../src/config/layer_option_values.ts";
 import { findOptionByFlag, OPTION_TABLE } from "../../src/config/option_table.ts";
-import { declaredDefault, enumChoices, type FieldOptionSpec, isFieldOption } from "../../src/config/option_spec.ts";
+import { declaredDefault, enumChoices, type FieldOptionSpec, isFieldOption } from "../../src/base/option_spec.ts";
 import { parseProfileArgs } from "../../src/config/parse_profile_args.ts";
 import type { ProfileConfig } from "../../src/config/profile_config.ts";
 import { resolveProfileConfig } from "../../src/config/resolve_profile_config.ts";
@@ -38,6 +38,8 @@ function otherValue(spec: FieldOptionSpec): unknown {
     case "enum":
       return enumChoices(spec).find((choice) => choice !== spec.default && choice !== "concurrency_burst");
     case "list":
+      // --peer-metrics takes tool names only.
+      if (spec.key === "peerMetrics") return ["guidellm"];
       return spec.items === "url" ? ["http://other:1"] : ["other"];
     case "keyValue":
       return { other: 1 };
@@ -76,8 +78,9 @@ Deno.test("resolve_profile_config.ts spells none of the table's defaults as a li
   for (const spec of WITH_DEFAULTS) {
     const values = [declaredDefault(spec)].flat().filter((v) => typeof v === "string" || typeof v === "number");
     for (const value of values) {
-      // One-digit numbers are too common to attribute (0, 1, 2 × concurrency); every other default is distinctive.
-      if (typeof value === "number" && Math.abs(value) < 10) continue;
+      // One-digit numbers are too common to attribute (0, 1, 2 × concurrency), and 10 is AIPerf's own floor of
+      // requests (max(10, 2 × concurrency)); every other default is distinctive.
+      if (typeof value === "number" && Math.abs(value) <= 10) continue;
       const literal = typeof value === "string" ? new RegExp(`["'\`]${value}["'\`]`) : new RegExp(`\\b${value}\\b`);
       assert.doesNotMatch(code, literal, `${spec.flags[0]}'s default ${value} is restated`);
     }

@@ -189,11 +189,11 @@ benchmark:
     prompts: {isl: {mean: 5, stdev: 1}}
 `);
   assert.deepEqual(problems, [
-    "run.yaml: unknown key 'concurency'; did you mean 'concurrency'? Use a flag name without dashes (e.g. " +
+    "run.yaml:3: unknown key 'concurency'; did you mean 'concurrency'? Use a flag name without dashes (e.g. " +
     "'concurrency: 4') or AIPerf's 'benchmark:' layout.",
-    "run.yaml: unknown key 'benchmark.endpoint.tipe'; did you mean 'type'? Known keys here: api_key, connection_reuse, " +
-    "extra, headers, path, redact_headers, stall_notice, streaming, timeout, type, url_strategy, urls, use_legacy_max_tokens, " +
-    "use_server_token_count, wait_for_model.",
+    "run.yaml:6: unknown key 'benchmark.endpoint.tipe'; did you mean 'type'? Known keys here: api_key, connection_reuse, " +
+    "extra, headers, max_response_bytes, path, redact_headers, stall_notice, streaming, timeout, type, url_strategy, " +
+    "urls, use_legacy_max_tokens, use_server_token_count, wait_for_model.",
     "run.yaml: unknown key 'benchmark.dataset.prompts.isl.stdev'; did you mean 'stddev'? Known keys here: mean, stddev.",
   ]);
 });
@@ -223,7 +223,10 @@ benchmark:
   endpoint: {type: video_generation}
 `);
   assert.equal(problems.length, 2);
-  assert.equal(problems[0], "run.yaml: concurrency: '0' is out of range; give a whole number of at least 1.");
+  assert.equal(
+    problems[0],
+    "run.yaml:3: concurrency: '0' is out of range; give a whole number between 1 and 1,000,000.",
+  );
   assert.match(
     problems[1],
     /^run\.yaml: benchmark\.endpoint\.type: 'video_generation' is not supported yet by infermeter.*use one of: chat, completions, /,
@@ -254,7 +257,7 @@ benchmark:
 Deno.test("loadYamlConfig reports an unset required ${VAR} by name", async () => {
   const problems = await yamlProblems("model: m\napi_key: ${NOPE_KEY}\n");
   assert.deepEqual(problems, [
-    "run.yaml: 'api_key' needs environment variable NOPE_KEY, which is not set; set it or write ${NOPE_KEY:default}.",
+    "run.yaml:2: 'api_key' needs environment variable NOPE_KEY, which is not set; set it or write ${NOPE_KEY:default}.",
   ]);
 });
 

@@ -72,6 +72,8 @@ Deno.test("profile --api-port serves every route during and after the run, leaks
     String(REQUESTS),
     "--gpu-telemetry",
     `${sim.url}/dcgm/metrics`,
+    "--console",
+    "full",
     "--api-port",
     String(port),
     "--api-keep-alive",

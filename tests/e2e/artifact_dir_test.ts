@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { assertExit, exists, readJsonl, runCli, spawnCli, startSim, tempDir } from "./cli_harness.ts";
+import { assertExit, exists, MAIN_TS, readJsonl, runCli, spawnCli, startSim, tempDir } from "./cli_harness.ts";
 import { readRequestJournal } from "../../src/sim/read_request_journal.ts";
 
 const FAST_SIM = ["--ttft", "5", "--itl", "0.2"];
@@ -32,7 +32,7 @@ Deno.test("profile exits 2 and sends nothing when the artifact directory is a fi
     [["--artifact-dir", "afile"], /the artifact directory afile is a file, not a directory/],
     [["--artifact-dir", readOnly], /cannot (create|write into) the artifact directory .*(denied|not permitted)/],
     [["--artifact-dir", "jdir"], /cannot create jdir\/profile_export\.jsonl: Is a directory/],
-    [["--isl", "1e12"], /--isl: '1e12' is out of range; give a whole number between 1 and 10000000/],
+    [["--isl", "1e12"], /--isl: '1e12' is out of range; give a whole number between 1 and 10,000,000/],
     [["--num-dataset-entries", "1e12"], /--num-dataset-entries: '1e12' is out of range/],
     [["--isl", "0"], /--isl: '0' is out of range/],
   ];
@@ -148,3 +148,47 @@ Deno.test("a full disk mid-run keeps the console summary and the other files, na
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+Deno.test("a disk that fills mid-line keeps whole lines only, and the footer counts exactly the lines in the file", async () => {
+  await using tmp = await tempDir();
+  await using sim = await startSim(["--ttft", "0", "--itl", "0"]);
+  // The file-size limit (ulimit -f, 1024-byte blocks) stands in for a disk that fills: writes beyond 200 KiB fail
+  // with EFBIG, the one that crosses it part-way (SIGXFSZ ignored, as a full disk raises no signal).
+  const profile = [
+    Deno.execPath(),
+    "run",
+    "-A",
+    MAIN_TS,
+    "profile",
+    ...SMALL,
+    "--url",
+    sim.url,
+    "--request-count",
+    "600",
+    "--concurrency",
+    "8",
+    "--export-level",
+    "raw",
+    "--artifact-dir",
+    "out",
+  ].map((a) => `'${a}'`).join(" ");
+  const out = await new Deno.Command("bash", {
+    args: ["-c", `ulimit -f 200; trap '' XFSZ; exec ${profile}`],
+    cwd: tmp.path,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  assert.equal(out.code, 4, new TextDecoder().decode(out.stderr));
+  for (const [label, file] of [["JSONL Export", "profile_export.jsonl"], ["Raw Records", "profile_export_raw.jsonl"]]) {
+    const text = await Deno.readTextFile(join(tmp.path, "out", file));
+    assert.ok(text.length > 0 && text.endsWith("\n"), `${file} ends with a whole line`);
+    const lines = text.split("\n").slice(0, -1);
+    for (const line of lines) JSON.parse(line);
+    const footer = new RegExp(`NOT WRITTEN ${label}: .*\\((\\d+) records kept, (\\d+) lost\\)`).exec(stdout);
+    assert.ok(footer, stdout);
+    assert.equal(Number(footer[1]), lines.length, `${file}: the footer's kept count is the file's line count`);
+    assert.equal(Number(footer[1]) + Number(footer[2]), 600);
+  }
+});

@@ -25,7 +25,8 @@ function childEnv(extra: Readonly<Record<string, string>> = {}): Record<string, 
   for (const [k, v] of Object.entries(Deno.env.toObject())) {
     if (!k.startsWith("INFERMETER_")) env[k] = v;
   }
-  return { ...env, NO_COLOR: "1", ...extra };
+  // No 2 s wait for a final server-metrics scrape after each run (AIPerf's flush period; tested on its own).
+  return { ...env, NO_COLOR: "1", AIPERF_SERVER_METRICS_COLLECTION_FLUSH_PERIOD: "0", ...extra };
 }
 
 /** A finished CLI process. */
@@ -183,8 +184,8 @@ export interface Sim extends AsyncDisposable {
   readonly port: number;
   /** What the server wrote to stderr so far. */
   stderr(): string;
-  /** Stops the server (SIGTERM) and resolves with its exit status; idempotent. */
-  stop(): Promise<Deno.CommandStatus>;
+  /** Stops the server (SIGTERM, or `signal`) and resolves with its exit status; idempotent. */
+  stop(signal?: Deno.Signal): Promise<Deno.CommandStatus>;
 }
 
 const LISTENING = /^serve-sim listening on (http:\/\/127\.0\.0\.1:(\d+))$/;
@@ -254,7 +255,7 @@ export async function startSim(
     url: match[1],
     port: Number(match[2]),
     stderr: () => stderrText,
-    stop: () => stop(),
+    stop: (signal?: Deno.Signal) => stop(signal),
     [Symbol.asyncDispose]: async () => {
       await stop();
     },

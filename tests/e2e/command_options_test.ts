@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { assertExit, runCli, tempDir } from "./cli_harness.ts";
 import type { Command } from "../../src/config/command_spec.ts";
-import { declaredDefault, isValueOption, negatedFlagNames, optionFlagNames } from "../../src/config/option_spec.ts";
+import { declaredDefault, isValueOption, negatedFlagNames, optionFlagNames } from "../../src/base/option_spec.ts";
 import { PROFILE_COMMAND } from "../../src/config/option_table.ts";
 import { CALIBRATE_COMMAND } from "../../src/cli/calibrate_command.ts";
 import { DEMO_COMMAND } from "../../src/cli/demo_command.ts";
@@ -24,9 +24,10 @@ function expectedDefault(spec: Command["options"][number]): string | undefined {
 }
 
 for (const command of COMMANDS) {
-  Deno.test(`${command.name} --help lists every option with all its spellings and its default, and exits 0`, async () => {
+  Deno.test(`${command.name} --help${command.name === "profile" ? "-all" : ""} lists every option with all its spellings and its default, and exits 0`, async () => {
     await using tmp = await tempDir();
-    const run = await runCli([command.name, "--help"], { cwd: tmp.path });
+    // `profile --help` shows a first run's options; `--help-all` shows them all (any other command: `--help`).
+    const run = await runCli([command.name, command.name === "profile" ? "--help-all" : "--help"], { cwd: tmp.path });
     assertExit(run, 0);
     assert.match(run.stdout, new RegExp(`^Usage: infermeter ${command.name} `));
     // Each option's block: its spellings on one line, its description (with the default) below, up to the next one.
@@ -71,3 +72,21 @@ for (const [name, args, suggestion] of MISSPELLED) {
     assert.match(run.stderr, new RegExp(`See 'infermeter ${name} --help' for all options\\.`));
   });
 }
+
+Deno.test("profile --help shows a first run's options and five examples; --help <word> finds the others", async () => {
+  await using tmp = await tempDir();
+  const short = await runCli(["profile", "--help"], { cwd: tmp.path });
+  assertExit(short, 0);
+  const terms = short.stdout.split("\n").filter((line) => /^ {2}-/.test(line));
+  assert.ok(terms.length >= 18 && terms.length <= 26, `about 20 options (${terms.length})`);
+  const lines = short.stdout.split("\n");
+  const concurrencyLine = lines.findIndex((line) => line.startsWith("  --concurrency <int>"));
+  assert.ok(concurrencyLine > 0 && concurrencyLine < 100, `--concurrency early (line ${concurrencyLine + 1})`);
+  assert.equal(short.stdout.match(/^ {8}infermeter profile /gm)?.length, 5, "five examples");
+  assert.match(short.stdout, /--help-all/);
+  const search = await runCli(["profile", "--help", "ramp"], { cwd: tmp.path });
+  assertExit(search, 0);
+  assert.match(search.stdout, /Options matching 'ramp' \(\d+ of \d+\)/);
+  assert.match(search.stdout, /--concurrency-ramp-duration/);
+  assert.doesNotMatch(search.stdout, /--streaming/);
+});

@@ -44,3 +44,24 @@ Deno.test("the dashboard's last frame shows the final table's request and output
     assert.ok(Math.abs(ratio - 1) <= 0.01, `${key}: live ${live[key]} vs final ${final[key]}`);
   }
 });
+
+Deno.test("without a terminal a run prints a plain progress line every --progress-every seconds", async () => {
+  await using tmp = await tempDir();
+  await using sim = await startSim(["--ttft", "50", "--itl", "5"]);
+  // deno-fmt-ignore
+  const run = await runCli([
+    "profile", "-m", "m", "--url", sim.url, "--request-count", "24", "--concurrency", "2", "--osl", "20",
+    "--streaming", "--progress-every", "0.2", "--artifact-dir", "out",
+  ], { cwd: tmp.path });
+  assertExit(run, 0);
+  const lines = run.stderr.split("\n").filter((l) => l.startsWith("Profiling: "));
+  assert.ok(lines.length >= 3, run.stderr);
+  for (const line of lines) {
+    assert.match(
+      line,
+      /^Profiling: \d+\/24 \(\d+%\) \[\d\d:\d\d<(\d\d:\d\d|\?)\] [\d.,]+ req\/s · [\d,]+ tok\/s · \d+ in flight · \d+ errors?$/,
+    );
+  }
+  assert.match(lines.at(-1)!, /^Profiling: 24\/24 \(100%\)/);
+  assert.ok(!run.stderr.includes("\x1b"), "no escape codes on a pipe");
+});

@@ -63,10 +63,18 @@ Deno.test("seed 003: a raw payload file is replayed line by line, each body as w
   await sim.stop();
   const sent = (await readRequestJournal(journal)).filter((e) => e.path === CHAT);
   const lines = await payloadLines(join(tmp.path, "payloads.jsonl"));
-  assert.equal(sent.length, 6, "three lines, twice");
+  // No count given: AIPerf 0.13's 10 requests per run, the three lines in order and again from the first.
+  assert.equal(sent.length, 20, "ten requests, twice");
   assertVerbatim(sent, lines);
+  const lastUsers = sent.slice(0, 10).map(lastUser);
+  assert.deepEqual(lastUsers.slice(0, 6).sort(), [...lastUsers.slice(0, 3), ...lastUsers.slice(0, 3)].sort());
   const records = await readJsonl(join(tmp.path, "artifacts/Qwen_Qwen3-0.6B-chat-concurrency2/profile_export.jsonl"));
-  assert.equal(records.length, 3);
+  assert.equal(records.length, 10);
+  // The payloads do not ask for a stream, so the answers came whole: said once, and kept out of TTFT and ITL
+  // (which would otherwise read as the whole latency).
+  const notStreamed = records.filter((r) => (r.record.metrics.output_sequence_length as { value: number }).value > 1);
+  assert.match(detected.stdout, new RegExp(`✗ streaming: ${notStreamed.length} of 10 responses did not stream`));
+  assert.doesNotMatch(detected.stdout, /Time to First Token/);
 });
 
 Deno.test("seed 003: a directory of raw payload files is one conversation per file, turns in order on one session", async () => {
@@ -82,7 +90,8 @@ Deno.test("seed 003: a directory of raw payload files is one conversation per fi
   assertExit(run, 0);
   await sim.stop();
   const sent = (await readRequestJournal(journal)).filter((e) => e.path === CHAT);
-  assert.equal(sent.length, 4);
+  // No count given: AIPerf 0.13's 10 requests, the two conversations over and again.
+  assert.equal(sent.length, 10);
   const lines = [
     ...await payloadLines(join(tmp.path, "conversations/session_001.jsonl")),
     ...await payloadLines(join(tmp.path, "conversations/session_002.jsonl")),
@@ -114,7 +123,7 @@ Deno.test("--endpoint-type raw posts the written bodies to the full --url and re
   // deno-fmt-ignore
   const run = await runCli([
     "profile", "--ui", "none", "--input-file", "conversations", "-m", "Qwen/Qwen3-0.6B", "--endpoint-type", "raw",
-    "--url", `${sim.url}${CHAT}`, "--extra-inputs", "response_field:choices[0].message.content",
+    "--url", `${sim.url}${CHAT}`, "--extra-inputs", "response_field:choices[0].message.content", "--conversation-num", "2",
   ], { cwd: tmp.path });
   assertExit(run, 0);
   await sim.stop();
@@ -163,7 +172,7 @@ Deno.test("multi_turn: later turns carry the earlier ones with the server's real
   // deno-fmt-ignore
   const run = await runCli([
     "profile", "--ui", "none", "-m", "m", "--url", sim.url, "--input-file", "multi_turn.jsonl", "--concurrency", "2",
-    "--export-level", "raw",
+    "--export-level", "raw", "--conversation-num", "2",
   ], { cwd: tmp.path });
   assertExit(run, 0);
   await sim.stop();
@@ -280,7 +289,10 @@ Deno.test("--public-dataset sharegpt reads AIPerf's local cache, never the netwo
   await using tmp = await tempDir();
   const journal = join(tmp.path, "journal.jsonl");
   await using sim = await startSim([...FAST_SIM, "--record-requests", journal]);
-  const args = ["profile", "--ui", "none", "-m", "m", "--url", sim.url, "--public-dataset", "sharegpt"];
+  // deno-fmt-ignore
+  const args = [
+    "profile", "--ui", "none", "-m", "m", "--url", sim.url, "--public-dataset", "sharegpt", "--conversation-num", "3",
+  ];
   const missing = await runCli(args, { cwd: tmp.path, env: { HOME: tmp.path } });
   assertExit(missing, 2);
   assert.match(

@@ -192,10 +192,12 @@ Deno.test("seed 000's command: /api/run while running, /api/results after it, /r
     try {
       const results = JSON.parse((await rawGet(port, "/api/results")).body);
       if (!states.endsWith(`${results.status} `)) states += `${results.status} `;
-      if (results.status === "running" && running === undefined) {
+      // The API answers from the start (while the servers are probed); ready once requests are being sent.
+      const ready = results.status === "running" && running === undefined ? (await rawGet(port, "/readyz")).status : 0;
+      if (ready === 200) {
         running = {
           run: JSON.parse((await rawGet(port, "/api/run")).body),
-          ready: (await rawGet(port, "/readyz")).status,
+          ready,
           health: (await rawGet(port, "/healthz")).body,
         };
       }

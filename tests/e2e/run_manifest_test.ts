@@ -92,3 +92,23 @@ Deno.test("plot and compare take a sweep directory: its manifest lists the point
   assert.ok(await exists(`${tmp.path}/sw/plots/report.html`));
   assert.ok(await exists(`${tmp.path}/sw/plots/sweep_latency.svg`));
 });
+
+Deno.test("--console compact shows the headline and AIPerf's main table; full every table; aiperf no headline", async () => {
+  await using tmp = await tempDir();
+  await using sim = await startSim(FAST_SIM);
+  const run = (mode: string) =>
+    runCli(["profile", ...SMALL, "--url", sim.url, "--request-count", "4", "--artifact-dir", mode, "--console", mode], {
+      cwd: tmp.path,
+    });
+  const [compact, full, aiperf] = [await run("compact"), await run("full"), await run("aiperf")];
+  for (const r of [compact, full, aiperf]) assertExit(r, 0);
+  assert.match(compact.stdout, /^infermeter \| 4 ok, 0 failed/);
+  assert.match(compact.stdout, /infermeter \| LLM Metrics\n/);
+  assert.doesNotMatch(compact.stdout, /LLM Metrics: Effective/);
+  assert.match(full.stdout, /^infermeter \| 4 ok, 0 failed/);
+  assert.match(full.stdout, /LLM Metrics: Effective/);
+  assert.doesNotMatch(aiperf.stdout, /^infermeter \| 4 ok/m);
+  assert.match(aiperf.stdout, /LLM Metrics: Effective/);
+  // The console file keeps every table whatever the terminal showed.
+  assert.match(await Deno.readTextFile(`${tmp.path}/compact/profile_export_console.txt`), /LLM Metrics: Effective/);
+});

@@ -34,6 +34,7 @@ Deno.test("a single_turn file with session_id and delay sends each session's lin
   // deno-fmt-ignore
   const run = await runCli([
     "profile", "--ui", "none", "-m", "m", "--url", sim.url, "--input-file", "sessions.jsonl", "--concurrency", "3",
+    "--conversation-num", "3",
   ], { cwd: tmp.path });
   assertExit(run, 0);
   await sim.stop(); // flushes the journal

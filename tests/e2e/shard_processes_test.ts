@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { assertExit, readJson, readJsonl, runCli, startSim, tempDir } from "./cli_harness.ts";
-import { decodeShardMessage } from "../../src/run/shard_stream.ts";
+import { decodeEventLine } from "../../src/engine/shard_lines.ts";
 
 Deno.test("profile --workers-mode processes sends what Worker shards send and merges every record", async () => {
   await using tmp = await tempDir();
@@ -47,10 +47,10 @@ Deno.test("infermeter shard --records-out writes hello … done with every recor
     "-m", "m", "--streaming", "--url", sim.url, "--isl", "8", "--osl", "3", "--concurrency", "3",
     "--request-count", "9", "--random-seed", "4"], { cwd: tmp.path, timeoutMs: 60_000 });
   assertExit(run, 0);
-  const messages = (await Deno.readTextFile(out)).trimEnd().split("\n").map((l, i) => decodeShardMessage(l, i + 1));
-  assert.deepEqual(messages.slice(0, 3).map((m) => m.t), ["hello", "ready", "started"]);
-  assert.equal(messages[messages.length - 1].t, "done");
-  const records = messages.flatMap((m) => m.t === "r" ? [m.r] : []);
+  const messages = (await Deno.readTextFile(out)).trimEnd().split("\n").map((l, i) => decodeEventLine(l, i + 1));
+  assert.deepEqual(messages.slice(0, 3).map((m) => m.type), ["hello", "ready", "started"]);
+  assert.equal(messages[messages.length - 1].type, "done");
+  const records = messages.flatMap((m) => m.type === "records" ? m.records : []);
   assert.equal(records.length, 3);
   assert.ok(records.every((r) => r.workerId === "worker_1" && r.error === undefined));
 

@@ -13,7 +13,7 @@ Deno.test("deno task infermeter run from another directory reads and writes rela
   const out = await new Deno.Command(Deno.execPath(), {
     // deno-fmt-ignore
     args: ["task", "--config", CONFIG, "infermeter", "profile", "--ui", "none", "-m", "m", "--url", sim.url,
-      "--input-file", "inputs.jsonl", "--artifact-dir", "out"],
+      "--input-file", "inputs.jsonl", "--request-count", "2", "--artifact-dir", "out"],
     cwd: tmp.path,
     // As from a user's shell: a test run under `deno task test` would hand down its own INIT_CWD, which deno task
     // keeps when it is already set.

@@ -66,3 +66,23 @@ Deno.test({
     assert.equal(metric(summary, "request_count").avg, 3);
   },
 });
+
+Deno.test("profile refuses a --url whose scheme is mistyped instead of taking the scheme for a host", async () => {
+  await using tmp = await tempDir();
+  for (
+    const [url, meant] of [["htp//localhost:8000", "http://localhost:8000"], [
+      "http:/127.0.0.1:9",
+      "http://127.0.0.1:9",
+    ]]
+  ) {
+    const run = await runCli(["profile", "--ui", "none", "-m", "m", "--url", url, "--request-count", "1"], {
+      cwd: tmp.path,
+    });
+    assertExit(run, 2);
+    assert.equal(run.stdout, "");
+    assert.match(
+      run.stderr,
+      new RegExp(`'${url.replaceAll("/", "\\/")}' is not a well-formed URL: .*write it as ${meant}`),
+    );
+  }
+});

@@ -117,6 +117,45 @@ Deno.test("profile rejects an unknown key in -f config.yaml with exit 2 and a di
   const run = await runCli(["profile", "--ui", "none", "-f", "config.yaml"], { cwd: tmp.path });
   assertExit(run, 2);
   assert.equal(run.stdout, "");
-  assert.match(run.stderr, /config\.yaml: unknown key 'concurency'; did you mean 'concurrency'\?/);
+  assert.match(run.stderr, /config\.yaml:12: unknown key 'concurency'; did you mean 'concurrency'\?/);
   assert.equal(await exists(join(tmp.path, "artifacts")), false, "a usage error writes no artifacts");
+});
+
+Deno.test("config validate and profile -f report every problem of a file with its line, the missing input file too", async () => {
+  await using tmp = await tempDir();
+  await Deno.writeTextFile(
+    join(tmp.path, "bad.yaml"),
+    "model: m\nurl: http://127.0.0.1:9\ninput_file: no-such-data.jsonl\nconcurrency: -3\nrequest_count: abc\n",
+  );
+  const validate = await runCli(["config", "validate", "bad.yaml"], { cwd: tmp.path });
+  assertExit(validate, 2);
+  assert.equal(validate.stdout, "");
+  assert.deepEqual(validate.stderr.trimEnd().split("\n"), [
+    "3 problems:",
+    "  bad.yaml:3: input_file: 'no-such-data.jsonl' does not exist; give the path of a dataset file or directory.",
+    "  bad.yaml:4: concurrency: '-3' is out of range; give a whole number between 1 and 1,000,000.",
+    "  bad.yaml:5: request_count: 'abc' is not a whole number; give a whole number between 1 and 1,000,000,000.",
+  ]);
+  const profile = await runCli(["profile", "--ui", "none", "-f", "bad.yaml"], { cwd: tmp.path });
+  assertExit(profile, 2);
+  assert.match(profile.stderr, /^ {2}- bad\.yaml:4: concurrency: '-3' is out of range/m);
+  assert.match(profile.stderr, /^ {2}- bad\.yaml:5: request_count: 'abc' is not a whole number/m);
+
+  // Several syntax errors: each with its line and column, not only the first.
+  await Deno.writeTextFile(
+    join(tmp.path, "broken.yaml"),
+    'model: m\nconcurrency: [1\nrequest_count: : 3\nstreaming: true\nurl: "x\n',
+  );
+  const broken = await runCli(["config", "validate", "broken.yaml"], { cwd: tmp.path });
+  assertExit(broken, 2);
+  const lines = broken.stderr.trimEnd().split("\n");
+  assert.match(lines[0], /^[3-9] problems:$/);
+  assert.deepEqual(lines.slice(1).map((l) => /broken\.yaml:(\d+):\d+: invalid YAML/.exec(l)?.[1]), ["3", "3", "6"]);
+
+  // A file that exists is fine, and so is the rest.
+  await Deno.writeTextFile(join(tmp.path, "data.jsonl"), '{"text": "hello"}\n');
+  await Deno.writeTextFile(join(tmp.path, "good.yaml"), "model: m\nurl: http://127.0.0.1:9\ninput_file: data.jsonl\n");
+  const good = await runCli(["config", "validate", "good.yaml"], { cwd: tmp.path });
+  assertExit(good, 0);
+  assert.equal(good.stdout, "good.yaml: valid\n");
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { buildTurnBody, prepareConversations } from "../../src/engine/prepared_conversation.ts";
+import { buildTurnRequest, prepareConversations } from "../../src/engine/prepared_conversation.ts";
 import { CHAT_ADAPTER } from "../../src/endpoints/openai/chat.ts";
 import { COMPLETIONS_ADAPTER } from "../../src/endpoints/openai/completions.ts";
 import type { Dataset } from "../../src/dataset/conversation.ts";
@@ -93,7 +93,7 @@ Deno.test("turns sent as written are prebuilt; later turns that carry the conver
   assert.equal(withHistory.withHistory, true);
   assert.ok(withHistory.turns[0].body !== undefined, "a first turn has no history");
   assert.equal(withHistory.turns[1].body, undefined);
-  const body = buildTurnBody(CHAT_ADAPTER, SETTINGS, withHistory, withHistory.turns[1], [
+  const { body, inputPrompt } = buildTurnRequest(CHAT_ADAPTER, SETTINGS, withHistory, withHistory.turns[1], [
     { turn: withHistory.turns[0].turn!, reply: "the real reply" },
   ]);
   assert.deepEqual(JSON.parse(new TextDecoder().decode(body)).messages, [
@@ -101,6 +101,23 @@ Deno.test("turns sent as written are prebuilt; later turns that carry the conver
     { role: "assistant", content: "the real reply" },
     { role: "user", content: "second" },
   ]);
+  // Its ISL is what the body carries: the earlier turn, the reply and this turn (AIPerf counts the wire payload).
+  assert.deepEqual(inputPrompt, {
+    texts: ["first", "the real reply", "second"],
+    messages: [
+      { role: "user", content: "first" },
+      { role: "assistant", content: "the real reply" },
+      { role: "user", content: "second" },
+    ],
+  });
+  const serverCounts = buildTurnRequest(
+    CHAT_ADAPTER,
+    { ...SETTINGS, useServerTokenCount: true },
+    withHistory,
+    withHistory.turns[1],
+    [{ turn: withHistory.turns[0].turn!, reply: "r" }],
+  );
+  assert.equal(serverCounts.inputPrompt, undefined, "server counts: nothing to count on the client");
 });
 
 Deno.test("an adapter without a conversation API prebuilds every turn", async () => {

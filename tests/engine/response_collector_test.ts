@@ -35,3 +35,22 @@ Deno.test("collector with no output reports empty texts", () => {
   assert.equal(c.reasoning, "");
   assert.equal(c.firstOutputAt, undefined);
 });
+
+Deno.test("ResponseCollector keeps a long answer of many events whole and in order, read midway or not", () => {
+  const c = new ResponseCollector(ENDPOINTS.get("chat"));
+  let expected = "";
+  // 40,000 events: more than three levels of joined blocks (32, 1,024 and 32,768 parts).
+  for (let i = 0; i < 40_000; i++) {
+    const part = `${i},`;
+    expected += part;
+    c.onEvent(chunk({ content: part }), i);
+    if (i % 1000 === 999) c.flush();
+    if (i === 20_000) {
+      c.flush();
+      assert.equal(c.content, expected, "read midway");
+    }
+  }
+  c.flush();
+  assert.equal(c.content, expected);
+  assert.equal(c.responseTimes.length, 40_000);
+});

@@ -136,7 +136,7 @@ Deno.test("summary JSON has AIPerf 0.13's shape: declared metrics, the document'
   assert.equal(renderSummaryJson(summary, info), EXPECTED);
 });
 
-Deno.test("summary JSON never gives scalar metrics distribution fields, drops missing statistics, nulls infinite ones", () => {
+Deno.test("summary JSON never gives scalar metrics distribution fields, drops missing and infinite statistics", () => {
   const odd: RunSummary = {
     ...summary,
     metrics: [
@@ -147,8 +147,8 @@ Deno.test("summary JSON never gives scalar metrics distribution fields, drops mi
   const doc = JSON.parse(renderSummaryJson(odd, info));
   assert.deepEqual(doc.goodput, { unit: "requests/sec" });
   assert.equal("std" in doc.time_to_first_token, false);
-  // AIPerf writes an error-adjusted row's infinite max as null.
-  assert.equal(doc.time_to_first_token.max, null);
+  // AIPerf leaves an error-adjusted row's infinite max out.
+  assert.equal("max" in doc.time_to_first_token, false);
   assert.equal(doc.time_to_first_token.count, 1);
 });
 

@@ -162,3 +162,19 @@ Deno.test("JSONL writer: rehearsing a record (warmup) writes and counts nothing"
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("per-record line carries the server's own timing in metadata, snake case, only the fields reported", () => {
+  const f = new RecordLineFormatter({ metrics, timeOriginMs: ORIGIN });
+  const withTiming = {
+    ...ok,
+    serverTiming: { source: "llama.cpp" as const, prefillMs: 12.5, decodeMs: 30, decodeTokens: 4 },
+  };
+  const parsed = JSON.parse(f.format(withTiming, new MetricAccumulator(metrics).add(withTiming)));
+  assert.deepEqual(parsed.metadata.server_timing, {
+    source: "llama.cpp",
+    prefill_ms: 12.5,
+    decode_ms: 30,
+    decode_tokens: 4,
+  });
+  assert.ok(!lines()[0].includes("server_timing"), "absent when the server reported none");
+});

@@ -40,7 +40,34 @@ export type Fault =
   /** One SSE line that never ends, `hugeBytes` long. */
   | "huge-line"
   /** A response head with a `hugeBytes` header. */
-  | "huge-header";
+  | "huge-header"
+  /** A non-streamed 200 whose chunked JSON body never ends (1 MiB chunks until the client goes away). */
+  | "endless-json"
+  /** A non-streamed 200 whose gzip body decodes to `hugeBytes` of JSON (a decompression bomb). */
+  | "gzip-bomb"
+  /**
+   * Answers well; the next request on the connection meets the server's idle timeout as it arrives: the server
+   * sees its first byte only, answers `408` and closes (that request is not counted as received).
+   */
+  | "race-408"
+  /** Answers well, then sends the same answer again, unasked, `doubleGapMs` later. */
+  | "double-answer"
+  /** A streamed 200 that sends only `: keep-alive` comments, one every `dripMs` (10 ms if 0), until the client goes. */
+  | "comments-only"
+  /** A streamed 200 with no text at all, only `usage.completion_tokens: 10`, then `[DONE]`. */
+  | "usage-only"
+  /** A non-streamed 200 with no text, only usage. */
+  | "usage-only-json"
+  /** A good streamed answer whose usage says `completion_tokens: <badUsage>` (raw JSON text). */
+  | "bad-usage"
+  /** A streamed answer of `hugeBytes` of text, in events of 64 bytes of content each. */
+  | "huge-answer"
+  /** An HTTP 500 with an OpenAI-style error body. */
+  | "http-500"
+  /** Reads the request and closes the connection without answering (FIN). */
+  | "read-then-close"
+  /** Reads the request head, leaves its body unread and closes without answering (RST). */
+  | "read-then-reset";
 
 export interface FaultServerOptions {
   readonly script: (n: number) => Fault;
@@ -50,12 +77,21 @@ export interface FaultServerOptions {
   readonly dripMs?: number;
   /** @default {40 MiB} */
   readonly hugeBytes?: number;
+  /** The JSON text of `bad-usage`'s `completion_tokens` (one per request, in turn). @default {["-5"]} */
+  readonly badUsage?: readonly string[];
+  /** Pause between a `double-answer` answer and its copy. @default {0} */
+  readonly doubleGapMs?: number;
   /** Listen but never accept (connections complete in the kernel's backlog, nothing is read). */
   readonly neverAccept?: boolean;
 }
 
 export interface FaultServer {
   readonly port: number;
+  /** Idle connections an `idle-408` / `idle-close` answer closed; copies a `double-answer` sent. */
+  readonly idleClosed: number;
+  readonly copiesSent: number;
+  /** Body bytes written by `endless-json` answers before the client went away. */
+  readonly endlessBytes: number;
   /** Requests whose head the server read. */
   readonly received: number;
   /** Connections accepted. */
@@ -124,6 +160,10 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
   const handlers: Promise<void>[] = [];
   let received = 0;
   let accepted = 0;
+  let endlessBytes = 0;
+  let idleClosed = 0;
+  let copiesSent = 0;
+  let badUsageSent = 0;
   let closed = false;
   const idleMs = options.idleMs ?? 20;
 
@@ -132,8 +172,11 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
     while (off < bytes.length) off += await conn.write(bytes.subarray(off));
   }
 
-  /** Reads one request head + Content-Length body; `peekOnly` leaves the body unread (for a reset). */
-  async function readRequest(conn: Deno.Conn, state: { pending: Uint8Array }): Promise<boolean> {
+  /**
+   * Reads one request head + Content-Length body: `"post"` for an inference request, `"get"` for a probe (the
+   * client's server checks: answered 404 and not counted), false at end of stream.
+   */
+  async function readRequest(conn: Deno.Conn, state: { pending: Uint8Array }): Promise<"post" | "get" | false> {
     for (;;) {
       const text = new TextDecoder().decode(state.pending);
       const end = text.indexOf("\r\n\r\n");
@@ -141,7 +184,7 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
         const length = Number(/content-length:\s*(\d+)/i.exec(text.slice(0, end))?.[1] ?? "0");
         if (state.pending.length >= end + 4 + length) {
           state.pending = state.pending.slice(end + 4 + length);
-          return true;
+          return text.startsWith("GET ") ? "get" : "post";
         }
       }
       const buf = new Uint8Array(64 * 1024);
@@ -228,6 +271,94 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
         await write(conn, enc.encode("0\r\n\r\n"));
         return "keep";
       }
+      case "endless-json": {
+        await write(
+          conn,
+          enc.encode("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"),
+        );
+        const piece = chunk(enc.encode(`{"text":"${"x".repeat(1024 * 1024)}`));
+        for (;;) {
+          await write(conn, piece); // throws once the client has closed the connection
+          endlessBytes += piece.length;
+        }
+      }
+      case "gzip-bomb": {
+        const text = enc.encode(`{"choices":[{"message":{"content":"${"x".repeat(options.hugeBytes ?? 1 << 26)}"}}]}`);
+        const body = await gzip(text);
+        const head =
+          `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${body.length}\r\n\r\n`;
+        await write(conn, concat([enc.encode(head), body]));
+        return "keep";
+      }
+      case "race-408":
+        await write(conn, concat([enc.encode(SSE_HEAD + "\r\n"), ...sseEvents().map(chunk), enc.encode("0\r\n\r\n")]));
+        return "keep";
+      case "double-answer": {
+        const answer = concat([enc.encode(SSE_HEAD + "\r\n"), ...sseEvents().map(chunk), enc.encode("0\r\n\r\n")]);
+        await write(conn, answer);
+        await delay(options.doubleGapMs ?? 0);
+        await write(conn, answer);
+        copiesSent++;
+        return "keep";
+      }
+      case "comments-only": {
+        await write(conn, enc.encode(SSE_HEAD + "\r\n"));
+        const comment = chunk(enc.encode(": keep-alive\n\n"));
+        for (;;) {
+          await write(conn, comment); // throws once the client has closed the connection
+          await delay(options.dripMs || 10);
+        }
+      }
+      case "bad-usage": {
+        const values = options.badUsage ?? ["-5"];
+        const value = values[badUsageSent++ % values.length];
+        const events = [
+          ...EVENTS.slice(0, 2),
+          EVENTS[2].replace('"completion_tokens":2', `"completion_tokens":${value}`),
+        ]
+          .map((e) => chunk(enc.encode(`data: ${e}\n\n`)));
+        await write(conn, concat([enc.encode(SSE_HEAD + "\r\n"), ...events, enc.encode("0\r\n\r\n")]));
+        return "keep";
+      }
+      case "usage-only": {
+        const usage = '{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],' +
+          '"usage":{"prompt_tokens":5,"completion_tokens":10,"total_tokens":15}}';
+        const events = [`data: ${usage}\n\n`, "data: [DONE]\n\n"].map((e) => chunk(enc.encode(e)));
+        await write(conn, concat([enc.encode(SSE_HEAD + "\r\n"), ...events, enc.encode("0\r\n\r\n")]));
+        return "keep";
+      }
+      case "usage-only-json":
+        await write(
+          conn,
+          json(JSON.stringify({
+            object: "chat.completion",
+            choices: [{ index: 0, message: { role: "assistant", content: "" }, finish_reason: "stop" }],
+            usage: { prompt_tokens: 5, completion_tokens: 10, total_tokens: 15 },
+          })),
+        );
+        return "keep";
+      case "huge-answer": {
+        await write(conn, enc.encode(SSE_HEAD + "\r\n"));
+        const words = "the quick brown fox jumps over the lazy dog and keeps on running far away ";
+        const event = (i: number) =>
+          `data: {"choices":[{"index":0,"delta":{"content":"${(words + i).slice(0, 64).padEnd(64, ".")}"}}]}\n\n`;
+        const total = options.hugeBytes ?? 40 * 1024 * 1024;
+        for (let sent = 0, i = 0; sent < total;) {
+          let batch = "";
+          for (let k = 0; k < 1024 && sent < total; k++, i++, sent += 64) batch += event(i);
+          await write(conn, chunk(enc.encode(batch)));
+        }
+        await write(conn, concat([chunk(enc.encode("data: [DONE]\n\n")), enc.encode("0\r\n\r\n")]));
+        return "keep";
+      }
+      case "http-500":
+        await write(conn, json('{"error":{"message":"internal error","type":"server_error"}}', 500));
+        return "keep";
+      case "read-then-close":
+        conn.close();
+        return "closed";
+      case "read-then-reset":
+        throw new Error("handled before the request is read");
       case "huge-header":
         await write(
           conn,
@@ -242,6 +373,13 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
     try {
       for (;;) {
         // A reset needs request bytes left unread when the socket closes: decide before reading the request.
+        if (options.script(received) === "read-then-reset") {
+          const head = new Uint8Array(16);
+          if ((await conn.read(head)) === null) return;
+          received++;
+          conn.close(); // unread request bytes → the kernel sends RST
+          return;
+        }
         if (options.script(received) === "rst-mid-stream") {
           const first = new Uint8Array(16);
           if ((await conn.read(first)) === null) return;
@@ -251,10 +389,22 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
           conn.close(); // unread request bytes → the kernel sends RST
           return;
         }
-        if (!(await readRequest(conn, state))) return;
+        const kind = await readRequest(conn, state);
+        if (kind === false) return;
+        if (kind === "get") {
+          await write(conn, json('{"error":"not found"}', 404));
+          continue;
+        }
         const fault = options.script(received++);
         const outcome = await answer(conn, fault);
         if (outcome === "closed") return;
+        if (fault === "race-408") {
+          // The next request arrives as the idle timer fires: one byte of it seen, a 408, and the connection closed.
+          if ((await conn.read(new Uint8Array(1))) === null) return;
+          await write(conn, json('{"error":"idle timeout"}', 408)).catch(() => {});
+          conn.close();
+          return;
+        }
         if ((outcome as string) === "keep-open") {
           // Never end the body; the client must finish on [DONE] and may close.
           while ((await conn.read(new Uint8Array(1024))) !== null) { /* discard */ }
@@ -273,6 +423,7 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
               await write(conn, json('{"error":"idle timeout"}', 408)).catch(() => {});
             }
             conn.close();
+            idleClosed++;
             return;
           }
         }
@@ -308,6 +459,15 @@ export function startFaultServer(options: FaultServerOptions): FaultServer {
     },
     get accepted() {
       return accepted;
+    },
+    get idleClosed() {
+      return idleClosed;
+    },
+    get copiesSent() {
+      return copiesSent;
+    },
+    get endlessBytes() {
+      return endlessBytes;
     },
     async close() {
       if (closed) return;

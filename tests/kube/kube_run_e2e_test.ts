@@ -9,57 +9,12 @@ import { MAIN_TS, readJson, runCli, startSim, tempDir } from "../e2e/cli_harness
 import { NodeRunner } from "./node_runner.ts";
 import { type KubeConfig, loadKubeconfigFile } from "../../src/kube/kube_config.ts";
 import { collectionOf, KubeApiError, KubeClient, type KubeObject, kubePaths } from "../../src/kube/kube_client.ts";
-import { assembleStreams, type ChunkObject } from "../../src/kube/records_channel.ts";
+import { CHUNK_ANNOTATION, INDEX_LABEL } from "../../src/kube/records_channel.ts";
 import { percentileSorted } from "../../src/metrics/stats.ts";
+import { controlPlaneMissing, freePort, testenv } from "./testenv_harness.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
-const TESTENV = Deno.env.get("KUBE_TESTENV_DIR") ?? `${ROOT}.kube-testenv`;
-
-function skipReason(): string | undefined {
-  for (const b of ["kube-apiserver", "kube-controller-manager"]) {
-    try {
-      Deno.statSync(`${TESTENV}/bin/${b}`);
-    } catch {
-      return `no ${b} in ${TESTENV}/bin (run scripts/kube/testenv.sh build; KUBE_TESTENV_DIR chooses the directory)`;
-    }
-  }
-  const path = (Deno.env.get("PATH") ?? "").split(":");
-  const found = path.some((d) => {
-    try {
-      return Deno.statSync(`${d}/etcd`).isFile;
-    } catch {
-      return false;
-    }
-  });
-  return found ? undefined : "no etcd on PATH (apt-get install etcd-server)";
-}
-const skip = skipReason();
+const skip = controlPlaneMissing();
 if (skip !== undefined) console.error(`kube e2e skipped: ${skip}.`);
-
-/** A free loopback port, and for etcd one whose successor is free too (its peer port). */
-function freePort(pair = false): number {
-  for (let i = 0; i < 50; i++) {
-    const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const port = (l.addr as Deno.NetAddr).port;
-    l.close();
-    if (!pair) return port;
-    try {
-      Deno.listen({ hostname: "127.0.0.1", port: port + 1 }).close();
-      return port;
-    } catch { /* taken: try another */ }
-  }
-  throw new Error("no free port pair");
-}
-
-async function testenv(cmd: "up" | "down", env: Record<string, string>): Promise<string> {
-  const out = await new Deno.Command("bash", {
-    args: [`${ROOT}scripts/kube/testenv.sh`, cmd],
-    env: { KUBE_TESTENV_DIR: TESTENV, ...env },
-    stderr: "inherit",
-  }).output();
-  if (!out.success) throw new Error(`testenv.sh ${cmd} failed`);
-  return new TextDecoder().decode(out.stdout).trim();
-}
 
 // Short prompts and answers (~0.3 s a request at the simulator's default pace): 10 requests a shard.
 const LOAD = [
@@ -137,6 +92,11 @@ async function assertStatsFromUnion(dir: string): Promise<number> {
   return checked;
 }
 
+interface ChunkObject {
+  metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+  binaryData: Record<string, string>;
+}
+
 const asSa = (config: KubeConfig, token: string): KubeClient => new KubeClient({ ...config, token: () => token });
 
 async function status(p: Promise<unknown>): Promise<number> {
@@ -163,7 +123,7 @@ Deno.test({
     };
     let client: KubeClient | undefined;
     try {
-      const kubeconfig = await testenv("up", env);
+      const kubeconfig = await testenv(["up"], env);
       const config = await loadKubeconfigFile(kubeconfig, undefined);
       client = new KubeClient(config);
       const runner = (killIndex?: number) =>
@@ -234,10 +194,14 @@ Deno.test({
           encodeURIComponent("infermeter.dev/run=e2e-ok,infermeter.dev/role=records")
         }`,
       );
-      const streams = await assembleStreams(chunks.items);
-      const perIndex = [...streams].sort((x, y) => x[0] - y[0]).map(([, bytes]) =>
-        new TextDecoder().decode(bytes).split("\n").filter((l) => l.startsWith('{"t":"r"')).length
-      );
+      const perIndex = [0, 0, 0, 0];
+      for (const c of chunks.items) {
+        const gz = Uint8Array.from(atob(c.binaryData["records.jsonl.gz"]), (ch) => ch.charCodeAt(0));
+        const text = await new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+        perIndex[Number(c.metadata.labels[INDEX_LABEL])] += text.split("\n").filter((l) => l.startsWith('{"t":"r"'))
+          .length;
+        assert.ok(c.metadata.annotations[CHUNK_ANNOTATION] !== undefined);
+      }
       assert.deepEqual(perIndex, [10, 10, 10, 10]);
 
       // No credential in any object of the run (the Secret is only referenced), nor in the artifacts.
@@ -338,16 +302,17 @@ Deno.test({
       })();
       await killer.stop();
       assert.equal(partial.code, 1, partial.stderr);
-      assert.match(partial.stderr, /partial run: merged 3 of 4 shards; indexes 1 did not complete/);
       const last = partial.stderr.trim().split("\n").at(-1)!;
-      assert.match(last, /partial run: 3 of 4 shards merged; indexes 1 missing/);
-      const killed = await readJson<{ partial: boolean; notCompleted: number[]; merged: number[] }>(
-        `${dir.path}/kill/kube_run.json`,
-      );
+      assert.match(last, /partial run: 3 of 4 shards ran to their end; index 1 lost its pod/);
+      const killed = await readJson<
+        { partial: boolean; notCompleted: number[]; merged: number[]; lost: { index: number; records: number }[] }
+      >(`${dir.path}/kill/kube_run.json`);
       assert.deepEqual(killed.notCompleted, [1]);
       assert.deepEqual(killed.merged, [0, 2, 3]);
+      assert.deepEqual(killed.lost.map((l) => l.index), [1]);
+      // What the killed shard uploaded before it died is merged with the others' records.
       const k = await readJson<Export>(`${dir.path}/kill/profile_export_aiperf.json`);
-      assert.equal(k.request_count?.avg, 30);
+      assert.equal(k.request_count?.avg, 30 + killed.lost[0].records);
       // Cleaned up (no --keep): none of the run's objects is left.
       assert.equal(await client.tryGet(`${kubePaths.jobs("default")}/e2e-kill`), undefined);
       const left = await client.get<{ items: KubeObject[] }>(
@@ -358,7 +323,7 @@ Deno.test({
       assert.equal(await client.tryGet(`${kubePaths.serviceAccounts("default")}/e2e-kill`), undefined);
     } finally {
       client?.close();
-      await testenv("down", env);
+      await testenv(["down"], env);
     }
   },
 });

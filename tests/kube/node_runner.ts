@@ -20,6 +20,10 @@ export interface NodeRunnerOptions {
   /** Kill this completion index's process (SIGKILL) `killAfterStartMs` after the run's start time is written. */
   readonly killIndex?: number;
   readonly killAfterStartMs?: number;
+  /** The signal `killIndex` gets: SIGKILL (a lost node) by default, SIGTERM (an eviction) to test its grace. */
+  readonly killSignal?: "SIGKILL" | "SIGTERM";
+  /** Extra environment for one index's process (e.g. libfaketime's, to skew its clock). */
+  readonly envFor?: (index: number) => Readonly<Record<string, string>> | undefined;
   readonly workDir: string;
   readonly log?: (line: string) => void;
 }
@@ -108,10 +112,23 @@ export class NodeRunner {
     }
   }
 
-  /** A deleted pod's processes are killed, then the pod is removed for good, as a kubelet confirms a deletion. */
+  /**
+   * A deleted pod's main process gets SIGTERM and its grace period (at most 30 s here), then the group SIGKILL, and
+   * the pod is removed for good, as a kubelet confirms a deletion.
+   */
   async #terminate(pod: Pod): Promise<void> {
     const child = this.#children.get(pod.metadata.uid);
     if (child !== undefined) {
+      try {
+        Deno.kill(child.pid, "SIGTERM");
+      } catch { /* gone */ }
+      const grace = Math.min(
+        30,
+        (pod.spec as { terminationGracePeriodSeconds?: number }).terminationGracePeriodSeconds ?? 30,
+      );
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([child.status, new Promise((r) => timer = setTimeout(r, grace * 1000))]);
+      clearTimeout(timer);
       killGroup(child);
       await child.status;
     }
@@ -149,7 +166,11 @@ export class NodeRunner {
       HOME: Deno.env.get("HOME") ?? this.#o.workDir,
       ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
     };
-    for (const e of container.env ?? []) env[e.name] = await this.#envValue(pod, e);
+    // The pod's scratch-directory settings name the container's /tmp; a process on this host keeps its own.
+    const local = new Set(["HOME", "TMPDIR", "DENO_DIR"]);
+    for (const e of container.env ?? []) if (!local.has(e.name)) env[e.name] = await this.#envValue(pod, e);
+    const index = Number(pod.metadata.annotations?.["batch.kubernetes.io/job-completion-index"]);
+    Object.assign(env, this.#o.envFor?.(index) ?? {});
     const sa = pod.spec.serviceAccountName ?? "default";
     const token = await this.#client.create<{ status: { token: string } }>(
       `/api/v1/namespaces/${namespace}/serviceaccounts/${sa}/token`,
@@ -177,7 +198,8 @@ export class NodeRunner {
       ].join("\n"),
     );
     env.KUBECONFIG = `${dir}/kubeconfig`;
-    const argv = [...(container.command ?? []), ...(container.args ?? [])];
+    // No command: the image's entrypoint, which is infermeter.
+    const argv = [...(container.command ?? ["infermeter"]), ...(container.args ?? [])];
     const mapped = [...(this.#o.exec[argv[0]] ?? [argv[0]]), ...argv.slice(1)];
     // setsid: the pod's processes form one group, killed together as a container's would be (the shard agent's
     // child included).
@@ -209,7 +231,6 @@ export class NodeRunner {
         state: { running: { startedAt: now } },
       }],
     });
-    const index = Number(pod.metadata.annotations?.["batch.kubernetes.io/job-completion-index"]);
     if (this.#o.killIndex !== undefined && index === this.#o.killIndex) void this.#killLater(pod, child);
     this.#log(`runner: started ${namespace}/${name} (index ${index}, pid ${child.pid})`);
     void child.status.then(async (s) => {
@@ -243,8 +264,14 @@ export class NodeRunner {
     const start = Number((await this.#client.tryGet(path))?.metadata?.annotations?.[START_ANNOTATION]);
     const delay = Math.max(0, start - Date.now()) + (this.#o.killAfterStartMs ?? 300);
     await new Promise((r) => setTimeout(r, delay));
-    this.#log(`runner: killing index ${this.#o.killIndex} (pid ${child.pid})`);
-    killGroup(child);
+    const signal = this.#o.killSignal ?? "SIGKILL";
+    this.#log(`runner: ${signal} to index ${this.#o.killIndex} (pid ${child.pid})`);
+    if (signal === "SIGKILL") killGroup(child);
+    else {
+      try {
+        Deno.kill(child.pid, "SIGTERM");
+      } catch { /* gone */ }
+    }
   }
 
   async #envValue(pod: Pod, e: EnvVar): Promise<string> {

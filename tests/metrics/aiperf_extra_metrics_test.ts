@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import type { DerivedInputs, RecordMetricDef, RecordMetrics } from "../../src/metrics/metric_def.ts";
 import {
   COMPLETED_REQUEST_COUNT,
+  CONTEXT_OVERFLOW_COUNT,
   CREDIT_TO_START_LATENCY,
   DECODE_DURATION,
   E2E_OUTPUT_TOKEN_THROUGHPUT,
@@ -26,16 +27,23 @@ import {
   HTTP_REQ_TOTAL,
   HTTP_REQ_WAITING,
   INPUT_TOKEN_THROUGHPUT,
+  isContextOverflow,
   OSL_MISMATCH_COUNT,
   OSL_MISMATCH_DIFF_PCT,
+  OVERALL_USAGE_PROMPT_CACHE_READ_PCT,
   PREFILL_THROUGHPUT_PER_USER,
   REQUEST_THROUGHPUT,
   TOTAL_USAGE_PROMPT_TOKENS,
+  USAGE_ACCEPTED_PREDICTION_TOKENS,
+  USAGE_COMPLETION_AUDIO_TOKENS,
   USAGE_COMPLETION_TOKENS,
   USAGE_COMPLETION_TOKENS_DIFF_PCT,
   USAGE_DISCREPANCY_COUNT,
+  USAGE_PROMPT_AUDIO_TOKENS,
+  USAGE_PROMPT_CACHE_READ_TOKENS,
   USAGE_PROMPT_TOKENS,
   USAGE_PROMPT_TOKENS_DIFF_PCT,
+  USAGE_REJECTED_PREDICTION_TOKENS,
   USAGE_TOTAL_TOKENS,
 } from "../../src/metrics/metric_defs.ts";
 import { makeRecord } from "./record_fixture.ts";
@@ -104,6 +112,63 @@ Deno.test("usage metrics read the server's usage, and their differences are |ser
   assert.equal(USAGE_DISCREPANCY_COUNT.compute(record, v, {}), 0);
   assert.equal(USAGE_DISCREPANCY_COUNT.compute(record, { ...v, usage_completion_tokens_diff_pct: 12 }, {}), 1);
   assert.equal(compute(makeRecord(), [USAGE_PROMPT_TOKENS]).usage_prompt_tokens, undefined);
+});
+
+Deno.test("usage details read cache, prediction and audio counts; the overall cache share weights by tokens", () => {
+  const r = makeRecord({
+    usage: {
+      promptTokens: 200,
+      completionTokens: 20,
+      promptCacheReadTokens: 150,
+      acceptedPredictionTokens: 7,
+      rejectedPredictionTokens: 3,
+      promptAudioTokens: 0,
+    },
+  });
+  const v = compute(r, [
+    USAGE_PROMPT_CACHE_READ_TOKENS,
+    USAGE_ACCEPTED_PREDICTION_TOKENS,
+    USAGE_REJECTED_PREDICTION_TOKENS,
+    USAGE_PROMPT_AUDIO_TOKENS,
+    USAGE_COMPLETION_AUDIO_TOKENS,
+  ]);
+  assert.deepEqual(v, {
+    usage_prompt_cache_read_tokens: 150,
+    usage_accepted_prediction_tokens: 7,
+    usage_rejected_prediction_tokens: 3,
+    usage_prompt_audio_tokens: 0,
+  });
+  // Two requests: 150 of 200 and 0 of 600 prompt tokens cached → 150 / 800 = 18.75 %, not the mean of 75 % and 0 %.
+  const totals: Record<string, number> = { total_usage_prompt_cache_read_tokens: 150, total_usage_prompt_tokens: 800 };
+  const inputs = (values: Record<string, number>): DerivedInputs => ({
+    value: (t) => values[t],
+    sum: () => undefined,
+    count: () => 0,
+    observationSec: () => 1,
+    stats: () => undefined,
+  });
+  close(OVERALL_USAGE_PROMPT_CACHE_READ_PCT.compute(inputs(totals)) as number, 18.75);
+  assert.equal(
+    OVERALL_USAGE_PROMPT_CACHE_READ_PCT.compute(inputs({ ...totals, total_usage_prompt_tokens: 0 })),
+    undefined,
+  );
+});
+
+Deno.test("context overflow count recognises AIPerf's phrases in the body or its error.message", () => {
+  const failed = (message: string) => makeRecord({ error: { type: "Bad Request", code: 400, message } });
+  // vLLM's 400 body, and Anthropic's.
+  const vllm = JSON.stringify({
+    object: "error",
+    message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.",
+    type: "BadRequestError",
+    code: 400,
+  });
+  assert.equal(CONTEXT_OVERFLOW_COUNT.compute(failed(vllm), {}, {}), 1);
+  const nested = JSON.stringify({ error: { message: "Prompt is too long: 210000 tokens > 200000", type: "x" } });
+  assert.equal(CONTEXT_OVERFLOW_COUNT.compute(failed(nested), {}, {}), 1);
+  assert.equal(CONTEXT_OVERFLOW_COUNT.compute(failed('{"error":"context_length_exceeded"}'), {}, {}), 1);
+  assert.equal(CONTEXT_OVERFLOW_COUNT.compute(failed("Internal Server Error"), {}, {}), 0);
+  assert.equal(isContextOverflow("EXCEEDS THE CONTEXT LENGTH"), true);
 });
 
 Deno.test("OSL mismatch is signed against the requested length; the count uses min(5 %, 50 tokens)", () => {

@@ -145,7 +145,14 @@ Deno.test("accumulator summary of a fully failed run keeps the error rate and a 
   const timeWeighted = /^(effective_|active_|tokens_in_flight)/;
   assert.deepEqual(
     summary.metrics.map((m) => m.tag).filter((t) => !timeWeighted.test(t)),
-    ["completed_request_count", "request_error_rate", "error_request_count", "error_isl", "total_error_isl"],
+    [
+      "completed_request_count",
+      "request_error_rate",
+      "error_request_count",
+      "context_overflow_count",
+      "error_isl",
+      "total_error_isl",
+    ],
   );
   assert.ok(get(summary, "effective_concurrency").stats!.max >= 1);
   assert.equal(get(summary, "request_error_rate").value, 100);

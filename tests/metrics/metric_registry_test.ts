@@ -9,6 +9,7 @@ const ALL_ON: MetricSelection = {
   supportsReasoning: true,
   goodput: true,
   multiTurn: true,
+  supportsAudio: true,
 };
 
 const tags = (defs: readonly MetricDef[]) => defs.map((d) => d.tag);
@@ -43,6 +44,30 @@ function record(tag: string, requires: readonly string[] = []): MetricDef {
 
 Deno.test("metric registry selects every metric when every capability is on", () => {
   assert.equal(METRIC_REGISTRY.selectMetrics(ALL_ON).length, METRIC_REGISTRY.all.length);
+});
+
+Deno.test("metric registry drops the usage-difference metrics with server token counts, as AIPerf", () => {
+  const selected = tags(METRIC_REGISTRY.selectMetrics({ ...ALL_ON, serverTokenCounts: true }));
+  for (
+    const tag of [
+      "usage_prompt_tokens_diff_pct",
+      "usage_completion_tokens_diff_pct",
+      "usage_reasoning_tokens_diff_pct",
+      "usage_discrepancy_count",
+    ]
+  ) {
+    assert.ok(!selected.includes(tag), tag);
+    assert.ok(tags(METRIC_REGISTRY.selectMetrics(ALL_ON)).includes(tag), tag);
+  }
+  assert.ok(selected.includes("usage_prompt_tokens"));
+});
+
+Deno.test("metric registry reports audio usage only for endpoints that carry audio", () => {
+  const without = tags(METRIC_REGISTRY.selectMetrics({ ...ALL_ON, supportsAudio: false }));
+  for (const tag of ["usage_prompt_audio_tokens", "total_usage_completion_audio_tokens"]) {
+    assert.ok(!without.includes(tag), tag);
+  }
+  assert.ok(without.includes("usage_prompt_cache_read_tokens"));
 });
 
 Deno.test("metric registry never publishes streaming-only metrics for non-streaming runs", () => {

@@ -27,10 +27,22 @@ const FULL: RequestRecord = {
   content: 'héllo "wörld"\n\u2028 \ud83d\ude00',
   reasoning: "",
   usage: { promptTokens: 10, completionTokens: 3, totalTokens: 13, reasoningTokens: 0 },
+  serverTiming: {
+    source: "llama.cpp",
+    queueMs: 0.1 + 0.7,
+    prefillMs: 12.345678901234,
+    decodeMs: 1 / 9,
+    inferenceMs: 3,
+    totalMs: 4,
+    promptTokens: 10,
+    decodeTokens: 3,
+    cachedTokens: 0,
+  },
   finishReason: "stop",
   error: { type: "HTTPError", code: 500, message: "boom", group: "g" },
   cancelled: false,
   inputTokens: 10,
+  inputPrompt: { texts: ["a", "b"], messages: [{ role: "user", content: "a" }, { role: "assistant", content: "b" }] },
   requestedOutputTokens: 3,
   connectionRetries: 1,
   connectionReused: true,
@@ -97,6 +109,13 @@ Deno.test("record codec: a wrong, missing or unknown field is an error naming it
   bad({ usage: { promptTokens: 1, tokens: 2 } }, /unknown key 'tokens'/);
   bad({ error: { type: "E" } }, /'error'/);
   bad({ rawResponses: [{ t: 1 }] }, /'rawResponses'/);
+  bad({ serverTiming: { source: "vllm", prefillMs: 1 } }, /'serverTiming' \.source must be one of/);
+  bad({ serverTiming: { source: "tgi", queueMs: -1 } }, /'serverTiming' \.queueMs must be a number/);
+  bad({ serverTiming: { source: "tgi", queueMs: "3" } }, /'serverTiming' \.queueMs must be a number/);
+  bad({ serverTiming: { source: "tgi", latency: 3 } }, /'serverTiming' has an unknown key 'latency'/);
+  bad({ serverTiming: [1] }, /'serverTiming' must be an object/);
+  bad({ inputPrompt: { texts: [1] } }, /'inputPrompt' needs 'texts'/);
+  bad({ inputPrompt: { texts: [], messages: [{ role: "user" }] } }, /'inputPrompt' \.messages/);
   bad({ extra: 1 }, /unknown field 'extra'/);
   assert.throws(() => decodeRecord("{not json"), RecordCodecError);
   assert.throws(() => decodeRecord("[]"), /JSON object/);

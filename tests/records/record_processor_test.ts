@@ -126,3 +126,107 @@ Deno.test("RecordProcessor lets a pending socket read complete between slices of
     io.close();
   }
 });
+
+/** Counts words, each batch only when the test releases it. */
+class HeldCounter implements TokenCounter {
+  readonly batches: number[] = [];
+  readonly #held: (() => void)[] = [];
+  count(texts: readonly string[]): Promise<number[]> {
+    this.batches.push(texts.length / 2);
+    return new Promise((resolve) =>
+      this.#held.push(() => resolve(texts.map((t) => t === "" ? 0 : t.split(" ").length)))
+    );
+  }
+  release(): void {
+    this.#held.shift()?.();
+  }
+  close(): void {}
+}
+
+Deno.test("RecordProcessor counts a huge answer in a batch of its own and says how far counting is while drained", async () => {
+  const counter = new HeldCounter();
+  const notices: string[] = [];
+  const seen: (number | undefined)[] = [];
+  const p = new RecordProcessor({
+    counter,
+    useServerTokenCount: false,
+    onProcessed: (r) => seen.push(r.outputTokens),
+    onNotice: (m) => notices.push(m),
+    noticeAfterMs: 30,
+    noticeEveryMs: 1000,
+  });
+  p.push(rec(0));
+  p.push(rec(1, "x ".repeat(1024 * 1024))); // 2 Mi characters
+  p.push(rec(2));
+  const drained = p.drain();
+  await delay(80);
+  deepStrictEqual(counter.batches, [1, 1, 1], "the big one alone, the small ones around it");
+  deepStrictEqual(notices, [
+    "Counting output tokens: 0 of 3 records counted (0.0 of 2.0 MiB of text), 0 s so far; Ctrl-C writes the " +
+    "results without the rest.",
+  ]);
+  counter.release();
+  counter.release();
+  counter.release();
+  await drained;
+  deepStrictEqual(seen, [3, 1024 * 1024 + 1, 3]);
+});
+
+Deno.test("RecordProcessor hands records on without counts when the drain's signal aborts", async () => {
+  const counter = new HeldCounter();
+  const seen: (number | undefined)[] = [];
+  const p = new RecordProcessor({ counter, useServerTokenCount: false, onProcessed: (r) => seen.push(r.outputTokens) });
+  p.push(rec(0));
+  p.push(rec(1, "y ".repeat(1024 * 1024)));
+  const stop = new AbortController();
+  const drained = p.drain(stop.signal);
+  await delay(20);
+  counter.release(); // the small one is counted; the big one never is
+  await delay(20);
+  stop.abort();
+  await drained;
+  deepStrictEqual(seen, [3, undefined]);
+});
+
+Deno.test("RecordProcessor counts a late-built turn's ISL from the whole prompt it carried, failed requests too", async () => {
+  const got: ProcessedRecord[] = [];
+  const p = new RecordProcessor({
+    counter: new WordCounter(),
+    useServerTokenCount: false,
+    onProcessed: (r) => got.push(r),
+  });
+  const prompt = { texts: ["one two", "reply three four", "five"], messages: [] };
+  p.push(makeRecord({ requestIndex: 0, content: "x y", inputTokens: 1 }));
+  p.push(makeRecord({ requestIndex: 1, content: "x", inputTokens: 1, inputPrompt: prompt }));
+  p.push(makeRecord({
+    requestIndex: 2,
+    content: "",
+    inputTokens: 1,
+    inputPrompt: prompt,
+    error: { type: "HTTPError", code: 500, message: "boom" },
+  }));
+  await p.drain();
+  // Joined by one space (AIPerf's bare-text rule): 2 + 3 + 1 words; the prompt is dropped once counted.
+  deepStrictEqual(got.map((r) => [r.isl, r.outputTokens, r.inputPrompt]), [
+    [1, 2, undefined],
+    [6, 1, undefined],
+    [6, undefined, undefined],
+  ]);
+});
+
+Deno.test("RecordProcessor renders a late-built prompt's messages with the chat template when given one", async () => {
+  const got: ProcessedRecord[] = [];
+  const p = new RecordProcessor({
+    counter: new WordCounter(),
+    useServerTokenCount: false,
+    renderInput: (messages) => messages.map((m) => `<${m.role}> ${m.content}`).join(" ") + " <assistant>",
+    onProcessed: (r) => got.push(r),
+  });
+  const messages = [{ role: "user", content: "a b" }, { role: "assistant", content: "c" }, {
+    role: "user",
+    content: "d",
+  }];
+  p.push(makeRecord({ content: "x", inputPrompt: { texts: ["a b", "c", "d"], messages } }));
+  await p.drain();
+  assert.equal(got[0].isl, 8); // 4 words + 3 role tags + the generation prompt
+});

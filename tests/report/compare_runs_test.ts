@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { compareRuns } from "../../src/report/compare_runs.ts";
-import { renderCompareTable, runLetter } from "../../src/report/compare_table.ts";
+import { renderCompareTable, renderNoiseNote, runLetter } from "../../src/report/compare_table.ts";
+import type { CompareNoise } from "../../src/report/compare_noise.ts";
 import { runWith } from "./run_fixture.ts";
 
 Deno.test("compareRuns: each run's value, its change from the first and the relative change", () => {
@@ -28,16 +29,46 @@ Deno.test("compareRuns: a metric one run lacks shows no value and no change", ()
   assert.deepEqual(row.deltas, [undefined, undefined]);
 });
 
-Deno.test("renderCompareTable: change columns name the direction, zero baselines give no percentage", () => {
+Deno.test("renderCompareTable: without intervals the verdict is the plain difference, marked †", () => {
   const a = runWith({ avg: 40, p99: 0 }, 200);
-  const b = runWith({ avg: 30, p99: 0 }, 190);
-  const table = renderCompareTable(compareRuns([a, b], { stats: ["avg", "p99"] }), 2);
-  assert.match(table, /Time to First Token \(ms\) │ avg\s+│\s+40\.00 │\s+30\.00 │\s+-10\.00 │ -25\.0% better │/);
-  assert.match(table, /│ p99\s+│\s+0\.00 │\s+0\.00 │\s+±0\.00 │\s+- │/);
+  const b = runWith({ avg: 30, p99: 0 }, 199);
+  const rows = compareRuns([a, b], { stats: ["avg", "p99"] });
+  const table = renderCompareTable(rows, 2);
   assert.match(
     table,
-    /Output Token Throughput \(tokens\/sec\) │ value │ 200\.00 │ 190\.00 │ -10\.00 │\s+-5\.0% worse │/,
+    /Time to First Token \(ms\) │ avg\s+│\s+40\.00 │\s+30\.00 │\s+-10\.00 │\s+- │ -25\.0% better † │/,
   );
+  // Equal values are the same, interval or not; a zero baseline has no percentage.
+  assert.match(table, /│ p99\s+│\s+0\.00 │\s+0\.00 │\s+±0\.00 │\s+- │\s+≈ same │/);
+  // Under 1 % without an interval: the same, marked.
+  assert.match(
+    table,
+    /Output Token Throughput \(tokens\/sec\) │ value │ 200\.00 │ 199\.00 │\s+-1\.00 │\s+- │\s+-0\.5% ≈ same † │/,
+  );
+  assert.match(renderNoiseNote(rows, 0.95), /^† no interval \(no per-request records were read\): a plain difference/m);
+});
+
+Deno.test("compareRuns: a difference whose interval holds 0 is the same; beyond it, better or worse by direction", () => {
+  const a = runWith({ avg: 40, p99: 80 }, 200);
+  const b = runWith({ avg: 45, p99: 60 }, 250);
+  const noise = (half: number): CompareNoise => ({
+    level: 0.9,
+    recordFiles: [],
+    interval: (_need, _i, delta) => ({ low: delta - half, high: delta + half, method: "bootstrap", level: 0.9 }),
+  });
+  const wide = compareRuns([a, b], { stats: ["avg", "p99"] }, noise(60));
+  assert.deepEqual(wide.map((r) => r.verdicts[1]?.word), ["same", "same", "same"]);
+  const narrow = compareRuns([a, b], { stats: ["avg", "p99"] }, noise(1));
+  // TTFT avg +5 ms (lower is better): worse; p99 −20 ms: better; throughput +50 tokens/s (higher is better): better.
+  assert.deepEqual(narrow.map((r) => [r.tag, r.stat, r.verdicts[1]?.word]), [
+    ["time_to_first_token", "avg", "worse"],
+    ["time_to_first_token", "p99", "better"],
+    ["output_token_throughput", "value", "better"],
+  ]);
+  assert.ok(narrow.every((r) => r.verdicts[1]?.noiseKnown));
+  const table = renderCompareTable(narrow, 2, 160, 0.9);
+  assert.match(table, /┃\s+90% CI ┃/);
+  assert.match(table, /│ avg\s+│\s+40\.00 │\s+45\.00 │\s+\+5\.00 │\s+\[\+4\.00, \+6\.00\] │\s+\+12\.5% worse │/);
 });
 
 Deno.test("runLetter: A … Z, then AA", () => {

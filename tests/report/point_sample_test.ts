@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { mixHash, PointSample } from "../../src/report/point_sample.ts";
+import { PointSample } from "../../src/report/point_sample.ts";
+import { mixHash } from "../../src/report/bottom_k.ts";
 
 Deno.test("PointSample: every point, in order, up to its capacity", () => {
   const s = new PointSample(5);

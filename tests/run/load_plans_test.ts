@@ -20,14 +20,26 @@ Deno.test("load plans: concurrency alone is a closed loop; a rate is an open loo
   });
 });
 
-Deno.test("load plans: a file is sent once by default — each conversation, every turn — unless a count or duration says", () => {
+Deno.test("load plans: a file sends AIPerf's 10 requests by default, unless a count, duration or conversation number says", () => {
   const file = { startTimestamps: [undefined, undefined, undefined], totalTurns: 5, conversations: 3, fromFile: true };
-  const once = loadPlans(config({ concurrency: 1 }), file, notGiven).phases[0];
+  const plans = loadPlans(config({ concurrency: 1 }), file, notGiven);
+  const first = plans.phases[0];
+  assert.deepEqual(first.stops, { requestCount: 10, gracePeriodMs: 30_000 });
+  assert.equal(first.expectedRequests, undefined);
+  assert.match(plans.notices.at(-1)!, /sending 10 requests/);
+  assert.equal(loadPlans(config({ requestCount: 9 }), file, notGiven).phases[0].stops.requestCount, 9);
+  const timed = loadPlans(config({ benchmarkDuration: 2 }), file, notGiven).phases[0].stops;
+  assert.deepEqual([timed.requestCount, timed.sessionCount, timed.durationMs], [undefined, undefined, 2000]);
+  const sessions = loadPlans(config({ conversationNum: 4 }), file, notGiven).phases[0].stops;
+  assert.deepEqual([sessions.requestCount, sessions.sessionCount], [undefined, 4]);
+});
+
+Deno.test("load plans: a replayed trace is sent once, each conversation at its timestamp", () => {
+  const trace = { startTimestamps: [300, 0, 100], totalTurns: 4, conversations: 3, fromFile: true };
+  const once = loadPlans(config({ concurrency: 1 }), trace, notGiven).phases[0];
   assert.equal(once.stops.sessionCount, 3);
   assert.equal(once.stops.requestCount, undefined);
-  assert.equal(once.expectedRequests, 5);
-  assert.equal(loadPlans(config({ requestCount: 9 }), file, notGiven).phases[0].stops.sessionCount, undefined);
-  assert.equal(loadPlans(config({ benchmarkDuration: 2 }), file, notGiven).phases[0].stops.sessionCount, undefined);
+  assert.equal(once.expectedRequests, 4);
 });
 
 Deno.test("load plans: a timestamped dataset is replayed on its schedule, capped only by a given concurrency", () => {
@@ -147,4 +159,49 @@ Deno.test("load plans: user-centric users, prefill limit and cancellation on pro
   assert.equal(capped.phases[1].prefillConcurrency, 2);
   assert.equal(capped.phases[0].cancellation, undefined, "never cancelled on purpose during warmup");
   assert.equal(capped.phases[0].prefillConcurrency, 2);
+});
+
+Deno.test("load plans: warmup options replace their profiling twins, which the warmup otherwise inherits", () => {
+  const inherits = loadPlans(
+    config({ requestRate: 10, requestRateRampDuration: 3, arrivalPattern: "constant", warmupRequestCount: 4 }),
+    synthetic,
+    notGiven,
+  );
+  assert.deepEqual(inherits.phases[0].strategy.options, { rate: 10, pattern: "constant", rampMs: 3000 });
+  const own = loadPlans(
+    config({
+      requestRate: 10,
+      requestRateRampDuration: 3,
+      arrivalPattern: "constant",
+      warmupRequestCount: 4,
+      warmupRequestRate: 50,
+      warmupRequestRateRampDuration: 1,
+      warmupArrivalPattern: "poisson",
+      prefillConcurrency: 4,
+      prefillConcurrencyRampDuration: 2,
+      warmupPrefillConcurrencyRampDuration: 0.5,
+    }),
+    synthetic,
+    notGiven,
+  );
+  assert.deepEqual(own.phases[0].strategy.options, { rate: 50, pattern: "poisson", rampMs: 1000 });
+  assert.equal(own.phases[0].prefillRampMs, 500);
+  assert.equal(own.phases[1].prefillRampMs, 2000);
+  const closed = loadPlans(
+    config({
+      concurrency: 8,
+      requestCount: 10,
+      concurrencyRampDuration: 4,
+      warmupRequestCount: 4,
+      warmupConcurrencyRampDuration: 1,
+    }),
+    synthetic,
+    { concurrency: true },
+  );
+  assert.deepEqual(closed.phases[0].strategy.options, { concurrency: 8, rampMs: 1000 });
+  assert.deepEqual(closed.phases[1].strategy.options, { concurrency: 8, rampMs: 4000 });
+  assert.deepEqual(closed.notices.slice(-2), [
+    "Warmup: closed loop, 8 sessions in flight (ramped up from 1 over 1 s); stops after 4 requests.",
+    "Profiling: closed loop, 8 sessions in flight (ramped up from 1 over 4 s); stops after 10 requests.",
+  ]);
 });

@@ -3,6 +3,8 @@ import { runServeSim, type ServeSimIo } from "../../src/cli/serve_sim.ts";
 import type { SimServer } from "../../src/sim/sim_server.ts";
 import { readRequestJournal } from "../../src/sim/read_request_journal.ts";
 import { oracleTokenizer } from "./oracle_tokenizer.ts";
+import { makeApp } from "./sim_test_helpers.ts";
+import { startSim } from "../e2e/cli_harness.ts";
 
 const MAIN_TS = new URL("../../main.ts", import.meta.url);
 
@@ -169,3 +171,44 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     }
   });
 }
+
+Deno.test("serve-sim --help lists every route the server answers", async () => {
+  const c = capture();
+  assert.equal(await runServeSim(["--help"], c.io), 0);
+  const help = c.out.join("").replace(/\s+/g, " ");
+  const { app } = makeApp({ dcgmGpus: 1 });
+  const served = app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`);
+  assert.ok(served.length >= 25, `${served.length} routes`);
+  for (const route of new Set(served)) assert.match(help, new RegExp(`${route.replace(/[/.]/g, "\\$&")}[,. ]`), route);
+  assert.match(help, /--slots, --max-num-seqs <n>/);
+});
+
+Deno.test("serve-sim --record-requests: /tokenize and /detokenize answer, and the journal has them", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/journal.jsonl`;
+    {
+      await using sim = await startSim(["--record-requests", file]);
+      const tokenized = await fetch(`${sim.url}/tokenize`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ prompt: "hello there" }),
+      });
+      assert.equal(tokenized.status, 200);
+      const { tokens, count } = await tokenized.json();
+      assert.equal(count, tokens.length);
+      const detokenized = await fetch(`${sim.url}/detokenize`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ tokens }),
+      });
+      assert.equal(detokenized.status, 200);
+      assert.deepEqual(await detokenized.json(), { prompt: "hello there" });
+    }
+    const entries = await readRequestJournal(file);
+    assert.deepEqual(entries.map((e) => e.path), ["/tokenize", "/detokenize"]);
+    assert.deepEqual(entries[0].body, { prompt: "hello there" });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -322,3 +322,39 @@ Deno.test("sim stall-rate holds the answer for stall-ms; a request gets at most 
   assert.equal(stats.faults("disconnect"), 0);
   assert.match(stats.toPrometheus(), /sim_faults_total\{kind="stall"\} 1/);
 });
+
+Deno.test("sim usage-details reports OpenAI's details: cached prefix tokens, reasoning, predicted outputs", async () => {
+  const { app } = makeApp({ usageDetails: true, reasoningTokens: 3 });
+  const tok = oracleTokenizer();
+  const first = "Describe the harbour at dawn.";
+  const reply = "Boats and gulls.";
+  const usageOf = async (body: JsonObject) => (await json(await post(app, CHAT, body))).usage as JsonObject;
+  const u1 = await usageOf(chat(first, { max_tokens: 6 }));
+  assert.deepEqual(u1.prompt_tokens_details, { cached_tokens: 0, audio_tokens: 0 }, "a new prompt is not cached");
+  assert.deepEqual(u1.completion_tokens_details, {
+    reasoning_tokens: 3,
+    audio_tokens: 0,
+    accepted_prediction_tokens: 0,
+    rejected_prediction_tokens: 0,
+  });
+  // The next turn starts with the first turn's prompt: those tokens come from the cache.
+  const messages = [
+    { role: "user", content: first },
+    { role: "assistant", content: reply },
+    { role: "user", content: "And at night?" },
+  ];
+  const u2 = await usageOf({ model: "m", messages, max_tokens: 6 });
+  assert.equal((u2.prompt_tokens_details as JsonObject).cached_tokens, tok.count(first));
+  // A prediction of 5 tokens: accepted up to the 3 content tokens, the rest rejected.
+  const prediction = { type: "content", content: "one two three four five" };
+  const u3 = await usageOf({ ...chat("Count.", { max_tokens: 6 }), prediction });
+  const d = u3.completion_tokens_details as JsonObject;
+  assert.equal(tok.count(prediction.content), 5);
+  assert.deepEqual([d.accepted_prediction_tokens, d.rejected_prediction_tokens], [3, 2]);
+});
+
+Deno.test("sim without usage-details keeps the plain usage object", async () => {
+  const { app } = makeApp();
+  const usage = (await json(await post(app, CHAT, chat(PROMPT, { max_tokens: 4 })))).usage as JsonObject;
+  assert.deepEqual(Object.keys(usage), ["prompt_tokens", "completion_tokens", "total_tokens"]);
+});

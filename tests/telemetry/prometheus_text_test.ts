@@ -32,7 +32,12 @@ Deno.test("parsePrometheusText reads counters, gauges, histograms, labels with e
   assert.equal(families[1].samples[0].value, -Infinity);
   assert.deepEqual(families[2].histograms, [{
     labels: {},
-    buckets: [{ le: 0.1, count: 2 }, { le: 1, count: 5 }, { le: Infinity, count: 6 }],
+    // `leText` keeps the label as written: AIPerf's exports key buckets by it.
+    buckets: [
+      { le: 0.1, count: 2, leText: "0.1" },
+      { le: 1, count: 5, leText: "1" },
+      { le: Infinity, count: 6, leText: "+Inf" },
+    ],
     sum: 3.5,
     count: 6,
   }]);

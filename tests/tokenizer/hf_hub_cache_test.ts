@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { findCachedTokenizer, hubCacheDir, looksLikeHubId } from "../../src/tokenizer/hf_hub_cache.ts";
-import { defaultTokenizerFor, loadTokenizer, locateTokenizer } from "../../src/tokenizer/load_tokenizer.ts";
+import {
+  defaultTokenizerFor,
+  loadTokenizer,
+  locateTokenizer,
+  resolveTokenizerSpec,
+} from "../../src/tokenizer/load_tokenizer.ts";
 
 const TINY = new URL("../fixtures/tiny_bpe/", import.meta.url);
 
@@ -58,7 +63,9 @@ Deno.test("a missing tokenizer fails with where to put the files; without --toke
   );
   const fallback = defaultTokenizerFor("Qwen/Qwen3-0.6B", env);
   assert.equal(fallback.spec, "builtin");
-  assert.match(fallback.notice, /builtin \(o200k_base\).*models--Qwen--Qwen3-0\.6B\/snapshots\/<revision>/);
+  assert.match(fallback.notice, /^Tokenizer: builtin \(o200k_base\), Qwen\/Qwen3-0\.6B's own not in the HF cache/);
+  assert.ok(fallback.notice.length <= 120, fallback.notice);
+  assert.match(fallback.details ?? "", /models--Qwen--Qwen3-0\.6B\/snapshots\/<revision>/);
 });
 
 Deno.test("without --tokenizer, a model found in the cache is counted with its own tokenizer", async () => {
@@ -70,5 +77,34 @@ Deno.test("without --tokenizer, a model found in the cache is counted with its o
     assert.match(found.notice, /Qwen\/Qwen3-0\.6B's own/);
   } finally {
     await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("findCachedTokenizer takes the snapshot of a --tokenizer-revision: a ref, a commit or its prefix", async () => {
+  const hub = await Deno.makeTempDir();
+  try {
+    const repo = `${hub}/models--org--tok`;
+    for (const commit of ["aaaa1111", "bbbb2222"]) {
+      await Deno.mkdir(`${repo}/snapshots/${commit}`, { recursive: true });
+      await Deno.writeTextFile(`${repo}/snapshots/${commit}/tokenizer.json`, "{}");
+    }
+    await Deno.mkdir(`${repo}/refs`, { recursive: true });
+    await Deno.writeTextFile(`${repo}/refs/main`, "aaaa1111");
+    await Deno.writeTextFile(`${repo}/refs/v2`, "bbbb2222\n");
+    const env = { HF_HUB_CACHE: hub };
+    assert.equal(findCachedTokenizer("org/tok", env), `${repo}/snapshots/aaaa1111`);
+    assert.equal(findCachedTokenizer("org/tok", env, "main"), `${repo}/snapshots/aaaa1111`);
+    assert.equal(findCachedTokenizer("org/tok", env, "v2"), `${repo}/snapshots/bbbb2222`);
+    assert.equal(findCachedTokenizer("org/tok", env, "bbbb2222"), `${repo}/snapshots/bbbb2222`);
+    assert.equal(findCachedTokenizer("org/tok", env, "bbbb"), `${repo}/snapshots/bbbb2222`, "a unique prefix");
+    assert.equal(findCachedTokenizer("org/tok", env, "v3"), undefined, "never another revision instead");
+    assert.equal(resolveTokenizerSpec("org/tok", env, "v2"), `${repo}/snapshots/bbbb2222`);
+    assert.throws(
+      () => resolveTokenizerSpec("org/tok", env, "v3"),
+      /Tokenizer "org\/tok" at revision "v3" is not in the local Hugging Face cache, and infermeter never downloads/,
+    );
+    assert.equal(resolveTokenizerSpec("builtin", env, "v3"), "builtin");
+  } finally {
+    await Deno.remove(hub, { recursive: true });
   }
 });

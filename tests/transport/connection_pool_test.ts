@@ -207,3 +207,22 @@ Deno.test("ConnectionPool drops an idle connection whose read completes while it
   deepStrictEqual([pool.openConnections, pool.evictedIdle], [1, 1]);
   ok(!(cb as unknown as FakeConn).closed);
 });
+
+Deno.test("ConnectionPool prewarm opens connections ahead, within the limit, and requests then reuse them", async () => {
+  const src = new FakeSource();
+  const pool = new ConnectionPool(src, { maxConnections: 3, pooled: true, maxConcurrentConnects: 8 });
+  const warming = pool.prewarm(5, "127.0.0.1:1");
+  await tick();
+  deepStrictEqual(src.pending.length, 3, "no more than maxConnections");
+  src.settle();
+  src.settle();
+  src.settle(false);
+  deepStrictEqual(await warming, { opened: 2, error: "refused" });
+  deepStrictEqual([pool.openConnections, pool.idleConnections], [2, 2]);
+  const ex = exchange();
+  const c = await pool.acquire(ex, control(), false);
+  ok(c !== undefined);
+  deepStrictEqual([ex.reused, src.made], [true, 2]);
+  const unpooled = new ConnectionPool(new FakeSource(), { maxConnections: 3, pooled: false, maxConcurrentConnects: 8 });
+  deepStrictEqual(await unpooled.prewarm(2, "127.0.0.1:1"), { opened: 0 });
+});

@@ -85,15 +85,19 @@ Deno.test("Connection: close-delimited bodies end with 'close', bytes beyond the
   }
 });
 
-Deno.test("Connection: a reused socket that closes before any byte asks for a retry; otherwise a reset names where", async () => {
+Deno.test("Connection: a request the server read is never resent, a 408 on a reused socket is; a reset names where", async () => {
   const server = startRawServer(async (conn: RawConnection, i) => {
     await conn.readRequest();
     if (i === 1) await conn.write(SSE_HEAD + chunk("data: a\n\n"));
+    if (i === 2) await conn.write(lengthResponse(408, "idle timeout"));
     conn.close();
   });
   try {
     const a = await open(server.port, false, true);
-    deepStrictEqual(await a.exchange(REQUEST, undefined, exchange(true), new SendControl("x", 0), true), "retry");
+    const first = exchange(true);
+    deepStrictEqual(await a.exchange(REQUEST, undefined, first, new SendControl("x", 0), true), "close");
+    deepStrictEqual(first.error?.kind, "reset");
+    match(first.error.message, /the server closed the connection before any response byte/);
     a.closeSocket();
     const b = await open(server.port, false, true);
     const ex = exchange(true);
@@ -101,6 +105,9 @@ Deno.test("Connection: a reused socket that closes before any byte asks for a re
     deepStrictEqual(ex.error?.kind, "reset");
     match(ex.error.message, /cut short: the server closed the connection mid-body after \d+ body bytes/);
     b.closeSocket();
+    const c = await open(server.port, false, true);
+    deepStrictEqual(await c.exchange(REQUEST, undefined, exchange(true), new SendControl("x", 0), true), "retry");
+    c.closeSocket();
   } finally {
     await server.close();
   }

@@ -13,6 +13,7 @@ const OPTIONS: ConnectorOptions = {
   readBufferBytes: 4096,
   pipelinedReads: true,
   directSocketOps: true,
+  maxResponseBytes: 64 * 1024 * 1024,
 };
 const exchange = (): ExchangeState => ({ reused: false, streamed: false, bytesSent: 0, bytesReceived: 0 });
 const notClosed = () => false;

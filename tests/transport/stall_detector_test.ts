@@ -3,12 +3,12 @@ import { StallDetector } from "../../src/transport/stall_detector.ts";
 import type { TransportActivity } from "../../src/transport/http_client.ts";
 
 const act = (
-  lastReadAt: number,
+  lastDataAt: number,
   stages: TransportActivity["stages"],
   target = "127.0.0.1:8000",
 ): TransportActivity => ({
   target,
-  lastReadAt,
+  lastDataAt,
   stages,
   inFlight: Object.values(stages).reduce((a, b) => a + (b ?? 0), 0),
 });
@@ -19,7 +19,7 @@ Deno.test("StallDetector says once when in-flight requests get no byte for quiet
   deepStrictEqual(d.check(9_999, [act(0, { "waiting for the response": 3 })]), []);
   const notice = d.check(10_000, [act(0, { "waiting for the response": 3, connecting: 1 })]);
   deepStrictEqual(notice.length, 1);
-  match(notice[0], /^No response bytes from 127\.0\.0\.1:8000 for 10 s with 4 requests in flight/);
+  match(notice[0], /^No response data from 127\.0\.0\.1:8000 for 10 s with 4 requests in flight/);
   match(notice[0], /3 waiting for the response, 1 connecting/);
   deepStrictEqual(d.check(20_000, [act(0, { "waiting for the response": 4 })]), [], "once per stall");
   // Bytes flow again: re-armed, and a new quiet spell counts from the last read.

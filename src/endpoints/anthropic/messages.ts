@@ -13,8 +13,9 @@
  */
 import type { Turn } from "../../dataset/conversation.ts";
 import type { BuildContext, Delta, EndpointAdapter, HeaderContext, PriorExchange, Usage } from "../endpoint_adapter.ts";
-import { asNumber, asObject, asText, type JsonObject, mergeExtras, parseSseJson } from "../openai/openai_fields.ts";
+import { asObject, asText, type JsonObject, mergeExtras, parseSseJson } from "../openai/openai_fields.ts";
 import { namedSseEvent as ev } from "../named_sse_event.ts";
+import { readUsageFields } from "../usage_fields.ts";
 
 /** The API version AIPerf sends; a `-H anthropic-version:…` replaces it. */
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -26,14 +27,13 @@ function userContent(turn: Turn): string | { type: "text"; text: string }[] {
   return turn.texts.map((text) => ({ type: "text" as const, text }));
 }
 
+/**
+ * `input_tokens` (plus `cache_read_input_tokens` and `cache_creation_input_tokens` when present: Anthropic counts the
+ * cache apart), `output_tokens`. No total: the API reports none, and the two streamed usage events each carry only
+ * part of the counts.
+ */
 function readAnthropicUsage(value: unknown): Usage | undefined {
-  const u = asObject(value);
-  if (!u) return undefined;
-  const input = asNumber(u.input_tokens);
-  const output = asNumber(u.output_tokens);
-  if (input === undefined && output === undefined) return undefined;
-  // No total: the API reports none, and the two streamed usage events each carry only part of the counts.
-  return { promptTokens: input, completionTokens: output };
+  return readUsageFields(value);
 }
 
 function readError(obj: JsonObject): Delta["error"] | undefined {
@@ -147,14 +147,15 @@ export const MESSAGES_ADAPTER: EndpointAdapter = {
     return error ? { error } : readMessage(obj);
   },
 
+  // AIPerf's bare-text ISL: every text the body carries (system message, each text part) joined by one space.
   inputText(turn: Turn, ctx: Pick<BuildContext, "systemMessage">): string {
-    const text = turn.texts.join("\n");
-    return ctx.systemMessage !== undefined ? ctx.systemMessage + "\n" + text : text;
+    const text = turn.texts.join(" ");
+    return ctx.systemMessage !== undefined ? ctx.systemMessage + " " + text : text;
   },
 
   chatMessages(turn: Turn, ctx: Pick<BuildContext, "systemMessage">) {
     const messages = ctx.systemMessage !== undefined ? [{ role: "system", content: ctx.systemMessage }] : [];
-    messages.push({ role: turn.role ?? "user", content: turn.texts.join("\n") });
+    messages.push({ role: turn.role ?? "user", content: turn.texts.join("") }); // parts concatenated, as AIPerf
     return messages;
   },
 

@@ -12,7 +12,7 @@
 import type { Turn } from "../../dataset/conversation.ts";
 import type { BuildContext, Delta, EndpointAdapter, Usage } from "../endpoint_adapter.ts";
 import {
-  asNumber,
+  asCount,
   asObject,
   asText,
   type JsonObject,
@@ -24,9 +24,9 @@ import {
 function readDetails(obj: JsonObject): { usage?: Usage; finishReason?: string } {
   const details = asObject(obj.details);
   if (!details) return {};
-  const generated = asNumber(details.generated_tokens);
+  const generated = asCount(details.generated_tokens);
   // `input_length` is in newer TGI's stream details only.
-  const input = asNumber(details.input_length);
+  const input = asCount(details.input_length);
   return {
     usage: generated === undefined ? undefined : { completionTokens: generated, promptTokens: input },
     finishReason: asText(details.finish_reason),

@@ -10,6 +10,7 @@
  */
 import type { Turn } from "../../dataset/conversation.ts";
 import type { BuildContext, Delta, EndpointAdapter, PriorExchange } from "../endpoint_adapter.ts";
+import { readBodyServerTiming } from "../server_timing.ts";
 import {
   asObject,
   asText,
@@ -55,15 +56,18 @@ function readChoice(obj: JsonObject, key: "delta" | "message"): Delta {
   const choice = asObject(choices[0]);
   const part = choice ? asObject(choice[key]) : undefined;
   if (!part) {
-    return { usage, error, finishReason: asText(choice?.finish_reason) };
+    return { usage, error, finishReason: asText(choice?.finish_reason), serverTiming: readBodyServerTiming(obj) };
   }
+  const finishReason = asText(choice?.finish_reason);
   return {
     content: asText(part.content),
     reasoning: readReasoning(part),
     toolCalls: readToolCallText(part.tool_calls, part.function_call),
     usage,
-    finishReason: asText(choice?.finish_reason),
+    finishReason,
     error,
+    // Servers put their timing on the last chunk (with the finish reason) or a choice-less one: token chunks skip it.
+    serverTiming: finishReason === undefined ? undefined : readBodyServerTiming(obj),
   };
 }
 
@@ -99,8 +103,13 @@ export const CHAT_ADAPTER: EndpointAdapter = {
     if (ctx.maxTokens !== undefined) {
       body[ctx.useLegacyMaxTokens ? "max_tokens" : "max_completion_tokens"] = ctx.maxTokens;
     }
-    // AIPerf always asks for the usage chunk when streaming chat, so server counts are available.
-    if (ctx.streaming) body.stream_options = { include_usage: true };
+    // AIPerf always asks for the usage chunk when streaming chat, so server counts are available; with
+    // --per-chunk-usage, on every chunk.
+    if (ctx.streaming) {
+      body.stream_options = ctx.perChunkUsage === true
+        ? { include_usage: true, continuous_usage_stats: true }
+        : { include_usage: true };
+    }
     return mergeExtras(body, ctx.extraInputs, turn.extra);
   },
 
@@ -121,14 +130,15 @@ export const CHAT_ADAPTER: EndpointAdapter = {
     );
   },
 
+  // AIPerf's bare-text ISL: every text the body carries (system message, each text part) joined by one space.
   inputText(turn: Turn, ctx: Pick<BuildContext, "systemMessage">): string {
-    const text = turn.texts.join("\n");
-    return ctx.systemMessage !== undefined ? ctx.systemMessage + "\n" + text : text;
+    const text = turn.texts.join(" ");
+    return ctx.systemMessage !== undefined ? ctx.systemMessage + " " + text : text;
   },
 
   chatMessages(turn: Turn, ctx: Pick<BuildContext, "systemMessage">) {
     const messages = ctx.systemMessage !== undefined ? [{ role: "system", content: ctx.systemMessage }] : [];
-    messages.push({ role: turn.role ?? "user", content: turn.texts.join("\n") });
+    messages.push({ role: turn.role ?? "user", content: turn.texts.join("") }); // parts concatenated, as AIPerf
     return messages;
   },
 

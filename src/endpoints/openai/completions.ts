@@ -7,6 +7,7 @@
  */
 import type { Turn } from "../../dataset/conversation.ts";
 import type { BuildContext, Delta, EndpointAdapter } from "../endpoint_adapter.ts";
+import { readBodyServerTiming } from "../server_timing.ts";
 import {
   asObject,
   asText,
@@ -23,12 +24,15 @@ import {
 function readChoice(obj: JsonObject): Delta {
   const choices = Array.isArray(obj.choices) ? obj.choices : [];
   const choice = asObject(choices[0]);
+  const finishReason = choice ? asText(choice.finish_reason) : undefined;
   return {
     content: choice ? asText(choice.text) : undefined,
     reasoning: choice ? readReasoning(choice) : undefined,
     usage: readUsage(obj.usage),
-    finishReason: choice ? asText(choice.finish_reason) : undefined,
+    finishReason,
     error: readApiError(obj),
+    // Servers put their timing on the last chunk (with the finish reason) or a choice-less one: token chunks skip it.
+    serverTiming: choice !== undefined && finishReason === undefined ? undefined : readBodyServerTiming(obj),
   };
 }
 
@@ -74,7 +78,7 @@ export const COMPLETIONS_ADAPTER: EndpointAdapter = {
 
   // The API has no system message and the body sends none, so it is not part of the ISL (AIPerf: completions does
   // not consume the system message).
-  inputText: (turn: Turn): string => turn.texts.join("\n"),
+  inputText: (turn: Turn): string => turn.texts.join(" "), // a list prompt: AIPerf joins its strings by a space
 
   sampleResponses: {
     stream: [

@@ -4,6 +4,7 @@
  * and wrong types instead of throwing.
  */
 import type { Delta, HeaderContext, Usage } from "../endpoint_adapter.ts";
+import { readUsageFields } from "../usage_fields.ts";
 
 export type JsonObject = Record<string, unknown>;
 
@@ -15,28 +16,23 @@ function asNumber(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
 
+/**
+ * A usage count as the server sent it, checked later (engine/usage_check.ts): absent or null → undefined, any number
+ * as it is (negative, fractional or infinite included), anything else → NaN, so a wrong value is reported rather
+ * than dropped.
+ */
+export function asCount(value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === "number" ? value : NaN;
+}
+
 function asText(value: unknown): string | undefined {
   return typeof value === "string" && value.length > 0 ? value : undefined;
 }
 
-/**
- * OpenAI `usage` → Usage. Accepts the Responses-API spellings (`input_tokens`/`output_tokens`) too, since
- * some OpenAI-compatible servers mix them.
- */
+/** OpenAI `usage` → Usage (every vendor spelling AIPerf reads: `usage_fields.ts`). */
 export function readUsage(value: unknown): Usage | undefined {
-  const u = asObject(value);
-  if (!u) return undefined;
-  const details = asObject(u.completion_tokens_details) ?? asObject(u.output_tokens_details);
-  const usage: Usage = {
-    promptTokens: asNumber(u.prompt_tokens) ?? asNumber(u.input_tokens),
-    completionTokens: asNumber(u.completion_tokens) ?? asNumber(u.output_tokens),
-    totalTokens: asNumber(u.total_tokens),
-    reasoningTokens: details ? asNumber(details.reasoning_tokens) : undefined,
-  };
-  return usage.promptTokens === undefined && usage.completionTokens === undefined &&
-      usage.totalTokens === undefined
-    ? undefined
-    : usage;
+  return readUsageFields(value);
 }
 
 /** An `{"error": {...}}` or `{"object": "error", ...}` body, as OpenAI, vLLM and SGLang send them. */

@@ -218,14 +218,15 @@ export const RESPONSES_ADAPTER: EndpointAdapter = {
     return typeof obj.type === "string" ? readEvent(obj) ?? {} : readResponse(obj);
   },
 
+  // AIPerf's bare-text ISL: every text the body carries (system message, each text part) joined by one space.
   inputText(turn: Turn, ctx: Pick<BuildContext, "systemMessage">): string {
-    const text = turn.texts.join("\n");
-    return ctx.systemMessage !== undefined ? ctx.systemMessage + "\n" + text : text;
+    const text = turn.texts.join(" ");
+    return ctx.systemMessage !== undefined ? ctx.systemMessage + " " + text : text;
   },
 
   chatMessages(turn: Turn, ctx: Pick<BuildContext, "systemMessage">) {
     const messages = ctx.systemMessage !== undefined ? [{ role: "system", content: ctx.systemMessage }] : [];
-    messages.push({ role: turn.role ?? "user", content: turn.texts.join("\n") });
+    messages.push({ role: turn.role ?? "user", content: turn.texts.join("") }); // parts concatenated, as AIPerf
     return messages;
   },
 

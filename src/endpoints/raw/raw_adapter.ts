@@ -117,7 +117,7 @@ function makeRawAdapter(select: ((json: unknown) => unknown) | undefined): Endpo
     },
 
     inputText(turn: Turn): string {
-      return turn.rawPayload !== undefined ? payloadText(JSON.parse(turn.rawPayload)) : turn.texts.join("\n");
+      return turn.rawPayload !== undefined ? payloadText(JSON.parse(turn.rawPayload)) : turn.texts.join(" ");
     },
 
     exampleSettings: { extraInputs: { response_field: "choices[0].message.content" } },

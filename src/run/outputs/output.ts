@@ -17,6 +17,7 @@ import type { PreparedConversation } from "../../engine/prepared_conversation.ts
 import type { TelemetryResult } from "../telemetry_session.ts";
 import type { RecordSink } from "../record_sink.ts";
 import type { UnwrittenFile } from "../unwritten_file.ts";
+import type { HtmlSection } from "../../report/report_html.ts";
 
 /** One file of a run, as the footer and the manifest list it. */
 export interface OutputFile {
@@ -73,6 +74,10 @@ export interface PublishContext {
   /** The log file, and why it is incomplete when it is. */
   readonly log: { readonly path: string; readonly failure?: unknown };
   readonly timeOriginMs: number;
+  /** What outputs computed for their console or report sections, by output name (filled as they finish). */
+  readonly shared: Map<string, unknown>;
+  /** Every output of the run, in writing order. */
+  readonly outputs: readonly Output[];
 }
 
 /** Writes files for the outputs: whole files atomically; records what was written and what failed. */
@@ -100,4 +105,8 @@ export interface Output extends RegistryEntry {
   finish(ctx: PublishContext, writer: OutputWriter): Promise<void>;
   /** Its section of the console text (a table), after the metrics and errors. */
   console?(ctx: PublishContext, width: number): string | undefined;
+  /** Its section is shown by `--console compact` too (asked for, or rare and short); else by `full` only. */
+  readonly compactConsole?: boolean;
+  /** Its sections of report.html, after the errors (from what its `finish` left in `ctx.shared`). */
+  report?(ctx: PublishContext): readonly HtmlSection[];
 }

@@ -12,6 +12,8 @@ import { INPUTS_OUTPUT } from "./inputs_output.ts";
 import { TIMESLICES_OUTPUT } from "./timeslices_output.ts";
 import { SERVER_METRICS_OUTPUT } from "./server_metrics_output.ts";
 import { GPU_TELEMETRY_OUTPUT } from "./gpu_telemetry_output.ts";
+import { PEER_METRICS_OUTPUT } from "./peer_metrics_output.ts";
+import { SERVER_TIMING_OUTPUT } from "./server_timing_output.ts";
 import { SUMMARY_CSV_OUTPUT } from "./summary_csv_output.ts";
 import { SUMMARY_JSON_OUTPUT } from "./summary_json_output.ts";
 import { REPORT_OUTPUT } from "./report_output.ts";
@@ -26,6 +28,8 @@ export const OUTPUTS: Registry<Output> = new Registry<Output>("output", [
   TIMESLICES_OUTPUT,
   SERVER_METRICS_OUTPUT,
   GPU_TELEMETRY_OUTPUT,
+  PEER_METRICS_OUTPUT,
+  SERVER_TIMING_OUTPUT,
   SUMMARY_CSV_OUTPUT,
   SUMMARY_JSON_OUTPUT,
   REPORT_OUTPUT,

@@ -20,6 +20,8 @@ export const REPORT_OUTPUT: Output = {
         jsonPath: json.path,
         recordsPath: records?.path ?? null,
         consoleText: ctx.consoleText,
+        // The other outputs' sections (peers' metrics, the server's timing split), after the errors.
+        extraSections: ctx.outputs.flatMap((o) => o.report?.(ctx) ?? []),
       }));
     } catch (err) {
       writer.failed({ label: file.label, path: file.path, reason: `it could not be drawn: ${errorReason(err)}` });

@@ -54,6 +54,7 @@ export class JsonlSink implements RecordSink {
       reason: errorReason(failure),
       linesWritten: this.#writer.recordsWritten,
       linesDropped: this.#writer.recordsDropped,
+      partialLastLine: this.#writer.endsInPartialLine || undefined,
     };
   }
 }

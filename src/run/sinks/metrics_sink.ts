@@ -11,23 +11,31 @@ export interface MetricsSinkOptions {
   readonly goodput?: GoodputEvaluator;
   /** Keep warmup records apart (their summary goes in the JSON export's warmup block). */
   readonly warmup: boolean;
+  /**
+   * Whether the run stopped itself (failed-request threshold, server gone): the requests its stop cancelled are then
+   * no outcome of the server's, neither successes nor errors, and are left out. @default never
+   */
+  readonly stoppedItself?: () => boolean;
 }
 
 export class MetricsSink implements RecordSink {
   readonly name = "metrics";
   readonly profiling: MetricAccumulator;
   readonly warmup: MetricAccumulator | undefined;
+  readonly #stoppedItself: () => boolean;
 
   constructor(metrics: readonly MetricDef[], options: MetricsSinkOptions) {
     const settings = { timeOriginMs: options.timeOriginMs, goodput: options.goodput };
     this.profiling = new MetricAccumulator(metrics, settings);
     this.warmup = options.warmup ? new MetricAccumulator(metrics, settings) : undefined;
+    this.#stoppedItself = options.stoppedItself ?? (() => false);
   }
 
   /** A record's metric values (both phases share the metric set); the bus calls it once per record. */
   readonly measure = (record: ProcessedRecord): RecordMetrics => this.profiling.measure(record);
 
   measured(record: ProcessedRecord, values: RecordMetrics): void {
+    if (record.stopCancelled === true && this.#stoppedItself()) return;
     (record.phase === "warmup" ? this.warmup : this.profiling)?.fold(record, values);
   }
 }

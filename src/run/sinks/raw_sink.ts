@@ -46,6 +46,7 @@ export class RawSink implements RecordSink {
       reason: errorReason(failure),
       linesWritten: this.#lines.linesWritten,
       linesDropped: this.#lines.linesDropped,
+      partialLastLine: this.#lines.endsInPartialLine || undefined,
     };
   }
 }

@@ -15,11 +15,23 @@ import type { GenerationRequest } from "../generation_request.ts";
 import { badRequest, isJsonObject, optionalBoolean, optionalCount, requireObject } from "../request_fields.ts";
 import type { ReplyContext, RouteRequest, SimRoute, StreamFraming } from "../sim_route.ts";
 import { namedSseEvent as ev } from "../../endpoints/named_sse_event.ts";
+import type { GenerationPlan } from "../plan_generation.ts";
 
 const SIGNATURE = "c2ltdWxhdGVk";
 
 function stopReason(reason: string | null): string {
   return reason === "stop" ? "end_turn" : "max_tokens";
+}
+
+/**
+ * The input side of Anthropic's usage. With `--usage-details` the prefix cache's tokens are reported as cache reads
+ * and `input_tokens` is the rest (Anthropic counts the cache apart); no cache writes are reported.
+ */
+function inputUsage(plan: GenerationPlan): string {
+  const d = plan.details;
+  if (d === undefined) return `"input_tokens":${plan.promptTokens}`;
+  return `"input_tokens":${plan.promptTokens - d.cachedTokens},"cache_creation_input_tokens":0,` +
+    `"cache_read_input_tokens":${d.cachedTokens}`;
 }
 
 class MessagesRequest implements RouteRequest {
@@ -39,7 +51,7 @@ class MessagesRequest implements RouteRequest {
     const out = plan.reasoningTokens + plan.contentTokens;
     return `{"id":"${reply.id}","type":"message","role":"assistant","model":${JSON.stringify(reply.model)},` +
       `"content":[${blocks.join(",")}],"stop_reason":"${stopReason(plan.finishReason)}","stop_sequence":null,` +
-      `"usage":{"input_tokens":${plan.promptTokens},"output_tokens":${out}}}`;
+      `"usage":{${inputUsage(plan)},"output_tokens":${out}}}`;
   }
 
   stream(reply: ReplyContext): StreamFraming {
@@ -59,7 +71,7 @@ class MessagesRequest implements RouteRequest {
           "message_start",
           `{"type":"message_start","message":{"id":"${reply.id}","type":"message","role":"assistant","model":${
             JSON.stringify(reply.model)
-          },"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":${plan.promptTokens},` +
+          },"content":[],"stop_reason":null,"stop_sequence":null,"usage":{${inputUsage(plan)},` +
             `"output_tokens":1}}}`,
         ) + start(0, inThinking) + ev("ping", '{"type":"ping"}'),
       chunk(text: string, reasoning: boolean): string {

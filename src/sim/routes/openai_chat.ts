@@ -13,7 +13,7 @@ import type { GenerationRequest, ReasoningRequest } from "../generation_request.
 import { badRequest, isJsonObject, optionalString, requireObject } from "../request_fields.ts";
 import type { ReplyContext, RouteRequest, SimRoute, StreamFraming } from "../sim_route.ts";
 import { type OpenAiChunkShape, OpenAiChunkStream, type OpenAiStreamOptions } from "./openai_chunk_stream.ts";
-import { finishJson, readOpenAiFields, usageJson } from "./openai_fields.ts";
+import { finishJson, readOpenAiFields, readPrediction, usageJson } from "./openai_fields.ts";
 
 const SHAPE: OpenAiChunkShape = {
   object: "chat.completion.chunk",
@@ -72,6 +72,7 @@ export const OPENAI_CHAT_ROUTE: SimRoute = {
       promptTexts,
       promptTokenIds: 0,
       reasoning: effort === undefined && !disabled ? DEFAULT_REASONING : { effort, disabled },
+      predictionTexts: readPrediction(json),
     };
     return new ChatRequest(generation, fields);
   },

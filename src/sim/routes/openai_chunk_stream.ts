@@ -45,6 +45,8 @@ export class OpenAiChunkStream implements StreamFraming {
   /** No per-chunk extras (usage, send time): chunks are three precomputed pieces plus the text. */
   readonly #plain: boolean;
   readonly #total: number;
+  /** When the first token chunk was built (llama.cpp timings only). */
+  #firstTokenAt: number | undefined;
 
   constructor(reply: ReplyContext, shape: OpenAiChunkShape, options: OpenAiStreamOptions) {
     this.#reply = reply;
@@ -68,6 +70,7 @@ export class OpenAiChunkStream implements StreamFraming {
   }
 
   chunk(text: string, reasoning: boolean, sent: number, reasoningSent: number): string {
+    if (this.#reply.llamaCppTimings !== undefined) this.#firstTokenAt ??= performance.now();
     const chunk = (reasoning ? this.#reasoningPre : this.#contentPre) + text +
       (sent === this.#total ? this.#lastPost : this.#midPost);
     if (this.#plain) return chunk;
@@ -75,9 +78,32 @@ export class OpenAiChunkStream implements StreamFraming {
   }
 
   close(sent: number, reasoningSent: number): string {
-    if (!this.#options.includeUsage) return "data: [DONE]\n\n";
+    const timings = this.#timings(sent);
+    if (!this.#options.includeUsage) {
+      // llama.cpp sends its timings in a last chunk even without usage.
+      return timings === "" ? "data: [DONE]\n\n" : `${this.#head}]${timings}}\n\ndata: [DONE]\n\n`;
+    }
     const usage = usageJson(this.#reply.plan, sent, reasoningSent);
-    return `${this.#head}],"usage":${usage}${this.#extras(false, sent, reasoningSent)}}\n\ndata: [DONE]\n\n`;
+    return `${this.#head}],"usage":${usage}${timings}${this.#extras(false, sent, reasoningSent)}}\n\ndata: [DONE]\n\n`;
+  }
+
+  /**
+   * llama.cpp's `,"timings":{…}`, measured: prompt processing from the request's arrival to the first token,
+   * generation from the first token to this last event; "" when not asked for.
+   */
+  #timings(sent: number): string {
+    const t = this.#reply.llamaCppTimings;
+    if (t === undefined) return "";
+    const now = performance.now();
+    const first = this.#firstTokenAt ?? now;
+    const promptMs = first - t.arrival;
+    const predictedMs = now - first;
+    const promptN = this.#reply.plan.promptTokens;
+    return `,"timings":{"cache_n":0,"prompt_n":${promptN},"prompt_ms":${promptMs},"prompt_per_token_ms":${
+      promptN > 0 ? promptMs / promptN : 0
+    },"predicted_n":${sent},"predicted_ms":${predictedMs},"predicted_per_token_ms":${
+      sent > 0 ? predictedMs / sent : 0
+    }}`;
   }
 
   #extras(withUsage: boolean, sent: number, reasoningSent: number): string {

@@ -10,7 +10,7 @@ import type { GenerationRequest } from "../generation_request.ts";
 import { badRequest, requireObject } from "../request_fields.ts";
 import type { ReplyContext, RouteRequest, SimRoute, StreamFraming } from "../sim_route.ts";
 import { type OpenAiChunkShape, OpenAiChunkStream, type OpenAiStreamOptions } from "./openai_chunk_stream.ts";
-import { finishJson, readOpenAiFields, usageJson } from "./openai_fields.ts";
+import { finishJson, readOpenAiFields, readPrediction, usageJson } from "./openai_fields.ts";
 
 const SHAPE: OpenAiChunkShape = {
   object: "text_completion",
@@ -63,6 +63,7 @@ export const OPENAI_COMPLETIONS_ROUTE: SimRoute = {
       promptTexts,
       promptTokenIds,
       reasoning: undefined,
+      predictionTexts: readPrediction(json),
     };
     return new CompletionsRequest(generation, fields);
   },

@@ -66,14 +66,43 @@ export function readOpenAiFields(body: JsonObject, maxTokenKeys: readonly string
   };
 }
 
-/** The `usage` JSON text after `completionTokens` tokens; reasoning details only when the plan has reasoning. */
+/**
+ * The `usage` JSON text after `completionTokens` tokens; reasoning details only when the plan has reasoning. With
+ * `--usage-details` (`plan.details`) OpenAI's full shape: `prompt_tokens_details` {cached_tokens, audio_tokens} and
+ * `completion_tokens_details` {reasoning_tokens, audio_tokens, accepted_prediction_tokens,
+ * rejected_prediction_tokens}, where a prediction's tokens are accepted up to the content tokens sent so far and
+ * the rest rejected.
+ */
 export function usageJson(plan: GenerationPlan, completionTokens: number, reasoningTokens: number): string {
   const p = plan.promptTokens;
+  const total = p + completionTokens;
+  const counts = `"prompt_tokens":${p},"completion_tokens":${completionTokens},"total_tokens":${total}`;
+  const d = plan.details;
+  if (d !== undefined) {
+    const accepted = Math.min(d.predictionTokens, Math.max(0, completionTokens - reasoningTokens));
+    return `{${counts},"prompt_tokens_details":{"cached_tokens":${d.cachedTokens},"audio_tokens":0},` +
+      `"completion_tokens_details":{"reasoning_tokens":${reasoningTokens},"audio_tokens":0,` +
+      `"accepted_prediction_tokens":${accepted},"rejected_prediction_tokens":${d.predictionTokens - accepted}}}`;
+  }
   const details = plan.reasoningTokens > 0
     ? `,"completion_tokens_details":{"reasoning_tokens":${reasoningTokens}}`
     : "";
-  const total = p + completionTokens;
-  return `{"prompt_tokens":${p},"completion_tokens":${completionTokens},"total_tokens":${total}${details}}`;
+  return `{${counts}${details}}`;
+}
+
+/** The texts of an OpenAI Predicted Outputs `prediction` (`{type: "content", content: string | text parts}`). */
+export function readPrediction(body: JsonObject): string[] | undefined {
+  const prediction = body.prediction;
+  if (prediction === undefined || prediction === null) return undefined;
+  if (!isJsonObject(prediction) || prediction.type !== "content") {
+    throw badRequest("'prediction' must be an object with type 'content'.", "prediction");
+  }
+  const content = prediction.content;
+  if (typeof content === "string") return [content];
+  if (Array.isArray(content)) {
+    return content.flatMap((part) => isJsonObject(part) && typeof part.text === "string" ? [part.text] : []);
+  }
+  throw badRequest("'prediction.content' must be a string or an array of text parts.", "prediction.content");
 }
 
 export function finishJson(reason: FinishReason | null): string {

@@ -19,9 +19,13 @@ import { badRequest, isJsonObject, type JsonObject, optionalString, requireObjec
 import type { ReplyContext, RouteRequest, SimRoute, StreamFraming } from "../sim_route.ts";
 import { readOpenAiFields } from "./openai_fields.ts";
 import { namedSseEvent as ev } from "../../endpoints/named_sse_event.ts";
+import type { GenerationPlan } from "../plan_generation.ts";
 
-function usage(promptTokens: number, out: number, reasoning: number): string {
-  return `{"input_tokens":${promptTokens},"input_tokens_details":{"cached_tokens":0},"output_tokens":${out},` +
+/** Usage with its details; the cached tokens come from the prefix cache with `--usage-details`, else 0. */
+function usage(plan: GenerationPlan, out: number, reasoning: number): string {
+  const promptTokens = plan.promptTokens;
+  const cached = plan.details?.cachedTokens ?? 0;
+  return `{"input_tokens":${promptTokens},"input_tokens_details":{"cached_tokens":${cached}},"output_tokens":${out},` +
     `"output_tokens_details":{"reasoning_tokens":${reasoning}},"total_tokens":${promptTokens + out}}`;
 }
 
@@ -45,7 +49,7 @@ class ResponsesRequest implements RouteRequest {
     if (plan.reasoningTokens > 0) items.push(reasoningItem(`rs_${suffix}`, reasoning, "completed"));
     items.push(messageItem(`msg_${suffix}`, content, "completed"));
     const out = plan.reasoningTokens + plan.contentTokens;
-    return responseObject(reply, "completed", items.join(","), usage(plan.promptTokens, out, plan.reasoningTokens));
+    return responseObject(reply, "completed", items.join(","), usage(plan, out, plan.reasoningTokens));
   }
 
   stream(reply: ReplyContext): StreamFraming {
@@ -140,7 +144,7 @@ class ResponsesRequest implements RouteRequest {
         const items: string[] = [];
         if (plan.reasoningTokens > 0) items.push(reasoningItem(rsId, reasoningText, "completed"));
         items.push(messageItem(msgId, contentText, "completed"));
-        const full = responseObject(reply, "completed", items.join(","), usage(plan.promptTokens, sent, reasoningSent));
+        const full = responseObject(reply, "completed", items.join(","), usage(plan, sent, reasoningSent));
         return out + event("response.completed", `"response":${full}`);
       },
     };

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { payloadText } from "../../../src/dataset/payload_text.ts";
 import { CHAT_ADAPTER } from "../../../src/endpoints/openai/chat.ts";
 import type { BuildContext } from "../../../src/endpoints/endpoint_adapter.ts";
 import type { Turn } from "../../../src/dataset/conversation.ts";
@@ -115,7 +116,17 @@ Deno.test("chat parses a whole body, and accepts one that arrives as a chunk", (
   assert.equal(CHAT_ADAPTER.parseBody({ choices: [{ delta: { content: "x" } }] }).content, "x");
 });
 
-Deno.test("chat ISL text is the system message and the turn's texts, one per line", () => {
-  assert.equal(CHAT_ADAPTER.inputText({ texts: ["a", "b"] }, {}), "a\nb");
-  assert.equal(CHAT_ADAPTER.inputText({ texts: ["a"] }, { systemMessage: "s" }), "s\na");
+Deno.test("chat ISL text is the system message and the turn's texts joined by a space, as AIPerf counts the body", () => {
+  assert.equal(CHAT_ADAPTER.inputText({ texts: ["a", "b"] }, {}), "a b");
+  assert.equal(CHAT_ADAPTER.inputText({ texts: ["a"] }, { systemMessage: "s" }), "s a");
+  // The same text AIPerf's payload walk finds in the body built for that turn.
+  const body = CHAT_ADAPTER.buildRequest({ texts: ["a", "b"] }, {
+    model: "m",
+    streaming: false,
+    useLegacyMaxTokens: false,
+    useServerTokenCount: false,
+    extraInputs: {},
+    systemMessage: "s",
+  }, []);
+  assert.equal(payloadText(body), CHAT_ADAPTER.inputText({ texts: ["a", "b"] }, { systemMessage: "s" }));
 });

@@ -81,7 +81,13 @@ Deno.test("responses fixture: text deltas count; annotations, item/part events, 
   // Ten deltas, then the done event as a content response without text (AIPerf's last content time).
   assert.equal(c.responseTimes.length, 11);
   assert.equal(c.firstOutputAt, 5);
-  assert.deepEqual(c.usage, { promptTokens: 37, completionTokens: 11, totalTokens: 48, reasoningTokens: 0 });
+  assert.deepEqual(c.usage, {
+    promptTokens: 37,
+    completionTokens: 11,
+    totalTokens: 48,
+    reasoningTokens: 0,
+    promptCacheReadTokens: 0, // input_tokens_details.cached_tokens
+  });
   assert.equal(c.finishReason, "stop");
 });
 

@@ -1,0 +1,257 @@
+/**
+ * AIPerf 0.13 `profile` options that infermeter accepts without doing what AIPerf does, so that every AIPerf
+ * command line parses (`tests/config/aiperf_option_walk_test.ts` walks AIPerf's whole list):
+ *
+ * - `NO_EFFECT_OPTIONS`: options that change nothing here, by design or because what they ask for does not apply
+ *   to one offline binary (ZMQ addresses, AIPerf's services); using one prints a one-line notice saying why.
+ * - `PENDING_AIPERF_OPTIONS`: options of features not built yet, each named by the feature it belongs to; using
+ *   one is an input error ("not built yet"), never silently ignored. Whoever builds a feature moves its options
+ *   into a group file with their real declaration and deletes them here.
+ */
+import type { NoEffectOptionSpec, UnsupportedOptionSpec, ValueArity } from "../../base/option_spec.ts";
+
+type ReservedGroup = "Not Supported Yet";
+
+/** The features the pending options belong to. */
+export const PENDING_FEATURES = {
+  SEARCH: "adaptive search and Multi-Run recipes",
+  VIDEO: "video input",
+  ACCURACY: "accuracy benchmarks",
+  EXPORT: "OTel, MLflow and W&B export",
+  DATASETS: "the weka_trace, baseten_trace, dag_jsonl and agentic-replay dataset types",
+  SYNTHESIS: "trace synthesis (the synthesize command)",
+} as const;
+
+const { SEARCH, VIDEO, ACCURACY, EXPORT, DATASETS, SYNTHESIS } = PENDING_FEATURES;
+
+function pending(
+  feature: string,
+  arity: ValueArity,
+  flags: readonly string[],
+  short?: string,
+): UnsupportedOptionSpec<ReservedGroup> {
+  return {
+    type: "unsupported",
+    pending: feature,
+    arity,
+    flags,
+    short,
+    group: "Not Supported Yet",
+    help: `AIPerf option of ${feature}, not built yet.`,
+  };
+}
+
+function noEffect(arity: ValueArity, flags: readonly string[], reason: string): NoEffectOptionSpec<ReservedGroup> {
+  return { type: "noEffect", arity, flags, reason, group: "Not Supported Yet", help: `Accepted; ${reason}.` };
+}
+
+/** Accepted with a notice: they change nothing here. */
+export const NO_EFFECT_OPTIONS: readonly NoEffectOptionSpec<ReservedGroup>[] = [
+  noEffect(
+    "none",
+    ["--reset-kv-cache"],
+    "infermeter does not reset the server's KV cache before a run; restart or reset the server yourself",
+  ),
+  noEffect(
+    "required",
+    ["--reset-kv-cache-timeout-seconds"],
+    "infermeter does not reset the server's KV cache (--reset-kv-cache)",
+  ),
+  noEffect("required", ["--reset-kv-cache-path"], "infermeter does not reset the server's KV cache (--reset-kv-cache)"),
+  noEffect(
+    "none",
+    ["--server-profiler"],
+    "infermeter does not start or stop a server profiler; start it around the run yourself",
+  ),
+  noEffect(
+    "required",
+    ["--server-profiler-timeout-seconds"],
+    "infermeter does not drive a server profiler (--server-profiler)",
+  ),
+  noEffect(
+    "required",
+    ["--server-profiler-start-path"],
+    "infermeter does not drive a server profiler (--server-profiler)",
+  ),
+  noEffect(
+    "required",
+    ["--server-profiler-stop-path"],
+    "infermeter does not drive a server profiler (--server-profiler)",
+  ),
+  noEffect(
+    "none",
+    ["--uuid-and-strip"],
+    "infermeter sends every image in full; it does not strip repeated images for vLLM's multimodal cache",
+  ),
+  noEffect(
+    "none",
+    ["--network-latency-automatic"],
+    "infermeter does not subtract a measured network round trip; its timings start when the request is written, on loopback or the LAN",
+  ),
+  noEffect("required", ["--network-latency-mean"], "infermeter does not subtract a network latency from its timings"),
+  noEffect(
+    "required",
+    ["--network-latency-ping-interval"],
+    "infermeter does not measure the network latency during the run",
+  ),
+  noEffect(
+    "none",
+    ["--export-http-trace"],
+    "the JSONL records already carry each request's timestamps (connect, sent, first byte, end); no separate HTTP trace is written",
+  ),
+  noEffect(
+    "none",
+    ["--show-trace-timing"],
+    "the console has no HTTP trace timing table; the JSONL records carry those timestamps",
+  ),
+  noEffect(
+    "none",
+    ["--export-outputs-json"],
+    "generated texts are in the raw export (--export-level raw); no outputs.json is written",
+  ),
+  noEffect(
+    "none",
+    ["--auto-plot", "--no-auto-plot"],
+    "every run writes report.html with its charts; draw PNGs with 'infermeter plot <dir>'",
+  ),
+  noEffect("none", ["--plot-required"], "charts are drawn by 'infermeter plot <dir>' (report.html is always written)"),
+  noEffect(
+    "required",
+    ["--scenario"],
+    "AIPerf's named scenario locks are not built in; give the options of the scenario yourself",
+  ),
+  noEffect("none", ["--unsafe-override"], "there is no scenario lock to override (--scenario)"),
+  noEffect("required", ["--stats-interval"], "the dashboard and its log line refresh on their own schedule"),
+  noEffect(
+    "required",
+    ["--record-processor-service-count", "--record-processors"],
+    "records are processed in this process (a counting Worker), without AIPerf's services",
+  ),
+  noEffect("required", ["--zmq-host"], "infermeter runs as one process with Workers, without ZMQ"),
+  noEffect("required", ["--zmq-ipc-path"], "infermeter runs as one process with Workers, without ZMQ"),
+  noEffect("none", ["--zmq-dual-bind"], "infermeter runs as one process with Workers, without ZMQ"),
+  noEffect(
+    "none",
+    ["--tokenizer-trust-remote-code"],
+    "infermeter reads tokenizer.json files only and never runs code from a repository",
+  ),
+  noEffect(
+    "required",
+    ["--server-metrics-formats"],
+    "server metrics are always written as server_metrics_export.json and .csv (AIPerf's default formats)",
+  ),
+];
+
+/** Options of features not built yet: an input error naming the feature. */
+export const PENDING_AIPERF_OPTIONS: readonly UnsupportedOptionSpec<ReservedGroup>[] = [
+  // adaptive search and Multi-Run recipes
+  pending(SEARCH, "none", ["--vary-seed-per-trial", "--no-vary-seed-per-trial"]),
+  pending(SEARCH, "required", ["--convergence-metric"]),
+  pending(SEARCH, "required", ["--convergence-stat"]),
+  pending(SEARCH, "required", ["--convergence-threshold"]),
+  pending(SEARCH, "required", ["--convergence-mode"]),
+  pending(SEARCH, "none", ["--parameter-sweep-same-seed", "--no-parameter-sweep-same-seed"]),
+  pending(SEARCH, "required", ["--parameter-sweep-mode"]),
+  pending(SEARCH, "none", ["--no-sweep-table"]),
+  pending(SEARCH, "required", ["--search-space"]),
+  pending(SEARCH, "required", ["--search-metric"]),
+  pending(SEARCH, "required", ["--search-stat"]),
+  pending(SEARCH, "required", ["--search-direction"]),
+  pending(SEARCH, "required", ["--search-max-iterations"]),
+  pending(SEARCH, "required", ["--search-initial-points"]),
+  pending(SEARCH, "required", ["--search-random-seed"]),
+  pending(SEARCH, "required", ["--search-planner"]),
+  pending(SEARCH, "required", ["--optuna-sampler"]),
+  pending(SEARCH, "required", ["--optuna-acquisition"]),
+  pending(SEARCH, "required", ["--optuna-terminator"]),
+  pending(SEARCH, "required", ["--search-percentile-pooling"]),
+  pending(SEARCH, "required", ["--bo-constraint-mode"]),
+  pending(SEARCH, "required", ["--variant", "--sweep-variant"]),
+  pending(SEARCH, "required", ["--search-sla"]),
+  pending(SEARCH, "required", ["--search-sla-tier"]),
+  pending(SEARCH, "required", ["--search-recipe"]),
+  pending(SEARCH, "required", ["--ttft-sla-ms"]),
+  pending(SEARCH, "required", ["--isl-osl-pairs"]),
+  pending(SEARCH, "required", ["--itl-sla-ms"]),
+  pending(SEARCH, "required", ["--tpot-sla-ms"]),
+  pending(SEARCH, "required", ["--e2e-sla-ms"]),
+  pending(SEARCH, "required", ["--error-rate-sla"]),
+  pending(SEARCH, "required", ["--slo-attainment-fraction"]),
+  pending(SEARCH, "required", ["--search-style"]),
+  pending(SEARCH, "required", ["--degradation-threshold"]),
+  pending(SEARCH, "required", ["--degradation-metric-tag"]),
+  pending(SEARCH, "required", ["--degradation-stat"]),
+  pending(SEARCH, "required", ["--isl-min"]),
+  pending(SEARCH, "required", ["--isl-max"]),
+  pending(SEARCH, "required", ["--isl-steps"]),
+  pending(SEARCH, "required", ["--concurrency-min"]),
+  pending(SEARCH, "required", ["--concurrency-max"]),
+  pending(SEARCH, "required", ["--concurrency-steps"]),
+  pending(SEARCH, "required", ["--osl-min"]),
+  pending(SEARCH, "required", ["--osl-max"]),
+  pending(SEARCH, "required", ["--osl-steps"]),
+  // video input
+  pending(VIDEO, "none", ["--download-video-content"]),
+  pending(VIDEO, "required", ["--video-batch-size", "--batch-size-video"]),
+  pending(VIDEO, "required", ["--video-duration"]),
+  pending(VIDEO, "required", ["--video-fps"]),
+  pending(VIDEO, "required", ["--video-width"]),
+  pending(VIDEO, "required", ["--video-height"]),
+  pending(VIDEO, "required", ["--video-synth-type"]),
+  pending(VIDEO, "required", ["--video-format"]),
+  pending(VIDEO, "required", ["--video-codec"]),
+  pending(VIDEO, "required", ["--video-audio-sample-rate"]),
+  pending(VIDEO, "required", ["--video-audio-num-channels"]),
+  pending(VIDEO, "required", ["--video-audio-codec"]),
+  pending(VIDEO, "required", ["--video-audio-depth"]),
+  // accuracy benchmarks
+  pending(ACCURACY, "required", ["--accuracy-benchmark"]),
+  pending(ACCURACY, "required", ["--accuracy-tasks"]),
+  pending(ACCURACY, "required", ["--accuracy-n-shots"]),
+  pending(ACCURACY, "none", ["--accuracy-enable-cot", "--accuracy-no-enable-cot"]),
+  pending(ACCURACY, "required", ["--accuracy-grader"]),
+  pending(ACCURACY, "required", ["--accuracy-system-prompt"]),
+  pending(ACCURACY, "none", ["--accuracy-verbose"]),
+  // OTel, MLflow and W&B export
+  pending(EXPORT, "required", ["--otel-url"]),
+  pending(EXPORT, "required", ["--stream"]),
+  pending(EXPORT, "required", ["--otel-resource-attributes"]),
+  pending(EXPORT, "required", ["--gen-ai-provider"]),
+  pending(EXPORT, "required", ["--mlflow-tracking-uri"]),
+  pending(EXPORT, "required", ["--mlflow-experiment"]),
+  pending(EXPORT, "required", ["--mlflow-run-name"]),
+  pending(EXPORT, "required", ["--mlflow-tag"]),
+  pending(EXPORT, "required", ["--mlflow-parent-run-id"]),
+  pending(EXPORT, "required", ["--mlflow-artifact-glob"]),
+  pending(EXPORT, "required", ["--wandb-project"]),
+  pending(EXPORT, "required", ["--wandb-entity"]),
+  pending(EXPORT, "required", ["--wandb-run-name"]),
+  pending(EXPORT, "required", ["--wandb-tag"]),
+  // the weka_trace, baseten_trace, dag_jsonl and agentic-replay dataset types
+  pending(DATASETS, "required", ["--hf-weka-dataset"]),
+  pending(DATASETS, "none", ["--use-think-time-only"]),
+  pending(DATASETS, "required", ["--max-context-length"]),
+  pending(DATASETS, "none", ["--allow-dataset-wrap", "--no-allow-dataset-wrap"]),
+  pending(DATASETS, "required", ["--trace-session-sample-ratio"]),
+  pending(DATASETS, "required", ["--max-idle-gap-cap-seconds"]),
+  pending(DATASETS, "required", ["--replay-speedup"]),
+  pending(DATASETS, "none", ["--open-loop-replay", "--no-open-loop-replay"]),
+  pending(DATASETS, "none", ["--open-loop-strict"]),
+  pending(DATASETS, "none", ["--omit-kv-hints"]),
+  pending(DATASETS, "none", ["--force-min-tokens", "--no-force-min-tokens"]),
+  pending(DATASETS, "required", ["--trajectory-start-min-ratio"]),
+  pending(DATASETS, "required", ["--trajectory-start-max-ratio"]),
+  pending(DATASETS, "none", ["--burst-phase-starts"]),
+  pending(DATASETS, "required", ["--trace-idle-gap-cap-seconds"]),
+  pending(DATASETS, "required", ["--system-idle-gap-cap-seconds"]),
+  pending(DATASETS, "required", ["--agentic-cache-warmup-duration"]),
+  pending(DATASETS, "required", ["--agentic-warmup-grace-period"]),
+  // trace synthesis (the synthesize command)
+  pending(SYNTHESIS, "required", ["--synthesis-speedup-ratio"]),
+  pending(SYNTHESIS, "required", ["--synthesis-prefix-len-multiplier"]),
+  pending(SYNTHESIS, "required", ["--synthesis-prefix-root-multiplier"]),
+  pending(SYNTHESIS, "required", ["--synthesis-prompt-len-multiplier"]),
+  pending(SYNTHESIS, "required", ["--synthesis-output-len-multiplier"]),
+  pending(SYNTHESIS, "required", ["--synthesis-max-isl"]),
+  pending(SYNTHESIS, "required", ["--synthesis-max-osl"]),
+];

@@ -1,0 +1,97 @@
+/** `profile` options of the "Conversation Input" group: synthetic conversations: how many, how many turns, the delays between turns, shared prefixes. */
+import { MAX_DATASET_ENTRIES, MAX_TURNS } from "../../dataset/dataset_limits.ts";
+import { MAX_DURATION_SECONDS } from "../../timing/load_limits.ts";
+import { optionGroup } from "./option_group.ts";
+
+export const CONVERSATION_INPUT_OPTIONS = optionGroup("Conversation Input", [
+  {
+    key: "numDatasetEntries",
+    type: "int",
+    default: 100,
+    min: 1,
+    max: MAX_DATASET_ENTRIES,
+    flags: ["--num-dataset-entries", "--num-prompts"],
+    metavar: "<int>",
+    yaml: ["benchmark.dataset.entries"],
+    help: "Number of distinct synthetic prompts generated and reused during the run.",
+  },
+  {
+    key: "conversationNum",
+    type: "int",
+    min: 1,
+    max: MAX_DATASET_ENTRIES,
+    flags: ["--conversation-num", "--num-conversations", "--num-sessions"],
+    metavar: "<int>",
+    defaultDescription: "--num-dataset-entries for synthetic data; 100 for random_pool",
+    help: "Number of distinct conversations: synthetic ones generated, or drawn from a random_pool. The run " +
+      "stops after this many sessions unless a request count or duration is given.",
+  },
+  {
+    key: "conversationTurnMean",
+    type: "int",
+    default: 1,
+    min: 1,
+    max: MAX_TURNS,
+    flags: ["--conversation-turn-mean", "--session-turns-mean"],
+    metavar: "<int>",
+    help: "Mean number of turns of a synthetic conversation (normal distribution, at least 1).",
+  },
+  {
+    key: "conversationTurnStddev",
+    type: "float",
+    default: 0,
+    min: 0,
+    max: MAX_TURNS,
+    flags: ["--conversation-turn-stddev", "--session-turns-stddev"],
+    metavar: "<turns>",
+    help: "Standard deviation of the number of turns of a synthetic conversation.",
+  },
+  {
+    key: "conversationTurnDelayMean",
+    type: "float",
+    default: 0,
+    min: 0,
+    max: MAX_DURATION_SECONDS * 1000,
+    flags: ["--conversation-turn-delay-mean", "--session-turn-delay-mean"],
+    metavar: "<ms>",
+    help: "Mean think time between a synthetic conversation's turns, in ms after the previous answer.",
+  },
+  {
+    key: "conversationTurnDelayStddev",
+    type: "float",
+    default: 0,
+    min: 0,
+    max: MAX_DURATION_SECONDS * 1000,
+    flags: ["--conversation-turn-delay-stddev", "--session-turn-delay-stddev"],
+    metavar: "<ms>",
+    help: "Standard deviation of the think time between turns, in ms.",
+  },
+  {
+    key: "conversationTurnDelayRatio",
+    type: "float",
+    default: 1,
+    min: 0,
+    max: 1_000_000,
+    flags: ["--conversation-turn-delay-ratio", "--session-delay-ratio"],
+    metavar: "<ratio>",
+    help: "Multiplier of every think time between turns, synthetic or from the dataset (0 removes them).",
+  },
+  {
+    key: "ignoreTraceDelays",
+    type: "bool",
+    default: false,
+    flags: ["--ignore-trace-delays"],
+    help: "Drop the dataset's timestamps and delays: turns go out as the load strategy allows.",
+  },
+  {
+    key: "interTurnDelayCapSeconds",
+    type: "float",
+    min: 0,
+    max: MAX_DURATION_SECONDS,
+    flags: ["--inter-turn-delay-cap-seconds"],
+    metavar: "<seconds>",
+    defaultDescription: "no cap",
+    help: "Cut every think time between turns (a dataset's delays, or synthetic --conversation-turn-delay-*) to " +
+      "at most this long; how many were cut is said at start.",
+  },
+]);
