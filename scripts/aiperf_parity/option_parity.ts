@@ -38,6 +38,13 @@ const NOTES: Readonly<Record<string, string>> = {
   "--request-rate-series": "same points file and 100 ms steps; arrivals keep their pattern by a change of time " +
     "instead of a rate reset every step",
   "--transport": "HTTP/1.1 on raw sockets (TLS for https), not aiohttp",
+  "--search-recipe": "prefill-ttft-curve and decode-itl-curve not built; the Bayesian-optimized recipes find the " +
+    "SLA boundary by the smooth-isotonic (or --search-style) search and answer its best feasible probe",
+  "--search-style": "bo and optuna not built; a probe is repeated only when its verdict is within noise (AIPerf: " +
+    "every monotonic probe until two verdicts agree)",
+  "--search-sla": "needs --search-recipe (the --search-space search is not built); enough alone for " +
+    "max-concurrency-under-sla",
+  "--concurrency-steps": "also the step count of --search-style grid (AIPerf: always 8)",
   "--tokenizer-revision": "a snapshot of the local Hugging Face cache (a ref, a commit or its prefix); never " +
     "downloaded",
   "--tokenizer": "read from a path or the local Hugging Face cache; never downloaded",

@@ -36,6 +36,11 @@ export type ManifestRole =
   | "sweep_csv"
   | "peer_metrics_json"
   | "server_timing_json"
+  | "search_history_json"
+  | "search_answer_json"
+  | "sla_breach_json"
+  | "degradation_knee_json"
+  | "pareto_sweep_json"
   | "other";
 
 export interface ManifestFile {

@@ -210,8 +210,29 @@ export function sweepAxis(runs: readonly RunExport[], labels: readonly string[])
   return { name: "run", values: labels, numeric: false };
 }
 
-/** Latency percentiles and throughput against the load, and the throughput–latency curve. */
-export function multiRunCharts(runs: readonly RunExport[], labels: readonly string[]): ChartSpec[] {
+/** A service-level objective drawn on the sweep charts: a statistic of a metric and its limit. */
+export interface SloLine {
+  readonly tag: string;
+  readonly stat: string;
+  readonly threshold: number;
+  /** `p95 TTFT < 200 ms`. */
+  readonly label: string;
+}
+
+/** How an SLO line is drawn: a dashed red series, so the axes always reach it. */
+const SLO_STYLE = { type: "line", symbol: "none", lineStyle: { type: "dashed", color: "#c23531", width: 2 } };
+
+/**
+ * Latency percentiles and throughput against the load, and the throughput–latency curve. With `slos`, each one's
+ * statistic is drawn against the load with its limit as a dashed line, and output throughput is drawn against the
+ * first latency SLO's statistic with that limit as a vertical line.
+ */
+export function multiRunCharts(
+  runs: readonly RunExport[],
+  labels: readonly string[],
+  options: { readonly slos?: readonly SloLine[] } = {},
+): ChartSpec[] {
+  const slos = options.slos ?? [];
   const axis = sweepAxis(runs, labels);
   const order = runs.map((_, i) => i);
   if (axis.numeric) order.sort((a, b) => (axis.values[a] as number) - (axis.values[b] as number));
@@ -222,29 +243,54 @@ export function multiRunCharts(runs: readonly RunExport[], labels: readonly stri
     i: number,
     y: number | undefined,
   ) => (axis.numeric ? [axis.values[i], y === undefined ? null : round(y)] : y === undefined ? null : round(y));
+  /** The SLO as a horizontal series across the load axis. */
+  const sloSeries = (slo: SloLine) => ({
+    ...SLO_STYLE,
+    name: slo.label,
+    data: axis.numeric
+      ? [[Math.min(...(axis.values as number[])), slo.threshold], [
+        Math.max(...(axis.values as number[])),
+        slo.threshold,
+      ]]
+      : order.map(() => slo.threshold),
+  });
   const charts: ChartSpec[] = [];
-  const latency = (id: string, title: string, tag: string) => {
+  const drawn = new Set<string>();
+  const byLoad = (id: string, title: string, tag: string, unit: string) => {
     if (!runs.some((r) => r.metrics.has(tag))) return;
+    const own = slos.filter((s) => s.tag === tag);
+    const stats = [...new Set([...(unit === "ms" ? ["p50", "p99"] : []), ...own.map((s) => s.stat)])];
+    if (stats.length === 0) stats.push("avg");
+    const value = (i: number, stat: string) => runs[i].metrics.get(tag)?.stats[stat];
     charts.push({
       id,
       title,
       option: {
         ...base(title),
-        legend: { bottom: 4, data: ["p50", "p99"] },
+        legend: { bottom: 4, data: [...stats, ...own.map((s) => s.label)] },
         xAxis,
-        yAxis: valueAxis("ms", { scale: false }),
-        series: ["p50", "p99"].map((stat) => ({
-          name: stat,
-          type: "line",
-          symbolSize: 8,
-          data: order.map((i) => point(i, runs[i].metrics.get(tag)?.stats[stat])),
-        })),
+        yAxis: valueAxis(unit, { scale: false }),
+        series: [
+          ...stats.map((stat) => ({
+            name: stat,
+            type: "line",
+            symbolSize: 8,
+            data: order.map((i) => point(i, value(i, stat))),
+          })),
+          ...own.map(sloSeries),
+        ],
       },
     });
+    drawn.add(tag);
   };
-  latency("sweep_ttft", `Time to first token by ${axis.name}`, "time_to_first_token");
-  latency("sweep_itl", `Inter-token latency by ${axis.name}`, "inter_token_latency");
-  latency("sweep_latency", `Request latency by ${axis.name}`, "request_latency");
+  byLoad("sweep_ttft", `Time to first token by ${axis.name}`, "time_to_first_token", "ms");
+  byLoad("sweep_itl", `Inter-token latency by ${axis.name}`, "inter_token_latency", "ms");
+  byLoad("sweep_latency", `Request latency by ${axis.name}`, "request_latency", "ms");
+  for (const slo of slos) {
+    if (drawn.has(slo.tag)) continue;
+    const unit = runs.find((r) => r.metrics.has(slo.tag))?.metrics.get(slo.tag)?.unit ?? "";
+    byLoad(`sweep_${slo.tag}`, `${slo.tag} by ${axis.name}`, slo.tag, unit);
+  }
 
   const tps = (i: number) => runs[i].metrics.get("output_token_throughput")?.stats.avg;
   if (order.some((i) => tps(i) !== undefined)) {
@@ -284,6 +330,45 @@ export function multiRunCharts(runs: readonly RunExport[], labels: readonly stri
         }],
       },
     });
+  }
+  const latencySlo = slos.find((s) => runs.some((r) => r.metrics.get(s.tag)?.unit === "ms"));
+  if (latencySlo !== undefined) {
+    const pts = order.flatMap((i) => {
+      const x = runs[i].metrics.get(latencySlo.tag)?.stats[latencySlo.stat];
+      const y = tps(i);
+      return x === undefined || y === undefined
+        ? []
+        : [{ value: [round(x), round(y)], name: `${axis.numeric ? `${axis.name} ` : ""}${axis.values[i]}` }];
+    });
+    if (pts.length > 0) {
+      const top = Math.max(...pts.map((p) => p.value[1]));
+      const name = latencySlo.label.replace(/ [<>≤≥].*$/, "");
+      const title = `Output token throughput by ${name}`;
+      charts.push({
+        id: "throughput_vs_slo",
+        title,
+        option: {
+          ...base(title, "each point is one run; the dashed line is the SLO"),
+          tooltip: { trigger: "item" },
+          legend: { bottom: 4, data: [latencySlo.label] },
+          xAxis: valueAxis(`${name} (ms)`, { scale: false }),
+          yAxis: valueAxis("output tokens/s", { scale: false }),
+          series: [
+            {
+              type: "line",
+              symbolSize: 9,
+              data: pts,
+              label: { show: true, formatter: "{b}", position: "top" },
+            },
+            {
+              ...SLO_STYLE,
+              name: latencySlo.label,
+              data: [[latencySlo.threshold, 0], [latencySlo.threshold, round(top)]],
+            },
+          ],
+        },
+      });
+    }
   }
   return charts;
 }

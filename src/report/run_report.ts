@@ -229,6 +229,8 @@ export interface RunReportSources {
   readonly consoleText?: string;
   /** Further sections after the errors (a run's peers' metrics, its server timing split). */
   readonly extraSections?: readonly HtmlSection[];
+  /** The run's files, listed in the footer (a run passes what it wrote; else the manifest's). */
+  readonly files?: readonly { readonly label: string; readonly path: string }[];
 }
 
 /**
@@ -248,7 +250,12 @@ export async function renderRunReport(
   // Streamed in one pass (never the whole file in memory): a run of any length gets its charts.
   const charts = sources.recordsPath === null ? undefined : await readRunChartData(run.dir, sources.recordsPath);
   const consoleText = sources.consoleText ?? await readOptionalText(await consolePathOf(run.dir));
-  const page = runReportPage(run, charts, consoleText);
+  const listed = sources.files ??
+    (manifest?.files.map((f) => ({ label: f.label, path: `${artifactDir}/${f.path}` })) ?? []);
+  const base = runReportPage(run, charts, consoleText);
+  const page = listed.length === 0
+    ? base
+    : { ...base, footer: [...base.footer, ...listed.map((f) => `${f.label}: ${f.path}`)] };
   const extra = sources.extraSections ?? [];
   const html = renderReportHtml(
     extra.length === 0 ? page : { ...page, sections: insertBeforeConsole(page.sections, extra) },

@@ -1,4 +1,5 @@
 import { PUBLIC_DATASET_NAMES } from "../../src/dataset/public_dataset_names.ts";
+import { SEARCH_RECIPES } from "../../src/config/search_recipes.ts";
 import assert from "node:assert/strict";
 import {
   allFlagNames,
@@ -160,6 +161,7 @@ Deno.test("registry-backed options take their choices from the registry itself, 
     ["endpointType", ENDPOINTS],
     ["customDatasetType", DATASET_LOADERS],
     ["publicDataset", PUBLIC_DATASET_NAMES],
+    ["searchRecipe", SEARCH_RECIPES],
   ]);
   for (const spec of OPTION_TABLE) {
     if (spec.type !== "enum") continue;
