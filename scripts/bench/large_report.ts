@@ -4,8 +4,9 @@
  * wall time, user and system CPU, peak RSS, and the load average before and after. Prints a Markdown table.
  *
  *   deno run -A scripts/gen/large_run.ts --dir /tmp/run10m --records 10000000   # ~27 GiB, ~20 min
- *   deno run -A scripts/bench/large_report.ts --dir /tmp/run10m [--out DIR]
+ *   deno run -A scripts/bench/large_report.ts --dir /tmp/run10m [--other DIR] [--out DIR]
  *
+ * `--other`: a second run to compare the large one with (besides the large run with itself, which is read once).
  * Targets: each ≤ 60 s and ≤ 1 GiB peak RSS at 10 M records. The charts' files go to --out (default a temporary
  * directory, removed at the end).
  */
@@ -31,7 +32,7 @@ if (reportOf !== undefined) {
 
 const dir = arg("dir");
 if (dir === undefined) {
-  console.error("usage: large_report.ts --dir RUN_DIR [--out DIR]");
+  console.error("usage: large_report.ts --dir RUN_DIR [--other RUN_DIR] [--out DIR]");
   Deno.exit(2);
 }
 const out = arg("out") ?? await Deno.makeTempDir({ prefix: "large_report_" });
@@ -102,6 +103,10 @@ const results = [
   await measure("report.html at the end of a run", ["run", "-A", SELF, "--write-report", dir, "--to", `${out}/r.html`]),
   await measure("compare (the run with itself)", ["run", "-A", MAIN, "compare", dir, dir]),
 ];
+const other = arg("other");
+if (other !== undefined) {
+  results.push(await measure(`compare with ${other}`, ["run", "-A", MAIN, "compare", dir, other]));
+}
 console.log(`| What | Wall (s) | User + sys CPU (s) | Peak RSS (MiB) | Load average before → after | Exit |`);
 console.log(`| ---- | -------: | -----------------: | -------------: | --------------------------- | ---: |`);
 for (const r of results) {

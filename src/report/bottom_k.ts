@@ -61,6 +61,11 @@ export class BottomK {
     return top;
   }
 
+  /** Whether an item with this hash offered next would be kept (its position comes after every kept one). */
+  wouldKeep(hash: number): boolean {
+    return this.#size < this.capacity || (this.capacity > 0 && hash < this.#hashes[this.#heap[0]]);
+  }
+
   /** The slots in use, in stream order. */
   slotsInOrder(): number[] {
     const slots = Array.from({ length: this.#size }, (_, i) => i);

@@ -16,7 +16,7 @@
 import type { RecordColumns } from "../metrics/bootstrap_stats.ts";
 import { BottomK, type BottomKState, recordHash } from "./bottom_k.ts";
 import { CompletionWindows, type CompletionWindowsState } from "./completion_windows.ts";
-import { type ByteRange, scanRecords, type StreamedRecord } from "./record_stream.ts";
+import { type ByteRange, type RecordQuery, scanRecords, type StreamedRecord } from "./record_stream.ts";
 import { recordsPathOf } from "./run_files.ts";
 import { readInParts } from "./parallel_records.ts";
 
@@ -73,6 +73,18 @@ export class RecordSampler {
     this.#osl = metrics.indexOf(OSL);
   }
 
+  /**
+   * What to read of each record: the token counts of every one (for the completions), the columns' values only of
+   * those the sample will keep — once it is full, a few in a hundred.
+   */
+  query(): RecordQuery {
+    return {
+      metrics: this.metrics,
+      always: [ISL, OSL],
+      metricsOf: (startNs, endNs) => this.#keys.wouldKeep(recordHash(startNs, endNs)),
+    };
+  }
+
   add(r: StreamedRecord): void {
     const slot = this.#keys.offer(recordHash(r.startNs, r.endNs));
     const width = this.tags.length;
@@ -123,7 +135,7 @@ export async function sampleRange(
   range?: ByteRange,
 ): Promise<{ sampler: RecordSampler; lines: number }> {
   const sampler = new RecordSampler(options);
-  const lines = await scanRecords(path, { metrics: sampler.metrics }, (r) => sampler.add(r), range);
+  const lines = await scanRecords(path, sampler.query(), (r) => sampler.add(r), range);
   return { sampler, lines };
 }
 

@@ -37,6 +37,14 @@ export interface RecordQuery {
    * for every record. @default false
    */
   readonly chunkGaps?: boolean | ((startNs: number, endNs: number) => boolean);
+  /**
+   * Read `metrics` only of the records a test of their send and end times (ns) picks, and of the others only those
+   * in `always` (a sampler that will not keep a record needs none of its values): the others are left undefined.
+   * @default every record's
+   */
+  readonly metricsOf?: (startNs: number, endNs: number) => boolean;
+  /** The metrics read of every record when `metricsOf` declines it. */
+  readonly always?: readonly string[];
   /** The longest line accepted. @default MAX_LINE_CHARS */
   readonly maxLineChars?: number;
 }
@@ -68,6 +76,9 @@ class CompiledQuery {
   readonly chunkGaps: boolean;
   /** Whose gaps to read. */
   readonly wantGaps: (startNs: number, endNs: number) => boolean;
+  /** Whose metrics to read, and which of them for every record. */
+  readonly wantMetrics: (startNs: number, endNs: number) => boolean;
+  readonly always: readonly boolean[];
   /** Key indices in the order the last record had them (absent ones last). */
   order: number[];
   /** Keys the last record did not have: searched once from the start of the metrics (they are usually absent). */
@@ -79,6 +90,8 @@ class CompiledQuery {
     const gaps = query.chunkGaps ?? false;
     this.chunkGaps = gaps !== false;
     this.wantGaps = typeof gaps === "function" ? gaps : () => true;
+    this.wantMetrics = query.metricsOf ?? (() => true);
+    this.always = this.tags.map((t) => query.always?.includes(t) ?? false);
     this.keys = [...this.tags, ...(this.chunkGaps ? [CHUNK_GAPS_TAG] : [])].map((t) => `${t}":{`);
     this.order = this.keys.map((_, i) => i);
     this.absent = this.keys.map(() => false);
@@ -194,8 +207,10 @@ function fastRecord(line: string, lineNo: number, q: CompiledQuery): StreamedRec
     const found: number[] = new Array(q.keys.length).fill(Infinity);
     let from = furthest;
     let inOrder = true;
+    const every = q.wantMetrics(startNs, endNs);
     for (let k = 0; k < order.length; k++) {
       const i = order[k];
+      if (!every && i < q.tags.length && !q.always[i]) continue;
       const key = q.keys[i];
       const at = q.absent[i] ? keyAt(line, key, metricsAt) : find(line, key, from, metricsAt);
       q.absent[i] = at < 0;
@@ -215,7 +230,7 @@ function fastRecord(line: string, lineNo: number, q: CompiledQuery): StreamedRec
         chunkGapsMs = gaps;
       }
     }
-    if (!inOrder) q.relearn(found);
+    if (!inOrder && every) q.relearn(found);
   }
 
   const errorAt = line.indexOf(ERROR_KEY, furthest);
