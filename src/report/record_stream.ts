@@ -10,7 +10,8 @@
  * both give the same answer: one that does not open with `{"metadata":{`, whose send time is not written
  * `"request_start_ns":<number>` (a space after a colon, as a pretty-printer writes every key, is enough), whose
  * metric values are not `{"value":…` objects, or whose chunk gaps or phase are not plain numbers and names. A line is
- * taken to be written one way throughout, as a JSON writer writes it.
+ * taken to be written one way throughout, as a JSON writer writes it, with `error`, when present, last (an object
+ * whose last member is the message, or null), as both tools write it.
  *
  * Nanosecond epoch stamps exceed 2^53: read as doubles they lose under a microsecond, well below what a report
  * shows.
@@ -233,7 +234,9 @@ function fastRecord(line: string, lineNo: number, q: CompiledQuery): StreamedRec
     if (!inOrder && every) q.relearn(found);
   }
 
-  const errorAt = line.indexOf(ERROR_KEY, furthest);
+  // `error` comes last when present, an object ending with its message string (`…"}}`) or null: a line ending with
+  // `}}}` ends with the metrics, and the rest of the line need not be searched.
+  const errorAt = line.endsWith("}}}") ? -1 : line.indexOf(ERROR_KEY, furthest);
   let value = errorAt + ERROR_KEY.length;
   while (errorAt >= 0 && isSpace(line.charCodeAt(value))) value++;
   const failed = errorAt >= 0 && !line.startsWith("null", value);
