@@ -54,6 +54,8 @@ const NOTES: Readonly<Record<string, string>> = {
   "--image-source-sampling": "noise images are each new, so the sampling changes nothing",
   "--ui-type": "default `simple` on a terminal (AIPerf: `dashboard`), `none` otherwise",
   "--request-count": "without a bound a file dataset is sent once (AIPerf: 10 requests)",
+  "--custom-dataset-type": "baseten_trace reads Parquet, not Arrow IPC (the error gives the one-line conversion)",
+  "--replay-speedup": "the --fixed-schedule-*-offset window applies to sped-up times (AIPerf: to recorded ones)",
 };
 
 function keyed(spec: OptionSpec): string | undefined {

@@ -26,6 +26,7 @@ import {
 } from "../report/fail_on_threshold.ts";
 import { metricAliases, resolveMetricName } from "../report/metric_names.ts";
 import { tableWidth, terminalWidth } from "./table_width.ts";
+import { BundleOperands } from "./bundle_operands.ts";
 import { wrapText } from "../export/box_table.ts";
 /** Where the command writes; tests pass their own. */
 export interface CompareIo {
@@ -66,14 +67,14 @@ interface Plan {
   readonly sweepDir?: string;
 }
 
-async function plan(args: string[], io: CompareIo): Promise<Plan> {
+async function plan(args: string[], io: CompareIo, bundles: BundleOperands): Promise<Plan> {
   const parsed = parseCommandArgs(COMPARE_COMMAND, args);
   const o = parsed.values;
   if (parsed.operands.length === 0) {
     throw new ConfigError(["give the runs to compare: infermeter compare <run> <run>… (the first is the baseline)"]);
   }
   const thresholds = (o.failOn ?? []).map(parseFailOn);
-  const paths = await findRunPaths(parsed.operands);
+  const paths = await findRunPaths(await bundles.unpack(parsed.operands));
   const runs = await Promise.all(paths.map(readRunExport));
   const all = o.metrics?.length === 1 && o.metrics[0].toLowerCase() === "all";
   const named = all ? [] : o.metrics ?? [];
@@ -93,7 +94,7 @@ async function plan(args: string[], io: CompareIo): Promise<Plan> {
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     runs,
-    paths,
+    paths: paths.map((path) => bundles.shown(path)),
     thresholds,
     options: {
       stats: o.stats.map((s) => s.toLowerCase()),
@@ -112,9 +113,11 @@ export async function runCompare(args: string[], io: CompareIo = DEFAULT_IO): Pr
     io.stdout(renderHelp(COMPARE_COMMAND));
     return EXIT.OK;
   }
+  // A bundle operand is unpacked into a temporary run directory, removed on the way out.
+  await using bundles = new BundleOperands();
   let p: Plan;
   try {
-    p = await plan(args, io);
+    p = await plan(args, io, bundles);
   } catch (e) {
     if (e instanceof ConfigError || e instanceof ReportError) {
       io.stderr(`error: ${e.message}\n`);

@@ -36,6 +36,7 @@ export type ManifestRole =
   | "sweep_csv"
   | "peer_metrics_json"
   | "server_timing_json"
+  | "run_bundle"
   | "search_history_json"
   | "search_answer_json"
   | "sla_breach_json"

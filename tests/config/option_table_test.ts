@@ -176,7 +176,9 @@ Deno.test("registry-backed options take their choices from the registry itself, 
     const context = spec.key === "customDatasetType" ? ["--input-file", "x.jsonl"] : [];
     const problems = await problemsOf(["-m", "m", ...context, spec.flags[0], "zzz"]);
     assert.match(problems[0], new RegExp(`use one of: ${registry.names().join(", ")}\\.$`), problems[0]);
+    // A registry may have no name it refuses (every endpoint type AIPerf lists is spoken).
     const unsupported = Object.keys(registry.unsupported())[0];
+    if (unsupported === undefined) continue;
     assert.match((await problemsOf(["-m", "m", ...context, spec.flags[0], unsupported]))[0], /not supported yet/);
   }
   assert.deepEqual(

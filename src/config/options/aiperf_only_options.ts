@@ -18,7 +18,7 @@ export const PENDING_FEATURES = {
   VIDEO: "video input",
   ACCURACY: "accuracy benchmarks",
   EXPORT: "OTel, MLflow and W&B export",
-  DATASETS: "the weka_trace, baseten_trace, dag_jsonl and agentic-replay dataset types",
+  DATASETS: "the weka_trace, tracelab, dag_jsonl and agentic-replay dataset types",
   SYNTHESIS: "trace synthesis (the synthesize command)",
 } as const;
 
@@ -170,7 +170,6 @@ export const PENDING_AIPERF_OPTIONS: readonly UnsupportedOptionSpec<ReservedGrou
   pending(SEARCH, "required", ["--osl-max"]),
   pending(SEARCH, "required", ["--osl-steps"]),
   // video input
-  pending(VIDEO, "none", ["--download-video-content"]),
   pending(VIDEO, "required", ["--video-batch-size", "--batch-size-video"]),
   pending(VIDEO, "required", ["--video-duration"]),
   pending(VIDEO, "required", ["--video-fps"]),
@@ -211,13 +210,6 @@ export const PENDING_AIPERF_OPTIONS: readonly UnsupportedOptionSpec<ReservedGrou
   pending(DATASETS, "none", ["--use-think-time-only"]),
   pending(DATASETS, "required", ["--max-context-length"]),
   pending(DATASETS, "none", ["--allow-dataset-wrap", "--no-allow-dataset-wrap"]),
-  pending(DATASETS, "required", ["--trace-session-sample-ratio"]),
-  pending(DATASETS, "required", ["--max-idle-gap-cap-seconds"]),
-  pending(DATASETS, "required", ["--replay-speedup"]),
-  pending(DATASETS, "none", ["--open-loop-replay", "--no-open-loop-replay"]),
-  pending(DATASETS, "none", ["--open-loop-strict"]),
-  pending(DATASETS, "none", ["--omit-kv-hints"]),
-  pending(DATASETS, "none", ["--force-min-tokens", "--no-force-min-tokens"]),
   pending(DATASETS, "required", ["--trajectory-start-min-ratio"]),
   pending(DATASETS, "required", ["--trajectory-start-max-ratio"]),
   pending(DATASETS, "none", ["--burst-phase-starts"]),

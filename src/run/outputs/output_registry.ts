@@ -16,6 +16,7 @@ import { PEER_METRICS_OUTPUT } from "./peer_metrics_output.ts";
 import { SERVER_TIMING_OUTPUT } from "./server_timing_output.ts";
 import { SUMMARY_CSV_OUTPUT } from "./summary_csv_output.ts";
 import { SUMMARY_JSON_OUTPUT } from "./summary_json_output.ts";
+import { BUNDLE_OUTPUT } from "./bundle_output.ts";
 import { REPORT_OUTPUT } from "./report_output.ts";
 import { CONSOLE_OUTPUT } from "./console_output.ts";
 import { LOG_OUTPUT } from "./log_output.ts";
@@ -32,6 +33,7 @@ export const OUTPUTS: Registry<Output> = new Registry<Output>("output", [
   SERVER_TIMING_OUTPUT,
   SUMMARY_CSV_OUTPUT,
   SUMMARY_JSON_OUTPUT,
+  BUNDLE_OUTPUT,
   REPORT_OUTPUT,
   CONSOLE_OUTPUT,
   LOG_OUTPUT,
