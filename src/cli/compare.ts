@@ -15,7 +15,7 @@ import { ReportError } from "../report/report_error.ts";
 import { findRunPaths, readRunExport, type RunExport } from "../report/run_export.ts";
 import { compareNeeds, type CompareOptions, type CompareRow, compareRuns } from "../report/compare_runs.ts";
 import { type CompareNoise, compareNoise } from "../report/compare_noise.ts";
-import { readRecordSamples } from "../report/record_samples.ts";
+import { readRecordSamples, type RecordSamples } from "../report/record_samples.ts";
 import { renderCompareTable, renderNoiseNote, renderRunLegend, runLetter } from "../report/compare_table.ts";
 import { renderSweepTable, sweepAgainstLoad, type SweepTable } from "../report/sweep_compare.ts";
 import {
@@ -138,7 +138,6 @@ export async function runCompare(args: string[], io: CompareIo = DEFAULT_IO): Pr
       check = { breaches: per.flatMap((c) => c.breaches), withinNoise: [] };
     } else {
       if (p.runs.length > 1) {
-        const samples = await Promise.all(p.runs.map((run) => readRecordSamples(run.dir)));
         const needs = [
           ...compareNeeds(p.runs, p.options),
           ...p.thresholds.map((t) => ({
@@ -147,6 +146,13 @@ export async function runCompare(args: string[], io: CompareIo = DEFAULT_IO): Pr
             single: Object.keys(p.runs[0].metrics.get(t.tag)?.stats ?? {}).every((k) => k === "avg"),
           })),
         ];
+        // Only the distributions' metrics are read; a run given twice is read once.
+        const tags = [...new Set(needs.filter((n) => !n.single).map((n) => n.tag))];
+        const reads = new Map<string, Promise<RecordSamples | undefined>>();
+        const samples = await Promise.all(p.runs.map((run) => {
+          if (!reads.has(run.dir)) reads.set(run.dir, readRecordSamples(run.dir, tags));
+          return reads.get(run.dir)!;
+        }));
         noise = compareNoise(samples, needs, p.level);
       }
       rows = compareRuns(p.runs, p.options, noise);
