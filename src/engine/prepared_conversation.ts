@@ -208,7 +208,7 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
         };
       }
       if (turn.rawPayload !== undefined) {
-        const raw = rawTurn(conversation.id, turn, turnIndex, counter);
+        const raw = rawTurn(opts.adapter, conversation.id, turn, turnIndex, counter);
         return spawns === undefined && !(turnIndex === 0 && firstDelay(turn))
           ? raw
           : { ...raw, delayMs: turn.delayMs, ...(spawns === undefined ? {} : { spawns }) };
@@ -353,9 +353,11 @@ function encodeBody(
 
 /**
  * A turn whose body the user wrote: its bytes are sent exactly as they are (no endpoint formatting, no extra
- * inputs); the ISL is counted from the prompt text inside it.
+ * inputs); the ISL is counted from the prompt text inside it. An API that takes only form data gets the form the
+ * JSON encodes (one constant boundary: the same JSON is always the same bytes).
  */
 function rawTurn(
+  adapter: EndpointAdapter,
   conversationId: string,
   turn: Turn,
   turnIndex: number,
@@ -367,7 +369,9 @@ function rawTurn(
     conversationId,
     turnIndex,
     payload: parsed,
-    body: new TextEncoder().encode(text),
+    body: adapter.encodeBody !== undefined
+      ? encodeBody(adapter, parsed, conversationId, turnIndex)
+      : new TextEncoder().encode(text),
     inputTokens: counter?.count(payloadText(parsed)),
     requestedOutputTokens: readRequestedOutput(parsed),
     delayMs: turnIndex > 0 ? turn.delayMs : undefined,

@@ -456,12 +456,12 @@ Deno.test("parseProfileArgs rejects AIPerf options of features not built yet, na
     "m",
     "--accuracy-benchmark",
     "mmlu",
-    "--wandb-project",
-    "p",
+    "--video-fps",
+    "9",
   ]);
   assert.deepEqual(problems, [
     "--accuracy-benchmark is not built yet in infermeter (it belongs to accuracy benchmarks); remove it.",
-    "--wandb-project is not built yet in infermeter (it belongs to OTel, MLflow and W&B export); remove it.",
+    "--video-fps is not built yet in infermeter (it belongs to video input); remove it.",
   ]);
   assert.match(
     (await problemsOf(["-m", "m", "--concurrency", "1,4,16"]))[0],

@@ -17,12 +17,11 @@ export const PENDING_FEATURES = {
   SEARCH: "Bayesian search over --search-space, sweep variants and seed modes, and the ISL/OSL curve recipes",
   VIDEO: "video input",
   ACCURACY: "accuracy benchmarks",
-  EXPORT: "OTel, MLflow and W&B export",
   DATASETS: "agentic replay (AIPerf's agentic_replay timing mode: trajectories entered mid-trace, warm-up barrier)",
   SYNTHESIS: "trace synthesis on profile (a mooncake trace sped up, its prefixes and lengths scaled)",
 } as const;
 
-const { SEARCH, VIDEO, ACCURACY, EXPORT, DATASETS, SYNTHESIS } = PENDING_FEATURES;
+const { SEARCH, VIDEO, ACCURACY, DATASETS, SYNTHESIS } = PENDING_FEATURES;
 
 function pending(
   feature: string,
@@ -190,21 +189,6 @@ export const PENDING_AIPERF_OPTIONS: readonly UnsupportedOptionSpec<ReservedGrou
   pending(ACCURACY, "required", ["--accuracy-grader"]),
   pending(ACCURACY, "required", ["--accuracy-system-prompt"]),
   pending(ACCURACY, "none", ["--accuracy-verbose"]),
-  // OTel, MLflow and W&B export
-  pending(EXPORT, "required", ["--otel-url"]),
-  pending(EXPORT, "required", ["--stream"]),
-  pending(EXPORT, "required", ["--otel-resource-attributes"]),
-  pending(EXPORT, "required", ["--gen-ai-provider"]),
-  pending(EXPORT, "required", ["--mlflow-tracking-uri"]),
-  pending(EXPORT, "required", ["--mlflow-experiment"]),
-  pending(EXPORT, "required", ["--mlflow-run-name"]),
-  pending(EXPORT, "required", ["--mlflow-tag"]),
-  pending(EXPORT, "required", ["--mlflow-parent-run-id"]),
-  pending(EXPORT, "required", ["--mlflow-artifact-glob"]),
-  pending(EXPORT, "required", ["--wandb-project"]),
-  pending(EXPORT, "required", ["--wandb-entity"]),
-  pending(EXPORT, "required", ["--wandb-run-name"]),
-  pending(EXPORT, "required", ["--wandb-tag"]),
   // agentic replay
   pending(DATASETS, "none", ["--allow-dataset-wrap", "--no-allow-dataset-wrap"]),
   pending(DATASETS, "required", ["--trajectory-start-min-ratio"]),
