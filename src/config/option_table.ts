@@ -48,6 +48,7 @@ export const OPTION_GROUPS = [
   "Conversation Input",
   "Input Sequence Length (ISL)",
   "Output Sequence Length (OSL)",
+  "Synthesis",
   "Rankings",
   "Load Generator",
   "Warmup",

@@ -18,10 +18,9 @@ export const PENDING_FEATURES = {
   VIDEO: "video input",
   ACCURACY: "accuracy benchmarks",
   DATASETS: "agentic replay (AIPerf's agentic_replay timing mode: trajectories entered mid-trace, warm-up barrier)",
-  SYNTHESIS: "trace synthesis on profile (a mooncake trace sped up, its prefixes and lengths scaled)",
 } as const;
 
-const { SEARCH, VIDEO, ACCURACY, DATASETS, SYNTHESIS } = PENDING_FEATURES;
+const { SEARCH, VIDEO, ACCURACY, DATASETS } = PENDING_FEATURES;
 
 function pending(
   feature: string,
@@ -197,12 +196,4 @@ export const PENDING_AIPERF_OPTIONS: readonly UnsupportedOptionSpec<ReservedGrou
   pending(DATASETS, "required", ["--system-idle-gap-cap-seconds"]),
   pending(DATASETS, "required", ["--agentic-cache-warmup-duration"]),
   pending(DATASETS, "required", ["--agentic-warmup-grace-period"]),
-  // trace synthesis (the synthesize command)
-  pending(SYNTHESIS, "required", ["--synthesis-speedup-ratio"]),
-  pending(SYNTHESIS, "required", ["--synthesis-prefix-len-multiplier"]),
-  pending(SYNTHESIS, "required", ["--synthesis-prefix-root-multiplier"]),
-  pending(SYNTHESIS, "required", ["--synthesis-prompt-len-multiplier"]),
-  pending(SYNTHESIS, "required", ["--synthesis-output-len-multiplier"]),
-  pending(SYNTHESIS, "required", ["--synthesis-max-isl"]),
-  pending(SYNTHESIS, "required", ["--synthesis-max-osl"]),
 ];
