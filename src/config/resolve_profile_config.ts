@@ -20,6 +20,7 @@ import type { ProfileConfig } from "./profile_config.ts";
 import { checkOptionRelations, OptionValueView } from "./check_option_relations.ts";
 import { checkLoadModes } from "./check_load_modes.ts";
 import { checkDatasetFormats } from "./check_dataset_formats.ts";
+import { checkAgenticReplay } from "./check_agentic_replay.ts";
 import { scheduleSpanProblem } from "../timing/schedule_limits.ts";
 import { DATASET_LOADERS } from "../dataset/dataset_loaders.ts";
 import { trackingExportProblems } from "./check_tracking_export.ts";
@@ -146,8 +147,9 @@ export function resolveProfileConfig(
   });
   if (warmupSpan !== undefined) problems.push(warmupSpan);
   const relations = checkOptionRelations(table, values, modes.reported);
-  problems.push(...modes.problems, ...formats.problems, ...relations.problems);
-  warnings.push(...modes.warnings, ...formats.warnings, ...relations.warnings);
+  const agentic = checkAgenticReplay(view);
+  problems.push(...modes.problems, ...formats.problems, ...relations.problems, ...agentic.problems);
+  warnings.push(...modes.warnings, ...formats.warnings, ...relations.warnings, ...agentic.warnings);
   return { config, sources, problems, warnings };
 }
 

@@ -17,10 +17,9 @@ export const PENDING_FEATURES = {
   SEARCH: "Bayesian search over --search-space, sweep variants and seed modes, and the ISL/OSL curve recipes",
   VIDEO: "video input",
   ACCURACY: "accuracy benchmarks",
-  DATASETS: "agentic replay (AIPerf's agentic_replay timing mode: trajectories entered mid-trace, warm-up barrier)",
 } as const;
 
-const { SEARCH, VIDEO, ACCURACY, DATASETS } = PENDING_FEATURES;
+const { SEARCH, VIDEO, ACCURACY } = PENDING_FEATURES;
 
 function pending(
   feature: string,
@@ -188,12 +187,4 @@ export const PENDING_AIPERF_OPTIONS: readonly UnsupportedOptionSpec<ReservedGrou
   pending(ACCURACY, "required", ["--accuracy-grader"]),
   pending(ACCURACY, "required", ["--accuracy-system-prompt"]),
   pending(ACCURACY, "none", ["--accuracy-verbose"]),
-  // agentic replay
-  pending(DATASETS, "none", ["--allow-dataset-wrap", "--no-allow-dataset-wrap"]),
-  pending(DATASETS, "required", ["--trajectory-start-min-ratio"]),
-  pending(DATASETS, "required", ["--trajectory-start-max-ratio"]),
-  pending(DATASETS, "none", ["--burst-phase-starts"]),
-  pending(DATASETS, "required", ["--system-idle-gap-cap-seconds"]),
-  pending(DATASETS, "required", ["--agentic-cache-warmup-duration"]),
-  pending(DATASETS, "required", ["--agentic-warmup-grace-period"]),
 ];
