@@ -34,8 +34,9 @@ const AGENTIC = "read and checked as AIPerf does, with a notice that it changes 
   "agentic_replay timing mode (--scenario inferencex-agentx-mvp), not built here";
 const SYNTHESIS = "mooncake_trace, bailian_trace and burst_gpt_trace (AIPerf: baseten_trace too; infermeter " +
   "refuses it there)";
-const SYNTHESIS_CAP = "mooncake_trace, bailian_trace and burst_gpt_trace (AIPerf: baseten_trace and the Weka traces " +
-  "too; infermeter refuses it there)";
+const SYNTHESIS_CAP =
+  "mooncake_trace, bailian_trace, burst_gpt_trace and the agent traces (weka_trace, tracelab, the " +
+  "Weka datasets); AIPerf: baseten_trace too, which infermeter refuses it for";
 
 const NOTES: Readonly<Record<string, string>> = {
   "--allow-dataset-wrap": AGENTIC,

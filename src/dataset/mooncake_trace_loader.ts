@@ -339,7 +339,7 @@ const SYNTHESIS_OPTIONS = [
     metavar: "<tokens>",
     defaultDescription: "no limit",
     help: `Trace synthesis ${TRACES}: leave out requests whose input_length is above this (and cap synthesized ` +
-      "lengths at it).",
+      "lengths at it). Agent traces (weka_trace, tracelab, the Weka datasets): their own requests above it.",
   },
   {
     key: SYNTHESIS_KEYS.maxOsl,
@@ -349,7 +349,8 @@ const SYNTHESIS_OPTIONS = [
     group: "Synthesis",
     metavar: "<tokens>",
     defaultDescription: "no limit",
-    help: `Trace synthesis ${TRACES}: cut every output_length above this to this.`,
+    help: `Trace synthesis ${TRACES}: cut every output_length above this to this. Agent traces (weka_trace, ` +
+      "tracelab, the Weka datasets): their own requests' max tokens, not their sub-agents'.",
   },
 ] as const satisfies readonly OptionSpec[];
 

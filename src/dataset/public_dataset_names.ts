@@ -10,8 +10,14 @@ export interface PublicDatasetName extends RegistryEntry {
   readonly reads?: readonly string[];
 }
 
-/** The agent-trace options (`weka_trace_loader.ts`) the Weka datasets read. */
-const AGENT_TRACE_KEYS = ["useThinkTimeOnly", "traceIdleGapCapSeconds", "maxContextLength"];
+/** The agent-trace options (`weka_trace_loader.ts`) the Weka datasets read, with the synthesis caps. */
+const AGENT_TRACE_KEYS = [
+  "useThinkTimeOnly",
+  "traceIdleGapCapSeconds",
+  "maxContextLength",
+  "synthesisMaxIsl",
+  "synthesisMaxOsl",
+];
 
 const WEKA_DATES: readonly (readonly [string, string])[] = [
   ["", "no sub-agents, 051826"],

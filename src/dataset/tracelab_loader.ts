@@ -20,6 +20,7 @@
  * `spawn_agent` to the last `wait_agent` result) is that call's sub-agent, the tightest window winning. One level is
  * nested; a grandchild stays a trace of its own. The block size is `--isl-block-size` (default 64).
  */
+import { SYNTHESIS_KEYS } from "./trace_synthesis.ts";
 import type { Dataset } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
@@ -355,7 +356,12 @@ export async function loadTraceLab(path: string, ctx?: LoaderContext): Promise<D
 export const traceLabLoader: DatasetLoader = {
   name: TRACELAB,
   description: "TraceLab agentic-coding rounds (JSONL, .gz too), rebuilt into agent traces with their sub-agents.",
-  reads: [...AGENT_TRACE_OPTIONS.map((o): string => o.key), TRACE_BLOCK_SIZE_KEY],
+  reads: [
+    ...AGENT_TRACE_OPTIONS.map((o): string => o.key),
+    TRACE_BLOCK_SIZE_KEY,
+    SYNTHESIS_KEYS.maxIsl,
+    SYNTHESIS_KEYS.maxOsl,
+  ],
   canLoad: canLoadTraceLab,
   load: loadTraceLab,
   describe: describeAgentTraces,

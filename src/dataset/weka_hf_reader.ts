@@ -49,7 +49,7 @@ export async function readWekaRows(rows: AsyncIterable<HfRow>, ctx: HfReadContex
       );
     }
     rowOf.set(trace.id, index++);
-    if (options.maxContextLength !== undefined && peakContext(trace) > options.maxContextLength) {
+    if (options.maxContextLength !== undefined && peakContext(trace, options.maxOsl) > options.maxContextLength) {
       tooLarge++;
       continue;
     }

@@ -37,6 +37,7 @@ import { AgentContext } from "./agent_context.ts";
 import { type ChainRequest, detectChains, idleGapWarp, requestEnd } from "./agent_chains.ts";
 import { HashBlockPrompts } from "./hash_block_prompts.ts";
 import { PromptSynthesizer } from "./prompt_synthesizer.ts";
+import { SYNTHESIS_KEYS } from "./trace_synthesis.ts";
 import { DEFAULT_CORPUS } from "./default_corpus.ts";
 import { codingCorpus } from "./coding_corpus.ts";
 import type { SeededRandom } from "../base/seeded_random.ts";
@@ -231,20 +232,35 @@ export interface AgentTraceOptions {
   readonly idleGapCapS?: number;
   /** `--max-context-length`: traces whose peak input + output exceeds it are left out. */
   readonly maxContextLength?: number;
+  /** `--synthesis-max-isl`: the trace's own requests (not its sub-agents') above it are left out, as AIPerf does. */
+  readonly maxIsl?: number;
+  /**
+   * `--synthesis-max-osl`: the max tokens of the trace's own requests (main and flat chains) are cut to it; a
+   * sub-agent's are left as recorded, so its decode load stays faithful (AIPerf's rule).
+   */
+  readonly maxOsl?: number;
   readonly signal?: AbortSignal;
   /** Where notices go (sub-agents dropped, traces left out). */
   readonly warn?: (message: string) => void;
 }
 
-/** The peak input + output tokens any request of the trace asks for (what a server's context must hold). */
-export function peakContext(trace: WekaTrace): number {
+/**
+ * The peak input + output tokens any request of the trace asks for (what a server's context must hold), with the
+ * trace's own requests' outputs cut at `maxOsl` as they are sent.
+ */
+export function peakContext(trace: WekaTrace, maxOsl?: number): number {
   let peak = 0;
-  const see = (r: WekaRequest) => peak = Math.max(peak, r.input + Math.max(1, r.output));
+  const see = (r: WekaRequest, cap?: number) => peak = Math.max(peak, r.input + cappedOutput(r.output, cap));
   for (const e of trace.entries) {
-    if (isSubagent(e)) e.requests.forEach(see);
-    else see(e);
+    if (isSubagent(e)) e.requests.forEach((r) => see(r));
+    else see(e, maxOsl);
   }
   return peak;
+}
+
+/** The max tokens a request is sent with: its recorded output (at least 1), cut at `cap`. */
+function cappedOutput(output: number, cap?: number): number {
+  return Math.max(1, cap !== undefined && output > cap ? cap : output);
 }
 
 /** The trace's models mapped onto the configured names, AIPerf's way (main model first, then first appearance). */
@@ -271,6 +287,8 @@ function modelMap(trace: WekaTrace, names: readonly string[] | undefined): (m: s
 /** A stream of requests that becomes one conversation. */
 interface Stream {
   readonly id: string;
+  /** A sub-agent's stream: its max tokens are not cut at `--synthesis-max-osl`. */
+  readonly subagent?: boolean;
   readonly requests: readonly WekaRequest[];
   readonly toolTokens: number;
   readonly systemTokens: number;
@@ -306,7 +324,7 @@ export async function agentTraceConversations(
   let kept = traces;
   if (options.maxContextLength !== undefined) {
     const max = options.maxContextLength;
-    kept = traces.filter((t) => peakContext(t) <= max);
+    kept = traces.filter((t) => peakContext(t, options.maxOsl) <= max);
     if (kept.length < traces.length) {
       options.warn?.(
         `${traces.length - kept.length} of ${traces.length} traces left out: their peak context exceeds ` +
@@ -322,6 +340,9 @@ export async function agentTraceConversations(
     if (pause !== undefined) await pause;
     out.push(...await traceConversations(trace, synthesizer, options, fail));
   }
+  if (out.length === 0 && options.maxIsl !== undefined) {
+    throw new DatasetError("--synthesis-max-isl", undefined, `${options.maxIsl} leaves out every trace; raise it`);
+  }
   return out;
 }
 
@@ -336,7 +357,15 @@ async function traceConversations(
   const text = new HashBlockPrompts(synthesizer, trace.blockSize);
   const top: { outer: number; r: WekaRequest }[] = [];
   const subagents: { outer: number; s: WekaSubagent }[] = [];
-  trace.entries.forEach((e, outer) => isSubagent(e) ? subagents.push({ outer, s: e }) : top.push({ outer, r: e }));
+  const maxIsl = options.maxIsl;
+  trace.entries.forEach((e, outer) => {
+    if (isSubagent(e)) subagents.push({ outer, s: e });
+    else if (maxIsl === undefined || e.input <= maxIsl) top.push({ outer, r: e });
+  });
+  if (top.length === 0 && trace.entries.some((e) => !isSubagent(e))) {
+    options.warn?.(`trace ${trace.id} left out: every request of its own is above --synthesis-max-isl ${maxIsl}`);
+    return [];
+  }
   top.sort((a, b) => a.r.t - b.r.t || a.outer - b.outer);
   const topChains = detectChains(top.map((x) => x.r));
   const main = (topChains[0] ?? []).map((i) => top[i]);
@@ -354,6 +383,7 @@ async function traceConversations(
       const samePrefix = n === 0 || (prefix > 0 && sameStart(firstHash(mainReqs), firstHash(rs), prefix));
       return {
         id: n === 0 ? `${trace.id}::sa:${s.agentId}` : `${trace.id}::sa:${s.agentId}:fa:${pad(n - 1)}`,
+        subagent: true,
         requests: rs,
         toolTokens: samePrefix ? s.toolTokens : 0,
         systemTokens: samePrefix ? s.systemTokens : 0,
@@ -478,7 +508,7 @@ async function streamConversation(
       texts: [messages.map((m) => m.content).join("\n")],
       messages,
       model: c.model(r.model),
-      maxTokens: Math.max(1, r.output),
+      maxTokens: cappedOutput(r.output, stream.subagent === true ? undefined : c.options.maxOsl),
       ...(delayMs !== undefined && delayMs > 0 ? { delayMs } : {}),
       ...(reset ? { resetContext: true } : {}),
       ...(spawns === undefined ? {} : { spawns }),
@@ -561,6 +591,8 @@ export function agentTraceOptionValues(
     thinkTimeOnly: o.useThinkTimeOnly === true,
     ...(typeof o.traceIdleGapCapSeconds === "number" ? { idleGapCapS: o.traceIdleGapCapSeconds } : {}),
     ...(typeof o.maxContextLength === "number" ? { maxContextLength: o.maxContextLength } : {}),
+    ...(typeof o[SYNTHESIS_KEYS.maxIsl] === "number" ? { maxIsl: o[SYNTHESIS_KEYS.maxIsl] as number } : {}),
+    ...(typeof o[SYNTHESIS_KEYS.maxOsl] === "number" ? { maxOsl: o[SYNTHESIS_KEYS.maxOsl] as number } : {}),
     signal: ctx.signal,
     warn: ctx.warn,
   };
@@ -639,6 +671,7 @@ export const wekaTraceLoader = {
   name: WEKA_TRACE,
   description: "Weka agent traces (JSON file or directory): requests with KV-cache block ids and sub-agents.",
   options: AGENT_TRACE_OPTIONS,
+  reads: [SYNTHESIS_KEYS.maxIsl, SYNTHESIS_KEYS.maxOsl],
   canLoad: looksLikeWeka,
   async canLoadDirectory(dir: string): Promise<boolean> {
     const names: string[] = [];

@@ -34,6 +34,18 @@ Deno.test("the SemiAnalysis Weka datasets replay each row as a Weka trace, sub-a
     "cc-1::sa:a1",
   ]);
   assert.deepEqual(ids(await load("semianalysis_cc_traces_weka_062126", {}, { entries: 1 })), ["cc-1", "cc-1::sa:a1"]);
+  // --synthesis-max-osl cuts the traces' own requests, not the sub-agents'; --synthesis-max-isl leaves out cc-2.
+  const maxTokens = (x: Dataset) => x.conversations.map((c) => c.turns.map((t) => t.maxTokens));
+  const cut = await load("semianalysis_cc_traces_weka_062126", { synthesisMaxOsl: 3 });
+  assert.deepEqual(
+    maxTokens(cut),
+    maxTokens(d).map((turns, i) => d.conversations[i].child === true ? turns : turns.map((n) => Math.min(n!, 3))),
+  );
+  assert.ok(maxTokens(d).flat().some((n) => n! > 3), "the fixture has outputs above the cap");
+  assert.deepEqual(ids(await load("semianalysis_cc_traces_weka_062126", { synthesisMaxIsl: 1000 })), [
+    "cc-1",
+    "cc-1::sa:a1",
+  ]);
 });
 
 Deno.test("weka_hf reads the repository --hf-weka-dataset names, and asks for it when missing", async () => {

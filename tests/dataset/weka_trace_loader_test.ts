@@ -105,3 +105,30 @@ Deno.test("weka_trace: the idle-gap cap takes precedence over the per-delay cap,
   const perDelay = await load(EXAMPLE, {}, { turnDelayCapMs: 100 });
   assert.deepEqual(perDelay.conversations[0].turns.map((t) => t.delayMs), [undefined, 100, 100]);
 });
+
+Deno.test("weka_trace with --synthesis-max-isl/-osl: the trace's own requests filtered and cut, its sub-agents' kept", async () => {
+  const byId = async (options: Record<string, unknown>) =>
+    new Map((await load(EXAMPLE, options)).conversations.map((c) => [c.id, c.turns.map((t) => t.maxTokens)]));
+  // Main and flat chains cut at 11; the sub-agent's streams (30, 20 and 10 recorded) keep theirs, as in AIPerf.
+  assert.deepEqual(
+    Object.fromEntries(await byId({ synthesisMaxOsl: 11 })),
+    {
+      "session_a": [11, 11, 11],
+      "session_a::sa:agent_001": [30, 20],
+      "session_a::sa:agent_001:fa:000": [10],
+      "session_b": [11, 11],
+      "session_b::fa:000": [11],
+    },
+  );
+  // session_a's 460-token request is left out: its other two remain, 9.0 − (0 + 1.0) s apart; sub-agent requests
+  // are not filtered (280 tokens would be kept anyway; AIPerf filters only the trace's own requests).
+  const filtered = await load(EXAMPLE, { synthesisMaxIsl: 400 });
+  const a = filtered.conversations.find((c) => c.id === "session_a")!;
+  assert.deepEqual(a.turns.map((t) => [t.maxTokens, t.delayMs]), [[40, undefined], [25, 8000]]);
+  // The peak context counts the cut outputs: 460 + 15 fits in 480 where 460 + 60 does not.
+  const roots = async (options: Record<string, unknown>) =>
+    (await load(EXAMPLE, options)).conversations.filter((c) => c.child !== true).map((c) => c.id);
+  assert.deepEqual(await roots({ maxContextLength: 480 }), ["session_b"]);
+  assert.deepEqual(await roots({ maxContextLength: 480, synthesisMaxOsl: 15 }), ["session_a", "session_b"]);
+  await assert.rejects(load(EXAMPLE, { synthesisMaxIsl: 50 }), /--synthesis-max-isl: 50 leaves out every trace/);
+});
