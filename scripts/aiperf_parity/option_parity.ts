@@ -32,11 +32,8 @@ export const SECTION_END = "<!-- options:end -->";
 /** What infermeter does differently from AIPerf with an option it takes, and why (where the table cannot tell). */
 const AGENTIC = "read and checked as AIPerf does, with a notice that it changes nothing: AIPerf uses it only in its " +
   "agentic_replay timing mode (--scenario inferencex-agentx-mvp), not built here";
-const SYNTHESIS = "mooncake_trace, bailian_trace and burst_gpt_trace (AIPerf: baseten_trace too; infermeter " +
-  "refuses it there)";
-const SYNTHESIS_CAP =
-  "mooncake_trace, bailian_trace, burst_gpt_trace and the agent traces (weka_trace, tracelab, the " +
-  "Weka datasets); AIPerf: baseten_trace too, which infermeter refuses it for";
+const SYNTHESIS = "reshapes mooncake_trace, bailian_trace and burst_gpt_trace; refused for baseten_trace, as in " +
+  "AIPerf; refused for the agent traces, which AIPerf leaves as recorded";
 
 const NOTES: Readonly<Record<string, string>> = {
   "--allow-dataset-wrap": AGENTIC,
@@ -47,13 +44,12 @@ const NOTES: Readonly<Record<string, string>> = {
   "--agentic-warmup-grace-period": AGENTIC,
   "--agentic-cache-warmup-duration": "refused, as AIPerf refuses it outside its agentic_replay timing mode " +
     "(--scenario inferencex-agentx-mvp), not built here",
-  "--synthesis-max-isl": SYNTHESIS_CAP,
-  "--synthesis-max-osl": SYNTHESIS_CAP,
   "--synthesis-speedup-ratio": SYNTHESIS,
   "--synthesis-prefix-len-multiplier": SYNTHESIS,
   "--synthesis-prefix-root-multiplier": SYNTHESIS,
   "--synthesis-prompt-len-multiplier": SYNTHESIS,
-  "--synthesis-output-len-multiplier": SYNTHESIS,
+  "--synthesis-output-len-multiplier": "mooncake_trace, bailian_trace, burst_gpt_trace and baseten_trace; refused " +
+    "for the agent traces, which AIPerf leaves as recorded",
   "--per-chunk-usage": "the request asks for per-chunk usage; ITL still divides by OSL − 1 (AIPerf subtracts the " +
     "first chunk's reported tokens when the server sends them)",
   "--inter-turn-delay-cap-seconds": "applies to every dataset with think times (AIPerf: its DAG and baseten " +

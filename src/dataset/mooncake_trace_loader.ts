@@ -328,7 +328,8 @@ const SYNTHESIS_OPTIONS = [
     group: "Synthesis",
     metavar: "<factor>",
     defaultDescription: "1",
-    help: `Trace synthesis ${TRACES}: scale every output_length (rounded, at least 1).`,
+    help: "Trace synthesis (mooncake_trace, bailian_trace, burst_gpt_trace, baseten_trace): scale every " +
+      "output_length (rounded, at least 1).",
   },
   {
     key: SYNTHESIS_KEYS.maxIsl,
@@ -339,7 +340,7 @@ const SYNTHESIS_OPTIONS = [
     metavar: "<tokens>",
     defaultDescription: "no limit",
     help: `Trace synthesis ${TRACES}: leave out requests whose input_length is above this (and cap synthesized ` +
-      "lengths at it). Agent traces (weka_trace, tracelab, the Weka datasets): their own requests above it.",
+      "lengths at it); baseten_trace too. Agent traces (weka_trace, tracelab, the Weka datasets): their own requests.",
   },
   {
     key: SYNTHESIS_KEYS.maxOsl,
@@ -349,8 +350,8 @@ const SYNTHESIS_OPTIONS = [
     group: "Synthesis",
     metavar: "<tokens>",
     defaultDescription: "no limit",
-    help: `Trace synthesis ${TRACES}: cut every output_length above this to this. Agent traces (weka_trace, ` +
-      "tracelab, the Weka datasets): their own requests' max tokens, not their sub-agents'.",
+    help: `Trace synthesis ${TRACES}: cut every output_length above this to this; baseten_trace too. Agent ` +
+      "traces (weka_trace, tracelab, the Weka datasets): their own requests' max tokens, not their sub-agents'.",
   },
 ] as const satisfies readonly OptionSpec[];
 
