@@ -115,7 +115,8 @@ export const NO_EFFECT_OPTIONS: readonly NoEffectOptionSpec<ReservedGroup>[] = [
   noEffect(
     "required",
     ["--scenario"],
-    "AIPerf's named scenario locks are not built in; give the options of the scenario yourself",
+    "AIPerf's named scenario locks are not built in (nor the agentic_replay timing mode inferencex-agentx-mvp " +
+      "turns on); give the options of the scenario yourself",
   ),
   noEffect("none", ["--unsafe-override"], "there is no scenario lock to override (--scenario)"),
   noEffect("required", ["--stats-interval"], "the dashboard and its log line refresh on their own schedule"),
