@@ -21,6 +21,7 @@ import { checkOptionRelations, OptionValueView } from "./check_option_relations.
 import { checkLoadModes } from "./check_load_modes.ts";
 import { checkDatasetFormats } from "./check_dataset_formats.ts";
 import { checkAgenticReplay } from "./check_agentic_replay.ts";
+import { applyScenario } from "./scenario_lock.ts";
 import { scheduleSpanProblem } from "../timing/schedule_limits.ts";
 import { DATASET_LOADERS } from "../dataset/dataset_loaders.ts";
 import { trackingExportProblems } from "./check_tracking_export.ts";
@@ -62,6 +63,16 @@ export function resolveProfileConfig(
   const given = (key: OptionKey): boolean => (values.get(key)?.source ?? "default") !== "default";
   const view = new OptionValueView(table, values);
   const named = (key: OptionKey): string => view.named(key);
+
+  // A scenario lock fills what the user left unset and reports what conflicts with it (config/scenario_lock.ts).
+  const lock = applyScenario({
+    value: (key) => view.value(key),
+    given: (key) => view.given(key),
+    named: (key) => view.named(key),
+  });
+  Object.assign(fields as Record<string, unknown>, lock.fills);
+  problems.push(...lock.problems);
+  warnings.push(...lock.warnings);
 
   // Peers' metrics are computed from the per-request records after the run: check the names and the records now.
   for (const name of fields.peerMetrics.flatMap((n) => n.split(",")).map((n) => n.trim()).filter((n) => n !== "")) {
