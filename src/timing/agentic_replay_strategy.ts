@@ -87,7 +87,8 @@ class AgenticReplayStrategy extends SessionCap implements LoadStrategy {
     const first = o.stage === "warmup" ? o.warm[this.#next] : o.starts[this.#next];
     if (first !== undefined) {
       this.#next++;
-      const due = this.#start + first.atMs;
+      // The lanes' starts are one absolute schedule: idle time skipped so far moves them too.
+      const due = this.#start + first.atMs - (this.#timers?.skippedMs ?? 0);
       if (due >= deadline) return undefined;
       let scheduledAt = due;
       if (this.#timers !== undefined) scheduledAt = await this.#timers.sleepUntil(due, stop);

@@ -62,6 +62,8 @@ export interface WarmTurnTick {
 export interface RequestSleeper {
   /** Resolves at `due` or earlier when the idle cap shifts it; the due time it fired at. */
   sleepUntil(due: number, signal: AbortSignal): Promise<number>;
+  /** Idle time skipped so far (ms): what an absolute schedule read now subtracts from its due times. */
+  readonly skippedMs: number;
 }
 
 /** A live strategy for one phase of one shard. */

@@ -6,6 +6,7 @@
  * only the system's idle time shrinks. Without a cap a sleep is the clock's.
  *
  * Due times a sleep resolves with are the shifted ones, so each request's `scheduledAt` (and its lateness) stays true.
+ * An absolute schedule read later (a lane's start) subtracts `skippedMs`, as if it had been pending at every shift.
  */
 import type { Clock } from "./clock.ts";
 import type { RequestSleeper } from "./load_strategy.ts";
@@ -24,12 +25,18 @@ export class RequestTimers implements RequestSleeper {
   #idleSince: number | undefined;
   #shifts = 0;
   #skippedMs = 0;
+  #enforceQueued = false;
 
   /** The phase starts idle at `startedAt`. */
   constructor(clock: Clock, capMs: number | undefined, startedAt: number = clock.now()) {
     this.#clock = clock;
     this.#capMs = capMs;
     this.#idleSince = startedAt;
+  }
+
+  /** Milliseconds of idle time skipped so far. */
+  get skippedMs(): number {
+    return this.#skippedMs;
   }
 
   /** How often pending requests were brought forward, and by how much in all (ms). */
@@ -44,7 +51,7 @@ export class RequestTimers implements RequestSleeper {
     }
     const entry: Pending = { due, wake: new AbortController() };
     this.#pending.add(entry);
-    this.#enforce();
+    this.#enforceSoon();
     try {
       for (;;) {
         await this.#clock.sleepUntil(entry.due, AbortSignal.any([signal, entry.wake.signal]));
@@ -69,6 +76,16 @@ export class RequestTimers implements RequestSleeper {
       this.#idleSince = this.#clock.now();
       this.#enforce();
     }
+  }
+
+  /** Sleeps registered together (in one turn of the event loop) move together. */
+  #enforceSoon(): void {
+    if (this.#enforceQueued) return;
+    this.#enforceQueued = true;
+    queueMicrotask(() => {
+      this.#enforceQueued = false;
+      this.#enforce();
+    });
   }
 
   #enforce(): void {
