@@ -237,7 +237,7 @@ class ConversationSession implements PhaseSession {
   readonly #shared: SessionShared;
   readonly #conversation: PreparedConversation;
   readonly #sessionNumber: number;
-  readonly #correlationId = crypto.randomUUID();
+  readonly #correlationId: string;
   readonly #history: PriorExchange[] | undefined;
   /** This session's cache-bust digest, when its conversation carries a marker. */
   readonly #digest: string | undefined;
@@ -256,6 +256,10 @@ class ConversationSession implements PhaseSession {
     this.#conversation = conversation;
     this.#sessionNumber = sessionNumber;
     this.#lane = replay?.lane;
+    // A replay lane's streams keep one correlation id from the warm-up to the measured phase (sticky routing).
+    this.#correlationId = replay?.lane === undefined
+      ? crypto.randomUUID()
+      : laneCorrelationId(shared.seed, replay.lane, conversation.id);
     // A replay lane's sessions share one digest (its warm-up primes what its measured turns send); lanes are
     // numbered apart from sessions.
     const digestNumber = replay?.lane === undefined ? sessionNumber : -1 - replay.lane;
@@ -349,6 +353,13 @@ class ConversationSession implements PhaseSession {
     }
     shared.onRecord(record);
   }
+}
+
+/** A UUID-shaped id drawn from the run's seed for one stream of one replay lane. */
+function laneCorrelationId(seed: number, lane: number, conversationId: string): string {
+  const rng = new SeededRandom(seed).derive(`lane-correlation:${lane}:${conversationId}`);
+  const hex = Array.from({ length: 4 }, () => rng.nextUint32().toString(16).padStart(8, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /**
