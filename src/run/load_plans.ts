@@ -253,6 +253,7 @@ function ownWarmupPhase(
     strategy: { name: entry.name, options: own.options },
     stops: { requestCount: own.requests, gracePeriodMs: own.gracePeriodMs },
     graceAfterSending: true,
+    mustSucceed: true,
   };
   return { phase, entry };
 }

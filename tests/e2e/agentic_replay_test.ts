@@ -101,3 +101,20 @@ Deno.test("agentic replay: an unknown scenario and the scenario's conflicts are 
   assertExit(twoModes, 2);
   assert.match(twoModes.stderr, /--request-rate and --scenario each choose how requests are sent/);
 });
+
+Deno.test("agentic replay: a failed warm-up request stops the run before measuring (exit 1)", async () => {
+  await using tmp = await tempDir();
+  await using sim = await startSim(["--ttft", String(TTFT_MS), "--itl", "1", "--error-rate", "100"]);
+  // deno-fmt-ignore
+  const run = await runCli([
+    "profile", "--input-file", TRACES, "--custom-dataset-type", "weka_trace", "--model", "Qwen/Qwen3-0.6B",
+    "--url", sim.url.replace("http://", ""), "--scenario", "inferencex-agentx-mvp", "--unsafe-override",
+    "--benchmark-duration", "5", "--concurrency", "2", "--random-seed", "7", "--artifact-dir", "out",
+  ], { cwd: tmp.path });
+  assertExit(run, 1);
+  assert.match(run.stderr, /the warm-up failed for \d+ trace streams? \(.*session_/);
+  const records = await readJsonl(join(tmp.path, "out/profile_export.jsonl"));
+  assert.equal(records.length, 0, "nothing was measured");
+  const summary = JSON.parse(await Deno.readTextFile(join(tmp.path, "out/profile_export_aiperf.json")));
+  assert.equal(summary.incomplete_reason, "warmup_failed");
+});
