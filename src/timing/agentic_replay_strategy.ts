@@ -135,7 +135,7 @@ interface PlanValues {
 /** Both stages' options from one sampling of the lanes (the same for the warm-up and the measured phase). */
 export function planAgenticReplay(
   input: StrategyPlanInput,
-): { profiling: AgenticReplayOptions; warmup: AgenticReplayOptions } {
+): { profiling: AgenticReplayOptions; warmup: AgenticReplayOptions; notices: string[] } {
   const v = input.values as PlanValues;
   const streams = input.dataset.streams;
   if (streams === undefined || streams.length === 0) {
@@ -184,7 +184,19 @@ export function planAgenticReplay(
     maxRatio,
     idleGapCapMs: v.systemIdleGapCapSeconds === undefined ? undefined : v.systemIdleGapCapSeconds * 1000,
   });
-  return { profiling: { stage: "profiling", ...common }, warmup: { stage: "warmup", ...common } };
+  const positions = lanes.map((l) => Math.round(l.snapshot.position * 100)).sort((a, b) => a - b);
+  const distinct = new Set(lanes.map((l) => l.conversation)).size;
+  const notices = [
+    `Agentic replay: ${plural(lanes.length, "lane")} over ${plural(distinct, "trace")}, resumed ` +
+    `${positions[0]}–${positions[positions.length - 1]}% (median ${positions[positions.length >> 1]}%) into them.`,
+  ];
+  if (lanes.length < concurrency) {
+    notices.push(
+      `Only ${lanes.length} of the ${concurrency} lanes could be filled: the other traces have nothing to send ` +
+        "from their sampled start; the load is capped at that many lanes.",
+    );
+  }
+  return { profiling: { stage: "profiling", ...common }, warmup: { stage: "warmup", ...common }, notices };
 }
 
 /** A lane starts at its first live stream's offset from t* (at once when bursting); each stream keeps its offset. */
@@ -216,7 +228,10 @@ export const AGENTIC_REPLAY_STRATEGY = defineLoadStrategy({
   options: [] as const satisfies readonly OptionSpec[],
   selectedBy: ["scenario"],
   reads: AGENTIC_REPLAY_READS,
-  plan: (input) => ({ options: planAgenticReplay(input).profiling }),
+  plan: (input) => {
+    const { profiling, notices } = planAgenticReplay(input);
+    return { options: profiling, notices };
+  },
   ownWarmup(input) {
     const { warmup } = planAgenticReplay({ ...input, phase: "warmup" });
     if (warmup.warm.length === 0) return undefined;

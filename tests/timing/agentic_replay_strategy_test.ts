@@ -168,3 +168,14 @@ Deno.test("system idle cap: without a cap a request sleeps until its own due tim
   await clock.advanceTo(100);
   assert.equal(await due, 100);
 });
+
+Deno.test("agentic replay plan: says where the lanes resumed, and when fewer lanes than asked could be filled", () => {
+  assert.deepEqual(planAgenticReplay(input({})).notices, [
+    "Agentic replay: 2 lanes over 2 traces, resumed 50–50% (median 50%) into them.",
+  ]);
+  const streams: StreamShape[] = [{ id: "empty", turns: [] }, STREAMS[2]];
+  const few = planAgenticReplay({ ...input({}, 2), dataset: { ...DATASET, conversations: 2, streams } });
+  assert.equal(few.profiling.lanes, 2, "the one trace fills both lanes when the other has nothing to send");
+  const none: StreamShape[] = [{ id: "empty", turns: [] }];
+  assert.throws(() => planAgenticReplay({ ...input({}, 2), dataset: { ...DATASET, streams: none } }), InputError);
+});
