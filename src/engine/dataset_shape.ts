@@ -18,7 +18,7 @@ export function datasetShape(conversations: readonly PreparedConversation[], fro
     conversations: roots.length,
     turnCounts,
     fromFile,
-    streams: conversations.map(streamShape),
+    streams: () => conversations.map(streamShape),
   };
 }
 

@@ -137,7 +137,7 @@ export function planAgenticReplay(
   input: StrategyPlanInput,
 ): { profiling: AgenticReplayOptions; warmup: AgenticReplayOptions; notices: string[] } {
   const v = input.values as PlanValues;
-  const streams = input.dataset.streams;
+  const streams = input.dataset.streams?.();
   if (streams === undefined || streams.length === 0) {
     throw new InputError("agentic replay needs a dataset of agent traces (weka_trace); this one has no conversation.");
   }

@@ -128,8 +128,11 @@ export interface DatasetShape {
   readonly turnCounts?: readonly number[];
   /** The dataset came from a file (then one pass over it is the default request count). */
   readonly fromFile: boolean;
-  /** Every conversation (roots and children, dataset order) as trajectory sampling reads it (agentic replay). */
-  readonly streams?: readonly StreamShape[];
+  /**
+   * Every conversation (roots and children, dataset order) as trajectory sampling reads it (agentic replay); built
+   * when asked, as only that mode needs it.
+   */
+  readonly streams?: () => readonly StreamShape[];
 }
 
 /** What a strategy is planned from: the profile's option values for one phase, and the dataset. */

@@ -22,7 +22,7 @@ const DATASET: DatasetShape = {
   totalTurns: 9,
   conversations: 2,
   fromFile: true,
-  streams: STREAMS,
+  streams: () => STREAMS,
 };
 
 function input(values: Record<string, unknown>, concurrency = 2): StrategyPlanInput {
@@ -174,8 +174,8 @@ Deno.test("agentic replay plan: says where the lanes resumed, and when fewer lan
     "Agentic replay: 2 lanes over 2 traces, resumed 50–50% (median 50%) into them.",
   ]);
   const streams: StreamShape[] = [{ id: "empty", turns: [] }, STREAMS[2]];
-  const few = planAgenticReplay({ ...input({}, 2), dataset: { ...DATASET, conversations: 2, streams } });
+  const few = planAgenticReplay({ ...input({}, 2), dataset: { ...DATASET, conversations: 2, streams: () => streams } });
   assert.equal(few.profiling.lanes, 2, "the one trace fills both lanes when the other has nothing to send");
   const none: StreamShape[] = [{ id: "empty", turns: [] }];
-  assert.throws(() => planAgenticReplay({ ...input({}, 2), dataset: { ...DATASET, streams: none } }), InputError);
+  assert.throws(() => planAgenticReplay({ ...input({}, 2), dataset: { ...DATASET, streams: () => none } }), InputError);
 });
