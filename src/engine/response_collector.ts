@@ -10,6 +10,9 @@
 import { type Delta, type EndpointAdapter, type Usage, USAGE_FIELDS } from "../endpoints/endpoint_adapter.ts";
 import type { ServerTiming } from "../endpoints/server_timing.ts";
 
+/** One decoder for every body (a non-streaming `decode` keeps no state between calls). */
+const UTF8 = new TextDecoder();
+
 export class ResponseCollector {
   readonly responseTimes: number[] = [];
   readonly #content = new TextParts();
@@ -80,12 +83,12 @@ export class ResponseCollector {
   /** A complete non-streaming body, received in full at `t`. */
   addBody(body: Uint8Array, t: number): void {
     let json: unknown;
-    const text = new TextDecoder().decode(body);
+    const text = UTF8.decode(body);
     this.raw?.push({ t, text });
     try {
       json = JSON.parse(text);
     } catch {
-      const text = new TextDecoder().decode(body.subarray(0, 200));
+      const text = UTF8.decode(body.subarray(0, 200));
       this.parseError ??= `the response body is not JSON: ${text}`;
       return;
     }

