@@ -15,7 +15,6 @@ import { MetricAccumulator } from "../../src/metrics/metric_accumulator.ts";
 import { RecordLineFormatter } from "../../src/export/jsonl_writer.ts";
 import { LineFileWriter } from "../../src/export/line_file_writer.ts";
 import type { ProcessedRecord } from "../../src/records/request_record.ts";
-import type { RecordMetrics } from "../../src/metrics/metric_def.ts";
 
 function arg(name: string, fallback: string): string {
   const at = Deno.args.indexOf(`--${name}`);
