@@ -1,7 +1,7 @@
 /**
  * CPU per record of what a run does with each finished request once it is back: the metric values (`measure`),
- * folding them into the summary's columns (`fold`), the JSONL line (`format`) and its encoding into the batched
- * file writer (`writeLine`, written to a temporary file). Records are shaped like a 1-token answer against
+ * folding them into the summary's columns (`fold`), the JSONL line as bytes (`format`) and its copy into the
+ * batched file writer (`writeLine`, written to a temporary file). Records are shaped like a 1-token answer against
  * `serve-sim` (non-streaming and streaming, every HTTP trace field set) and a 512-token stream.
  *
  *   deno run -A scripts/bench/record_path_bench.ts [--records 200000] [--rounds 5] [--json]
@@ -113,6 +113,7 @@ async function benchShape(shape: Shape): Promise<Record<string, number[]>> {
   const out: Record<string, number[]> = { measure: [], fold: [], format: [], writeLine: [], total: [] };
   // Cumulative passes (measure; + fold; + format; + writeLine), one record at a time as a run does, so each
   // stage's garbage is collected as in a run; a stage's cost is the difference between two passes.
+  const bytesPath = typeof (formatter as Partial<RecordLineFormatter>).formatInto === "function";
   const pass = async (stages: number): Promise<number> => {
     const acc = new MetricAccumulator(metrics, { timeOriginMs: 1795872225783 });
     const writer = stages >= 4 ? await LineFileWriter.open(path) : undefined;
@@ -123,9 +124,16 @@ async function benchShape(shape: Shape): Promise<Record<string, number[]>> {
       const values = acc.measure(r);
       if (stages >= 2) acc.fold(r, values);
       if (stages >= 3) {
-        const line = formatter.format(r, values);
-        if (writer !== undefined) writer.writeLine(line);
-        else sink += line.length;
+        if (bytesPath) {
+          const line = formatter.formatInto(r, values).bytes();
+          if (writer !== undefined) writer.writeBytes(line);
+          else sink += line.length;
+        } else {
+          // A tree from before lines were built as bytes (for A/B runs against it).
+          const line = (formatter as RecordLineFormatter).format(r, values);
+          if (writer !== undefined) writer.writeLine(line);
+          else sink += line.length;
+        }
       }
     }
     await writer?.close();
