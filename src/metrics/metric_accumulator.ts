@@ -22,7 +22,7 @@ import type {
 import type { ErrorDetails, ErrorSummaryEntry, LiveSnapshot, MetricResult, RunSummary } from "./run_summary.ts";
 import { computeStatsInPlace, type Stats } from "./stats.ts";
 import { errorAdjustedStats } from "./error_adjusted.ts";
-import { SWEEP_METRIC_SPECS, SweepColumns, sweepCurves, sweepMetricStats } from "./sweep_line_metrics.ts";
+import { SWEEP_METRIC_SPECS, SweepColumns, sweepStatsByGroup } from "./sweep_line_metrics.ts";
 
 export interface MetricAccumulatorOptions {
   /** Epoch ms at run-clock 0 (`RunClock.timeOriginMs`), for wall-clock timestamp metrics. @default 0 */
@@ -374,12 +374,12 @@ export class MetricAccumulator {
   /** The time-weighted metrics over the window (`sweep_line_metrics.ts`); none without records. */
   #sweepResults(options: SummarizeOptions): MetricResult[] {
     if (this.#sweep.length === 0) return [];
-    const curves = sweepCurves(this.#sweep.requests(this.#gaps?.view() ?? []));
-    const t = curves.concurrency.times;
+    const gaps = this.#gaps?.view() ?? [];
     const w = options.windowEpochMs;
-    const ws = w !== undefined ? w.start - this.#timeOriginMs : t[0];
-    const we = w !== undefined ? w.end - this.#timeOriginMs : t[t.length - 1];
-    const stats = sweepMetricStats(curves, ws, we);
+    const stats = sweepStatsByGroup(
+      () => this.#sweep.requests(gaps),
+      w === undefined ? undefined : { start: w.start - this.#timeOriginMs, end: w.end - this.#timeOriginMs },
+    );
     return SWEEP_METRIC_SPECS.map((spec) => ({
       tag: spec.tag,
       header: spec.header,
