@@ -7,7 +7,9 @@
  *     [--stall-rate 1] [--stall-ms 4000] [--timeout-s 2] [--workers N] [--out DIR] [--keep]
  *
  * Everything it writes (journal, artifacts, CLI output, audit.json) goes to --out (default a temp directory,
- * removed afterwards unless --keep or the audit fails).
+ * removed afterwards unless --keep or the audit fails). It also samples the CLI's resident memory every second and
+ * prints it over the run with its slope (MiB per minute past the first fifth of the run): memory flat in run length
+ * reads near 0; compare the peaks of a 1-minute and a 30-minute soak (`--minutes 1`, `--minutes 30`).
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -58,8 +60,15 @@ const cliArgs = [
   "--artifact-dir", artifacts, ...workers,
 ];
 const started = Date.now();
-const cli = await new Deno.Command(Deno.execPath(), { args: cliArgs, cwd: out, stdout: "piped", stderr: "piped" })
-  .output();
+const child = new Deno.Command(Deno.execPath(), { args: cliArgs, cwd: out, stdout: "piped", stderr: "piped" }).spawn();
+// The CLI's resident memory every second (Linux): the curve over the run, and its slope.
+const rss: { t: number; mib: number }[] = [];
+const sampler = setInterval(() => {
+  const mib = residentMiB(child.pid);
+  if (mib !== undefined) rss.push({ t: (Date.now() - started) / 1000, mib });
+}, 1000);
+const cli = await child.output();
+clearInterval(sampler);
 const wallS = (Date.now() - started) / 1000;
 await Deno.writeFile(join(out, "cli_stdout.txt"), cli.stdout);
 await Deno.writeFile(join(out, "cli_stderr.txt"), cli.stderr);
@@ -88,6 +97,7 @@ const report = [
   `CLI exit ${cli.code} after ${wallS.toFixed(0)} s; ${client.records} requests, ` +
   `${summaryJson.request_throughput?.avg?.toFixed(1)} req/s, peak RSS ` +
   `${((summaryJson.infermeter?.peak_rss_bytes ?? 0) / 2 ** 20).toFixed(0)} MiB`,
+  rssReport(rss, minutes * 60),
   "",
   "| Check | Values | |",
   "| --- | --- | --- |",
@@ -96,13 +106,52 @@ const report = [
   balanced ? "AUDIT BALANCED" : `AUDIT FAILED${exitOk ? "" : ` (CLI exit ${cli.code})`}`,
 ].join("\n");
 console.log(report);
-await Deno.writeTextFile(join(out, "audit.json"), JSON.stringify({ server: server.side, client, summary, lines }));
+await Deno.writeTextFile(join(out, "audit.json"), JSON.stringify({ server: server.side, client, summary, lines, rss }));
 if (!balanced || Deno.args.includes("--keep") || Deno.args.includes("--out")) {
   console.error(`soak: output kept in ${out}`);
 } else {
   await Deno.remove(out, { recursive: true });
 }
 Deno.exit(balanced ? 0 : 1);
+
+/** VmRSS of a process in MiB, or undefined where /proc cannot tell. */
+function residentMiB(pid: number): number | undefined {
+  try {
+    const kb = /^VmRSS:\s+(\d+) kB$/m.exec(Deno.readTextFileSync(`/proc/${pid}/status`))?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Resident memory over the run: the samples at each tenth of it, the peak while measuring and after, and the slope
+ * of a least-squares line over the measuring part past its first fifth (start-up and the heap's first growth left
+ * out), in MiB per minute: flat in run length reads near 0.
+ */
+function rssReport(samples: readonly { t: number; mib: number }[], runSec: number): string {
+  if (samples.length < 3) return "RSS: not sampled (needs Linux /proc)";
+  const during = samples.filter((s) => s.t <= runSec);
+  const fit = during.filter((s) => s.t >= runSec / 5);
+  let slope = NaN;
+  if (fit.length >= 3) {
+    const n = fit.length;
+    const mt = fit.reduce((a, s) => a + s.t, 0) / n;
+    const mm = fit.reduce((a, s) => a + s.mib, 0) / n;
+    const sxy = fit.reduce((a, s) => a + (s.t - mt) * (s.mib - mm), 0);
+    const sxx = fit.reduce((a, s) => a + (s.t - mt) ** 2, 0);
+    slope = sxx > 0 ? 60 * sxy / sxx : NaN;
+  }
+  const peak = (xs: readonly { mib: number }[]) => xs.reduce((a, s) => Math.max(a, s.mib), 0);
+  const at = Array.from({ length: 10 }, (_, k) => {
+    const t = (runSec * (k + 1)) / 10;
+    const s = during.reduce((best, x) => Math.abs(x.t - t) < Math.abs(best.t - t) ? x : best, during[0]);
+    return `${s.t.toFixed(0)} s ${s.mib.toFixed(0)}`;
+  });
+  return `RSS MiB: ${at.join(", ")}; peak while measuring ${peak(during).toFixed(0)}, overall ${
+    peak(samples).toFixed(0)
+  } (after the run: results written); slope past the first fifth ${slope.toFixed(2)} MiB/min`;
+}
 
 async function serverSide(text: string, path: string): Promise<{ side: ServerSide; ids: Set<string> }> {
   const byStatus: Record<string, number> = {};
