@@ -7,7 +7,7 @@
  *   deno run -A scripts/bench/record_path_bench.ts [--records 200000] [--rounds 5] [--json]
  *
  * Each stage runs on its own over the same records, `rounds` times, and the median CPU µs per record is
- * printed with the spread (min–max); the thread's CPU time is read from `/proc/thread-self/stat` where it exists
+ * printed with the spread (min–max), with the bytes the summary's columns keep per record (`retainedB`); the thread's CPU time is read from `/proc/thread-self/stat` where it exists
  * (wall time elsewhere). A ratio between two trees is read by running it in each (same hour, interleaved).
  */
 import { METRIC_REGISTRY } from "../../src/metrics/metric_registry.ts";
@@ -110,9 +110,10 @@ async function benchShape(shape: Shape): Promise<Record<string, number[]>> {
   const records = Array.from({ length: n }, (_, i) => record(i, shape));
   const formatter = new RecordLineFormatter({ metrics, timeOriginMs: 1795872225783, withWarmup: true });
   const path = await Deno.makeTempFile({ prefix: "record-path-bench-" });
-  const out: Record<string, number[]> = { measure: [], fold: [], format: [], writeLine: [], total: [] };
+  const out: Record<string, number[]> = { measure: [], fold: [], format: [], writeLine: [], total: [], retainedB: [] };
   // Cumulative passes (measure; + fold; + format; + writeLine), one record at a time as a run does, so each
   // stage's garbage is collected as in a run; a stage's cost is the difference between two passes.
+  let retained = 0;
   const bytesPath = typeof (formatter as Partial<RecordLineFormatter>).formatInto === "function";
   const pass = async (stages: number): Promise<number> => {
     const acc = new MetricAccumulator(metrics, { timeOriginMs: 1795872225783 });
@@ -138,6 +139,7 @@ async function benchShape(shape: Shape): Promise<Record<string, number[]>> {
     }
     await writer?.close();
     if (sink < 0) console.log(sink);
+    if (stages === 2) retained = acc.retainedBytes() / n;
     return 1000 * (threadCpuMs() - t0) / n;
   };
   try {
@@ -149,6 +151,7 @@ async function benchShape(shape: Shape): Promise<Record<string, number[]>> {
       out.format.push(cum[2] - cum[1]);
       out.writeLine.push(cum[3] - cum[2]);
       out.total.push(cum[3]);
+      out.retainedB.push(retained);
     }
   } finally {
     await Deno.remove(path).catch(() => {});

@@ -259,9 +259,8 @@ export class MetricAccumulator {
   recentPercentiles(tag: string, window = 2000): { p50: number; p90: number; p99: number } | undefined {
     const slot = this.#okRecord.find((s) => s.def.tag === tag);
     if (slot === undefined || slot.def.flags.list) return undefined;
-    const all = slot.column.view();
-    if (all.length === 0) return undefined;
-    const recent = Float64Array.from(all.subarray(Math.max(0, all.length - window))).sort();
+    if (slot.column.length === 0) return undefined;
+    const recent = slot.column.tail(window).sort();
     const at = (q: number) => recent[Math.min(recent.length - 1, Math.floor(q * recent.length))];
     return { p50: at(0.5), p90: at(0.9), p99: at(0.99) };
   }
