@@ -7,7 +7,7 @@ import { isHelpRequest, parseProfileArgs, profileHelp } from "../config/parse_pr
 import { Logger, STDERR_SINK } from "../ui/logger.ts";
 import { runProfileRun } from "../run/profile_run.ts";
 import { InputError } from "../base/input_error.ts";
-import { type MultiRunEnd, type ParsedPoint, runMultiProfile } from "../run/sweep.ts";
+import type { MultiRunEnd, ParsedPoint } from "../run/sweep.ts";
 import { planSweep, type SweepPlan } from "../run/sweep_plan.ts";
 import { EXIT, type ExitCode } from "./exit_codes.ts";
 import { PROFILE_EXIT } from "./profile_exit.ts";
@@ -59,6 +59,8 @@ export async function runProfile(args: string[], options: RunProfileOptions = {}
   try {
     const run = { logger, isTty, stop: options.signal ?? signals?.signal };
     if (plan.parameters.length > 0 || parsed.config.numProfileRuns > 1) {
+      // Sweeps and repeated runs load their modules (and the sweep report's) only when asked for.
+      const { runMultiProfile } = await import("../run/sweep.ts");
       return MULTI_EXIT_OF[(await runMultiProfile(plan, points, run)).end];
     }
     const outcome = await runProfileRun(parsed, run);
