@@ -189,6 +189,11 @@ export interface EndpointAdapter extends RegistryEntry {
   isStreamEnd?(data: string): boolean;
   /** Parse a complete non-streaming JSON body. */
   parseBody(json: unknown): Delta;
+  /**
+   * The body text as `parseBody` needs it parsed, when that is less than all of it (embeddings: the vectors' numbers
+   * are checked, not converted). Must keep every error `JSON.parse` would raise. Absent: the whole text is parsed.
+   */
+  bodyForParse?(text: string): string;
   /** The text whose token count is this turn's input sequence length (ISL). */
   inputText(turn: Turn, ctx: Pick<BuildContext, "systemMessage">): string;
   /**

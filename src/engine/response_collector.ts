@@ -32,10 +32,12 @@ export class ResponseCollector {
   readonly raw: { t: number; text: string }[] | undefined;
 
   readonly #isStreamEnd: ((data: string) => boolean) | undefined;
+  readonly #bodyForParse: ((text: string) => string) | undefined;
 
   constructor(adapter: EndpointAdapter, keepRaw = false) {
     this.#adapter = adapter;
     this.#isStreamEnd = adapter.isStreamEnd?.bind(adapter);
+    this.#bodyForParse = adapter.bodyForParse?.bind(adapter);
     this.raw = keepRaw ? [] : undefined;
   }
 
@@ -86,7 +88,7 @@ export class ResponseCollector {
     const text = UTF8.decode(body);
     this.raw?.push({ t, text });
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(this.#bodyForParse === undefined ? text : this.#bodyForParse(text));
     } catch {
       const text = UTF8.decode(body.subarray(0, 200));
       this.parseError ??= `the response body is not JSON: ${text}`;
