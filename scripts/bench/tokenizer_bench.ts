@@ -13,6 +13,7 @@ import { WorkerTokenCounter } from "../../src/tokenizer/token_counter.ts";
 import { PromptSynthesizer } from "../../src/dataset/prompt_synthesizer.ts";
 import { SeededRandom } from "../../src/base/seeded_random.ts";
 import { DEFAULT_CORPUS } from "../../src/dataset/default_corpus.ts";
+import { measureLongAnswers } from "./long_answer_bench.ts";
 
 const seconds = Number(Deno.args[0] ?? 1);
 
@@ -150,48 +151,10 @@ row(
 counter.close();
 
 // --- long answers ------------------------------------------------------------------------------------------------
-// MB of text (UTF-16 code units, as the answer's string holds them) per second of this thread's CPU, and the wall time
-// of a 64 MiB answer through the counting Worker (what the end of a run waits for).
-function threadCpuSec(): number {
-  try {
-    const stat = Deno.readTextFileSync("/proc/thread-self/stat");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return performance.now() / 1000;
-  }
-}
 console.log("\nlong answers (one text each, MB of text per CPU-second of this thread; target ≥ 30):");
-const lcg = (seed: number) => () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff);
-const cjkNext = lcg(7);
-const letterNext = lcg(11);
-const longTexts: [string, string][] = [
-  ["the bundled corpus, repeated to 64 MiB", DEFAULT_CORPUS.repeat(Math.ceil((64 << 20) / DEFAULT_CORPUS.length))],
-  ["one letter x 64 Mi", "a".repeat(64 << 20)],
-  ["a space x 64 Mi", " ".repeat(64 << 20)],
-  ["'ha' x 16 Mi", "ha".repeat(16 << 20)],
-  [
-    "random CJK ideographs, no spaces, 2 Mi",
-    Array.from({ length: 2 << 20 }, () => String.fromCharCode(0x4e00 + cjkNext() % 2000)).join(""),
-  ],
-  [
-    "random letters, no spaces, 4 Mi",
-    Array.from({ length: 4 << 20 }, () => "abcdefghijklmnopqrstuvwxyz"[(letterNext() >> 8) % 26]).join(""),
-  ],
-];
-const longTokenizer = new BpeTokenizer({ name: "long", ranks, pattern: o200k.pat_str });
-for (const [label, text] of longTexts) {
-  const c0 = threadCpuSec();
-  const tokens = longTokenizer.count(text);
-  const sec = Math.max(threadCpuSec() - c0, 0.01);
-  row(`${label} (${tokens} tokens)`, `${(text.length / 1e6 / sec).toFixed(1)} MB/s (${sec.toFixed(2)} s CPU)`);
+const long = await measureLongAnswers();
+for (const r of long.rows) {
+  row(`${r.label} (${r.tokens} tokens)`, `${r.mbPerCpuSec.toFixed(1)} MB/s (${r.cpuSec.toFixed(2)} s CPU)`);
 }
-const bigCounter = new WorkerTokenCounter("builtin");
-await bigCounter.ready;
-for (const [label, text] of longTexts.slice(0, 3)) {
-  t0 = performance.now();
-  await bigCounter.count([text]);
-  row(`through the Worker: ${label}`, `${((performance.now() - t0) / 1000).toFixed(2)} s wall (target ≤ 3 s)`);
-}
-bigCounter.close();
+for (const r of long.worker) row(`through the Worker: ${r.label}`, `${r.wallSec.toFixed(2)} s wall (target ≤ 3 s)`);
 console.log(`(load average ${Deno.loadavg().map((x) => x.toFixed(1)).join(" ")})`);
