@@ -23,6 +23,10 @@ export interface BenchOptions {
   readonly calibrate: boolean;
   /** Seconds per calibrate level; undefined: calibrate's own default. */
   readonly calibrateDurationSec?: number;
+  /** Token counting of long answers and the bundle's start-up, judged with the other targets. */
+  readonly extras: boolean;
+  /** An AIPerf virtual environment to use as it is (e.g. one holding AIPerf 0.13) instead of .bench/aiperf-venv. */
+  readonly aiperfVenv?: string;
   readonly help: boolean;
 }
 
@@ -47,6 +51,8 @@ Options:
   --no-pin                do not pin processes to cores
   --no-install            do not apt-get install wrk or pip install aiperf when missing
   --no-calibrate          skip 'infermeter calibrate'
+  --no-extras             skip token counting of long answers and the bundle's start-up (skipped with --quick)
+  --aiperf-venv <dir>     use the AIPerf installed in this virtual environment (e.g. AIPerf 0.13's) as it is
   --accuracy              only the timing accuracy at many streams (scripts/bench/accuracy_bench.ts):
                           calibrate --streams 256,1000,2000 --itl 13 --workers auto on >= 16 cores, scaled
                           levels (and said so) on smaller hosts; [--streams a,b,c] [--duration s]
@@ -67,6 +73,8 @@ export function parseBenchOptions(args: readonly string[], repoRoot: string): Be
   let install = true;
   let calibrate = true;
   let calibrateDuration: number | undefined;
+  let extras = true;
+  let aiperfVenv: string | undefined;
   let help = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -111,6 +119,12 @@ export function parseBenchOptions(args: readonly string[], repoRoot: string): Be
       case "--no-calibrate":
         calibrate = false;
         break;
+      case "--no-extras":
+        extras = false;
+        break;
+      case "--aiperf-venv":
+        aiperfVenv = value();
+        break;
       case "--calibrate-duration":
         calibrateDuration = positive(arg, value());
         break;
@@ -133,6 +147,8 @@ export function parseBenchOptions(args: readonly string[], repoRoot: string): Be
     install,
     calibrate,
     calibrateDurationSec: calibrateDuration ?? (quick ? 3 : undefined),
+    extras: extras && !quick,
+    aiperfVenv,
     help,
   };
 }

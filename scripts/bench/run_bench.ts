@@ -3,7 +3,8 @@
  * `serve-sim --fast` instance.
  *
  *   deno run -A scripts/bench/run_bench.ts [--quick] [--duration 5] [--scenarios sse-c64,...|all]
- *       [--clients ours,wrk,aiperf] [--keep] [--no-pin] [--no-install] [--no-calibrate] [--out path]
+ *       [--clients ours,wrk,aiperf] [--keep] [--no-pin] [--no-install] [--no-calibrate] [--no-extras]
+ *       [--aiperf-venv DIR] [--out path]
  *
  * Per scenario it runs, one after the other: ours (`infermeter profile` as a subprocess, real exports), wrk (POSTs
  * the same body, no SSE parsing: the ceiling) and AIPerf (`pip install aiperf` into .bench/aiperf-venv; skipped
@@ -18,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import type { ClientName, ClientResult, JsonValue, ResponseShape, Scenario, ScenarioResult } from "./bench_types.ts";
 import { type BenchOptions, parseBenchOptions, USAGE } from "./bench_options.ts";
 import { pickScenarios, requestBody } from "./bench_scenarios.ts";
-import { delay, hasGnuTime, installExitHandlers, interruptedBy, killAllChildren } from "./child_runner.ts";
+import { delay, hasGnuTime, installExitHandlers, interruptedBy, killAllChildren, pinned } from "./child_runner.ts";
 import type { ClientContext, OtherLoad } from "./client_context.ts";
 import { CoreMonitor } from "./core_monitor.ts";
 import { TreeMonitor } from "./tree_monitor.ts";
@@ -34,6 +35,8 @@ import { renderScenarioTable, renderVerdict, verdict, type VerdictLine } from ".
 import { asCalibrationReport, calibrationVerdict } from "./calibration_verdict.ts";
 import { renderReport } from "../../src/calibrate/render_report.ts";
 import { runCalibrate } from "./calibrate_step.ts";
+import { costVerdict } from "./target_verdict.ts";
+import type { LongAnswerResults } from "./long_answer_bench.ts";
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const BENCH_DIR = join(REPO_ROOT, ".bench");
@@ -55,7 +58,7 @@ interface Tools {
 async function setupTools(options: BenchOptions): Promise<Tools> {
   const [wrk, aiperf] = await Promise.all([
     options.clients.includes("wrk") ? setupWrk(options.install) : undefined,
-    options.clients.includes("aiperf") ? setupAiperf(BENCH_DIR, options.install) : undefined,
+    options.clients.includes("aiperf") ? setupAiperf(BENCH_DIR, options.install, options.aiperfVenv) : undefined,
   ]);
   if (wrk && !wrk.ok) log(`wrk: ${wrk.reason}`);
   if (aiperf && !aiperf.ok) log(`aiperf: ${aiperf.reason}`);
@@ -74,6 +77,7 @@ async function runClient(client: ClientName, ctx: ClientContext, tools: Tools): 
         return await runOurs(ctx);
       case "wrk":
         if (!tools.wrk) return skipped(client, "not selected");
+        if ((ctx.scenario.endpointType ?? "chat") !== "chat") return skipped(client, "wrk posts the chat body only");
         return tools.wrk.ok ? await runWrk(ctx, tools.wrk.value) : skipped(client, tools.wrk.reason);
       case "aiperf":
         if (!tools.aiperf) return skipped(client, "not selected");
@@ -125,10 +129,12 @@ async function runScenario(
 ): Promise<ScenarioResult> {
   const body = requestBody(scenario, MODEL);
   let response: ResponseShape | undefined;
-  try {
-    response = await sampleResponse(server.url, body, scenario.streaming);
-  } catch (err) {
-    log(`${scenario.id}: sample request failed: ${(err as Error).message}`);
+  if ((scenario.endpointType ?? "chat") === "chat") {
+    try {
+      response = await sampleResponse(server.url, body, scenario.streaming);
+    } catch (err) {
+      log(`${scenario.id}: sample request failed: ${(err as Error).message}`);
+    }
   }
   const clients: ClientResult[] = [];
   for (const client of options.clients) {
@@ -229,11 +235,14 @@ async function main(args: readonly string[]): Promise<number> {
     await killAllChildren();
   }
 
+  const extras = options.extras && interruptedBy() === undefined
+    ? await runExtras(layout.client)
+    : { longAnswers: undefined, startup: undefined };
   console.log("");
   for (const r of results) console.log(renderScenarioTable(r) + "\n");
   const calibration = asCalibrationReport(calibrate?.output);
   if (calibration) console.log(renderReport(calibration) + "\n");
-  const lines = [...verdict(results), ...timingVerdict(calibrate)];
+  const lines = [...verdict(results), ...timingVerdict(calibrate), ...costVerdict(results, extras)];
   console.log(renderVerdict(lines));
   console.log(
     "\nRatios in parentheses are this client ÷ ours, measured in the same run against the same server. " +
@@ -267,6 +276,8 @@ async function main(args: readonly string[]): Promise<number> {
       gnu_time: hasGnuTime(),
     },
     calibrate: calibrate ?? calibrateNote,
+    long_answers: (extras.longAnswers ?? null) as unknown as JsonValue,
+    startup: (extras.startup ?? null) as unknown as JsonValue,
     scenarios: results,
     verdict: lines,
     artifacts: options.keep ? workRoot : null,
@@ -277,6 +288,43 @@ async function main(args: readonly string[]): Promise<number> {
   else await Deno.remove(workRoot, { recursive: true }).catch(() => {});
   console.log(`\nResults: ${options.outPath}`);
   return interrupted === "SIGINT" ? 130 : interrupted === "SIGTERM" ? 143 : 0;
+}
+
+/**
+ * The measurements beside the clients': token counting of long answers (a child on the client core), and the
+ * bundle's first request when `dist/infermeter.js` is built (`startup_bench.ts --only bundle`, 5 runs).
+ */
+async function runExtras(
+  clientCores: string | undefined,
+): Promise<{ longAnswers?: LongAnswerResults; startup?: { medianMs: number; runs: number } }> {
+  const child = async (script: string, args: string[]): Promise<unknown> => {
+    const argv = pinned([Deno.execPath(), "run", "-A", join(REPO_ROOT, "scripts/bench", script), ...args], clientCores);
+    const out = await new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" }).output();
+    if (!out.success) throw new Error(`${script}: ${new TextDecoder().decode(out.stderr).slice(-400)}`);
+    const text = new TextDecoder().decode(out.stdout).trim();
+    return JSON.parse(text.slice(text.indexOf("{")));
+  };
+  let longAnswers: LongAnswerResults | undefined;
+  try {
+    log("token counting of long answers (long_answer_bench.ts)…");
+    longAnswers = await child("long_answer_bench.ts", ["--json"]) as LongAnswerResults;
+  } catch (err) {
+    log(`long answers: ${(err as Error).message}`);
+  }
+  let startup: { medianMs: number; runs: number } | undefined;
+  try {
+    Deno.statSync(join(REPO_ROOT, "dist", "infermeter.js"));
+    log("the bundle's start-up (startup_bench.ts --only bundle)…");
+    const r = await child("startup_bench.ts", ["--json", "--runs", "5", "--only", "bundle"]) as {
+      runs: number;
+      results: Record<string, { median: number }>;
+    };
+    const warm = r.results["bundle first request, warm table cache"];
+    if (warm !== undefined) startup = { medianMs: warm.median, runs: r.runs };
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) log(`start-up: ${(err as Error).message}`);
+  }
+  return { longAnswers, startup };
 }
 
 /** The accuracy targets judged on calibrate's report; a failed calibrate run is a failed line, a skipped one none. */

@@ -64,8 +64,10 @@ async function findPython(): Promise<string | undefined> {
   return undefined;
 }
 
-export async function setupAiperf(benchDir: string, install: boolean): Promise<Tool<AiperfTool>> {
-  const venv = `${benchDir}/aiperf-venv`;
+/** AIPerf from `.bench/aiperf-venv` (installed there when missing and allowed), or from `venv` as it is. */
+export async function setupAiperf(benchDir: string, install: boolean, venvDir?: string): Promise<Tool<AiperfTool>> {
+  const venv = venvDir ?? `${benchDir}/aiperf-venv`;
+  if (venvDir !== undefined) install = false;
   const python = `${venv}/bin/python`;
   const aiperf = `${venv}/bin/aiperf`;
   const versionOf = async () => {
