@@ -38,6 +38,13 @@ const NOTES: Readonly<Record<string, string>> = {
   "--request-rate-series": "same points file and 100 ms steps; arrivals keep their pattern by a change of time " +
     "instead of a rate reset every step",
   "--transport": "HTTP/1.1 on raw sockets (TLS for https), not aiohttp",
+  "--search-recipe": "prefill-ttft-curve and decode-itl-curve not built; the Bayesian-optimized recipes find the " +
+    "SLA boundary by the smooth-isotonic (or --search-style) search and answer its best feasible probe",
+  "--search-style": "bo and optuna not built; a probe is repeated only when its verdict is within noise (AIPerf: " +
+    "every monotonic probe until two verdicts agree)",
+  "--search-sla": "needs --search-recipe (the --search-space search is not built); enough alone for " +
+    "max-concurrency-under-sla",
+  "--concurrency-steps": "also the step count of --search-style grid (AIPerf: always 8)",
   "--tokenizer-revision": "a snapshot of the local Hugging Face cache (a ref, a commit or its prefix); never " +
     "downloaded",
   "--tokenizer": "read from a path or the local Hugging Face cache; never downloaded",
@@ -47,6 +54,16 @@ const NOTES: Readonly<Record<string, string>> = {
   "--image-source-sampling": "noise images are each new, so the sampling changes nothing",
   "--ui-type": "default `simple` on a terminal (AIPerf: `dashboard`), `none` otherwise",
   "--request-count": "without a bound a file dataset is sent once (AIPerf: 10 requests)",
+  "--custom-dataset-type": "baseten_trace reads Parquet, not Arrow IPC (the error gives the one-line conversion)",
+  "--replay-speedup": "the --fixed-schedule-*-offset window applies to sped-up times (AIPerf: to recorded ones)",
+  "--stream": "several domains comma-separated or repeated (AIPerf: space-separated)",
+  "--otel-url": "OTLP/HTTP protobuf by default, or JSON (--otel-protocol); no telemetry.sdk.* resource attributes " +
+    "and service.name infermeter (docs/tracking_export.md)",
+  "--mlflow-tracking-uri": "an http(s) tracking server only (AIPerf's Python client also writes file stores and " +
+    "databases)",
+  "--mlflow-tag": "key:value as written, repeatable (AIPerf 0.13 wants two words after the flag)",
+  "--mlflow-run-name": "default infermeter-<benchmark id[:8]> (AIPerf's live run gets a random server name)",
+  "--wandb-run-name": "default infermeter-<benchmark id[:8]> (AIPerf: aiperf-<benchmark id[:8]>)",
 };
 
 function keyed(spec: OptionSpec): string | undefined {

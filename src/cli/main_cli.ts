@@ -24,6 +24,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "Measure the timing error the client adds, against a server with known, paced latencies.",
     run: async (args) => (await import("./calibrate.ts")).runCalibrate(args),
   },
+  replay: {
+    summary: "Send a run bundle's requests again (profile --bundle): same bodies, sessions and schedule.",
+    run: async (args) => (await import("./replay.ts")).runReplay(args),
+  },
   compare: {
     summary: "Compare runs' statistics side by side; --fail-on thresholds for CI.",
     run: async (args) => (await import("./compare.ts")).runCompare(args),
@@ -48,9 +52,42 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "Run a profile from the pods of a Kubernetes Indexed Job (generate the manifests, or run and merge).",
     run: async (args) => (await import("./kube.ts")).runKube(args),
   },
+  chat: {
+    summary: "Chat with a server one message at a time, printing each reply's TTFT, tokens/s and ITL.",
+    run: async (args) => (await import("./chat.ts")).runChat(args),
+  },
+  analyze: {
+    summary: "Views of a finished run: session swim lanes (PNG), the messages each turn sent (HTML).",
+    run: async (args) => (await import("./analyze.ts")).runAnalyze(args),
+  },
+  "analyze-trace": {
+    summary: "Analyze a Mooncake trace: ISL/OSL distributions, shared prefixes, theoretical cache hit rates.",
+    run: async (args) => (await import("./analyze_trace.ts")).runAnalyzeTrace(args),
+  },
+  validate: {
+    summary: "Check that a file is a valid artifact (mooncake-trace) before a run uses it.",
+    run: async (args) => (await import("./validate.ts")).runValidate(args),
+  },
+  plugins: {
+    summary: "List the endpoint types, dataset types, load strategies, outputs and metrics infermeter is built from.",
+    run: async (args) => (await import("./plugins.ts")).runPlugins(args),
+  },
   demo: {
     summary: "Start the simulated server, profile it, print the results and stop it.",
     run: async (args) => (await import("./demo.ts")).runDemo(args),
+  },
+};
+
+/** AIPerf 0.13 commands infermeter does not have yet: named, they say what they are and what to do instead. */
+const NOT_BUILT: Readonly<Record<string, { readonly what: string; readonly instead: string }>> = {
+  synthesize: {
+    what: "AIPerf's agentic-code dataset synthesis",
+    instead: "write a mooncake_trace file (check it with 'infermeter validate mooncake-trace') or replay a recorded " +
+      "trace",
+  },
+  "speed-bench-report": {
+    what: "the SPEED-Bench acceptance matrix, from speculative-decoding statistics infermeter does not record yet",
+    instead: "run each speed_bench_* type and compare the runs with 'infermeter compare'",
   },
 };
 
@@ -83,6 +120,11 @@ export async function runCli(args: readonly string[]): Promise<number> {
     return EXIT.OK;
   }
   const command = COMMANDS[first];
+  if (!command && Object.hasOwn(NOT_BUILT, first)) {
+    const { what, instead } = NOT_BUILT[first];
+    console.error(`error: 'infermeter ${first}' (${what}) is not built yet; ${instead}.`);
+    return EXIT.USAGE;
+  }
   if (!command) {
     const hint = didYouMeanHint(first, Object.keys(COMMANDS));
     console.error(`error: unknown command '${first}';${hint} Run 'infermeter --help' for the commands.`);

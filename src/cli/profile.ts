@@ -8,7 +8,10 @@ import { Logger, STDERR_SINK } from "../ui/logger.ts";
 import { runProfileRun } from "../run/profile_run.ts";
 import { InputError } from "../base/input_error.ts";
 import type { MultiRunEnd, ParsedPoint } from "../run/sweep.ts";
-import { planSweep, type SweepPlan } from "../run/sweep_plan.ts";
+import { planSweep, type SweepPlan, withOptionValues } from "../run/sweep_plan.ts";
+import { expandSearchRecipe, type SearchSpec } from "../config/search_recipes.ts";
+import type { OptionKey } from "../config/option_table.ts";
+import type { ProbeValues, SearchEnd } from "../run/search/run_search.ts";
 import { EXIT, type ExitCode } from "./exit_codes.ts";
 import { PROFILE_EXIT } from "./profile_exit.ts";
 
@@ -25,6 +28,14 @@ const MULTI_EXIT_OF: Readonly<Record<MultiRunEnd, ExitCode>> = {
   cancelled: EXIT.INTERRUPTED,
 };
 
+/** A search answers even when its highest probes fail: only no probe at all, or an unreachable server, fails it. */
+const SEARCH_EXIT_OF: Readonly<Record<SearchEnd, ExitCode>> = {
+  completed: EXIT.OK,
+  all_failed: EXIT.REQUESTS_FAILED,
+  unreachable: EXIT.UNREACHABLE,
+  cancelled: EXIT.INTERRUPTED,
+};
+
 export async function runProfile(args: string[], options: RunProfileOptions = {}): Promise<number> {
   if (isHelpRequest(args)) {
     console.log(profileHelp({ argv: args }));
@@ -33,18 +44,17 @@ export async function runProfile(args: string[], options: RunProfileOptions = {}
   const isTty = Deno.stderr.isTerminal();
   let plan: SweepPlan;
   let points: ParsedPoint[];
+  let search: SearchSpec | undefined;
+  const io = { env: Deno.env.toObject(), readTextFile: Deno.readTextFileSync, isTty };
   try {
     // List values (--concurrency 1,4,16) make a sweep; every point is parsed before anything is sent.
     plan = planSweep(args);
     points = [];
     for (const point of plan.points) {
-      const parsed = await parseProfileArgs([...point.args], {
-        env: Deno.env.toObject(),
-        readTextFile: Deno.readTextFileSync,
-        isTty,
-      });
+      const parsed = await parseProfileArgs([...point.args], io);
       points.push({ label: point.label, values: point.values, parsed });
     }
+    search = expandSearchRecipe(points[0].parsed.config, searchConcurrencies(plan, points[0].parsed.config));
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`error: ${err.message}`);
@@ -58,6 +68,13 @@ export async function runProfile(args: string[], options: RunProfileOptions = {}
   const signals = options.signal === undefined ? interruptSignal() : undefined;
   try {
     const run = { logger, isTty, stop: options.signal ?? signals?.signal };
+    if (search !== undefined) {
+      const spec = search;
+      const parseProbe = (v: ProbeValues) => parseProfileArgs(withOptionValues(args, probeOptions(spec, v)), io);
+      // Searches load their modules (the sweep's and its report's) only when asked for.
+      const { runSearch } = await import("../run/search/run_search.ts");
+      return SEARCH_EXIT_OF[(await runSearch({ spec, parsed, parseProbe }, run)).end];
+    }
     if (plan.parameters.length > 0 || parsed.config.numProfileRuns > 1) {
       // Sweeps and repeated runs load their modules (and the sweep report's) only when asked for.
       const { runMultiProfile } = await import("../run/sweep.ts");
@@ -76,6 +93,38 @@ export async function runProfile(args: string[], options: RunProfileOptions = {}
   } finally {
     signals?.dispose();
   }
+}
+
+/**
+ * The concurrency list a recipe may take (pareto-sweep's `--concurrency 1,4,16`); any other list beside a recipe is a
+ * usage error, since the recipe chooses the load itself.
+ */
+function searchConcurrencies(
+  plan: SweepPlan,
+  config: { readonly searchRecipe?: string },
+): readonly number[] | undefined {
+  if (config.searchRecipe === undefined || plan.parameters.length === 0) return undefined;
+  const list = plan.parameters[0];
+  if (config.searchRecipe === "pareto-sweep" && plan.parameters.length === 1 && list.name === "concurrency") {
+    return list.values;
+  }
+  throw new ConfigError([
+    `--search-recipe ${config.searchRecipe} chooses the load itself; ${
+      plan.parameters.map((p) => `${p.flag} ${p.values.join(",")}`).join(" and ")
+    } would make a sweep of its own: give one value or drop it` +
+    (config.searchRecipe === "pareto-sweep" ? " (pareto-sweep takes a --concurrency list only)." : "."),
+  ]);
+}
+
+/** The options one probe sets: its load, its shape, and the goodput recipe's per-request SLOs. */
+function probeOptions(spec: SearchSpec, v: ProbeValues): { key: OptionKey; value: string }[] {
+  const set: { key: OptionKey; value: string }[] = [{ key: "concurrency", value: String(v.concurrency) }];
+  if (v.isl !== undefined) set.push({ key: "syntheticInputTokensMean", value: String(v.isl) });
+  if (v.osl !== undefined) set.push({ key: "outputTokensMean", value: String(v.osl) });
+  if (spec.slos !== undefined) {
+    set.push({ key: "goodput", value: spec.slos.map((s) => `${s.tag}:${s.value}`).join(" ") });
+  }
+  return set;
 }
 
 /**

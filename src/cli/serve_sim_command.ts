@@ -356,9 +356,12 @@ export const SERVE_SIM_COMMAND: Command<typeof SERVE_SIM_OPTIONS> = defineComman
  */
 function routeList(): string {
   const posts = SIM_ROUTES.entries().flatMap((r) => r.paths).map((p) => `POST ${p}`);
+  // A route that answers with jobs is polled, and its finished job's content fetched, under its own path.
+  const jobs = SIM_ROUTES.entries().filter((r) => r.jobs !== undefined).flatMap((r) => r.paths)
+    .flatMap((p) => [`GET ${p}/:id`, `GET ${p}/:id/content`]);
   const own = SIM_APP_ROUTES.map((r) => `${r.method} ${r.path}${r.note ? ` (${r.note})` : ""}`);
   const info = SERVER_INFO_ROUTES.map((r) => `${r.method} ${r.path}`);
-  const words = [...posts, ...own, ...info].join(", ").split(" ");
+  const words = [...posts, ...jobs, ...own, ...info].join(", ").split(" ");
   const lines: string[] = [];
   let line = "";
   for (const word of words) {

@@ -47,6 +47,13 @@ export interface Turn {
    */
   readonly inputTokens?: number;
   /**
+   * Messages sent as written (captured traffic: role, content parts, tool calls, tool results), in place of the user
+   * message built from `texts`; `texts` then holds their text, for the ISL. Only chat-style APIs take them.
+   */
+  readonly messages?: readonly Readonly<Record<string, unknown>>[];
+  /** Tool definitions sent with `messages`, as written. */
+  readonly tools?: readonly unknown[];
+  /**
    * A complete request body, sent byte for byte as written (raw_payload, inputs_json, a trace's `payload`): the
    * endpoint builds nothing, `--extra-inputs` are not merged, and `texts` are unused.
    */

@@ -46,9 +46,10 @@ export interface DatasetLoader extends RegistryEntry {
   describe?(dataset: Dataset): string;
   /**
    * Whether the first non-empty record of a file (already JSON-parsed) looks like this format. Structural only:
-   * a record this accepts may still fail `load()` with a precise error.
+   * a record this accepts may still fail `load()` with a precise error. `path` is the file's, for a format known by
+   * its file name too (SPEED-Bench splits).
    */
-  canLoad(firstRecord: unknown): boolean;
+  canLoad(firstRecord: unknown, path?: string): boolean;
   /**
    * Whether a directory given as `--input-file` holds this format; absent when the format reads files only.
    */

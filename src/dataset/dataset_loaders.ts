@@ -13,6 +13,10 @@ import { rawPayloadLoader } from "./raw_payload_loader.ts";
 import { inputsJsonLoader } from "./inputs_json_loader.ts";
 import { bailianTraceLoader } from "./bailian_trace_loader.ts";
 import { burstGptLoader } from "./burst_gpt_loader.ts";
+import { runBundleLoader } from "./run_bundle_loader.ts";
+import { SPEED_BENCH_LOADERS } from "./speed_bench_loader.ts";
+import { sageMakerCaptureLoader } from "./sagemaker_capture_loader.ts";
+import { basetenTraceLoader } from "./baseten_trace_loader.ts";
 
 const LOADER_LIST = [
   singleTurnLoader,
@@ -21,8 +25,12 @@ const LOADER_LIST = [
   mooncakeTraceLoader,
   bailianTraceLoader,
   burstGptLoader,
+  basetenTraceLoader,
   rawPayloadLoader,
   inputsJsonLoader,
+  runBundleLoader,
+  sageMakerCaptureLoader,
+  ...SPEED_BENCH_LOADERS,
 ] as const;
 
 /** The option declarations of the registered formats, with their literal types (for the configuration type). */
@@ -37,12 +45,10 @@ export const DATASET_LOADER_OPTIONS: readonly DatasetLoaderOptionSpec[] = LOADER
 
 export const DATASET_LOADERS: Registry<DatasetLoader> = new Registry("dataset type", LOADER_LIST, {
   unsupported: {
-    baseten_trace: "Baseten traces are Parquet/Arrow files, which infermeter does not read; export the rows to " +
-      "mooncake_trace JSONL (timestamp, input_length or text_input, output_length, session_id) and use that",
     dag_jsonl: "agent DAG conversations (forks and spawns) are not replayed yet; flatten each path into a " +
       "multi_turn line to replay it",
-    sagemaker_data_capture: "SageMaker capture files are not read yet; put each captured request body on a line " +
-      "of a raw_payload file (with --fixed-schedule timing, use mooncake_trace lines with a payload and timestamp)",
     weka_trace: "Weka agent traces (sub-agent topology) are not replayed yet; use mooncake_trace with hash_ids",
+    tracelab: "TraceLab agentic-coding traces (rounds rebuilt into sub-agent sessions) are not replayed yet; use " +
+      "mooncake_trace with hash_ids",
   },
 });

@@ -23,7 +23,8 @@ export async function* readHfRows(files: readonly string[]): AsyncGenerator<HfRo
   }
 }
 
-async function* parquetRows(path: string): AsyncGenerator<HfRow> {
+/** The rows of one Parquet file, a row group at a time. */
+export async function* parquetRows(path: string): AsyncGenerator<HfRow> {
   // Imported here: only public datasets read Parquet, and the CLI's startup must not pay for it.
   const { parquetMetadataAsync, parquetReadObjects } = await import("hyparquet");
   const { compressors } = await import("hyparquet-compressors");

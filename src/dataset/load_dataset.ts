@@ -214,7 +214,7 @@ export async function detectDirectoryLoader(
       dir,
       undefined,
       jsonl === 0
-        ? `is a directory with no .jsonl files; directories hold one conversation per .jsonl file (${names})`
+        ? `is a directory with no .jsonl files; directories hold .jsonl files (${names})`
         : `is a directory whose files match no format that reads directories (${names}); pass --custom-dataset-type`,
     );
   }
@@ -263,7 +263,7 @@ export async function detectDatasetLoader(
     : undefined;
   const named = typeof type === "string" ? loaders.find((l) => l.name === type) : undefined;
   if (named !== undefined) {
-    if (!named.canLoad(record)) {
+    if (!named.canLoad(record, file)) {
       throw new DatasetError(
         file,
         line,
@@ -272,7 +272,7 @@ export async function detectDatasetLoader(
     }
     return named;
   }
-  const matches = loaders.filter((l) => l.canLoad(record));
+  const matches = loaders.filter((l) => l.canLoad(record, file));
   if (matches.length === 1) return matches[0];
   if (matches.length === 0) {
     const typeNote = typeof type === "string"

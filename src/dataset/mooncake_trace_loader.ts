@@ -14,13 +14,14 @@
  * (→ max tokens), `timestamp` (ms; the run replays the trace on its schedule) or `delay` (ms after the previous
  * answer of the session), `session_id` (lines sharing it are one conversation, in file order, each line the next
  * user message, sent with the earlier ones and the server's real replies), `extra` (merged into the body).
- * AIPerf's `messages` input mode is not read yet: such lines are rejected with a pointer to raw_payload.
+ * A `messages` line (with optional `tools`) is sent with those messages as written (chat endpoint).
  */
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { MAX_PROMPT_TOKENS } from "./dataset_limits.ts";
 import { InterruptCheck } from "../runtime/interrupt_check.ts";
 import { UnknownFields } from "./unknown_fields.ts";
 import { DatasetError } from "./dataset_error.ts";
+import { messageText } from "./message_text.ts";
 import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import type { OptionSpec } from "../base/option_spec.ts";
 import { DEFAULT_CORPUS } from "./default_corpus.ts";
@@ -99,7 +100,7 @@ export function parseMooncakeLine(path: string, at: JsonRecord, fields?: Unknown
   if (modes.length !== 1) {
     fail(
       modes.length === 0
-        ? `expected exactly one of "input_length", "text_input" or "payload" (found none)`
+        ? `expected exactly one of "input_length", "text_input", "messages" or "payload" (found none)`
         : `"${modes.join('", "')}" cannot be combined; give exactly one input per line`,
     );
   }
@@ -109,8 +110,25 @@ export function parseMooncakeLine(path: string, at: JsonRecord, fields?: Unknown
   }
   const turn: { -readonly [K in keyof Turn]: Turn[K] } = { texts: [] };
   let synth: TraceLine["synth"];
+  const tools = field(r, "tools");
+  if (tools !== undefined && mode !== "messages") fail(`"tools" is only allowed with "messages"`);
   if (mode === "messages") {
-    fail(`"messages" lines are not read yet; put each request body in a raw_payload file instead`);
+    const messages = field(r, "messages");
+    if (!Array.isArray(messages) || messages.length === 0) {
+      fail(`"messages" must be a non-empty list of chat messages (got ${describeJson(messages)})`);
+    }
+    (messages as unknown[]).forEach((m, i) => {
+      if (!isObject(m) || typeof m.role !== "string" || m.role === "") {
+        fail(`"messages"[${i}] must be an object with a "role" (got ${describeJson(m)})`);
+      }
+    });
+    if (tools !== undefined && (!Array.isArray(tools) || tools.length === 0)) {
+      fail(`"tools" must be a non-empty list of tool definitions (got ${describeJson(tools)})`);
+    }
+    const written = messages as Record<string, unknown>[];
+    turn.messages = written;
+    if (tools !== undefined) turn.tools = tools as unknown[];
+    turn.texts = [written.map(messageText).filter((t) => t.length > 0).join("\n")];
   } else if (mode === "payload") {
     const payload = field(r, "payload");
     if (!isObject(payload) || Object.keys(payload).length === 0) {
@@ -216,7 +234,8 @@ export async function traceConversations(
       }
       turns.push({ ...line.turn, texts: [text] });
     }
-    const raw = turns.some((t) => t.rawPayload !== undefined);
+    // Lines holding their whole request (a payload, or the messages) are sent as written, without history.
+    const raw = turns.some((t) => t.rawPayload !== undefined || t.messages !== undefined);
     conversations.push(
       raw ? { id: group.id, turns, contextMode: "message_array_with_responses" } : { id: group.id, turns },
     );

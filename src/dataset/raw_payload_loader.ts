@@ -17,6 +17,7 @@
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
+import { isSpeedBenchRow } from "./speed_bench_loader.ts";
 import {
   describeJson,
   firstJsonRecord,
@@ -34,6 +35,8 @@ export function canLoadRawPayload(record: unknown): boolean {
   if (!isObject(record)) return false;
   if (!Array.isArray(record.messages)) return false;
   if ("conversation_id" in record) return false;
+  // A SPEED-Bench row has messages too; it is that format's (as AIPerf decides).
+  if (isSpeedBenchRow(record)) return false;
   return !Array.isArray(record.data);
 }
 

@@ -80,6 +80,8 @@ export interface Delta {
   readonly finalContent?: string;
   readonly usage?: Usage;
   readonly finishReason?: string;
+  /** What a finished video job reports about itself (server-measured). */
+  readonly video?: { readonly inferenceTimeS?: number; readonly peakMemoryMb?: number };
   /** Set when the body is an API error object (`{"error": {...}}`) delivered with a 2xx status or in-stream. */
   readonly error?: { readonly message: string; readonly type?: string; readonly code?: number };
   /** The server's own timing of the request (llama.cpp `timings`, SGLang `meta_info`), usually on the last chunk. */
@@ -116,6 +118,40 @@ export interface EndpointCapabilities {
   readonly media?: readonly MediaKind[];
   /** Why `--use-legacy-max-tokens` does not apply to this API (it has one output-cap field); the run is refused. */
   readonly refusesLegacyMaxTokens?: string;
+  /** Turns may carry messages written in the dataset (`Turn.messages`, `Turn.tools`), sent as they are. */
+  readonly literalMessages?: boolean;
+  /** Every turn must carry one input of this kind (the audio to transcribe, the image to edit). */
+  readonly requiresMedia?: MediaKind;
+  /** Media must be inline (a data URL): the API takes no URL to fetch (AIPerf's `requires_inline_media`). */
+  readonly inlineMediaOnly?: boolean;
+  /**
+   * Bodies go as multipart/form-data (`encodeBody`), the only content type the API takes (AIPerf's
+   * `requires_form_data`).
+   */
+  readonly formData?: boolean;
+  /** Answers carry no token usage (the output is counted by the client tokenizer only). @default true */
+  readonly reportsUsage?: boolean;
+  /** Answers are generated videos (the video metrics apply). */
+  readonly producesVideos?: boolean;
+}
+
+/** A job's state as one submission or status answer says it. */
+export interface JobState {
+  /** The job id, where the answer names it. */
+  readonly id?: string;
+  readonly status: "pending" | "completed" | "failed";
+  /** Why the job failed, for `failed`. */
+  readonly error?: string;
+}
+
+/**
+ * An API that answers a submission with a job to poll (AIPerf's `requires_polling`: `POST <path>` answers a job id,
+ * `GET <path>/<id>` its status until it is completed or failed). The record spans from the submission to the status
+ * answer that says completed, whose body is the one `parseBody` reads.
+ */
+export interface JobProtocol {
+  /** Reads a submission or status body; undefined when it is not a job object. */
+  readJob(json: unknown): JobState | undefined;
 }
 
 /** What an adapter may read from the run's options when it is configured ({@link EndpointAdapter.configure}). */
@@ -190,6 +226,11 @@ export interface EndpointAdapter extends RegistryEntry {
   /** Parse a complete non-streaming JSON body. */
   parseBody(json: unknown): Delta;
   /**
+   * Parse a complete non-streaming body that is not JSON, for an API whose answer may be plain text (a transcript
+   * asked for as `text`, `srt` or `vtt`). Absent: such a body is a parse error.
+   */
+  parseTextBody?(text: string): Delta;
+  /**
    * The body text as `parseBody` needs it parsed, when that is less than all of it (embeddings: the vectors' numbers
    * are checked, not converted). Must keep every error `JSON.parse` would raise. Absent: the whole text is parsed.
    */
@@ -216,6 +257,14 @@ export interface EndpointAdapter extends RegistryEntry {
   configure?(settings: AdapterSettings): Promise<EndpointAdapter>;
   /** Settings with which `configure` succeeds, for the conformance suite and examples; required with `configure`. */
   readonly exampleSettings?: AdapterSettings;
+  /**
+   * The body's bytes when they are not the body's JSON (multipart uploads: `multipart_form.ts`).
+   * @throws {TypeError} naming the field when the body cannot be encoded.
+   * @default the UTF-8 JSON text of the body
+   */
+  encodeBody?(body: Readonly<Record<string, unknown>>): Uint8Array<ArrayBuffer>;
+  /** Present for an API whose answers are jobs to poll. */
+  readonly job?: JobProtocol;
   /** Output tokens a built body asks for, where the API spells it its own way. @default `max_completion_tokens`,
    * `max_tokens` or `max_output_tokens` at the top level */
   requestedOutputTokens?(body: Readonly<Record<string, unknown>>): number | undefined;
@@ -224,4 +273,14 @@ export interface EndpointAdapter extends RegistryEntry {
 /** The path a request goes to: the streaming path when the API has one and the run streams. */
 export function requestPath(caps: EndpointCapabilities, streaming: boolean): string {
   return streaming && caps.streamingPath !== undefined ? caps.streamingPath : caps.path;
+}
+
+const BODY_ENCODER = new TextEncoder();
+
+/** The bytes sent for a body the adapter built: its own encoding, else the body's JSON text. */
+export function encodeRequestBody(
+  adapter: EndpointAdapter,
+  body: Readonly<Record<string, unknown>>,
+): Uint8Array<ArrayBuffer> {
+  return adapter.encodeBody ? adapter.encodeBody(body) : BODY_ENCODER.encode(JSON.stringify(body));
 }

@@ -18,15 +18,11 @@ import { RAW_ADAPTER } from "./raw/raw_adapter.ts";
 import { EMBEDDINGS_ADAPTER } from "./openai/embeddings.ts";
 import { IMAGE_GENERATION_ADAPTER } from "./openai/image_generation.ts";
 import { TEMPLATE_ADAPTER } from "./template/template.ts";
-
-/** Why each AIPerf 0.13 endpoint type that infermeter does not speak is left out. */
-const NOT_SPOKEN: Readonly<Record<string, string>> = {
-  image_edit: "it uploads images as multipart/form-data, and infermeter's datasets carry text only",
-  video_generation: "it needs multipart/form-data uploads and job polling, which infermeter does not do",
-  image_retrieval: "it sends images only (no text), and infermeter's datasets carry text only",
-  audio_transcription: "it uploads audio as multipart/form-data, and infermeter's datasets carry text only",
-  solido_rag: "Solido's RAG pipeline API is proprietary and has no public reference to build against",
-};
+import { AUDIO_TRANSCRIPTION_ADAPTER } from "./openai/audio_transcription.ts";
+import { IMAGE_EDIT_ADAPTER } from "./openai/image_edit.ts";
+import { VIDEO_GENERATION_ADAPTER } from "./openai/video_generation.ts";
+import { NIM_IMAGE_RETRIEVAL_ADAPTER } from "./nim/nim_image_retrieval.ts";
+import { SOLIDO_RAG_ADAPTER } from "./solido/solido_rag.ts";
 
 export const ENDPOINTS: Registry<EndpointAdapter> = new Registry("endpoint type", [
   CHAT_ADAPTER,
@@ -42,8 +38,13 @@ export const ENDPOINTS: Registry<EndpointAdapter> = new Registry("endpoint type"
   RESPONSES_ADAPTER,
   TEMPLATE_ADAPTER,
   IMAGE_GENERATION_ADAPTER,
+  IMAGE_EDIT_ADAPTER,
+  VIDEO_GENERATION_ADAPTER,
+  AUDIO_TRANSCRIPTION_ADAPTER,
+  NIM_IMAGE_RETRIEVAL_ADAPTER,
+  SOLIDO_RAG_ADAPTER,
   RAW_ADAPTER,
-], { unsupported: NOT_SPOKEN });
+]);
 
 /**
  * The adapter of `type` ready for this run: configured with the run's settings where the adapter needs it (a

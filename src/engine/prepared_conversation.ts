@@ -6,7 +6,12 @@
  */
 import { InterruptCheck } from "../runtime/interrupt_check.ts";
 import type { ContextMode, Conversation, Dataset, Turn } from "../dataset/conversation.ts";
-import type { BuildContext, EndpointAdapter, PriorExchange } from "../endpoints/endpoint_adapter.ts";
+import {
+  type BuildContext,
+  encodeRequestBody,
+  type EndpointAdapter,
+  type PriorExchange,
+} from "../endpoints/endpoint_adapter.ts";
 import { sampleLength, type SeededRandom } from "../base/seeded_random.ts";
 import { asLazyTokenizer, type LazyTokenizer, type Tokenizer } from "../tokenizer/tokenizer.ts";
 import { type InputPrompt, payloadPrompt, payloadText } from "../dataset/payload_text.ts";
@@ -99,8 +104,31 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
     );
   }
   const accepted = opts.adapter.capabilities.media ?? [];
+  const required = opts.adapter.capabilities.requiresMedia;
   for (const conversation of dataset.conversations) {
-    for (const turn of conversation.turns) {
+    for (const [i, turn] of conversation.turns.entries()) {
+      if (turn.rawPayload !== undefined) continue;
+      if (turn.messages !== undefined && !opts.adapter.capabilities.literalMessages) {
+        throw new InputError(
+          `${endpoint} cannot send the messages written in the dataset (conversation ${conversation.id}); use ` +
+            "--endpoint-type chat.",
+        );
+      }
+      if (required !== undefined && !turn.media?.some((m) => m.kind === required)) {
+        throw new InputError(
+          `${endpoint} sends ${mediaArticle(required)} input with every request, and turn ${i} of conversation ` +
+            `${conversation.id} has none; ${MEDIA_HINTS[required]}.`,
+        );
+      }
+      if (opts.adapter.capabilities.inlineMediaOnly) {
+        const remote = turn.media?.find((m) => m.dataUrl === undefined);
+        if (remote !== undefined) {
+          throw new InputError(
+            `${endpoint} sends media inline only, and conversation ${conversation.id} names a remote ${remote.kind} ` +
+              `(${remote.url}); download it and give the local file path in the dataset, which is sent inline.`,
+          );
+        }
+      }
       const refused = turn.media?.find((m) => !accepted.includes(m.kind));
       if (refused !== undefined) {
         throw new InputError(
@@ -110,7 +138,6 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
       }
     }
   }
-  const encoder = new TextEncoder();
   const modelRng = opts.rng.derive("model-selection");
   const oslRng = opts.rng.derive("file-osl");
   const countsInput = opts.adapter.capabilities.tokenizesInput;
@@ -138,7 +165,7 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
     const withHistory = conversation.turns.length > 1 && opts.adapter.usesHistory &&
       (conversation.contextMode ?? DEFAULT_CONTEXT) === "deltas_without_responses";
     const turns = conversation.turns.map((turn, turnIndex): PreparedTurn => {
-      if (turn.rawPayload !== undefined) return rawTurn(conversation.id, turn, turnIndex, counter);
+      if (turn.rawPayload !== undefined) return rawTurn(opts.adapter, conversation.id, turn, turnIndex, counter);
       let maxTokens = turn.maxTokens;
       if (maxTokens === undefined && opts.outputTokensMean !== undefined) {
         maxTokens = sampleLength(oslRng, opts.outputTokensMean, opts.outputTokensStddev);
@@ -154,7 +181,7 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
       } else if (countsInput && inputTokens === undefined) {
         inputTokens = counter!.count(opts.adapter.inputText(turn, { systemMessage: conversation.systemMessage }));
       }
-      const body = lateBuilt ? undefined : encoder.encode(JSON.stringify(payload));
+      const body = lateBuilt ? undefined : encodeBody(opts.adapter, payload, conversation.id, turnIndex);
       const markerAt = body !== undefined && bust !== "none" ? placeholderOffsets(body) : [];
       return {
         conversationId: conversation.id,
@@ -189,11 +216,40 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
   return prepared;
 }
 
+const MEDIA_HINTS = {
+  audio: "give synthetic audio (--audio-length-mean) or an ASR dataset (--public-dataset librispeech), or a " +
+    "dataset file whose turns name an audio file",
+  image: "give synthetic images (--image-width-mean and --image-height-mean), or a dataset file whose turns name an " +
+    "image",
+  video: "give a dataset file whose turns name a video",
+} as const;
+
+function mediaArticle(kind: "image" | "audio" | "video"): string {
+  return kind === "audio" ? "an audio" : `an ${kind}`;
+}
+
+/** The body's bytes; a body that cannot be encoded (an upload that is not base64) is an input error naming the turn. */
+function encodeBody(
+  adapter: EndpointAdapter,
+  payload: Readonly<Record<string, unknown>>,
+  conversationId: string,
+  turnIndex: number,
+): Uint8Array {
+  try {
+    return encodeRequestBody(adapter, payload);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    throw new InputError(`turn ${turnIndex} of conversation ${conversationId}: ${e.message}`);
+  }
+}
+
 /**
  * A turn whose body the user wrote: its bytes are sent exactly as they are (no endpoint formatting, no extra
- * inputs); the ISL is counted from the prompt text inside it.
+ * inputs); the ISL is counted from the prompt text inside it. An API that takes only form data gets the form the
+ * JSON encodes (one constant boundary: the same JSON is always the same bytes).
  */
 function rawTurn(
+  adapter: EndpointAdapter,
   conversationId: string,
   turn: Turn,
   turnIndex: number,
@@ -205,7 +261,9 @@ function rawTurn(
     conversationId,
     turnIndex,
     payload: parsed,
-    body: new TextEncoder().encode(text),
+    body: adapter.encodeBody !== undefined
+      ? encodeBody(adapter, parsed, conversationId, turnIndex)
+      : new TextEncoder().encode(text),
     inputTokens: counter?.count(payloadText(parsed)),
     requestedOutputTokens: readRequestedOutput(parsed),
     delayMs: turnIndex > 0 ? turn.delayMs : undefined,

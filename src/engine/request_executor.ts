@@ -17,6 +17,7 @@ import { ResponseCollector } from "./response_collector.ts";
 import { mergeServerTiming, readHeaderServerTiming } from "../endpoints/server_timing.ts";
 import { httpReason } from "./http_reason.ts";
 import { checkUsage } from "./usage_check.ts";
+import { DEFAULT_POLL_INTERVAL_MS, sendJob } from "./job_poller.ts";
 import type { SendMeta } from "./phase_runner.ts";
 
 /** Which session turn a request is, so several URLs can keep a session on one (engine/target_set.ts). */
@@ -46,8 +47,14 @@ export interface ExecutorContext {
   readonly phase: Phase;
   /** Keep every response payload on the record (`--export-level raw`). */
   readonly keepRaw?: boolean;
+  /** Keep the body as sent on the record (`--bundle`; `--export-level raw` keeps it too). */
+  readonly keepBody?: boolean;
   /** Header that carries the session's correlation id (`--session-header`). @default "X-Correlation-ID" */
   readonly sessionHeader?: string;
+  /** For an API that answers with jobs: ms between status polls. @default 100 (AIPerf) */
+  readonly pollIntervalMs?: number;
+  /** For an API that answers with jobs: download each finished job's content (`--download-video-content`). */
+  readonly downloadContent?: boolean;
 }
 
 /** What is sent: the body, and what the record says about it. */
@@ -56,6 +63,8 @@ export interface RequestPayload {
   readonly turnIndex: number;
   /** The request body's bytes, written as they are. */
   readonly body: Uint8Array;
+  /** The body as JSON, where its bytes are another encoding of it (a multipart upload): what the raw export shows. */
+  readonly payload?: Readonly<Record<string, unknown>>;
   readonly inputTokens?: number;
   /** The prompt of a body built at send time, for the record's ISL (counted after the request). */
   readonly inputPrompt?: InputPrompt;
@@ -98,12 +107,21 @@ export async function executeRequest(
   // AIPerf's start_perf_ns: taken immediately before the request is handed to the transport.
   const start = performance.now();
   const first = meta.onFirstResponse;
-  const ex = await ctx.sender.send(request, {
+  const sendOptions: SendOptions = {
     signal,
     deadline: start + ctx.timeoutMs,
     onSseEvent: first === undefined ? collector.onEvent : firstEventHook(collector.onEvent, first),
     cancelAfterSentMs: meta.cancelAfterMs,
-  }, { session: meta.sessionIndex, turn: meta.turnIndex, lastTurn: meta.lastTurn ?? true });
+  };
+  const route: RequestRoute = { session: meta.sessionIndex, turn: meta.turnIndex, lastTurn: meta.lastTurn ?? true };
+  const job = ctx.adapter.job;
+  const ex = job === undefined ? await ctx.sender.send(request, sendOptions, route) : await sendJob(
+    ctx.sender,
+    request,
+    sendOptions,
+    route,
+    { job, pollIntervalMs: ctx.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, downloadContent: ctx.downloadContent },
+  );
   const end = ex.lastByteAt ?? performance.now();
   collector.flush();
   if (!ex.error && !ex.streamed && ex.body !== undefined && isOk(ex.status)) collector.addBody(ex.body, end);
@@ -161,8 +179,17 @@ export async function executeRequest(
     bodyBytesSent: ex.bodyBytesSent,
     bodyBytesReceived: ex.bodyBytesReceived ?? (ex.requestSent === undefined ? undefined : 0),
     rawResponses: collector.raw?.map((r) => ({ t: r.t + off, text: r.text })),
-    sentBody: ctx.keepRaw ? BODY_TEXT.decode(entry.body) : undefined,
+    sentBody: ctx.keepRaw || ctx.keepBody ? sentBodyText(ctx.adapter, entry) : undefined,
+    videoInferenceTimeS: collector.video?.inferenceTimeS,
+    videoPeakMemoryMb: collector.video?.peakMemoryMb,
   };
+}
+
+/** The body as the raw export shows it: its text, or for an encoded body (multipart) the JSON it encodes. */
+function sentBodyText(adapter: EndpointAdapter, entry: RequestPayload): string {
+  return adapter.encodeBody !== undefined && entry.payload !== undefined
+    ? JSON.stringify(entry.payload)
+    : BODY_TEXT.decode(entry.body);
 }
 
 /** A transport time moved onto the run clock. */

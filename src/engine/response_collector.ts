@@ -27,6 +27,8 @@ export class ResponseCollector {
   apiError: Delta["error"] | undefined;
   /** First payload that could not be parsed. */
   parseError: string | undefined;
+  /** What a finished video job reported about itself. */
+  video: Delta["video"] | undefined;
   readonly #adapter: EndpointAdapter;
   /** Every payload as received, when the raw export asks for them. */
   readonly raw: { t: number; text: string }[] | undefined;
@@ -85,11 +87,13 @@ export class ResponseCollector {
   /** A complete non-streaming body, received in full at `t`. */
   addBody(body: Uint8Array, t: number): void {
     let json: unknown;
-    const text = UTF8.decode(body);
-    this.raw?.push({ t, text });
+    const whole = UTF8.decode(body);
+    this.raw?.push({ t, text: whole });
     try {
-      json = JSON.parse(this.#bodyForParse === undefined ? text : this.#bodyForParse(text));
+      json = JSON.parse(this.#bodyForParse === undefined ? whole : this.#bodyForParse(whole));
     } catch {
+      // An API whose answer may be plain text (a transcript) reads it its own way.
+      if (this.#adapter.parseTextBody !== undefined) return this.add(this.#adapter.parseTextBody(whole), t);
       const text = UTF8.decode(body.subarray(0, 200));
       this.parseError ??= `the response body is not JSON: ${text}`;
       return;
@@ -113,6 +117,7 @@ export class ResponseCollector {
     if (delta.finishReason !== undefined) this.finishReason = delta.finishReason;
     if (delta.error !== undefined) this.apiError ??= delta.error;
     if (delta.serverTiming !== undefined) this.serverTiming = delta.serverTiming;
+    if (delta.video !== undefined) this.video = delta.video;
     let content = delta.content;
     if (delta.finalContent !== undefined) {
       if (this.firstOutputAt !== undefined) {

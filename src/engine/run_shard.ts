@@ -33,12 +33,16 @@ export interface ShardSpec {
   readonly explicitEndpoint: boolean;
   /** Keep raw response payloads on records (`--export-level raw`). */
   readonly keepRaw?: boolean;
+  /** Keep each request's body as sent on its record (`--bundle`). */
+  readonly keepBody?: boolean;
   readonly headers: ReadonlyArray<readonly [string, string]>;
   readonly timeoutMs: number;
   /** Header that carries each session's correlation id instead of `X-Correlation-ID` (`--session-header`). */
   readonly sessionHeader?: string;
   /** Most body bytes one response may have (`--max-response-bytes`). @default 256 MiB */
   readonly maxResponseBytes?: number;
+  /** For an API that answers with jobs, download each finished job's content (`--download-video-content`). */
+  readonly downloadContent?: boolean;
   readonly conversations: readonly PreparedConversation[];
   /** What turns built at send time are built with. */
   readonly bodySettings: BodySettings;
@@ -92,6 +96,8 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
         workerId: spec.workerId,
         phase: phase.name,
         keepRaw: spec.keepRaw,
+        keepBody: spec.keepBody,
+        ...(spec.downloadContent === true ? { downloadContent: true } : {}),
       },
     };
     const offset = sessionOffset;

@@ -12,7 +12,8 @@
  *
  * Requests carry the run's constant headers (credentials included) and never follow redirects off the target.
  */
-import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
+import { encodeRequestBody, type EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
+import { sampleMedia } from "../endpoints/sample_media.ts";
 import type { Target } from "../transport/http_exchange.ts";
 import { type OnceResponse, requestOnce } from "../transport/http_once.ts";
 import { targetPath } from "./request_headers.ts";
@@ -33,7 +34,7 @@ async function request(
   p: ProbeTarget,
   method: "GET" | "POST",
   path: string,
-  body?: string,
+  body?: string | Uint8Array,
 ): Promise<OnceResponse | undefined> {
   const res = await requestOrReason(p, method, path, body);
   return "reason" in res ? undefined : res; // refused, reset or timed out: the server is not up yet
@@ -44,7 +45,7 @@ async function requestOrReason(
   p: ProbeTarget,
   method: "GET" | "POST",
   path: string,
-  body?: string,
+  body?: string | Uint8Array,
 ): Promise<OnceResponse | { readonly reason: string }> {
   const headers: [string, string][] = [];
   for (const [k, v] of p.headers) if (method === "POST" || k.toLowerCase() !== "content-type") headers.push([k, v]);
@@ -56,7 +57,7 @@ async function requestOrReason(
         method,
         path: targetPath(p.target.basePath, path, false),
         headers,
-        body: body === undefined ? undefined : new TextEncoder().encode(body),
+        body: typeof body === "string" ? new TextEncoder().encode(body) : body,
       },
       p.requestTimeoutMs ?? 5000,
       p.signal,
@@ -93,7 +94,7 @@ export async function listModels(p: ProbeTarget): Promise<string[] | undefined> 
 export async function discoverModel(p: ProbeTarget): Promise<{ readonly model: string } | { readonly reason: string }> {
   const res = await requestOrReason(p, "GET", "/v1/models");
   const where = `${p.target.scheme}://${p.target.hostHeader}`;
-  if ("reason" in res) return { reason: `cannot connect to ${where} (${res.reason})` };
+  if ("reason" in res) return { reason: `cannot connect to ${where} (${transportCause(res.reason)})` };
   if (res.status !== 200) return { reason: `GET /v1/models on ${where} answered ${res.status}` };
   let data: unknown;
   try {
@@ -103,6 +104,17 @@ export async function discoverModel(p: ProbeTarget): Promise<{ readonly model: s
   }
   const first = Array.isArray(data) ? data.find((m) => typeof m?.id === "string")?.id as string | undefined : undefined;
   return first === undefined ? { reason: `GET /v1/models on ${where} lists no model` } : { model: first };
+}
+
+/** The cause in a transport error's sentence, in a few words ("connection refused"), for a message of our own. */
+export function transportCause(message: string): string {
+  if (/connection refused/i.test(message)) return "connection refused";
+  if (/timed out|no answer within/i.test(message)) return "no answer in time";
+  if (/lookup|resolve|name or service not known|nodename nor servname|dns/i.test(message)) {
+    return "the host name does not resolve";
+  }
+  if (/certificate|tls|ssl|handshake/i.test(message)) return `TLS failed: ${message.split(/[;(]/)[0].trim()}`;
+  return message.split(/;/)[0].replace(/\.$/, "").trim();
 }
 
 export interface WaitOptions {
@@ -143,7 +155,9 @@ async function check(p: ProbeTarget, o: WaitOptions): Promise<string | undefined
     if (models.length === 0) return "GET /v1/models lists no model yet";
   }
   if (o.mode === "inference" || o.mode === "both") {
-    const body = o.adapter.buildRequest({ texts: ["ping"] }, {
+    // An API that needs an input to work on (audio to transcribe, an image to edit) gets the smallest one.
+    const needs = o.adapter.capabilities.requiresMedia;
+    const body = o.adapter.buildRequest({ texts: ["ping"], media: needs ? [sampleMedia(needs)] : undefined }, {
       model: o.model,
       streaming: false,
       maxTokens: 1,
@@ -151,7 +165,7 @@ async function check(p: ProbeTarget, o: WaitOptions): Promise<string | undefined
       useServerTokenCount: false,
       extraInputs: {},
     }, []);
-    const res = await request(p, "POST", o.path, JSON.stringify(body));
+    const res = await request(p, "POST", o.path, encodeRequestBody(o.adapter, body));
     if (res === undefined) return `POST ${o.path} did not answer`;
     if (res.status < 200 || res.status >= 300) return `POST ${o.path} (one-token request) answers ${res.status}`;
   }

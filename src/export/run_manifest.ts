@@ -36,6 +36,13 @@ export type ManifestRole =
   | "sweep_csv"
   | "peer_metrics_json"
   | "server_timing_json"
+  | "run_bundle"
+  | "search_history_json"
+  | "search_answer_json"
+  | "sla_breach_json"
+  | "degradation_knee_json"
+  | "pareto_sweep_json"
+  | "mlflow_export_json"
   | "other";
 
 export interface ManifestFile {

@@ -23,6 +23,7 @@ export type MetricUnit =
   | "ratio"
   | "count"
   | "KB"
+  | "MB"
   | "sessions"
   | "sessions/hour";
 
@@ -65,6 +66,8 @@ export interface MetricFlags {
   readonly tokenizesInputOnly?: boolean;
   /** Only for endpoints that can return reasoning text. */
   readonly supportsReasoningOnly?: boolean;
+  /** Only for endpoints that produce videos (AIPerf `PRODUCES_VIDEO_ONLY`). */
+  readonly producesVideoOnly?: boolean;
   /** Computed from failed requests only (all other record and aggregate metrics use successful requests). */
   readonly errorOnly?: boolean;
   /** Larger values are better (throughputs); decides the direction of a goodput SLO. */
@@ -184,6 +187,8 @@ export interface MetricSelection {
   readonly producesTokens: boolean;
   readonly tokenizesInput: boolean;
   readonly supportsReasoning: boolean;
+  /** The endpoint's answers are generated videos. @default false */
+  readonly producesVideos?: boolean;
   /** `--goodput` was given. */
   readonly goodput: boolean;
   /** Some conversation of the run has more than one turn. @default false */

@@ -44,6 +44,33 @@ export const REQUEST_LATENCY: RecordMetricDef = {
   compute: (r) => lastContentAt(r) - r.startAt,
 };
 
+/** `video_inference_time = inference_time_s × 1000` of the completed video job: the server's own generation time
+ * (SGLang), shown in ms. */
+export const VIDEO_INFERENCE_TIME: RecordMetricDef = {
+  tag: "video_inference_time",
+  header: "Video Inference Time",
+  shortHeader: "Inference Time",
+  unit: "ms",
+  kind: "record",
+  requires: [],
+  flags: { producesVideoOnly: true },
+  displayOrder: 310,
+  compute: (r) => r.videoInferenceTimeS === undefined ? undefined : r.videoInferenceTimeS * 1000,
+};
+
+/** `video_peak_memory = peak_memory_mb` of the completed video job: the server's peak GPU memory (SGLang), MB. */
+export const VIDEO_PEAK_MEMORY: RecordMetricDef = {
+  tag: "video_peak_memory",
+  header: "Video Peak Memory",
+  shortHeader: "Peak Memory",
+  unit: "MB",
+  kind: "record",
+  requires: [],
+  flags: { producesVideoOnly: true },
+  displayOrder: 311,
+  compute: (r) => r.videoPeakMemoryMb,
+};
+
 /** `time_to_first_token = content[0] − start` (reasoning counts as a token, unlike GenAI-Perf). */
 export const TIME_TO_FIRST_TOKEN: RecordMetricDef = {
   tag: "time_to_first_token",
@@ -1255,8 +1282,9 @@ export const COMPLETED_REQUEST_COUNT: DerivedMetricDef = {
 
 /** All metrics, in declaration order (dependencies first reads best, but the registry sorts topologically). */
 export const METRIC_DEFS: readonly MetricDef[] = [
-  STREAMED_REQUEST_COUNT,
   REQUEST_LATENCY,
+  VIDEO_INFERENCE_TIME,
+  VIDEO_PEAK_MEMORY,
   TIME_TO_FIRST_TOKEN,
   TIME_TO_SECOND_TOKEN,
   TIME_TO_FIRST_OUTPUT_TOKEN,
@@ -1347,4 +1375,5 @@ export const METRIC_DEFS: readonly MetricDef[] = [
   TOTAL_USAGE_TOTAL_TOKENS,
   INPUT_TOKEN_THROUGHPUT,
   COMPLETED_REQUEST_COUNT,
+  STREAMED_REQUEST_COUNT,
 ];

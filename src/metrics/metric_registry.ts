@@ -79,6 +79,7 @@ export function metricApplies(def: MetricDef, s: MetricSelection): boolean {
     (f.producesTokensOnly && !s.producesTokens) ||
     (f.tokenizesInputOnly && !s.tokenizesInput) ||
     (f.supportsReasoningOnly && !s.supportsReasoning) ||
+    (f.producesVideoOnly && s.producesVideos !== true) ||
     (f.goodputOnly && !s.goodput) ||
     (f.multiTurnOnly && !s.multiTurn) ||
     (f.usageDiffOnly && s.serverTokenCounts === true) ||

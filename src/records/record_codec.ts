@@ -71,6 +71,8 @@ const FIELDS: Readonly<Record<keyof RequestRecord, readonly [Kind, boolean]>> = 
   bodyBytesReceived: ["number", false],
   rawResponses: ["raw", false],
   sentBody: ["string", false],
+  videoInferenceTimeS: ["number", false],
+  videoPeakMemoryMb: ["number", false],
 };
 
 const USAGE_KEYS: readonly string[] = USAGE_FIELDS;

@@ -7,8 +7,7 @@
  * length. Several runs: each latency's p50 and p99 against the load (concurrency or request rate), throughput
  * against the load, and the throughput–latency curve (output tokens/s per user against output tokens/s in total).
  */
-import { cdfPoints, histogram, thinOut, timeSeries } from "./chart_data.ts";
-import type { RequestPoint } from "./run_records.ts";
+import type { DistributionData, RunChartData, ScatterData } from "./run_chart_data.ts";
 import type { RunExport } from "./run_export.ts";
 
 /** An ECharts option: JSON only (no functions), so it can be inlined into a page. */
@@ -22,8 +21,6 @@ export interface ChartSpec {
   readonly option: ChartOption;
 }
 
-/** Most points drawn per scatter series: beyond that, evenly spaced requests are kept. */
-const MAX_SCATTER_POINTS = 4000;
 const PERCENTILES = ["p50", "p90", "p99"] as const;
 const FONT = "Roboto, 'Helvetica Neue', Arial, sans-serif";
 
@@ -52,10 +49,10 @@ function distributionChart(
   id: string,
   title: string,
   unitLabel: string,
-  values: readonly number[],
+  data: DistributionData,
   percentiles: Readonly<Record<string, number | undefined>>,
 ): ChartSpec {
-  const h = histogram(values);
+  const h = data.histogram;
   const steps: [number, number][] = h.counts.map((c, i) => [round(h.edges[i]), c]);
   if (h.counts.length > 0) steps.push([round(h.edges[h.edges.length - 1] + h.width), h.counts[h.counts.length - 1]]);
   const marks = PERCENTILES.filter((p) => percentiles[p] !== undefined).map((p) => ({
@@ -67,7 +64,7 @@ function distributionChart(
     id,
     title,
     option: {
-      ...base(title, `${values.length} requests`),
+      ...base(title, `${data.count} requests`),
       legend: { bottom: 4, data: ["requests", "CDF"] },
       xAxis: valueAxis(unitLabel),
       yAxis: [
@@ -84,7 +81,7 @@ function distributionChart(
           data: steps,
           markLine: { symbol: "none", lineStyle: { type: "dashed", color: "#c23531" }, data: marks },
         },
-        { name: "CDF", type: "line", yAxisIndex: 1, symbol: "none", smooth: false, data: cdfPoints(values) },
+        { name: "CDF", type: "line", yAxisIndex: 1, symbol: "none", smooth: false, data: data.cdf },
       ],
     },
   };
@@ -95,14 +92,15 @@ function scatterChart(
   title: string,
   xName: string,
   yName: string,
-  points: readonly [number, number][],
+  data: ScatterData,
+  roundX: boolean,
 ): ChartSpec {
-  const shown = thinOut(points, MAX_SCATTER_POINTS);
+  const shown = data.points.map(([x, y]) => [roundX ? round(x) : x, round(y)]);
   return {
     id,
     title,
     option: {
-      ...base(title, shown.length < points.length ? `${shown.length} of ${points.length} requests` : undefined),
+      ...base(title, shown.length < data.total ? `${shown.length} of ${data.total} requests` : undefined),
       tooltip: { trigger: "item" },
       xAxis: valueAxis(xName, { scale: false }),
       yAxis: valueAxis(yName),
@@ -115,30 +113,27 @@ function metricStats(run: RunExport, tag: string): Readonly<Record<string, numbe
   return run.metrics.get(tag)?.stats ?? {};
 }
 
-/** The charts of one run; charts whose data the run lacks (TTFT of a non-streamed run) are left out. */
-export function singleRunCharts(run: RunExport, points: readonly RequestPoint[]): ChartSpec[] {
-  const ok = points.filter((p) => !p.failed);
+/**
+ * The charts of one run, from its reduced records (`run_chart_data.ts`); charts whose data the run lacks (TTFT of a
+ * non-streamed run) are left out.
+ */
+export function singleRunCharts(run: RunExport, data: RunChartData): ChartSpec[] {
   const charts: ChartSpec[] = [];
-  const dist = (id: string, title: string, tag: string, pick: (p: RequestPoint) => number | undefined) => {
-    const values = ok.map(pick).filter((v) => v !== undefined);
-    if (values.length > 0) charts.push(distributionChart(id, title, "ms", values, metricStats(run, tag)));
+  const dist = (id: string, title: string, tag: string, d: DistributionData | undefined) => {
+    if (d !== undefined) charts.push(distributionChart(id, title, "ms", d, metricStats(run, tag)));
   };
-  dist("ttft_distribution", "Time to first token", "time_to_first_token", (p) => p.ttftMs);
-  dist("itl_distribution", "Inter-token latency", "inter_token_latency", (p) => p.itlMs);
-  dist("latency_distribution", "Request latency", "request_latency", (p) => p.latencyMs);
+  dist("ttft_distribution", "Time to first token", "time_to_first_token", data.ttft);
+  dist("itl_distribution", "Inter-token latency", "inter_token_latency", data.itl);
+  dist("latency_distribution", "Request latency", "request_latency", data.latency);
 
-  const overTime = (id: string, title: string, yName: string, pick: (p: RequestPoint) => number | undefined) => {
-    const xy = ok.flatMap((p): [number, number][] => {
-      const v = pick(p);
-      return v === undefined ? [] : [[round(p.startMs / 1000), round(v)]];
-    });
-    if (xy.length > 0) charts.push(scatterChart(id, title, "send time (s)", yName, xy));
+  const overTime = (id: string, title: string, yName: string, d: ScatterData | undefined) => {
+    if (d !== undefined) charts.push(scatterChart(id, title, "send time (s)", yName, d, true));
   };
-  overTime("ttft_over_time", "Time to first token by send time", "TTFT (ms)", (p) => p.ttftMs);
-  overTime("itl_over_time", "Inter-token latency by send time", "ITL (ms)", (p) => p.itlMs);
+  overTime("ttft_over_time", "Time to first token by send time", "TTFT (ms)", data.ttftOverTime);
+  overTime("itl_over_time", "Inter-token latency by send time", "ITL (ms)", data.itlOverTime);
 
-  if (points.length > 0) {
-    const ts = timeSeries(points);
+  const ts = data.series;
+  if (ts !== undefined) {
     // Each value holds over its interval: a step that ends where the next interval starts, closed at the last end.
     const at = (ys: readonly number[]) => [
       ...ys.map((y, i) => [round(ts.times[i]), round(y)]),
@@ -181,17 +176,15 @@ export function singleRunCharts(run: RunExport, points: readonly RequestPoint[])
     });
   }
 
-  const lengths = ok.flatMap((p): [number, number][] =>
-    p.outputTokens === undefined || p.latencyMs === undefined ? [] : [[p.outputTokens, round(p.latencyMs)]]
-  );
-  if (lengths.length > 0) {
+  if (data.latencyVsLength !== undefined) {
     charts.push(
       scatterChart(
         "latency_vs_output_length",
         "Request latency by output length",
         "output tokens",
         "latency (ms)",
-        lengths,
+        data.latencyVsLength,
+        false,
       ),
     );
   }
@@ -217,8 +210,29 @@ export function sweepAxis(runs: readonly RunExport[], labels: readonly string[])
   return { name: "run", values: labels, numeric: false };
 }
 
-/** Latency percentiles and throughput against the load, and the throughput–latency curve. */
-export function multiRunCharts(runs: readonly RunExport[], labels: readonly string[]): ChartSpec[] {
+/** A service-level objective drawn on the sweep charts: a statistic of a metric and its limit. */
+export interface SloLine {
+  readonly tag: string;
+  readonly stat: string;
+  readonly threshold: number;
+  /** `p95 TTFT < 200 ms`. */
+  readonly label: string;
+}
+
+/** How an SLO line is drawn: a dashed red series, so the axes always reach it. */
+const SLO_STYLE = { type: "line", symbol: "none", lineStyle: { type: "dashed", color: "#c23531", width: 2 } };
+
+/**
+ * Latency percentiles and throughput against the load, and the throughput–latency curve. With `slos`, each one's
+ * statistic is drawn against the load with its limit as a dashed line, and output throughput is drawn against the
+ * first latency SLO's statistic with that limit as a vertical line.
+ */
+export function multiRunCharts(
+  runs: readonly RunExport[],
+  labels: readonly string[],
+  options: { readonly slos?: readonly SloLine[] } = {},
+): ChartSpec[] {
+  const slos = options.slos ?? [];
   const axis = sweepAxis(runs, labels);
   const order = runs.map((_, i) => i);
   if (axis.numeric) order.sort((a, b) => (axis.values[a] as number) - (axis.values[b] as number));
@@ -229,29 +243,54 @@ export function multiRunCharts(runs: readonly RunExport[], labels: readonly stri
     i: number,
     y: number | undefined,
   ) => (axis.numeric ? [axis.values[i], y === undefined ? null : round(y)] : y === undefined ? null : round(y));
+  /** The SLO as a horizontal series across the load axis. */
+  const sloSeries = (slo: SloLine) => ({
+    ...SLO_STYLE,
+    name: slo.label,
+    data: axis.numeric
+      ? [[Math.min(...(axis.values as number[])), slo.threshold], [
+        Math.max(...(axis.values as number[])),
+        slo.threshold,
+      ]]
+      : order.map(() => slo.threshold),
+  });
   const charts: ChartSpec[] = [];
-  const latency = (id: string, title: string, tag: string) => {
+  const drawn = new Set<string>();
+  const byLoad = (id: string, title: string, tag: string, unit: string) => {
     if (!runs.some((r) => r.metrics.has(tag))) return;
+    const own = slos.filter((s) => s.tag === tag);
+    const stats = [...new Set([...(unit === "ms" ? ["p50", "p99"] : []), ...own.map((s) => s.stat)])];
+    if (stats.length === 0) stats.push("avg");
+    const value = (i: number, stat: string) => runs[i].metrics.get(tag)?.stats[stat];
     charts.push({
       id,
       title,
       option: {
         ...base(title),
-        legend: { bottom: 4, data: ["p50", "p99"] },
+        legend: { bottom: 4, data: [...stats, ...own.map((s) => s.label)] },
         xAxis,
-        yAxis: valueAxis("ms", { scale: false }),
-        series: ["p50", "p99"].map((stat) => ({
-          name: stat,
-          type: "line",
-          symbolSize: 8,
-          data: order.map((i) => point(i, runs[i].metrics.get(tag)?.stats[stat])),
-        })),
+        yAxis: valueAxis(unit, { scale: false }),
+        series: [
+          ...stats.map((stat) => ({
+            name: stat,
+            type: "line",
+            symbolSize: 8,
+            data: order.map((i) => point(i, value(i, stat))),
+          })),
+          ...own.map(sloSeries),
+        ],
       },
     });
+    drawn.add(tag);
   };
-  latency("sweep_ttft", `Time to first token by ${axis.name}`, "time_to_first_token");
-  latency("sweep_itl", `Inter-token latency by ${axis.name}`, "inter_token_latency");
-  latency("sweep_latency", `Request latency by ${axis.name}`, "request_latency");
+  byLoad("sweep_ttft", `Time to first token by ${axis.name}`, "time_to_first_token", "ms");
+  byLoad("sweep_itl", `Inter-token latency by ${axis.name}`, "inter_token_latency", "ms");
+  byLoad("sweep_latency", `Request latency by ${axis.name}`, "request_latency", "ms");
+  for (const slo of slos) {
+    if (drawn.has(slo.tag)) continue;
+    const unit = runs.find((r) => r.metrics.has(slo.tag))?.metrics.get(slo.tag)?.unit ?? "";
+    byLoad(`sweep_${slo.tag}`, `${slo.tag} by ${axis.name}`, slo.tag, unit);
+  }
 
   const tps = (i: number) => runs[i].metrics.get("output_token_throughput")?.stats.avg;
   if (order.some((i) => tps(i) !== undefined)) {
@@ -291,6 +330,45 @@ export function multiRunCharts(runs: readonly RunExport[], labels: readonly stri
         }],
       },
     });
+  }
+  const latencySlo = slos.find((s) => runs.some((r) => r.metrics.get(s.tag)?.unit === "ms"));
+  if (latencySlo !== undefined) {
+    const pts = order.flatMap((i) => {
+      const x = runs[i].metrics.get(latencySlo.tag)?.stats[latencySlo.stat];
+      const y = tps(i);
+      return x === undefined || y === undefined
+        ? []
+        : [{ value: [round(x), round(y)], name: `${axis.numeric ? `${axis.name} ` : ""}${axis.values[i]}` }];
+    });
+    if (pts.length > 0) {
+      const top = Math.max(...pts.map((p) => p.value[1]));
+      const name = latencySlo.label.replace(/ [<>≤≥].*$/, "");
+      const title = `Output token throughput by ${name}`;
+      charts.push({
+        id: "throughput_vs_slo",
+        title,
+        option: {
+          ...base(title, "each point is one run; the dashed line is the SLO"),
+          tooltip: { trigger: "item" },
+          legend: { bottom: 4, data: [latencySlo.label] },
+          xAxis: valueAxis(`${name} (ms)`, { scale: false }),
+          yAxis: valueAxis("output tokens/s", { scale: false }),
+          series: [
+            {
+              type: "line",
+              symbolSize: 9,
+              data: pts,
+              label: { show: true, formatter: "{b}", position: "top" },
+            },
+            {
+              ...SLO_STYLE,
+              name: latencySlo.label,
+              data: [[latencySlo.threshold, 0], [latencySlo.threshold, round(top)]],
+            },
+          ],
+        },
+      });
+    }
   }
   return charts;
 }

@@ -9,6 +9,7 @@ import { resolveAdapter } from "../endpoints/endpoint_registry.ts";
 import { type EndpointAdapter, requestPath } from "../endpoints/endpoint_adapter.ts";
 import { endpointPath, requestHeaders } from "../engine/request_headers.ts";
 import type { ProbeTarget } from "../engine/server_probe.ts";
+import type { PrepareServerOptions } from "../engine/prepare_server.ts";
 import { parseTarget } from "../transport/parse_target.ts";
 import type { Target } from "../transport/http_exchange.ts";
 import type { MetricSelection } from "../metrics/metric_def.ts";
@@ -45,6 +46,7 @@ export async function resolveEndpoint(parsed: ParsedProfile): Promise<ResolvedEn
   if (config.useLegacyMaxTokens && noLegacy !== undefined) {
     throw new InputError(`--use-legacy-max-tokens does not apply to --endpoint-type ${adapter.name}: ${noLegacy}.`);
   }
+  checkContentType(config.requestContentType, adapter);
   const streaming = config.streaming && adapter.capabilities.supportsStreaming;
   const targets = resolveTargets(config);
   const path = endpointPath(config.customEndpoint ?? requestPath(adapter.capabilities, streaming));
@@ -79,12 +81,35 @@ export async function resolveEndpoint(parsed: ParsedProfile): Promise<ResolvedEn
       producesTokens: adapter.capabilities.producesTokens,
       tokenizesInput: adapter.capabilities.tokenizesInput,
       supportsReasoning: adapter.capabilities.supportsReasoning,
+      producesVideos: adapter.capabilities.producesVideos === true,
       goodput: config.goodput.length > 0,
       serverTokenCounts: config.useServerTokenCount,
       supportsAudio: adapter.capabilities.media?.includes("audio") ?? false,
     },
     thresholds,
   };
+}
+
+/**
+ * `--request-content-type` must be the one the endpoint type takes: multipart/form-data for the upload APIs, JSON for
+ * the others (AIPerf refuses a mismatch the same way).
+ */
+function checkContentType(asked: string | undefined, adapter: EndpointAdapter): void {
+  if (asked === undefined) return;
+  const form = adapter.capabilities.formData === true;
+  if (asked === "application/json" && form) {
+    throw new InputError(
+      `--endpoint-type ${adapter.name} takes multipart/form-data bodies; --request-content-type application/json ` +
+        "does not apply (leave it out).",
+    );
+  }
+  if (asked === "multipart/form-data" && !form) {
+    const formTypes = ENDPOINTS.entries().filter((e) => e.capabilities.formData).map((e) => e.name).join(", ");
+    throw new InputError(
+      `--request-content-type multipart/form-data applies to the endpoint types that take form data (${formTypes}); ` +
+        `--endpoint-type ${adapter.name} takes application/json.`,
+    );
+  }
 }
 
 function resolveTargets(config: ProfileConfig): Target[] {
@@ -125,4 +150,26 @@ function readTemplateFile(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What readiness waits and model discovery are told: the `--wait-for-model-*` options and the run's endpoint. */
+export function serverOptions(
+  endpoint: ResolvedEndpoint,
+  modelNames: readonly string[],
+  log: { info(message: string): void; debug(message: string): void },
+  signal?: AbortSignal,
+): PrepareServerOptions {
+  const config = endpoint.parsed.config;
+  return {
+    modelNames,
+    wait: {
+      timeoutS: config.waitForModelTimeout,
+      intervalS: config.waitForModelInterval,
+      mode: config.waitForModelMode,
+    },
+    adapter: endpoint.adapter,
+    path: endpoint.path,
+    log,
+    signal,
+  };
 }

@@ -7,7 +7,8 @@
  *   `<base>/sweep_aggregate/profile_export_aiperf_sweep.{json,csv}` and a summary table on the console.
  * A point or run that fails is reported and the rest go on; Ctrl-C stops everything (what ran is aggregated).
  * Repeated runs use one seed (`--random-seed`, else 42 with `--set-consistent-seed`) so every run sends the same
- * workload; by default only the first run warms up (`--profile-run-disable-warmup-after-first`).
+ * workload; by default only the first run warms up (`--profile-run-disable-warmup-after-first`). With
+ * `--convergence-metric`, a point's runs stop early once they agree (`--num-profile-runs` is then the most).
  */
 import { joinPath as join } from "../runtime/file_path.ts";
 import type { ParsedProfile } from "../config/parse_profile_args.ts";
@@ -39,6 +40,14 @@ import {
   renderManifest,
 } from "../export/run_manifest.ts";
 import { VERSION } from "../base/version.ts";
+import {
+  ciWidthConverged,
+  CONVERGENCE_DEFAULT_THRESHOLD,
+  CONVERGENCE_MIN_RUNS,
+  cvConverged,
+  distributionConverged,
+} from "../metrics/convergence.ts";
+import { readMetricValues } from "../report/record_values.ts";
 
 /** How a multi-profile run ended, for the CLI's exit code. */
 export type MultiRunEnd =
@@ -85,7 +94,7 @@ export function multiRunBaseDir(config: ProfileConfig, plan: SweepPlan): string 
 }
 
 /** Sleeps `seconds`, or less when `stop` aborts. */
-function cooldown(seconds: number, stop: AbortSignal | undefined): Promise<void> {
+export function cooldown(seconds: number, stop: AbortSignal | undefined): Promise<void> {
   if (!(seconds > 0) || stop?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(done, seconds * 1000);
@@ -117,7 +126,18 @@ export async function runMultiProfile(
   const runs: { label: string; dir: string; end?: ProfileEnd; error?: string }[] = [];
   /** The point each entry of `runs` ran. */
   const pointIndex: number[] = [];
+  /** Points whose repeated runs converged (`--convergence-metric`): their remaining runs are skipped. */
+  const converged = points.map(() => false);
+  const completedDirs = points.map(() => [] as string[]);
   let cancelled = false;
+  if (
+    first.convergenceMetric !== undefined && first.convergenceMode === "distribution" && first.exportLevel === "summary"
+  ) {
+    logger.warning(
+      "--convergence-mode distribution compares the runs' per-request records, which --export-level summary does " +
+        "not write: every run will be made; use --export-level records.",
+    );
+  }
   logger.info(
     (sweep ? `Sweep over ${plan.parameters.map((p) => p.name).join(" × ")}: ${points.length} points` : "Profile") +
       (trials > 1 ? `, ${trials} runs each` : "") + `; results in ${base}/`,
@@ -137,6 +157,7 @@ export async function runMultiProfile(
         break outer;
       }
       const point = points[i];
+      if (converged[i]) continue;
       const runLabel = `run_${String(trial + 1).padStart(4, "0")}`;
       const dir = !sweep
         ? join(base, "profile_runs", runLabel)
@@ -166,6 +187,16 @@ export async function runMultiProfile(
       }
       if (outcome.end === "completed" && outcome.summary !== undefined) {
         results[i].push({ label: runLabel, summary: outcome.summary });
+        completedDirs[i].push(dir);
+        if (trial + 1 < trials && await hasConverged(first, results[i], completedDirs[i])) {
+          converged[i] = true;
+          logger.info(
+            `${
+              sweep ? `${point.label}: ` : ""
+            }${first.convergenceMetric} converged by ${first.convergenceMode} after ` +
+              `${completedDirs[i].length} runs; the remaining runs are skipped.`,
+          );
+        }
       } else {
         logger.error(`${label} did not complete (${outcome.end}); the ${sweep ? "sweep" : "runs"} go on.`);
         results[i].push({ label: runLabel, error: outcome.end });
@@ -175,7 +206,7 @@ export async function runMultiProfile(
 
   const aggregates = results.map((r) => aggregateRuns(r, first.confidenceLevel));
   const files = trials > 1 && !sweep
-    ? await writeAggregate(base, aggregates[0], first.profileRunCooldownSeconds, o)
+    ? await writeAggregate(base, aggregates[0], first, o)
     : sweep
     ? await writeSweep(base, plan, points, aggregates, runs.map((r, i) => ({ ...r, point: pointIndex[i] })), o)
     : [];
@@ -212,9 +243,10 @@ export async function runMultiProfile(
 async function writeAggregate(
   base: string,
   agg: ConfidenceAggregate,
-  cooldownSeconds: number,
+  config: ProfileConfig,
   o: ProfileRunOptions,
 ): Promise<ManifestFile[]> {
+  const cooldownSeconds = config.profileRunCooldownSeconds;
   if (agg.successfulLabels.length === 0) return [];
   const dir = join(base, "aggregate");
   await writeFile(
@@ -223,7 +255,7 @@ async function writeAggregate(
     JSON.stringify(aggregateJsonObject(agg, cooldownSeconds), null, 2),
   );
   await writeFile(dir, "profile_export_aiperf_aggregate.csv", renderAggregateCsv(agg, cooldownSeconds));
-  (o.print ?? console.log)(renderConfidenceTable(agg));
+  (o.print ?? console.log)(renderConfidenceTable(agg, consoleWidth(config)));
   o.logger.info(`Aggregate across runs: ${dir}/`);
   return [
     { role: "aggregate_json", label: "Aggregate JSON", path: "aggregate/profile_export_aiperf_aggregate.json" },
@@ -272,6 +304,34 @@ async function writeSweep(
   return files;
 }
 
+/**
+ * Whether a point's completed runs agree well enough to stop (`--convergence-metric` and `--convergence-mode`,
+ * AIPerf's adaptive multi-run; `metrics/convergence.ts`). Checked after each completed run from the second on.
+ */
+async function hasConverged(
+  c: ProfileConfig,
+  results: readonly RunResult[],
+  dirs: readonly string[],
+): Promise<boolean> {
+  const metric = c.convergenceMetric;
+  if (metric === undefined) return false;
+  const threshold = c.convergenceThreshold ?? CONVERGENCE_DEFAULT_THRESHOLD[c.convergenceMode];
+  if (c.convergenceMode === "distribution") {
+    if (dirs.length < CONVERGENCE_MIN_RUNS) return false;
+    const read = (dir: string) => readMetricValues(dir, [metric]).then((v) => v?.get(metric) ?? []).catch(() => []);
+    const earlier = (await Promise.all(dirs.slice(0, -1).map(read))).flat();
+    return distributionConverged(earlier, await read(dirs[dirs.length - 1]), threshold);
+  }
+  const values = results.flatMap((r) => {
+    const m = r.summary?.metrics.find((x) => x.tag === metric);
+    const v = m?.stats !== undefined ? (m.stats as unknown as Record<string, number>)[c.convergenceStat] : m?.value;
+    return typeof v === "number" && Number.isFinite(v) ? [v] : [];
+  });
+  return c.convergenceMode === "cv"
+    ? cvConverged(values, threshold)
+    : ciWidthConverged(values, c.confidenceLevel, threshold);
+}
+
 /** One profile run of a point, with its directory, seed and warmup set. */
 function runOne(
   point: ParsedPoint,
@@ -309,6 +369,21 @@ const TABLE_KEYS: readonly [string, string][] = Object.entries(HEADLINE_STATS).f
   })
 );
 
+/** Which sweep columns a narrow console leaves out first (lowest first); the others always stay. */
+const DROP_ORDER: Readonly<Record<string, number>> = {
+  inter_token_latency_p50: 1,
+  request_latency_p50: 2,
+  time_to_first_token_p50: 3,
+  inter_token_latency_p99: 4,
+  request_latency_p99: 5,
+  time_to_first_token_p99: 6,
+};
+
+/** `--console-width`, else the terminal's width, else AIPerf's 140. */
+function consoleWidth(config: ProfileConfig): number {
+  return config.consoleWidth ?? (Deno.stdout.isTerminal() ? Math.max(80, Deno.consoleSize().columns) : 140);
+}
+
 function renderSweepTable(points: readonly ParsedPoint[], aggs: readonly ConfidenceAggregate[]): string {
   const keys = TABLE_KEYS.filter(([k]) => aggs.some((a) => a.metrics.has(k)));
   const rows = points.map((p, i) => {
@@ -320,14 +395,15 @@ function renderSweepTable(points: readonly ParsedPoint[], aggs: readonly Confide
     [
       { header: "Point", justify: "left" },
       { header: "Status", justify: "left" },
-      ...keys.map(([, h]) => ({ header: h })),
+      // On a narrow console medians give way before tails, ITL before the others; throughputs always stay.
+      ...keys.map(([k, h]) => ({ header: h, ...(DROP_ORDER[k] === undefined ? {} : { dropOrder: DROP_ORDER[k] }) })),
     ],
     rows,
-    { title: "infermeter | Sweep Summary" },
+    { title: "infermeter | Sweep Summary", maxWidth: consoleWidth(points[0].parsed.config) },
   );
 }
 
-function renderConfidenceTable(agg: ConfidenceAggregate): string {
+function renderConfidenceTable(agg: ConfidenceAggregate, width: number): string {
   const keys = TABLE_KEYS.filter(([k]) => agg.metrics.has(k));
   const rows = keys.map(([k, h]) => {
     const s = agg.metrics.get(k)!;
@@ -344,6 +420,6 @@ function renderConfidenceTable(agg: ConfidenceAggregate): string {
       header: `${agg.confidenceLevel * 100}% CI`,
     }, { header: "CV" }],
     rows,
-    { title: `infermeter | ${agg.successfulLabels.length} of ${agg.numRuns} runs` },
+    { title: `infermeter | ${agg.successfulLabels.length} of ${agg.numRuns} runs`, maxWidth: width },
   );
 }

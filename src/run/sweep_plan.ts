@@ -122,3 +122,30 @@ export function planSweep(args: readonly string[]): SweepPlan {
     points,
   };
 }
+
+/**
+ * The arguments with each key's option set to the given value: every occurrence of the option (`--flag value` or
+ * `--flag=value`, before any `--`) is removed and `--flag value` appended, so the value wins over the command line
+ * and the YAML alike. Used for the probes of a search.
+ */
+export function withOptionValues(
+  args: readonly string[],
+  values: readonly { readonly key: OptionKey; readonly value: string }[],
+): string[] {
+  const out: string[] = [];
+  const end = args.indexOf("--");
+  const head = end < 0 ? args : args.slice(0, end);
+  const flags = values.map((v) => flagsOf(v.key));
+  for (let i = 0; i < head.length; i++) {
+    const arg = head[i];
+    const eq = arg.indexOf("=");
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    if (flags.some((f) => f.includes(flag))) {
+      if (eq < 0) i++;
+      continue;
+    }
+    out.push(arg);
+  }
+  values.forEach((v, j) => out.push(flags[j][0], v.value));
+  return end < 0 ? out : [...out, ...args.slice(end)];
+}

@@ -33,7 +33,8 @@ import type { RequestRecorder } from "./request_journal.ts";
 import { RequestSeeder } from "./request_seeder.ts";
 import { simErrorBody, SimRequestError } from "./sim_error.ts";
 import { resolveSimOptions, type SimOptions, type SimServerTimingStyle } from "./sim_options.ts";
-import type { ReplyContext, SimRoute } from "./sim_route.ts";
+import type { ReplyContext, SimJob, SimRoute } from "./sim_route.ts";
+import { formSummary, readForm } from "./form_body.ts";
 import { SIM_ROUTES } from "./sim_route_registry.ts";
 import { SimStats } from "./sim_stats.ts";
 import { addServerInfoRoutes } from "./server_info_routes.ts";
@@ -119,7 +120,16 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       }, due);
     });
 
-  const generate = async (req: BodySource, route: SimRoute, path: string, signal: AbortSignal): Promise<Response> => {
+  /** Jobs by id (`RouteRequest.job`), kept for the server's life: a benchmark's jobs are few and small. */
+  const jobs = new Map<string, { job: SimJob; reply: ReplyContext; submittedAt: number; durationMs: number }>();
+
+  const generate = async (
+    req: BodySource,
+    route: SimRoute,
+    path: string,
+    signal: AbortSignal,
+    headers: Headers,
+  ): Promise<Response> => {
     const arrival = performance.now();
     stats.begin();
     let streaming = false;
@@ -130,14 +140,20 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       slots.release();
     };
     try {
-      const text = await req.text();
+      let text: string;
       let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch (e) {
-        throw new SimRequestError(400, "invalid_request_error", `The request body is not valid JSON: ${message(e)}`);
+      if (route.bodyFormat === "form") {
+        json = await readForm(new Uint8Array(await req.arrayBuffer()), headers.get("content-type"));
+        text = JSON.stringify(formSummary(json as Awaited<ReturnType<typeof readForm>>));
+      } else {
+        text = await req.text();
+        try {
+          json = JSON.parse(text);
+        } catch (e) {
+          throw new SimRequestError(400, "invalid_request_error", `The request body is not valid JSON: ${message(e)}`);
+        }
       }
-      const call = route.parse(json, path);
+      const call = route.parse(json, path, headers);
       const request = call.generation;
       if (o.strictModel && request.model !== undefined && !modelSet.has(request.model)) {
         throw new SimRequestError(
@@ -208,6 +224,14 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
         });
       };
       const finishReason = plan.finishReason;
+
+      if (call.job !== undefined) {
+        // A job is answered at once; it runs on and is asked about with GET <path>/<id>.
+        const durationMs = call.job.steps > 0 ? clock.advance(call.job.steps) : clock.next();
+        jobs.set(reply.id, { job: call.job, reply, submittedAt: arrival, durationMs });
+        done(0, undefined, finishReason);
+        return answer(call.body(reply, "", ""), JSON_HEADERS);
+      }
 
       if (!request.stream) {
         // An answer without tokens (embeddings, rankings, images) takes the time to first token.
@@ -330,7 +354,15 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
   if (journal !== undefined) {
     // First of all middleware, so refused and unknown requests are recorded too, stamped before any other work.
     app.use("*", async (c, next) => {
-      journal.record(performance.timeOrigin + performance.now(), c.req.raw, c.req.text());
+      const at = performance.timeOrigin + performance.now();
+      // A form is journaled as its fields (files by name, type and size), and read as bytes so uploads stay intact.
+      const form = /^multipart\/form-data/i.test(c.req.header("content-type") ?? "");
+      const body = form
+        ? c.req.arrayBuffer().then(async (b) =>
+          JSON.stringify(formSummary(await readForm(new Uint8Array(b), c.req.header("content-type") ?? null)))
+        ).catch(() => "(a malformed multipart/form-data body)")
+        : c.req.text();
+      journal.record(at, c.req.raw, body);
       await next();
     });
   }
@@ -393,16 +425,63 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
     app.post(
       path,
       journal
-        ? (c) => generate(c.req, route, path, c.req.raw.signal)
-        : (c) => generate(c.req.raw, route, path, c.req.raw.signal),
+        ? (c) => generate(c.req, route, path, c.req.raw.signal, c.req.raw.headers)
+        : (c) => generate(c.req.raw, route, path, c.req.raw.signal, c.req.raw.headers),
     );
+    if (route.jobs) addJobRoutes(app, path);
   }
   return app;
+
+  /** `GET <path>/<id>`: the job's status now; `GET <path>/<id>/content`: its content once done (404 before). */
+  function addJobRoutes(app: Hono, path: string): void {
+    const find = (id: string) => {
+      const entry = jobs.get(id);
+      if (entry === undefined) {
+        throw new SimRequestError(404, "not_found_error", `No job '${id}'.`, "id");
+      }
+      return entry;
+    };
+    const refused = (e: unknown, where: string): Response => {
+      if (!(e instanceof SimRequestError)) throw e;
+      stats.count(where, e.status);
+      return new Response(simErrorBody(e.status, e.type, e.message, e.param), {
+        status: e.status,
+        headers: JSON_HEADERS,
+      });
+    };
+    app.get(`${path}/:id`, (c) => {
+      try {
+        const entry = find(c.req.param("id"));
+        stats.count(`${path}/{id}`, 200);
+        const elapsed = performance.now() - entry.submittedAt;
+        return new Response(entry.job.status(entry.reply, elapsed, entry.durationMs), {
+          status: 200,
+          headers: JSON_HEADERS,
+        });
+      } catch (e) {
+        return refused(e, `${path}/{id}`);
+      }
+    });
+    app.get(`${path}/:id/content`, (c) => {
+      try {
+        const entry = find(c.req.param("id"));
+        if (performance.now() - entry.submittedAt < entry.durationMs) {
+          throw new SimRequestError(404, "not_found_error", `Job '${c.req.param("id")}' has not completed yet.`);
+        }
+        const { body, contentType } = entry.job.content();
+        stats.count(`${path}/{id}/content`, 200);
+        return new Response(body, { status: 200, headers: { "content-type": contentType } });
+      } catch (e) {
+        return refused(e, `${path}/{id}/content`);
+      }
+    });
+  }
 }
 
 /** Where a handler reads the request body from. */
 interface BodySource {
   text(): Promise<string>;
+  arrayBuffer(): Promise<ArrayBuffer>;
 }
 
 /** Each route path to its route; two routes claiming one path is a registration mistake. */

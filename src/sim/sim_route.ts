@@ -32,10 +32,21 @@ export interface SimRoute extends RegistryEntry {
   /** Start of every response id, separator included (`chatcmpl-`, `resp_`, `msg_`). */
   readonly idPrefix: string;
   /**
-   * Reads a decoded JSON body sent to `path`.
+   * How request bodies are written: JSON, or multipart/form-data uploads (read into an object of text fields and
+   * {@link SimFormFile}s, in the body's order). @default "json"
+   */
+  readonly bodyFormat?: "json" | "form";
+  /**
+   * Answers jobs (`RouteRequest.job`): besides its POST paths, `GET <path>/<id>` answers a job's status and
+   * `GET <path>/<id>/content` its content.
+   */
+  readonly jobs?: boolean;
+  /**
+   * Reads a decoded body sent to `path` (JSON, or the form's fields); `headers` are the request's, for an API that
+   * is asked to stream by `Accept` rather than a body field.
    * @throws {SimRequestError} 400 naming the offending field.
    */
-  parse(body: unknown, path: string): RouteRequest;
+  parse(body: unknown, path: string, headers?: Headers): RouteRequest;
   /**
    * The API key the request presents, read where this API carries it; undefined = none.
    * @default the token of `Authorization: Bearer <key>`
@@ -50,6 +61,33 @@ export interface RouteRequest {
   body(reply: ReplyContext, reasoning: string, content: string): string;
   /** The framing of one streamed answer; fragments that repeat per event are best precomputed here. */
   stream(reply: ReplyContext): StreamFraming;
+  /**
+   * Present when the answer is a job (video generation): `body` is then the submission's answer, written at once,
+   * and the job runs on for `steps` generation steps — the first after the time to first token, each further one
+   * after an inter-token latency — while `GET <path>/<id>` answers `status` of it.
+   */
+  readonly job?: SimJob;
+}
+
+/** A file of a multipart upload, as a form route reads it. */
+export interface SimFormFile {
+  readonly filename: string;
+  readonly contentType: string;
+  readonly bytes: Uint8Array;
+}
+
+export function isSimFormFile(v: unknown): v is SimFormFile {
+  return typeof v === "object" && v !== null && (v as SimFormFile).bytes instanceof Uint8Array;
+}
+
+/** A job the simulator runs after answering its submission. */
+export interface SimJob {
+  /** Generation steps (≥ 0): the job takes `ttft + itl·(steps − 1)`, or `ttft` for 0. */
+  readonly steps: number;
+  /** The job object `elapsedMs` after its submission, the job taking `durationMs` in all (done once elapsed ≥ it). */
+  status(reply: ReplyContext, elapsedMs: number, durationMs: number): string;
+  /** The finished job's content and its media type. */
+  content(): { readonly body: Uint8Array<ArrayBuffer>; readonly contentType: string };
 }
 
 /** What one answer is, for its route to write. */

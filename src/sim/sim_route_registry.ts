@@ -13,6 +13,11 @@ import { TGI_GENERATE_ROUTE } from "./routes/tgi_generate.ts";
 import { ANTHROPIC_MESSAGES_ROUTE } from "./routes/anthropic_messages.ts";
 import { OPENAI_RESPONSES_ROUTE } from "./routes/openai_responses.ts";
 import { OPENAI_IMAGES_ROUTE } from "./routes/openai_images.ts";
+import { OPENAI_IMAGE_EDIT_ROUTE } from "./routes/openai_image_edit.ts";
+import { OPENAI_VIDEOS_ROUTE } from "./routes/openai_videos.ts";
+import { OPENAI_AUDIO_TRANSCRIPTION_ROUTE } from "./routes/openai_audio_transcription.ts";
+import { NIM_IMAGE_RETRIEVAL_ROUTE } from "./routes/nim_image_retrieval.ts";
+import { SOLIDO_RAG_ROUTE } from "./routes/solido_rag.ts";
 
 export const SIM_ROUTES: Registry<SimRoute> = new Registry("simulator route", [
   OPENAI_CHAT_ROUTE,
@@ -25,6 +30,11 @@ export const SIM_ROUTES: Registry<SimRoute> = new Registry("simulator route", [
   TGI_GENERATE_ROUTE,
   ANTHROPIC_MESSAGES_ROUTE,
   OPENAI_IMAGES_ROUTE,
+  OPENAI_IMAGE_EDIT_ROUTE,
+  OPENAI_VIDEOS_ROUTE,
+  OPENAI_AUDIO_TRANSCRIPTION_ROUTE,
+  NIM_IMAGE_RETRIEVAL_ROUTE,
+  SOLIDO_RAG_ROUTE,
 ]);
 
 /** The route answering an endpoint type: the one named after it, else the one that lists it in `servesTypes`. */

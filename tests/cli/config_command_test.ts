@@ -26,13 +26,13 @@ function io(files: Record<string, string> = {}, env: Record<string, string> = {}
 Deno.test("config init lists every option a file can set, grouped in --help order, each line valid once uncommented", () => {
   const text = configTemplate();
   // A setting is the last line of its block (help comments above it may wrap onto a word and a colon too).
-  const keys = [...text.matchAll(/^(?:# )?([a-z_]+): .*$(?=\n\n|\n?(?![\s\S]))/gm)].map((m) => m[1]);
+  const keys = [...text.matchAll(/^(?:# )?([a-z0-9_]+): .*$(?=\n\n|\n?(?![\s\S]))/gm)].map((m) => m[1]);
   assert.deepEqual(new Set(keys), new Set(fileOptions().map(yamlKeyOf)));
   const headings = [...text.matchAll(/^# ── (.+?) ─/gm)].map((m) => m[1]);
   assert.deepEqual(headings, helpGroups(PROFILE_COMMAND).filter((g) => headings.includes(g)));
   assert.ok(headings.length >= 10);
   // Uncommented, every key is known to the loader and every value parses for its option.
-  const all = text.replace(/^# ([a-z_]+: .*)$(?=\n\n|\n?(?![\s\S]))/gm, "$1");
+  const all = text.replace(/^# ([a-z0-9_]+: .*)$(?=\n\n|\n?(?![\s\S]))/gm, "$1");
   const loaded = loadYamlConfig(all, { path: "all.yaml" });
   assert.deepEqual(loaded.problems, []);
   assert.deepEqual(layerOptionValues(OPTION_TABLE, loaded.assignments).problems, []);

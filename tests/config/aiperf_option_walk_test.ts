@@ -75,14 +75,13 @@ Deno.test("the pending options are AIPerf's, each named by its feature, and refu
     assert.ok(spec.flags.every((flag) => aiperfFlags.has(flag)), `${spec.flags[0]} is an AIPerf option`);
     assert.ok(features.has(spec.pending ?? ""), `${spec.flags[0]} names its feature`);
   }
-  const recipe = PENDING_AIPERF_OPTIONS.find((spec) => spec.flags[0] === "--search-recipe")!;
-  assert.equal(recipe.pending, PENDING_FEATURES.SEARCH);
+  const space = PENDING_AIPERF_OPTIONS.find((spec) => spec.flags[0] === "--search-space")!;
+  assert.equal(space.pending, PENDING_FEATURES.SEARCH);
   await assert.rejects(
-    () => parseProfileArgs(["-m", "m", "--search-recipe", "max-throughput", "--video-fps", "8"], fakeIo()),
+    () => parseProfileArgs(["-m", "m", "--search-space", "concurrency:1,10", "--video-fps", "8"], fakeIo()),
     (error: ConfigError) => {
       assert.deepEqual(error.problems, [
-        "--search-recipe is not built yet in infermeter (it belongs to adaptive search and Multi-Run recipes); " +
-        "remove it.",
+        `--search-space is not built yet in infermeter (it belongs to ${PENDING_FEATURES.SEARCH}); remove it.`,
         "--video-fps is not built yet in infermeter (it belongs to video input); remove it.",
       ]);
       return true;

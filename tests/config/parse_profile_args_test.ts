@@ -405,8 +405,8 @@ Deno.test("parseProfileArgs reports every problem together, one line each", asyn
         "0",
         "--isl",
         "abc",
-        "--endpoint-type",
-        "video_generation",
+        "--model-selection-strategy",
+        "weighted",
         "--export-level",
         "everything",
         "--frobnicate",
@@ -425,7 +425,7 @@ Deno.test("parseProfileArgs reports every problem together, one line each", asyn
   assert.match(text, /--isl: 'abc' is not a whole number/);
   assert.match(
     text,
-    /--endpoint-type: 'video_generation' is not supported yet by infermeter.*use one of: chat, completions, /,
+    /--model-selection-strategy: 'weighted' is not supported yet by infermeter.*use one of: round_robin, random/,
   );
   assert.match(text, /--export-level: 'everything' is not a valid choice; use one of: summary, records, raw\./);
   assert.match(text, /Unknown option '--frobnicate'/);
@@ -456,20 +456,21 @@ Deno.test("parseProfileArgs rejects AIPerf options of features not built yet, na
     "m",
     "--accuracy-benchmark",
     "mmlu",
-    "--wandb-project",
-    "p",
+    "--synthesis-max-isl",
+    "9",
   ]);
   assert.deepEqual(problems, [
     "--accuracy-benchmark is not built yet in infermeter (it belongs to accuracy benchmarks); remove it.",
-    "--wandb-project is not built yet in infermeter (it belongs to OTel, MLflow and W&B export); remove it.",
+    "--synthesis-max-isl is not built yet in infermeter (it belongs to trace synthesis (the synthesize command)); " +
+    "remove it.",
   ]);
   assert.match(
     (await problemsOf(["-m", "m", "--concurrency", "1,4,16"]))[0],
     /sweeps over several values are not supported yet/,
   );
   assert.match(
-    (await problemsOf(["-m", "m", "--custom-dataset-type", "baseten_trace", "--input-file", "x"]))[0],
-    /not supported yet.*Parquet/,
+    (await problemsOf(["-m", "m", "--custom-dataset-type", "weka_trace", "--input-file", "x"]))[0],
+    /not supported yet.*Weka agent traces/,
   );
   assert.match((await problemsOf(["-m", "m", "--public-dataset", "exgentic"]))[0], /exgentic.*agent traces/);
 });

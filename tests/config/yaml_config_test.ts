@@ -192,8 +192,9 @@ benchmark:
     "run.yaml:3: unknown key 'concurency'; did you mean 'concurrency'? Use a flag name without dashes (e.g. " +
     "'concurrency: 4') or AIPerf's 'benchmark:' layout.",
     "run.yaml:6: unknown key 'benchmark.endpoint.tipe'; did you mean 'type'? Known keys here: api_key, connection_reuse, " +
-    "extra, headers, max_response_bytes, path, redact_headers, stall_notice, streaming, timeout, type, url_strategy, " +
-    "urls, use_legacy_max_tokens, use_server_token_count, wait_for_model.",
+    "download_video_content, extra, headers, max_response_bytes, path, redact_headers, request_content_type, " +
+    "stall_notice, streaming, timeout, type, url_strategy, urls, use_legacy_max_tokens, use_server_token_count, " +
+    "wait_for_model.",
     "run.yaml: unknown key 'benchmark.dataset.prompts.isl.stdev'; did you mean 'stddev'? Known keys here: mean, stddev.",
   ]);
 });
@@ -220,7 +221,7 @@ Deno.test("loadYamlConfig validates values with the same rules as flags", async 
 model: m
 concurrency: 0
 benchmark:
-  endpoint: {type: video_generation}
+  models: {strategy: weighted}
 `);
   assert.equal(problems.length, 2);
   assert.equal(
@@ -229,7 +230,7 @@ benchmark:
   );
   assert.match(
     problems[1],
-    /^run\.yaml: benchmark\.endpoint\.type: 'video_generation' is not supported yet by infermeter.*use one of: chat, completions, /,
+    /^run\.yaml: benchmark\.models\.strategy: 'weighted' is not supported yet by infermeter.*use one of: round_robin, random/,
   );
 });
 

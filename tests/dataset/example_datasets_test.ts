@@ -48,6 +48,9 @@ Deno.test("every example dataset is detected as its format and loads", async () 
     ["conversations", "raw_payload", 2, 4],
     ["random_pool", "random_pool", 100, 100],
     ["inputs.json", "inputs_json", 2, 3],
+    ["speed_bench/qualitative.jsonl", "speed_bench_qualitative", 3, 5],
+    ["sagemaker_capture", "sagemaker_data_capture", 3, 3],
+    ["baseten_trace.parquet", "baseten_trace", 4, 6],
   ];
   for (const [file, format, conversations, turns] of expected) {
     const dataset = await loadDataset({ inputFile: `${root}datasets/examples/${file}`, tokenizer, seed: 1 });

@@ -132,7 +132,9 @@ Deno.test("a full disk mid-run keeps the console summary and the other files, na
   assert.match(run.stdout, /NOT WRITTEN JSON Export: could not write out\/profile_export_aiperf\.json: No space left/);
   assert.match(run.stdout, /CSV Export: out\/profile_export_aiperf\.csv/);
   assert.match(run.stderr, /could not write out\/profile_export\.jsonl: No space left on device .*the run goes on/);
-  assert.match(run.stderr, /2 result files could not be written/);
+  // report.html is drawn from the JSON export: without it there is no page, and the footer says why.
+  assert.match(run.stdout, /NOT WRITTEN HTML Report: could not write out\/report\.html: the JSON export it is drawn/);
+  assert.match(run.stderr, /3 result files could not be written/);
   assert.match(await Deno.readTextFile(join(out, "profile_export_aiperf.csv")), /Request Count/);
   assert.match(await Deno.readTextFile(join(out, "profile_export_console.txt")), /NOT WRITTEN JSONL Export/);
   assert.equal(await sent(journal), 6);
@@ -191,4 +193,23 @@ Deno.test("a disk that fills mid-line keeps whole lines only, and the footer cou
     assert.equal(Number(footer[1]), lines.length, `${file}: the footer's kept count is the file's line count`);
     assert.equal(Number(footer[1]) + Number(footer[2]), 600);
   }
+});
+
+Deno.test("report.html on a full disk: exit 4, no partial page, the other files kept", async () => {
+  if (Deno.build.os !== "linux") return;
+  await using tmp = await tempDir();
+  await using sim = await startSim(FAST_SIM);
+  const out = join(tmp.path, "out");
+  await Deno.mkdir(out);
+  // The page is written to a temporary name and renamed: /dev/full there fails the write, as a full disk would.
+  await Deno.symlink("/dev/full", join(out, "report.html.tmp"));
+  const run = await runCli(["profile", ...SMALL, "--url", sim.url, "--request-count", "3", "--artifact-dir", "out"], {
+    cwd: tmp.path,
+  });
+  assertExit(run, 4);
+  assert.match(run.stdout, /NOT WRITTEN HTML Report: could not write out\/report\.html: No space left on device/);
+  assert.equal(await exists(join(out, "report.html")), false);
+  assert.equal(await exists(join(out, "report.html.tmp")), false, "the temporary name is removed");
+  assert.match(await Deno.readTextFile(join(out, "profile_export_aiperf.json")), /"request_count"/);
+  assert.match(run.stderr, /1 result file could not be written/);
 });

@@ -54,8 +54,10 @@ Deno.test("a run writes a manifest of every file by role, and its report names i
   assert.deepEqual([...Deno.readDirSync(`${tmp.path}/out`)].filter((e) => e.name.endsWith(".tmp")), []);
   const html = await Deno.readTextFile(`${tmp.path}/out/report.html`);
   assert.ok(html.includes(`Produced by</dt><dd>infermeter ${manifest.version}</dd>`));
-  // The footer lists the report with the other files.
+  // The footers list the report with the other files: the console's, and the report's own.
   assert.match(run.stdout, /HTML Report: out\/report\.html/);
+  assert.match(html, /<p>JSONL Export: out\/my\.jsonl<\/p>/);
+  assert.match(html, /<p>Log File: out\/logs\/infermeter\.log<\/p>/);
   // The report's charts came from the prefixed JSONL the manifest names.
   assert.doesNotMatch(html, /No per-request records/);
 });

@@ -86,7 +86,16 @@ Deno.test("a timestamped file is replayed on its schedule: each conversation sta
   // Spaced as their timestamps say (the first request also opens the connection, so measure from the later ones),
   // not one after another: the default concurrency does not cap a replay.
   const spacing = (a: string, b: string) => at.get(b)! - at.get(a)!;
-  assert.ok(Math.abs(spacing("t150", "t400") - 250) < 50, `t150 → t400: ${spacing("t150", "t400").toFixed(1)} ms`);
-  assert.ok(Math.abs(spacing("t150", "t150b")) < 50, `t150 → t150b: ${spacing("t150", "t150b").toFixed(1)} ms`);
-  assert.ok(Math.abs(spacing("t0", "t150") - 150) < 50, `t0 → t150: ${spacing("t0", "t150").toFixed(1)} ms`);
+  // One after another they would be ~20 ms apart (the TTFT); on schedule 250, 0 and 150. The bounds leave room for a
+  // busy machine to send one late (the schedule is absolute, so a late send shortens the next gap), never for a
+  // replay that ignores the timestamps; that each send is never early is the trace-replay test's.
+  assert.ok(
+    spacing("t150", "t400") > 150 && spacing("t150", "t400") < 400,
+    `t150 → t400: ${spacing("t150", "t400").toFixed(1)} ms`,
+  );
+  assert.ok(Math.abs(spacing("t150", "t150b")) < 100, `t150 → t150b: ${spacing("t150", "t150b").toFixed(1)} ms`);
+  assert.ok(
+    spacing("t0", "t150") > 75 && spacing("t0", "t150") < 300,
+    `t0 → t150: ${spacing("t0", "t150").toFixed(1)} ms`,
+  );
 });

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { assertExit, metric, readJson, runCli, startSim, tempDir } from "./cli_harness.ts";
+import { assertExit, metric, readJson, runCli, startSim, tempDir, unusedPort } from "./cli_harness.ts";
 
 const DIR = "artifacts/m-chat-concurrency1";
 
@@ -85,4 +85,25 @@ Deno.test("profile refuses a --url whose scheme is mistyped instead of taking th
       new RegExp(`'${url.replaceAll("/", "\\/")}' is not a well-formed URL: .*write it as ${meant}`),
     );
   }
+});
+
+Deno.test("without --model and with the server down, the run exits 3 naming the transport's cause", async () => {
+  await using tmp = await tempDir();
+  const run = await runCli(["profile", "--ui", "none", "--url", `http://127.0.0.1:${unusedPort()}`], { cwd: tmp.path });
+  assertExit(run, 3);
+  assert.match(run.stderr, /no model given, and cannot connect to http:\/\/127\.0\.0\.1:\d+ \(connection refused\)/);
+  assert.doesNotMatch(run.stderr, /named none/);
+});
+
+Deno.test("a --url that already ends in the endpoint path is refused before anything is sent (exit 2)", async () => {
+  await using tmp = await tempDir();
+  const run = await runCli(
+    ["profile", "--ui", "none", "-m", "m", "--url", `http://127.0.0.1:${unusedPort()}/v1/chat/completions`],
+    { cwd: tmp.path },
+  );
+  assertExit(run, 2);
+  assert.match(
+    run.stderr,
+    /already ends in the endpoint path \/v1\/chat\/completions.*--url http:\/\/127\.0\.0\.1:\d+\)/,
+  );
 });

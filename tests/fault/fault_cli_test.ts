@@ -142,8 +142,10 @@ Deno.test("profile stopped by --failed-request-threshold is exported as incomple
     const types = (summary.error_summary as { error_details: { type: string } }[]).map((e) => e.error_details.type);
     assert.deepEqual(types, ["Internal Server Error"], "the stop's own cancellations are not the server's errors");
     const records = await readJsonl(join(tmp.path, "out", "profile_export.jsonl"));
-    assert.equal(records.filter((r) => r.record.error?.code === 499).length, 2, "both are still recorded");
-    assert.equal(summary.error_request_count.avg, records.length - 2);
+    // The two that never answer are in flight when the gate trips, and so may be up to two of the 500s (4 streams).
+    const cancelled = records.filter((r) => r.record.error?.code === 499).length;
+    assert.ok(cancelled >= 2 && cancelled <= 4, `${cancelled} cancelled records: both are still recorded`);
+    assert.equal(summary.error_request_count.avg, records.length - cancelled);
   } finally {
     await server.close();
   }

@@ -7,6 +7,7 @@ const ALL_ON: MetricSelection = {
   producesTokens: true,
   tokenizesInput: true,
   supportsReasoning: true,
+  producesVideos: true,
   goodput: true,
   multiTurn: true,
   supportsAudio: true,

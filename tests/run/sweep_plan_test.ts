@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { planSweep } from "../../src/run/sweep_plan.ts";
+import { planSweep, withOptionValues } from "../../src/run/sweep_plan.ts";
 import { ConfigError } from "../../src/config/config_error.ts";
 import { loadReport } from "../../src/run/sinks/load_sink.ts";
 
@@ -58,4 +58,22 @@ Deno.test("load report: achieved rate over the gaps, peak and time-weighted in-f
   const slow = Float64Array.from({ length: 20 }, (_, i) => i * 200);
   const slowReport = loadReport(slow, slow.map((s) => s + 10), new Float64Array(), 10, 0);
   assert.match(slowReport.warning ?? "", /5\.00 req\/s against a target of 10/);
+});
+
+Deno.test("withOptionValues replaces every spelling of an option and appends the probe's value", () => {
+  assert.deepEqual(
+    withOptionValues(["-m", "x", "--concurrency", "1,4", "--isl=32", "--streaming"], [
+      { key: "concurrency", value: "12" },
+      { key: "syntheticInputTokensMean", value: "128" },
+    ]),
+    ["-m", "x", "--streaming", "--concurrency", "12", "--prompt-input-tokens-mean", "128"],
+  );
+  assert.deepEqual(withOptionValues(["-m", "x", "--", "rest"], [{ key: "concurrency", value: "2" }]), [
+    "-m",
+    "x",
+    "--concurrency",
+    "2",
+    "--",
+    "rest",
+  ]);
 });

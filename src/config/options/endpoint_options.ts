@@ -211,11 +211,21 @@ export const ENDPOINT_OPTIONS = optionGroup("Endpoint", [
   {
     key: "requestContentType",
     type: "enum",
-    choices: ["application/json"],
-    unsupportedChoices: ["multipart/form-data"],
+    choices: ["application/json", "multipart/form-data"],
     flags: ["--request-content-type"],
-    defaultDescription: "application/json",
-    help: "How request bodies are serialized: JSON (multipart forms come with the endpoint types that need them).",
+    yaml: ["benchmark.endpoint.request_content_type"],
+    defaultDescription: "the endpoint type's: multipart/form-data for audio_transcription, image_edit and " +
+      "video_generation, else application/json",
+    help: "How request bodies are serialized; each endpoint type takes one (a mismatch is refused).",
+  },
+  {
+    key: "downloadVideoContent",
+    type: "bool",
+    default: false,
+    flags: ["--download-video-content"],
+    yaml: ["benchmark.endpoint.download_video_content"],
+    needs: [{ key: "endpointType", value: "video_generation", why: "downloads each finished video job's content" }],
+    help: "After a video job completes, download its content (GET /v1/videos/<id>/content, read and dropped).",
   },
   {
     key: "maxResponseBytes",

@@ -9,6 +9,7 @@
  * assistant message (AIPerf's default context mode), then the current turn.
  */
 import type { Turn } from "../../dataset/conversation.ts";
+import { messageText } from "../../dataset/message_text.ts";
 import type { BuildContext, Delta, EndpointAdapter, PriorExchange } from "../endpoint_adapter.ts";
 import { readBodyServerTiming } from "../server_timing.ts";
 import {
@@ -49,6 +50,15 @@ function userContent(turn: Turn): string | JsonObject[] {
   return parts;
 }
 
+/** A turn's messages: the ones written in the dataset as they are, else its user message. */
+function pushTurn(messages: JsonObject[], turn: Turn): void {
+  if (turn.messages !== undefined) {
+    for (const m of turn.messages) messages.push({ ...m });
+    return;
+  }
+  messages.push({ role: turn.role ?? "user", content: userContent(turn) });
+}
+
 function readChoice(obj: JsonObject, key: "delta" | "message"): Delta {
   const usage = readUsage(obj.usage);
   const error = readApiError(obj);
@@ -86,6 +96,7 @@ export const CHAT_ADAPTER: EndpointAdapter = {
     metricsTitle: "LLM Metrics",
     serviceKind: "openai",
     media: ["image", "audio", "video"],
+    literalMessages: true,
   },
   usesHistory: true,
 
@@ -95,11 +106,12 @@ export const CHAT_ADAPTER: EndpointAdapter = {
     const messages: JsonObject[] = [];
     if (ctx.systemMessage !== undefined) messages.push({ role: "system", content: ctx.systemMessage });
     for (const prior of history) {
-      messages.push({ role: prior.turn.role ?? "user", content: userContent(prior.turn) });
+      pushTurn(messages, prior.turn);
       messages.push({ role: "assistant", content: prior.reply });
     }
-    messages.push({ role: turn.role ?? "user", content: userContent(turn) });
+    pushTurn(messages, turn);
     const body: JsonObject = { model: turn.model ?? ctx.model, messages, stream: ctx.streaming };
+    if (turn.tools !== undefined) body.tools = turn.tools;
     if (ctx.maxTokens !== undefined) {
       body[ctx.useLegacyMaxTokens ? "max_tokens" : "max_completion_tokens"] = ctx.maxTokens;
     }
@@ -138,6 +150,10 @@ export const CHAT_ADAPTER: EndpointAdapter = {
 
   chatMessages(turn: Turn, ctx: Pick<BuildContext, "systemMessage">) {
     const messages = ctx.systemMessage !== undefined ? [{ role: "system", content: ctx.systemMessage }] : [];
+    if (turn.messages !== undefined) {
+      for (const m of turn.messages) messages.push({ role: String(m.role ?? "user"), content: messageText(m) });
+      return messages;
+    }
     messages.push({ role: turn.role ?? "user", content: turn.texts.join("") }); // parts concatenated, as AIPerf
     return messages;
   },

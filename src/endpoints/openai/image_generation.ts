@@ -19,7 +19,8 @@ import {
   readUsage,
 } from "./openai_fields.ts";
 
-function readImages(json: unknown): Delta {
+/** An images answer (generation or edit): an error unless it holds at least one image. */
+export function readImages(json: unknown): Delta {
   const obj = asObject(json);
   if (!obj) return { error: { message: "the response body is not a JSON object", type: "ParseError" } };
   const usage = readUsage(obj.usage);

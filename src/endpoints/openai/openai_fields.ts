@@ -109,6 +109,22 @@ export function mergeExtras(
   return body;
 }
 
+/**
+ * {@link mergeExtras} for an API whose fields named in `reserved` are written from the turn (an upload, its prompt):
+ * `--extra-inputs` and a turn's extras cannot replace them (AIPerf ignores such keys too).
+ */
+export function mergeExtrasExcept(
+  body: JsonObject,
+  reserved: ReadonlySet<string>,
+  extraInputs: Readonly<Record<string, unknown>>,
+  turnExtra: Readonly<Record<string, unknown>> | undefined,
+): JsonObject {
+  for (const extras of [extraInputs, turnExtra ?? {}]) {
+    for (const [k, v] of Object.entries(extras)) if (!reserved.has(k)) body[k] = v;
+  }
+  return body;
+}
+
 /** JSON in, JSON or SSE out, the credential as a bearer token: what every OpenAI-style API expects. */
 export function openAiHeaders(ctx: HeaderContext): ReadonlyArray<readonly [string, string]> {
   const headers: [string, string][] = [

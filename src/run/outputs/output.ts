@@ -18,6 +18,8 @@ import type { TelemetryResult } from "../telemetry_session.ts";
 import type { RecordSink } from "../record_sink.ts";
 import type { UnwrittenFile } from "../unwritten_file.ts";
 import type { HtmlSection } from "../../report/report_html.ts";
+import type { Logger } from "../../ui/logger.ts";
+import type { LiveRun } from "../live_run.ts";
 
 /** One file of a run, as the footer and the manifest list it. */
 export interface OutputFile {
@@ -41,11 +43,16 @@ export interface SinkContext {
   readonly withWarmup: boolean;
   /** Hears of a write that failed mid-run (the run goes on; the summary still counts every record). */
   readonly onWriteFailure: (path: string) => (err: unknown) => void;
+  readonly benchmarkId: string;
+  /** For outputs that talk to a service (a collector, a tracking server): its failures are warnings. */
+  readonly logger: Logger;
 }
 
 /** A record sink an output opened; after `close()`, what a write failure lost. */
 export interface OutputSink extends RecordSink {
   unwritten?(): UnwrittenFile | undefined;
+  /** Given the run's live view when the engine starts (phases, requests in flight), for outputs that stream it. */
+  watchLive?(live: LiveRun): void;
 }
 
 /** What a run that sent requests measured. */
@@ -78,6 +85,9 @@ export interface PublishContext {
   readonly shared: Map<string, unknown>;
   /** Every output of the run, in writing order. */
   readonly outputs: readonly Output[];
+  readonly benchmarkId: string;
+  /** For outputs that talk to a service: its failures are warnings and never fail the run. */
+  readonly logger: Logger;
 }
 
 /** Writes files for the outputs: whole files atomically; records what was written and what failed. */

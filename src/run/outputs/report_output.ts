@@ -14,7 +14,11 @@ export const REPORT_OUTPUT: Output = {
   async finish(ctx, writer) {
     const file = REPORT_OUTPUT.files(ctx.paths)[0];
     const json = ctx.written.find((f) => f.role === "summary_json");
-    if (json === undefined) return; // nothing to draw from; the JSON export's failure is reported already
+    if (ctx.results === undefined) return; // nothing was sent: no page to draw
+    if (json === undefined) {
+      writer.failed({ label: file.label, path: file.path, reason: "the JSON export it is drawn from was not written" });
+      return;
+    }
     const records = ctx.written.find((f) => f.role === "records_jsonl");
     let html: string;
     try {
@@ -25,6 +29,11 @@ export const REPORT_OUTPUT: Output = {
         consoleText: ctx.consoleText,
         // The other outputs' sections (peers' metrics, the server's timing split), after the errors.
         extraSections: ctx.outputs.flatMap((o) => o.report?.(ctx) ?? []),
+        // Every file of the run: those written so far, this page, and the ones written after it.
+        files: [
+          ...ctx.written,
+          ...ctx.outputs.slice(ctx.outputs.indexOf(REPORT_OUTPUT)).flatMap((o) => o.files(ctx.paths)),
+        ].filter((f) => f.role !== "other"),
       }));
     } catch (err) {
       writer.failed({ label: file.label, path: file.path, reason: `it could not be drawn: ${errorReason(err)}` });

@@ -12,7 +12,8 @@ import { closingOnly, nonGenerating } from "./non_generating.ts";
 /** 1×1 transparent PNG. */
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 
-class ImagesRequest implements RouteRequest {
+/** An images answer (generation, and edit, whose answer is the same). */
+export class ImagesRequest implements RouteRequest {
   readonly generation: GenerationRequest;
   readonly #n: number;
   readonly #size: string;

@@ -1,0 +1,416 @@
+/**
+ * AIPerf 0.13's search recipes (`--search-recipe`): named presets that turn a few SLA flags into a search over
+ * concurrency. Each recipe checks its inputs with AIPerf's words (a missing SLA flag, streaming required, inverted
+ * bounds) and expands into a {@link SearchSpec}: the SLA filters, the probes to run (a boundary search or a grid),
+ * the objective and the artifact AIPerf writes for it. Expansion is a configuration rule: it reads only option values
+ * and sends nothing, so a bad search fails before the first probe, as a usage error.
+ *
+ * Where infermeter differs from AIPerf (each said in the README's search section): the Bayesian-optimized recipes
+ * (`max-throughput-*-sla`, `max-goodput-under-slo`) find the same SLA boundary with the bracket-and-bisect search
+ * and answer the feasible probe with the best objective; `--search-sla` filters alone are enough for
+ * `max-concurrency-under-sla`; `--concurrency-steps` also sets the grid style's step count.
+ */
+import { Registry, type RegistryEntry } from "../base/registry.ts";
+import type { GoodputSlo } from "../base/goodput_slo.ts";
+import { METRIC_REGISTRY } from "../metrics/metric_registry.ts";
+import { ConfigError } from "./config_error.ts";
+import { parseSlaFilter, type SlaFilter, type SlaStat } from "./sla_filter.ts";
+
+/** The option values a recipe reads (a `ProfileConfig` has them all). */
+export interface SearchInputs {
+  readonly searchRecipe?: string;
+  readonly searchStyle?: string;
+  readonly searchSla: readonly string[];
+  readonly searchMaxIterations?: number;
+  readonly ttftSlaMs?: number;
+  readonly itlSlaMs?: number;
+  readonly tpotSlaMs?: number;
+  readonly e2eSlaMs?: number;
+  readonly errorRateSla?: number;
+  readonly sloAttainmentFraction?: number;
+  readonly concurrencyMin?: number;
+  readonly concurrencyMax?: number;
+  readonly concurrencySteps?: number;
+  readonly degradationThreshold?: number;
+  readonly degradationMetricTag?: string;
+  readonly degradationStat?: string;
+  readonly islOslPairs?: string;
+  readonly streaming: boolean;
+}
+
+/** The boundary searches and the grid; AIPerf's Bayesian styles are not built. */
+export type SearchStyle = "smooth_isotonic" | "monotonic" | "grid";
+
+/** What a search runs: probes chosen as it goes, or a list fixed in advance. */
+export type SearchProbes =
+  | {
+    readonly kind: "boundary";
+    readonly style: "smooth_isotonic" | "monotonic";
+    readonly lo: number;
+    readonly hi: number;
+    readonly maxIterations: number;
+  }
+  | { readonly kind: "grid"; readonly concurrencies: readonly number[] }
+  | {
+    readonly kind: "shapes";
+    readonly cells: readonly { readonly isl: number; readonly osl: number; readonly concurrency: number }[];
+  };
+
+/** The artifact AIPerf writes under `sweep_aggregate/` for the recipe, if any. */
+export type SearchPostProcess = "sla_breach" | "degradation_knee" | "pareto_sweep";
+
+export interface SearchSpec {
+  readonly recipe: string;
+  /** The style asked for (or the recipe's default); `grid` for grid recipes. */
+  readonly style: SearchStyle;
+  /** Every filter a probe must meet; the recipe's first, then `--search-sla` ones in order. */
+  readonly filters: readonly SlaFilter[];
+  /** What the recipe maximizes among feasible probes (AIPerf's objective). */
+  readonly objective: { readonly metric: string; readonly stat: "avg" };
+  /** What the answer names: the highest feasible concurrency, or the feasible probe with the best objective. */
+  readonly answer: "concurrency" | "objective" | "knee" | "pareto";
+  readonly probes: SearchProbes;
+  /** Per-request SLOs the probes count good requests by (`--goodput`), for the goodput recipe. */
+  readonly slos?: readonly GoodputSlo[];
+  readonly degradation?: { readonly threshold: number; readonly metricTag: string; readonly stat: string };
+  readonly postProcess?: SearchPostProcess;
+}
+
+export interface SearchRecipe extends RegistryEntry {
+  /** @throws {ConfigError} naming what is missing or conflicting, in AIPerf's words. */
+  expand(inputs: SearchInputs, concurrencyList: readonly number[] | undefined): SearchSpec;
+}
+
+const CONCURRENCY_PATH_LO = 1;
+const CONCURRENCY_PATH_HI = 1000;
+const MONOTONIC_MAX_ITERATIONS = 20;
+const SMOOTH_ISOTONIC_MAX_ITERATIONS = 30;
+const GRID_DEFAULT_STEPS = 8;
+const RAMP_DEFAULT_THRESHOLD = 0.2;
+const PARETO_DEFAULT_CONCURRENCY = [1, 4, 16, 64, 256];
+const DEFAULT_ATTAINMENT_FRACTION = 0.95;
+
+function fail(message: string): never {
+  throw new ConfigError([message]);
+}
+
+/** `--tpot-sla-ms` and `--itl-sla-ms` name the same SLA; both with different values is a conflict. */
+function interTokenSla(inputs: SearchInputs): number | undefined {
+  const { tpotSlaMs: tpot, itlSlaMs: itl } = inputs;
+  if (tpot !== undefined && itl !== undefined && tpot !== itl) {
+    fail(
+      "--tpot-sla-ms and --itl-sla-ms are aliases for the same inter-token-latency SLA but were set to different " +
+        `values (${tpot} vs ${itl}); pass only one.`,
+    );
+  }
+  return tpot ?? itl;
+}
+
+function requireStreaming(inputs: SearchInputs, recipe: string, reason: string): void {
+  if (!inputs.streaming) {
+    fail(
+      `recipe '${recipe}' requires --streaming (${reason}); enable streaming on the endpoint or pick a different ` +
+        "recipe.",
+    );
+  }
+}
+
+function bounds(inputs: SearchInputs, recipe: string, lo: number, hi: number): [number, number] {
+  const min = inputs.concurrencyMin ?? lo;
+  const max = inputs.concurrencyMax ?? hi;
+  if (min >= max) {
+    fail(
+      `recipe '${recipe}': --concurrency-min (${min}) must be < --concurrency-max (${max}); inverted bounds collapse ` +
+        "the search space.",
+    );
+  }
+  return [min, max];
+}
+
+/** `--search-sla` filters, in order. */
+function extraFilters(inputs: SearchInputs): SlaFilter[] {
+  const problems: string[] = [];
+  const filters: SlaFilter[] = [];
+  for (const text of inputs.searchSla) {
+    try {
+      filters.push(parseSlaFilter(text));
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return filters;
+}
+
+/** The filters the named SLA flags give (AIPerf's tags, statistics and operators). */
+function namedFilters(inputs: SearchInputs): SlaFilter[] {
+  const filters: SlaFilter[] = [];
+  if (inputs.ttftSlaMs !== undefined) {
+    filters.push({ metric_tag: "time_to_first_token", stat: "p95", op: "lt", threshold: inputs.ttftSlaMs });
+  }
+  const itl = interTokenSla(inputs);
+  if (itl !== undefined) filters.push({ metric_tag: "inter_token_latency", stat: "p95", op: "lt", threshold: itl });
+  if (inputs.e2eSlaMs !== undefined) {
+    filters.push({ metric_tag: "request_latency", stat: "p99", op: "lt", threshold: inputs.e2eSlaMs });
+  }
+  // request_error_rate is a percentage; the flag is a fraction.
+  if (inputs.errorRateSla !== undefined) {
+    filters.push({ metric_tag: "request_error_rate", stat: "avg", op: "lt", threshold: inputs.errorRateSla * 100 });
+  }
+  return filters;
+}
+
+function streamingOnly(tag: string): boolean {
+  return METRIC_REGISTRY.get(tag)?.flags.streamingOnly === true;
+}
+
+/** The style of a boundary recipe: `--search-style`, else AIPerf's default (smooth-isotonic). */
+function boundaryProbes(inputs: SearchInputs, recipe: string, lo: number, hi: number): SearchProbes {
+  const style = inputs.searchStyle ?? "smooth_isotonic";
+  if (style === "bo" || style === "optuna") {
+    fail(
+      `--search-style ${style} (Bayesian optimization) is not built yet; use smooth_isotonic (the default), ` +
+        "monotonic or grid.",
+    );
+  }
+  if (style === "grid") {
+    return { kind: "grid", concurrencies: logspaceIntSteps(lo, hi, inputs.concurrencySteps ?? GRID_DEFAULT_STEPS) };
+  }
+  if (style !== "smooth_isotonic" && style !== "monotonic") {
+    fail(`recipe '${recipe}': unknown --search-style '${style}'; expected one of smooth_isotonic, monotonic, grid.`);
+  }
+  const maxIterations = inputs.searchMaxIterations ??
+    (style === "monotonic" ? MONOTONIC_MAX_ITERATIONS : SMOOTH_ISOTONIC_MAX_ITERATIONS);
+  return { kind: "boundary", style, lo, hi, maxIterations };
+}
+
+function boundarySpec(
+  inputs: SearchInputs,
+  recipe: string,
+  filters: SlaFilter[],
+  answer: "concurrency" | "objective",
+  objective = "output_token_throughput",
+): SearchSpec {
+  const [lo, hi] = bounds(inputs, recipe, CONCURRENCY_PATH_LO, CONCURRENCY_PATH_HI);
+  const probes = boundaryProbes(inputs, recipe, lo, hi);
+  return {
+    recipe,
+    style: probes.kind === "grid" ? "grid" : (probes as { style: SearchStyle }).style,
+    filters,
+    objective: { metric: objective, stat: "avg" },
+    answer,
+    probes,
+    postProcess: probes.kind === "grid" ? "sla_breach" : undefined,
+  };
+}
+
+/**
+ * `steps` integers spaced evenly on a log scale over [lo, hi], both ends included, rounded half to even (Python's
+ * `round`, as AIPerf's grids are), duplicates dropped, ascending.
+ */
+export function logspaceIntSteps(lo: number, hi: number, steps: number): number[] {
+  if (steps < 2) throw new RangeError(`a log-spaced grid needs at least 2 steps (got ${steps}).`);
+  if (lo <= 0 || hi <= lo) throw new RangeError(`a log-spaced grid needs 0 < lo < hi (got ${lo}, ${hi}).`);
+  const a = Math.log(lo);
+  const b = Math.log(hi);
+  const values = new Set<number>();
+  for (let i = 0; i < steps; i++) values.add(Math.max(roundHalfEven(Math.exp(a + (b - a) * i / (steps - 1))), 1));
+  return [...values].sort((x, y) => x - y);
+}
+
+function roundHalfEven(x: number): number {
+  const r = Math.round(x);
+  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+/** `--isl-osl-pairs "128/128,512/256"`: positive integer pairs, no duplicates. */
+export function parseIslOslPairs(raw: string): [number, number][] {
+  const cleaned = raw.trim();
+  if (cleaned === "") fail("--isl-osl-pairs: at least one pair required, got empty string");
+  const pairs: [number, number][] = [];
+  const seen = new Set<string>();
+  for (const chunk of cleaned.split(",")) {
+    const token = chunk.trim();
+    if (token === "") continue;
+    const sides = token.split("/");
+    if (sides.length !== 2) fail(`--isl-osl-pairs: '${token}' expected '<isl>/<osl>' (one slash)`);
+    const [isl, osl] = sides.map((s) => s.trim());
+    if (!/^\d+$/.test(isl) || !/^\d+$/.test(osl) || Number(isl) <= 0 || Number(osl) <= 0) {
+      fail(`--isl-osl-pairs: '${token}' both sides must be a positive int`);
+    }
+    const key = `${Number(isl)}/${Number(osl)}`;
+    if (seen.has(key)) fail(`--isl-osl-pairs: duplicate pair '${token}'`);
+    seen.add(key);
+    pairs.push([Number(isl), Number(osl)]);
+  }
+  if (pairs.length === 0) fail("--isl-osl-pairs: at least one pair required after parsing");
+  return pairs;
+}
+
+const MAX_CONCURRENCY_UNDER_SLA: SearchRecipe = {
+  name: "max-concurrency-under-sla",
+  description: "Find the highest concurrency where all SLA filters pass (--search-style smooth_isotonic, " +
+    "monotonic or grid).",
+  expand(inputs) {
+    const filters = [...namedFilters(inputs), ...extraFilters(inputs)];
+    if (filters.length === 0) {
+      fail(
+        `recipe '${this.name}' requires at least one of --ttft-sla-ms / --tpot-sla-ms / --itl-sla-ms / ` +
+          "--e2e-sla-ms / --error-rate-sla / --search-sla; pass at least one on the CLI alongside --search-recipe.",
+      );
+    }
+    if (filters.some((f) => streamingOnly(f.metric_tag))) {
+      requireStreaming(inputs, this.name, "SLA filters reference streaming-only metrics (TTFT, ITL/TPOT)");
+    }
+    return boundarySpec(inputs, this.name, filters, "concurrency");
+  },
+};
+
+function maxThroughputRecipe(name: string, tag: string, flag: string, label: string): SearchRecipe {
+  return {
+    name,
+    description: `Maximize output_token_throughput at the highest concurrency where p95 ${label} stays under ${flag}.`,
+    expand(inputs) {
+      const threshold = tag === "time_to_first_token" ? inputs.ttftSlaMs : interTokenSla(inputs);
+      if (threshold === undefined) {
+        fail(
+          tag === "time_to_first_token"
+            ? `recipe '${name}' requires --ttft-sla-ms (TTFT SLA threshold in milliseconds); pass it on the CLI ` +
+              "alongside --search-recipe."
+            : `recipe '${name}' requires --itl-sla-ms (or its alias --tpot-sla-ms); pass one on the CLI alongside ` +
+              "--search-recipe.",
+        );
+      }
+      requireStreaming(inputs, name, `${label} is a streaming-only metric`);
+      const filters = [
+        { metric_tag: tag, stat: "p95" as SlaStat, op: "lt" as const, threshold },
+        ...extraFilters(inputs),
+      ];
+      return boundarySpec(inputs, name, filters, "objective");
+    },
+  };
+}
+
+const MAX_GOODPUT_UNDER_SLO: SearchRecipe = {
+  name: "max-goodput-under-slo",
+  description: "Maximize goodput at the highest concurrency where at least --slo-attainment-fraction of requests " +
+    "meet the TTFT, TPOT and E2E SLOs (DistServe's formulation).",
+  expand(inputs) {
+    const ttft = inputs.ttftSlaMs;
+    const tpot = interTokenSla(inputs);
+    const e2e = inputs.e2eSlaMs;
+    const missing = ([["--ttft-sla-ms", ttft], ["--tpot-sla-ms", tpot], ["--e2e-sla-ms", e2e]] as const)
+      .filter(([, v]) => v === undefined).map(([flag]) => flag);
+    if (missing.length > 0) {
+      fail(
+        `recipe '${this.name}' requires ${missing.join(", ")}; all three (--ttft-sla-ms, --tpot-sla-ms / ` +
+          "--itl-sla-ms, --e2e-sla-ms) define what 'good' means per request for the goodput formula. Pass them on " +
+          `the CLI alongside --search-recipe ${this.name}.`,
+      );
+    }
+    requireStreaming(inputs, this.name, "TPOT is a streaming-only metric");
+    const attainment = inputs.sloAttainmentFraction ?? DEFAULT_ATTAINMENT_FRACTION;
+    const filters: SlaFilter[] = [
+      { metric_tag: "good_request_fraction", stat: "avg", op: "ge", threshold: attainment },
+      ...extraFilters(inputs),
+    ];
+    return {
+      ...boundarySpec(inputs, this.name, filters, "objective", "goodput"),
+      slos: [
+        { tag: "time_to_first_token", value: ttft! },
+        { tag: "inter_token_latency", value: tpot! },
+        { tag: "request_latency", value: e2e! },
+      ],
+    };
+  },
+};
+
+const CONCURRENCY_RAMP: SearchRecipe = {
+  name: "concurrency-ramp",
+  description: "Ramp concurrency log-spaced over [1, 1000] and find the first concurrency where p99 request " +
+    "latency degrades past baseline × (1 + --degradation-threshold).",
+  expand(inputs) {
+    const [lo, hi] = bounds(inputs, this.name, CONCURRENCY_PATH_LO, CONCURRENCY_PATH_HI);
+    const metricTag = inputs.degradationMetricTag ?? "request_latency";
+    if (METRIC_REGISTRY.get(metricTag) === undefined) {
+      fail(`--degradation-metric-tag '${metricTag}' is not a metric tag (e.g. request_latency, time_to_first_token).`);
+    }
+    if (streamingOnly(metricTag)) requireStreaming(inputs, this.name, `${metricTag} is a streaming-only metric`);
+    return {
+      recipe: this.name,
+      style: "grid",
+      filters: extraFilters(inputs),
+      objective: { metric: "output_token_throughput", stat: "avg" },
+      answer: "knee",
+      probes: { kind: "grid", concurrencies: logspaceIntSteps(lo, hi, inputs.concurrencySteps ?? GRID_DEFAULT_STEPS) },
+      degradation: {
+        threshold: inputs.degradationThreshold ?? RAMP_DEFAULT_THRESHOLD,
+        metricTag,
+        stat: inputs.degradationStat ?? "p99",
+      },
+      postProcess: "degradation_knee",
+    };
+  },
+};
+
+const PARETO_SWEEP: SearchRecipe = {
+  name: "pareto-sweep",
+  description: "Sweep paired ISL/OSL shapes (--isl-osl-pairs) across a concurrency list; find the Pareto frontier " +
+    "of p95 TTFT against output token throughput.",
+  expand(inputs, concurrencyList) {
+    requireStreaming(inputs, this.name, "output_token_throughput is a streaming-only metric");
+    if (inputs.islOslPairs === undefined || inputs.islOslPairs.trim() === "") {
+      fail(`recipe '${this.name}' requires --isl-osl-pairs (e.g. '128/128,256/256').`);
+    }
+    const pairs = parseIslOslPairs(inputs.islOslPairs);
+    const concurrencies = concurrencyList ?? PARETO_DEFAULT_CONCURRENCY;
+    if (pairs.length * concurrencies.length < 2) {
+      fail(
+        `recipe '${this.name}': a Pareto sweep with a single point is meaningless. Pass at least 2 pairs OR at ` +
+          "least 2 concurrency values.",
+      );
+    }
+    return {
+      recipe: this.name,
+      style: "grid",
+      filters: extraFilters(inputs),
+      objective: { metric: "output_token_throughput", stat: "avg" },
+      answer: "pareto",
+      probes: {
+        kind: "shapes",
+        cells: pairs.flatMap(([isl, osl]) => concurrencies.map((concurrency) => ({ isl, osl, concurrency }))),
+      },
+      postProcess: "pareto_sweep",
+    };
+  },
+};
+
+/** The recipes; AIPerf's ISL/OSL curve fits are recognised and refused as not built. */
+export const SEARCH_RECIPES: Registry<SearchRecipe> = new Registry("search recipe", [
+  MAX_CONCURRENCY_UNDER_SLA,
+  maxThroughputRecipe("max-throughput-ttft-sla", "time_to_first_token", "--ttft-sla-ms", "TTFT"),
+  maxThroughputRecipe("max-throughput-itl-sla", "inter_token_latency", "--itl-sla-ms", "ITL"),
+  MAX_GOODPUT_UNDER_SLO,
+  CONCURRENCY_RAMP,
+  PARETO_SWEEP,
+], {
+  unsupported: {
+    "prefill-ttft-curve": "the TTFT-against-ISL curve fit is not built yet; sweep --isl as a list instead " +
+      "(--isl 256,1024,4096 --concurrency 1)",
+    "decode-itl-curve": "the ITL surface fit is not built yet; sweep --concurrency and --osl as lists instead",
+  },
+});
+
+/**
+ * The search `inputs` ask for, or undefined without `--search-recipe`.
+ * @throws {ConfigError} for an unknown recipe or inputs the recipe refuses.
+ */
+export function expandSearchRecipe(
+  inputs: SearchInputs,
+  concurrencyList?: readonly number[],
+): SearchSpec | undefined {
+  if (inputs.searchRecipe === undefined) return undefined;
+  const recipe = SEARCH_RECIPES.find(inputs.searchRecipe);
+  if (recipe === undefined) fail(`--search-recipe: ${SEARCH_RECIPES.describeUnknown(inputs.searchRecipe)}.`);
+  return recipe.expand(inputs, concurrencyList);
+}
