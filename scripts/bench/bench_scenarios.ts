@@ -84,13 +84,16 @@ export const DEFAULT_SCENARIOS: readonly string[] = [
 ];
 export const QUICK_SCENARIOS: readonly string[] = ["sse-c64", "rps-stream-c64"];
 
-/** Resolves `--scenarios` ids (or `all`); throws a RangeError naming the valid ids for an unknown one. */
+/** Resolves `--scenarios` ids (or `all`, or `none` for the other measurements alone); throws a RangeError naming the valid ids for an unknown one. */
 export function pickScenarios(ids: readonly string[]): Scenario[] {
   if (ids.length === 1 && ids[0] === "all") return [...SCENARIOS];
+  if (ids.length === 1 && ids[0] === "none") return [];
   return ids.map((id) => {
     const s = SCENARIOS.find((x) => x.id === id);
     if (!s) {
-      throw new RangeError(`unknown scenario '${id}'; use one of: ${SCENARIOS.map((x) => x.id).join(", ")}, all.`);
+      throw new RangeError(
+        `unknown scenario '${id}'; use one of: ${SCENARIOS.map((x) => x.id).join(", ")}, all, none.`,
+      );
     }
     return s;
   });

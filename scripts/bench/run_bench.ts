@@ -7,7 +7,7 @@
  *       [--aiperf-venv DIR] [--out path]
  *
  * Per scenario it runs, one after the other: ours (`infermeter profile` as a subprocess, real exports), wrk (POSTs
- * the same body, no SSE parsing: the ceiling) and AIPerf (`pip install aiperf` into .bench/aiperf-venv; skipped
+ * the same body, no SSE parsing: the ceiling) and AIPerf (`pip install aiperf==0.13.0` into .bench/aiperf-venv; skipped
  * with a message when that fails). For each it reports requests/s, SSE events/s, client CPU per event (user +
  * system of the client's whole process tree inside its measured window), peak RSS (sum of each process's
  * VmHWM) and serve-sim's CPU in the same window; then the verdict against the targets. Server, clients and this
@@ -29,14 +29,15 @@ import { runAiperf } from "./client_aiperf.ts";
 import { hasProcFs, initClockTicks } from "./proc_tree.ts";
 import { type SimServer, startSimServer } from "./sim_launcher.ts";
 import { type AiperfTool, setupAiperf, setupWrk, type Tool, type WrkTool } from "./tool_setup.ts";
-import { coreLayout, machineInfo, pinSelf } from "./machine_info.ts";
+import { type CoreLayout, coreLayout, machineInfo, pinSelf } from "./machine_info.ts";
 import { sampleResponse } from "./response_shape.ts";
 import { renderScenarioTable, renderVerdict, verdict, type VerdictLine } from "./bench_report.ts";
 import { asCalibrationReport, calibrationVerdict } from "./calibration_verdict.ts";
 import { renderReport } from "../../src/calibrate/render_report.ts";
 import { runCalibrate } from "./calibrate_step.ts";
-import { costVerdict } from "./target_verdict.ts";
+import { costVerdict, type Extras } from "./target_verdict.ts";
 import type { LongAnswerResults } from "./long_answer_bench.ts";
+import { type SoakMemory, soakMemoryOf } from "./soak_rss.ts";
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const BENCH_DIR = join(REPO_ROOT, ".bench");
@@ -235,9 +236,7 @@ async function main(args: readonly string[]): Promise<number> {
     await killAllChildren();
   }
 
-  const extras = options.extras && interruptedBy() === undefined
-    ? await runExtras(layout.client)
-    : { longAnswers: undefined, startup: undefined };
+  const extras = interruptedBy() === undefined ? await runExtras(layout, options, workRoot) : {};
   console.log("");
   for (const r of results) console.log(renderScenarioTable(r) + "\n");
   const calibration = asCalibrationReport(calibrate?.output);
@@ -278,6 +277,7 @@ async function main(args: readonly string[]): Promise<number> {
     calibrate: calibrate ?? calibrateNote,
     long_answers: (extras.longAnswers ?? null) as unknown as JsonValue,
     startup: (extras.startup ?? null) as unknown as JsonValue,
+    soak: (extras.soak ?? null) as unknown as JsonValue,
     scenarios: results,
     verdict: lines,
     artifacts: options.keep ? workRoot : null,
@@ -291,40 +291,84 @@ async function main(args: readonly string[]): Promise<number> {
 }
 
 /**
- * The measurements beside the clients': token counting of long answers (a child on the client core), and the
- * bundle's first request when `dist/infermeter.js` is built (`startup_bench.ts --only bundle`, 5 runs).
+ * The measurements beside the clients': token counting of long answers (a child on the client core), the first
+ * request of a bundle built now from this checkout (`startup_bench.ts --only bundle`, 5 runs), and with `--soak N`
+ * a 1-minute and an N-minute soak at 256 streams (their resident memory over the run).
  */
-async function runExtras(
-  clientCores: string | undefined,
-): Promise<{ longAnswers?: LongAnswerResults; startup?: { medianMs: number; runs: number } }> {
-  const child = async (script: string, args: string[]): Promise<unknown> => {
-    const argv = pinned([Deno.execPath(), "run", "-A", join(REPO_ROOT, "scripts/bench", script), ...args], clientCores);
+async function runExtras(layout: CoreLayout, options: BenchOptions, workRoot: string): Promise<Extras> {
+  // This harness may be pinned to one core: a child given every allowed core sets its own mask.
+  const allCores = layout.pinned ? layout.allowed.join(",") : undefined;
+  const child = async (script: string, args: string[], pin = true): Promise<string> => {
+    const base = [Deno.execPath(), "run", "-A", join(REPO_ROOT, "scripts/bench", script), ...args];
+    const argv = pinned(base, pin ? layout.client : allCores);
     const out = await new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" }).output();
-    if (!out.success) throw new Error(`${script}: ${new TextDecoder().decode(out.stderr).slice(-400)}`);
-    const text = new TextDecoder().decode(out.stdout).trim();
-    return JSON.parse(text.slice(text.indexOf("{")));
+    const stdout = new TextDecoder().decode(out.stdout);
+    if (!out.success) {
+      throw new Error(`${script}: ${(new TextDecoder().decode(out.stderr) + stdout).slice(-400)}`);
+    }
+    return stdout;
   };
-  let longAnswers: LongAnswerResults | undefined;
-  try {
-    log("token counting of long answers (long_answer_bench.ts)…");
-    longAnswers = await child("long_answer_bench.ts", ["--json"]) as LongAnswerResults;
-  } catch (err) {
-    log(`long answers: ${(err as Error).message}`);
+  const json = (text: string): unknown => JSON.parse(text.slice(text.indexOf("{")));
+  const extras: { -readonly [K in keyof Extras]: Extras[K] } = {};
+  if (options.extras) {
+    try {
+      log("token counting of long answers (long_answer_bench.ts)…");
+      extras.longAnswers = json(await child("long_answer_bench.ts", ["--json"])) as LongAnswerResults;
+    } catch (err) {
+      log(`long answers: ${(err as Error).message}`);
+    }
+    try {
+      // The bundle of this checkout, as `deno task bundle` makes it (its smoke tests left to that task).
+      const bundle = join(workRoot, "bundle", "infermeter.js");
+      await Deno.mkdir(dirname(bundle), { recursive: true });
+      const built = await new Deno.Command(Deno.execPath(), {
+        args: ["bundle", "--quiet", "--output", bundle, "main.ts"],
+        cwd: REPO_ROOT,
+        stdout: "null",
+        stderr: "piped",
+      }).output();
+      if (!built.success) throw new Error(`deno bundle: ${new TextDecoder().decode(built.stderr).slice(-400)}`);
+      log("the bundle's start-up (startup_bench.ts --only bundle)…");
+      const r = json(
+        await child("startup_bench.ts", ["--json", "--runs", "5", "--only", "bundle", "--bundle", bundle]),
+      ) as {
+        runs: number;
+        results: Record<string, { median: number; min: number; max: number }>;
+      };
+      const warm = r.results["bundle first request, warm table cache"];
+      const version = r.results["bundle --version"];
+      if (warm !== undefined) {
+        extras.startup = {
+          medianMs: warm.median,
+          minMs: warm.min,
+          maxMs: warm.max,
+          versionMs: version?.median,
+          runs: r.runs,
+        };
+      }
+    } catch (err) {
+      log(`start-up: ${(err as Error).message}`);
+    }
   }
-  let startup: { medianMs: number; runs: number } | undefined;
-  try {
-    Deno.statSync(join(REPO_ROOT, "dist", "infermeter.js"));
-    log("the bundle's start-up (startup_bench.ts --only bundle)…");
-    const r = await child("startup_bench.ts", ["--json", "--runs", "5", "--only", "bundle"]) as {
-      runs: number;
-      results: Record<string, { median: number }>;
-    };
-    const warm = r.results["bundle first request, warm table cache"];
-    if (warm !== undefined) startup = { medianMs: warm.median, runs: r.runs };
-  } catch (err) {
-    if (!(err instanceof Deno.errors.NotFound)) log(`start-up: ${(err as Error).message}`);
+  if (options.soakMinutes !== undefined) {
+    const soaks: SoakMemory[] = [];
+    for (const minutes of [1, options.soakMinutes]) {
+      const out = join(workRoot, `soak-${minutes}`);
+      try {
+        log(`soak: ${minutes} min at 256 streams (soak.ts)…`);
+        // On every core: the soak starts its own fault-injecting server beside the CLI.
+        await child("soak.ts", ["--minutes", String(minutes), "--out", out], false).catch((err) => {
+          log(`soak ${minutes} min: ${(err as Error).message}`); // an unbalanced audit still measured memory
+        });
+        const memory = soakMemoryOf(JSON.parse(await Deno.readTextFile(join(out, "audit.json"))));
+        if (memory !== undefined) soaks.push(memory);
+      } catch (err) {
+        log(`soak ${minutes} min: ${(err as Error).message}`);
+      }
+    }
+    if (soaks.length === 2) extras.soak = { short: soaks[0], long: soaks[1] };
   }
-  return { longAnswers, startup };
+  return extras;
 }
 
 /** The accuracy targets judged on calibrate's report; a failed calibrate run is a failed line, a skipped one none. */

@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readLines } from "../../src/dataset/read_lines.ts";
 import { startServerProcess } from "./sim_launcher.ts";
+import { renderRss, summarizeRss } from "./soak_rss.ts";
 import { auditSoak, type ClientSide, errorClass, type ServerSide, type SummarySide } from "./soak_audit.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -91,13 +92,14 @@ const balanced = lines.every((l) => l.ok) && exitOk;
 ids.clear();
 
 const summaryJson = JSON.parse(await Deno.readTextFile(join(artifacts, "profile_export_aiperf.json")));
+const rssSummary = summarizeRss(rss, minutes * 60);
 const report = [
   `Soak: ${minutes} min, concurrency ${concurrency}, faults: ${errorRate} % HTTP 500, ${disconnectRate} % dropped ` +
   `mid-answer, ${stallRate} % stalled ${stallMs} ms (request timeout ${timeoutS} s)`,
   `CLI exit ${cli.code} after ${wallS.toFixed(0)} s; ${client.records} requests, ` +
   `${summaryJson.request_throughput?.avg?.toFixed(1)} req/s, peak RSS ` +
   `${((summaryJson.infermeter?.peak_rss_bytes ?? 0) / 2 ** 20).toFixed(0)} MiB`,
-  rssReport(rss, minutes * 60),
+  renderRss(rssSummary),
   "",
   "| Check | Values | |",
   "| --- | --- | --- |",
@@ -106,7 +108,23 @@ const report = [
   balanced ? "AUDIT BALANCED" : `AUDIT FAILED${exitOk ? "" : ` (CLI exit ${cli.code})`}`,
 ].join("\n");
 console.log(report);
-await Deno.writeTextFile(join(out, "audit.json"), JSON.stringify({ server: server.side, client, summary, lines, rss }));
+await Deno.writeTextFile(
+  join(out, "audit.json"),
+  JSON.stringify({
+    minutes,
+    concurrency,
+    balanced,
+    server: server.side,
+    client,
+    summary,
+    lines,
+    rss,
+    rss_summary: rssSummary ?? null,
+    // The CLI's own view: its peak RSS and what its metric columns keep per finished request.
+    peak_rss_bytes: summaryJson.infermeter?.peak_rss_bytes ?? null,
+    retained_bytes_per_request: summaryJson.infermeter?.retained_bytes_per_request ?? null,
+  }),
+);
 if (!balanced || Deno.args.includes("--keep") || Deno.args.includes("--out")) {
   console.error(`soak: output kept in ${out}`);
 } else {
@@ -122,35 +140,6 @@ function residentMiB(pid: number): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Resident memory over the run: the samples at each tenth of it, the peak while measuring and after, and the slope
- * of a least-squares line over the measuring part past its first fifth (start-up and the heap's first growth left
- * out), in MiB per minute: flat in run length reads near 0.
- */
-function rssReport(samples: readonly { t: number; mib: number }[], runSec: number): string {
-  if (samples.length < 3) return "RSS: not sampled (needs Linux /proc)";
-  const during = samples.filter((s) => s.t <= runSec);
-  const fit = during.filter((s) => s.t >= runSec / 5);
-  let slope = NaN;
-  if (fit.length >= 3) {
-    const n = fit.length;
-    const mt = fit.reduce((a, s) => a + s.t, 0) / n;
-    const mm = fit.reduce((a, s) => a + s.mib, 0) / n;
-    const sxy = fit.reduce((a, s) => a + (s.t - mt) * (s.mib - mm), 0);
-    const sxx = fit.reduce((a, s) => a + (s.t - mt) ** 2, 0);
-    slope = sxx > 0 ? 60 * sxy / sxx : NaN;
-  }
-  const peak = (xs: readonly { mib: number }[]) => xs.reduce((a, s) => Math.max(a, s.mib), 0);
-  const at = Array.from({ length: 10 }, (_, k) => {
-    const t = (runSec * (k + 1)) / 10;
-    const s = during.reduce((best, x) => Math.abs(x.t - t) < Math.abs(best.t - t) ? x : best, during[0]);
-    return `${s.t.toFixed(0)} s ${s.mib.toFixed(0)}`;
-  });
-  return `RSS MiB: ${at.join(", ")}; peak while measuring ${peak(during).toFixed(0)}, overall ${
-    peak(samples).toFixed(0)
-  } (after the run: results written); slope past the first fifth ${slope.toFixed(2)} MiB/min`;
 }
 
 async function serverSide(text: string, path: string): Promise<{ side: ServerSide; ids: Set<string> }> {

@@ -14,6 +14,7 @@
  * cold and warm, and what it adds to the first request over the built-in one.
  *
  * Usage: deno run -A scripts/bench/startup_bench.ts [--runs 7] [--json] [--tokenizer SPEC]... [--only bundle|source]
+ *   [--bundle PATH]   (default dist/infermeter.js, as `deno task bundle` writes it)
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -117,7 +118,8 @@ const relay = startRelay({ hostname: simUrl.hostname, port: Number(simUrl.port) 
 const artifacts = await Deno.makeTempDir({ prefix: "infermeter-startup-" });
 const warmCache = join(artifacts, "cache");
 
-const bundle = join(repoRoot, "dist", "infermeter.js");
+const bundleArg = Deno.args.indexOf("--bundle");
+const bundle = bundleArg >= 0 ? Deno.args[bundleArg + 1] : join(repoRoot, "dist", "infermeter.js");
 const forms: { name: string; cmd: string[] }[] = [{
   name: "source",
   cmd: [Deno.execPath(), "run", "-A", V8_FLAGS_ARG, "main.ts"],

@@ -6,8 +6,24 @@
  */
 import type { ClientResult, ScenarioResult } from "./bench_types.ts";
 import type { VerdictLine } from "./bench_report.ts";
-import { ENDPOINT_SCENARIO_IDS } from "./bench_scenarios.ts";
+import { ENDPOINT_SCENARIO_IDS, SCENARIOS } from "./bench_scenarios.ts";
 import type { LongAnswerResults } from "./long_answer_bench.ts";
+import type { SoakMemory } from "./soak_rss.ts";
+
+/** The measurements beside the clients' that the cost targets are judged on (each absent when not run). */
+export interface Extras {
+  readonly longAnswers?: LongAnswerResults;
+  readonly startup?: {
+    readonly medianMs: number;
+    readonly minMs: number;
+    readonly maxMs: number;
+    /** The bundle's `--version`: Deno's start and the module graph's evaluation, no run. */
+    readonly versionMs?: number;
+    readonly runs: number;
+  };
+  /** `--soak N`: a 1-minute soak and an N-minute one. */
+  readonly soak?: { readonly short: SoakMemory; readonly long: SoakMemory };
+}
 
 export const COST_TARGETS = {
   /** Client CPU µs per 1-token request (streaming and not), every export written, one shard. */
@@ -24,6 +40,12 @@ export const COST_TARGETS = {
   count64MiBSec: 3,
   /** The bundle's first request after spawn, ms. */
   bundleFirstRequestMs: 120,
+  /** Peak RSS of a long soak ÷ a 1-minute one, at most. */
+  soakPeakRatio: 1.5,
+  /** Peak RSS of a long soak, MB. */
+  soakPeakMb: 400,
+  /** Resident memory kept per finished request (the RSS slope ÷ the request rate), bytes. */
+  retainedBytesPerRequest: 300,
 } as const;
 
 const BENCH = "deno task bench";
@@ -31,6 +53,17 @@ const BENCH = "deno task bench";
 function ok(results: readonly ScenarioResult[], id: string, client: string): ClientResult | undefined {
   const r = results.find((x) => x.scenario.id === id)?.clients.find((c) => c.client === client);
   return r?.status === "ok" ? r : undefined;
+}
+
+/** Why AIPerf's row of a scenario is missing, with how to get AIPerf 0.13 when it is not installed. */
+function aiperfMissing(results: readonly ScenarioResult[], id: string): string {
+  const r = results.find((x) => x.scenario.id === id)?.clients.find((c) => c.client === "aiperf");
+  if (r === undefined) return "AIPerf not run: scenario or client not selected";
+  const reason = r.message ?? r.status;
+  return /not installed|skipped: (no Python|pip)/.test(reason)
+    ? `${reason} Install AIPerf 0.13: python3 -m venv .bench/aiperf-venv && .bench/aiperf-venv/bin/pip install ` +
+      `aiperf==0.13.0 (or pass --aiperf-venv DIR)`
+    : `AIPerf: ${reason}`;
 }
 
 function line(target: string, value: number | undefined, pass: boolean | undefined, detail: string): VerdictLine {
@@ -43,10 +76,7 @@ function judged(value: number, target: number, atLeast: boolean): string {
   return `${pass ? "PASS" : "FAIL"} (${(value / target).toFixed(2)}× target)`;
 }
 
-export function costVerdict(
-  results: readonly ScenarioResult[],
-  extras: { readonly longAnswers?: LongAnswerResults; readonly startup?: { medianMs: number; runs: number } },
-): VerdictLine[] {
+export function costVerdict(results: readonly ScenarioResult[], extras: Extras): VerdictLine[] {
   const lines: VerdictLine[] = [];
   // 1. CPU per 1-token request, wrk ÷ ours, SSE events per core.
   for (const id of ["rps-stream-c64", "rps-nonstream-c64"]) {
@@ -99,46 +129,30 @@ export function costVerdict(
       ),
     );
   }
-  // 2. Every endpoint type against AIPerf, CPU per request.
-  {
-    const label = `every endpoint type ≥ ${COST_TARGETS.timesAiperfPerType}× AIPerf's CPU/request`;
-    const parts: string[] = [];
-    let min: number | undefined;
-    const missing: string[] = [];
-    for (const id of ENDPOINT_SCENARIO_IDS) {
-      const ours = ok(results, id, "ours"), ai = ok(results, id, "aiperf");
-      const type = results.find((r) => r.scenario.id === id)?.scenario.endpointType ?? "chat";
-      if (!ours?.cpuUsPerRequest || ai?.cpuUsPerRequest === undefined) {
-        missing.push(type);
-        continue;
-      }
-      const x = ai.cpuUsPerRequest / ours.cpuUsPerRequest;
-      min = min === undefined ? x : Math.min(min, x);
-      parts.push(`${type} ${x.toFixed(0)}×`);
+  // 2. Every endpoint type against AIPerf, CPU per request: a line per type.
+  for (const id of ENDPOINT_SCENARIO_IDS) {
+    const type = SCENARIOS.find((s) => s.id === id)?.endpointType ?? "chat";
+    const label = `${type} ≥ ${COST_TARGETS.timesAiperfPerType}× AIPerf's CPU/request (${id})`;
+    const cmd = `${BENCH} --scenarios ${id} --clients ours,aiperf`;
+    const ours = ok(results, id, "ours"), ai = ok(results, id, "aiperf");
+    if (!ours?.cpuUsPerRequest || ai?.cpuUsPerRequest === undefined) {
+      const why = ours?.cpuUsPerRequest ? aiperfMissing(results, id) : "ours did not run";
+      lines.push(line(label, undefined, undefined, `not measured (${why}); ${cmd}`));
+      continue;
     }
-    const cmd = `${BENCH} --scenarios ${ENDPOINT_SCENARIO_IDS.join(",")}`;
-    const detail = min === undefined
-      ? `not measured (AIPerf or ours missing for ${missing.join(", ")}); ${cmd}`
-      : `${parts.join(", ")} → ${judged(min, COST_TARGETS.timesAiperfPerType, true)} at the lowest${
-        missing.length > 0 ? `; not measured: ${missing.join(", ")}` : ""
-      }; ${cmd}`;
-    lines.push(
-      line(
-        label,
-        min,
-        min === undefined || missing.length > 0 ? undefined : min >= COST_TARGETS.timesAiperfPerType,
-        detail,
-      ),
-    );
+    const x = ai.cpuUsPerRequest / ours.cpuUsPerRequest;
+    lines.push(line(
+      label,
+      x,
+      x >= COST_TARGETS.timesAiperfPerType,
+      `AIPerf ${ai.cpuUsPerRequest.toFixed(0)} µs ÷ ours ${ours.cpuUsPerRequest.toFixed(1)} µs = ${x.toFixed(1)}× → ${
+        judged(x, COST_TARGETS.timesAiperfPerType, true)
+      }; ${cmd}`,
+    ));
   }
-  // 3 and 4: measured outside this bench.
-  lines.push(line(
-    "memory flat: 30-min peak RSS ≤ 1.5× 1-min, ≤ 400 MB; ≤ 300 B/request",
-    undefined,
-    undefined,
-    "not measured here (minutes of load): deno run -A scripts/bench/soak.ts --minutes 1, then --minutes 30 " +
-      "(RSS over the run, its slope, retained B/request in the JSON export's infermeter.retained_bytes_per_request)",
-  ));
+  // 3. Memory flat in run length.
+  lines.push(...memoryVerdict(extras.soak));
+  // 4. Measured outside this bench.
   lines.push(line(
     "reports at 10 M records: ≤ 60 s, peak RSS ≤ 1 GB",
     undefined,
@@ -187,15 +201,15 @@ export function costVerdict(
         `bundle's first request ≤ ${COST_TARGETS.bundleFirstRequestMs} ms`,
         undefined,
         undefined,
-        `not run (no dist/infermeter.js); ${startCmd}`,
+        `not run (--quick, --no-extras, or the bundle failed: see the log); ${startCmd}`,
       )
       : line(
         `bundle's first request ≤ ${COST_TARGETS.bundleFirstRequestMs} ms`,
         s.medianMs,
         s.medianMs <= COST_TARGETS.bundleFirstRequestMs,
-        `median of ${s.runs}: ${s.medianMs.toFixed(0)} ms → ${
-          judged(s.medianMs, COST_TARGETS.bundleFirstRequestMs, false)
-        }; ${startCmd}`,
+        `median of ${s.runs}: ${s.medianMs.toFixed(0)} ms [${s.minMs.toFixed(0)}–${s.maxMs.toFixed(0)}]${
+          s.versionMs === undefined ? "" : ` (its --version: ${s.versionMs.toFixed(0)} ms)`
+        } → ${judged(s.medianMs, COST_TARGETS.bundleFirstRequestMs, false)}; ${startCmd}`,
       ),
   );
   // 7. Many cores.
@@ -209,4 +223,57 @@ export function costVerdict(
       "scripts/bench/scale_streams.ts --streams 100000 --per-server 7000 --ttft 3000 --itl 5000 --ramp 20",
   ));
   return lines;
+}
+
+/**
+ * Memory flat in run length, from a 1-minute and an N-minute soak at 256 streams: the long one's peak RSS against the
+ * short one's and against 400 MB, and the resident memory kept per finished request, read as the RSS slope past the
+ * run's first fifth divided by its request rate (everything a request leaves behind, columns included).
+ */
+function memoryVerdict(soak: Extras["soak"]): VerdictLine[] {
+  const cmd = (m: number | string) => `${BENCH} --soak ${m} (soak.ts --minutes 1, then --minutes ${m})`;
+  const labels = [
+    `memory flat: long soak's peak RSS ≤ ${COST_TARGETS.soakPeakRatio}× a 1-minute soak's (target: 30 min)`,
+    `long soak's peak RSS ≤ ${COST_TARGETS.soakPeakMb} MB`,
+    `RSS kept per finished request ≤ ${COST_TARGETS.retainedBytesPerRequest} B`,
+  ];
+  if (soak === undefined) return labels.map((l) => line(l, undefined, undefined, `not run; ${cmd(30)}`));
+  const { short, long } = soak;
+  const ratio = long.rss.peakMeasuringMiB / short.rss.peakMeasuringMiB;
+  const peakMb = long.rss.peakMeasuringMiB * 2 ** 20 / 1e6;
+  const perMinute = long.requests / long.minutes;
+  const bytesPerRequest = Math.max(0, long.rss.slopeMiBPerMin) * 2 ** 20 / perMinute;
+  const audit = short.balanced && long.balanced ? "" : "; an audit did not balance (see the soak's output)";
+  const of = `${long.minutes}-min soak`;
+  return [
+    line(
+      labels[0],
+      ratio,
+      ratio <= COST_TARGETS.soakPeakRatio,
+      `${of} ${long.rss.peakMeasuringMiB.toFixed(0)} MiB ÷ 1-min ${short.rss.peakMeasuringMiB.toFixed(0)} MiB = ${
+        ratio.toFixed(2)
+      }× → ${judged(ratio, COST_TARGETS.soakPeakRatio, false)}${audit}; ${cmd(long.minutes)}`,
+    ),
+    line(
+      labels[1],
+      peakMb,
+      peakMb <= COST_TARGETS.soakPeakMb,
+      `${of} ${peakMb.toFixed(0)} MB while measuring (${long.rss.peakMiB.toFixed(0)} MiB with the results' ` +
+        `writing) → ${judged(peakMb, COST_TARGETS.soakPeakMb, false)}; ${cmd(long.minutes)}`,
+    ),
+    Number.isFinite(long.rss.slopeMiBPerMin)
+      ? line(
+        labels[2],
+        bytesPerRequest,
+        bytesPerRequest <= COST_TARGETS.retainedBytesPerRequest,
+        `${of}: slope ${long.rss.slopeMiBPerMin.toFixed(2)} MiB/min over ${
+          Math.round(perMinute).toLocaleString("en-US")
+        } requests/min = ${bytesPerRequest.toFixed(0)} B/request (the metric columns alone: ${
+          long.retainedBytesPerRequest?.toFixed(0) ?? "?"
+        } B) → ${judged(Math.max(bytesPerRequest, 1), COST_TARGETS.retainedBytesPerRequest, false)}; ${
+          cmd(long.minutes)
+        }`,
+      )
+      : line(labels[2], undefined, undefined, `no slope (too few samples); ${cmd(long.minutes)}`),
+  ];
 }
