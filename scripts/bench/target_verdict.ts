@@ -227,15 +227,16 @@ export function costVerdict(results: readonly ScenarioResult[], extras: Extras):
 
 /**
  * Memory flat in run length, from a 1-minute and an N-minute soak at 256 streams: the long one's peak RSS against the
- * short one's and against 400 MB, and the resident memory kept per finished request, read as the RSS slope past the
- * run's first fifth divided by its request rate (everything a request leaves behind, columns included).
+ * short one's and against 400 MB, and the resident memory kept per finished request beyond the exact-percentile
+ * columns: the RSS slope past the run's first fifth divided by the request rate, less what the CLI reports the
+ * columns keep per request. Garbage the old generation has not collected yet counts too, so a short soak overstates it.
  */
 function memoryVerdict(soak: Extras["soak"]): VerdictLine[] {
   const cmd = (m: number | string) => `${BENCH} --soak ${m} (soak.ts --minutes 1, then --minutes ${m})`;
   const labels = [
     `memory flat: long soak's peak RSS ≤ ${COST_TARGETS.soakPeakRatio}× a 1-minute soak's (target: 30 min)`,
     `long soak's peak RSS ≤ ${COST_TARGETS.soakPeakMb} MB`,
-    `RSS kept per finished request ≤ ${COST_TARGETS.retainedBytesPerRequest} B`,
+    `RSS kept per finished request ≤ ${COST_TARGETS.retainedBytesPerRequest} B beyond the metric columns`,
   ];
   if (soak === undefined) return labels.map((l) => line(l, undefined, undefined, `not run; ${cmd(30)}`));
   const { short, long } = soak;
@@ -243,6 +244,9 @@ function memoryVerdict(soak: Extras["soak"]): VerdictLine[] {
   const peakMb = long.rss.peakMeasuringMiB * 2 ** 20 / 1e6;
   const perMinute = long.requests / long.minutes;
   const bytesPerRequest = Math.max(0, long.rss.slopeMiBPerMin) * 2 ** 20 / perMinute;
+  // The exact-percentile columns are outside the budget: what the CLI reports they keep per request.
+  const columns = long.retainedBytesPerRequest ?? 0;
+  const beyond = Math.max(0, bytesPerRequest - columns);
   const audit = short.balanced && long.balanced ? "" : "; an audit did not balance (see the soak's output)";
   const of = `${long.minutes}-min soak`;
   return [
@@ -264,15 +268,13 @@ function memoryVerdict(soak: Extras["soak"]): VerdictLine[] {
     Number.isFinite(long.rss.slopeMiBPerMin)
       ? line(
         labels[2],
-        bytesPerRequest,
-        bytesPerRequest <= COST_TARGETS.retainedBytesPerRequest,
+        beyond,
+        beyond <= COST_TARGETS.retainedBytesPerRequest,
         `${of}: slope ${long.rss.slopeMiBPerMin.toFixed(2)} MiB/min over ${
           Math.round(perMinute).toLocaleString("en-US")
-        } requests/min = ${bytesPerRequest.toFixed(0)} B/request (the metric columns alone: ${
-          long.retainedBytesPerRequest?.toFixed(0) ?? "?"
-        } B) → ${judged(Math.max(bytesPerRequest, 1), COST_TARGETS.retainedBytesPerRequest, false)}; ${
-          cmd(long.minutes)
-        }`,
+        } requests/min = ${bytesPerRequest.toFixed(0)} B/request, less ${columns.toFixed(0)} B of metric columns = ${
+          beyond.toFixed(0)
+        } B → ${judged(Math.max(beyond, 1), COST_TARGETS.retainedBytesPerRequest, false)}; ${cmd(long.minutes)}`,
       )
       : line(labels[2], undefined, undefined, `no slope (too few samples); ${cmd(long.minutes)}`),
   ];
