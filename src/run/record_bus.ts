@@ -31,33 +31,13 @@ export class RecordBus {
   }
 
   measured(record: ProcessedRecord): void {
-    const T = (globalThis as any).__T ??= { n: 0, m: 0, s: {} as Record<string, number> };
-    let t = performance.now();
     const values = this.#measure(record);
-    let u = performance.now();
-    T.m += u - t;
-    T.n++;
     const sinks = this.#measured;
-    for (let i = 0; i < sinks.length; i++) {
-      sinks[i].measured!(record, values);
-      t = performance.now();
-      T.s[sinks[i].name ?? i] = (T.s[sinks[i].name ?? i] ?? 0) + t - u;
-      u = t;
-    }
+    for (let i = 0; i < sinks.length; i++) sinks[i].measured!(record, values);
   }
 
   /** Closes every sink, in order; one failing does not keep the others from closing (the first error is thrown). */
   async close(): Promise<void> {
-    const T = (globalThis as any).__T;
-    if (T) {
-      console.error(
-        "BUS n",
-        T.n,
-        "measure us",
-        (1000 * T.m / T.n).toFixed(2),
-        Object.entries(T.s).map(([k, v]) => k + " " + (1000 * (v as number) / T.n).toFixed(2)).join(", "),
-      );
-    }
     let failure: unknown;
     for (const sink of this.#sinks) {
       try {
