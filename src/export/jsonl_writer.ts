@@ -142,8 +142,15 @@ export class RecordLineFormatter {
       out.raw(P_CANCELLATION_TIME);
       out.chars(epochNsDigits(origin, record.endAt));
     }
+    const lineage = record.lineage;
+    out.raw(P_DEPTH);
+    out.chars(lineage === undefined ? "0" : String(lineage.agentDepth));
+    if (lineage !== undefined) {
+      out.raw(P_PARENT);
+      out.string(lineage.parentCorrelationId);
+    }
     out.raw(P_ROOT);
-    out.string(record.xCorrelationId);
+    out.string(lineage?.rootCorrelationId ?? record.xCorrelationId);
     // infermeter: when the request was due (open loop, replay, think time); start − scheduled is its lag.
     if (record.scheduledAt !== undefined) {
       out.raw(P_SCHEDULED);
@@ -199,7 +206,9 @@ const P_WORKER = utf8(`,"worker_id":`);
 const P_CANCELLED_TRUE = utf8(`,"was_cancelled":true`);
 const P_CANCELLED_FALSE = utf8(`,"was_cancelled":false`);
 const P_CANCELLATION_TIME = utf8(`,"cancellation_time_ns":`);
-const P_ROOT = utf8(`,"context_overflow_skip":false,"agent_depth":0,"root_correlation_id":`);
+const P_DEPTH = utf8(`,"context_overflow_skip":false,"agent_depth":`);
+const P_PARENT = utf8(`,"parent_correlation_id":`);
+const P_ROOT = utf8(`,"root_correlation_id":`);
 const P_SCHEDULED = utf8(`,"scheduled_ns":`);
 const P_SERVER_TIMING = utf8(`,"server_timing":`);
 const P_METRICS = utf8(`},"metrics":{`);
