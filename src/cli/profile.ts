@@ -8,7 +8,7 @@ import { Logger, STDERR_SINK } from "../ui/logger.ts";
 import { runProfileRun } from "../run/profile_run.ts";
 import { InputError } from "../base/input_error.ts";
 import { type MultiRunEnd, type ParsedPoint, runMultiProfile } from "../run/sweep.ts";
-import { planSweep, type SweepPlan, withOptionValues } from "../run/sweep_plan.ts";
+import { isSweep, planSweep, type SweepPlan, withOptionValues } from "../run/sweep_plan.ts";
 import { expandSearchRecipe, type SearchSpec } from "../config/search_recipes.ts";
 import type { OptionKey } from "../config/option_table.ts";
 import { type ProbeValues, runSearch, type SearchEnd } from "../run/search/run_search.ts";
@@ -73,7 +73,7 @@ export async function runProfile(args: string[], options: RunProfileOptions = {}
       const parseProbe = (v: ProbeValues) => parseProfileArgs(withOptionValues(args, probeOptions(spec, v)), io);
       return SEARCH_EXIT_OF[(await runSearch({ spec, parsed, parseProbe }, run)).end];
     }
-    if (plan.parameters.length > 0 || parsed.config.numProfileRuns > 1) {
+    if (isSweep(plan) || parsed.config.numProfileRuns > 1) {
       return MULTI_EXIT_OF[(await runMultiProfile(plan, points, run)).end];
     }
     const outcome = await runProfileRun(parsed, run);
@@ -99,6 +99,12 @@ function searchConcurrencies(
   plan: SweepPlan,
   config: { readonly searchRecipe?: string },
 ): readonly number[] | undefined {
+  if (plan.type === "scenarios" && config.searchRecipe !== undefined) {
+    throw new ConfigError([
+      `--variant declares the sweep's points and --search-recipe ${config.searchRecipe} chooses them itself; ` +
+      "drop one of them.",
+    ]);
+  }
   if (config.searchRecipe === undefined || plan.parameters.length === 0) return undefined;
   const list = plan.parameters[0];
   if (config.searchRecipe === "pareto-sweep" && plan.parameters.length === 1 && list.name === "concurrency") {
