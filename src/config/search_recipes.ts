@@ -35,6 +35,12 @@ export interface SearchInputs {
   readonly degradationMetricTag?: string;
   readonly degradationStat?: string;
   readonly islOslPairs?: string;
+  readonly islMin?: number;
+  readonly islMax?: number;
+  readonly islSteps?: number;
+  readonly oslMin?: number;
+  readonly oslMax?: number;
+  readonly oslSteps?: number;
   readonly streaming: boolean;
 }
 
@@ -53,11 +59,21 @@ export type SearchProbes =
   | { readonly kind: "grid"; readonly concurrencies: readonly number[] }
   | {
     readonly kind: "shapes";
-    readonly cells: readonly { readonly isl: number; readonly osl: number; readonly concurrency: number }[];
+    readonly cells: readonly { readonly isl?: number; readonly osl?: number; readonly concurrency: number }[];
+    /**
+     * How a cell's directory is named: AIPerf's `<name>_<value>` joined by `__` in this order
+     * (`isl_256__concurrency_1`); without it, `shape_<isl>_<osl>_c<concurrency>` (pareto-sweep).
+     */
+    readonly naming?: readonly ("isl" | "osl" | "concurrency")[];
   };
 
 /** The artifact AIPerf writes under `sweep_aggregate/` for the recipe, if any. */
-export type SearchPostProcess = "sla_breach" | "degradation_knee" | "pareto_sweep";
+export type SearchPostProcess =
+  | "sla_breach"
+  | "degradation_knee"
+  | "pareto_sweep"
+  | "ttft_curve_fit"
+  | "itl_surface_fit";
 
 export interface SearchSpec {
   readonly recipe: string;
@@ -68,7 +84,7 @@ export interface SearchSpec {
   /** What the recipe maximizes among feasible probes (AIPerf's objective). */
   readonly objective: { readonly metric: string; readonly stat: "avg" };
   /** What the answer names: the highest feasible concurrency, or the feasible probe with the best objective. */
-  readonly answer: "concurrency" | "objective" | "knee" | "pareto";
+  readonly answer: "concurrency" | "objective" | "knee" | "pareto" | "curve" | "surface";
   readonly probes: SearchProbes;
   /** Per-request SLOs the probes count good requests by (`--goodput`), for the goodput recipe. */
   readonly slos?: readonly GoodputSlo[];
@@ -385,7 +401,56 @@ const PARETO_SWEEP: SearchRecipe = {
   },
 };
 
-/** The recipes; AIPerf's ISL/OSL curve fits are recognised and refused as not built. */
+function logGrid(flag: string, lo: number, hi: number, steps: number): number[] {
+  if (hi <= lo) fail(`${flag}-min (${lo}) must be < ${flag}-max (${hi}); use ${flag}-min/${flag}-max with hi > lo.`);
+  return logspaceIntSteps(lo, hi, steps);
+}
+
+const PREFILL_TTFT_CURVE: SearchRecipe = {
+  name: "prefill-ttft-curve",
+  description: "Sweep ISL log-spaced (--isl-min/--isl-max/--isl-steps) at concurrency 1; fit TTFT against ISL " +
+    "(linear, quadratic when r² < 0.85): sweep_aggregate/prefill_curve.json.",
+  expand(inputs) {
+    requireStreaming(inputs, this.name, "TTFT is a streaming-only metric");
+    const isls = logGrid("--isl", inputs.islMin ?? 256, inputs.islMax ?? 32768, inputs.islSteps ?? 8);
+    return {
+      recipe: this.name,
+      style: "grid",
+      filters: extraFilters(inputs),
+      objective: { metric: "time_to_first_token", stat: "avg" },
+      answer: "curve",
+      probes: { kind: "shapes", cells: isls.map((isl) => ({ isl, concurrency: 1 })), naming: ["isl", "concurrency"] },
+      postProcess: "ttft_curve_fit",
+    };
+  },
+};
+
+const DECODE_ITL_CURVE: SearchRecipe = {
+  name: "decode-itl-curve",
+  description: "Sweep concurrency (--concurrency-min/max/steps, default 1–200, 6 steps) × OSL (--osl-min/max/steps, " +
+    "default 64–1024, 4 steps); the measured ITL surface: sweep_aggregate/decode_itl_surface.json.",
+  expand(inputs) {
+    requireStreaming(inputs, this.name, "ITL is a streaming-only metric");
+    const [lo, hi] = bounds(inputs, this.name, 1, 200);
+    const concurrencies = logspaceIntSteps(lo, hi, inputs.concurrencySteps ?? 6);
+    const osls = logGrid("--osl", inputs.oslMin ?? 64, inputs.oslMax ?? 1024, inputs.oslSteps ?? 4);
+    return {
+      recipe: this.name,
+      style: "grid",
+      filters: extraFilters(inputs),
+      objective: { metric: "inter_token_latency", stat: "avg" },
+      answer: "surface",
+      probes: {
+        kind: "shapes",
+        cells: concurrencies.flatMap((concurrency) => osls.map((osl) => ({ osl, concurrency }))),
+        naming: ["concurrency", "osl"],
+      },
+      postProcess: "itl_surface_fit",
+    };
+  },
+};
+
+/** The recipes, AIPerf 0.13's eight. */
 export const SEARCH_RECIPES: Registry<SearchRecipe> = new Registry("search recipe", [
   MAX_CONCURRENCY_UNDER_SLA,
   maxThroughputRecipe("max-throughput-ttft-sla", "time_to_first_token", "--ttft-sla-ms", "TTFT"),
@@ -393,13 +458,9 @@ export const SEARCH_RECIPES: Registry<SearchRecipe> = new Registry("search recip
   MAX_GOODPUT_UNDER_SLO,
   CONCURRENCY_RAMP,
   PARETO_SWEEP,
-], {
-  unsupported: {
-    "prefill-ttft-curve": "the TTFT-against-ISL curve fit is not built yet; sweep --isl as a list instead " +
-      "(--isl 256,1024,4096 --concurrency 1)",
-    "decode-itl-curve": "the ITL surface fit is not built yet; sweep --concurrency and --osl as lists instead",
-  },
-});
+  PREFILL_TTFT_CURVE,
+  DECODE_ITL_CURVE,
+]);
 
 /**
  * The search `inputs` ask for, or undefined without `--search-recipe`.

@@ -47,6 +47,8 @@ import {
   slaBreachJson,
 } from "./search_artifacts.ts";
 import { boundaryAnswer, kneeAnswer, paretoAnswer, type SearchAnswer } from "./search_answer.ts";
+import { decodeItlSurfaceJson, prefillCurveJson } from "./curve_artifacts.ts";
+import { curveAnswer, surfaceAnswer } from "./curve_answer.ts";
 
 /** Most extra runs of a probe whose verdict is within noise. */
 export const NOISE_REPEATS = 2;
@@ -113,9 +115,7 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
   /** Runs (and repeats while within noise) one probe. */
   async function probe(values: ProbeValues, label: string, dirOf: (run: number) => string): Promise<SearchProbe> {
     const index = probes.length;
-    const shown = values.isl === undefined
-      ? `concurrency ${values.concurrency}`
-      : `ISL ${values.isl}, OSL ${values.osl}, concurrency ${values.concurrency}`;
+    const shown = describeValues(values);
     const trials: ProbeTrial[] = [];
     const runs: { label: string; dir: string; end: string; summary?: RunSummary }[] = [];
     const judge = () =>
@@ -215,7 +215,7 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
   } else {
     const cells = p.kind === "grid"
       ? p.concurrencies.map((c) => ({ values: { concurrency: c }, label: `concurrency_${c}` }))
-      : p.cells.map((c) => ({ values: c, label: `shape_${c.isl}_${c.osl}_c${c.concurrency}` }));
+      : p.cells.map((c) => ({ values: c, label: shapeLabel(c, p.naming) }));
     for (const cell of cells) {
       if (stopped !== undefined || o.stop?.aborted) break;
       if (probes.length > 0) await cooldown(config.parameterSweepCooldownSeconds, o.stop);
@@ -251,6 +251,26 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
       });
       const { baseline, knee } = degradationKnee(points, d.threshold);
       answer = kneeAnswer(spec, probes, baseline, knee);
+    } else if (spec.postProcess === "ttft_curve_fit") {
+      const points = probes.flatMap((x) => {
+        const y = runsStat(summariesOf(x), "time_to_first_token", "avg");
+        return x.values.isl === undefined || y === undefined ? [] : [[x.values.isl, y] as const];
+      });
+      await writeJson(aggregateDir, "prefill_curve.json", prefillCurveJson(points));
+      files.push({ role: "prefill_curve_json", label: "Prefill curve", path: "sweep_aggregate/prefill_curve.json" });
+      answer = curveAnswer(spec, probes, points);
+    } else if (spec.postProcess === "itl_surface_fit") {
+      const triples = probes.flatMap((x) => {
+        const y = runsStat(summariesOf(x), "inter_token_latency", "avg");
+        return x.values.osl === undefined || y === undefined ? [] : [[concurrencyOf(x), x.values.osl, y] as const];
+      });
+      await writeJson(aggregateDir, "decode_itl_surface.json", decodeItlSurfaceJson(triples));
+      files.push({
+        role: "decode_itl_surface_json",
+        label: "Decode ITL surface",
+        path: "sweep_aggregate/decode_itl_surface.json",
+      });
+      answer = surfaceAnswer(spec, probes, triples);
     } else {
       const cellsOut = markPareto(probes.map((x) => ({
         isl: x.values.isl,
@@ -307,6 +327,21 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
   return { end, baseDir: base, answer: answer.sentence };
 }
 
+/** `ISL 256, concurrency 1`: what a probe set, in the order a reader expects. */
+function describeValues(v: ProbeValues): string {
+  const parts: string[] = [];
+  if (v.isl !== undefined) parts.push(`ISL ${v.isl}`);
+  if (v.osl !== undefined) parts.push(`OSL ${v.osl}`);
+  parts.push(`concurrency ${v.concurrency}`);
+  return parts.join(", ");
+}
+
+/** A grid cell's directory: AIPerf's `isl_256__concurrency_1` when the recipe names its axes, else `shape_…`. */
+function shapeLabel(c: ProbeValues, naming: readonly ("isl" | "osl" | "concurrency")[] | undefined): string {
+  if (naming === undefined) return `shape_${c.isl}_${c.osl}_c${c.concurrency}`;
+  return naming.map((n) => `${n}_${c[n]}`).join("__");
+}
+
 /** `✓ concurrency 8: p95 TTFT 31.2 ms ± 0.4` / `✗ concurrency 12: fails TTFT (p95 TTFT 91.2 ms ± 3.1)`. */
 function verdictLine(shown: string, j: ProbeJudgement): string {
   if (j.runs === 0) return `✗ ${shown}: no run completed`;
@@ -329,7 +364,7 @@ async function writeSweepAggregate(
   level: number,
 ): Promise<ManifestFile[]> {
   if (probes.length === 0) return [];
-  const names = spec.probes.kind === "shapes" ? ["isl", "osl", "concurrency"] : ["concurrency"];
+  const names = ["isl", "osl", "concurrency"].filter((n) => probes.some((p) => p.values[n] !== undefined));
   const params: SweepParameter[] = names.map((name) => ({
     name,
     values: [...new Set(probes.map((p) => p.values[name]))].sort((a, b) => a - b),
@@ -376,7 +411,9 @@ async function writeReport(
     const run = json === undefined ? undefined : await readRunExport(json).catch(() => undefined);
     const verdict = spec.filters.length === 0 ? "" : probe.judgement.feasible ? " ✓" : " ✗";
     const v = probe.values;
-    const name = v.isl === undefined ? `concurrency ${v.concurrency}` : `${v.isl}/${v.osl} at ${v.concurrency}`;
+    const name = v.isl !== undefined && v.osl !== undefined
+      ? `${v.isl}/${v.osl} at ${v.concurrency}`
+      : describeValues(v as unknown as ProbeValues);
     points.push({ label: `${name}${verdict}`, run, failure: run === undefined ? "failed" : undefined });
   }
   const slos = spec.filters.map((f) => ({
