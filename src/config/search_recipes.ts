@@ -11,86 +11,21 @@
  * `max-concurrency-under-sla`; `--concurrency-steps` also sets the grid style's step count.
  */
 import { Registry, type RegistryEntry } from "../base/registry.ts";
-import type { GoodputSlo } from "../base/goodput_slo.ts";
 import { METRIC_REGISTRY } from "../metrics/metric_registry.ts";
 import { ConfigError } from "./config_error.ts";
 import { parseSlaFilter, type SlaFilter, type SlaStat } from "./sla_filter.ts";
+import { expandSearchSpace } from "./search_space.ts";
 
-/** The option values a recipe reads (a `ProfileConfig` has them all). */
-export interface SearchInputs {
-  readonly searchRecipe?: string;
-  readonly searchStyle?: string;
-  readonly searchSla: readonly string[];
-  readonly searchMaxIterations?: number;
-  readonly ttftSlaMs?: number;
-  readonly itlSlaMs?: number;
-  readonly tpotSlaMs?: number;
-  readonly e2eSlaMs?: number;
-  readonly errorRateSla?: number;
-  readonly sloAttainmentFraction?: number;
-  readonly concurrencyMin?: number;
-  readonly concurrencyMax?: number;
-  readonly concurrencySteps?: number;
-  readonly degradationThreshold?: number;
-  readonly degradationMetricTag?: string;
-  readonly degradationStat?: string;
-  readonly islOslPairs?: string;
-  readonly islMin?: number;
-  readonly islMax?: number;
-  readonly islSteps?: number;
-  readonly oslMin?: number;
-  readonly oslMax?: number;
-  readonly oslSteps?: number;
-  readonly streaming: boolean;
-}
-
-/** The boundary searches and the grid; AIPerf's Bayesian styles are not built. */
-export type SearchStyle = "smooth_isotonic" | "monotonic" | "grid";
-
-/** What a search runs: probes chosen as it goes, or a list fixed in advance. */
-export type SearchProbes =
-  | {
-    readonly kind: "boundary";
-    readonly style: "smooth_isotonic" | "monotonic";
-    readonly lo: number;
-    readonly hi: number;
-    readonly maxIterations: number;
-  }
-  | { readonly kind: "grid"; readonly concurrencies: readonly number[] }
-  | {
-    readonly kind: "shapes";
-    readonly cells: readonly { readonly isl?: number; readonly osl?: number; readonly concurrency: number }[];
-    /**
-     * How a cell's directory is named: AIPerf's `<name>_<value>` joined by `__` in this order
-     * (`isl_256__concurrency_1`); without it, `shape_<isl>_<osl>_c<concurrency>` (pareto-sweep).
-     */
-    readonly naming?: readonly ("isl" | "osl" | "concurrency")[];
-  };
-
-/** The artifact AIPerf writes under `sweep_aggregate/` for the recipe, if any. */
-export type SearchPostProcess =
-  | "sla_breach"
-  | "degradation_knee"
-  | "pareto_sweep"
-  | "ttft_curve_fit"
-  | "itl_surface_fit";
-
-export interface SearchSpec {
-  readonly recipe: string;
-  /** The style asked for (or the recipe's default); `grid` for grid recipes. */
-  readonly style: SearchStyle;
-  /** Every filter a probe must meet; the recipe's first, then `--search-sla` ones in order. */
-  readonly filters: readonly SlaFilter[];
-  /** What the recipe maximizes among feasible probes (AIPerf's objective). */
-  readonly objective: { readonly metric: string; readonly stat: "avg" };
-  /** What the answer names: the highest feasible concurrency, or the feasible probe with the best objective. */
-  readonly answer: "concurrency" | "objective" | "knee" | "pareto" | "curve" | "surface";
-  readonly probes: SearchProbes;
-  /** Per-request SLOs the probes count good requests by (`--goodput`), for the goodput recipe. */
-  readonly slos?: readonly GoodputSlo[];
-  readonly degradation?: { readonly threshold: number; readonly metricTag: string; readonly stat: string };
-  readonly postProcess?: SearchPostProcess;
-}
+export type {
+  SearchDimension,
+  SearchInputs,
+  SearchPostProcess,
+  SearchProbes,
+  SearchSpec,
+  SearchStyle,
+} from "./search_spec.ts";
+import type { SearchInputs, SearchProbes, SearchSpec, SearchStyle } from "./search_spec.ts";
+import { drawSeed } from "./search_spec.ts";
 
 export interface SearchRecipe extends RegistryEntry {
   /** @throws {ConfigError} naming what is missing or conflicting, in AIPerf's words. */
@@ -105,6 +40,9 @@ const GRID_DEFAULT_STEPS = 8;
 const RAMP_DEFAULT_THRESHOLD = 0.2;
 const PARETO_DEFAULT_CONCURRENCY = [1, 4, 16, 64, 256];
 const DEFAULT_ATTAINMENT_FRACTION = 0.95;
+/** AIPerf's iteration budget of its Bayesian recipe style (~30) and its initial points (5). */
+const BO_MAX_ITERATIONS = 30;
+const DEFAULT_INITIAL_POINTS = 5;
 
 function fail(message: string): never {
   throw new ConfigError([message]);
@@ -184,10 +122,15 @@ function streamingOnly(tag: string): boolean {
 function boundaryProbes(inputs: SearchInputs, recipe: string, lo: number, hi: number): SearchProbes {
   const style = inputs.searchStyle ?? "smooth_isotonic";
   if (style === "bo" || style === "optuna") {
-    fail(
-      `--search-style ${style} (Bayesian optimization) is not built yet; use smooth_isotonic (the default), ` +
-        "monotonic or grid.",
-    );
+    return {
+      kind: "bayesian",
+      dims: [{ path: "phases.profiling.concurrency", name: "concurrency", lo, hi, kind: "int" }],
+      maxIterations: inputs.searchMaxIterations ?? BO_MAX_ITERATIONS,
+      initialPoints: Math.min(DEFAULT_INITIAL_POINTS, (inputs.searchMaxIterations ?? BO_MAX_ITERATIONS) - 1),
+      seed: inputs.searchRandomSeed ?? drawSeed(),
+      planner: style === "bo" ? "bayesian" : "optuna",
+      pooled: false,
+    };
   }
   if (style === "grid") {
     return { kind: "grid", concurrencies: logspaceIntSteps(lo, hi, inputs.concurrencySteps ?? GRID_DEFAULT_STEPS) };
@@ -211,7 +154,11 @@ function boundarySpec(
   const probes = boundaryProbes(inputs, recipe, lo, hi);
   return {
     recipe,
-    style: probes.kind === "grid" ? "grid" : (probes as { style: SearchStyle }).style,
+    style: probes.kind === "grid"
+      ? "grid"
+      : probes.kind === "bayesian"
+      ? (probes.planner === "bayesian" ? "bo" : "optuna")
+      : (probes as { style: SearchStyle }).style,
     filters,
     objective: { metric: objective, stat: "avg" },
     answer,
@@ -470,7 +417,9 @@ export function expandSearchRecipe(
   inputs: SearchInputs,
   concurrencyList?: readonly number[],
 ): SearchSpec | undefined {
-  if (inputs.searchRecipe === undefined) return undefined;
+  if (inputs.searchRecipe === undefined) {
+    return (inputs.searchSpace ?? []).length > 0 ? expandSearchSpace(inputs, extraFilters(inputs)) : undefined;
+  }
   const recipe = SEARCH_RECIPES.find(inputs.searchRecipe);
   if (recipe === undefined) fail(`--search-recipe: ${SEARCH_RECIPES.describeUnknown(inputs.searchRecipe)}.`);
   return recipe.expand(inputs, concurrencyList);

@@ -46,19 +46,19 @@ import {
   searchHistoryJson,
   slaBreachJson,
 } from "./search_artifacts.ts";
-import { boundaryAnswer, kneeAnswer, paretoAnswer, type SearchAnswer } from "./search_answer.ts";
+import { bestAnswer, boundaryAnswer, kneeAnswer, paretoAnswer, type SearchAnswer } from "./search_answer.ts";
+import { BayesPlanner } from "./bayes_planner.ts";
+import { bayesHistoryJson, probeObjective } from "./bayes_artifacts.ts";
+import { hashString } from "../../base/seeded_random.ts";
+import { describeValues } from "./probe_values.ts";
 import { decodeItlSurfaceJson, prefillCurveJson } from "./curve_artifacts.ts";
 import { curveAnswer, surfaceAnswer } from "./curve_answer.ts";
 
 /** Most extra runs of a probe whose verdict is within noise. */
 export const NOISE_REPEATS = 2;
 
-/** What one probe sets. */
-export interface ProbeValues {
-  readonly concurrency: number;
-  readonly isl?: number;
-  readonly osl?: number;
-}
+export type { ProbeValues } from "./probe_values.ts";
+import type { ProbeValues } from "./probe_values.ts";
 
 export interface SearchInputsOfRun {
   readonly spec: SearchSpec;
@@ -121,7 +121,8 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
     const judge = () =>
       judgeProbe(trials, spec.filters, {
         level,
-        seed: (seed ?? 0) + values.concurrency * 7919 + (values.isl ?? 0) * 31 + (values.osl ?? 0),
+        seed: (seed ?? 0) + (values.concurrency ?? 0) * 7919 + (values.isl ?? 0) * 31 + (values.osl ?? 0) +
+          otherValuesHash(values),
         objective: spec.objective.metric,
       });
     const runOnce = async () => {
@@ -185,8 +186,48 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
     await writeFileAtomic(join(dir, name), JSON.stringify(json, null, 2) + "\n");
   };
 
+  for (const notice of spec.notices ?? []) o.logger.warning(notice);
   const p = spec.probes;
-  if (p.kind === "boundary") {
+  if (p.kind === "bayesian") {
+    const bayes = new BayesPlanner({
+      dims: p.dims.map((d) => ({ name: d.name, lo: d.lo, hi: d.hi, int: d.kind === "int" })),
+      maxIterations: p.maxIterations,
+      initialPoints: p.initialPoints,
+      seed: p.seed,
+      direction: spec.objective.direction ?? "maximize",
+      terminator: p.terminator,
+    });
+    for (let v = bayes.next(); v !== undefined && stopped === undefined && !o.stop?.aborted; v = bayes.next()) {
+      if (probes.length > 0) await cooldown(config.parameterSweepCooldownSeconds, o.stop);
+      const label = `search_iter_${pad4(probes.length)}`;
+      const result = await probe(v, label, (n) => join(base, label, "profile_runs", `run_${pad4(n)}`));
+      if (stopped !== undefined) {
+        probes.push(result);
+        break;
+      }
+      const objective = await probeObjective(result, spec.objective, p.pooled, o.logger);
+      bayes.tell(v, {
+        objective,
+        feasible: result.judgement.feasible,
+        margins: result.judgement.filters.map((j) => j.margin),
+      });
+      probes.push({ ...result, judgement: { ...result.judgement, objective } });
+      await writeJson(base, "search_history.json", bayesHistoryJson(spec, probes, undefined));
+    }
+    reason = stopped ?? (o.stop?.aborted ? "cancelled" : bayes.reason);
+    await writeJson(base, "search_history.json", bayesHistoryJson(spec, probes, reason));
+    files.push({ role: "search_history_json", label: "Search history", path: "search_history.json" });
+    if (spec.answer === "best") {
+      answer = bestAnswer(spec, probes, reason);
+    } else {
+      const sorted = [...probes].sort((a, b) => concurrencyOf(a) - concurrencyOf(b));
+      const highest = sorted.findLast((x) => x.judgement.feasible);
+      const failing = sorted.find((x) =>
+        !x.judgement.feasible && (highest === undefined || concurrencyOf(x) > concurrencyOf(highest))
+      );
+      answer = boundaryAnswer(spec, probes, highest, failing, reason, { lo: p.dims[0].lo, hi: p.dims[0].hi });
+    }
+  } else if (p.kind === "boundary") {
     planner = boundaryPlanner(p.style, p);
     for (let v = planner.next(); v !== undefined && stopped === undefined && !o.stop?.aborted; v = planner.next()) {
       if (probes.length > 0) await cooldown(config.parameterSweepCooldownSeconds, o.stop);
@@ -327,13 +368,10 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
   return { end, baseDir: base, answer: answer.sentence };
 }
 
-/** `ISL 256, concurrency 1`: what a probe set, in the order a reader expects. */
-function describeValues(v: ProbeValues): string {
-  const parts: string[] = [];
-  if (v.isl !== undefined) parts.push(`ISL ${v.isl}`);
-  if (v.osl !== undefined) parts.push(`OSL ${v.osl}`);
-  parts.push(`concurrency ${v.concurrency}`);
-  return parts.join(", ");
+/** A stable number from the values other than concurrency, ISL and OSL (seeds a probe's bootstrap). */
+function otherValuesHash(v: ProbeValues): number {
+  const rest = Object.entries(v).filter(([k]) => k !== "concurrency" && k !== "isl" && k !== "osl");
+  return rest.length === 0 ? 0 : hashString(JSON.stringify(rest)) % 1_000_003;
 }
 
 /** A grid cell's directory: AIPerf's `isl_256__concurrency_1` when the recipe names its axes, else `shape_…`. */
@@ -364,7 +402,8 @@ async function writeSweepAggregate(
   level: number,
 ): Promise<ManifestFile[]> {
   if (probes.length === 0) return [];
-  const names = ["isl", "osl", "concurrency"].filter((n) => probes.some((p) => p.values[n] !== undefined));
+  const names = [...new Set(["isl", "osl", "concurrency", ...probes.flatMap((p) => Object.keys(p.values))])]
+    .filter((n) => probes.some((p) => p.values[n] !== undefined));
   const params: SweepParameter[] = names.map((name) => ({
     name,
     values: [...new Set(probes.map((p) => p.values[name]))].sort((a, b) => a - b),
@@ -375,7 +414,7 @@ async function writeSweepAggregate(
     );
     return { parameters: p.values, aggregate: aggregateRuns(results, level) };
   });
-  const type = spec.probes.kind === "boundary"
+  const type = spec.probes.kind === "boundary" || spec.probes.kind === "bayesian"
     ? "adaptive_search"
     : spec.probes.kind === "shapes"
     ? "scenarios"
@@ -402,7 +441,7 @@ async function writeReport(
 ): Promise<ManifestFile> {
   const points: SweepReportPoint[] = [];
   const order = [...probes].sort((a, b) =>
-    concurrencyOf(a) - concurrencyOf(b) || (a.values.isl ?? 0) - (b.values.isl ?? 0) ||
+    (concurrencyOf(a) ?? 0) - (concurrencyOf(b) ?? 0) || (a.values.isl ?? 0) - (b.values.isl ?? 0) ||
     (a.values.osl ?? 0) - (b.values.osl ?? 0)
   );
   for (const probe of order) {
@@ -413,7 +452,7 @@ async function writeReport(
     const v = probe.values;
     const name = v.isl !== undefined && v.osl !== undefined
       ? `${v.isl}/${v.osl} at ${v.concurrency}`
-      : describeValues(v as unknown as ProbeValues);
+      : describeValues(v);
     points.push({ label: `${name}${verdict}`, run, failure: run === undefined ? "failed" : undefined });
   }
   const slos = spec.filters.map((f) => ({
