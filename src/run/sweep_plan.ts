@@ -6,7 +6,6 @@
  * (`concurrency_4__request_rate_2.0`), which is also its artifact subdirectory.
  */
 import { ConfigError } from "../config/config_error.ts";
-import { PROFILE_COMMAND } from "../config/option_table.ts";
 import type { OptionKey } from "../config/option_table.ts";
 import { formatPyFloat } from "../export/number_format.ts";
 import { planVariants } from "./sweep_variants.ts";
