@@ -15,6 +15,7 @@ import { METRIC_REGISTRY } from "../metrics/metric_registry.ts";
 import { ConfigError } from "./config_error.ts";
 import { parseSlaFilter, type SlaFilter, type SlaStat } from "./sla_filter.ts";
 import { expandSearchSpace } from "./search_space.ts";
+import { parseSlaTiers } from "./sla_tiers.ts";
 
 export type {
   SearchDimension,
@@ -417,10 +418,45 @@ export function expandSearchRecipe(
   inputs: SearchInputs,
   concurrencyList?: readonly number[],
 ): SearchSpec | undefined {
+  let spec: SearchSpec | undefined;
   if (inputs.searchRecipe === undefined) {
-    return (inputs.searchSpace ?? []).length > 0 ? expandSearchSpace(inputs, extraFilters(inputs)) : undefined;
+    spec = (inputs.searchSpace ?? []).length > 0 ? expandSearchSpace(inputs, extraFilters(inputs)) : undefined;
+  } else {
+    const recipe = SEARCH_RECIPES.find(inputs.searchRecipe);
+    if (recipe === undefined) fail(`--search-recipe: ${SEARCH_RECIPES.describeUnknown(inputs.searchRecipe)}.`);
+    spec = recipe.expand(inputs, concurrencyList);
   }
-  const recipe = SEARCH_RECIPES.find(inputs.searchRecipe);
-  if (recipe === undefined) fail(`--search-recipe: ${SEARCH_RECIPES.describeUnknown(inputs.searchRecipe)}.`);
-  return recipe.expand(inputs, concurrencyList);
+  return spec === undefined || (inputs.searchSlaTier ?? []).length === 0 ? spec : withTiers(spec, inputs);
+}
+
+/**
+ * A search with SLO tiers (AIPerf's multi-tier planner): one bracket per tier over the same one-dimensional
+ * concurrency search, whatever its style (said in a notice, as AIPerf does).
+ */
+function withTiers(spec: SearchSpec, inputs: SearchInputs): SearchSpec {
+  const tiers = parseSlaTiers(inputs.searchSlaTier ?? []);
+  const p = spec.probes;
+  const range = p.kind === "boundary"
+    ? { lo: p.lo, hi: p.hi, maxIterations: p.maxIterations }
+    : p.kind === "bayesian" && p.dims.length === 1 && p.dims[0].name === "concurrency"
+    ? { lo: Math.ceil(p.dims[0].lo), hi: Math.floor(p.dims[0].hi), maxIterations: p.maxIterations }
+    : undefined;
+  if (range === undefined) {
+    fail(
+      "--search-sla-tier finds a boundary per tier over one integer concurrency dimension: a boundary recipe " +
+        "(max-concurrency-under-sla, max-throughput-*-sla, max-goodput-under-slo) or --search-space " +
+        "'concurrency:lo,hi:int'.",
+    );
+  }
+  if (tiers.some((t) => t.filters.some((f) => streamingOnly(f.metric_tag))) && !inputs.streaming) {
+    fail("--search-sla-tier: a tier filters on a streaming-only metric (TTFT, ITL); add --streaming.");
+  }
+  const notices = [...(spec.notices ?? [])];
+  if (spec.style !== "smooth_isotonic") {
+    notices.push(
+      `The search algorithm for --search-style ${spec.style} is not used when --search-sla-tier is active; the ` +
+        "multi-tier search uses its own bracket and bisection.",
+    );
+  }
+  return { ...spec, tiers, probes: { kind: "tiers", ...range }, answer: "concurrency", notices };
 }

@@ -1,6 +1,7 @@
 /** What a search runs, as a search recipe or `--search-space` expands it (`search_recipes.ts`, `search_space.ts`). */
 import type { GoodputSlo } from "../base/goodput_slo.ts";
 import type { SlaFilter } from "./sla_filter.ts";
+import type { SlaTier } from "./sla_tiers.ts";
 
 /** The option values a recipe reads (a `ProfileConfig` has them all). */
 export interface SearchInputs {
@@ -68,6 +69,13 @@ export type SearchProbes =
   }
   | { readonly kind: "grid"; readonly concurrencies: readonly number[] }
   | {
+    /** One bracket per SLO tier (`--search-sla-tier`), each probe judged for every tier. */
+    readonly kind: "tiers";
+    readonly lo: number;
+    readonly hi: number;
+    readonly maxIterations: number;
+  }
+  | {
     readonly kind: "bayesian";
     readonly dims: readonly SearchDimension[];
     readonly maxIterations: number;
@@ -114,6 +122,8 @@ export interface SearchSpec {
    * of a --search-space search, any dimensions), the knee, the frontier, the fitted curve or the surface.
    */
   readonly answer: "concurrency" | "objective" | "knee" | "pareto" | "curve" | "surface" | "best";
+  /** The SLO tiers of a tiered search (their filters apply together with `filters`). */
+  readonly tiers?: readonly SlaTier[];
   /** One-line notices the search says at its start (an AIPerf option value mapped to what infermeter does). */
   readonly notices?: readonly string[];
   readonly probes: SearchProbes;

@@ -166,3 +166,47 @@ Deno.test("--search-space refuses what AIPerf refuses, before sending anything (
     assert.match(run.stderr, pattern, extra.join(" "));
   }
 });
+
+Deno.test("--search-sla-tier finds the highest concurrency within each SLO tier", async () => {
+  // At concurrency C over 4 slots a request waits whole services of 120 ms: none up to 4 (TTFT 40 ms), one wave up to
+  // 8 (TTFT 160 ms), two from 9 (280 ms). Tier fast (p95 TTFT < 100 ms) holds up to 4, relaxed (< 220 ms) up to 8.
+  await using tmp = await tempDir();
+  await using sim = await startSim(["--slots", String(KNEE), "--ttft", "40", "--itl", "20", "--seed", "3"]);
+  const run = await runCli([
+    ...args(sim.url),
+    "--search-space",
+    "concurrency:1,12:int",
+    "--search-metric",
+    "output_token_throughput",
+    "--search-direction",
+    "maximize",
+    "--search-max-iterations",
+    "14",
+    "--search-sla-tier",
+    "fast:time_to_first_token:p95:lt:100",
+    "--search-sla-tier",
+    "relaxed:time_to_first_token:p95:lt:220",
+    "--artifact-dir",
+    "tiers",
+  ], { cwd: tmp.path, timeoutMs: 120_000 });
+  assertExit(run, 0);
+  const answer = run.stdout.trimEnd().split("\n").at(-1)!;
+  const m = /^highest concurrency within each SLO tier: fast (\d+) \(.*\); relaxed (\d+) \(.*\)$/.exec(answer);
+  assert.ok(m !== null, answer);
+  assert.ok(Math.abs(Number(m[1]) - KNEE) <= 1, answer);
+  assert.ok(Math.abs(Number(m[2]) - 2 * KNEE) <= 1, answer);
+  const history = await readJson<{
+    config: { tiers: { label: string; filters: unknown[] }[] };
+    tier_results: { label: string; boundary_concurrency: number; convergence_status: string; bracket_upper: number }[];
+    tier_metadata: { actual_probe_count: number };
+    convergence_reason: string;
+  }>(`${tmp.path}/tiers/search_history.json`);
+  assert.deepEqual(history.config.tiers.map((t) => t.label), ["fast", "relaxed"]);
+  assert.deepEqual(history.tier_results.map((t) => t.boundary_concurrency), [Number(m[1]), Number(m[2])]);
+  for (const t of history.tier_results) {
+    assert.equal(t.convergence_status, "converged");
+    assert.equal(t.bracket_upper, t.boundary_concurrency + 1);
+  }
+  assert.equal(history.convergence_reason, "multi_tier_all_converged");
+  assert.ok(history.tier_metadata.actual_probe_count <= 14);
+});

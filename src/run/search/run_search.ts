@@ -48,6 +48,9 @@ import {
 } from "./search_artifacts.ts";
 import { bestAnswer, boundaryAnswer, kneeAnswer, paretoAnswer, type SearchAnswer } from "./search_answer.ts";
 import { BayesPlanner } from "./bayes_planner.ts";
+import { MultiTierPlanner } from "./multi_tier_planner.ts";
+import { sameFilter, tieredAnswer, tieredHistoryJson, tierVerdicts } from "./tier_artifacts.ts";
+import type { SlaFilter } from "../../config/sla_filter.ts";
 import { bayesHistoryJson, probeObjective } from "./bayes_artifacts.ts";
 import { hashString } from "../../base/seeded_random.ts";
 import { describeValues } from "./probe_values.ts";
@@ -103,6 +106,11 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
   const seed = config.randomSeed ?? (config.setConsistentSeed ? CONSISTENT_SEED : undefined);
   const level = config.confidenceLevel;
   const probes: SearchProbe[] = [];
+  // Every filter a probe is judged on: the search's own, then each SLO tier's (once each).
+  const judged: SlaFilter[] = [...spec.filters];
+  for (const f of (spec.tiers ?? []).flatMap((t) => t.filters)) {
+    if (!judged.some((g) => sameFilter(f, g))) judged.push(f);
+  }
   const allRuns: RunRecord[] = [];
   let stopped: "cancelled" | "unreachable" | undefined;
 
@@ -119,7 +127,7 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
     const trials: ProbeTrial[] = [];
     const runs: { label: string; dir: string; end: string; summary?: RunSummary }[] = [];
     const judge = () =>
-      judgeProbe(trials, spec.filters, {
+      judgeProbe(trials, judged, {
         level,
         seed: (seed ?? 0) + (values.concurrency ?? 0) * 7919 + (values.isl ?? 0) * 31 + (values.osl ?? 0) +
           otherValuesHash(values),
@@ -161,7 +169,7 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
     let judgement: ProbeJudgement = await judge();
     let repeats = 0;
     while (
-      spec.filters.length > 0 && judgement.withinNoise && repeats < NOISE_REPEATS && stopped === undefined &&
+      judged.length > 0 && judgement.withinNoise && repeats < NOISE_REPEATS && stopped === undefined &&
       !o.stop?.aborted
     ) {
       repeats++;
@@ -170,7 +178,14 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
       judgement = await judge();
     }
     const p: SearchProbe = { index, label, values: { ...values }, runs, judgement, repeats, nonMonotonic: false };
-    if (stopped === undefined && (spec.filters.length > 0 || judgement.runs === 0)) {
+    if (stopped === undefined && spec.tiers !== undefined && judgement.runs > 0) {
+      const verdicts = tierVerdicts(spec, judgement);
+      print(
+        `${verdicts.some((v) => v) ? "✓" : "✗"} ${shown}: ${
+          spec.tiers.map((t, i) => `${t.label} ${verdicts[i] ? "✓" : "✗"}`).join(", ")
+        } (${judgement.filters.map(describeObserved).join(", ")})`,
+      );
+    } else if (stopped === undefined && (judged.length > 0 || judgement.runs === 0)) {
       print(verdictLine(shown, judgement));
     }
     return p;
@@ -188,7 +203,26 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
 
   for (const notice of spec.notices ?? []) o.logger.warning(notice);
   const p = spec.probes;
-  if (p.kind === "bayesian") {
+  if (p.kind === "tiers") {
+    const tiers = spec.tiers!;
+    const multi = new MultiTierPlanner(tiers.map((t) => t.label), p);
+    for (let v = multi.next(); v !== undefined && stopped === undefined && !o.stop?.aborted; v = multi.next()) {
+      if (probes.length > 0) await cooldown(config.parameterSweepCooldownSeconds, o.stop);
+      const label = `search_iter_${pad4(probes.length)}`;
+      const result = await probe({ concurrency: v }, label, (n) => join(base, label, "profile_runs", `run_${pad4(n)}`));
+      const verdicts = tierVerdicts(spec, result.judgement);
+      // AIPerf: a probe is feasible when any tier passes.
+      const feasible = verdicts.some((x) => x);
+      probes.push({ ...result, judgement: { ...result.judgement, feasible } });
+      if (stopped !== undefined) break;
+      multi.tell(v, verdicts, result.index);
+      await writeJson(base, "search_history.json", tieredHistoryJson(spec, probes, multi, undefined));
+    }
+    reason = stopped ?? (o.stop?.aborted ? "cancelled" : multi.reason);
+    await writeJson(base, "search_history.json", tieredHistoryJson(spec, probes, multi, reason));
+    files.push({ role: "search_history_json", label: "Search history", path: "search_history.json" });
+    answer = tieredAnswer(spec, probes, multi, reason);
+  } else if (p.kind === "bayesian") {
     const bayes = new BayesPlanner({
       dims: p.dims.map((d) => ({ name: d.name, lo: d.lo, hi: d.hi, int: d.kind === "int" })),
       maxIterations: p.maxIterations,
