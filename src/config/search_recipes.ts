@@ -1,13 +1,15 @@
 /**
  * AIPerf 0.13's search recipes (`--search-recipe`): named presets that turn a few SLA flags into a search over
  * concurrency. Each recipe checks its inputs with AIPerf's words (a missing SLA flag, streaming required, inverted
- * bounds) and expands into a {@link SearchSpec}: the SLA filters, the probes to run (a boundary search or a grid),
- * the objective and the artifact AIPerf writes for it. Expansion is a configuration rule: it reads only option values
+ * bounds) and expands into a {@link SearchSpec}: the SLA filters, the probes to run (a boundary search, a grid, ISL/OSL
+ * shapes, or with `--search-style bo|optuna` a Bayesian search over concurrency), the objective and the artifact AIPerf
+ * writes for it; `--search-space` (no recipe) expands in `search_space.ts`, and `--search-sla-tier` makes either a
+ * tiered search. Expansion is a configuration rule: it reads only option values
  * and sends nothing, so a bad search fails before the first probe, as a usage error.
  *
  * Where infermeter differs from AIPerf (each said in the README's search section): the Bayesian-optimized recipes
  * (`max-throughput-*-sla`, `max-goodput-under-slo`) find the same SLA boundary with the bracket-and-bisect search
- * and answer the feasible probe with the best objective; `--search-sla` filters alone are enough for
+ * unless `--search-style bo|optuna`, and answer the feasible probe with the best objective; `--search-sla` filters alone are enough for
  * `max-concurrency-under-sla`; `--concurrency-steps` also sets the grid style's step count.
  */
 import { Registry, type RegistryEntry } from "../base/registry.ts";

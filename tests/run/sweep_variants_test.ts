@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { parseVariant, planVariants } from "../../src/run/sweep_variants.ts";
 import { planSweep } from "../../src/run/sweep_plan.ts";
-import { ConfigError } from "../../src/config/config_error.ts";
+import type { ConfigError } from "../../src/config/config_error.ts";
 
 Deno.test("--variant values parse as AIPerf's: an optional name, key=value pairs, typed values", () => {
   assert.deepEqual(parseVariant("short: isl=128, osl=64, streaming=true, model='m x'"), {
