@@ -129,7 +129,7 @@ function searchConcurrencies(
 function probeOptions(spec: SearchSpec, v: ProbeValues): { key: OptionKey; value: string }[] {
   const set: { key: OptionKey; value: string }[] = [];
   for (const [name, value] of Object.entries(v)) {
-    const key = PROBE_OPTION_KEYS[name];
+    const key = PROBE_OPTION_KEYS[name] as OptionKey | undefined;
     if (key === undefined) throw new InputError(`a search probe sets '${name}', which no profile option takes`);
     set.push({ key, value: String(value) });
   }

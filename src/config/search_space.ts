@@ -13,14 +13,14 @@
  */
 import { METRIC_REGISTRY } from "../metrics/metric_registry.ts";
 import { ConfigError } from "./config_error.ts";
-import type { OptionKey } from "./option_table.ts";
 import type { SlaFilter } from "./sla_filter.ts";
 import { drawSeed, type SearchDimension, type SearchInputs, type SearchSpec } from "./search_spec.ts";
 
 interface DimensionEntry {
   /** The probe value's name (AIPerf's last path segment). */
   readonly name: string;
-  readonly key: OptionKey;
+  /** The `profile` option's configuration key (an `OptionKey`; typed as text so this file stays below the table). */
+  readonly key: string;
   /** The option takes whole numbers only: `:int` is required. */
   readonly intOnly?: boolean;
   /** The lower bound must be above 0 (a rate, a duration, a count). */
@@ -50,7 +50,7 @@ export const SEARCH_DIMENSIONS: Readonly<Record<string, DimensionEntry>> = {
 };
 
 /** The option each probe value sets, by the value's name (the recipes' `concurrency`, `isl`, `osl` included). */
-export const PROBE_OPTION_KEYS: Readonly<Record<string, OptionKey>> = Object.fromEntries(
+export const PROBE_OPTION_KEYS: Readonly<Record<string, string>> = Object.fromEntries(
   Object.values(SEARCH_DIMENSIONS).map((d) => [d.name, d.key]),
 );
 

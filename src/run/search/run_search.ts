@@ -34,6 +34,7 @@ import { renderSweepReport, type SweepReportPoint } from "../../report/sweep_rep
 import { writeFileAtomic } from "../outputs/output_writer.ts";
 import { type ProfileEnd, type ProfileRunOptions, runProfileRun } from "../profile_run.ts";
 import { CONSISTENT_SEED, cooldown } from "../sweep.ts";
+import { deriveVariationSeed } from "../sweep_seed.ts";
 import { describeObserved, judgeProbe, type ProbeJudgement, type ProbeTrial } from "./probe_verdict.ts";
 import { type BoundaryPlanner, boundaryPlanner } from "./sla_planners.ts";
 import { concurrencyOf, type SearchProbe, summariesOf } from "./search_probe.ts";
@@ -141,7 +142,10 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
       o.logger.info(`── probe ${index + 1}: ${shown}${n > 1 ? `, run ${n}` : ""} ──`);
       const parsed = await s.parseProbe(values);
       const runConfig: Record<string, unknown> = { ...parsed.config, artifactDir: dir, artifactDirExplicit: true };
-      if (seed !== undefined) runConfig.randomSeed = seed;
+      // Every probe sends the same workload; --vary-seed-per-trial gives each run of a probe its own (AIPerf's SHA-256).
+      if (seed !== undefined) {
+        runConfig.randomSeed = config.varySeedPerTrial ? deriveVariationSeed(seed, `${label}:trial:${n - 1}`) : seed;
+      }
       let end: ProfileEnd | string;
       let summary: RunSummary | undefined;
       try {
