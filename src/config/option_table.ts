@@ -39,6 +39,7 @@ import { SERVICE_OPTIONS } from "./options/service_options.ts";
 import { WORKERS_OPTIONS } from "./options/workers_options.ts";
 import { MULTI_RUN_OPTIONS } from "./options/multi_run_options.ts";
 import { NO_EFFECT_OPTIONS, PENDING_AIPERF_OPTIONS } from "./options/aiperf_only_options.ts";
+import { AGENTIC_REPLAY_OPTIONS } from "./options/agentic_replay_options.ts";
 
 /** `--help` sections, in display order (AIPerf's groups; `Not Supported Yet` is ours). */
 export const OPTION_GROUPS = [
@@ -48,6 +49,7 @@ export const OPTION_GROUPS = [
   "Conversation Input",
   "Input Sequence Length (ISL)",
   "Output Sequence Length (OSL)",
+  "Synthesis",
   "Rankings",
   "Load Generator",
   "Warmup",
@@ -88,6 +90,7 @@ const CORE_OPTIONS = [
   ...SERVICE_OPTIONS,
   ...WORKERS_OPTIONS,
   ...MULTI_RUN_OPTIONS,
+  ...AGENTIC_REPLAY_OPTIONS,
 ] as const;
 
 const PROFILE_OPTIONS = [

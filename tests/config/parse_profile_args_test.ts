@@ -456,23 +456,17 @@ Deno.test("parseProfileArgs rejects AIPerf options of features not built yet, na
     "m",
     "--accuracy-benchmark",
     "mmlu",
-    "--synthesis-max-isl",
+    "--video-fps",
     "9",
   ]);
   assert.deepEqual(problems, [
     "--accuracy-benchmark is not built yet in infermeter (it belongs to accuracy benchmarks); remove it.",
-    "--synthesis-max-isl is not built yet in infermeter (it belongs to trace synthesis (the synthesize command)); " +
-    "remove it.",
+    "--video-fps is not built yet in infermeter (it belongs to video input); remove it.",
   ]);
   assert.match(
     (await problemsOf(["-m", "m", "--concurrency", "1,4,16"]))[0],
     /sweeps over several values are not supported yet/,
   );
-  assert.match(
-    (await problemsOf(["-m", "m", "--custom-dataset-type", "weka_trace", "--input-file", "x"]))[0],
-    /not supported yet.*Weka agent traces/,
-  );
-  assert.match((await problemsOf(["-m", "m", "--public-dataset", "exgentic"]))[0], /exgentic.*agent traces/);
 });
 
 Deno.test("parseProfileArgs reads the server-metrics, GPU-telemetry and API options", async () => {
