@@ -416,7 +416,7 @@ export const MULTI_RUN_OPTIONS = optionGroup("Multi-Run", [
     flags: ["--search-random-seed"],
     metavar: "<int>",
     defaultDescription: "drawn at random and recorded in search_history.json",
-    requires: IN_SPACE_SEARCH,
+    requires: [{ key: ["searchSpace", "searchRecipe"], why: "seeds a Bayesian search" }],
     help: "Seed of the search's own choices (initial points, candidate sets): the same seed and measurements give " +
       "the same probes.",
   },

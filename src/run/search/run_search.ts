@@ -35,7 +35,7 @@ import { writeFileAtomic } from "../outputs/output_writer.ts";
 import { type ProfileEnd, type ProfileRunOptions, runProfileRun } from "../profile_run.ts";
 import { CONSISTENT_SEED, cooldown } from "../sweep.ts";
 import { deriveVariationSeed } from "../sweep_seed.ts";
-import { describeObserved, judgeProbe, type ProbeJudgement, type ProbeTrial } from "./probe_verdict.ts";
+import { describeObserved, digitsFor, judgeProbe, type ProbeJudgement, type ProbeTrial } from "./probe_verdict.ts";
 import { type BoundaryPlanner, boundaryPlanner } from "./sla_planners.ts";
 import { concurrencyOf, type SearchProbe, summariesOf } from "./search_probe.ts";
 import {
@@ -55,6 +55,7 @@ import type { SlaFilter } from "../../config/sla_filter.ts";
 import { bayesHistoryJson, probeObjective } from "./bayes_artifacts.ts";
 import { hashString } from "../../base/seeded_random.ts";
 import { describeValues } from "./probe_values.ts";
+import { formatGrouped } from "../../export/number_format.ts";
 import { decodeItlSurfaceJson, prefillCurveJson } from "./curve_artifacts.ts";
 import { curveAnswer, surfaceAnswer } from "./curve_answer.ts";
 
@@ -250,6 +251,10 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
         margins: result.judgement.filters.map((j) => j.margin),
       });
       probes.push({ ...result, judgement: { ...result.judgement, objective } });
+      if (judged.length === 0) {
+        const shown = objective === undefined ? "not measured" : formatGrouped(objective, digitsFor(objective));
+        print(`· ${describeValues(v)}: ${spec.objective.stat} ${spec.objective.metric} ${shown}`);
+      }
       await writeJson(base, "search_history.json", bayesHistoryJson(spec, probes, undefined));
     }
     reason = stopped ?? (o.stop?.aborted ? "cancelled" : bayes.reason);
