@@ -42,6 +42,8 @@ export type ManifestRole =
   | "sla_breach_json"
   | "degradation_knee_json"
   | "pareto_sweep_json"
+  | "prefill_curve_json"
+  | "decode_itl_surface_json"
   | "mlflow_export_json"
   | "other";
 

@@ -80,7 +80,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
   const seeder = new RequestSeeder(o.seed ?? crypto.getRandomValues(new Uint32Array(1))[0]);
   const modelSet = new Set(o.models);
   const startedAt = Math.floor(Date.now() / 1000);
-  const zeroLatency = o.ttftMs === 0 && o.itlMs === 0;
+  const zeroLatency = o.ttftMs === 0 && o.itlMs === 0 && o.prefillMsPerToken === 0;
   const encoder = new TextEncoder();
   const countCache = new Map<string, number>();
   const slots = deps.slots ?? new SimSlots(o.slots);
@@ -206,7 +206,8 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
         llamaCppTimings: o.serverTiming === "llama.cpp" ? { arrival } : undefined,
       };
       const words = new WordSource(rng.derive("words"));
-      const clock = new TokenClock(o, rng.derive("latency"));
+      const prefill = o.prefillMsPerToken * plan.promptTokens;
+      const clock = new TokenClock(prefill > 0 ? { ...o, ttftMs: o.ttftMs + prefill } : o, rng.derive("latency"));
       stats.count(path, 200);
       stats.promptTokensTotal += plan.promptTokens;
       const total = plan.reasoningTokens + plan.contentTokens;

@@ -75,13 +75,13 @@ Deno.test("the pending options are AIPerf's, each named by its feature, and refu
     assert.ok(spec.flags.every((flag) => aiperfFlags.has(flag)), `${spec.flags[0]} is an AIPerf option`);
     assert.ok(features.has(spec.pending ?? ""), `${spec.flags[0]} names its feature`);
   }
-  const space = PENDING_AIPERF_OPTIONS.find((spec) => spec.flags[0] === "--search-space")!;
-  assert.equal(space.pending, PENDING_FEATURES.SEARCH);
+  const tasks = PENDING_AIPERF_OPTIONS.find((spec) => spec.flags[0] === "--accuracy-tasks")!;
+  assert.equal(tasks.pending, PENDING_FEATURES.ACCURACY);
   await assert.rejects(
-    () => parseProfileArgs(["-m", "m", "--search-space", "concurrency:1,10", "--video-fps", "8"], fakeIo()),
+    () => parseProfileArgs(["-m", "m", "--accuracy-tasks", "x", "--video-fps", "8"], fakeIo()),
     (error: ConfigError) => {
       assert.deepEqual(error.problems, [
-        `--search-space is not built yet in infermeter (it belongs to ${PENDING_FEATURES.SEARCH}); remove it.`,
+        `--accuracy-tasks is not built yet in infermeter (it belongs to ${PENDING_FEATURES.ACCURACY}); remove it.`,
         "--video-fps is not built yet in infermeter (it belongs to video input); remove it.",
       ]);
       return true;
