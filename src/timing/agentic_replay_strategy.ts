@@ -10,7 +10,7 @@
  *   each lane starts its measured replay at its first stream's offset after t*. `--burst-phase-starts` sends the
  *   warm-up at once and starts every lane at once (its streams keep their offsets from the lane's first).
  * - A lane holds one session slot until its whole tree (root and sub-agents) has ended; the slot is then reused by
- *   the next trace in dataset order, from its first turn (wrapping over the dataset).
+ *   the dataset sampler's next trace (in order by default, wrapping), from its first turn.
  * - Later turns follow their recorded think times; `--system-idle-gap-cap-seconds` bounds the time the whole replay
  *   stays idle (timing/request_timers.ts).
  */
@@ -30,6 +30,9 @@ import { definedFields, plural, secondsText } from "./describe_load.ts";
 import type { OptionSpec } from "../base/option_spec.ts";
 import { InputError } from "../base/input_error.ts";
 import { buildLanes, datasetWrapProblem, type Lane } from "./trajectory.ts";
+import { createSampler, type DatasetSampler } from "../dataset/dataset_sampler.ts";
+import type { SamplingStrategy } from "../dataset/conversation.ts";
+import { SeededRandom } from "../base/seeded_random.ts";
 
 /** A lane's first session of the measured phase. */
 export interface LaneStart {
@@ -54,8 +57,11 @@ export interface AgenticReplayOptions {
   readonly warm: readonly WarmStart[];
   /** Lanes (session slots) of the measured phase. */
   readonly lanes: number;
-  /** Roots of the dataset: a freed lane takes root `(recycleFrom + k·recycleStride) mod roots`. */
+  /** Roots of the dataset: the k-th freed lane takes the sampler's draw `recycleFrom + k·recycleStride`. */
   readonly roots: number;
+  /** The dataset sampler the lanes draw traces from (the engine's: same strategy, same seed). */
+  readonly sampling: SamplingStrategy;
+  readonly seed: number;
   readonly recycleFrom: number;
   readonly recycleStride: number;
   readonly burst: boolean;
@@ -70,12 +76,14 @@ class AgenticReplayStrategy extends SessionCap implements LoadStrategy {
   readonly #clock: Clock;
   readonly #timers: RequestSleeper | undefined;
   readonly #start: number;
+  readonly #sampler: DatasetSampler | undefined;
   #next = 0;
   #recycled = 0;
 
   constructor(o: AgenticReplayOptions, ctx: StrategyContext) {
     super(o.stage === "profiling" ? Math.max(1, o.lanes) : undefined);
     this.#o = o;
+    this.#sampler = o.roots > 0 ? lanesSampler(o.sampling, o.roots, o.seed) : undefined;
     this.#clock = ctx.clock;
     this.#timers = ctx.timers;
     this.#start = ctx.startedAt;
@@ -98,11 +106,15 @@ class AgenticReplayStrategy extends SessionCap implements LoadStrategy {
         ? { scheduledAt, warm: first.warm }
         : { scheduledAt, conversationIndex: first.conversationIndex, resume: first.resume };
     }
-    if (o.stage === "warmup" || o.roots === 0) return undefined;
-    // A freed lane starts the next trace from its beginning, at once.
-    const k = o.recycleFrom + this.#recycled++ * o.recycleStride;
-    return { conversationIndex: k % o.roots };
+    if (o.stage === "warmup" || this.#sampler === undefined) return undefined;
+    // A freed lane starts the sampler's next trace from its beginning, at once.
+    return { conversationIndex: this.#sampler.indexAt(o.recycleFrom + this.#recycled++ * o.recycleStride) };
   }
+}
+
+/** The sampler the engine builds from the run's seed (engine/run_shard.ts), so lanes and sessions agree. */
+function lanesSampler(sampling: SamplingStrategy, roots: number, seed: number): DatasetSampler {
+  return createSampler(sampling, roots, new SeededRandom(seed).derive("dataset-sampling"));
 }
 
 /** The options AIPerf reads in this mode are declared with their help groups (config/options/agentic_replay_options.ts). */
@@ -126,6 +138,7 @@ interface PlanValues {
   readonly warmupGracePeriod?: number;
   readonly allowDatasetWrap?: boolean;
   readonly randomSeed?: number;
+  readonly datasetSamplingStrategy?: SamplingStrategy;
   readonly cacheBust?: string;
   readonly requestCount?: number;
   readonly conversationNum?: number;
@@ -155,7 +168,16 @@ export function planAgenticReplay(
   if (wrap !== undefined) throw new InputError(wrap);
   const minRatio = v.trajectoryStartMinRatio ?? 0.25;
   const maxRatio = v.trajectoryStartMaxRatio ?? 0.75;
-  const lanes = buildLanes(streams, roots, { lanes: concurrency, seed: v.randomSeed ?? 0, minRatio, maxRatio });
+  const seed = v.randomSeed ?? 0;
+  const sampling = v.datasetSamplingStrategy ?? "sequential";
+  const sampler = lanesSampler(sampling, Math.max(1, roots.length), seed);
+  const lanes = buildLanes(streams, roots, {
+    lanes: concurrency,
+    seed,
+    minRatio,
+    maxRatio,
+    pick: (k) => sampler.indexAt(k),
+  });
   if (lanes.length === 0) {
     throw new InputError(
       "agentic replay found no trace with a request to replay from its sampled start; check the dataset.",
@@ -176,8 +198,10 @@ export function planAgenticReplay(
     warm,
     lanes: lanes.length,
     roots: roots.length,
-    // Lanes took roots 0…n−1 in order (skipped traces aside); freed lanes go on from there.
-    recycleFrom: lanes.length,
+    sampling,
+    seed,
+    // Freed lanes go on with the sampler's draws after the lanes' own (skipped traces included).
+    recycleFrom: lanes[lanes.length - 1].draw + 1,
     recycleStride: 1,
     burst,
     minRatio,

@@ -11,7 +11,8 @@
  *   whose next turn joins live sub-agents waits for them (it is "gated").
  * - The warm-up sends each live stream's last turn before t* (with its whole context and a one-token answer), so the
  *   server's cache holds what it would at t*; its lead is how long before t* that turn went.
- * - Lanes take traces in dataset order, wrapping; a trace with no live stream at its t* is skipped.
+ * - Lanes take traces as the dataset sampler draws them (in order by default, wrapping); a trace with no live stream
+ *   at its t* is skipped.
  *
  * Recorded send times (`atMs`) are used where every turn of a trace has one; otherwise they are rebuilt from the
  * think times (each turn `delayMs` after the previous one, a sub-agent `delayMs` after its spawning turn).
@@ -73,6 +74,8 @@ export interface TrajectorySnapshot {
 /** One replay lane: the trace it starts with and where. */
 export interface Lane {
   readonly lane: number;
+  /** The sampler's draw the trace came from (draws of skipped traces count). */
+  readonly draw: number;
   /** The root conversation (index into the streams). */
   readonly conversation: number;
   readonly snapshot: TrajectorySnapshot;
@@ -84,6 +87,8 @@ export interface LaneOptions {
   readonly seed: number;
   readonly minRatio: number;
   readonly maxRatio: number;
+  /** The root (index into `roots`) of draw `k`. @default k mod roots */
+  readonly pick?: (k: number) => number;
 }
 
 /** Each turn's send time (ms) for the root `root` and every stream it starts, recursively. */
@@ -206,22 +211,23 @@ export function snapshotAt(
 }
 
 /**
- * One trajectory per lane, traces taken in dataset order (wrapping); a trace that cannot start a session (no turn,
- * no live stream at its t*) is skipped, within `lanes + 2 × roots` attempts, so a pool of such traces gives fewer lanes.
+ * One trajectory per lane, traces taken as `pick` draws them (in dataset order, wrapping, by default); a trace that
+ * cannot start a session (no turn, no live stream at its t*) is skipped, within `lanes + 2 × roots` draws, so a pool
+ * of such traces gives fewer lanes.
  */
 export function buildLanes(streams: readonly StreamShape[], roots: readonly number[], o: LaneOptions): Lane[] {
   const lanes: Lane[] = [];
   if (roots.length === 0) return lanes;
   const maxAttempts = o.lanes + 2 * roots.length;
   for (let attempt = 0; lanes.length < o.lanes && attempt < maxAttempts; attempt++) {
-    const conversation = roots[attempt % roots.length];
+    const conversation = roots[o.pick === undefined ? attempt % roots.length : o.pick(attempt)];
     if (streams[conversation].turns.length === 0) continue;
     const times = traceTimes(streams, conversation);
     const all = [...times.values()].flat();
     if (all.length === 0) continue;
     const tStar = sampleInstant(Math.min(...all), Math.max(...all), o, streams[conversation].id, lanes.length);
     const snapshot = snapshotAt(streams, conversation, tStar, times);
-    if (snapshot !== undefined) lanes.push({ lane: lanes.length, conversation, snapshot });
+    if (snapshot !== undefined) lanes.push({ lane: lanes.length, draw: attempt, conversation, snapshot });
   }
   return lanes;
 }

@@ -5,6 +5,7 @@ import type { StreamShape } from "../../src/timing/trajectory.ts";
 import { ManualClock } from "../../src/timing/clock.ts";
 import { SeededRandom } from "../../src/base/seeded_random.ts";
 import { InputError } from "../../src/base/input_error.ts";
+import { createSampler } from "../../src/dataset/dataset_sampler.ts";
 
 /** Root r (0, 10, 20, 30 ms; turn 1 starts c, turn 3 joins it), sub-agent c (12, 15, 25 ms), root b (0, 4 ms). */
 const STREAMS: StreamShape[] = [
@@ -140,4 +141,22 @@ Deno.test("agentic replay plan: says where the lanes resumed, and when fewer lan
   assert.equal(few.profiling.lanes, 2, "the one trace fills both lanes when the other has nothing to send");
   const none: StreamShape[] = [{ id: "empty", turns: [] }];
   assert.throws(() => planAgenticReplay({ ...input({}, 2), dataset: { ...DATASET, streams: () => none } }), InputError);
+});
+
+Deno.test("agentic replay plan: lanes and freed lanes draw traces from the run's dataset sampler", () => {
+  // Six one-turn-pair traces, shuffled: the lanes take the sampler's first draws, freed lanes the next ones.
+  const streams: StreamShape[] = Array.from(
+    { length: 6 },
+    (_, i) => ({ id: `t${i}`, turns: [{ atMs: 0 }, { atMs: 4 }] }),
+  );
+  const dataset = { ...DATASET, conversations: 6, streams: () => streams };
+  const values = { datasetSamplingStrategy: "shuffle", randomSeed: 11 };
+  const { profiling } = planAgenticReplay({ ...input(values, 3), dataset });
+  const sampler = createSampler("shuffle", 6, new SeededRandom(11).derive("dataset-sampling"));
+  assert.deepEqual(
+    [...profiling.starts].sort((a, b) => a.resume.lane - b.resume.lane).map((s) => s.conversationIndex),
+    [0, 1, 2].map((k) => sampler.indexAt(k)),
+  );
+  assert.equal(profiling.recycleFrom, 3);
+  assert.notDeepEqual([0, 1, 2].map((k) => sampler.indexAt(k)), [0, 1, 2], "shuffled, not in order");
 });
