@@ -150,6 +150,11 @@ export function resolveProfileConfig(
     const value = config[key];
     if (value !== undefined && !values.has(key)) resolvedValues.set(key, { value, source: "default", origin: key });
   }
+  // What the scenario filled in is what the checks below see (its 0–1 ratios beside a given max ratio).
+  for (const [key, value] of Object.entries(lock.fills)) {
+    const layered = values.get(key);
+    resolvedValues.set(key, layered === undefined ? { value, source: "default", origin: key } : { ...layered, value });
+  }
   const modes = checkLoadModes(view, new OptionValueView(table, resolvedValues), strategies);
   const formats = checkDatasetFormats(view, DATASET_LOADERS);
   const warmupSpan = scheduleSpanProblem(view, "warmupRequestRate", {
@@ -158,7 +163,7 @@ export function resolveProfileConfig(
   });
   if (warmupSpan !== undefined) problems.push(warmupSpan);
   const relations = checkOptionRelations(table, values, modes.reported);
-  const agentic = checkAgenticReplay(view);
+  const agentic = checkAgenticReplay(new OptionValueView(table, resolvedValues));
   problems.push(...modes.problems, ...formats.problems, ...relations.problems, ...agentic.problems);
   warnings.push(...modes.warnings, ...formats.warnings, ...relations.warnings, ...agentic.warnings);
   return { config, sources, problems, warnings };

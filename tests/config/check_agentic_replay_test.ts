@@ -97,3 +97,11 @@ Deno.test("in the agentic replay mode the accelerated cache warm-up is refused a
   const [problem] = await problemsOf([...AGENTX, "--agentic-cache-warmup-duration", "30"]);
   assert.match(problem, /--agentic-cache-warmup-duration .* is not built yet in the agentic replay mode/);
 });
+
+Deno.test("the scenario's ratios count in the min <= max check: a given max of 0 starts every trace at its start", async () => {
+  const { config } = await parseProfileArgs([...AGENTX, "--trajectory-start-max-ratio", "0"], fakeIo());
+  assert.deepEqual([config.trajectoryStartMinRatio, config.trajectoryStartMaxRatio], [0, 0]);
+  assert.deepEqual(await problemsOf(["-m", "m", "--trajectory-start-max-ratio", "0"]), [
+    "--trajectory-start-min-ratio (0.25) must be <= --trajectory-start-max-ratio (0).",
+  ]);
+});

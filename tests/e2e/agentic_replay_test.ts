@@ -118,3 +118,29 @@ Deno.test("agentic replay: a failed warm-up request stops the run before measuri
   const summary = JSON.parse(await Deno.readTextFile(join(tmp.path, "out/profile_export_aiperf.json")));
   assert.equal(summary.incomplete_reason, "warmup_failed");
 });
+
+Deno.test("agentic replay: the system idle cap brings a trace's 29.5 s idle gaps down to the cap", async () => {
+  await using tmp = await tempDir();
+  const journal = join(tmp.path, "journal.jsonl");
+  await using sim = await startSim(["--ttft", String(TTFT_MS), "--itl", "1", "--record-requests", journal]);
+  // One trace whose requests are 30 s apart (0.5 s each); replayed from its start with a 2 s idle cap.
+  const trace = new URL("../fixtures/weka_idle/idle.json", import.meta.url).pathname;
+  // deno-fmt-ignore
+  const run = await runCli([
+    "profile", "--input-file", trace, "--custom-dataset-type", "weka_trace", "--model", "Qwen/Qwen3-0.6B",
+    "--url", sim.url.replace("http://", ""), "--scenario", "inferencex-agentx-mvp", "--unsafe-override",
+    "--benchmark-duration", "6", "--system-idle-gap-cap-seconds", "2", "--trajectory-start-max-ratio", "0",
+    "--artifact-dir", "out",
+  ], { cwd: tmp.path });
+  assertExit(run, 0);
+  await sim.stop();
+  const sent = (await readRequestJournal(journal)).filter((e) => e.path === CHAT);
+  assert.ok(sent.length >= 3, `${sent.length} requests in 6 s, where the trace has one every 30 s`);
+  for (let i = 1; i < sent.length; i++) {
+    const gap = sent[i].received_at_ms - sent[i - 1].received_at_ms;
+    // Never before the cap after the previous answer, far sooner than the recorded 29.5 s (or the 10 s default cap);
+    // a fifth request, if one fits, is the next trace's first, sent once the lane is free.
+    assert.ok(gap >= 2000 || i === 4, `gap ${i}: ${gap} ms`);
+    assert.ok(gap < 9000, `gap ${i}: ${gap} ms`);
+  }
+});
