@@ -150,7 +150,7 @@ export function candidatePaths(ds: FilePublicDataset, env: Env): string[] {
 }
 
 /** Where a Hugging Face dataset's repository copy may be, in lookup order (`*` stands for any hub snapshot). */
-export function candidateRepoDirs(ds: HfPublicDataset, env: Env): string[] {
+export function candidateRepoDirs(ds: Pick<HfPublicDataset, "hfRepo">, env: Env): string[] {
   const dirs: string[] = [];
   const dir = env("INFERMETER_DATASET_DIR");
   if (dir) dirs.push(`${dir}/${ds.hfRepo}`);
@@ -171,7 +171,7 @@ function hubCache(env: Env): string {
 }
 
 /** The directories a `…/snapshots/*` candidate stands for: the revision `refs/main` names first, then the others. */
-async function expand(path: string): Promise<string[]> {
+export async function expand(path: string): Promise<string[]> {
   if (!path.endsWith("/snapshots/*")) return [path];
   const snapshots = path.slice(0, -2);
   let names: string[] = [];
