@@ -37,6 +37,7 @@ import { UI_OPTIONS } from "./options/ui_options.ts";
 import { SERVICE_OPTIONS } from "./options/service_options.ts";
 import { WORKERS_OPTIONS } from "./options/workers_options.ts";
 import { MULTI_RUN_OPTIONS } from "./options/multi_run_options.ts";
+import { ACCURACY_OPTIONS } from "./options/accuracy_options.ts";
 import { NO_EFFECT_OPTIONS, PENDING_AIPERF_OPTIONS } from "./options/aiperf_only_options.ts";
 
 /** `--help` sections, in display order (AIPerf's groups; `Not Supported Yet` is ours). */
@@ -60,6 +61,7 @@ export const OPTION_GROUPS = [
   "Service",
   "Workers",
   "Multi-Run",
+  "Accuracy",
   "Not Supported Yet",
 ] as const;
 
@@ -85,6 +87,7 @@ const CORE_OPTIONS = [
   ...SERVICE_OPTIONS,
   ...WORKERS_OPTIONS,
   ...MULTI_RUN_OPTIONS,
+  ...ACCURACY_OPTIONS,
 ] as const;
 
 const PROFILE_OPTIONS = [

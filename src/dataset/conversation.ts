@@ -5,6 +5,8 @@
  * how its earlier turns reach the server is its context mode.
  */
 
+import type { AccuracyGold } from "./accuracy/accuracy_gold.ts";
+
 /** Kinds of media a turn may carry. */
 export type MediaKind = "image" | "audio" | "video";
 
@@ -90,4 +92,6 @@ export interface Dataset {
   readonly format?: string;
   /** One line said at start about what was read: the format's own `describe`, or its size. */
   readonly description?: string;
+  /** An accuracy benchmark's sessions: how their answers are graded (`--accuracy-benchmark`). */
+  readonly accuracy?: AccuracyGold;
 }

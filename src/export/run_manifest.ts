@@ -41,6 +41,8 @@ export type ManifestRole =
   | "sla_breach_json"
   | "degradation_knee_json"
   | "pareto_sweep_json"
+  | "accuracy_csv"
+  | "accuracy_jsonl"
   | "other";
 
 export interface ManifestFile {

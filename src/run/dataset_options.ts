@@ -39,9 +39,17 @@ function systemPromptOf(config: ProfileConfig): string | undefined {
 
 /**
  * @param rankings the endpoint takes rankings tasks (a query and passages), synthesized per the `--rankings-*` options
+ * @param given whether an option was given (not its default): `--accuracy-enable-cot` unset means the benchmark's
+ * default
+ * @param chatMessages the endpoint sends chat messages as written (an accuracy benchmark's few-shot turns)
  * @throws {InputError} for a malformed --seq-dist or --random-range-ratio.
  */
-export function datasetOptions(config: ProfileConfig, rankings = false): LoadDatasetOptions {
+export function datasetOptions(
+  config: ProfileConfig,
+  rankings = false,
+  given: (key: keyof ProfileConfig) => boolean = () => true,
+  chatMessages = true,
+): LoadDatasetOptions {
   if (config.datasetFilter.length > 0) {
     // AIPerf passes filters only to public datasets that declare them (its exgentic ones); others are refused.
     throw new InputError(
@@ -57,6 +65,17 @@ export function datasetOptions(config: ProfileConfig, rankings = false): LoadDat
     throw new InputError((err as Error).message);
   }
   return {
+    accuracy: config.accuracyBenchmark === undefined ? undefined : {
+      benchmark: config.accuracyBenchmark,
+      tasks: config.accuracyTasks !== undefined && config.accuracyTasks.length > 0 ? config.accuracyTasks : undefined,
+      nShots: config.accuracyNShots,
+      enableCot: given("accuracyEnableCot") ? config.accuracyEnableCot : undefined,
+      grader: config.accuracyGrader,
+      systemPrompt: config.accuracySystemPrompt,
+      verbose: config.accuracyVerbose,
+      extraInputs: config.extraInputs,
+      chatMessages,
+    },
     seqDist,
     rangeRatio,
     promptCorpus: config.promptCorpus,

@@ -45,6 +45,8 @@ export async function executeRun(plan: RunPlan, run: OpenRun, o: ExecuteOptions)
       logger.error(
         `could not write ${path}: ${errorReason(err)}; the run goes on, and its summary still counts every record.`,
       ),
+    logger,
+    ...(plan.workload.accuracy === undefined ? {} : { accuracy: plan.workload.accuracy }),
   });
   await waitForCounterWhenNoCoreIsFree(plan, run, logger);
   const { layout, config, parsed } = { ...plan, parsed: plan.endpoint.parsed };

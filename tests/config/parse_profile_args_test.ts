@@ -454,13 +454,13 @@ Deno.test("parseProfileArgs rejects AIPerf options of features not built yet, na
   const problems = await problemsOf([
     "-m",
     "m",
-    "--accuracy-benchmark",
-    "mmlu",
+    "--synthesis-max-isl",
+    "100",
     "--wandb-project",
     "p",
   ]);
   assert.deepEqual(problems, [
-    "--accuracy-benchmark is not built yet in infermeter (it belongs to accuracy benchmarks); remove it.",
+    "--synthesis-max-isl is not built yet in infermeter (it belongs to trace synthesis (the synthesize command)); remove it.",
     "--wandb-project is not built yet in infermeter (it belongs to OTel, MLflow and W&B export); remove it.",
   ]);
   assert.match(

@@ -16,13 +16,12 @@ type ReservedGroup = "Not Supported Yet";
 export const PENDING_FEATURES = {
   SEARCH: "Bayesian search over --search-space, sweep variants and seed modes, and the ISL/OSL curve recipes",
   VIDEO: "video input",
-  ACCURACY: "accuracy benchmarks",
   EXPORT: "OTel, MLflow and W&B export",
   DATASETS: "the weka_trace, tracelab, dag_jsonl and agentic-replay dataset types",
   SYNTHESIS: "trace synthesis (the synthesize command)",
 } as const;
 
-const { SEARCH, VIDEO, ACCURACY, EXPORT, DATASETS, SYNTHESIS } = PENDING_FEATURES;
+const { SEARCH, VIDEO, EXPORT, DATASETS, SYNTHESIS } = PENDING_FEATURES;
 
 function pending(
   feature: string,
@@ -182,14 +181,6 @@ export const PENDING_AIPERF_OPTIONS: readonly UnsupportedOptionSpec<ReservedGrou
   pending(VIDEO, "required", ["--video-audio-num-channels"]),
   pending(VIDEO, "required", ["--video-audio-codec"]),
   pending(VIDEO, "required", ["--video-audio-depth"]),
-  // accuracy benchmarks
-  pending(ACCURACY, "required", ["--accuracy-benchmark"]),
-  pending(ACCURACY, "required", ["--accuracy-tasks"]),
-  pending(ACCURACY, "required", ["--accuracy-n-shots"]),
-  pending(ACCURACY, "none", ["--accuracy-enable-cot", "--accuracy-no-enable-cot"]),
-  pending(ACCURACY, "required", ["--accuracy-grader"]),
-  pending(ACCURACY, "required", ["--accuracy-system-prompt"]),
-  pending(ACCURACY, "none", ["--accuracy-verbose"]),
   // OTel, MLflow and W&B export
   pending(EXPORT, "required", ["--otel-url"]),
   pending(EXPORT, "required", ["--stream"]),

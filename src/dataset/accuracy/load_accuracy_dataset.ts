@@ -13,6 +13,7 @@ import { ACCURACY_BENCHMARKS } from "./accuracy_benchmarks.ts";
 import { ACCURACY_GRADERS } from "./accuracy_graders.ts";
 import { type BenchmarkSource, localBenchmarkSource } from "./benchmark_source.ts";
 import type { AccuracyGrader } from "./graders/accuracy_grader.ts";
+import type { AccuracyGold } from "./accuracy_gold.ts";
 
 /** `max_tokens` of a problem whose benchmark gives none (AIPerf's `DEFAULT_GENERATION_SIZE`). */
 const DEFAULT_GENERATION_SIZE = 100;
@@ -26,15 +27,13 @@ export interface AccuracyOptions {
   readonly grader?: string;
   readonly systemPrompt?: string;
   readonly verbose: boolean;
-}
-
-/** What grading needs, by session id. */
-export interface AccuracyGold {
-  readonly benchmark: string;
-  readonly grader: AccuracyGrader;
-  /** Log each grading (`--accuracy-verbose`). */
-  readonly verbose: boolean;
-  readonly problems: ReadonlyMap<string, { readonly groundTruth: string; readonly task: string }>;
+  /**
+   * The endpoint takes chat messages as written (chat): each session carries its messages, else only the flat prompt
+   * (text completions), as AIPerf sends `raw_messages` or the text by endpoint. @default true
+   */
+  readonly chatMessages?: boolean;
+  /** `--extra-inputs`: without `temperature: 0` a notice says answers are sampled (AIPerf's warning). */
+  readonly extraInputs?: Readonly<Record<string, unknown>>;
 }
 
 /** The dataset of an accuracy run and its gold. */
@@ -47,6 +46,8 @@ export interface AccuracyLoadContext {
   readonly source?: BenchmarkSource;
   readonly env?: (name: string) => string | undefined;
   readonly info?: (message: string) => void;
+  /** Where the warning about sampling goes. @default nowhere */
+  readonly warn?: (message: string) => void;
 }
 
 /** The benchmark and grader named by `o`, checked. */
@@ -63,6 +64,18 @@ export function accuracySetup(o: AccuracyOptions): { benchmark: AccuracyBenchmar
 export async function loadAccuracyDataset(o: AccuracyOptions, ctx: AccuracyLoadContext = {}): Promise<AccuracyDataset> {
   const { benchmark, grader } = accuracySetup(o);
   const env = ctx.env ?? ((name: string) => Deno.env.get(name));
+  const unavailable = await grader.unavailable?.();
+  if (unavailable !== undefined) {
+    throw new DatasetError(`--accuracy-grader ${grader.name}`, undefined, `cannot run on this machine: ${unavailable}`);
+  }
+  const temperature = Number(o.extraInputs?.temperature);
+  if (!(o.extraInputs !== undefined && "temperature" in o.extraInputs && temperature === 0)) {
+    ctx.warn?.(
+      "Running accuracy benchmark without temperature=0 in --extra-inputs. Most LLM servers default to " +
+        "temperature=1.0, introducing random sampling and run-to-run variance. For reproducible results matching " +
+        `lighteval, add: --extra-inputs '{"temperature": 0}'`,
+    );
+  }
   const nShots = o.nShots ?? benchmark.defaultNShots;
   const enableCot = o.enableCot ?? benchmark.defaultEnableCot;
   const problems = await benchmark.load({
@@ -95,7 +108,7 @@ export async function loadAccuracyDataset(o: AccuracyOptions, ctx: AccuracyLoadC
       id,
       turns: [{
         texts: [system ? `${system}\n\n${problem.prompt}` : problem.prompt],
-        messages: messages.map((m) => ({ role: m.role, content: m.content })),
+        ...(o.chatMessages === false ? {} : { messages: messages.map((m) => ({ role: m.role, content: m.content })) }),
         maxTokens: problem.generationSize ?? DEFAULT_GENERATION_SIZE,
         ...(stop === undefined ? {} : { extra: stop }),
       }],

@@ -18,6 +18,8 @@ import type { TelemetryResult } from "../telemetry_session.ts";
 import type { RecordSink } from "../record_sink.ts";
 import type { UnwrittenFile } from "../unwritten_file.ts";
 import type { HtmlSection } from "../../report/report_html.ts";
+import type { Logger } from "../../ui/logger.ts";
+import type { AccuracyGold } from "../../dataset/accuracy/accuracy_gold.ts";
 
 /** One file of a run, as the footer and the manifest list it. */
 export interface OutputFile {
@@ -41,6 +43,10 @@ export interface SinkContext {
   readonly withWarmup: boolean;
   /** Hears of a write that failed mid-run (the run goes on; the summary still counts every record). */
   readonly onWriteFailure: (path: string) => (err: unknown) => void;
+  /** The run's log (an output that reports per record, as `--accuracy-verbose` does). */
+  readonly logger: Logger;
+  /** An accuracy benchmark's grading (`--accuracy-benchmark`). */
+  readonly accuracy?: AccuracyGold;
 }
 
 /** A record sink an output opened; after `close()`, what a write failure lost. */
