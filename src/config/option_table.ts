@@ -38,6 +38,7 @@ import { SERVICE_OPTIONS } from "./options/service_options.ts";
 import { WORKERS_OPTIONS } from "./options/workers_options.ts";
 import { MULTI_RUN_OPTIONS } from "./options/multi_run_options.ts";
 import { ACCURACY_OPTIONS } from "./options/accuracy_options.ts";
+import { VIDEO_OPTIONS } from "./options/video_options.ts";
 import { NO_EFFECT_OPTIONS, PENDING_AIPERF_OPTIONS } from "./options/aiperf_only_options.ts";
 
 /** `--help` sections, in display order (AIPerf's groups; `Not Supported Yet` is ours). */
@@ -48,6 +49,7 @@ export const OPTION_GROUPS = [
   "Conversation Input",
   "Input Sequence Length (ISL)",
   "Output Sequence Length (OSL)",
+  "Video Input",
   "Rankings",
   "Load Generator",
   "Warmup",
@@ -75,6 +77,7 @@ const CORE_OPTIONS = [
   ...CONVERSATION_INPUT_OPTIONS,
   ...ISL_OPTIONS,
   ...OSL_OPTIONS,
+  ...VIDEO_OPTIONS,
   ...RANKINGS_OPTIONS,
   ...LOAD_GENERATOR_OPTIONS,
   ...WARMUP_OPTIONS,

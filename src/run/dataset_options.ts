@@ -123,6 +123,23 @@ export function datasetOptions(
         channels: config.audioNumChannels,
         batchSize: config.audioBatchSize,
       },
+      video: {
+        batchSize: config.videoBatchSize,
+        durationS: config.videoDuration,
+        fps: config.videoFps,
+        width: config.videoWidth,
+        height: config.videoHeight,
+        synthType: config.videoSynthType,
+        format: config.videoFormat,
+        codec: config.videoCodec,
+        // AIPerf's rule: a rate above 96 is in Hz.
+        audioSampleRateKhz: config.videoAudioSampleRate > 96
+          ? config.videoAudioSampleRate / 1000
+          : config.videoAudioSampleRate,
+        audioChannels: config.videoAudioNumChannels,
+        audioCodec: config.videoAudioCodec,
+        audioDepth: Number(config.videoAudioDepth),
+      },
     },
     rankings: rankings
       ? {

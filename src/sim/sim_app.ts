@@ -216,6 +216,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       const clock = new TokenClock(o, rng.derive("latency"));
       stats.count(path, 200);
       stats.promptTokensTotal += plan.promptTokens;
+      if (request.media !== undefined) stats.mediaInputs(request.media);
       const total = plan.reasoningTokens + plan.contentTokens;
       const held = plan.promptTokens + total;
       vllm.started(held);

@@ -116,9 +116,9 @@ async def capture_grades():
 
 def main():
     prompts = asyncio.run(capture_prompts())
-    (FIXTURES / "aiperf_prompts.json").write_text(json.dumps(prompts, indent=1, ensure_ascii=False) + "\n")
+    (FIXTURES / "aiperf_prompts.json").write_text(json.dumps(prompts, indent=2, ensure_ascii=False) + "\n")
     grades = asyncio.run(capture_grades())
-    (FIXTURES / "aiperf_grades.json").write_text(json.dumps(grades, indent=1, ensure_ascii=False) + "\n")
+    (FIXTURES / "aiperf_grades.json").write_text(json.dumps(grades, indent=2, ensure_ascii=False) + "\n")
     print(f"{sum(len(s['sessions']) for s in prompts.values())} sessions, {len(grades)} grades", file=sys.stderr)
 
 

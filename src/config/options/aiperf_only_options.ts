@@ -15,13 +15,12 @@ type ReservedGroup = "Not Supported Yet";
 /** The features the pending options belong to. */
 export const PENDING_FEATURES = {
   SEARCH: "Bayesian search over --search-space, sweep variants and seed modes, and the ISL/OSL curve recipes",
-  VIDEO: "video input",
   EXPORT: "OTel, MLflow and W&B export",
   DATASETS: "the weka_trace, tracelab, dag_jsonl and agentic-replay dataset types",
   SYNTHESIS: "trace synthesis (the synthesize command)",
 } as const;
 
-const { SEARCH, VIDEO, EXPORT, DATASETS, SYNTHESIS } = PENDING_FEATURES;
+const { SEARCH, EXPORT, DATASETS, SYNTHESIS } = PENDING_FEATURES;
 
 function pending(
   feature: string,
@@ -168,19 +167,6 @@ export const PENDING_AIPERF_OPTIONS: readonly UnsupportedOptionSpec<ReservedGrou
   pending(SEARCH, "required", ["--osl-min"]),
   pending(SEARCH, "required", ["--osl-max"]),
   pending(SEARCH, "required", ["--osl-steps"]),
-  // video input
-  pending(VIDEO, "required", ["--video-batch-size", "--batch-size-video"]),
-  pending(VIDEO, "required", ["--video-duration"]),
-  pending(VIDEO, "required", ["--video-fps"]),
-  pending(VIDEO, "required", ["--video-width"]),
-  pending(VIDEO, "required", ["--video-height"]),
-  pending(VIDEO, "required", ["--video-synth-type"]),
-  pending(VIDEO, "required", ["--video-format"]),
-  pending(VIDEO, "required", ["--video-codec"]),
-  pending(VIDEO, "required", ["--video-audio-sample-rate"]),
-  pending(VIDEO, "required", ["--video-audio-num-channels"]),
-  pending(VIDEO, "required", ["--video-audio-codec"]),
-  pending(VIDEO, "required", ["--video-audio-depth"]),
   // OTel, MLflow and W&B export
   pending(EXPORT, "required", ["--otel-url"]),
   pending(EXPORT, "required", ["--stream"]),
