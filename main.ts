@@ -2,7 +2,8 @@
  * infermeter: benchmark LLM inference servers. `deno run -A main.ts --help`.
  *
  * Kept import-light on purpose: every command is loaded on demand by main_cli.ts. The same module is the entry
- * of infermeter's Workers (token counting, engine shards), so one bundled file or binary carries everything.
+ * of infermeter's Workers (token counting, engine shards, reading large record files), so one bundled file or binary
+ * carries everything.
  */
 import { runCli } from "./src/cli/main_cli.ts";
 import { currentWorkerRole, holdEarlyMessages } from "./src/runtime/spawn_worker.ts";

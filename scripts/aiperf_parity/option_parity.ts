@@ -56,6 +56,14 @@ const NOTES: Readonly<Record<string, string>> = {
   "--request-count": "without a bound a file dataset is sent once (AIPerf: 10 requests)",
   "--custom-dataset-type": "baseten_trace reads Parquet, not Arrow IPC (the error gives the one-line conversion)",
   "--replay-speedup": "the --fixed-schedule-*-offset window applies to sped-up times (AIPerf: to recorded ones)",
+  "--stream": "several domains comma-separated or repeated (AIPerf: space-separated)",
+  "--otel-url": "OTLP/HTTP protobuf by default, or JSON (--otel-protocol); no telemetry.sdk.* resource attributes " +
+    "and service.name infermeter (docs/tracking_export.md)",
+  "--mlflow-tracking-uri": "an http(s) tracking server only (AIPerf's Python client also writes file stores and " +
+    "databases)",
+  "--mlflow-tag": "key:value as written, repeatable (AIPerf 0.13 wants two words after the flag)",
+  "--mlflow-run-name": "default infermeter-<benchmark id[:8]> (AIPerf's live run gets a random server name)",
+  "--wandb-run-name": "default infermeter-<benchmark id[:8]> (AIPerf: aiperf-<benchmark id[:8]>)",
 };
 
 function keyed(spec: OptionSpec): string | undefined {

@@ -15,7 +15,7 @@ import { ReportError } from "../report/report_error.ts";
 import { findRunPaths, readRunExport, type RunExport } from "../report/run_export.ts";
 import { compareNeeds, type CompareOptions, type CompareRow, compareRuns } from "../report/compare_runs.ts";
 import { type CompareNoise, compareNoise } from "../report/compare_noise.ts";
-import { readRecordSamples } from "../report/record_samples.ts";
+import { readRecordSamples, type RecordSamples } from "../report/record_samples.ts";
 import { renderCompareTable, renderNoiseNote, renderRunLegend, runLetter } from "../report/compare_table.ts";
 import { renderSweepTable, sweepAgainstLoad, type SweepTable } from "../report/sweep_compare.ts";
 import {
@@ -26,6 +26,7 @@ import {
 } from "../report/fail_on_threshold.ts";
 import { metricAliases, resolveMetricName } from "../report/metric_names.ts";
 import { tableWidth, terminalWidth } from "./table_width.ts";
+import { BundleOperands } from "./bundle_operands.ts";
 import { wrapText } from "../export/box_table.ts";
 /** Where the command writes; tests pass their own. */
 export interface CompareIo {
@@ -66,14 +67,14 @@ interface Plan {
   readonly sweepDir?: string;
 }
 
-async function plan(args: string[], io: CompareIo): Promise<Plan> {
+async function plan(args: string[], io: CompareIo, bundles: BundleOperands): Promise<Plan> {
   const parsed = parseCommandArgs(COMPARE_COMMAND, args);
   const o = parsed.values;
   if (parsed.operands.length === 0) {
     throw new ConfigError(["give the runs to compare: infermeter compare <run> <run>… (the first is the baseline)"]);
   }
   const thresholds = (o.failOn ?? []).map(parseFailOn);
-  const paths = await findRunPaths(parsed.operands);
+  const paths = await findRunPaths(await bundles.unpack(parsed.operands));
   const runs = await Promise.all(paths.map(readRunExport));
   const all = o.metrics?.length === 1 && o.metrics[0].toLowerCase() === "all";
   const named = all ? [] : o.metrics ?? [];
@@ -93,7 +94,7 @@ async function plan(args: string[], io: CompareIo): Promise<Plan> {
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     runs,
-    paths,
+    paths: paths.map((path) => bundles.shown(path)),
     thresholds,
     options: {
       stats: o.stats.map((s) => s.toLowerCase()),
@@ -112,9 +113,11 @@ export async function runCompare(args: string[], io: CompareIo = DEFAULT_IO): Pr
     io.stdout(renderHelp(COMPARE_COMMAND));
     return EXIT.OK;
   }
+  // A bundle operand is unpacked into a temporary run directory, removed on the way out.
+  await using bundles = new BundleOperands();
   let p: Plan;
   try {
-    p = await plan(args, io);
+    p = await plan(args, io, bundles);
   } catch (e) {
     if (e instanceof ConfigError || e instanceof ReportError) {
       io.stderr(`error: ${e.message}\n`);
@@ -135,7 +138,6 @@ export async function runCompare(args: string[], io: CompareIo = DEFAULT_IO): Pr
       check = { breaches: per.flatMap((c) => c.breaches), withinNoise: [] };
     } else {
       if (p.runs.length > 1) {
-        const samples = await Promise.all(p.runs.map((run) => readRecordSamples(run.dir)));
         const needs = [
           ...compareNeeds(p.runs, p.options),
           ...p.thresholds.map((t) => ({
@@ -144,6 +146,13 @@ export async function runCompare(args: string[], io: CompareIo = DEFAULT_IO): Pr
             single: Object.keys(p.runs[0].metrics.get(t.tag)?.stats ?? {}).every((k) => k === "avg"),
           })),
         ];
+        // Only the distributions' metrics are read; a run given twice is read once.
+        const tags = [...new Set(needs.filter((n) => !n.single).map((n) => n.tag))];
+        const reads = new Map<string, Promise<RecordSamples | undefined>>();
+        const samples = await Promise.all(p.runs.map((run) => {
+          if (!reads.has(run.dir)) reads.set(run.dir, readRecordSamples(run.dir, tags));
+          return reads.get(run.dir)!;
+        }));
         noise = compareNoise(samples, needs, p.level);
       }
       rows = compareRuns(p.runs, p.options, noise);

@@ -91,7 +91,8 @@ export const COMPARE_COMMAND: Command<typeof COMPARE_OPTIONS> = defineCommand({
     "bootstrap; throughputs by batch means) and a verdict: '≈ same' when the interval holds 0, else better or " +
     "worse by the metric's direction. Without per-request records (AIPerf's summary only, --export-level summary) " +
     "the interval is unknown and the plain difference is shown, marked †. A run is an artifact directory or its " +
-    "profile_export_aiperf.json; infermeter's and AIPerf's exports are both read. A sweep directory alone shows " +
+    "profile_export_aiperf.json, or a run bundle (run.bundle.tar.gz, checked first); infermeter's and AIPerf's " +
+    "exports are both read. A sweep directory alone shows " +
     "each metric against the swept load.\n" +
     `Exit codes: ${EXIT.OK} compared (no --fail-on condition met), ${EXIT.USAGE} bad options or unreadable runs, ` +
     `${EXIT.THRESHOLD_CROSSED} a --fail-on condition was met.`,

@@ -24,6 +24,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "Measure the timing error the client adds, against a server with known, paced latencies.",
     run: async (args) => (await import("./calibrate.ts")).runCalibrate(args),
   },
+  replay: {
+    summary: "Send a run bundle's requests again (profile --bundle): same bodies, sessions and schedule.",
+    run: async (args) => (await import("./replay.ts")).runReplay(args),
+  },
   compare: {
     summary: "Compare runs' statistics side by side; --fail-on thresholds for CI.",
     run: async (args) => (await import("./compare.ts")).runCompare(args),

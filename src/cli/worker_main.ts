@@ -16,6 +16,9 @@ export async function startWorker(): Promise<void> {
     case "waker":
       (await import("../timing/waker_worker.ts")).startWakerWorker();
       return;
+    case "records-reader":
+      (await import("../report/records_worker.ts")).startRecordsWorker();
+      return;
     default:
       throw new Error(`infermeter was started as a worker with an unknown role '${String(role)}'`);
   }

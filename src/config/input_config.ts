@@ -5,6 +5,8 @@
  */
 import type { ProfileConfig } from "./profile_config.ts";
 import { redactHeaders, redactSecretKeys, redactUrl } from "../base/redact_secrets.ts";
+import { otlpMetricsUrl } from "../export/otlp_metrics.ts";
+import { resourceAttributes, streamDomains } from "./check_tracking_export.ts";
 
 /** JSON-safe number: infinity (an unbounded grace period) is written as the string "inf". */
 function jsonNumber(value: number | undefined): number | string | undefined {
@@ -128,9 +130,54 @@ export function toInputConfig(config: ProfileConfig): Record<string, unknown> {
       plot_required: false,
     },
     tokenizer: { name: config.tokenizer },
+    ...trackingExportBlocks(config),
     runtime: { ui: config.ui, log_level: config.logLevel === "INFO" ? undefined : config.logLevel },
     infermeter: config.configFile === undefined && config.workers === undefined && config.cpuDmaLatency === undefined
       ? undefined
       : { config_file: config.configFile, workers: config.workers, cpu_dma_latency: config.cpuDmaLatency },
   });
+}
+
+/** AIPerf's `otel`, `mlflow` and `wandb` blocks, empty for an export not asked for (URLs without credentials). */
+function trackingExportBlocks(config: ProfileConfig): Record<string, unknown> {
+  const out: Record<string, unknown> = { otel: {}, mlflow: {}, wandb: {} };
+  if (config.otelUrl !== undefined) {
+    let url = config.otelUrl;
+    try {
+      url = otlpMetricsUrl(config.otelUrl);
+    } catch {
+      // refused before a run starts; kept as given otherwise
+    }
+    const { metrics, timing } = streamDomains(config.otelStream);
+    out.otel = {
+      metrics_url: redactUrl(url),
+      stream_metrics_enabled: metrics ? undefined : false,
+      stream_timing_enabled: timing ? undefined : false,
+      custom_resource_attributes: config.otelResourceAttributes === undefined
+        ? undefined
+        : resourceAttributes(config.otelResourceAttributes),
+      gen_ai_provider: config.genAiProvider,
+    };
+  }
+  if (config.mlflowTrackingUri !== undefined) {
+    out.mlflow = {
+      tracking_uri: redactUrl(config.mlflowTrackingUri),
+      experiment: config.mlflowExperiment,
+      run_name: config.mlflowRunName,
+      tags: config.mlflowTags === undefined
+        ? undefined
+        : Object.fromEntries(Object.entries(config.mlflowTags).map(([k, v]) => [k, String(v)])),
+      parent_run_id: config.mlflowParentRunId,
+      artifact_globs: config.mlflowArtifactGlobs,
+    };
+  }
+  if (config.wandbProject !== undefined) {
+    out.wandb = {
+      project: config.wandbProject,
+      entity: config.wandbEntity,
+      run_name: config.wandbRunName,
+      tags: config.wandbTags,
+    };
+  }
+  return out;
 }

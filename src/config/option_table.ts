@@ -32,6 +32,7 @@ import { REQUEST_CANCELLATION_OPTIONS } from "./options/request_cancellation_opt
 import { GOODPUT_OPTIONS } from "./options/goodput_options.ts";
 import { OUTPUT_OPTIONS } from "./options/output_options.ts";
 import { SERVER_METRICS_OPTIONS } from "./options/server_metrics_options.ts";
+import { TRACKING_EXPORT_OPTIONS } from "./options/tracking_export_options.ts";
 import { GPU_TELEMETRY_OPTIONS } from "./options/gpu_telemetry_options.ts";
 import { UI_OPTIONS } from "./options/ui_options.ts";
 import { SERVICE_OPTIONS } from "./options/service_options.ts";
@@ -57,6 +58,7 @@ export const OPTION_GROUPS = [
   "Request Cancellation",
   "Goodput",
   "Output",
+  "OTel, MLflow and W&B",
   "Server Metrics",
   "GPU Telemetry",
   "UI",
@@ -84,6 +86,7 @@ const CORE_OPTIONS = [
   ...REQUEST_CANCELLATION_OPTIONS,
   ...GOODPUT_OPTIONS,
   ...OUTPUT_OPTIONS,
+  ...TRACKING_EXPORT_OPTIONS,
   ...SERVER_METRICS_OPTIONS,
   ...GPU_TELEMETRY_OPTIONS,
   ...UI_OPTIONS,

@@ -93,6 +93,9 @@ function redactOptionValue(
       return redactKeyValueArgument(value);
     case "list":
       return spec.items === "url" ? value.split(",").map((url) => redactUrl(url)).join(",") : value;
+    case "string":
+      // A service address (--otel-url, --mlflow-tracking-uri) may carry user:password@.
+      return /^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim()) ? redactUrl(value) : value;
     default:
       return value;
   }

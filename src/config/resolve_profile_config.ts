@@ -22,6 +22,7 @@ import { checkLoadModes } from "./check_load_modes.ts";
 import { checkDatasetFormats } from "./check_dataset_formats.ts";
 import { scheduleSpanProblem } from "../timing/schedule_limits.ts";
 import { DATASET_LOADERS } from "../dataset/dataset_loaders.ts";
+import { trackingExportProblems } from "./check_tracking_export.ts";
 
 /** Options for {@link resolveProfileConfig}. */
 export interface ResolveProfileConfigOptions {
@@ -73,6 +74,8 @@ export function resolveProfileConfig(
         "peer_metrics.json will not be written.",
     );
   }
+
+  problems.push(...trackingExportProblems(fields, (key) => named(key as OptionKey)));
 
   // Endpoint
   let customEndpoint = fields.customEndpoint;

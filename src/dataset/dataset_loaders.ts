@@ -13,6 +13,7 @@ import { rawPayloadLoader } from "./raw_payload_loader.ts";
 import { inputsJsonLoader } from "./inputs_json_loader.ts";
 import { bailianTraceLoader } from "./bailian_trace_loader.ts";
 import { burstGptLoader } from "./burst_gpt_loader.ts";
+import { runBundleLoader } from "./run_bundle_loader.ts";
 import { SPEED_BENCH_LOADERS } from "./speed_bench_loader.ts";
 import { sageMakerCaptureLoader } from "./sagemaker_capture_loader.ts";
 import { basetenTraceLoader } from "./baseten_trace_loader.ts";
@@ -27,6 +28,7 @@ const LOADER_LIST = [
   basetenTraceLoader,
   rawPayloadLoader,
   inputsJsonLoader,
+  runBundleLoader,
   sageMakerCaptureLoader,
   ...SPEED_BENCH_LOADERS,
 ] as const;

@@ -4,7 +4,7 @@
  * in the mode asked for.
  */
 import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
-import { discoverModel, type ProbeTarget, waitForModel, type WaitMode, type WaitOutcome } from "./server_probe.ts";
+import { discoverModel, type ProbeTarget, waitForModel, type WaitMode } from "./server_probe.ts";
 
 export interface PrepareServerOptions {
   readonly modelNames: readonly string[];

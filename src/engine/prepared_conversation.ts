@@ -165,7 +165,7 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
     const withHistory = conversation.turns.length > 1 && opts.adapter.usesHistory &&
       (conversation.contextMode ?? DEFAULT_CONTEXT) === "deltas_without_responses";
     const turns = conversation.turns.map((turn, turnIndex): PreparedTurn => {
-      if (turn.rawPayload !== undefined) return rawTurn(conversation.id, turn, turnIndex, counter);
+      if (turn.rawPayload !== undefined) return rawTurn(opts.adapter, conversation.id, turn, turnIndex, counter);
       let maxTokens = turn.maxTokens;
       if (maxTokens === undefined && opts.outputTokensMean !== undefined) {
         maxTokens = sampleLength(oslRng, opts.outputTokensMean, opts.outputTokensStddev);
@@ -245,9 +245,11 @@ function encodeBody(
 
 /**
  * A turn whose body the user wrote: its bytes are sent exactly as they are (no endpoint formatting, no extra
- * inputs); the ISL is counted from the prompt text inside it.
+ * inputs); the ISL is counted from the prompt text inside it. An API that takes only form data gets the form the
+ * JSON encodes (one constant boundary: the same JSON is always the same bytes).
  */
 function rawTurn(
+  adapter: EndpointAdapter,
   conversationId: string,
   turn: Turn,
   turnIndex: number,
@@ -259,7 +261,9 @@ function rawTurn(
     conversationId,
     turnIndex,
     payload: parsed,
-    body: new TextEncoder().encode(text),
+    body: adapter.encodeBody !== undefined
+      ? encodeBody(adapter, parsed, conversationId, turnIndex)
+      : new TextEncoder().encode(text),
     inputTokens: counter?.count(payloadText(parsed)),
     requestedOutputTokens: readRequestedOutput(parsed),
     delayMs: turnIndex > 0 ? turn.delayMs : undefined,

@@ -47,6 +47,8 @@ export interface ExecutorContext {
   readonly phase: Phase;
   /** Keep every response payload on the record (`--export-level raw`). */
   readonly keepRaw?: boolean;
+  /** Keep the body as sent on the record (`--bundle`; `--export-level raw` keeps it too). */
+  readonly keepBody?: boolean;
   /** Header that carries the session's correlation id (`--session-header`). @default "X-Correlation-ID" */
   readonly sessionHeader?: string;
   /** For an API that answers with jobs: ms between status polls. @default 100 (AIPerf) */
@@ -177,7 +179,7 @@ export async function executeRequest(
     bodyBytesSent: ex.bodyBytesSent,
     bodyBytesReceived: ex.bodyBytesReceived ?? (ex.requestSent === undefined ? undefined : 0),
     rawResponses: collector.raw?.map((r) => ({ t: r.t + off, text: r.text })),
-    sentBody: ctx.keepRaw ? sentBodyText(ctx.adapter, entry) : undefined,
+    sentBody: ctx.keepRaw || ctx.keepBody ? sentBodyText(ctx.adapter, entry) : undefined,
     videoInferenceTimeS: collector.video?.inferenceTimeS,
     videoPeakMemoryMb: collector.video?.peakMemoryMb,
   };

@@ -33,6 +33,8 @@ export interface ShardSpec {
   readonly explicitEndpoint: boolean;
   /** Keep raw response payloads on records (`--export-level raw`). */
   readonly keepRaw?: boolean;
+  /** Keep each request's body as sent on its record (`--bundle`). */
+  readonly keepBody?: boolean;
   readonly headers: ReadonlyArray<readonly [string, string]>;
   readonly timeoutMs: number;
   /** Header that carries each session's correlation id instead of `X-Correlation-ID` (`--session-header`). */
@@ -94,6 +96,7 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
         workerId: spec.workerId,
         phase: phase.name,
         keepRaw: spec.keepRaw,
+        keepBody: spec.keepBody,
         ...(spec.downloadContent === true ? { downloadContent: true } : {}),
       },
     };

@@ -36,6 +36,7 @@ export type ManifestRole =
   | "sweep_csv"
   | "peer_metrics_json"
   | "server_timing_json"
+  | "run_bundle"
   | "search_history_json"
   | "search_answer_json"
   | "sla_breach_json"
@@ -43,6 +44,7 @@ export type ManifestRole =
   | "pareto_sweep_json"
   | "accuracy_csv"
   | "accuracy_jsonl"
+  | "mlflow_export_json"
   | "other";
 
 export interface ManifestFile {

@@ -89,14 +89,20 @@ export const RATE_WINDOWS = 10;
 const MIN_PER_WINDOW = 4;
 const MIN_WINDOWS = 4;
 
+/** Windows for `completions` completions: {@link RATE_WINDOWS}, fewer for few; undefined below four. */
+export function rateWindows(completions: number): number | undefined {
+  const k = Math.min(RATE_WINDOWS, Math.floor(completions / MIN_PER_WINDOW));
+  return k < MIN_WINDOWS ? undefined : k;
+}
+
 /**
  * The batch-means standard error of a rate: `endsMs` are completion times (ms), `amounts` what each completion
  * adds (1 for requests, its tokens for token rates). Undefined with too few completions for four windows.
  */
 export function rateNoise(endsMs: Float64Array, amounts: Float64Array): RateNoise | undefined {
   const n = endsMs.length;
-  const k = Math.min(RATE_WINDOWS, Math.floor(n / MIN_PER_WINDOW));
-  if (k < MIN_WINDOWS) return undefined;
+  const k = rateWindows(n);
+  if (k === undefined) return undefined;
   let first = Infinity;
   let last = -Infinity;
   for (const t of endsMs) {
@@ -107,7 +113,14 @@ export function rateNoise(endsMs: Float64Array, amounts: Float64Array): RateNois
   if (!(span > 0)) return undefined;
   const sums = new Float64Array(k);
   for (let i = 0; i < n; i++) sums[Math.min(k - 1, Math.floor((endsMs[i] - first) / span * k))] += amounts[i];
-  const width = span / k / 1000;
+  return windowsNoise(sums, span);
+}
+
+/** The batch-means standard error of a rate from what each of its equal windows over `spanMs` counted. */
+export function windowsNoise(sums: Float64Array, spanMs: number): RateNoise | undefined {
+  const k = sums.length;
+  if (k < MIN_WINDOWS || !(spanMs > 0)) return undefined;
+  const width = spanMs / k / 1000;
   let mean = 0;
   for (const s of sums) mean += s / width;
   mean /= k;

@@ -31,6 +31,12 @@ export interface MetricAccumulatorOptions {
   readonly goodput?: GoodputEvaluator;
   /** Values reserved per column up front. @default 1024 */
   readonly initialCapacity?: number;
+  /**
+   * Summarize the time-weighted metrics (`effective_*`, `active_*`, `tokens_in_flight`). They replay every request's
+   * intervals and chunks at the end; a generated multi-million-record directory (`scripts/gen/large_run.ts`) leaves
+   * them out. @default true
+   */
+  readonly timeWeighted?: boolean;
 }
 
 /** What the run knows beyond its records when it summarizes them. */
@@ -107,6 +113,7 @@ export class MetricAccumulator {
   readonly #gaps: Float64Column | undefined;
   #successCount = 0;
   #errorCount = 0;
+  readonly #timeWeighted: boolean;
   #okFirstStart = Infinity;
   #okLastEnd = -Infinity;
   #anyFirstStart = Infinity;
@@ -118,6 +125,7 @@ export class MetricAccumulator {
   constructor(metrics: readonly MetricDef[], options: MetricAccumulatorOptions = {}) {
     this.#metrics = metrics;
     this.#timeOriginMs = options.timeOriginMs ?? 0;
+    this.#timeWeighted = options.timeWeighted ?? true;
     this.#ctx = options.goodput === undefined ? {} : { isGood: options.goodput };
     const capacity = options.initialCapacity ?? 1024;
     let gaps: Float64Column | undefined;
@@ -232,13 +240,15 @@ export class MetricAccumulator {
     // Every request's intervals feed the time-weighted metrics; a failed one has no first token or counts.
     const ttft = values["time_to_first_token"], isl = values["input_sequence_length"];
     const osl = values["output_sequence_length"];
-    this.#sweep.add({
-      start: record.startAt,
-      gen: typeof ttft === "number" ? record.startAt + ttft : NaN,
-      end: record.endAt,
-      isl: typeof isl === "number" ? isl : NaN,
-      osl: typeof osl === "number" ? osl : NaN,
-    }, this.#gaps?.length ?? 0);
+    if (this.#timeWeighted) {
+      this.#sweep.add({
+        start: record.startAt,
+        gen: typeof ttft === "number" ? record.startAt + ttft : NaN,
+        end: record.endAt,
+        isl: typeof isl === "number" ? isl : NaN,
+        osl: typeof osl === "number" ? osl : NaN,
+      }, this.#gaps?.length ?? 0);
+    }
   }
 
   /**

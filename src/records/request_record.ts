@@ -125,7 +125,10 @@ export interface RequestRecord {
   readonly bodyBytesReceived?: number;
   /** `--export-level raw` only: every response payload as received (SSE `data`, or the whole body). */
   readonly rawResponses?: readonly RawResponse[];
-  /** The request body exactly as sent, with `--export-level raw` only (history-built turns differ from inputs.json). */
+  /**
+   * The request body exactly as sent, with `--export-level raw` or `--bundle` only (history-built turns differ from
+   * inputs.json).
+   */
   readonly sentBody?: string;
   /** Video generation: the server's own generation time (`inference_time_s`) and peak GPU memory (`peak_memory_mb`). */
   readonly videoInferenceTimeS?: number;

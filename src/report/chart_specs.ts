@@ -7,8 +7,7 @@
  * length. Several runs: each latency's p50 and p99 against the load (concurrency or request rate), throughput
  * against the load, and the throughput–latency curve (output tokens/s per user against output tokens/s in total).
  */
-import { cdfPoints, histogram, thinOut, timeSeries } from "./chart_data.ts";
-import type { RequestPoint } from "./run_records.ts";
+import type { DistributionData, RunChartData, ScatterData } from "./run_chart_data.ts";
 import type { RunExport } from "./run_export.ts";
 
 /** An ECharts option: JSON only (no functions), so it can be inlined into a page. */
@@ -22,8 +21,6 @@ export interface ChartSpec {
   readonly option: ChartOption;
 }
 
-/** Most points drawn per scatter series: beyond that, evenly spaced requests are kept. */
-const MAX_SCATTER_POINTS = 4000;
 const PERCENTILES = ["p50", "p90", "p99"] as const;
 const FONT = "Roboto, 'Helvetica Neue', Arial, sans-serif";
 
@@ -52,10 +49,10 @@ function distributionChart(
   id: string,
   title: string,
   unitLabel: string,
-  values: readonly number[],
+  data: DistributionData,
   percentiles: Readonly<Record<string, number | undefined>>,
 ): ChartSpec {
-  const h = histogram(values);
+  const h = data.histogram;
   const steps: [number, number][] = h.counts.map((c, i) => [round(h.edges[i]), c]);
   if (h.counts.length > 0) steps.push([round(h.edges[h.edges.length - 1] + h.width), h.counts[h.counts.length - 1]]);
   const marks = PERCENTILES.filter((p) => percentiles[p] !== undefined).map((p) => ({
@@ -67,7 +64,7 @@ function distributionChart(
     id,
     title,
     option: {
-      ...base(title, `${values.length} requests`),
+      ...base(title, `${data.count} requests`),
       legend: { bottom: 4, data: ["requests", "CDF"] },
       xAxis: valueAxis(unitLabel),
       yAxis: [
@@ -84,7 +81,7 @@ function distributionChart(
           data: steps,
           markLine: { symbol: "none", lineStyle: { type: "dashed", color: "#c23531" }, data: marks },
         },
-        { name: "CDF", type: "line", yAxisIndex: 1, symbol: "none", smooth: false, data: cdfPoints(values) },
+        { name: "CDF", type: "line", yAxisIndex: 1, symbol: "none", smooth: false, data: data.cdf },
       ],
     },
   };
@@ -95,14 +92,15 @@ function scatterChart(
   title: string,
   xName: string,
   yName: string,
-  points: readonly [number, number][],
+  data: ScatterData,
+  roundX: boolean,
 ): ChartSpec {
-  const shown = thinOut(points, MAX_SCATTER_POINTS);
+  const shown = data.points.map(([x, y]) => [roundX ? round(x) : x, round(y)]);
   return {
     id,
     title,
     option: {
-      ...base(title, shown.length < points.length ? `${shown.length} of ${points.length} requests` : undefined),
+      ...base(title, shown.length < data.total ? `${shown.length} of ${data.total} requests` : undefined),
       tooltip: { trigger: "item" },
       xAxis: valueAxis(xName, { scale: false }),
       yAxis: valueAxis(yName),
@@ -115,30 +113,27 @@ function metricStats(run: RunExport, tag: string): Readonly<Record<string, numbe
   return run.metrics.get(tag)?.stats ?? {};
 }
 
-/** The charts of one run; charts whose data the run lacks (TTFT of a non-streamed run) are left out. */
-export function singleRunCharts(run: RunExport, points: readonly RequestPoint[]): ChartSpec[] {
-  const ok = points.filter((p) => !p.failed);
+/**
+ * The charts of one run, from its reduced records (`run_chart_data.ts`); charts whose data the run lacks (TTFT of a
+ * non-streamed run) are left out.
+ */
+export function singleRunCharts(run: RunExport, data: RunChartData): ChartSpec[] {
   const charts: ChartSpec[] = [];
-  const dist = (id: string, title: string, tag: string, pick: (p: RequestPoint) => number | undefined) => {
-    const values = ok.map(pick).filter((v) => v !== undefined);
-    if (values.length > 0) charts.push(distributionChart(id, title, "ms", values, metricStats(run, tag)));
+  const dist = (id: string, title: string, tag: string, d: DistributionData | undefined) => {
+    if (d !== undefined) charts.push(distributionChart(id, title, "ms", d, metricStats(run, tag)));
   };
-  dist("ttft_distribution", "Time to first token", "time_to_first_token", (p) => p.ttftMs);
-  dist("itl_distribution", "Inter-token latency", "inter_token_latency", (p) => p.itlMs);
-  dist("latency_distribution", "Request latency", "request_latency", (p) => p.latencyMs);
+  dist("ttft_distribution", "Time to first token", "time_to_first_token", data.ttft);
+  dist("itl_distribution", "Inter-token latency", "inter_token_latency", data.itl);
+  dist("latency_distribution", "Request latency", "request_latency", data.latency);
 
-  const overTime = (id: string, title: string, yName: string, pick: (p: RequestPoint) => number | undefined) => {
-    const xy = ok.flatMap((p): [number, number][] => {
-      const v = pick(p);
-      return v === undefined ? [] : [[round(p.startMs / 1000), round(v)]];
-    });
-    if (xy.length > 0) charts.push(scatterChart(id, title, "send time (s)", yName, xy));
+  const overTime = (id: string, title: string, yName: string, d: ScatterData | undefined) => {
+    if (d !== undefined) charts.push(scatterChart(id, title, "send time (s)", yName, d, true));
   };
-  overTime("ttft_over_time", "Time to first token by send time", "TTFT (ms)", (p) => p.ttftMs);
-  overTime("itl_over_time", "Inter-token latency by send time", "ITL (ms)", (p) => p.itlMs);
+  overTime("ttft_over_time", "Time to first token by send time", "TTFT (ms)", data.ttftOverTime);
+  overTime("itl_over_time", "Inter-token latency by send time", "ITL (ms)", data.itlOverTime);
 
-  if (points.length > 0) {
-    const ts = timeSeries(points);
+  const ts = data.series;
+  if (ts !== undefined) {
     // Each value holds over its interval: a step that ends where the next interval starts, closed at the last end.
     const at = (ys: readonly number[]) => [
       ...ys.map((y, i) => [round(ts.times[i]), round(y)]),
@@ -181,17 +176,15 @@ export function singleRunCharts(run: RunExport, points: readonly RequestPoint[])
     });
   }
 
-  const lengths = ok.flatMap((p): [number, number][] =>
-    p.outputTokens === undefined || p.latencyMs === undefined ? [] : [[p.outputTokens, round(p.latencyMs)]]
-  );
-  if (lengths.length > 0) {
+  if (data.latencyVsLength !== undefined) {
     charts.push(
       scatterChart(
         "latency_vs_output_length",
         "Request latency by output length",
         "output tokens",
         "latency (ms)",
-        lengths,
+        data.latencyVsLength,
+        false,
       ),
     );
   }

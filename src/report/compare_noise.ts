@@ -12,9 +12,11 @@ import {
   type DifferenceInterval,
   rateDifference,
   type RateNoise,
-  rateNoise,
+  rateWindows,
+  windowsNoise,
 } from "../metrics/difference_interval.ts";
 import type { RecordSamples } from "./record_samples.ts";
+import type { CompletionAmount } from "./completion_windows.ts";
 
 /** The confidence level when none is given (AIPerf's `--confidence-level` default). */
 export const DEFAULT_CONFIDENCE_LEVEL = 0.95;
@@ -27,11 +29,11 @@ const WORK_BUDGET = 4e8;
 const SEED = 0x6e01_5e;
 
 /** What a throughput counts per successful request. */
-const RATE_AMOUNTS: Readonly<Record<string, (c: RecordSamples["completions"], i: number) => number>> = {
-  request_throughput: () => 1,
-  output_token_throughput: (c, i) => c.outputTokens[i],
-  input_token_throughput: (c, i) => c.inputTokens[i],
-  total_token_throughput: (c, i) => c.inputTokens[i] + c.outputTokens[i],
+const RATE_AMOUNTS: Readonly<Record<string, CompletionAmount>> = {
+  request_throughput: "requests",
+  output_token_throughput: "output",
+  input_token_throughput: "input",
+  total_token_throughput: "total",
 };
 
 /** A statistic whose interval is wanted. */
@@ -74,7 +76,11 @@ export function compareNoise(
   const resamples = resamplesFor(largest, tags.length);
   const root = new SeededRandom(SEED);
   const boots: (BootstrapResult | undefined)[] = samples.map((s, i) =>
-    s === undefined ? undefined : bootstrapStatistics(s, tags, stats, resamples, root.derive(`run ${i}`))
+    s === undefined ? undefined : toPopulation(
+      bootstrapStatistics(s, tags, stats, resamples, root.derive(`run ${i}`)),
+      s.size,
+      s.population,
+    )
   );
   const rates = new Map<string, (RateNoise | undefined)[]>();
   const rateOf = (tag: string, i: number): RateNoise | undefined => {
@@ -84,7 +90,8 @@ export function compareNoise(
       perRun = samples.map((s) => {
         if (s === undefined || amount === undefined) return undefined;
         const c = s.completions;
-        return rateNoise(c.endsMs, Float64Array.from(c.endsMs, (_, k) => amount(c, k)));
+        const k = rateWindows(c.count);
+        return k === undefined ? undefined : windowsNoise(c.windowSums(k, amount), c.spanMs);
       });
       rates.set(tag, perRun);
     }
@@ -112,6 +119,26 @@ export function compareNoise(
       return bootstrapDifference(a, b, delta, base, level) ?? "too few requests for its noise";
     },
   };
+}
+
+/**
+ * The replicates of a sample of `size` of a run's `population` records, spread as those of the whole run would be:
+ * each replicate's distance from the sample's own statistic shrunk by √(size / population). The mean, the standard
+ * deviation and the percentiles of a continuous distribution all vary as 1/√n with the number of requests, so the
+ * bootstrap of a uniform sample, rescaled so, stands for the bootstrap of the whole (an m-out-of-n bootstrap). The
+ * interval stays centred on the exported difference (`bootstrapDifference`).
+ */
+function toPopulation(boot: BootstrapResult, size: number, population: number): BootstrapResult {
+  if (population <= size || size === 0) return boot;
+  const shrink = Math.sqrt(size / population);
+  for (const [tag, byStat] of boot.replicates) {
+    for (const [stat, reps] of byStat) {
+      const observed = boot.observed.get(tag)?.get(stat);
+      if (observed === undefined || !Number.isFinite(observed)) continue;
+      for (let b = 0; b < reps.length; b++) reps[b] = observed + (reps[b] - observed) * shrink;
+    }
+  }
+  return boot;
 }
 
 function statOf(

@@ -9,7 +9,7 @@ import { runLetter } from "./compare_table.ts";
 import { writeCompareReport } from "./compare_report.ts";
 import { renderChartSvg, svgToPng } from "./render_chart.ts";
 import { readRunExport, type RunExport } from "./run_export.ts";
-import { readRunRecords } from "./run_records.ts";
+import { readRunChartData } from "./run_chart_data.ts";
 import { writeRunReport } from "./run_report.ts";
 
 export type PlotFormat = "png" | "svg";
@@ -75,7 +75,9 @@ export async function plotRuns(jsonPaths: readonly string[], options: PlotOption
     await Deno.mkdir(outputDir, { recursive: true });
     const report = await writeRunReport(run.dir, { output: `${outputDir}/report.html`, jsonPath: run.jsonPath });
     options.onFile?.(report.path);
-    const files = await writeCharts(singleRunCharts(run, report.points ?? []), outputDir, options);
+    const files = report.charts === undefined
+      ? []
+      : await writeCharts(singleRunCharts(run, report.charts), outputDir, options);
     return { outputDir, files, report: report.path };
   }
   const outputDir = options.output ?? `${commonFolder(runs.map((r) => dirName(r.jsonPath)))}/plots`;
@@ -83,9 +85,9 @@ export async function plotRuns(jsonPaths: readonly string[], options: PlotOption
   const files = await writeCharts(multiRunCharts(runs, labels), outputDir, options);
   const folders = runFolders(runs);
   for (let i = 0; i < runs.length; i++) {
-    const points = await readRunRecords(runs[i].dir);
-    if (points !== undefined) {
-      files.push(...await writeCharts(singleRunCharts(runs[i], points), `${outputDir}/${folders[i]}`, options));
+    const charts = await readRunChartData(runs[i].dir);
+    if (charts !== undefined) {
+      files.push(...await writeCharts(singleRunCharts(runs[i], charts), `${outputDir}/${folders[i]}`, options));
     }
   }
   const report = `${outputDir}/report.html`;

@@ -2,3 +2,10 @@
 export class ReportError extends Error {
   override readonly name = "ReportError";
 }
+
+/** A line of a file is not what it should be: `file:line: reason`. */
+export class LineError extends ReportError {
+  constructor(readonly file: string, readonly line: number, readonly reason: string) {
+    super(`${file}:${line}: ${reason}`);
+  }
+}

@@ -10,7 +10,7 @@ import { headlineLabel, type ResultView, rowsOfTier, type ViewRow } from "../met
 import type { MetricTier } from "../metrics/metric_def.ts";
 import { type HtmlSection, renderReportHtml, type ReportPage } from "./report_html.ts";
 import { findRunExport, readRunExport, type RunExport } from "./run_export.ts";
-import { readRunRecords, type RequestPoint } from "./run_records.ts";
+import { readRunChartData, type RunChartData } from "./run_chart_data.ts";
 import { ReportError } from "./report_error.ts";
 import { consolePathOf, runManifest } from "./run_files.ts";
 import { manifestPath } from "../export/run_manifest.ts";
@@ -160,7 +160,7 @@ export function clientFooter(run: RunExport): string[] {
 /** The page of one run. */
 export function runReportPage(
   run: RunExport,
-  points: readonly RequestPoint[] | undefined,
+  charts: RunChartData | undefined,
   consoleText?: string,
 ): ReportPage {
   const view = exportView(run);
@@ -173,10 +173,10 @@ export function runReportPage(
   }
   sections.push({ kind: "heading", text: "Metrics" }, ...metricsTables(view));
   sections.push({ kind: "heading", text: "Charts" });
-  if (points === undefined) {
+  if (charts === undefined) {
     sections.push({ kind: "note", text: "No per-request records (profile_export.jsonl): only the tables are shown." });
   } else {
-    sections.push({ kind: "charts", charts: singleRunCharts(run, points) });
+    sections.push({ kind: "charts", charts: singleRunCharts(run, charts) });
   }
   sections.push({ kind: "heading", text: "Errors" }, ...errorSections(run));
   if (consoleText !== undefined) sections.push({ kind: "pre", title: "Console output", text: consoleText });
@@ -215,7 +215,8 @@ function insertBeforeConsole(sections: readonly HtmlSection[], extra: readonly H
 export interface RunReportResult {
   readonly path: string;
   readonly run: RunExport;
-  readonly points: readonly RequestPoint[] | undefined;
+  /** What the charts were drawn from (undefined without per-request records). */
+  readonly charts: RunChartData | undefined;
 }
 
 /** Which files a report is drawn from; each is found in the run directory (manifest, else AIPerf's names) when absent. */
@@ -240,17 +241,18 @@ export interface RunReportSources {
 export async function renderRunReport(
   artifactDir: string,
   sources: RunReportSources = {},
-): Promise<{ html: string; run: RunExport; points: readonly RequestPoint[] | undefined }> {
+): Promise<{ html: string; run: RunExport; charts: RunChartData | undefined }> {
   const manifest = await runManifest(artifactDir);
   const jsonPath = sources.jsonPath ?? (manifest && manifestPath(artifactDir, manifest, "summary_json")) ??
     await findRunExport(artifactDir);
   if (jsonPath === undefined) throw new ReportError(`${artifactDir}: no profile export to report on.`);
   const run = await readRunExport(jsonPath);
-  const points = sources.recordsPath === null ? undefined : await readRunRecords(run.dir, sources.recordsPath);
+  // Streamed in one pass (never the whole file in memory): a run of any length gets its charts.
+  const charts = sources.recordsPath === null ? undefined : await readRunChartData(run.dir, sources.recordsPath);
   const consoleText = sources.consoleText ?? await readOptionalText(await consolePathOf(run.dir));
   const listed = sources.files ??
     (manifest?.files.map((f) => ({ label: f.label, path: `${artifactDir}/${f.path}` })) ?? []);
-  const base = runReportPage(run, points, consoleText);
+  const base = runReportPage(run, charts, consoleText);
   const page = listed.length === 0
     ? base
     : { ...base, footer: [...base.footer, ...listed.map((f) => `${f.label}: ${f.path}`)] };
@@ -259,7 +261,7 @@ export async function renderRunReport(
     extra.length === 0 ? page : { ...page, sections: insertBeforeConsole(page.sections, extra) },
     await echartsBrowserScript(),
   );
-  return { html, run, points };
+  return { html, run, charts };
 }
 
 /** Writes {@linkcode renderRunReport}'s page into the run's directory (or to `options.output`). */
@@ -267,8 +269,8 @@ export async function writeRunReport(
   artifactDir: string,
   options: RunReportSources & { readonly output?: string } = {},
 ): Promise<RunReportResult> {
-  const { html, run, points } = await renderRunReport(artifactDir, options);
+  const { html, run, charts } = await renderRunReport(artifactDir, options);
   const path = options.output ?? `${artifactDir}/${REPORT_FILE}`;
   await Deno.writeTextFile(path, html);
-  return { path, run, points };
+  return { path, run, charts };
 }

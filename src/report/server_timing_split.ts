@@ -16,7 +16,8 @@
 import { recordsPathOf } from "./run_files.ts";
 import type { HtmlSection } from "./report_html.ts";
 import { ReportError } from "./report_error.ts";
-import { parsePeerRecords, type PeerRecord, RECORDS_FILE, ttftMs } from "./peers/peer_records.ts";
+import { type PeerRecord, readPeerRecords, ttftMs } from "./peers/peer_records.ts";
+import { scanLines, STOP } from "./record_stream.ts";
 import { mean, percentile } from "./peers/peer_stats.ts";
 
 /** One line of the decomposition. */
@@ -210,18 +211,22 @@ export const SERVER_TIMING_SPLIT_FILE = "server_timing_split.json";
  * @throws {ReportError} when the records cannot be read.
  */
 export async function readServerTimingSplit(recordsPath: string): Promise<ServerTimingSplit | undefined> {
-  let text: string;
+  // Most servers report no timing: a first pass, a line at a time, stops at the first record that carries one.
+  let carries = false;
   try {
     // A device or pipe in its place (a full disk simulated with /dev/full) would never end: read files only.
     if (!(await Deno.stat(recordsPath)).isFile) return undefined;
-    text = await Deno.readTextFile(recordsPath);
+    await scanLines(recordsPath, (row) => {
+      carries = row.includes('"server_timing"');
+      return carries ? STOP : undefined;
+    });
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return undefined;
+    if (e instanceof ReportError) throw e;
     throw new ReportError(`${recordsPath}: cannot read it (${e instanceof Error ? e.message : String(e)}).`);
   }
-  // Most servers report no timing: skip parsing every record when no line can carry one.
-  if (!text.includes('"server_timing"')) return undefined;
-  return serverTimingSplit(parsePeerRecords(text, recordsPath).records);
+  if (!carries) return undefined;
+  return serverTimingSplit((await readPeerRecords("", recordsPath)).records);
 }
 
 /**

@@ -41,11 +41,12 @@ export async function executeRun(plan: RunPlan, run: OpenRun, o: ExecuteOptions)
     commonHeaders: spec.headers,
     timeOriginMs,
     withWarmup: spec.phases.some((p) => p.name === "warmup"),
+    benchmarkId: plan.benchmarkId,
+    logger,
     onWriteFailure: (path) => (err) =>
       logger.error(
         `could not write ${path}: ${errorReason(err)}; the run goes on, and its summary still counts every record.`,
       ),
-    logger,
     ...(plan.workload.accuracy === undefined ? {} : { accuracy: plan.workload.accuracy }),
   });
   await waitForCounterWhenNoCoreIsFree(plan, run, logger);
@@ -55,6 +56,7 @@ export async function executeRun(plan: RunPlan, run: OpenRun, o: ExecuteOptions)
     benchmarkId: plan.benchmarkId,
     onLive: (live) => {
       run.api?.attach(live);
+      for (const sink of outputSinks.values()) sink.watchLive?.(live);
       o.onLive?.(live);
     },
     sinks: [...outputSinks.values(), ...(o.sinks ?? [])],

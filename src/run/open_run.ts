@@ -21,6 +21,7 @@ import { lockArtifactDir } from "./artifact_dir_lock.ts";
 import { probeTelemetry } from "./telemetry_session.ts";
 import type { ApiSession } from "./api_session.ts";
 import type { RunPlan } from "./plan_run.ts";
+import { serverOptions } from "./resolve_endpoint.ts";
 
 /** What an open run holds; disposing it releases everything, in reverse order. */
 export interface OpenRun extends AsyncDisposable {
@@ -142,18 +143,11 @@ export type ProbeEnd = { readonly ok: true } | {
 export async function probeServers(plan: RunPlan, run: OpenRun, o: OpenOptions & { readonly discovered: boolean }) {
   const { logger } = run;
   const { endpoint, config } = plan;
-  const ready = await waitUntilReady(endpoint.probe, {
-    modelNames: config.modelNames,
-    wait: {
-      timeoutS: config.waitForModelTimeout,
-      intervalS: config.waitForModelInterval,
-      mode: config.waitForModelMode,
-    },
-    adapter: endpoint.adapter,
-    path: endpoint.path,
-    log: logger,
-    signal: o.stop,
-  }, o.discovered);
+  const ready = await waitUntilReady(
+    endpoint.probe,
+    serverOptions(endpoint, config.modelNames, logger, o.stop),
+    o.discovered,
+  );
   if (!ready.ok) {
     if (ready.cancelled) logger.warning(ready.message);
     else logger.error(ready.message);

@@ -14,7 +14,7 @@ import { InterruptedError } from "../base/interrupted_error.ts";
 import type { CollectOptions } from "./collect_records.ts";
 import type { LiveRun } from "./live_run.ts";
 import type { RecordSink } from "./record_sink.ts";
-import { type ResolvedEndpoint, resolveEndpoint } from "./resolve_endpoint.ts";
+import { resolveEndpoint, serverOptions } from "./resolve_endpoint.ts";
 import { planRun } from "./plan_run.ts";
 import { openRun, probeServers } from "./open_run.ts";
 import { executeRun } from "./execute_run.ts";
@@ -57,7 +57,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   // With a caller's engine (`kube run`), the servers are reached by it, not by this process.
   const local = o.engine === undefined;
   const models = local
-    ? await discoverModels(endpoint.probe, serverOptions(endpoint, parsed.config.modelNames, stop, logger))
+    ? await discoverModels(endpoint.probe, serverOptions(endpoint, parsed.config.modelNames, logger, stop))
     : { ok: true as const, modelNames: parsed.config.modelNames };
   if (!models.ok) {
     if (models.cancelled) logger.warning(models.message);
@@ -86,25 +86,4 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
   }
   const executed = await executeRun(plan, run, o);
   return await publishRun(plan, run, executed, o);
-}
-
-function serverOptions(
-  endpoint: ResolvedEndpoint,
-  modelNames: readonly string[],
-  stop: AbortSignal | undefined,
-  logger: Logger,
-) {
-  const config = endpoint.parsed.config;
-  return {
-    modelNames,
-    wait: {
-      timeoutS: config.waitForModelTimeout,
-      intervalS: config.waitForModelInterval,
-      mode: config.waitForModelMode,
-    },
-    adapter: endpoint.adapter,
-    path: endpoint.path,
-    log: logger,
-    signal: stop,
-  };
 }

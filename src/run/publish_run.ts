@@ -165,6 +165,8 @@ export async function writeOutputs(
     timeOriginMs: performance.timeOrigin,
     shared,
     outputs: plan.outputs,
+    benchmarkId: plan.benchmarkId,
+    logger: run.logger,
   });
   for (let i = 0; i < plan.outputs.length; i++) {
     const output = plan.outputs[i];

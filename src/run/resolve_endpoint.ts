@@ -9,6 +9,7 @@ import { resolveAdapter } from "../endpoints/endpoint_registry.ts";
 import { type EndpointAdapter, requestPath } from "../endpoints/endpoint_adapter.ts";
 import { endpointPath, requestHeaders } from "../engine/request_headers.ts";
 import type { ProbeTarget } from "../engine/server_probe.ts";
+import type { PrepareServerOptions } from "../engine/prepare_server.ts";
 import { parseTarget } from "../transport/parse_target.ts";
 import type { Target } from "../transport/http_exchange.ts";
 import type { MetricSelection } from "../metrics/metric_def.ts";
@@ -149,4 +150,26 @@ function readTemplateFile(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What readiness waits and model discovery are told: the `--wait-for-model-*` options and the run's endpoint. */
+export function serverOptions(
+  endpoint: ResolvedEndpoint,
+  modelNames: readonly string[],
+  log: { info(message: string): void; debug(message: string): void },
+  signal?: AbortSignal,
+): PrepareServerOptions {
+  const config = endpoint.parsed.config;
+  return {
+    modelNames,
+    wait: {
+      timeoutS: config.waitForModelTimeout,
+      intervalS: config.waitForModelInterval,
+      mode: config.waitForModelMode,
+    },
+    adapter: endpoint.adapter,
+    path: endpoint.path,
+    log,
+    signal,
+  };
 }

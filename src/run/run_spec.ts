@@ -174,6 +174,7 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
     conversations,
     bodySettings: settings,
     keepRaw: config.exportLevel === "raw",
+    keepBody: config.bundle,
     sampling: config.datasetSamplingStrategy ?? dataset.defaultSampling,
     seed,
     phases: plans.phases,

@@ -1,5 +1,5 @@
 /**
- * The two path helpers infermeter needs. Not `node:path`: loading Deno's Node compatibility layer costs
+ * The path helpers infermeter needs. Not `node:path`: loading Deno's Node compatibility layer costs
  * ~15 ms at startup, a tenth of the budget for sending the first request (docs/performance_history.md).
  * Forward slashes work on every platform Deno runs on.
  */
@@ -20,4 +20,10 @@ export function parentDir(path: string): string {
   const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
   if (i < 0) return ".";
   return i === 0 ? "/" : path.slice(0, i);
+}
+
+/** The last segment of a path (`a/b/run/` → `run`). */
+export function baseName(path: string): string {
+  const trimmed = path.replace(/[\\/]+$/, "");
+  return trimmed.slice(Math.max(trimmed.lastIndexOf("/"), trimmed.lastIndexOf("\\")) + 1);
 }

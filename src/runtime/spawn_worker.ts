@@ -5,7 +5,7 @@
  * and a `deno compile` binary contain no separate worker files. Re-entering the main module works in all
  * three forms: from source, bundled, and compiled.
  */
-export type WorkerRole = "token-counter" | "engine-shard" | "waker";
+export type WorkerRole = "token-counter" | "engine-shard" | "waker" | "records-reader";
 
 const NAME_PREFIX = "infermeter:";
 

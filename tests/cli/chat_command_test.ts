@@ -49,7 +49,8 @@ Deno.test("chat --quick: one streamed request, the reply, then TTFT, TPS and ITL
   assert.ok(ttftMs >= 30, ttft);
   assert.match(tps, /^TPS: {2}[\d.]+ tokens\/s \(\d+ tokens in [\d.]+s\)$/);
   const itlMs = Number(/^ITL: {2}([\d.]+) ms\/token \(decode [\d.]+ tokens\/s\)$/.exec(itl)?.[1]);
-  assert.ok(itlMs >= 3.5, itl);
+  // The simulator's 4 ms, or less when a busy machine hands late tokens on together (never more than the latency).
+  assert.ok(itlMs >= 1 && itlMs < 30, itl);
   assert.equal(run.stdout.includes("sk-chat") || run.stderr.includes("sk-chat"), false);
   await sim.stop();
   const [sent] = (await readRequestJournal(journal)).filter((e) => e.path === "/v1/chat/completions");

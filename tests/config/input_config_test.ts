@@ -76,6 +76,9 @@ Deno.test("toInputConfig writes AIPerf 0.13.s input_config layout: models, endpo
     slos: { request_latency: 250 },
     artifacts: { dir: "artifacts", records: ["jsonl"], auto_plot: false, plot_required: false },
     tokenizer: { name: "builtin" },
+    otel: {},
+    mlflow: {},
+    wandb: {},
     runtime: { ui: "simple" },
   });
 });

@@ -53,7 +53,13 @@ Deno.test("option table declares every flag's key once for secrets and YAML path
   const yamlPaths = OPTION_TABLE.flatMap((spec) => spec.yaml ?? []);
   assert.equal(new Set(yamlPaths).size, yamlPaths.length, "no YAML path is shared by two options");
   const secrets = OPTION_TABLE.filter((spec) => spec.secret).map((spec) => spec.flags[0]);
-  assert.deepEqual(secrets, ["--api-key"]);
+  assert.deepEqual(secrets, [
+    "--api-key",
+    "--otel-headers",
+    "--mlflow-tracking-token",
+    "--mlflow-tracking-password",
+    "--wandb-api-key",
+  ]);
 });
 
 Deno.test("findOptionByFlag resolves every spelling to its option", () => {
@@ -78,22 +84,35 @@ Deno.test("every value option's aliases parse to the same field as its first fla
     headers: "X-A:1",
     goodput: "request_latency:5",
   };
+  // Options whose values are checked beyond their type.
+  const special: Record<string, string> = {
+    peerMetrics: "vllm",
+    otelStream: "metrics",
+    otelResourceAttributes: "k=v",
+    otelHeaders: "k=v",
+    mlflowTrackingUri: "http://x",
+    wandbBaseUrl: "http://x",
+  };
   for (const spec of OPTION_TABLE) {
     if (!isValueOption(spec) || spec.key === "configFile") continue;
     const value = spec.type === "enum"
       ? enumChoices(spec)[0]
-      : spec.key === "peerMetrics"
-      ? "vllm"
+      : special[spec.key] !== undefined
+      ? special[spec.key]
       : spec.type === "int" && spec.max !== undefined
       ? String(Math.min(3, spec.max))
+      : spec.type === "float" && spec.min !== undefined && spec.min > 0.5
+      ? String(spec.min)
       : sample[spec.type];
     const context = spec.key === "modelNames" ? [] : ["-m", "m"];
+    // A W&B upload needs its key, given beside any W&B option.
+    if (spec.key.startsWith("wandb") && spec.key !== "wandbApiKey") context.push("--wandb-api-key", "k");
     // What the option's declared relations need beside it, and a mode that reads it.
     const words = (key: string, wanted?: unknown): string[] => {
       const other = OPTION_TABLE.find((o) => isValueOption(o) && o.key === key);
       if (other === undefined || !isValueOption(other)) return [];
       if (other.type === "bool") return [wanted === false ? `--no-${other.flags[0].slice(2)}` : other.flags[0]];
-      const v = wanted ?? (other.type === "enum" ? enumChoices(other)[0] : sample[other.type]);
+      const v = wanted ?? special[key] ?? (other.type === "enum" ? enumChoices(other)[0] : sample[other.type]);
       return [other.flags[0], String(v)];
     };
     for (const relation of "requires" in spec ? spec.requires ?? [] : []) {
@@ -220,8 +239,9 @@ Deno.test("profileHelp --help shows the common options, the examples and where t
   assert.ok(common.length >= 18 && common.length <= 25, `about 20 common options (${common.length})`);
   for (const spec of OPTION_TABLE) {
     if (!isValueOption(spec) || spec.hidden) continue;
-    const term = `\n  ${optionFlagNames(spec).join(", ")}`;
-    assert.equal(help.includes(term), spec.common === true, `${spec.flags[0]} is listed only when common`);
+    // The flags end the line or are followed by a value or another spelling (--stream is not --streaming).
+    const term = new RegExp(`\n  ${optionFlagNames(spec).join(", ")}[ ,\n]`);
+    assert.equal(term.test(help), spec.common === true, `${spec.flags[0]} is listed only when common`);
   }
   assert.match(help, /Examples:\n {2}Synthetic chat/);
   assert.match(help, /All \d+ options: infermeter profile --help-all/);

@@ -91,7 +91,7 @@ Deno.test("loadDataset uses an explicit custom dataset type and rejects unknown 
     assert.equal(dataset.conversations.length, 1);
     await assert.rejects(
       loadDataset({ inputFile: path, customDatasetType: "sharegpt" }),
-      /^RangeError: Unknown custom dataset type "sharegpt"; use one of: single_turn, multi_turn, .*inputs_json, sagemaker_data_capture, speed_bench_qualitative, .*_32k_high_entropy$/,
+      /^RangeError: Unknown custom dataset type "sharegpt"; use one of: single_turn, multi_turn, .*inputs_json, run_bundle, sagemaker_data_capture, speed_bench_qualitative, .*_32k_high_entropy$/,
     );
     const traced = await loadDataset({
       inputFile: path,

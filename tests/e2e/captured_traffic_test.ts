@@ -63,7 +63,8 @@ Deno.test("a Baseten Parquet trace replays its prompts verbatim with their KV hi
   assert.equal(second.block_size, 64);
   // 65 s of trace at 100× with idle gaps cut to 0.2 s: well under 2 s from first to last.
   const span = sent[sent.length - 1].received_at_ms - sent[0].received_at_ms;
-  assert.ok(span >= 200 && span < 2000, `${span} ms`);
+  // Back to back it would be a few ms; a busy machine may send the first late and the rest on their absolute times.
+  assert.ok(span >= 120 && span < 2000, `${span} ms`);
 
   const other = await runCli(
     ["profile", "-m", "m", "--input-file", trace, "--custom-dataset-type", "mooncake_trace", "--omit-kv-hints"],

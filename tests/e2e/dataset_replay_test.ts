@@ -230,7 +230,8 @@ Deno.test("mooncake_trace: requests go out at their timestamps, prompts synthesi
   const lags = sent.map((e, i) => e.received_at_ms - due[i]);
   const anchor = Math.min(...lags);
   for (const [i, lag] of lags.entries()) {
-    assert.ok(lag - anchor < 100, `request ${i} ${(lag - anchor).toFixed(1)} ms behind the schedule`);
+    // Sent one after another the first would be 400 ms behind its place; a busy machine adds tens of ms at most.
+    assert.ok(lag - anchor < 250, `request ${i} ${(lag - anchor).toFixed(1)} ms behind the schedule`);
   }
   // Lines 1 and 2 share hash block 0: their prompts start with the same text.
   const p1 = lastUser(sent[0]);

@@ -87,7 +87,8 @@ Deno.test("TGI-style headers on non-streamed answers give queue, inference and t
   const rest = split.whole_request.find((r) => r.part === "Network + client")!;
   assert.equal(total.count, 8);
   assert.ok(total.avg >= 40, `20 ms TTFT + 11 · 2 ms: ${total.avg}`);
-  assert.ok(rest.p50 > -1.5 && rest.p50 < 20, `whole-ms headers, loopback: ${rest.p50}`);
+  // Loopback and the client add a few ms; a busy machine a few tens, never the server's own hundreds.
+  assert.ok(rest.p50 > -1.5 && rest.p50 < 60, `whole-ms headers, loopback: ${rest.p50}`);
 });
 
 Deno.test("a server without timings adds nothing to the run's files", async () => {

@@ -183,7 +183,8 @@ Deno.test("sim server close cuts long streams short after the grace period", asy
 Deno.test("sim server close waits for short in-flight responses to finish", async () => {
   const server = await start({ ttftMs: 80, itlMs: 1, shutdownGraceMs: 2000 });
   const pending = postChat(server.url, chat(PROMPT, { max_tokens: 5 })).then((r) => r.json() as Promise<JsonObject>);
-  await new Promise((r) => setTimeout(r, 20));
+  // Close only once the server is answering it (on a busy machine the request may take a while to arrive).
+  while (server.stats.inFlight === 0) await new Promise((r) => setTimeout(r, 2));
   await server.close();
   const body = await pending;
   assert.equal((body.usage as { completion_tokens: number }).completion_tokens, 5);

@@ -15,12 +15,11 @@ type ReservedGroup = "Not Supported Yet";
 /** The features the pending options belong to. */
 export const PENDING_FEATURES = {
   SEARCH: "Bayesian search over --search-space, sweep variants and seed modes, and the ISL/OSL curve recipes",
-  EXPORT: "OTel, MLflow and W&B export",
   DATASETS: "the weka_trace, tracelab, dag_jsonl and agentic-replay dataset types",
   SYNTHESIS: "trace synthesis (the synthesize command)",
 } as const;
 
-const { SEARCH, EXPORT, DATASETS, SYNTHESIS } = PENDING_FEATURES;
+const { SEARCH, DATASETS, SYNTHESIS } = PENDING_FEATURES;
 
 function pending(
   feature: string,
@@ -167,21 +166,6 @@ export const PENDING_AIPERF_OPTIONS: readonly UnsupportedOptionSpec<ReservedGrou
   pending(SEARCH, "required", ["--osl-min"]),
   pending(SEARCH, "required", ["--osl-max"]),
   pending(SEARCH, "required", ["--osl-steps"]),
-  // OTel, MLflow and W&B export
-  pending(EXPORT, "required", ["--otel-url"]),
-  pending(EXPORT, "required", ["--stream"]),
-  pending(EXPORT, "required", ["--otel-resource-attributes"]),
-  pending(EXPORT, "required", ["--gen-ai-provider"]),
-  pending(EXPORT, "required", ["--mlflow-tracking-uri"]),
-  pending(EXPORT, "required", ["--mlflow-experiment"]),
-  pending(EXPORT, "required", ["--mlflow-run-name"]),
-  pending(EXPORT, "required", ["--mlflow-tag"]),
-  pending(EXPORT, "required", ["--mlflow-parent-run-id"]),
-  pending(EXPORT, "required", ["--mlflow-artifact-glob"]),
-  pending(EXPORT, "required", ["--wandb-project"]),
-  pending(EXPORT, "required", ["--wandb-entity"]),
-  pending(EXPORT, "required", ["--wandb-run-name"]),
-  pending(EXPORT, "required", ["--wandb-tag"]),
   // the weka_trace, baseten_trace, dag_jsonl and agentic-replay dataset types
   pending(DATASETS, "required", ["--hf-weka-dataset"]),
   pending(DATASETS, "none", ["--use-think-time-only"]),

@@ -32,6 +32,16 @@ export const OUTPUT_OPTIONS = optionGroup("Output", [
     help: "How much to write: the summary only, plus one record per request, or plus raw requests and responses.",
   },
   {
+    key: "bundle",
+    type: "bool",
+    default: false,
+    flags: ["--bundle"],
+    yaml: ["benchmark.artifacts.bundle"],
+    help: "Also write run.bundle.tar.gz: every request body exactly as sent, its session, think time and send " +
+      "offset, the resolved configuration (secrets removed), versions, the server's identity and the records, " +
+      "checksummed. infermeter replay sends the same requests on the same schedule, on any machine.",
+  },
+  {
     key: "peerMetrics",
     type: "list",
     items: "text",

@@ -9,6 +9,7 @@
  */
 import { recordsPathOf } from "../run_files.ts";
 import { ReportError } from "../report_error.ts";
+import { scanLines } from "../record_stream.ts";
 
 /** One request as the peers' definitions see it. */
 export interface PeerRecord {
@@ -137,24 +138,39 @@ function parseLine(text: string, where: string, line: number): RawLine | "warmup
   return { line, startNs, endNs, ok, metrics: metrics as Record<string, unknown>, serverTiming: meta.server_timing };
 }
 
+/** Collects a file's records line by line. */
+class PeerRecordCollector {
+  readonly #raw: RawLine[] = [];
+  #warmupLines = 0;
+
+  constructor(readonly path: string) {}
+
+  add(row: string, line: number): void {
+    if (row.trim() === "") return;
+    const parsed = parseLine(row, `${this.path}:${line}`, line);
+    if (parsed === "warmup") this.#warmupLines++;
+    else this.#raw.push(parsed);
+  }
+
+  finish(): PeerRecordSet {
+    let originNs = Infinity;
+    for (const r of this.#raw) originNs = Math.min(originNs, r.startNs);
+    return {
+      records: this.#raw.map((r) => toRecord(r, originNs, this.path)),
+      path: this.path,
+      warmupLines: this.#warmupLines,
+    };
+  }
+}
+
 /**
  * Reads the records from the text of a per-request JSONL file.
  * @throws {ReportError} naming `path:line` for a line that is not a record or has a value of the wrong type.
  */
 export function parsePeerRecords(text: string, path: string): PeerRecordSet {
-  const raw: RawLine[] = [];
-  let warmupLines = 0;
-  let line = 0;
-  for (const row of text.split("\n")) {
-    line++;
-    if (row.trim() === "") continue;
-    const parsed = parseLine(row, `${path}:${line}`, line);
-    if (parsed === "warmup") warmupLines++;
-    else raw.push(parsed);
-  }
-  let originNs = Infinity;
-  for (const r of raw) originNs = Math.min(originNs, r.startNs);
-  return { records: raw.map((r) => toRecord(r, originNs, path)), path, warmupLines };
+  const collector = new PeerRecordCollector(path);
+  text.split("\n").forEach((row, i) => collector.add(row, i + 1));
+  return collector.finish();
 }
 
 /**
@@ -220,20 +236,18 @@ export const RECORDS_FILE = "profile_export.jsonl";
  */
 export async function readPeerRecords(dir: string, path?: string): Promise<PeerRecordSet> {
   path ??= await recordsPathOf(dir.replace(/\/+$/, ""));
-  let text: string;
+  const collector = new PeerRecordCollector(path);
   try {
-    // A device or pipe in its place (a full disk simulated with /dev/full) would never end: read files only.
-    if (!(await Deno.stat(path)).isFile) throw new ReportError(`${path}: not a regular file.`);
-    text = await Deno.readTextFile(path);
+    // Streamed: a file of any size is read a line at a time (a device in its place is refused as not a file).
+    await scanLines(path, (row, line) => collector.add(row, line));
   } catch (e) {
-    if (e instanceof ReportError) throw e;
     if (e instanceof Deno.errors.NotFound) {
       throw new ReportError(
         `${path}: not found; peers' metrics are computed from the per-request records, which a run writes unless ` +
           "--export-level summary was given.",
       );
     }
-    throw new ReportError(`${path}: cannot read it (${e instanceof Error ? e.message : String(e)}).`);
+    throw e;
   }
-  return parsePeerRecords(text, path);
+  return collector.finish();
 }

@@ -20,6 +20,7 @@ import type { UnwrittenFile } from "../unwritten_file.ts";
 import type { HtmlSection } from "../../report/report_html.ts";
 import type { Logger } from "../../ui/logger.ts";
 import type { AccuracyGold } from "../../dataset/accuracy/accuracy_gold.ts";
+import type { LiveRun } from "../live_run.ts";
 
 /** One file of a run, as the footer and the manifest list it. */
 export interface OutputFile {
@@ -43,15 +44,20 @@ export interface SinkContext {
   readonly withWarmup: boolean;
   /** Hears of a write that failed mid-run (the run goes on; the summary still counts every record). */
   readonly onWriteFailure: (path: string) => (err: unknown) => void;
-  /** The run's log (an output that reports per record, as `--accuracy-verbose` does). */
+  /** The run's log: per-record reports (`--accuracy-verbose`); outputs that talk to a service (a collector, a
+   * tracking server) log their failures as warnings. */
   readonly logger: Logger;
   /** An accuracy benchmark's grading (`--accuracy-benchmark`). */
   readonly accuracy?: AccuracyGold;
+  /** The run's id (summary JSON's `benchmark_id`). */
+  readonly benchmarkId: string;
 }
 
 /** A record sink an output opened; after `close()`, what a write failure lost. */
 export interface OutputSink extends RecordSink {
   unwritten?(): UnwrittenFile | undefined;
+  /** Given the run's live view when the engine starts (phases, requests in flight), for outputs that stream it. */
+  watchLive?(live: LiveRun): void;
 }
 
 /** What a run that sent requests measured. */
@@ -84,6 +90,9 @@ export interface PublishContext {
   readonly shared: Map<string, unknown>;
   /** Every output of the run, in writing order. */
   readonly outputs: readonly Output[];
+  readonly benchmarkId: string;
+  /** For outputs that talk to a service: its failures are warnings and never fail the run. */
+  readonly logger: Logger;
 }
 
 /** Writes files for the outputs: whole files atomically; records what was written and what failed. */

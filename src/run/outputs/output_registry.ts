@@ -17,9 +17,13 @@ import { PEER_METRICS_OUTPUT } from "./peer_metrics_output.ts";
 import { SERVER_TIMING_OUTPUT } from "./server_timing_output.ts";
 import { SUMMARY_CSV_OUTPUT } from "./summary_csv_output.ts";
 import { SUMMARY_JSON_OUTPUT } from "./summary_json_output.ts";
+import { BUNDLE_OUTPUT } from "./bundle_output.ts";
 import { REPORT_OUTPUT } from "./report_output.ts";
 import { CONSOLE_OUTPUT } from "./console_output.ts";
 import { LOG_OUTPUT } from "./log_output.ts";
+import { OTEL_OUTPUT } from "./otel_output.ts";
+import { MLFLOW_OUTPUT } from "./mlflow_output.ts";
+import { WANDB_OUTPUT } from "./wandb_output.ts";
 import { MANIFEST_OUTPUT } from "./manifest_output.ts";
 
 export const OUTPUTS: Registry<Output> = new Registry<Output>("output", [
@@ -34,8 +38,12 @@ export const OUTPUTS: Registry<Output> = new Registry<Output>("output", [
   SERVER_TIMING_OUTPUT,
   SUMMARY_CSV_OUTPUT,
   SUMMARY_JSON_OUTPUT,
+  BUNDLE_OUTPUT,
   REPORT_OUTPUT,
   CONSOLE_OUTPUT,
+  OTEL_OUTPUT,
+  MLFLOW_OUTPUT,
+  WANDB_OUTPUT,
   LOG_OUTPUT,
   MANIFEST_OUTPUT,
 ]);
