@@ -146,6 +146,7 @@ export class MediaSynthesizer {
   readonly #audioData: SeededRandom;
   readonly #video: VideoSynthesizer | undefined;
   #encoders: Encoders | undefined;
+  #loading: Promise<void> | undefined;
 
   constructor(options: MediaOptions, root: SeededRandom) {
     checkMediaOptions(options);
@@ -159,18 +160,28 @@ export class MediaSynthesizer {
     this.#video = videosOn(options.video) ? new VideoSynthesizer(options.video, root) : undefined;
   }
 
-  /** The images, audio clips and videos of one turn (AIPerf's order). */
-  async next(): Promise<MediaItem[]> {
-    this.#encoders ??= await loadEncoders();
+  /**
+   * The images, audio clips and videos of one turn (AIPerf's order). Everything random is drawn when called (once the
+   * encoders are loaded, in call order), so calls may overlap — video clips then encode in parallel — and still give
+   * the same media.
+   */
+  next(): Promise<MediaItem[]> {
+    const encoders = this.#encoders;
+    if (encoders === undefined) {
+      this.#loading ??= loadEncoders().then((loaded) => {
+        this.#encoders = loaded;
+      });
+      return this.#loading.then(() => this.next());
+    }
     const items: MediaItem[] = [];
     const { image, audio } = this.#o;
-    if (imagesOn(image)) { for (let i = 0; i < image.batchSize; i++) items.push(this.#image(image)); }
-    if (audioOn(audio)) { for (let i = 0; i < audio.batchSize; i++) items.push(this.#audio(audio)); }
-    if (this.#video !== undefined) items.push(...await this.#video.next());
-    return items;
+    if (imagesOn(image)) { for (let i = 0; i < image.batchSize; i++) items.push(this.#image(image, encoders)); }
+    if (audioOn(audio)) { for (let i = 0; i < audio.batchSize; i++) items.push(this.#audio(audio, encoders)); }
+    if (this.#video === undefined) return Promise.resolve(items);
+    return this.#video.next().then((videos) => [...items, ...videos]);
   }
 
-  #image(o: ImageOptions): MediaItem {
+  #image(o: ImageOptions, encoders: Encoders): MediaItem {
     const width = Math.max(1, Math.round(this.#imageSize.normal(o.widthMean, o.widthStddev)));
     const height = Math.max(1, Math.round(this.#imageSize.normal(o.heightMean, o.heightStddev)));
     const format = o.format === "random" ? (this.#imageFormat.int(2) === 0 ? "png" : "jpeg") : o.format;
@@ -179,13 +190,11 @@ export class MediaSynthesizer {
     const words = new Uint32Array(pixels.buffer, 0, pixels.length >>> 2);
     for (let i = 0; i < words.length; i++) words[i] = this.#imagePixels.nextUint32();
     for (let i = words.length * 4; i < pixels.length; i++) pixels[i] = this.#imagePixels.nextUint32() & 255;
-    const bytes = format === "png"
-      ? this.#encoders!.png(width, height, pixels)
-      : this.#encoders!.jpeg(width, height, pixels);
+    const bytes = format === "png" ? encoders.png(width, height, pixels) : encoders.jpeg(width, height, pixels);
     return { kind: "image", dataUrl: `data:image/${format};base64,${bytes.toBase64()}` };
   }
 
-  #audio(o: AudioOptions): MediaItem {
+  #audio(o: AudioOptions, encoders: Encoders): MediaItem {
     const seconds = Math.max(0.01, this.#audioLength.normal(o.lengthMean, o.lengthStddev));
     const rate = Math.trunc(o.sampleRatesKhz[this.#audioFormat.int(o.sampleRatesKhz.length)] * 1000);
     const depth = o.depths[this.#audioFormat.int(o.depths.length)];
@@ -196,7 +205,7 @@ export class MediaSynthesizer {
       for (let c = 0; c < o.channels; c++) noise[c][i] = Math.max(-1, Math.min(1, this.#audioData.normal(0, 0.3)));
     }
     const bytes = o.format === "mp3"
-      ? this.#encoders!.mp3(rate, o.channels, noise.map((ch) => Int16Array.from(ch, (v) => Math.trunc(v * 32767))))
+      ? encoders.mp3(rate, o.channels, noise.map((ch) => Int16Array.from(ch, (v) => Math.trunc(v * 32767))))
       : encodeWav(noise, rate, depth);
     return { kind: "audio", dataUrl: `data:audio/${o.format};base64,${bytes.toBase64()}` };
   }

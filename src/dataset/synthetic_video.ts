@@ -116,15 +116,14 @@ export class VideoSynthesizer {
   }
 
   /**
-   * One turn's videos.
+   * One turn's videos. Their frames and audio are drawn when called, so calls may overlap (clips then encode in
+   * parallel, one FFmpeg each) and still give the same clips in the same order.
    * @throws {RangeError} when they cannot be encoded here (no FFmpeg for the codec, or FFmpeg failed), saying why.
    */
-  async next(): Promise<MediaItem[]> {
-    const problem = await videoEncoderProblem(this.#o);
-    if (problem !== undefined) throw new RangeError(problem);
-    const items: MediaItem[] = [];
-    for (let i = 0; i < this.#o.batchSize; i++) items.push({ kind: "video", dataUrl: await this.#clip() });
-    return items;
+  next(): Promise<MediaItem[]> {
+    const clips: Promise<string>[] = [];
+    for (let i = 0; i < this.#o.batchSize; i++) clips.push(this.#clip());
+    return Promise.all(clips).then((urls) => urls.map((dataUrl): MediaItem => ({ kind: "video", dataUrl })));
   }
 
   #clip(): Promise<string> {
@@ -133,14 +132,18 @@ export class VideoSynthesizer {
     return this.#encode();
   }
 
-  async #encode(): Promise<string> {
+  /** Draws the clip now (frames, audio), encodes it later. */
+  #encode(): Promise<string> {
     const o = this.#o;
     const frames = videoFrames(o.synthType, o.width, o.height, Math.floor(o.durationS * o.fps), this.#noise);
-    if (frames.length === 0) throw new RangeError("--video-duration × --video-fps makes no frame");
-    const bytes = builtInEncoder(o)
-      ? await encodeMjpegMp4(frames, o)
-      : await encodeWithFfmpeg(frames, o, this.#audioTrack());
-    return `data:video/${o.format};base64,${bytes.toBase64()}`;
+    if (frames.length === 0) return Promise.reject(new RangeError("--video-duration × --video-fps makes no frame"));
+    const audio = this.#audioTrack();
+    return (async () => {
+      const problem = await videoEncoderProblem(o);
+      if (problem !== undefined) throw new RangeError(problem);
+      const bytes = builtInEncoder(o) ? await encodeMjpegMp4(frames, o) : await encodeWithFfmpeg(frames, o, audio);
+      return `data:video/${o.format};base64,${bytes.toBase64()}`;
+    })();
   }
 
   /** The noise WAV of the clip's audio track, or undefined without audio. */

@@ -97,6 +97,17 @@ Deno.test("a turn carries batch-size MJPEG MP4 clips; clips without noise are en
   assert.notEqual((await noise.next())[0].dataUrl, (await noise.next())[0].dataUrl);
 });
 
+Deno.test("noise clips asked for at once are the clips asked for one by one, in the same order", async () => {
+  const noise = { ...BASE, synthType: "noise" as const, batchSize: 2 };
+  const oneByOne = new VideoSynthesizer(noise, new SeededRandom(11));
+  const sequential: string[] = [];
+  for (let i = 0; i < 3; i++) sequential.push(...(await oneByOne.next()).map((m) => m.dataUrl!));
+  const atOnce = new VideoSynthesizer(noise, new SeededRandom(11));
+  const overlapped = (await Promise.all([atOnce.next(), atOnce.next(), atOnce.next()])).flat().map((m) => m.dataUrl!);
+  assert.equal(new Set(sequential).size, 6);
+  assert.deepEqual(overlapped, sequential);
+});
+
 Deno.test("with FFmpeg, clips come in the asked container and codec, with an audio track when asked", async () => {
   if (!await hasFfmpeg()) return; // refused before the run instead (the test above and tests/e2e/video_input_test.ts)
   const webm = await new VideoSynthesizer(

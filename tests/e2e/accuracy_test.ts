@@ -165,6 +165,92 @@ Deno.test("an MMLU run over completions sends the flat few-shot prompt with stop
   );
 });
 
+Deno.test("--accuracy-grader, --accuracy-system-prompt and --accuracy-verbose change the grading, the request and the log", async () => {
+  await using tmp = await tempDir();
+  // exact_match compares with the gold as the dataset writes it (the worked solution): "#### 7" is wrong for it (right
+  // for the default lighteval_gsm8k grader), the third solution word for word right, "35" and a sentence wrong; none is
+  // empty, so none is unparsed.
+  const questions = (await Deno.readTextFile(join(FIXTURES, "accuracy/gsm8k_answers.jsonl"))).trim().split("\n")
+    .map((line) => (JSON.parse(line) as { prompt: string }).prompt);
+  const answers = ["#### 7", "35", "He read 1200 / 4 = <<1200/4=300>>300 pages a day.\n#### 300", "I do not know."];
+  const answersFile = join(tmp.path, "answers.jsonl");
+  await Deno.writeTextFile(
+    answersFile,
+    questions.map((prompt, i) => JSON.stringify({ prompt, answer: answers[i] })).join("\n"),
+  );
+  const journal = join(tmp.path, "journal.jsonl");
+  await using sim = await startSim([
+    "--ttft",
+    "1",
+    "--itl",
+    "0.1",
+    "--answers",
+    answersFile,
+    "--record-requests",
+    journal,
+  ]);
+  const run = await runCli(
+    [
+      "profile",
+      "-m",
+      "m",
+      "--tokenizer",
+      TOKENIZER,
+      "--ui",
+      "none",
+      "--endpoint-type",
+      "chat",
+      "--url",
+      sim.url,
+      "--accuracy-benchmark",
+      "gsm8k",
+      "--accuracy-grader",
+      "exact_match",
+      "--accuracy-system-prompt",
+      "Reply with the number only.",
+      "--accuracy-verbose",
+      "--request-count",
+      "4",
+      "--extra-inputs",
+      "temperature:0",
+      "--artifact-dir",
+      "out",
+    ],
+    { cwd: tmp.path, env: ENV },
+  );
+  assertExit(run, 0);
+  await sim.stop();
+  const dir = join(tmp.path, "out");
+  assert.equal(
+    await Deno.readTextFile(join(dir, "accuracy_results.csv")),
+    "task,correct,total,unparsed,accuracy\r\nOVERALL,1,4,0,0.2500\r\ngsm8k,1,4,0,0.2500\r\n",
+  );
+  const lines = (await Deno.readTextFile(join(dir, "accuracy_export.jsonl"))).trim().split("\n")
+    .map((l) => JSON.parse(l) as { session_num: number; grader_name: string; passed: boolean });
+  assert.deepEqual(lines.map((l) => l.grader_name), ["exact_match", "exact_match", "exact_match", "exact_match"]);
+  assert.deepEqual(lines.sort((a, b) => a.session_num - b.session_num).map((l) => l.passed), [
+    false,
+    false,
+    true,
+    false,
+  ]);
+  const bodies = (await readRequestJournal(journal)).filter((e) => e.path === "/v1/chat/completions")
+    .map((e) => e.body as { messages: { role: string; content: string }[] });
+  assert.equal(bodies.length, 4);
+  for (const [i, body] of bodies.entries()) {
+    assert.deepEqual(body.messages, [
+      { role: "system", content: "Reply with the number only." },
+      { role: "user", content: questions[i] },
+    ]);
+  }
+  const log = await Deno.readTextFile(join(dir, "logs", "infermeter.log"));
+  assert.match(
+    log,
+    /\[accuracy\] session=2 correct=True unparsed=False reason=.strict equality: stripped pred 'He read 1200/,
+  );
+  assert.equal(log.match(/\[accuracy\] session=\d/g)?.length, 4);
+});
+
 Deno.test("accuracy options are refused without a benchmark, beside another dataset, and for data not on this machine", async () => {
   await using tmp = await tempDir();
   const profile = (args: string[], env: Record<string, string> = ENV) =>
