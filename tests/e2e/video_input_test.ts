@@ -132,7 +132,7 @@ for (const name of ["webm_defaults", "mp4_audio"]) {
   });
 }
 
-Deno.test("video options are refused half given, beside a dataset file, and with audio options that do nothing", async () => {
+Deno.test("video options are refused half given, beside a dataset file, with audio options that do nothing, and for completions", async () => {
   await using tmp = await tempDir();
   const profileArgs = (args: string[]) =>
     runCli(["profile", "-m", "m", "--url", "http://127.0.0.1:9", "--ui", "none", ...args], { cwd: tmp.path });
@@ -145,4 +145,20 @@ Deno.test("video options are refused half given, beside a dataset file, and with
   const codec = await profileArgs(["--video-width", "8", "--video-height", "8", "--video-audio-codec", "aac"]);
   assertExit(codec, 2);
   assert.match(codec.stderr, /--video-audio-codec 'aac' is set but --video-audio-num-channels is 0/);
+  const completions = await profileArgs([
+    "--endpoint-type",
+    "completions",
+    "--num-dataset-entries",
+    "1",
+    "--video-width",
+    "8",
+    "--video-height",
+    "8",
+    "--video-format",
+    "mp4",
+    "--video-codec",
+    "mjpeg",
+  ]);
+  assertExit(completions, 2);
+  assert.match(completions.stderr, /completions cannot carry video inputs.*the --video-\* options that make them/);
 });
