@@ -1,8 +1,8 @@
 /**
- * `--search-recipe` against serve-sim's capacity model, real processes end to end. `--slots 4`, TTFT 20 ms, ITL 20 ms
- * and 9 output tokens give a service time S = 20 + 20 × 8 = 180 ms: up to 4 clients TTFT stays at 20 ms; at 5 one
- * request in five waits a whole S (TTFT ≈ 200 ms), so the p95 TTFT jumps past the 120 ms SLA. The knee is 4, with
- * 100 ms of margin below the SLA and 80 ms above it: only stalls of the busy test machine longer than 100 ms on three
+ * `--search-recipe` against serve-sim's capacity model, real processes end to end. `--slots 4`, TTFT 40 ms, ITL 40 ms
+ * and 9 output tokens give a service time S = 40 + 40 × 8 = 360 ms: up to 4 clients TTFT stays at 40 ms; at 5 one
+ * request in five waits a whole S (TTFT ≈ 400 ms), so the p95 TTFT jumps past the 240 ms SLA. The knee is 4, with
+ * 200 ms of margin below the SLA and 160 ms above it: only stalls of the busy test machine longer than 200 ms on two
  * of a probe's 24 requests could move a verdict, the warm-up readies the client before the first probe, and a probe
  * whose p95 lands near the line is repeated before the search decides.
  */
@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { assertExit, exists, readJson, runCli, spawnCli, startSim, tempDir } from "./cli_harness.ts";
 
 const KNEE = 4;
-const SIM = ["--slots", String(KNEE), "--ttft", "20", "--itl", "20", "--seed", "3"];
+const SIM = ["--slots", String(KNEE), "--ttft", "40", "--itl", "40", "--seed", "3"];
 
 function profileArgs(url: string): string[] {
   return [
@@ -37,7 +37,7 @@ function profileArgs(url: string): string[] {
     "--search-recipe",
     "max-concurrency-under-sla",
     "--ttft-sla-ms",
-    "120",
+    "240",
     "--concurrency-min",
     "2",
     "--concurrency-max",
@@ -85,7 +85,7 @@ for (const style of ["monotonic", "smooth_isotonic"] as const) {
     assert.equal(history.recipe, "max-concurrency-under-sla");
     assert.equal(history.config.planner, style === "monotonic" ? "monotonic_sla" : "smooth_isotonic");
     assert.deepEqual(history.config.sla_filters, [
-      { metric_tag: "time_to_first_token", stat: "p95", op: "lt", threshold: 120 },
+      { metric_tag: "time_to_first_token", stat: "p95", op: "lt", threshold: 240 },
     ]);
     assert.equal(history.boundary_summary.feasible_max.value, found);
     assert.equal(history.boundary_summary.infeasible_min.value, found + 1);
@@ -104,8 +104,8 @@ for (const style of ["monotonic", "smooth_isotonic"] as const) {
     assert.ok(await exists(`${base}/sweep_aggregate/profile_export_aiperf_sweep.json`));
     const html = await Deno.readTextFile(`${base}/report.html`);
     assert.ok(html.includes("highest concurrency within SLO"), "the report opens with the answer");
-    assert.ok(html.includes("SLO: p95 TTFT &#60; 120 ms"), "the SLO is named");
-    assert.ok(html.includes("p95 TTFT \\u003c 120 ms"), "the SLO line is drawn on the charts");
+    assert.ok(html.includes("SLO: p95 TTFT &#60; 240 ms"), "the SLO is named");
+    assert.ok(html.includes("p95 TTFT \\u003c 240 ms"), "the SLO line is drawn on the charts");
   });
 }
 
@@ -139,7 +139,7 @@ Deno.test("--search-recipe refuses a missing SLA, a missing --streaming and a li
 
 Deno.test("a search stopped by SIGINT exits 130 and writes what it knew, said to be interrupted", async () => {
   await using tmp = await tempDir();
-  // A slow probe (one slot, 200 requests of 180 ms each) so the signal lands while it runs.
+  // A slow probe (one slot, 200 requests of 360 ms each) so the signal lands while it runs.
   await using sim = await startSim(["--slots", "1", "--ttft", "20", "--itl", "20", "--seed", "1"]);
   const args = profileArgs(sim.url).map((a) => (a === "24" ? "200" : a));
   await using cli = spawnCli([...args, "--artifact-dir", "search"], { cwd: tmp.path, timeoutMs: 60_000 });

@@ -84,16 +84,16 @@ Deno.test("sim server catches up after a stalled event loop instead of drifting"
       text += decoder.decode(value, { stream: true });
       if (!stalled && text.includes('"content":" ')) {
         stalled = true;
-        busyWait(120); // tokens 1..12 fall due meanwhile
+        busyWait(400); // every later token (the last is due at 310 ms) falls due meanwhile
       }
     }
     const sent = sseChunks(text).chunks.slice(1).map((c) => (c.sim_sent_at_ms as number) - t0);
     assert.equal(sent.length, 30);
-    // The last token is due at 20 + 29*10 = 310 ms; a drifting (relative) schedule would send it ~120 ms later.
-    assert.ok(sent[29] < 310 + 90, `last token at ${sent[29].toFixed(1)} ms`);
-    // Overdue tokens went out together right after the stall.
-    const burst = sent.filter((t) => Math.abs(t - sent[5]) < 3).length;
-    assert.ok(burst >= 5, `burst of ${burst} tokens`);
+    // Absolute due times: everything overdue after the stall goes out in one wake-up. A drifting (relative) schedule
+    // would still space the remaining tokens 10 ms apart, over more than 250 ms. Load slows both alike, so the test
+    // compares the shape, not wall-clock lateness.
+    const burst = sent.filter((t) => sent[29] - t < 20).length;
+    assert.ok(burst >= 20, `burst of ${burst} tokens: ${sent.map((t) => t.toFixed(0)).join(" ")}`);
   } finally {
     await server.close();
   }
