@@ -94,6 +94,43 @@ function rate(part: number, total: number): number {
   return total === 0 ? 0 : part / total;
 }
 
+/** One of AIPerf's `accuracy.*` entries of the summary exports: `count` answers graded, `sum` of them right (or
+ * unparsed). */
+export interface AccuracySummaryEntry {
+  readonly tag: string;
+  /** The CSV's metric name, without the unit. */
+  readonly header: string;
+  readonly count: number;
+  readonly sum: number;
+}
+
+/**
+ * The `accuracy.*` entries AIPerf 0.13 adds to `profile_export_aiperf.json` (`{"unit": "ratio", "count", "sum"}`)
+ * and, with an empty value, to the single-value section of `profile_export_aiperf.csv`: `accuracy.overall`, then
+ * `accuracy.task.<task>` per task, `accuracy.unparsed`, then `accuracy.unparsed.task.<task>`. None when nothing was
+ * graded.
+ */
+export function accuracySummaryEntries(s: AccuracySummary): AccuracySummaryEntry[] {
+  if (s.total === 0) return [];
+  const tasks = [...s.perTask];
+  return [
+    { tag: "accuracy.overall", header: "Accuracy (Overall)", count: s.total, sum: s.passed },
+    ...tasks.map(([task, t]) => ({
+      tag: `accuracy.task.${task}`,
+      header: `Accuracy (${task})`,
+      count: t.total,
+      sum: t.passed,
+    })),
+    { tag: "accuracy.unparsed", header: "Accuracy Unparsed (Overall)", count: s.total, sum: s.unparsed },
+    ...tasks.map(([task, t]) => ({
+      tag: `accuracy.unparsed.task.${task}`,
+      header: `Accuracy Unparsed (${task})`,
+      count: t.total,
+      sum: t.unparsed,
+    })),
+  ];
+}
+
 /** `accuracy_results.csv`; empty when nothing was graded (AIPerf then writes no file). */
 export function accuracyResultsCsv(s: AccuracySummary): string {
   if (s.total === 0) return "";

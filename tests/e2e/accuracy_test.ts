@@ -83,6 +83,15 @@ Deno.test("an accuracy run writes AIPerf's accuracy_results.csv, accuracy JSONL 
   // max_tokens is a ceiling in an accuracy run: no OSL-mismatch metrics (AIPerf's DISABLE_ON_ACCURACY).
   const summary = await readJson(join(dir, "profile_export_aiperf.json"));
   assert.ok(!("osl_mismatch_count" in summary) && !("osl_mismatch_diff_pct" in summary));
+  // AIPerf's accuracy.* entries of the summary JSON, and its empty accuracy rows among the CSV's single values.
+  assert.deepEqual(
+    Object.fromEntries(Object.entries(summary).filter(([k]) => k.startsWith("accuracy."))),
+    await readJson(join(AIPERF, "summary_accuracy_entries.json")),
+  );
+  const csvLines = (await Deno.readTextFile(join(dir, "profile_export_aiperf.csv"))).split("\r\n");
+  const aiperfRows = (await Deno.readTextFile(join(AIPERF, "summary_csv_accuracy_rows.txt"))).trim().split("\n");
+  const valuesHeader = csvLines.indexOf("Metric,Value");
+  assert.deepEqual(csvLines.slice(valuesHeader + 1, valuesHeader + 1 + aiperfRows.length), aiperfRows);
   assert.match(run.stderr, /without temperature=0 in --extra-inputs/);
 });
 
