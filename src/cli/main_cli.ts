@@ -64,6 +64,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "Analyze a Mooncake trace: ISL/OSL distributions, shared prefixes, theoretical cache hit rates.",
     run: async (args) => (await import("./analyze_trace.ts")).runAnalyzeTrace(args),
   },
+  synthesize: {
+    summary: "Synthesize a dataset workload (agentic-code: coding-agent sessions as a Mooncake trace with cache ids).",
+    run: async (args) => (await import("./synthesize.ts")).runSynthesize(args),
+  },
   validate: {
     summary: "Check that a file is a valid artifact (mooncake-trace) before a run uses it.",
     run: async (args) => (await import("./validate.ts")).runValidate(args),
@@ -80,11 +84,6 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
 
 /** AIPerf 0.13 commands infermeter does not have yet: named, they say what they are and what to do instead. */
 const NOT_BUILT: Readonly<Record<string, { readonly what: string; readonly instead: string }>> = {
-  synthesize: {
-    what: "AIPerf's agentic-code dataset synthesis",
-    instead: "write a mooncake_trace file (check it with 'infermeter validate mooncake-trace') or replay a recorded " +
-      "trace",
-  },
   "speed-bench-report": {
     what: "the SPEED-Bench acceptance matrix, from speculative-decoding statistics infermeter does not record yet",
     instead: "run each speed_bench_* type and compare the runs with 'infermeter compare'",

@@ -6,6 +6,7 @@
 import type { OptionReader } from "../base/option_spec.ts";
 import type { Registry } from "../base/registry.ts";
 import type { DatasetLoader } from "../dataset/dataset_loader.ts";
+import { PUBLIC_DATASET_NAMES } from "../dataset/public_dataset_names.ts";
 
 /** Result of {@link checkDatasetFormats}. */
 export interface DatasetFormatReport {
@@ -24,6 +25,11 @@ export function checkDatasetFormats(values: OptionReader, loaders: Registry<Data
   const named = values.value("customDatasetType");
   const format = typeof named === "string" && loaders.names().includes(named) ? loaders.get(named) : undefined;
   const hasFile = values.isSet("inputFile");
+  // A public dataset whose reader takes a format's options (the Weka datasets, the agent-trace options).
+  const publicName = values.value("publicDataset") ?? (values.isSet("hfWekaDataset") ? "weka_hf" : undefined);
+  const publicReads = typeof publicName === "string" && PUBLIC_DATASET_NAMES.names().includes(publicName)
+    ? PUBLIC_DATASET_NAMES.get(publicName).reads ?? []
+    : [];
   for (const owner of loaders.entries()) {
     for (const spec of owner.options ?? []) {
       const key = keyOf(spec);
@@ -32,6 +38,7 @@ export function checkDatasetFormats(values: OptionReader, loaders: Registry<Data
         (l.options ?? []).some((o) => keyOf(o) === key) || (l.reads ?? []).includes(key)
       ).map((l) => l.name);
       const formats = readers.length === 1 ? `the ${readers[0]} format` : `the ${readers.join(", ")} formats`;
+      if (!hasFile && publicReads.includes(key)) continue;
       if (!hasFile) {
         warnings.push(`${values.named(key)} has no effect: it applies to an --input-file of ${formats}.`);
       } else if (format !== undefined && !readers.includes(format.name)) {

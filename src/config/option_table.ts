@@ -41,6 +41,7 @@ import { MULTI_RUN_OPTIONS } from "./options/multi_run_options.ts";
 import { ACCURACY_OPTIONS } from "./options/accuracy_options.ts";
 import { VIDEO_OPTIONS } from "./options/video_options.ts";
 import { NO_EFFECT_OPTIONS, PENDING_AIPERF_OPTIONS } from "./options/aiperf_only_options.ts";
+import { AGENTIC_REPLAY_OPTIONS } from "./options/agentic_replay_options.ts";
 
 /** `--help` sections, in display order (AIPerf's groups; `Not Supported Yet` is ours). */
 export const OPTION_GROUPS = [
@@ -51,6 +52,7 @@ export const OPTION_GROUPS = [
   "Input Sequence Length (ISL)",
   "Output Sequence Length (OSL)",
   "Video Input",
+  "Synthesis",
   "Rankings",
   "Load Generator",
   "Warmup",
@@ -94,6 +96,7 @@ const CORE_OPTIONS = [
   ...WORKERS_OPTIONS,
   ...MULTI_RUN_OPTIONS,
   ...ACCURACY_OPTIONS,
+  ...AGENTIC_REPLAY_OPTIONS,
 ] as const;
 
 const PROFILE_OPTIONS = [

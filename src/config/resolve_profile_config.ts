@@ -20,6 +20,7 @@ import type { ProfileConfig } from "./profile_config.ts";
 import { checkOptionRelations, OptionValueView } from "./check_option_relations.ts";
 import { checkLoadModes } from "./check_load_modes.ts";
 import { checkDatasetFormats } from "./check_dataset_formats.ts";
+import { checkAgenticReplay } from "./check_agentic_replay.ts";
 import { scheduleSpanProblem } from "../timing/schedule_limits.ts";
 import { DATASET_LOADERS } from "../dataset/dataset_loaders.ts";
 import { trackingExportProblems } from "./check_tracking_export.ts";
@@ -98,6 +99,17 @@ export function resolveProfileConfig(
     }
   }
 
+  // --hf-weka-dataset names the repository of the weka_hf public dataset, and so selects it.
+  let publicDataset = fields.publicDataset;
+  if (fields.hfWekaDataset !== undefined) {
+    if (publicDataset !== undefined && publicDataset !== "weka_hf") {
+      problems.push(
+        `${named("hfWekaDataset")} reads the weka_hf public dataset, and ${named("publicDataset")} is ` +
+          `${publicDataset}; remove one of them.`,
+      );
+    } else publicDataset = "weka_hf";
+  }
+
   // Load generator: the mode asked decides whether sessions in flight are capped by default.
   const asked = strategies.entries().filter((entry) => entry.selectedBy.some((key) => view.isSet(key)));
   let concurrency = fields.concurrency;
@@ -108,13 +120,14 @@ export function resolveProfileConfig(
   // dataset gets its default in the load plan (run/load_plans.ts).
   if (
     requestCount === undefined && benchmarkDuration === undefined && inputFile === undefined &&
-    fields.publicDataset === undefined && fields.conversationNum === undefined
+    publicDataset === undefined && fields.conversationNum === undefined
   ) {
     requestCount = Math.max(10, 2 * (concurrency ?? 1));
   }
 
   const config: ProfileConfig = dropUndefined({
     ...fields,
+    publicDataset,
     customEndpoint,
     concurrency,
     requestCount,
@@ -134,8 +147,9 @@ export function resolveProfileConfig(
   });
   if (warmupSpan !== undefined) problems.push(warmupSpan);
   const relations = checkOptionRelations(table, values, modes.reported);
-  problems.push(...modes.problems, ...formats.problems, ...relations.problems);
-  warnings.push(...modes.warnings, ...formats.warnings, ...relations.warnings);
+  const agentic = checkAgenticReplay(view);
+  problems.push(...modes.problems, ...formats.problems, ...relations.problems, ...agentic.problems);
+  warnings.push(...modes.warnings, ...formats.warnings, ...relations.warnings, ...agentic.warnings);
   return { config, sources, problems, warnings };
 }
 

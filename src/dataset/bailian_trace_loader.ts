@@ -12,7 +12,7 @@ import type { Dataset } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import { describeJson, field, isObject, type JsonRecord, readJsonRecords, recordError } from "./json_record.ts";
-import { describeTrace, TRACE_BLOCK_SIZE_KEY, traceConversations, type TraceLine } from "./mooncake_trace_loader.ts";
+import { describeTrace, HASH_TRACE_READS, traceConversations, type TraceLine } from "./mooncake_trace_loader.ts";
 
 export const BAILIAN_TRACE = "bailian_trace";
 export const BAILIAN_BLOCK_SIZE = 16;
@@ -101,7 +101,7 @@ export async function loadBailianTrace(path: string, ctx?: LoaderContext): Promi
 export const bailianTraceLoader: DatasetLoader = {
   name: BAILIAN_TRACE,
   description: "Alibaba Bailian JSONL trace: chat_id chains, timestamps in seconds, hash_ids in 16-token blocks.",
-  reads: [TRACE_BLOCK_SIZE_KEY],
+  reads: HASH_TRACE_READS,
   canLoad: canLoadBailianTrace,
   load: loadBailianTrace,
   describe: describeTrace,

@@ -29,6 +29,7 @@ import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import { type HfRow, parquetRows } from "./hf_rows.ts";
 import { describeJson } from "./json_record.ts";
 import { describeTrace } from "./mooncake_trace_loader.ts";
+import { roundHalfEven, SYNTHESIS_KEYS, synthesisParams } from "./trace_synthesis.ts";
 
 export const BASETEN_TRACE = "baseten_trace";
 
@@ -120,7 +121,8 @@ interface Row {
   timestamp: number | undefined;
   delay?: number;
   readonly prompt: string;
-  readonly outputLength: number;
+  readonly inputTokens: number;
+  outputLength: number;
   readonly hashes: readonly number[];
   readonly blockSize?: number;
   readonly session?: string;
@@ -159,7 +161,7 @@ function parseRow(path: string, n: number, row: HfRow, sessionKey: string | unde
   const timestamp = count(TIME);
   const prompt = text(row.prompt);
   if (prompt === undefined) fail(`"prompt" must be a string (got ${describeJson(row.prompt)})`);
-  count("input_tokens");
+  const inputTokens = count("input_tokens");
   const output = count("output_tokens");
   const rawHashes = row.total_hashes;
   let hashes: number[] = [];
@@ -183,6 +185,7 @@ function parseRow(path: string, n: number, row: HfRow, sessionKey: string | unde
     n,
     timestamp,
     prompt: prompt!,
+    inputTokens,
     outputLength: Math.max(1, output),
     hashes,
     blockSize: optional("block_size", true),
@@ -259,6 +262,20 @@ export async function loadBasetenTrace(path: string, ctx?: LoaderContext): Promi
     );
   }
 
+  const synthesis = synthesisParams(ctx?.options);
+  const reshaping = (["speedupRatio", "prefixLenMultiplier", "prefixRootMultiplier", "promptLenMultiplier"] as const)
+    .filter((k) => synthesis[k] !== undefined && synthesis[k] !== 1);
+  if (reshaping.length > 0) {
+    // The prompts are sent as recorded: reshaped hash ids would no longer describe them (AIPerf refuses these too).
+    const flags = reshaping.map((k) => `--${SYNTHESIS_KEYS[k].replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+    throw new DatasetError(
+      path,
+      undefined,
+      `${flags.join(", ")} cannot reshape a baseten_trace: its prompts are sent as recorded` +
+        (reshaping.includes("speedupRatio") ? "; use --replay-speedup to replay it faster" : ""),
+    );
+  }
+
   let rows: Row[] = [];
   let sessionKey: string | undefined;
   let n = 0;
@@ -280,6 +297,20 @@ export async function loadBasetenTrace(path: string, ctx?: LoaderContext): Promi
   }
   if (rows.length === 0) throw new DatasetError(path, undefined, "has no rows");
   if (ratio !== undefined && ratio < 1) rows = sample(rows, ratio, ctx!.rng.derive("baseten-session-sampling"));
+  const maxIsl = synthesis.maxIsl;
+  if (maxIsl !== undefined) {
+    rows = rows.filter((r) => r.inputTokens <= maxIsl);
+    if (rows.length === 0) {
+      throw new DatasetError(path, undefined, `--synthesis-max-isl ${maxIsl} leaves out every row; raise it`);
+    }
+  }
+  // Outputs scaled (rounded half to even, at least 1), then cut: what max_tokens and min_tokens ask for.
+  for (const r of rows) {
+    if (synthesis.outputLenMultiplier !== undefined && synthesis.outputLenMultiplier !== 1) {
+      r.outputLength = Math.max(1, roundHalfEven(r.outputLength * synthesis.outputLenMultiplier));
+    }
+    if (synthesis.maxOsl !== undefined) r.outputLength = Math.min(r.outputLength, synthesis.maxOsl);
+  }
   const origin = Math.min(...rows.map((r) => r.timestamp!));
   for (const r of rows) r.timestamp = (r.timestamp! - origin) / speedup;
   if (openLoop && gapCapS !== undefined) reflowAll(rows, gapCapS * 1000);
@@ -346,6 +377,7 @@ export const basetenTraceLoader = {
   name: BASETEN_TRACE,
   description: "Baseten Parquet trace: verbatim prompts, timestamps, sessions, output lengths, KV-cache hashes.",
   options: BASETEN_OPTIONS,
+  reads: Object.values(SYNTHESIS_KEYS),
   canLoad: () => false,
   canLoadText: (_firstLine: string, path: string) => /\.(parquet|arrow|ipc)$/i.test(path),
   load: loadBasetenTrace,

@@ -8,7 +8,7 @@ import type { Dataset } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import { unreadable } from "./json_record.ts";
-import { describeTrace, TRACE_BLOCK_SIZE_KEY, traceConversations, type TraceLine } from "./mooncake_trace_loader.ts";
+import { describeTrace, HASH_TRACE_READS, traceConversations, type TraceLine } from "./mooncake_trace_loader.ts";
 import { readLines } from "./read_lines.ts";
 
 export const BURST_GPT_TRACE = "burst_gpt_trace";
@@ -71,7 +71,7 @@ export const burstGptLoader: DatasetLoader = {
   name: BURST_GPT_TRACE,
   description: "BurstGPT CSV trace: Timestamp (s), Request tokens, Response tokens; prompts synthesized.",
   canLoad: () => false,
-  reads: [TRACE_BLOCK_SIZE_KEY],
+  reads: HASH_TRACE_READS,
   canLoadText: (firstLine) => hasHeader(firstLine),
   load: loadBurstGpt,
   describe: describeTrace,

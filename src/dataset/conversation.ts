@@ -60,15 +60,63 @@ export interface Turn {
    * endpoint builds nothing, `--extra-inputs` are not merged, and `texts` are unused.
    */
   readonly rawPayload?: string;
+  /**
+   * In `deltas_with_responses`, the earlier turns are not sent before this one: it holds the whole context again
+   * (the recorded context was edited, not only extended).
+   */
+  readonly resetContext?: boolean;
+  /**
+   * Child conversations this turn starts once it is answered (an agent's sub-agents): they run concurrently with
+   * the rest of this conversation, and a later turn may wait for them (`joinAt`).
+   */
+  readonly spawns?: readonly Spawn[];
+  /**
+   * The turn sends nothing (a request-free orchestrator step): it only waits (its delay, its joins) and starts its
+   * children. `texts` is then empty.
+   */
+  readonly requestFree?: boolean;
+}
+
+/**
+ * Children started together by a turn (or, in `Conversation.spawnsFirst`, before the first turn). Each child is a
+ * conversation of the same dataset (marked `child`); it runs on its own virtual user with its own correlation id,
+ * holds no session slot of its own (its root's slot is held until the whole tree has ended), and its turns follow
+ * its think times rather than an open-loop schedule. A child's first-turn `delayMs` is its start offset after the
+ * spawning answer.
+ */
+export interface Spawn {
+  /** Ids of the child conversations, started in this order. */
+  readonly children: readonly string[];
+  /**
+   * The children start with the parent's conversation so far, the answers received included (a fork); otherwise
+   * with none (a spawn). @default false
+   */
+  readonly inheritContext?: boolean;
+  /**
+   * Index of the parent's later turn that waits until every child (and everything it started) has ended; undefined
+   * when no turn waits for them (fire-and-forget, or started by the last turn). The tree's end always does.
+   */
+  readonly joinAt?: number;
+}
+
+/** Lognormal think times for a request-free conversation's turns: the turn's `delayMs` is the median. */
+export interface ThinkTimeSpread {
+  /** Standard deviation of the delay's natural logarithm. */
+  readonly sigma: number;
+  readonly minMs?: number;
+  readonly maxMs?: number;
 }
 
 /**
  * How a conversation's earlier turns reach the server (AIPerf's context modes):
  * - `deltas_without_responses`: each turn holds only the new user input; the earlier turns and the server's real
  *   replies are sent before it (the default);
+ * - `deltas_with_responses`: each turn holds only what is new in the context, the recorded answers included (a
+ *   reconstructed trace); the earlier turns are sent before it and the server's live replies are not (a turn with
+ *   `resetContext` starts the context over);
  * - `message_array_with_responses`: each turn is complete as written and is sent as is (no history added).
  */
-export type ContextMode = "deltas_without_responses" | "message_array_with_responses";
+export type ContextMode = "deltas_without_responses" | "deltas_with_responses" | "message_array_with_responses";
 
 export interface Conversation {
   /** Stable id, exported as `session_id` in inputs.json and `conversation_id` in records. */
@@ -78,6 +126,12 @@ export interface Conversation {
   readonly systemMessage?: string;
   /** @default "deltas_without_responses" */
   readonly contextMode?: ContextMode;
+  /** Started only by a parent's `spawns`, never sampled as a session of its own. */
+  readonly child?: boolean;
+  /** Children started before the first turn is sent (not waited for by any turn; the tree's end waits). */
+  readonly spawnsFirst?: readonly Spawn[];
+  /** Think times of request-free turns drawn around their `delayMs` (seeded per session and turn). */
+  readonly thinkTime?: ThinkTimeSpread;
 }
 
 export type SamplingStrategy = "sequential" | "random" | "shuffle";
@@ -94,4 +148,9 @@ export interface Dataset {
   readonly description?: string;
   /** An accuracy benchmark's sessions: how their answers are graded (`--accuracy-benchmark`). */
   readonly accuracy?: AccuracyGold;
+  /**
+   * The loader already capped the dataset's idle gaps its own way (`--trace-idle-gap-cap-seconds` on agent traces,
+   * which takes precedence over `--inter-turn-delay-cap-seconds`, as in AIPerf).
+   */
+  readonly gapsCapped?: boolean;
 }

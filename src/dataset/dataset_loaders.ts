@@ -17,6 +17,9 @@ import { runBundleLoader } from "./run_bundle_loader.ts";
 import { SPEED_BENCH_LOADERS } from "./speed_bench_loader.ts";
 import { sageMakerCaptureLoader } from "./sagemaker_capture_loader.ts";
 import { basetenTraceLoader } from "./baseten_trace_loader.ts";
+import { dagJsonlLoader } from "./dag_jsonl_loader.ts";
+import { wekaTraceLoader } from "./weka_trace_loader.ts";
+import { traceLabLoader } from "./tracelab_loader.ts";
 
 const LOADER_LIST = [
   singleTurnLoader,
@@ -28,8 +31,11 @@ const LOADER_LIST = [
   basetenTraceLoader,
   rawPayloadLoader,
   inputsJsonLoader,
+  dagJsonlLoader,
   runBundleLoader,
   sageMakerCaptureLoader,
+  wekaTraceLoader,
+  traceLabLoader,
   ...SPEED_BENCH_LOADERS,
 ] as const;
 
@@ -43,12 +49,4 @@ export const DATASET_LOADER_OPTIONS: readonly DatasetLoaderOptionSpec[] = LOADER
   loader,
 ): readonly DatasetLoaderOptionSpec[] => (loader.options ?? []) as readonly DatasetLoaderOptionSpec[]);
 
-export const DATASET_LOADERS: Registry<DatasetLoader> = new Registry("dataset type", LOADER_LIST, {
-  unsupported: {
-    dag_jsonl: "agent DAG conversations (forks and spawns) are not replayed yet; flatten each path into a " +
-      "multi_turn line to replay it",
-    weka_trace: "Weka agent traces (sub-agent topology) are not replayed yet; use mooncake_trace with hash_ids",
-    tracelab: "TraceLab agentic-coding traces (rounds rebuilt into sub-agent sessions) are not replayed yet; use " +
-      "mooncake_trace with hash_ids",
-  },
-});
+export const DATASET_LOADERS: Registry<DatasetLoader> = new Registry("dataset type", LOADER_LIST);

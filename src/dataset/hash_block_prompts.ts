@@ -53,6 +53,16 @@ export class HashBlockPrompts {
     return parts.join(" ");
   }
 
+  /** The text of one full block: the same for the same id. */
+  block(id: number): Promise<string> {
+    return this.#block(id, this.#blockSize);
+  }
+
+  /** Fresh text of `length` tokens, shared with no block (a prompt's unhashed tail). */
+  async fresh(length: number): Promise<string> {
+    return (await this.#synth.prompt(length)).text;
+  }
+
   async #block(id: number, size: number): Promise<string> {
     const key = size === this.#blockSize ? `${id}` : `${id}:${size}`;
     let text = this.#blocks.get(key);

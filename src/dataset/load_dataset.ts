@@ -89,6 +89,11 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
       outputTokensGiven: options.oslMean !== undefined,
       limit: options.publicDatasetLimit,
       ...(options.hfSubset === undefined ? {} : { subset: options.hfSubset }),
+      rng: options.rng ?? new SeededRandom(options.seed ?? 0),
+      ...(options.loaderOptions === undefined ? {} : { options: options.loaderOptions }),
+      ...(options.numEntries === undefined ? {} : { entries: options.numEntries }),
+      ...(options.warn === undefined ? {} : { warn: options.warn }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     return retime(dataset, options);
   }
@@ -140,13 +145,22 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
 function retime(dataset: Dataset, options: LoadDatasetOptions): Dataset {
   const ratio = options.turnDelayRatio ?? 1;
   const drop = options.ignoreTraceDelays ?? false;
-  const cap = options.turnDelayCapMs;
+  // A loader that capped its own idle gaps takes precedence over the per-delay cap.
+  const cap = dataset.gapsCapped === true ? undefined : options.turnDelayCapMs;
   const system = options.systemPrompt;
   if (ratio === 1 && !drop && cap === undefined && system === undefined) return dataset;
   let capped = 0;
   const conversations = dataset.conversations.map((c) => ({
     ...c,
     ...(system === undefined ? {} : { systemMessage: c.systemMessage ? `${system}\n\n${c.systemMessage}` : system }),
+    // Think times drawn around a median are cut to the cap as well.
+    ...(c.thinkTime === undefined || cap === undefined ? {} : {
+      thinkTime: {
+        ...c.thinkTime,
+        maxMs: Math.min(c.thinkTime.maxMs ?? cap, cap),
+        ...(c.thinkTime.minMs === undefined ? {} : { minMs: Math.min(c.thinkTime.minMs, cap) }),
+      },
+    }),
     turns: c.turns.map((t) => {
       if (drop) {
         const { timestampMs: _t, delayMs: _d, ...rest } = t;
@@ -215,12 +229,12 @@ export async function detectDirectoryLoader(
   const names = readers.map((l) => l.name).join(", ");
   if (matches.length === 0) {
     let jsonl = 0;
-    for await (const entry of Deno.readDir(dir)) if (entry.isFile && entry.name.endsWith(".jsonl")) jsonl++;
+    for await (const entry of Deno.readDir(dir)) if (entry.isFile && /\.jsonl?$/.test(entry.name)) jsonl++;
     throw new DatasetError(
       dir,
       undefined,
       jsonl === 0
-        ? `is a directory with no .jsonl files; directories hold .jsonl files (${names})`
+        ? `is a directory with no .jsonl or .json files; directories hold them (${names})`
         : `is a directory whose files match no format that reads directories (${names}); pass --custom-dataset-type`,
     );
   }

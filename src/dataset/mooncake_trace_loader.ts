@@ -28,6 +28,7 @@ import { DEFAULT_CORPUS } from "./default_corpus.ts";
 import { HashBlockPrompts } from "./hash_block_prompts.ts";
 import { describeJson, field, isObject, type JsonRecord, readJsonRecords, recordError } from "./json_record.ts";
 import { PromptSynthesizer } from "./prompt_synthesizer.ts";
+import { SYNTHESIS_KEYS, synthesisParams, synthesizeTrace } from "./trace_synthesis.ts";
 
 export const MOONCAKE_TRACE = "mooncake_trace";
 /** AIPerf's default tokens per hash block for Mooncake traces. */
@@ -83,6 +84,10 @@ const MOONCAKE_FIELDS = [
   "delay",
   "extra",
   "session_id",
+  // Written by `synthesize agentic-code` on a session's first row (its prefix group, a restart's continuation);
+  // replay does not need them.
+  "group_id",
+  "is_restart",
 ];
 
 export function parseMooncakeLine(path: string, at: JsonRecord, fields?: UnknownFields): TraceLine {
@@ -179,6 +184,18 @@ export async function traceConversations(
   defaultBlockSize: number,
   idPrefix: string,
 ): Promise<Conversation[]> {
+  const configured = ctx?.options?.[TRACE_BLOCK_SIZE_KEY];
+  const blockSize = typeof configured === "number" ? configured : defaultBlockSize;
+  const synthesis = synthesisParams(ctx?.options);
+  if (ctx !== undefined && Object.keys(synthesis).length > 0) {
+    // Sessions together, in the order they first appear: the order AIPerf's synthesis walks them in.
+    const rank = new Map<string, number>();
+    const keyOf = (l: TraceLine, i: number) => l.sessionId ?? `\0${i}`;
+    lines.forEach((l, i) => rank.has(keyOf(l, i)) || rank.set(keyOf(l, i), i));
+    const ordered = lines.map((l, i) => ({ l, r: rank.get(keyOf(l, i))!, i }))
+      .sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.l);
+    lines = synthesizeTrace(path, ordered, synthesis, blockSize, ctx.rng.derive("trace.synthesis"));
+  }
   // Before any prompt is built, so a typo late in a long trace costs no time and never runs out of memory.
   for (const line of lines) {
     if (line.synth !== undefined && line.synth.length > MAX_PROMPT_TOKENS) {
@@ -211,8 +228,7 @@ export async function traceConversations(
       ctx.corpus ?? DEFAULT_CORPUS,
       ctx.rng.derive("trace.prompts"),
     );
-    const blockSize = ctx.options?.[TRACE_BLOCK_SIZE_KEY];
-    prompts = new HashBlockPrompts(synthesizer, typeof blockSize === "number" ? blockSize : defaultBlockSize);
+    prompts = new HashBlockPrompts(synthesizer, blockSize);
   }
   const conversations: Conversation[] = [];
   const interrupt = new InterruptCheck(ctx?.signal, `building the prompts of ${path}`);
@@ -254,6 +270,97 @@ export async function loadMooncakeTrace(path: string, ctx?: LoaderContext): Prom
   return { conversations, defaultSampling: "sequential", source: "file", format: MOONCAKE_TRACE };
 }
 
+const TRACES = "(mooncake_trace, bailian_trace, burst_gpt_trace)";
+
+/** `--synthesis-*`: the trace reshaped before it is replayed (`trace_synthesis.ts`). */
+const SYNTHESIS_OPTIONS = [
+  {
+    key: SYNTHESIS_KEYS.speedupRatio,
+    type: "float",
+    min: 0,
+    exclusiveMin: true,
+    flags: ["--synthesis-speedup-ratio"],
+    group: "Synthesis",
+    metavar: "<ratio>",
+    defaultDescription: "1 (recorded speed)",
+    help: `Trace synthesis ${TRACES}: divide every timestamp by this (2 replays twice as fast).`,
+  },
+  {
+    key: SYNTHESIS_KEYS.prefixLenMultiplier,
+    type: "float",
+    min: 0,
+    exclusiveMin: true,
+    flags: ["--synthesis-prefix-len-multiplier"],
+    group: "Synthesis",
+    metavar: "<factor>",
+    defaultDescription: "1",
+    help: `Trace synthesis ${TRACES}: scale the shared prefix of each request (its leading hash_ids used more ` +
+      "than once in the trace) by this many blocks.",
+  },
+  {
+    key: SYNTHESIS_KEYS.prefixRootMultiplier,
+    type: "int",
+    min: 1,
+    max: 1_000_000,
+    flags: ["--synthesis-prefix-root-multiplier"],
+    group: "Synthesis",
+    metavar: "<trees>",
+    defaultDescription: "1",
+    help: `Trace synthesis ${TRACES}: spread the requests at random (seeded) over this many independent copies ` +
+      "of the prefix tree, so prefixes are shared less.",
+  },
+  {
+    key: SYNTHESIS_KEYS.promptLenMultiplier,
+    type: "float",
+    min: 0,
+    exclusiveMin: true,
+    flags: ["--synthesis-prompt-len-multiplier"],
+    group: "Synthesis",
+    metavar: "<factor>",
+    defaultDescription: "1",
+    help: `Trace synthesis ${TRACES}: scale the part of each prompt after its shared prefix (its own tokens).`,
+  },
+  {
+    key: SYNTHESIS_KEYS.outputLenMultiplier,
+    type: "float",
+    min: 0,
+    flags: ["--synthesis-output-len-multiplier"],
+    group: "Synthesis",
+    metavar: "<factor>",
+    defaultDescription: "1",
+    help: "Trace synthesis (mooncake_trace, bailian_trace, burst_gpt_trace, baseten_trace): scale every " +
+      "output_length (rounded, at least 1).",
+  },
+  {
+    key: SYNTHESIS_KEYS.maxIsl,
+    type: "int",
+    min: 1,
+    flags: ["--synthesis-max-isl"],
+    group: "Synthesis",
+    metavar: "<tokens>",
+    defaultDescription: "no limit",
+    help: `Trace synthesis ${TRACES}: leave out requests whose input_length is above this (and cap synthesized ` +
+      "lengths at it); baseten_trace too. Agent traces (weka_trace, tracelab, the Weka datasets): their own requests.",
+  },
+  {
+    key: SYNTHESIS_KEYS.maxOsl,
+    type: "int",
+    min: 1,
+    flags: ["--synthesis-max-osl"],
+    group: "Synthesis",
+    metavar: "<tokens>",
+    defaultDescription: "no limit",
+    help: `Trace synthesis ${TRACES}: cut every output_length above this to this; baseten_trace too. Agent ` +
+      "traces (weka_trace, tracelab, the Weka datasets): their own requests' max tokens, not their sub-agents'.",
+  },
+] as const satisfies readonly OptionSpec[];
+
+/** The keys of the options every hash-id trace format reads (the block size and trace synthesis). */
+export const HASH_TRACE_READS = [
+  "islBlockSize",
+  ...Object.values(SYNTHESIS_KEYS),
+] as const;
+
 /** The option of the hash-id trace formats (mooncake, bailian): tokens per `hash_id` block. */
 export const TRACE_BLOCK_SIZE_KEY = "islBlockSize";
 
@@ -269,6 +376,7 @@ const MOONCAKE_OPTIONS = [
     defaultDescription: "the trace format's (mooncake 512, bailian 16)",
     help: "Tokens per hash_id block when trace prompts are synthesized (mooncake_trace, bailian_trace).",
   },
+  ...SYNTHESIS_OPTIONS,
 ] as const satisfies readonly OptionSpec[];
 
 /** "120 requests in 80 sessions over 35.2 s": what a timestamped trace holds. */

@@ -26,7 +26,9 @@ export function canLoadMultiTurn(record: unknown): boolean {
   const type = field(record, "type");
   if (type !== undefined && type !== MULTI_TURN) return false;
   const turns = field(record, "turns");
-  return Array.isArray(turns) && turns.length > 0 && turns.every(isObject);
+  // Turns with chat `messages` or branches are an agent DAG's (dag_jsonl), never single_turn objects.
+  return Array.isArray(turns) && turns.length > 0 && turns.every(isObject) &&
+    !turns.some((t) => "messages" in t || "forks" in t || "spawns" in t);
 }
 
 interface Session {

@@ -5,15 +5,49 @@
  */
 import { Registry, type RegistryEntry } from "../base/registry.ts";
 
-const AGENT_TRACES = "replays recorded agent traces (full message and tool snapshots with their timing), a format " +
-  "infermeter does not read yet; replay such traces with --input-file and --custom-dataset-type multi_turn or " +
-  "mooncake_trace instead";
+/** A public dataset name; `reads`: the format options its reader takes (the agent-trace options). */
+export interface PublicDatasetName extends RegistryEntry {
+  readonly reads?: readonly string[];
+}
 
-const WEKA = "replays SemiAnalysis Weka agentic-coding traces (hash-id blocks rebuilt into coding prompts, sub-agent " +
-  "fan-out), a format infermeter does not read yet; use --input-file with --custom-dataset-type mooncake_trace instead";
+/** The agent-trace options (`weka_trace_loader.ts`) the Weka datasets read, with the synthesis caps. */
+const AGENT_TRACE_KEYS = [
+  "useThinkTimeOnly",
+  "traceIdleGapCapSeconds",
+  "maxContextLength",
+  "synthesisMaxIsl",
+  "synthesisMaxOsl",
+];
+
+const WEKA_DATES: readonly (readonly [string, string])[] = [
+  ["", "no sub-agents, 051826"],
+  ["_no_subagents", "no sub-agents, 051826"],
+  ["_with_subagents", "with sub-agents, 062126"],
+  ["_with_subagents_256k", "with sub-agents, 062126, 256k context"],
+  ["_with_subagents_060226", "with sub-agents, 060226"],
+  ["_with_subagents_060226_256k", "with sub-agents, 060226, 256k context"],
+  ["_with_subagents_060526", "with sub-agents, 060526"],
+  ["_with_subagents_060526_256k", "with sub-agents, 060526, 256k context"],
+  ["_with_subagents_060826", "with sub-agents, 060826"],
+  ["_with_subagents_060826_256k", "with sub-agents, 060826, 256k context"],
+  ["_061326", "061326"],
+  ["_061326_256k", "061326, 256k context"],
+  ["_061526", "061526"],
+  ["_061526_256k", "061526, 256k context"],
+  ["_062126", "062126"],
+  ["_062126_256k", "062126, 256k context"],
+];
 
 /** Readable public datasets, in AIPerf's order. */
-export const PUBLIC_DATASET_NAMES = new Registry<RegistryEntry>("public dataset", [
+export const PUBLIC_DATASET_NAMES = new Registry<PublicDatasetName>("public dataset", [
+  {
+    name: "exgentic_v2",
+    description: "Exgentic v2 agent LLM traces, recorded requests with their timing (Exgentic/agent-llm-traces-v2).",
+  },
+  {
+    name: "exgentic",
+    description: "Exgentic agent LLM traces, recorded requests with their timing (Exgentic/agent-llm-traces).",
+  },
   { name: "sharegpt", description: "ShareGPT conversations (anon8231489123/ShareGPT_Vicuna_unfiltered)." },
   { name: "aimo", description: "NuminaMath-TIR math problems (AI-MO/NuminaMath-TIR, train)." },
   { name: "mmstar", description: "MMStar visual questions with images (Lin-Chen/MMStar, val)." },
@@ -43,30 +77,14 @@ export const PUBLIC_DATASET_NAMES = new Registry<RegistryEntry>("public dataset"
   { name: "gigaspeech", description: "GigaSpeech clips to transcribe (speechcolab/gigaspeech, xs, test)." },
   { name: "ami", description: "AMI meeting clips to transcribe (edinburghcstr/ami, ihm, test)." },
   { name: "spgispeech", description: "SPGISpeech earnings-call clips to transcribe (kensho/spgispeech, test, test)." },
-], {
-  unsupported: {
-    exgentic: AGENT_TRACES,
-    exgentic_v2: AGENT_TRACES,
-    weka_hf: WEKA,
-    ...Object.fromEntries(
-      [
-        "",
-        "_no_subagents",
-        "_with_subagents",
-        "_with_subagents_256k",
-        "_with_subagents_060226",
-        "_with_subagents_060226_256k",
-        "_with_subagents_060526",
-        "_with_subagents_060526_256k",
-        "_with_subagents_060826",
-        "_with_subagents_060826_256k",
-        "_061326",
-        "_061326_256k",
-        "_061526",
-        "_061526_256k",
-        "_062126",
-        "_062126_256k",
-      ].map((suffix) => [`semianalysis_cc_traces_weka${suffix}`, WEKA]),
-    ),
+  ...WEKA_DATES.map(([suffix, what]): PublicDatasetName => ({
+    name: `semianalysis_cc_traces_weka${suffix}`,
+    description: `SemiAnalysis Weka agentic-coding traces (${what}; semianalysisai/cc-traces-weka-*).`,
+    reads: AGENT_TRACE_KEYS,
+  })),
+  {
+    name: "weka_hf",
+    description: "Any Weka trace dataset on the hub, named by --hf-weka-dataset.",
+    reads: AGENT_TRACE_KEYS,
   },
-});
+]);

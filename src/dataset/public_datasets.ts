@@ -26,6 +26,8 @@ import { conversationReader } from "./hf_conversation_reader.ts";
 import { readMtBench } from "./mt_bench_reader.ts";
 import { readMmvu } from "./mmvu_reader.ts";
 import { asrReader } from "./hf_asr_reader.ts";
+import { exgenticReader } from "./exgentic_reader.ts";
+import { readWekaRows } from "./weka_hf_reader.ts";
 
 type Env = (name: string) => string | undefined;
 
@@ -53,6 +55,10 @@ export interface HfPublicDataset {
   /** AIPerf streams it, and so caps it at the request count or conversation count. */
   readonly streaming: boolean;
   readonly read: HfRowReader;
+  /** The revision AIPerf pins: its hub snapshot is preferred to the one `refs/main` names. */
+  readonly revision?: string;
+  /** The repository is the value of this option (`weka_hf`: `--hf-weka-dataset`), not `hfRepo`. */
+  readonly repoOption?: { readonly key: string; readonly flag: string };
 }
 
 export type PublicDataset = FilePublicDataset | HfPublicDataset;
@@ -67,13 +73,50 @@ function hf(
   hfRepo: string,
   split: string,
   read: HfRowReader,
-  opts: { subset?: string; streaming?: boolean } = {},
+  opts: { subset?: string; streaming?: boolean; revision?: string } = {},
 ): HfPublicDataset {
-  return { kind: "hf", name, hfRepo, split, read, subset: opts.subset, streaming: opts.streaming ?? false };
+  return {
+    kind: "hf",
+    name,
+    hfRepo,
+    split,
+    read,
+    subset: opts.subset,
+    streaming: opts.streaming ?? false,
+    ...(opts.revision === undefined ? {} : { revision: opts.revision }),
+  };
 }
+
+/** The SemiAnalysis Weka trace datasets AIPerf 0.13 names, and their repositories. */
+const WEKA_REPOS: readonly (readonly [string, string])[] = [
+  ["", "cc-traces-weka-no-subagents-051826"],
+  ["_no_subagents", "cc-traces-weka-no-subagents-051826"],
+  ["_with_subagents", "cc-traces-weka-062126"],
+  ["_with_subagents_256k", "cc-traces-weka-062126-256k"],
+  ["_with_subagents_060226", "cc-traces-weka-with-subagents-060226"],
+  ["_with_subagents_060226_256k", "cc-traces-weka-with-subagents-060226-256k"],
+  ["_with_subagents_060526", "cc-traces-weka-with-subagents-060526"],
+  ["_with_subagents_060526_256k", "cc-traces-weka-with-subagents-060526-256k"],
+  ["_with_subagents_060826", "cc-traces-weka-with-subagents-060826"],
+  ["_with_subagents_060826_256k", "cc-traces-weka-with-subagents-060826-256k"],
+  ["_061326", "cc-traces-weka-061326"],
+  ["_061326_256k", "cc-traces-weka-061326-256k"],
+  ["_061526", "cc-traces-weka-061526"],
+  ["_061526_256k", "cc-traces-weka-061526-256k"],
+  ["_062126", "cc-traces-weka-062126"],
+  ["_062126_256k", "cc-traces-weka-062126-256k"],
+];
 
 /** Every readable public dataset, with AIPerf 0.13's repository, subset, split and columns. */
 export const PUBLIC_DATASETS: readonly PublicDataset[] = [
+  hf("exgentic_v2", "Exgentic/agent-llm-traces-v2", "train", exgenticReader(true), {
+    streaming: true,
+    revision: "4b8ad4ab198438e5a170f9171c19c6a2cf7c1814",
+  }),
+  hf("exgentic", "Exgentic/agent-llm-traces", "train", exgenticReader(false), {
+    streaming: true,
+    revision: "70036b93a04e61b0ea2706a68b962f4f26774587",
+  }),
   {
     kind: "file",
     name: "sharegpt",
@@ -137,6 +180,13 @@ export const PUBLIC_DATASETS: readonly PublicDataset[] = [
   hf("gigaspeech", "speechcolab/gigaspeech", "test", asrReader("audio"), { subset: "xs", streaming: true }),
   hf("ami", "edinburghcstr/ami", "test", asrReader("audio"), { subset: "ihm", streaming: true }),
   hf("spgispeech", "kensho/spgispeech", "test", asrReader("audio"), { subset: "test", streaming: true }),
+  ...WEKA_REPOS.map(([suffix, repo]) =>
+    hf(`semianalysis_cc_traces_weka${suffix}`, `semianalysisai/${repo}`, "train", readWekaRows)
+  ),
+  {
+    ...hf("weka_hf", "", "train", readWekaRows),
+    repoOption: { key: "hfWekaDataset", flag: "--hf-weka-dataset" },
+  },
 ];
 
 /** Where a one-file dataset's file may be, in lookup order (`*` stands for any hub snapshot). */
@@ -170,8 +220,11 @@ function hubCache(env: Env): string {
   return `${env("HOME") ?? "~"}/.cache/huggingface/hub`;
 }
 
-/** The directories a `…/snapshots/*` candidate stands for: the revision `refs/main` names first, then the others. */
-export async function expand(path: string): Promise<string[]> {
+/**
+ * The directories a `…/snapshots/*` candidate stands for: the pinned revision first (when given), then the one
+ * `refs/main` names, then the others.
+ */
+export async function expand(path: string, revision?: string): Promise<string[]> {
   if (!path.endsWith("/snapshots/*")) return [path];
   const snapshots = path.slice(0, -2);
   let names: string[] = [];
@@ -181,7 +234,8 @@ export async function expand(path: string): Promise<string[]> {
     return [];
   }
   const main = await Deno.readTextFile(`${snapshots}/../refs/main`).then((t) => t.trim(), () => undefined);
-  names = names.sort().sort((a, b) => Number(b === main) - Number(a === main));
+  names = names.sort().sort((a, b) => Number(b === main) - Number(a === main))
+    .sort((a, b) => Number(b === revision) - Number(a === revision));
   return names.map((n) => `${snapshots}/${n}`);
 }
 
@@ -246,14 +300,26 @@ export async function loadPublicDataset(
     }
     return await ds.load(path, ctx);
   }
-  return await loadHfDataset(ctx.subset === undefined ? ds : { ...ds, subset: ctx.subset }, ctx, env);
+  let chosen: HfPublicDataset = ctx.subset === undefined ? ds : { ...ds, subset: ctx.subset };
+  if (ds.repoOption !== undefined) {
+    const repo = ctx.options?.[ds.repoOption.key];
+    if (typeof repo !== "string" || !/^[^/\s]+\/[^/\s]+$/.test(repo)) {
+      throw new DatasetError(
+        `--public-dataset ${ds.name}`,
+        undefined,
+        `reads the repository ${ds.repoOption.flag} names; give ${ds.repoOption.flag} <owner>/<name>`,
+      );
+    }
+    chosen = { ...chosen, hfRepo: repo };
+  }
+  return await loadHfDataset(chosen, ctx, env);
 }
 
 async function loadHfDataset(ds: HfPublicDataset, ctx: PublicDatasetContext, env: Env): Promise<Dataset> {
   const what = `${ds.hfRepo} (${ds.subset === undefined ? "" : `subset ${ds.subset}, `}split ${ds.split})`;
   const looked: string[] = [];
   for (const candidate of candidateRepoDirs(ds, env)) {
-    const dirs = await expand(candidate);
+    const dirs = await expand(candidate, ds.revision);
     for (const dir of dirs) {
       const found = await resolveDataFiles(dir, ds.subset, ds.split);
       if ("missing" in found) {
@@ -269,7 +335,15 @@ async function loadHfDataset(ds: HfPublicDataset, ctx: PublicDatasetContext, env
       if (conversations.length === 0) {
         throw new DatasetError(`${dir}`, undefined, `has no row of ${what} that makes a ${ds.name} request`);
       }
-      return { conversations, defaultSampling: "sequential", source: "file", format: ds.name };
+      // The Weka datasets cap their own idle gaps with --trace-idle-gap-cap-seconds (it takes precedence).
+      const capped = ds.read === readWekaRows && typeof ctx.options?.traceIdleGapCapSeconds === "number";
+      return {
+        conversations,
+        defaultSampling: "sequential",
+        source: "file",
+        format: ds.name,
+        ...(capped ? { gapsCapped: true } : {}),
+      };
     }
   }
   const places = candidateRepoDirs(ds, env).map((p) => p.replace("/*", "/<revision>")).join(", ");

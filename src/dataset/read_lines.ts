@@ -25,7 +25,7 @@ export interface ReadLinesOptions {
 }
 
 /**
- * The lines of the UTF-8 file at `path` (`\n` or `\r\n` terminated; a UTF-8 byte order mark is dropped; invalid
+ * The lines of the UTF-8 file at `path`, gunzipped when its name ends in `.gz` (`\n` or `\r\n` terminated; a UTF-8 byte order mark is dropped; invalid
  * bytes become U+FFFD). Stopping early (`break`) closes the file. Linear in the file's size: a line that spans many
  * chunks is kept as its parts and joined once, when its end is found.
  *
@@ -50,12 +50,14 @@ export async function* readLines(path: string, options: ReadLinesOptions = {}): 
     throw error;
   }
   const interrupt = new InterruptCheck(options.signal, `reading ${path}`);
-  const stream = file.readable.pipeThrough(new TextDecoderStream());
+  // A `.gz` file (a gzipped corpus, as TraceLab ships) is read through gunzip.
+  const bytes = path.endsWith(".gz") ? file.readable.pipeThrough(new DecompressionStream("gzip")) : file.readable;
+  const stream = bytes.pipeThrough(new TextDecoderStream());
   let number = 0;
   /** The line begun in earlier chunks (no newline yet), as its parts. */
   let parts: string[] = [];
   let partsLength = 0;
-  for await (const chunk of stream) {
+  for await (const chunk of gunzipChecked(stream, path)) {
     const pause = interrupt.check();
     if (pause !== undefined) await pause;
     let start = 0;
@@ -81,6 +83,18 @@ export async function* readLines(path: string, options: ReadLinesOptions = {}): 
   if (partsLength > 0) {
     const rest = parts.join("");
     yield { number: ++number, text: rest.endsWith("\r") ? rest.slice(0, -1) : rest };
+  }
+}
+
+/** The stream, with a corrupt gzip file's decoding failure turned into an error naming the file. */
+async function* gunzipChecked(stream: ReadableStream<string>, path: string): AsyncGenerator<string> {
+  try {
+    yield* stream;
+  } catch (error) {
+    if (path.endsWith(".gz") && error instanceof TypeError) {
+      throw new DatasetError(path, undefined, `is not a readable gzip file (${error.message})`, { cause: error });
+    }
+    throw error;
   }
 }
 

@@ -6,6 +6,7 @@
  * prompt has < 4 or > 1024 tokens, whose answer has < 4 tokens (unless `--osl` is given), or whose prompt and answer
  * together exceed 2048 tokens. Sent in file order by default (sequential).
  */
+import type { SeededRandom } from "../base/seeded_random.ts";
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import { readJsonArray } from "./json_array_stream.ts";
@@ -21,6 +22,15 @@ export interface PublicDatasetContext {
    * count); undefined = all.
    */
   readonly limit?: number;
+  /** The run's seed stream (readers that synthesize text derive from it). */
+  readonly rng?: SeededRandom;
+  /** The run's option values by key (agent-trace options, `--model`, `--dataset-filter`, `--fixed-schedule`). */
+  readonly options?: Readonly<Record<string, unknown>>;
+  /** Conversations asked for explicitly (`--conversation-num`, `--num-dataset-entries`). */
+  readonly entries?: number;
+  /** Where notices go. */
+  readonly warn?: (message: string) => void;
+  readonly signal?: AbortSignal;
 }
 
 const MIN_LEN = 4;

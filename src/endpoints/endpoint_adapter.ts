@@ -180,10 +180,13 @@ export interface BuildContext {
   readonly systemMessage?: string;
 }
 
-/** One earlier turn of a conversation and the text the server actually answered. */
+/**
+ * One earlier turn of a conversation and the text the server actually answered; no reply where the dataset's turns
+ * carry the answers themselves (`deltas_with_responses`).
+ */
 export interface PriorExchange {
   readonly turn: Turn;
-  readonly reply: string;
+  readonly reply?: string;
 }
 
 /** What a request's headers depend on. */

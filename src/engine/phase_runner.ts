@@ -8,6 +8,12 @@
  * (`delay`) or its own timestamp (trace replay), then — open loop — a tick of its own. Every request carries its due
  * time (`scheduledAt`) when it had one, so lateness is measured, not hidden.
  *
+ * A session may start child sessions (an agent's sub-agents, engine/session_tree.ts): after a turn's answer its
+ * children run concurrently with it on virtual users of their own, without session slots of their own and without
+ * ticks (their turns follow their think times; each request still counts against the request budget and takes a
+ * prefill slot); a later turn that joins them waits until they have all ended, and the session holds its slot until
+ * its whole tree has. A session without children runs exactly as before.
+ *
  * Stopping: no request once a stop condition says so; at the duration's deadline, requests in flight may finish
  * during the grace period and are then cancelled; cancellation (Ctrl-C, the failure gate) stops issuing and cancels
  * requests in flight, which become records with `RequestCancellationError`.
@@ -23,6 +29,8 @@ import { SlotGate } from "../timing/slot_gate.ts";
 import { rampUp } from "../timing/concurrency_strategy.ts";
 import { nextMacrotask } from "../runtime/next_macrotask.ts";
 import type { YieldToIo } from "../runtime/io_yield.ts";
+import type { RecordLineage } from "../records/request_record.ts";
+import { type ChildSession, SessionTree } from "./session_tree.ts";
 
 /**
  * Longest stretch of back-to-back request issuing before yielding to the event loop with `yieldToIo`, which lets
@@ -52,6 +60,8 @@ export interface SendMeta {
   readonly onFirstResponse?: () => void;
   /** `scheduledAt` is the trace's own timestamp (fixed schedule), not a tick of a rate or a think time. */
   readonly timestampScheduled?: boolean;
+  /** A child session's place in its tree (set by the session that sends it); absent for a root session. */
+  readonly lineage?: RecordLineage;
 }
 
 /** One running conversation, as the phase loop drives it. */
@@ -63,6 +73,16 @@ export interface PhaseSession {
   timestampOf(k: number): number | undefined;
   /** Sends turn `k` and resolves once its record has been handed on. Must not reject. */
   send(k: number, meta: SendMeta, signal: AbortSignal): Promise<void>;
+  /**
+   * Some turn starts child sessions (or children start before the first turn): the session runs as a tree and
+   * `childrenAfter`, `requestFree` and, for a request-free or child session's first turn, `delayBefore(0)` are
+   * consulted. @default false
+   */
+  readonly spawns?: boolean;
+  /** The children started after turn `k` is answered (k = −1: before the first turn); undefined when none. */
+  childrenAfter?(k: number): readonly ChildSession<PhaseSession>[] | undefined;
+  /** Turn `k` sends nothing: it waits (its joins, its delay) and starts its children. */
+  requestFree?(k: number): boolean;
 }
 
 /** Starts the session with global index `sessionIndex` for a tick (which may name its conversation). */
@@ -234,6 +254,12 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
   /** Takes a prefill slot where there is a limit; false when the phase stopped while waiting. */
   const takePrefill = (): Promise<boolean> | boolean => prefill === undefined ? true : prefill.acquire();
 
+  /** Sleeps `ms` from now (a think time); false when the phase stopped meanwhile. */
+  const think = async (ms: number | undefined): Promise<boolean> => {
+    if (ms !== undefined && ms > 0) await clock.sleepUntil(clock.now() + ms, stop.signal);
+    return !stop.signal.aborted;
+  };
+
   const runSession = async (
     session: PhaseSession,
     sessionIndex: number,
@@ -273,6 +299,120 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     }
   };
 
+  /**
+   * A session that starts children (`spawns`): its turns go as `runSession`'s do, each joining turn also waiting for
+   * its children, and it ends once its whole tree has.
+   */
+  const runTreeSession = async (
+    session: PhaseSession,
+    sessionIndex: number,
+    first: Tick,
+    turns: number,
+  ): Promise<void> => {
+    const tree = new SessionTree(session, (child) => runChild(child, sessionIndex));
+    try {
+      tree.start(-1);
+      if (session.requestFree!(0)) {
+        prefill?.release(); // taken for the first turn, which sends nothing
+        if (!(await think(session.delayBefore(0))) || !stops.canSendAnyTurn(state())) return;
+      } else {
+        await sendTurn(session, sessionIndex, 0, first, turns, followsTimestamps);
+      }
+      tree.start(0);
+      let previousDue = first.scheduledAt ?? clock.now();
+      for (let k = 1; k < turns && !inflight.signal.aborted; k++) {
+        let join = tree.joinBefore(k);
+        if (session.requestFree!(k)) {
+          // A request-free turn's think time starts once the children it waits for have ended.
+          if (join !== undefined) await join;
+          if (!(await think(session.delayBefore(k))) || !stops.canSendAnyTurn(state())) return;
+          tree.start(k);
+          continue;
+        }
+        const own = followsTimestamps ? session.timestampOf(k) : undefined;
+        const delay = pacesSessions ? undefined : session.delayBefore(k);
+        const due = pacesSessions
+          ? strategy.nextTurnDue!(previousDue, clock.now())
+          : own !== undefined
+          ? startedAt + own
+          : delay !== undefined && delay > 0
+          ? clock.now() + delay
+          : undefined;
+        if (due !== undefined) previousDue = due;
+        if (join !== undefined) {
+          await join; // the think time runs meanwhile: the turn goes at the later of the two
+          join = undefined;
+        }
+        if (due !== undefined) await clock.sleepUntil(due, stop.signal);
+        if (stop.signal.aborted) return;
+        let at: Tick | undefined = due === undefined ? undefined : { scheduledAt: due };
+        if (strategy.pacesContinuations) {
+          if (ticksOver || !stops.canSendAnyTurn(state())) return;
+          at = await new Promise<Tick | undefined>((wake) => waitingForTick.push(wake));
+          if (at === undefined) return;
+        }
+        if (!stops.canSendAnyTurn(state())) return;
+        if (!(await takePrefill())) return;
+        const pause = slicer.beforeIssue();
+        if (pause !== undefined) await pause;
+        if (stop.signal.aborted || !stops.canSendAnyTurn(state())) {
+          prefill?.release();
+          return;
+        }
+        await sendTurn(session, sessionIndex, k, at, turns, own !== undefined && !strategy.pacesContinuations);
+        tree.start(k);
+      }
+    } finally {
+      // The session (and its slot) ends when its whole tree has: children stopped early end early too.
+      await tree.drain();
+    }
+  };
+
+  /**
+   * Runs a child session to its end (its own children included): its first turn after its start offset, each later
+   * one after the previous answer and its think time (or, in a trace replay, at its own timestamp), with no tick.
+   * Its requests are numbered, counted and limited like every other; it takes no session slot.
+   */
+  const runChild = async (child: PhaseSession, sessionIndex: number): Promise<void> => {
+    const turns = child.turnCount;
+    const tree = child.spawns === true ? new SessionTree(child, (c) => runChild(c, sessionIndex)) : undefined;
+    try {
+      tree?.start(-1);
+      for (let k = 0; k < turns && !inflight.signal.aborted; k++) {
+        let join = tree?.joinBefore(k);
+        const requestFree = tree !== undefined && child.requestFree!(k);
+        if (requestFree && join !== undefined) {
+          await join;
+          join = undefined;
+        }
+        const own = followsTimestamps && k > 0 ? child.timestampOf(k) : undefined;
+        const delay = own === undefined ? child.delayBefore(k) : undefined;
+        const due = own !== undefined
+          ? startedAt + own
+          : delay !== undefined && delay > 0
+          ? clock.now() + delay
+          : undefined;
+        if (join !== undefined) await join;
+        if (due !== undefined) await clock.sleepUntil(due, stop.signal);
+        if (stop.signal.aborted || !stops.canSendAnyTurn(state())) return;
+        if (!requestFree) {
+          if (!(await takePrefill())) return;
+          const pause = slicer.beforeIssue();
+          if (pause !== undefined) await pause;
+          if (stop.signal.aborted || !stops.canSendAnyTurn(state())) {
+            prefill?.release();
+            return;
+          }
+          const at = due === undefined ? undefined : { scheduledAt: due };
+          await sendTurn(child, sessionIndex, k, at, turns, own !== undefined);
+        }
+        tree?.start(k);
+      }
+    } finally {
+      if (tree !== undefined) await tree.drain();
+    }
+  };
+
   while (!stop.signal.aborted) {
     const tick = await strategy.nextTick(stop.signal, stops.deadline);
     if (tick === undefined || stop.signal.aborted) break;
@@ -303,7 +443,9 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     const turns = Math.min(session.turnCount, tick.maxTurns ?? Infinity);
     strategy.sessionStarted?.(tick, turns);
     // Most sessions are one request: no per-turn loop for them.
-    const run = turns === 1
+    const run = session.spawns === true
+      ? runTreeSession(session, sessionIndex, tick, turns)
+      : turns === 1
       ? sendTurn(session, sessionIndex, 0, tick, 1, followsTimestamps)
       : runSession(session, sessionIndex, tick, turns);
     const p: Promise<void> = run.finally(() => {

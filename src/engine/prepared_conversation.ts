@@ -5,7 +5,7 @@
  * replies is built when it is sent (`buildTurnRequest`), and its ISL is counted from that body after the request. The payloads are what `inputs.json` records.
  */
 import { InterruptCheck } from "../runtime/interrupt_check.ts";
-import type { ContextMode, Conversation, Dataset, Turn } from "../dataset/conversation.ts";
+import type { ContextMode, Conversation, Dataset, Spawn, ThinkTimeSpread, Turn } from "../dataset/conversation.ts";
 import {
   type BuildContext,
   encodeRequestBody,
@@ -52,6 +52,17 @@ export interface PreparedTurn {
   readonly timestampMs?: number;
   /** Byte offsets in `body` of the cache-bust placeholder digest a session overwrites (engine/cache_bust.ts). */
   readonly markerAt?: readonly number[];
+  /** Child conversations started once this turn is answered. */
+  readonly spawns?: readonly PreparedSpawn[];
+  /** The turn sends nothing (a request-free orchestrator step); `payload` is empty. */
+  readonly requestFree?: boolean;
+}
+
+/** `Spawn` with its children as indices into the prepared conversations (plain data for engine Workers). */
+export interface PreparedSpawn {
+  readonly children: readonly number[];
+  readonly inheritContext?: boolean;
+  readonly joinAt?: number;
 }
 
 export interface PreparedConversation {
@@ -62,8 +73,18 @@ export interface PreparedConversation {
   readonly systemMessage?: string;
   /** Later turns carry the earlier ones and the server's real replies (built at send time). */
   readonly withHistory: boolean;
+  /** The turns carry the recorded answers: the history holds the earlier turns without the live replies. */
+  readonly recordedReplies?: boolean;
   /** Its bodies carry the cache-bust placeholder: each session stamps its own digest. */
   readonly cacheBust?: boolean;
+  /** Started only by a parent's spawns, never sampled as a session of its own. */
+  readonly child?: boolean;
+  /** Children started before the first turn. */
+  readonly spawnsFirst?: readonly PreparedSpawn[];
+  /** Some turn starts children or sends nothing: the engine runs its sessions as trees. */
+  readonly tree?: boolean;
+  /** Think times of request-free turns drawn around their delays. */
+  readonly thinkTime?: ThinkTimeSpread;
 }
 
 /** The run-wide part of every request body (plain data: it crosses to engine Workers with the conversations). */
@@ -96,7 +117,8 @@ const DEFAULT_CONTEXT: ContextMode = "deltas_without_responses";
 export async function prepareConversations(dataset: Dataset, opts: PrepareOptions): Promise<PreparedConversation[]> {
   const endpoint = `--endpoint-type ${opts.adapter.name}`;
   if (
-    opts.adapter.writtenBodiesOnly && dataset.conversations.some((c) => c.turns.some((t) => t.rawPayload === undefined))
+    opts.adapter.writtenBodiesOnly &&
+    dataset.conversations.some((c) => c.turns.some((t) => t.rawPayload === undefined && t.requestFree !== true))
   ) {
     throw new InputError(
       `${endpoint} sends the request bodies written in the dataset, and this one has none; give --input-file with a ` +
@@ -107,7 +129,7 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
   const required = opts.adapter.capabilities.requiresMedia;
   for (const conversation of dataset.conversations) {
     for (const [i, turn] of conversation.turns.entries()) {
-      if (turn.rawPayload !== undefined) continue;
+      if (turn.rawPayload !== undefined || turn.requestFree === true) continue;
       if (turn.messages !== undefined && !opts.adapter.capabilities.literalMessages) {
         throw new InputError(
           `${endpoint} cannot send the messages written in the dataset (conversation ${conversation.id}); use ` +
@@ -144,7 +166,8 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
   const countsInput = opts.adapter.capabilities.tokenizesInput;
   const templated = countsInput && opts.chatTemplate !== undefined && opts.adapter.chatMessages !== undefined;
   const needsCount = templated ||
-    countsInput && dataset.conversations.some((c) => c.turns.some((t) => t.inputTokens === undefined));
+    countsInput &&
+      dataset.conversations.some((c) => c.turns.some((t) => t.inputTokens === undefined && t.requestFree !== true));
   if (needsCount && opts.tokenizer === undefined) {
     throw new TypeError("prepareConversations needs a tokenizer to count input tokens; pass options.tokenizer");
   }
@@ -157,23 +180,47 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
     Array.from({ length: 8 }, (_, i) => counter.count(markerText(bust, sessionDigest(0, i, "estimate"))))
       .reduce((a, b) => a + b, 0) / 8,
   );
+  const links = resolveSpawns(dataset.conversations);
   const prepareOne = (original: Conversation, n: number): PreparedConversation => {
     const busted = withPlaceholder(original, bust);
     const conversation = busted?.conversation ?? original;
     const model = opts.modelSelectionStrategy === "random"
       ? opts.modelNames[modelRng.int(opts.modelNames.length)]
       : opts.modelNames[n % opts.modelNames.length];
-    const withHistory = conversation.turns.length > 1 && opts.adapter.usesHistory &&
-      (conversation.contextMode ?? DEFAULT_CONTEXT) === "deltas_without_responses";
+    // A fork's child starts with its parent's conversation so far: even its first turn is built when sent.
+    // A conversation that forks keeps its history to hand it on, even with one turn.
+    const forked = links?.forked.has(n) === true;
+    const forks = links !== undefined && conversation.turns.some((t) => t.spawns?.some((s) => s.inheritContext));
+    const mode = conversation.contextMode ?? DEFAULT_CONTEXT;
+    const withHistory = (conversation.turns.length > 1 || forked || forks) && opts.adapter.usesHistory &&
+      mode !== "message_array_with_responses";
+    // The first turn's delay is a child's start offset, or a request-free first turn's wait.
+    const firstDelay = (turn: Turn) => conversation.child === true || turn.requestFree === true;
     const turns = conversation.turns.map((turn, turnIndex): PreparedTurn => {
-      if (turn.rawPayload !== undefined) return rawTurn(opts.adapter, conversation.id, turn, turnIndex, counter);
+      const spawns = links === undefined || turn.spawns === undefined ? undefined : links.resolve(turn.spawns);
+      if (turn.requestFree === true) {
+        return {
+          conversationId: conversation.id,
+          turnIndex,
+          payload: {},
+          requestFree: true,
+          delayMs: turn.delayMs,
+          ...(spawns === undefined ? {} : { spawns }),
+        };
+      }
+      if (turn.rawPayload !== undefined) {
+        const raw = rawTurn(opts.adapter, conversation.id, turn, turnIndex, counter);
+        return spawns === undefined && !(turnIndex === 0 && firstDelay(turn))
+          ? raw
+          : { ...raw, delayMs: turn.delayMs, ...(spawns === undefined ? {} : { spawns }) };
+      }
       let maxTokens = turn.maxTokens;
       if (maxTokens === undefined && opts.outputTokensMean !== undefined) {
         maxTokens = sampleLength(oslRng, opts.outputTokensMean, opts.outputTokensStddev);
       }
       const ctx = buildContext(opts, model, maxTokens, conversation.systemMessage);
       const payload = opts.adapter.buildRequest(turn, ctx, []);
-      const lateBuilt = withHistory && turnIndex > 0;
+      const lateBuilt = withHistory && (turnIndex > 0 || forked);
       let inputTokens = turn.inputTokens;
       if (inputTokens !== undefined && busted?.turnIndex === turnIndex) inputTokens += markerTokens;
       if (templated) {
@@ -193,17 +240,28 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
         ...(withHistory ? { turn } : {}),
         inputTokens: countsInput ? inputTokens : undefined,
         requestedOutputTokens: (opts.adapter.requestedOutputTokens ?? readRequestedOutput)(payload) ?? maxTokens,
-        delayMs: turnIndex > 0 ? turn.delayMs : undefined,
+        delayMs: turnIndex > 0 || firstDelay(turn) ? turn.delayMs : undefined,
         timestampMs: turn.timestampMs,
+        ...(spawns === undefined ? {} : { spawns }),
       };
     });
+    const tree = links !== undefined &&
+      (conversation.spawnsFirst !== undefined ||
+        conversation.turns.some((t) => t.spawns !== undefined || t.requestFree));
     return {
       id: conversation.id,
       turns,
       model,
       systemMessage: conversation.systemMessage,
       withHistory,
+      ...(withHistory && mode === "deltas_with_responses" ? { recordedReplies: true } : {}),
       ...(bust !== "none" && busted !== undefined ? { cacheBust: true } : {}),
+      ...(conversation.child === true ? { child: true } : {}),
+      ...(tree ? { tree: true } : {}),
+      ...(tree && conversation.spawnsFirst !== undefined
+        ? { spawnsFirst: links!.resolve(conversation.spawnsFirst) }
+        : {}),
+      ...(conversation.thinkTime === undefined ? {} : { thinkTime: conversation.thinkTime }),
     };
   };
   // Counting a hundred thousand prompts takes seconds: a Ctrl-C meanwhile must be seen.
@@ -215,6 +273,56 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
     prepared.push(prepareOne(dataset.conversations[n], n));
   }
   return prepared;
+}
+
+/** How a dataset's spawns name their children: ids resolved to indices, and which conversations are forked. */
+interface SpawnLinks {
+  resolve(spawns: readonly Spawn[]): PreparedSpawn[];
+  /** Indices of conversations some spawn starts with its parent's conversation so far. */
+  readonly forked: ReadonlySet<number>;
+}
+
+/**
+ * Undefined for a dataset with no spawns and no request-free turns (every dataset but agent DAGs: nothing to do).
+ * @throws {InputError} when a spawn names a conversation the dataset lacks or one not marked as a child, or when
+ *   the dataset has no conversation to start a session with.
+ */
+function resolveSpawns(conversations: readonly Conversation[]): SpawnLinks | undefined {
+  const spawning = conversations.some((c) =>
+    c.spawnsFirst !== undefined || c.turns.some((t) => t.spawns !== undefined || t.requestFree === true)
+  );
+  if (!spawning) return undefined;
+  const index = new Map<string, number>();
+  conversations.forEach((c, i) => index.set(c.id, i));
+  if (conversations.every((c) => c.child === true)) {
+    throw new InputError("every conversation of the dataset is a child of another: none can start a session.");
+  }
+  const forked = new Set<number>();
+  const resolve = (spawns: readonly Spawn[]): PreparedSpawn[] =>
+    spawns.map((spawn) => ({
+      children: spawn.children.map((id) => {
+        const i = index.get(id);
+        if (i === undefined) throw new InputError(`a spawn names conversation ${id}, which the dataset does not have.`);
+        if (conversations[i].child !== true) {
+          throw new InputError(`a spawn names conversation ${id}, which is not marked as a child conversation.`);
+        }
+        if (spawn.inheritContext === true) forked.add(i);
+        return i;
+      }),
+      ...(spawn.inheritContext === true ? { inheritContext: true } : {}),
+      ...(spawn.joinAt === undefined ? {} : { joinAt: spawn.joinAt }),
+    }));
+  // Forked children are known before any conversation is prepared (a fork may name a conversation listed earlier).
+  for (const c of conversations) {
+    for (const s of [...(c.spawnsFirst ?? []), ...c.turns.flatMap((t) => t.spawns ?? [])]) {
+      if (s.inheritContext !== true) continue;
+      for (const id of s.children) {
+        const i = index.get(id);
+        if (i !== undefined) forked.add(i);
+      }
+    }
+  }
+  return { resolve, forked };
 }
 
 const MEDIA_HINTS = {

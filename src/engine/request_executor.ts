@@ -141,6 +141,7 @@ export async function executeRequest(
     xRequestId,
     xCorrelationId,
     workerId: ctx.workerId,
+    lineage: meta.lineage,
     creditIssuedAt: meta.creditIssuedAt,
     scheduledAt: meta.scheduledAt,
     timestampScheduled: meta.timestampScheduled === true ? true : undefined,

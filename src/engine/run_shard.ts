@@ -10,7 +10,7 @@ import { createSampler, type DatasetSampler } from "../dataset/dataset_sampler.t
 import type { SamplingStrategy } from "../dataset/conversation.ts";
 import type { EndpointAdapter, EndpointType, PriorExchange } from "../endpoints/endpoint_adapter.ts";
 import { resolveAdapter } from "../endpoints/endpoint_registry.ts";
-import type { Phase, RequestRecord } from "../records/request_record.ts";
+import type { Phase, RecordLineage, RequestRecord } from "../records/request_record.ts";
 import type { Clock } from "../timing/clock.ts";
 import type { Tick } from "../timing/load_strategy.ts";
 import { type PhaseName, type PhaseSpec, shardPhase } from "../timing/phase_spec.ts";
@@ -22,6 +22,8 @@ import { sessionDigest, stampBody } from "./cache_bust.ts";
 import type { YieldToIo } from "../runtime/io_yield.ts";
 import { SystemClock } from "../timing/clock.ts";
 import { WakeThread } from "../timing/wake_thread.ts";
+import type { ChildSession } from "./session_tree.ts";
+import { thinkTimeDraw } from "./think_time.ts";
 
 export interface ShardSpec {
   readonly workerId: string;
@@ -70,8 +72,16 @@ export type ShardOutcome = Partial<Record<PhaseName, PhaseOutcome>>;
 export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardOutcome> {
   const adapter = await resolveAdapter(spec.endpointType, { extraInputs: spec.bodySettings.extraInputs });
   const rng = new SeededRandom(spec.seed);
+  // Sessions start from root conversations only; a dataset with child conversations samples among its roots.
+  const roots = spec.conversations.some((c) => c.child === true)
+    ? spec.conversations.flatMap((c, i) => c.child === true ? [] : [i])
+    : undefined;
   // Every shard builds the same sampler, so session k runs the same conversation whichever shard starts it.
-  const sampler = createSampler(spec.sampling, spec.conversations.length, rng.derive("dataset-sampling"));
+  const sampler = createSampler(
+    spec.sampling,
+    roots?.length ?? spec.conversations.length,
+    rng.derive("dataset-sampling"),
+  );
   const arrivals = rng.derive(`arrivals-${spec.shardIndex}`);
   warmUpHotPath(adapter);
 
@@ -83,6 +93,7 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
     const shared: SessionShared = {
       adapter,
       settings: spec.bodySettings,
+      conversations: spec.conversations,
       onRecord: deps.onRecord,
       seed: spec.seed,
       ctx: {
@@ -111,7 +122,7 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
       openSession: (sessionIndex, tick) =>
         new ConversationSession(
           shared,
-          conversationFor(spec, sampler, offset + sessionIndex, tick),
+          conversationFor(spec, roots, sampler, offset + sessionIndex, tick),
           offset + sessionIndex,
         ),
     });
@@ -122,45 +133,98 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
 
 function conversationFor(
   spec: ShardSpec,
+  roots: readonly number[] | undefined,
   sampler: DatasetSampler,
   sessionIndex: number,
   tick: Tick,
 ): PreparedConversation {
-  return spec.conversations[tick.conversationIndex ?? sampler.indexAt(sessionIndex)];
+  // A tick names a conversation by its index among the sessions' conversations (the roots).
+  const k = tick.conversationIndex ?? sampler.indexAt(sessionIndex);
+  return spec.conversations[roots === undefined ? k : roots[k]];
 }
 
 /** What every session of a phase shares. */
 interface SessionShared {
   readonly adapter: EndpointAdapter;
   readonly settings: BodySettings;
+  /** Every prepared conversation: children are started from here by index. */
+  readonly conversations: readonly PreparedConversation[];
   readonly ctx: ExecutorContext;
   readonly onRecord: (record: RequestRecord) => void;
   readonly seed: number;
 }
 
+/** What a child session inherits from the session that starts it. */
+interface ChildOrigin {
+  readonly lineage: RecordLineage;
+  /** The parent's conversation so far, for a fork. */
+  readonly history?: readonly PriorExchange[];
+}
+
 /**
  * One run of a conversation on a virtual user: one correlation id for all its requests (AIPerf's
- * `X-Correlation-ID`), and — when its later turns carry the conversation so far — the real replies received.
+ * `X-Correlation-ID`), and — when its later turns carry the conversation so far — the real replies received. A
+ * conversation with spawns starts its children as sessions of their own (`childrenAfter`), each knowing its place in
+ * the tree; a fork's child starts with a copy of this conversation so far.
  */
 class ConversationSession implements PhaseSession {
   readonly turnCount: number;
+  readonly spawns: boolean;
   readonly #shared: SessionShared;
   readonly #conversation: PreparedConversation;
+  readonly #sessionNumber: number;
   readonly #correlationId = crypto.randomUUID();
   readonly #history: PriorExchange[] | undefined;
   /** This session's cache-bust digest, when its conversation carries a marker. */
   readonly #digest: string | undefined;
+  readonly #lineage: RecordLineage | undefined;
 
-  constructor(shared: SessionShared, conversation: PreparedConversation, sessionNumber: number) {
+  constructor(shared: SessionShared, conversation: PreparedConversation, sessionNumber: number, origin?: ChildOrigin) {
     this.#shared = shared;
     this.#conversation = conversation;
+    this.#sessionNumber = sessionNumber;
     this.#digest = conversation.cacheBust ? sessionDigest(shared.seed, sessionNumber, conversation.id) : undefined;
     this.turnCount = conversation.turns.length;
-    this.#history = conversation.withHistory ? [] : undefined;
+    this.spawns = conversation.tree === true;
+    this.#history = conversation.withHistory ? [...(origin?.history ?? [])] : undefined;
+    this.#lineage = origin?.lineage;
   }
 
   delayBefore(k: number): number | undefined {
-    return this.#conversation.turns[k].delayMs;
+    const turn = this.#conversation.turns[k];
+    const spread = this.#conversation.thinkTime;
+    if (spread === undefined || turn.requestFree !== true || turn.delayMs === undefined) return turn.delayMs;
+    return thinkTimeDraw(spread, turn.delayMs, this.#shared.seed, this.#sessionNumber, this.#conversation.id, k);
+  }
+
+  requestFree(k: number): boolean {
+    return this.#conversation.turns[k].requestFree === true;
+  }
+
+  childrenAfter(k: number): readonly ChildSession<PhaseSession>[] | undefined {
+    const spawns = k < 0 ? this.#conversation.spawnsFirst : this.#conversation.turns[k].spawns;
+    if (spawns === undefined) return undefined;
+    const lineage: RecordLineage = {
+      agentDepth: (this.#lineage?.agentDepth ?? 0) + 1,
+      parentCorrelationId: this.#correlationId,
+      rootCorrelationId: this.#lineage?.rootCorrelationId ?? this.#correlationId,
+    };
+    const children: ChildSession<PhaseSession>[] = [];
+    for (const spawn of spawns) {
+      const origin: ChildOrigin = spawn.inheritContext === true && this.#history !== undefined
+        ? { lineage, history: this.#history }
+        : { lineage };
+      for (const i of spawn.children) {
+        const session = new ConversationSession(
+          this.#shared,
+          this.#shared.conversations[i],
+          this.#sessionNumber,
+          origin,
+        );
+        children.push(spawn.joinAt === undefined ? { session } : { session, joinAt: spawn.joinAt });
+      }
+    }
+    return children;
   }
 
   timestampOf(k: number): number | undefined {
@@ -172,13 +236,27 @@ class ConversationSession implements PhaseSession {
     const conversation = this.#conversation;
     const turn = conversation.turns[k];
     const digest = this.#digest;
+    // A turn that starts its context over is sent without the turns before it.
+    if (turn.turn?.resetContext === true) this.#history!.length = 0;
     const entry = turn.body === undefined
       ? { ...turn, ...buildTurnRequest(shared.adapter, shared.settings, conversation, turn, this.#history!, digest) }
       : digest !== undefined && turn.markerAt !== undefined
       ? { ...turn, body: stampBody(turn.body, turn.markerAt, digest) }
       : turn as typeof turn & { readonly body: Uint8Array };
-    const record = await executeRequest(shared.ctx, entry, meta, this.#correlationId, signal);
-    this.#history?.push({ turn: turn.turn!, reply: record.content });
+    const lineage = this.#lineage;
+    const record = await executeRequest(
+      shared.ctx,
+      entry,
+      lineage === undefined ? meta : { ...meta, lineage },
+      this.#correlationId,
+      signal,
+    );
+    const history = this.#history;
+    if (history !== undefined) {
+      history.push(
+        conversation.recordedReplies === true ? { turn: turn.turn! } : { turn: turn.turn!, reply: record.content },
+      );
+    }
     shared.onRecord(record);
   }
 }

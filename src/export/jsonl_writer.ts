@@ -113,9 +113,11 @@ export class RecordLineFormatter {
       phaseFields(record.phase, this.#withWarmup)
     },"was_cancelled":${record.cancelled}`;
     if (record.cancelled) line += `,"cancellation_time_ns":${epochNsDigits(origin, record.endAt)}`;
-    line += `,"context_overflow_skip":false,"agent_depth":0,"root_correlation_id":${
-      JSON.stringify(record.xCorrelationId)
-    }`;
+    line += `,"context_overflow_skip":false,"agent_depth":${record.lineage?.agentDepth ?? 0}`;
+    if (record.lineage !== undefined) {
+      line += `,"parent_correlation_id":${JSON.stringify(record.lineage.parentCorrelationId)}`;
+    }
+    line += `,"root_correlation_id":${JSON.stringify(record.lineage?.rootCorrelationId ?? record.xCorrelationId)}`;
     // infermeter: when the request was due (open loop, replay, think time); start − scheduled is its lag.
     if (record.scheduledAt !== undefined) line += `,"scheduled_ns":${epochNsDigits(origin, record.scheduledAt)}`;
     // infermeter: the server's own timing split, when it reported one (llama.cpp, TGI, OpenAI, SGLang).

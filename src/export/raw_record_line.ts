@@ -79,9 +79,11 @@ export function rawRecordLine(record: RequestRecord, ctx: RawLineContext): strin
       phaseFields(record.phase, ctx.withWarmup)
     },"was_cancelled":${record.cancelled}`;
   if (record.cancelled) meta += `,"cancellation_time_ns":${ns(record.endAt)}`;
-  meta += `,"context_overflow_skip":false,"agent_depth":0,"root_correlation_id":${
-    JSON.stringify(record.xCorrelationId)
-  }`;
+  meta += `,"context_overflow_skip":false,"agent_depth":${record.lineage?.agentDepth ?? 0}`;
+  if (record.lineage !== undefined) {
+    meta += `,"parent_correlation_id":${JSON.stringify(record.lineage.parentCorrelationId)}`;
+  }
+  meta += `,"root_correlation_id":${JSON.stringify(record.lineage?.rootCorrelationId ?? record.xCorrelationId)}`;
   const headers = JSON.stringify(rawRequestHeaders(record, ctx.commonHeaders ?? []));
   const error = errorJson(record.error, record.cancelled);
   return `{"metadata":{${meta}},"start_perf_ns":${perfNs(record.startAt)},"request_headers":${headers},"status":${

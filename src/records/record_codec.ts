@@ -19,7 +19,8 @@ type Kind =
   | "raw"
   | "phase"
   | "serverTiming"
-  | "prompt";
+  | "prompt"
+  | "lineage";
 
 /** Every field a record may carry and its kind; `true` = required. */
 const FIELDS: Readonly<Record<keyof RequestRecord, readonly [Kind, boolean]>> = {
@@ -32,6 +33,7 @@ const FIELDS: Readonly<Record<keyof RequestRecord, readonly [Kind, boolean]>> = 
   xRequestId: ["string", true],
   xCorrelationId: ["string", true],
   workerId: ["string", true],
+  lineage: ["lineage", false],
   creditIssuedAt: ["number", true],
   scheduledAt: ["number", false],
   timestampScheduled: ["boolean", false],
@@ -175,6 +177,11 @@ function check(kind: Kind, v: unknown): string | undefined {
         ? undefined
         : ".messages must be an array of {role: string, content: string}";
     }
+    case "lineage":
+      return isObject(v) && Number.isInteger(v.agentDepth) && (v.agentDepth as number) >= 1 &&
+          typeof v.parentCorrelationId === "string" && typeof v.rootCorrelationId === "string"
+        ? undefined
+        : "must be {agentDepth: integer ≥ 1, parentCorrelationId: string, rootCorrelationId: string}";
   }
 }
 

@@ -28,6 +28,19 @@ export interface RecordError {
   readonly group?: string;
 }
 
+/**
+ * Where a child session's request sits in its session tree (agent DAGs: a sub-agent started by a parent's turn),
+ * as AIPerf's record metadata says it. Absent on a root session's requests (depth 0, its own correlation id as root).
+ */
+export interface RecordLineage {
+  /** 1 for a child of a root, 2 for its child, … */
+  readonly agentDepth: number;
+  /** The correlation id of the session that started this one. */
+  readonly parentCorrelationId: string;
+  /** The correlation id of the tree's root session. */
+  readonly rootCorrelationId: string;
+}
+
 export interface RequestRecord {
   readonly phase: Phase;
   /** 0-based index of this request within its phase, unique across shards. */
@@ -44,6 +57,8 @@ export interface RequestRecord {
   readonly xCorrelationId: string;
   /** Shard / worker that sent it, e.g. `worker_0`. */
   readonly workerId: string;
+  /** A child session's place in its tree; absent for a root session. */
+  readonly lineage?: RecordLineage;
 
   /** When the permit for this request was issued (closed loop: when the slot became free). */
   readonly creditIssuedAt: number;

@@ -9,6 +9,7 @@ import type { ProfileConfig } from "../config/profile_config.ts";
 import { loadDataset } from "../dataset/load_dataset.ts";
 import type { EndpointAdapter } from "../endpoints/endpoint_adapter.ts";
 import { type ChatMessage, loadChatTemplate } from "../tokenizer/chat_template.ts";
+import { datasetShape } from "../engine/dataset_shape.ts";
 import { bodySettings, prepareConversations, type PreparedConversation } from "../engine/prepared_conversation.ts";
 import { endpointPath, requestHeaders } from "../engine/request_headers.ts";
 import { requestPath } from "../endpoints/endpoint_adapter.ts";
@@ -143,13 +144,7 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
       (totalTurns !== conversations.length ? ` in ${conversations.length} sessions` : "") +
       (config.inputFile ? ` from ${config.inputFile}` : "") + (dataset.description ? ` (${dataset.description})` : ""),
   );
-  const plans = loadPlans(config, {
-    startTimestamps: conversations.map((conv) => conv.turns[0].timestampMs),
-    totalTurns,
-    conversations: conversations.length,
-    turnCounts: conversations.map((conv) => conv.turns.length),
-    fromFile: dataset.source === "file",
-  }, {
+  const plans = loadPlans(config, datasetShape(conversations, dataset.source === "file"), {
     concurrency: parsed.sources.concurrency !== "default",
     fixedSchedule: parsed.sources.fixedSchedule !== "default",
     benchmarkGracePeriod: parsed.sources.benchmarkGracePeriod !== "default",

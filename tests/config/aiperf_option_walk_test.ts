@@ -78,11 +78,11 @@ Deno.test("the pending options are AIPerf's, each named by its feature, and refu
   const space = PENDING_AIPERF_OPTIONS.find((spec) => spec.flags[0] === "--search-space")!;
   assert.equal(space.pending, PENDING_FEATURES.SEARCH);
   await assert.rejects(
-    () => parseProfileArgs(["-m", "m", "--search-space", "concurrency:1,10", "--synthesis-max-isl", "9"], fakeIo()),
+    () => parseProfileArgs(["-m", "m", "--search-space", "concurrency:1,10", "--osl-min", "9"], fakeIo()),
     (error: ConfigError) => {
       assert.deepEqual(error.problems, [
         `--search-space is not built yet in infermeter (it belongs to ${PENDING_FEATURES.SEARCH}); remove it.`,
-        `--synthesis-max-isl is not built yet in infermeter (it belongs to ${PENDING_FEATURES.SYNTHESIS}); remove it.`,
+        `--osl-min is not built yet in infermeter (it belongs to ${PENDING_FEATURES.SEARCH}); remove it.`,
       ]);
       return true;
     },

@@ -26,7 +26,7 @@ Deno.test("a format's own option is refused with another format, and has no effe
     "8",
   ]);
   assert.deepEqual(other.problems, [
-    "--isl-block-size applies to the mooncake_trace, bailian_trace, burst_gpt_trace formats, but " +
+    "--isl-block-size applies to the mooncake_trace, bailian_trace, burst_gpt_trace, tracelab formats, but " +
     "--custom-dataset-type is 'single_turn'; remove one of them.",
   ]);
   const synthetic = await outcome(["--isl-block-size", "8"]);
@@ -34,7 +34,7 @@ Deno.test("a format's own option is refused with another format, and has no effe
   assert.ok(
     synthetic.warnings.includes(
       "--isl-block-size has no effect: it applies to an --input-file of the mooncake_trace, bailian_trace, " +
-        "burst_gpt_trace formats.",
+        "burst_gpt_trace, tracelab formats.",
     ),
     synthetic.warnings.join("\n"),
   );

@@ -454,22 +454,17 @@ Deno.test("parseProfileArgs rejects AIPerf options of features not built yet, na
   const problems = await problemsOf([
     "-m",
     "m",
-    "--synthesis-max-isl",
+    "--osl-min",
     "9",
   ]);
   assert.deepEqual(problems, [
-    "--synthesis-max-isl is not built yet in infermeter (it belongs to trace synthesis (the synthesize command)); " +
-    "remove it.",
+    "--osl-min is not built yet in infermeter (it belongs to Bayesian search over --search-space, sweep variants and " +
+    "seed modes, and the ISL/OSL curve recipes); remove it.",
   ]);
   assert.match(
     (await problemsOf(["-m", "m", "--concurrency", "1,4,16"]))[0],
     /sweeps over several values are not supported yet/,
   );
-  assert.match(
-    (await problemsOf(["-m", "m", "--custom-dataset-type", "weka_trace", "--input-file", "x"]))[0],
-    /not supported yet.*Weka agent traces/,
-  );
-  assert.match((await problemsOf(["-m", "m", "--public-dataset", "exgentic"]))[0], /exgentic.*agent traces/);
 });
 
 Deno.test("parseProfileArgs reads the server-metrics, GPU-telemetry and API options", async () => {

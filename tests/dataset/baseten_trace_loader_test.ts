@@ -80,6 +80,21 @@ Deno.test("Baseten trace: hints and min_tokens can be left out; an --extra-input
   assert.equal(ok.conversations[0].turns[0].extra?.min_tokens, undefined);
 });
 
+Deno.test("Baseten trace: --synthesis-max-isl leaves rows out, output scaling and --synthesis-max-osl set max and min tokens", async () => {
+  // Rows of 21 and 26 input tokens are left out.
+  assert.deepEqual(shape(await load({ synthesisMaxIsl: 20 })), ["s-a 0", "s-b 250", "row_0 60000", "s-c 61500"]);
+  const d = await load({ synthesisOutputLenMultiplier: 1.5, synthesisMaxOsl: 30 });
+  // Recorded 20, 24, 0 (→ 1), 16, 30, 12: ×1.5 rounded half to even (1.5 → 2), then cut at 30.
+  const asked = d.conversations.flatMap((c) => c.turns.map((t) => [t.maxTokens, t.extra?.min_tokens]));
+  assert.deepEqual(asked, [[30, 30], [30, 30], [2, 2], [24, 24], [30, 30], [18, 18]]);
+  // The prompts are sent as recorded, so what would reshape them is refused, as AIPerf refuses it.
+  await assert.rejects(
+    load({ synthesisSpeedupRatio: 2, synthesisPromptLenMultiplier: 3 }),
+    /--synthesis-speedup-ratio, --synthesis-prompt-len-multiplier cannot reshape a baseten_trace: its prompts are sent as recorded; use --replay-speedup/,
+  );
+  await assert.rejects(load({ synthesisMaxIsl: 5 }), /--synthesis-max-isl 5 leaves out every row/);
+});
+
 Deno.test("Baseten trace: --trace-session-sample-ratio keeps whole sessions, the same ones for a seed", async () => {
   const sampled = (seed: number) =>
     loadDataset({ inputFile: TRACE, rng: new SeededRandom(seed), loaderOptions: { traceSessionSampleRatio: 0.5 } })

@@ -51,6 +51,9 @@ Deno.test("every example dataset is detected as its format and loads", async () 
     ["speed_bench/qualitative.jsonl", "speed_bench_qualitative", 3, 5],
     ["sagemaker_capture", "sagemaker_data_capture", 3, 3],
     ["baseten_trace.parquet", "baseten_trace", 4, 6],
+    ["agent_dag.jsonl", "dag_jsonl", 7, 12],
+    ["weka_traces", "weka_trace", 5, 9],
+    ["tracelab.jsonl", "tracelab", 4, 7],
   ];
   for (const [file, format, conversations, turns] of expected) {
     const dataset = await loadDataset({ inputFile: `${root}datasets/examples/${file}`, tokenizer, seed: 1 });

@@ -91,7 +91,7 @@ Deno.test("loadDataset uses an explicit custom dataset type and rejects unknown 
     assert.equal(dataset.conversations.length, 1);
     await assert.rejects(
       loadDataset({ inputFile: path, customDatasetType: "sharegpt" }),
-      /^RangeError: Unknown custom dataset type "sharegpt"; use one of: single_turn, multi_turn, .*inputs_json, run_bundle, sagemaker_data_capture, speed_bench_qualitative, .*_32k_high_entropy$/,
+      /^RangeError: Unknown custom dataset type "sharegpt"; use one of: single_turn, multi_turn, .*inputs_json, dag_jsonl, run_bundle, sagemaker_data_capture, weka_trace, tracelab, speed_bench_qualitative, .*_32k_high_entropy$/,
     );
     const traced = await loadDataset({
       inputFile: path,
@@ -163,8 +163,8 @@ Deno.test("loadDataset reports bad first lines, empty files, directories and mis
   try {
     await assertDatasetError(
       loadDataset({ inputFile: dir }),
-      `${dir}: is a directory with no .jsonl files; directories hold .jsonl files ` +
-        "(random_pool, raw_payload, sagemaker_data_capture)",
+      `${dir}: is a directory with no .jsonl or .json files; directories hold them ` +
+        "(random_pool, raw_payload, sagemaker_data_capture, weka_trace)",
     );
   } finally {
     await Deno.remove(dir);

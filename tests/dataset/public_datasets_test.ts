@@ -59,12 +59,13 @@ Deno.test("a missing public dataset file says it is never downloaded and where t
     /\/home\/u\/\.cache\/huggingface\/hub\/datasets--anon8231489123--ShareGPT_Vicuna_unfiltered\/snapshots\/<revision>\//,
   );
   assert.deepEqual(
-    candidatePaths(PUBLIC_DATASETS[0] as FilePublicDataset, envOf({ HF_HOME: "/hf" })).at(-1),
+    candidatePaths(PUBLIC_DATASETS.find((d) => d.name === "sharegpt") as FilePublicDataset, envOf({ HF_HOME: "/hf" }))
+      .at(-1),
     "/hf/hub/datasets--anon8231489123--ShareGPT_Vicuna_unfiltered/snapshots/*/ShareGPT_V3_unfiltered_cleaned_split.json",
   );
   await assert.rejects(
     () => loadPublicDataset("exgentic", { tokenizer, outputTokensGiven: false }, env),
-    /exgentic: is not supported: it replays recorded agent traces.*instead/,
+    /exgentic: needs Exgentic\/agent-llm-traces \(split train\) on this machine \(infermeter never downloads/,
   );
 });
 

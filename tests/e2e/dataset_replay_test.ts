@@ -286,6 +286,32 @@ Deno.test("trace replay: each request reaches the server at its timestamp, never
   assert.equal(summary["replay_send_schedule_offset"], undefined, "the raw offset is internal");
 });
 
+Deno.test("trace synthesis on profile: a sped-up trace goes out at the new times, filtered and with outputs cut", async () => {
+  await using tmp = await tempDir();
+  const journal = join(tmp.path, "journal.jsonl");
+  await using sim = await startSim([...FAST_SIM, "--record-requests", journal]);
+  // 8 requests 200 ms apart, and one too long for --synthesis-max-isl.
+  const lines = Array.from({ length: 8 }, (_, i) => ({ timestamp: i * 200, input_length: 20 + i, output_length: 10 }));
+  lines.splice(3, 0, { timestamp: 500, input_length: 5000, output_length: 10 });
+  await Deno.writeTextFile(join(tmp.path, "trace.jsonl"), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  // deno-fmt-ignore
+  const run = await runCli([
+    "profile", "--ui", "none", "-m", "m", "--url", sim.url, "--input-file", "trace.jsonl", "--artifact-dir", "out",
+    "--synthesis-speedup-ratio", "2", "--synthesis-max-isl", "100", "--synthesis-max-osl", "3",
+  ], { cwd: tmp.path });
+  assertExit(run, 0);
+  await sim.stop();
+  const sent = (await readRequestJournal(journal)).filter((e) => e.path === CHAT);
+  assert.equal(sent.length, 8, "the 5000-token line is left out");
+  const asked = sent.map((e) => (e.body as { max_completion_tokens: number }).max_completion_tokens);
+  assert.deepEqual(asked, Array(8).fill(3), "outputs cut at 3");
+  // Due times (the records' credit times) follow the trace at twice its speed: 100 ms apart.
+  const records = await readJsonl(join(tmp.path, "out", "profile_export.jsonl"));
+  const dues = records.map((l) => Number(rawInteger(l.raw, "credit_issued_ns")) / 1e6).sort((a, b) => a - b);
+  assert.equal(dues.length, 8);
+  for (let i = 1; i < dues.length; i++) assert.ok(Math.abs(dues[i] - dues[i - 1] - 100) < 0.01, `gap ${i}`);
+});
+
 Deno.test("--public-dataset sharegpt reads AIPerf's local cache, never the network; without it, says where to put it", async () => {
   await using tmp = await tempDir();
   const journal = join(tmp.path, "journal.jsonl");
@@ -371,7 +397,7 @@ Deno.test("bad dataset inputs exit 2 naming the file, the line, an excerpt and w
   for (const [name, text] of cases) await Deno.writeTextFile(join(tmp.path, name), text);
   await Deno.mkdir(join(tmp.path, "nothing"));
   await Deno.writeTextFile(join(tmp.path, "nothing", "notes.txt"), "hi");
-  cases.push(["nothing", "", /nothing: is a directory with no \.jsonl files/]);
+  cases.push(["nothing", "", /nothing: is a directory with no \.jsonl or \.json files/]);
   cases.push(["missing.jsonl", "", /missing\.jsonl: cannot be read \(no such file\)/]);
   for (const [name, , pattern] of cases) {
     const type = name === "nomsg.jsonl" ? ["--custom-dataset-type", "raw_payload"] : [];

@@ -48,7 +48,9 @@ Deno.test("profile --request-rate 50 sends open-loop arrivals and reports their 
   assert.equal(lateness.unit, "ms");
   assert.equal(lateness.count, 20);
   assert.ok(lateness.min! >= 0, `a request started ${-lateness.min!} ms before its schedule`);
-  assert.ok(lateness.p50! < 50, `median lateness ${lateness.p50} ms: the schedule was not kept`);
+  // A closed loop (each request waiting ~100 ms for the one before) would be ~800 ms late at the median; a busy
+  // machine's stalls reach ~120 ms.
+  assert.ok(lateness.p50! < 300, `median lateness ${lateness.p50} ms: the schedule was not kept`);
   // The console says what the client itself cost, with the same lateness.
   assert.match(
     run.stdout,

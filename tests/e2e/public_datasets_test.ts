@@ -73,7 +73,7 @@ Deno.test("--public-dataset reads text, multi-turn, image and audio datasets fro
   assert.deepEqual(audio.input_audio, { data: expected["a.flac"], format: "wav" });
 });
 
-Deno.test("--public-dataset without the data exits 2 saying where to put it; a refused name says why", async () => {
+Deno.test("--public-dataset without the data exits 2 saying where to put it; a filter it does not take is refused", async () => {
   await using tmp = await tempDir();
   const base = ["profile", "--ui", "none", "-m", "m", "--url", "http://127.0.0.1:9", "--public-dataset"];
   const missing = await runCli([...base, "aimo"], { cwd: tmp.path, env: { HOME: tmp.path, HF_HUB_CACHE: tmp.path } });
@@ -82,7 +82,10 @@ Deno.test("--public-dataset without the data exits 2 saying where to put it; a r
     missing.stderr,
     /needs AI-MO\/NuminaMath-TIR \(split train\) on this machine \(infermeter never downloads/,
   );
-  const refused = await runCli([...base, "exgentic"], { cwd: tmp.path, env: { HOME: tmp.path } });
+  const refused = await runCli([...base, "aimo", "--dataset-filter", "harness=claude_code"], {
+    cwd: tmp.path,
+    env: { HOME: tmp.path },
+  });
   assertExit(refused, 2);
-  assert.match(refused.stderr, /exgentic.*agent traces/);
+  assert.match(refused.stderr, /--public-dataset aimo takes no filters \(only exgentic and exgentic_v2 declare some\)/);
 });

@@ -145,3 +145,53 @@ Deno.test("output lengths: a turn's own, else drawn from --osl, and what the bod
   assert.deepEqual(c.turns.map((t) => t.requestedOutputTokens), [7, 20]);
   assert.deepEqual(c.turns.map((t) => t.payload.max_completion_tokens), [7, 20]);
 });
+
+Deno.test("spawns name children by index; a fork's child and a forking parent keep their history; first delays stay", async () => {
+  const prepared = await prepareConversations(
+    dataset([
+      {
+        id: "root",
+        turns: [{ texts: ["a"], spawns: [{ children: ["f"], inheritContext: true, joinAt: 1 }] }, { texts: ["b"] }],
+        spawnsFirst: [{ children: ["s"] }],
+      },
+      { id: "f", child: true, turns: [{ texts: ["x"], delayMs: 25 }] },
+      { id: "s", child: true, turns: [{ texts: ["y"], delayMs: 40 }] },
+      { id: "spine", turns: [{ texts: [], requestFree: true, delayMs: 10, spawns: [{ children: ["s"] }] }] },
+    ]),
+    options(),
+  );
+  const [root, fork, spawned, spine] = prepared;
+  assert.equal(root.tree, true);
+  assert.deepEqual(root.turns[0].spawns, [{ children: [1], inheritContext: true, joinAt: 1 }]);
+  assert.deepEqual(root.spawnsFirst, [{ children: [2] }]);
+  assert.equal(fork.child, true);
+  assert.equal(fork.withHistory, true, "a fork's child is built with its parent's conversation");
+  assert.equal(fork.turns[0].body, undefined, "even its first turn is built when sent");
+  assert.equal(fork.turns[0].delayMs, 25, "a child's first delay is its start offset");
+  assert.equal(spawned.withHistory, false);
+  assert.ok(spawned.turns[0].body !== undefined, "a spawn's one-turn child is prebuilt");
+  assert.equal(spine.turns[0].requestFree, true);
+  assert.equal(spine.turns[0].delayMs, 10);
+  assert.deepEqual(spine.turns[0].payload, {});
+  assert.equal(spine.tree, true);
+});
+
+Deno.test("a spawn naming a missing conversation, or one not marked as a child, is an input error", async () => {
+  await assert.rejects(
+    prepareConversations(
+      dataset([{ id: "r", turns: [{ texts: ["a"], spawns: [{ children: ["nope"] }] }] }]),
+      options(),
+    ),
+    /names conversation nope, which the dataset does not have/,
+  );
+  await assert.rejects(
+    prepareConversations(
+      dataset([{ id: "r", turns: [{ texts: ["a"], spawns: [{ children: ["o"] }] }] }, {
+        id: "o",
+        turns: [{ texts: ["b"] }],
+      }]),
+      options(),
+    ),
+    /not marked as a child/,
+  );
+});

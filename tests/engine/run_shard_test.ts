@@ -142,3 +142,83 @@ Deno.test("lines of a single_turn session are sent one after another as written,
     await server.shutdown();
   }
 });
+
+Deno.test("a fork's child starts with its parent's conversation so far; a spawn's child starts fresh; records say where each sits", async () => {
+  const { received, server, url } = replyServer(5);
+  try {
+    const dataset: Dataset = {
+      conversations: [
+        {
+          id: "root",
+          turns: [
+            { texts: ["plan"], spawns: [{ children: ["fork"], inheritContext: true, joinAt: 1 }] },
+            { texts: ["merge"], spawns: [{ children: ["spawn"] }] },
+          ],
+        },
+        { id: "fork", child: true, turns: [{ texts: ["explore"] }] },
+        { id: "spawn", child: true, turns: [{ texts: ["fresh"] }] },
+      ],
+      defaultSampling: "sequential",
+      source: "file",
+    };
+    const { outcome, records } = await runDataset(dataset, url, 1, 4);
+    assert.equal(outcome.profiling?.issued, 4);
+    assert.equal(outcome.profiling?.sessionsStarted, 1, "children are started by their parent, never sampled");
+    const byConversation = new Map(records.map((r) => [r.conversationId + r.turnIndex, r]));
+    const root0 = byConversation.get("root0")!;
+    const fork = byConversation.get("fork0")!;
+    const spawn = byConversation.get("spawn0")!;
+    const forkBody = received.find((r) => r.body.messages.at(-1)?.content === "explore")!.body;
+    assert.deepEqual(forkBody.messages, [
+      { role: "user", content: "plan" },
+      { role: "assistant", content: root0.content },
+      { role: "user", content: "explore" },
+    ]);
+    const spawnBody = received.find((r) => r.body.messages.at(-1)?.content === "fresh")!.body;
+    assert.deepEqual(spawnBody.messages, [{ role: "user", content: "fresh" }]);
+    // The root's second turn went after the fork's child had answered (its join).
+    assert.ok(byConversation.get("root1")!.startAt >= fork.endAt);
+    assert.equal(root0.lineage, undefined);
+    assert.deepEqual(fork.lineage, {
+      agentDepth: 1,
+      parentCorrelationId: root0.xCorrelationId,
+      rootCorrelationId: root0.xCorrelationId,
+    });
+    assert.notEqual(fork.xCorrelationId, root0.xCorrelationId, "a child has a correlation id of its own");
+    assert.equal(spawn.lineage?.parentCorrelationId, root0.xCorrelationId);
+    assert.ok(records.every((r) => r.sessionNum === 0), "a tree's requests carry its root's session number");
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("recorded-context turns are sent after the earlier turns without the live replies; a reset starts over", async () => {
+  const { received, server, url } = replyServer(5);
+  try {
+    const m = (role: string, content: string) => ({ role, content });
+    const dataset: Dataset = {
+      conversations: [{
+        id: "c",
+        contextMode: "deltas_with_responses",
+        turns: [
+          { texts: [""], messages: [m("system", "s"), m("user", "u1")] },
+          { texts: [""], messages: [m("assistant", "recorded answer"), m("user", "u2")] },
+          { texts: [""], messages: [m("system", "s"), m("user", "compacted")], resetContext: true },
+          { texts: [""], messages: [m("user", "u4")] },
+        ],
+      }],
+      defaultSampling: "sequential",
+      source: "file",
+    };
+    await runDataset(dataset, url, 1, 4);
+    const sent = received.map((r) => r.body.messages.map((x) => `${x.role}:${x.content}`).join(" "));
+    assert.deepEqual(sent, [
+      "system:s user:u1",
+      "system:s user:u1 assistant:recorded answer user:u2",
+      "system:s user:compacted",
+      "system:s user:compacted user:u4",
+    ]);
+  } finally {
+    await server.shutdown();
+  }
+});

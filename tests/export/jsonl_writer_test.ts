@@ -97,6 +97,22 @@ Deno.test("per-record line has AIPerf's metadata with exact epoch ns, metrics wi
   assert.match(line, /"output_token_count":\{"value":3,"unit":"tokens"\}/);
 });
 
+Deno.test("a child session's record line says its depth, its parent and its tree's root, in AIPerf's key order", () => {
+  const child = { ...ok, lineage: { agentDepth: 1, parentCorrelationId: "p-1", rootCorrelationId: "r-0" } };
+  const f = new RecordLineFormatter({ metrics, timeOriginMs: ORIGIN });
+  const metadata = JSON.parse(f.format(child, new MetricAccumulator(metrics).add(child))).metadata;
+  const keys = Object.keys(metadata);
+  assert.deepEqual(keys.slice(keys.indexOf("context_overflow_skip")), [
+    "context_overflow_skip",
+    "agent_depth",
+    "parent_correlation_id",
+    "root_correlation_id",
+  ]);
+  assert.equal(metadata.agent_depth, 1);
+  assert.equal(metadata.parent_correlation_id, "p-1");
+  assert.equal(metadata.root_correlation_id, "r-0");
+});
+
 Deno.test("failed record line carries only error_isl and the error, with cancellation time", () => {
   assert.equal(lines()[1], FAILED_LINE);
 });

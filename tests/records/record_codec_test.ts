@@ -13,6 +13,7 @@ const FULL: RequestRecord = {
   xRequestId: "r-1",
   xCorrelationId: "c-1",
   workerId: "worker_3",
+  lineage: { agentDepth: 2, parentCorrelationId: "c-0", rootCorrelationId: "c-root" },
   creditIssuedAt: 0.1 + 0.2,
   scheduledAt: 1234.567890123,
   timestampScheduled: false,
@@ -116,6 +117,8 @@ Deno.test("record codec: a wrong, missing or unknown field is an error naming it
   bad({ serverTiming: [1] }, /'serverTiming' must be an object/);
   bad({ inputPrompt: { texts: [1] } }, /'inputPrompt' needs 'texts'/);
   bad({ inputPrompt: { texts: [], messages: [{ role: "user" }] } }, /'inputPrompt' \.messages/);
+  bad({ lineage: { agentDepth: 0, parentCorrelationId: "p", rootCorrelationId: "r" } }, /'lineage'/);
+  bad({ lineage: { agentDepth: 1, parentCorrelationId: "p" } }, /'lineage'/);
   bad({ extra: 1 }, /unknown field 'extra'/);
   assert.throws(() => decodeRecord("{not json"), RecordCodecError);
   assert.throws(() => decodeRecord("[]"), /JSON object/);

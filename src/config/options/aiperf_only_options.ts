@@ -15,11 +15,9 @@ type ReservedGroup = "Not Supported Yet";
 /** The features the pending options belong to. */
 export const PENDING_FEATURES = {
   SEARCH: "Bayesian search over --search-space, sweep variants and seed modes, and the ISL/OSL curve recipes",
-  DATASETS: "the weka_trace, tracelab, dag_jsonl and agentic-replay dataset types",
-  SYNTHESIS: "trace synthesis (the synthesize command)",
 } as const;
 
-const { SEARCH, DATASETS, SYNTHESIS } = PENDING_FEATURES;
+const { SEARCH } = PENDING_FEATURES;
 
 function pending(
   feature: string,
@@ -115,7 +113,8 @@ export const NO_EFFECT_OPTIONS: readonly NoEffectOptionSpec<ReservedGroup>[] = [
   noEffect(
     "required",
     ["--scenario"],
-    "AIPerf's named scenario locks are not built in; give the options of the scenario yourself",
+    "AIPerf's named scenario locks are not built in (nor the agentic_replay timing mode inferencex-agentx-mvp " +
+      "turns on); give the options of the scenario yourself",
   ),
   noEffect("none", ["--unsafe-override"], "there is no scenario lock to override (--scenario)"),
   noEffect("required", ["--stats-interval"], "the dashboard and its log line refresh on their own schedule"),
@@ -166,24 +165,4 @@ export const PENDING_AIPERF_OPTIONS: readonly UnsupportedOptionSpec<ReservedGrou
   pending(SEARCH, "required", ["--osl-min"]),
   pending(SEARCH, "required", ["--osl-max"]),
   pending(SEARCH, "required", ["--osl-steps"]),
-  // the weka_trace, baseten_trace, dag_jsonl and agentic-replay dataset types
-  pending(DATASETS, "required", ["--hf-weka-dataset"]),
-  pending(DATASETS, "none", ["--use-think-time-only"]),
-  pending(DATASETS, "required", ["--max-context-length"]),
-  pending(DATASETS, "none", ["--allow-dataset-wrap", "--no-allow-dataset-wrap"]),
-  pending(DATASETS, "required", ["--trajectory-start-min-ratio"]),
-  pending(DATASETS, "required", ["--trajectory-start-max-ratio"]),
-  pending(DATASETS, "none", ["--burst-phase-starts"]),
-  pending(DATASETS, "required", ["--trace-idle-gap-cap-seconds"]),
-  pending(DATASETS, "required", ["--system-idle-gap-cap-seconds"]),
-  pending(DATASETS, "required", ["--agentic-cache-warmup-duration"]),
-  pending(DATASETS, "required", ["--agentic-warmup-grace-period"]),
-  // trace synthesis (the synthesize command)
-  pending(SYNTHESIS, "required", ["--synthesis-speedup-ratio"]),
-  pending(SYNTHESIS, "required", ["--synthesis-prefix-len-multiplier"]),
-  pending(SYNTHESIS, "required", ["--synthesis-prefix-root-multiplier"]),
-  pending(SYNTHESIS, "required", ["--synthesis-prompt-len-multiplier"]),
-  pending(SYNTHESIS, "required", ["--synthesis-output-len-multiplier"]),
-  pending(SYNTHESIS, "required", ["--synthesis-max-isl"]),
-  pending(SYNTHESIS, "required", ["--synthesis-max-osl"]),
 ];

@@ -79,8 +79,8 @@ export const INPUT_OPTIONS = optionGroup("Input", [
     flags: ["--dataset-filter"],
     requires: [{ key: "publicDataset", why: "filters a public dataset" }],
     metavar: "<key=value>",
-    help: "Filter of a public dataset that declares filters (AIPerf's exgentic datasets); no dataset infermeter " +
-      "reads declares one, so any filter is refused.",
+    help: "Filter of a public dataset that declares filters: exgentic and exgentic_v2 take harness=<name>, " +
+      "source_model=<model> and (v2) benchmark=<name>; any other dataset refuses them.",
   },
   {
     key: "publicDataset",
@@ -93,6 +93,15 @@ export const INPUT_OPTIONS = optionGroup("Input", [
       "($HF_HUB_CACHE, $HF_HOME/hub or ~/.cache/huggingface/hub), $INFERMETER_DATASET_DIR/<owner>/<name>/ (a copy " +
       "of the dataset repository) or, for sharegpt and spec_bench, $INFERMETER_DATASET_DIR/<file> and " +
       "./.cache/aiperf/datasets/<file>. docs/datasets.md lists each dataset's files.",
+  },
+  {
+    key: "hfWekaDataset",
+    type: "string",
+    flags: ["--hf-weka-dataset"],
+    conflictsWith: [{ key: ["customDatasetType", "inputFile"], why: "selects the weka_hf public dataset" }],
+    metavar: "<owner/name>",
+    help: "A Weka trace dataset on the Hugging Face hub (e.g. semianalysisai/cc-traces-weka-061526), read from the " +
+      "local copy like every --public-dataset: selects --public-dataset weka_hf.",
   },
   {
     key: "datasetSamplingStrategy",

@@ -122,7 +122,7 @@ export const MESSAGES_ADAPTER: EndpointAdapter = {
     const messages: JsonObject[] = [];
     for (const prior of history) {
       messages.push({ role: prior.turn.role ?? "user", content: userContent(prior.turn) });
-      messages.push({ role: "assistant", content: prior.reply });
+      if (prior.reply !== undefined) messages.push({ role: "assistant", content: prior.reply });
     }
     messages.push({ role: turn.role ?? "user", content: userContent(turn) });
     const body: JsonObject = {

@@ -107,7 +107,7 @@ export const CHAT_ADAPTER: EndpointAdapter = {
     if (ctx.systemMessage !== undefined) messages.push({ role: "system", content: ctx.systemMessage });
     for (const prior of history) {
       pushTurn(messages, prior.turn);
-      messages.push({ role: "assistant", content: prior.reply });
+      if (prior.reply !== undefined) messages.push({ role: "assistant", content: prior.reply });
     }
     pushTurn(messages, turn);
     const body: JsonObject = { model: turn.model ?? ctx.model, messages, stream: ctx.streaming };

@@ -185,7 +185,7 @@ export const RESPONSES_ADAPTER: EndpointAdapter = {
     const input: JsonObject[] = [];
     for (const prior of history) {
       input.push({ type: "message", role: prior.turn.role ?? "user", content: inputContent(prior.turn) });
-      input.push({ type: "message", role: "assistant", content: prior.reply });
+      if (prior.reply !== undefined) input.push({ type: "message", role: "assistant", content: prior.reply });
     }
     input.push({ type: "message", role: turn.role ?? "user", content: inputContent(turn) });
     const body: JsonObject = { model: turn.model ?? ctx.model, input, stream: ctx.streaming };

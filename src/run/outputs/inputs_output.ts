@@ -8,7 +8,10 @@ export const INPUTS_OUTPUT: Output = {
   enabled: () => true,
   files: (paths) => [{ role: "inputs_json", label: "Inputs", path: paths.inputsJson }],
   async finish(ctx, writer) {
-    const sessions = ctx.conversations.map((c) => ({ sessionId: c.id, payloads: c.turns.map((t) => t.payload) }));
+    // Request-free turns (an agent orchestrator's steps) send nothing: they have no body to list.
+    const sessions = ctx.conversations
+      .map((c) => ({ sessionId: c.id, payloads: c.turns.flatMap((t) => t.requestFree === true ? [] : [t.payload]) }))
+      .filter((s) => s.payloads.length > 0);
     await writer.stream(INPUTS_OUTPUT.files(ctx.paths)[0], (path) => writeInputsJson(path, sessions));
   },
 };

@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { ConfigError } from "../../src/config/config_error.ts";
+import { parseProfileArgs } from "../../src/config/parse_profile_args.ts";
+import { fakeIo } from "./_fake_io.ts";
+
+async function problemsOf(argv: readonly string[]): Promise<readonly string[]> {
+  try {
+    await parseProfileArgs(argv, fakeIo());
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, `expected ConfigError, got ${error}`);
+    return error.problems;
+  }
+  assert.fail(`expected ${argv.join(" ")} to be rejected`);
+}
+
+const NO_EFFECT = "has no effect: it applies only to AIPerf's agentic_replay timing mode (--scenario " +
+  "inferencex-agentx-mvp), which infermeter does not run; AIPerf leaves it unused without that scenario too.";
+
+Deno.test("the agentic-replay options are read and checked as AIPerf does, each with a notice that it changes nothing", async () => {
+  const { config, warnings } = await parseProfileArgs([
+    "-m",
+    "m",
+    "--trajectory-start-min-ratio",
+    "0",
+    "--trajectory-start-max-ratio",
+    "1",
+    "--burst-phase-starts",
+    "--system-idle-gap-cap-seconds",
+    "10",
+    "--agentic-warmup-grace-period",
+    "5",
+    "--no-allow-dataset-wrap",
+  ], fakeIo());
+  assert.equal(config.trajectoryStartMinRatio, 0);
+  assert.equal(config.trajectoryStartMaxRatio, 1);
+  assert.equal(config.burstPhaseStarts, true);
+  assert.equal(config.systemIdleGapCapSeconds, 10);
+  assert.equal(config.agenticWarmupGracePeriod, 5);
+  assert.equal(config.allowDatasetWrap, false);
+  assert.deepEqual(
+    warnings.filter((w) => w.includes("agentic_replay")),
+    [
+      "--trajectory-start-min-ratio",
+      "--trajectory-start-max-ratio",
+      "--burst-phase-starts",
+      "--system-idle-gap-cap-seconds",
+      "--agentic-warmup-grace-period",
+      "--no-allow-dataset-wrap",
+    ].map((flag) => `${flag} ${NO_EFFECT}`),
+  );
+  // Left at their defaults (AIPerf's 0.25 and 0.75), they say nothing.
+  const plain = await parseProfileArgs(["-m", "m"], fakeIo());
+  assert.deepEqual([plain.config.trajectoryStartMinRatio, plain.config.trajectoryStartMaxRatio], [0.25, 0.75]);
+  assert.equal(plain.warnings.filter((w) => w.includes("agentic_replay")).length, 0);
+});
+
+Deno.test("the agentic-replay options refuse what AIPerf refuses: ranges, min above max, the cache warm-up", async () => {
+  assert.deepEqual(await problemsOf(["-m", "m", "--trajectory-start-min-ratio", "0.8"]), [
+    "--trajectory-start-min-ratio (0.8) must be <= --trajectory-start-max-ratio (0.75).",
+  ]);
+  const [range] = await problemsOf(["-m", "m", "--trajectory-start-max-ratio", "1.5"]);
+  assert.match(range, /--trajectory-start-max-ratio/);
+  assert.match((await problemsOf(["-m", "m", "--system-idle-gap-cap-seconds", "-1"]))[0], /--system-idle-gap-cap/);
+  assert.deepEqual(await problemsOf(["-m", "m", "--agentic-cache-warmup-duration", "30"]), [
+    "--agentic-cache-warmup-duration requires the agentic_replay timing mode (set in AIPerf by --scenario " +
+    "inferencex-agentx-mvp, whose scenario locks infermeter does not have); remove it.",
+  ]);
+  assert.match((await problemsOf(["-m", "m", "--agentic-cache-warmup-duration", "0"]))[0], /--agentic-cache-warmup/);
+});
