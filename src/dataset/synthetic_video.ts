@@ -101,6 +101,18 @@ export async function videoEncoderProblem(o: VideoOptions, ffmpeg?: boolean): Pr
     "itself.";
 }
 
+/** The line said before the clips are made (encoding many can take a while). */
+export function describeVideos(o: VideoOptions & { width: number; height: number }): string {
+  const frames = Math.floor(o.durationS * o.fps);
+  const encoder = builtInEncoder(o) ? "infermeter's MJPEG/MP4 writer" : `FFmpeg (${o.codec}, ${o.format})`;
+  const audio = o.audioChannels === 0 ? "" : `, ${o.audioChannels === 1 ? "mono" : "stereo"} noise audio`;
+  const reuse = o.synthType !== "noise" && o.audioChannels === 0
+    ? "one clip, encoded once"
+    : "every clip encoded anew, one encoder per core at a time";
+  return `Video: ${o.batchSize} clip${o.batchSize === 1 ? "" : "s"} per turn, ${o.width}×${o.height}, ${frames} ` +
+    `frames of ${o.synthType}${audio}, by ${encoder}; ${reuse}`;
+}
+
 /** Makes the videos of each turn. */
 export class VideoSynthesizer {
   readonly #o: VideoOptions & { width: number; height: number };

@@ -26,6 +26,7 @@ import type { LazyTokenizer, Tokenizer } from "../tokenizer/tokenizer.ts";
 import { type Logger, sinceStart } from "../ui/logger.ts";
 import { InputError } from "../base/input_error.ts";
 import { datasetOptions } from "./dataset_options.ts";
+import { describeVideos, videosOn } from "../dataset/synthetic_video.ts";
 import type { AccuracyGold } from "../dataset/accuracy/accuracy_gold.ts";
 import { type LoadPlans, loadPlans } from "./load_plans.ts";
 
@@ -101,13 +102,18 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
   }
   c.onTokenizer?.(tokenizerSpec, loaded);
 
+  const loadOptions = datasetOptions(
+    config,
+    adapter.capabilities.syntheticInput === "rankings",
+    (k) => parsed.sources[k] !== "default",
+    adapter.capabilities.literalMessages === true,
+  );
+  const video = loadOptions.media?.video;
+  const synthetic = loadOptions.inputFile === undefined && loadOptions.publicDataset === undefined &&
+    loadOptions.accuracy === undefined;
+  if (synthetic && videosOn(video)) logger.info(describeVideos(video));
   const dataset = await loadDataset({
-    ...datasetOptions(
-      config,
-      adapter.capabilities.syntheticInput === "rankings",
-      (k) => parsed.sources[k] !== "default",
-      adapter.capabilities.literalMessages === true,
-    ),
+    ...loadOptions,
     tokenizer,
     rng,
     signal: c.signal,

@@ -106,6 +106,10 @@ Deno.test("MJPEG MP4 clips are made without FFmpeg and counted by serve-sim", as
     assert.equal(new TextDecoder().decode(clip.subarray(4, 8)), "ftyp");
   }
   assert.match(metrics, /^sim_media_inputs_total\{kind="video"\} 6$/m);
+  assert.match(
+    run.stderr,
+    /Video: 3 clips per turn, 64×48, 20 frames of grid_clock, by infermeter's MJPEG\/MP4 writer; one clip, encoded once/,
+  );
   const probe = await ffprobe(bodies[0].messages[0].content[1].video_url!.url);
   if (probe !== undefined) assert.deepEqual(probe, ["mjpeg,64,48,4/1"]);
 });
