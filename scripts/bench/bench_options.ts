@@ -23,6 +23,12 @@ export interface BenchOptions {
   readonly calibrate: boolean;
   /** Seconds per calibrate level; undefined: calibrate's own default. */
   readonly calibrateDurationSec?: number;
+  /** Token counting of long answers and the bundle's start-up, judged with the other targets. */
+  readonly extras: boolean;
+  /** An AIPerf virtual environment to use as it is (e.g. one holding AIPerf 0.13) instead of .bench/aiperf-venv. */
+  readonly aiperfVenv?: string;
+  /** Minutes of the long soak judged against a 1-minute one (memory flat in run length); undefined: not run. */
+  readonly soakMinutes?: number;
   readonly help: boolean;
 }
 
@@ -38,7 +44,8 @@ Results go to .bench/results.json.
 Options:
   --quick                 ${QUICK_SCENARIOS.join(", ")} for 2 s each
   --duration <s>          measured seconds per client and scenario (default 5; --quick: 2)
-  --scenarios <ids|all>   comma-separated, from: ${SCENARIOS.map((s) => s.id).join(", ")}
+  --scenarios <ids|all|none>
+                          comma-separated, from: ${SCENARIOS.map((s) => s.id).join(", ")}
                           (default: ${DEFAULT_SCENARIOS.join(", ")})
   --clients <names>       comma-separated, from: ${CLIENT_NAMES.join(", ")} (default: all)
   --warmup <n>            warm-up requests per virtual user, ours and AIPerf (default 4)
@@ -47,6 +54,10 @@ Options:
   --no-pin                do not pin processes to cores
   --no-install            do not apt-get install wrk or pip install aiperf when missing
   --no-calibrate          skip 'infermeter calibrate'
+  --no-extras             skip token counting of long answers and the bundle's start-up (skipped with --quick)
+  --aiperf-venv <dir>     use the AIPerf installed in this virtual environment (e.g. AIPerf 0.13's) as it is
+  --soak <minutes>        also soak 1 minute and <minutes> at 256 streams (scripts/bench/soak.ts) and judge memory
+                          flat in run length: peak RSS ratio, ≤ 400 MB, RSS growth per request (the target: 30)
   --accuracy              only the timing accuracy at many streams (scripts/bench/accuracy_bench.ts):
                           calibrate --streams 256,1000,2000 --itl 13 --workers auto on >= 16 cores, scaled
                           levels (and said so) on smaller hosts; [--streams a,b,c] [--duration s]
@@ -67,6 +78,9 @@ export function parseBenchOptions(args: readonly string[], repoRoot: string): Be
   let install = true;
   let calibrate = true;
   let calibrateDuration: number | undefined;
+  let extras = true;
+  let aiperfVenv: string | undefined;
+  let soakMinutes: number | undefined;
   let help = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -111,6 +125,15 @@ export function parseBenchOptions(args: readonly string[], repoRoot: string): Be
       case "--no-calibrate":
         calibrate = false;
         break;
+      case "--no-extras":
+        extras = false;
+        break;
+      case "--aiperf-venv":
+        aiperfVenv = value();
+        break;
+      case "--soak":
+        soakMinutes = positive(arg, value());
+        break;
       case "--calibrate-duration":
         calibrateDuration = positive(arg, value());
         break;
@@ -133,6 +156,9 @@ export function parseBenchOptions(args: readonly string[], repoRoot: string): Be
     install,
     calibrate,
     calibrateDurationSec: calibrateDuration ?? (quick ? 3 : undefined),
+    extras: extras && !quick,
+    aiperfVenv,
+    soakMinutes,
     help,
   };
 }

@@ -21,6 +21,11 @@ export interface Scenario {
   /** Output tokens per response (sent as max_completion_tokens, with ignore_eos so the count is exact). */
   readonly osl: number;
   readonly concurrency: number;
+  /**
+   * `--endpoint-type` both tools run (default `chat`). Other types than chat run ours against AIPerf only: wrk
+   * posts the chat body, and the rows compare CPU per request of each API's whole path.
+   */
+  readonly endpointType?: string;
 }
 
 export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [k: string]: JsonValue };

@@ -3,10 +3,11 @@
  * `serve-sim --fast` instance.
  *
  *   deno run -A scripts/bench/run_bench.ts [--quick] [--duration 5] [--scenarios sse-c64,...|all]
- *       [--clients ours,wrk,aiperf] [--keep] [--no-pin] [--no-install] [--no-calibrate] [--out path]
+ *       [--clients ours,wrk,aiperf] [--keep] [--no-pin] [--no-install] [--no-calibrate] [--no-extras]
+ *       [--aiperf-venv DIR] [--out path]
  *
  * Per scenario it runs, one after the other: ours (`infermeter profile` as a subprocess, real exports), wrk (POSTs
- * the same body, no SSE parsing: the ceiling) and AIPerf (`pip install aiperf` into .bench/aiperf-venv; skipped
+ * the same body, no SSE parsing: the ceiling) and AIPerf (`pip install aiperf==0.13.0` into .bench/aiperf-venv; skipped
  * with a message when that fails). For each it reports requests/s, SSE events/s, client CPU per event (user +
  * system of the client's whole process tree inside its measured window), peak RSS (sum of each process's
  * VmHWM) and serve-sim's CPU in the same window; then the verdict against the targets. Server, clients and this
@@ -18,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import type { ClientName, ClientResult, JsonValue, ResponseShape, Scenario, ScenarioResult } from "./bench_types.ts";
 import { type BenchOptions, parseBenchOptions, USAGE } from "./bench_options.ts";
 import { pickScenarios, requestBody } from "./bench_scenarios.ts";
-import { delay, hasGnuTime, installExitHandlers, interruptedBy, killAllChildren } from "./child_runner.ts";
+import { delay, hasGnuTime, installExitHandlers, interruptedBy, killAllChildren, pinned } from "./child_runner.ts";
 import type { ClientContext, OtherLoad } from "./client_context.ts";
 import { CoreMonitor } from "./core_monitor.ts";
 import { TreeMonitor } from "./tree_monitor.ts";
@@ -28,12 +29,15 @@ import { runAiperf } from "./client_aiperf.ts";
 import { hasProcFs, initClockTicks } from "./proc_tree.ts";
 import { type SimServer, startSimServer } from "./sim_launcher.ts";
 import { type AiperfTool, setupAiperf, setupWrk, type Tool, type WrkTool } from "./tool_setup.ts";
-import { coreLayout, machineInfo, pinSelf } from "./machine_info.ts";
+import { type CoreLayout, coreLayout, machineInfo, pinSelf } from "./machine_info.ts";
 import { sampleResponse } from "./response_shape.ts";
 import { renderScenarioTable, renderVerdict, verdict, type VerdictLine } from "./bench_report.ts";
 import { asCalibrationReport, calibrationVerdict } from "./calibration_verdict.ts";
 import { renderReport } from "../../src/calibrate/render_report.ts";
 import { runCalibrate } from "./calibrate_step.ts";
+import { costVerdict, type Extras } from "./target_verdict.ts";
+import type { LongAnswerResults } from "./long_answer_bench.ts";
+import { type SoakMemory, soakMemoryOf } from "./soak_rss.ts";
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const BENCH_DIR = join(REPO_ROOT, ".bench");
@@ -55,7 +59,7 @@ interface Tools {
 async function setupTools(options: BenchOptions): Promise<Tools> {
   const [wrk, aiperf] = await Promise.all([
     options.clients.includes("wrk") ? setupWrk(options.install) : undefined,
-    options.clients.includes("aiperf") ? setupAiperf(BENCH_DIR, options.install) : undefined,
+    options.clients.includes("aiperf") ? setupAiperf(BENCH_DIR, options.install, options.aiperfVenv) : undefined,
   ]);
   if (wrk && !wrk.ok) log(`wrk: ${wrk.reason}`);
   if (aiperf && !aiperf.ok) log(`aiperf: ${aiperf.reason}`);
@@ -74,6 +78,7 @@ async function runClient(client: ClientName, ctx: ClientContext, tools: Tools): 
         return await runOurs(ctx);
       case "wrk":
         if (!tools.wrk) return skipped(client, "not selected");
+        if ((ctx.scenario.endpointType ?? "chat") !== "chat") return skipped(client, "wrk posts the chat body only");
         return tools.wrk.ok ? await runWrk(ctx, tools.wrk.value) : skipped(client, tools.wrk.reason);
       case "aiperf":
         if (!tools.aiperf) return skipped(client, "not selected");
@@ -125,10 +130,12 @@ async function runScenario(
 ): Promise<ScenarioResult> {
   const body = requestBody(scenario, MODEL);
   let response: ResponseShape | undefined;
-  try {
-    response = await sampleResponse(server.url, body, scenario.streaming);
-  } catch (err) {
-    log(`${scenario.id}: sample request failed: ${(err as Error).message}`);
+  if ((scenario.endpointType ?? "chat") === "chat") {
+    try {
+      response = await sampleResponse(server.url, body, scenario.streaming);
+    } catch (err) {
+      log(`${scenario.id}: sample request failed: ${(err as Error).message}`);
+    }
   }
   const clients: ClientResult[] = [];
   for (const client of options.clients) {
@@ -229,11 +236,12 @@ async function main(args: readonly string[]): Promise<number> {
     await killAllChildren();
   }
 
+  const extras = interruptedBy() === undefined ? await runExtras(layout, options, workRoot) : {};
   console.log("");
   for (const r of results) console.log(renderScenarioTable(r) + "\n");
   const calibration = asCalibrationReport(calibrate?.output);
   if (calibration) console.log(renderReport(calibration) + "\n");
-  const lines = [...verdict(results), ...timingVerdict(calibrate)];
+  const lines = [...verdict(results), ...timingVerdict(calibrate), ...costVerdict(results, extras)];
   console.log(renderVerdict(lines));
   console.log(
     "\nRatios in parentheses are this client ÷ ours, measured in the same run against the same server. " +
@@ -267,6 +275,9 @@ async function main(args: readonly string[]): Promise<number> {
       gnu_time: hasGnuTime(),
     },
     calibrate: calibrate ?? calibrateNote,
+    long_answers: (extras.longAnswers ?? null) as unknown as JsonValue,
+    startup: (extras.startup ?? null) as unknown as JsonValue,
+    soak: (extras.soak ?? null) as unknown as JsonValue,
     scenarios: results,
     verdict: lines,
     artifacts: options.keep ? workRoot : null,
@@ -277,6 +288,87 @@ async function main(args: readonly string[]): Promise<number> {
   else await Deno.remove(workRoot, { recursive: true }).catch(() => {});
   console.log(`\nResults: ${options.outPath}`);
   return interrupted === "SIGINT" ? 130 : interrupted === "SIGTERM" ? 143 : 0;
+}
+
+/**
+ * The measurements beside the clients': token counting of long answers (a child on the client core), the first
+ * request of a bundle built now from this checkout (`startup_bench.ts --only bundle`, 5 runs), and with `--soak N`
+ * a 1-minute and an N-minute soak at 256 streams (their resident memory over the run).
+ */
+async function runExtras(layout: CoreLayout, options: BenchOptions, workRoot: string): Promise<Extras> {
+  // This harness may be pinned to one core: a child given every allowed core sets its own mask.
+  const allCores = layout.pinned ? layout.allowed.join(",") : undefined;
+  const child = async (script: string, args: string[], pin = true): Promise<string> => {
+    const base = [Deno.execPath(), "run", "-A", join(REPO_ROOT, "scripts/bench", script), ...args];
+    const argv = pinned(base, pin ? layout.client : allCores);
+    const out = await new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" }).output();
+    const stdout = new TextDecoder().decode(out.stdout);
+    if (!out.success) {
+      throw new Error(`${script}: ${(new TextDecoder().decode(out.stderr) + stdout).slice(-400)}`);
+    }
+    return stdout;
+  };
+  const json = (text: string): unknown => JSON.parse(text.slice(text.indexOf("{")));
+  const extras: { -readonly [K in keyof Extras]: Extras[K] } = {};
+  if (options.extras) {
+    try {
+      log("token counting of long answers (long_answer_bench.ts)…");
+      extras.longAnswers = json(await child("long_answer_bench.ts", ["--json"])) as LongAnswerResults;
+    } catch (err) {
+      log(`long answers: ${(err as Error).message}`);
+    }
+    try {
+      // The bundle of this checkout, as `deno task bundle` makes it (its smoke tests left to that task).
+      const bundle = join(workRoot, "bundle", "infermeter.js");
+      await Deno.mkdir(dirname(bundle), { recursive: true });
+      const built = await new Deno.Command(Deno.execPath(), {
+        args: ["bundle", "--quiet", "--output", bundle, "main.ts"],
+        cwd: REPO_ROOT,
+        stdout: "null",
+        stderr: "piped",
+      }).output();
+      if (!built.success) throw new Error(`deno bundle: ${new TextDecoder().decode(built.stderr).slice(-400)}`);
+      log("the bundle's start-up (startup_bench.ts --only bundle)…");
+      const r = json(
+        await child("startup_bench.ts", ["--json", "--runs", "5", "--only", "bundle", "--bundle", bundle]),
+      ) as {
+        runs: number;
+        results: Record<string, { median: number; min: number; max: number }>;
+      };
+      const warm = r.results["bundle first request, warm table cache"];
+      const version = r.results["bundle --version"];
+      if (warm !== undefined) {
+        extras.startup = {
+          medianMs: warm.median,
+          minMs: warm.min,
+          maxMs: warm.max,
+          versionMs: version?.median,
+          runs: r.runs,
+        };
+      }
+    } catch (err) {
+      log(`start-up: ${(err as Error).message}`);
+    }
+  }
+  if (options.soakMinutes !== undefined) {
+    const soaks: SoakMemory[] = [];
+    for (const minutes of [1, options.soakMinutes]) {
+      const out = join(workRoot, `soak-${minutes}`);
+      try {
+        log(`soak: ${minutes} min at 256 streams (soak.ts)…`);
+        // On every core: the soak starts its own fault-injecting server beside the CLI.
+        await child("soak.ts", ["--minutes", String(minutes), "--out", out], false).catch((err) => {
+          log(`soak ${minutes} min: ${(err as Error).message}`); // an unbalanced audit still measured memory
+        });
+        const memory = soakMemoryOf(JSON.parse(await Deno.readTextFile(join(out, "audit.json"))));
+        if (memory !== undefined) soaks.push(memory);
+      } catch (err) {
+        log(`soak ${minutes} min: ${(err as Error).message}`);
+      }
+    }
+    if (soaks.length === 2) extras.soak = { short: soaks[0], long: soaks[1] };
+  }
+  return extras;
 }
 
 /** The accuracy targets judged on calibrate's report; a failed calibrate run is a failed line, a skipped one none. */

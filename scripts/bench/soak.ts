@@ -7,12 +7,15 @@
  *     [--stall-rate 1] [--stall-ms 4000] [--timeout-s 2] [--workers N] [--out DIR] [--keep]
  *
  * Everything it writes (journal, artifacts, CLI output, audit.json) goes to --out (default a temp directory,
- * removed afterwards unless --keep or the audit fails).
+ * removed afterwards unless --keep or the audit fails). It also samples the CLI's resident memory every second and
+ * prints it over the run with its slope (MiB per minute past the first fifth of the run): memory flat in run length
+ * reads near 0; compare the peaks of a 1-minute and a 30-minute soak (`--minutes 1`, `--minutes 30`).
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readLines } from "../../src/dataset/read_lines.ts";
 import { startServerProcess } from "./sim_launcher.ts";
+import { renderRss, summarizeRss } from "./soak_rss.ts";
 import { auditSoak, type ClientSide, errorClass, type ServerSide, type SummarySide } from "./soak_audit.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -58,8 +61,15 @@ const cliArgs = [
   "--artifact-dir", artifacts, ...workers,
 ];
 const started = Date.now();
-const cli = await new Deno.Command(Deno.execPath(), { args: cliArgs, cwd: out, stdout: "piped", stderr: "piped" })
-  .output();
+const child = new Deno.Command(Deno.execPath(), { args: cliArgs, cwd: out, stdout: "piped", stderr: "piped" }).spawn();
+// The CLI's resident memory every second (Linux): the curve over the run, and its slope.
+const rss: { t: number; mib: number }[] = [];
+const sampler = setInterval(() => {
+  const mib = residentMiB(child.pid);
+  if (mib !== undefined) rss.push({ t: (Date.now() - started) / 1000, mib });
+}, 1000);
+const cli = await child.output();
+clearInterval(sampler);
 const wallS = (Date.now() - started) / 1000;
 await Deno.writeFile(join(out, "cli_stdout.txt"), cli.stdout);
 await Deno.writeFile(join(out, "cli_stderr.txt"), cli.stderr);
@@ -82,12 +92,14 @@ const balanced = lines.every((l) => l.ok) && exitOk;
 ids.clear();
 
 const summaryJson = JSON.parse(await Deno.readTextFile(join(artifacts, "profile_export_aiperf.json")));
+const rssSummary = summarizeRss(rss, minutes * 60);
 const report = [
   `Soak: ${minutes} min, concurrency ${concurrency}, faults: ${errorRate} % HTTP 500, ${disconnectRate} % dropped ` +
   `mid-answer, ${stallRate} % stalled ${stallMs} ms (request timeout ${timeoutS} s)`,
   `CLI exit ${cli.code} after ${wallS.toFixed(0)} s; ${client.records} requests, ` +
   `${summaryJson.request_throughput?.avg?.toFixed(1)} req/s, peak RSS ` +
   `${((summaryJson.infermeter?.peak_rss_bytes ?? 0) / 2 ** 20).toFixed(0)} MiB`,
+  renderRss(rssSummary),
   "",
   "| Check | Values | |",
   "| --- | --- | --- |",
@@ -96,13 +108,39 @@ const report = [
   balanced ? "AUDIT BALANCED" : `AUDIT FAILED${exitOk ? "" : ` (CLI exit ${cli.code})`}`,
 ].join("\n");
 console.log(report);
-await Deno.writeTextFile(join(out, "audit.json"), JSON.stringify({ server: server.side, client, summary, lines }));
+await Deno.writeTextFile(
+  join(out, "audit.json"),
+  JSON.stringify({
+    minutes,
+    concurrency,
+    balanced,
+    server: server.side,
+    client,
+    summary,
+    lines,
+    rss,
+    rss_summary: rssSummary ?? null,
+    // The CLI's own view: its peak RSS and what its metric columns keep per finished request.
+    peak_rss_bytes: summaryJson.infermeter?.peak_rss_bytes ?? null,
+    retained_bytes_per_request: summaryJson.infermeter?.retained_bytes_per_request ?? null,
+  }),
+);
 if (!balanced || Deno.args.includes("--keep") || Deno.args.includes("--out")) {
   console.error(`soak: output kept in ${out}`);
 } else {
   await Deno.remove(out, { recursive: true });
 }
 Deno.exit(balanced ? 0 : 1);
+
+/** VmRSS of a process in MiB, or undefined where /proc cannot tell. */
+function residentMiB(pid: number): number | undefined {
+  try {
+    const kb = /^VmRSS:\s+(\d+) kB$/m.exec(Deno.readTextFileSync(`/proc/${pid}/status`))?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
+}
 
 async function serverSide(text: string, path: string): Promise<{ side: ServerSide; ids: Set<string> }> {
   const byStatus: Record<string, number> = {};

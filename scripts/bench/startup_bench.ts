@@ -13,7 +13,8 @@
  * `tokenizer.json` directory or a hub id in the local Hugging Face cache), from source also with that tokenizer,
  * cold and warm, and what it adds to the first request over the built-in one.
  *
- * Usage: deno run -A scripts/bench/startup_bench.ts [--runs 7] [--json] [--tokenizer SPEC]...
+ * Usage: deno run -A scripts/bench/startup_bench.ts [--runs 7] [--json] [--tokenizer SPEC]... [--only bundle|source]
+ *   [--bundle PATH]   (default dist/infermeter.js, as `deno task bundle` writes it)
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,6 +27,8 @@ const runsArg = Deno.args.indexOf("--runs");
 const runs = runsArg >= 0 ? Number(Deno.args[runsArg + 1]) : 7;
 const asJson = Deno.args.includes("--json");
 const tokenizers = Deno.args.flatMap((a, i) => Deno.args[i - 1] === "--tokenizer" ? [a] : []);
+/** `--only bundle` (or `source`): that form alone, as the bench's verdict asks for the bundle's first request. */
+const only = Deno.args.flatMap((a, i) => Deno.args[i - 1] === "--only" ? [a] : [])[0];
 
 /** AIPerf's defaults with 550-token prompts: 100 synthetic entries, 10 requests. */
 const PROFILE_ARGS = [
@@ -115,7 +118,8 @@ const relay = startRelay({ hostname: simUrl.hostname, port: Number(simUrl.port) 
 const artifacts = await Deno.makeTempDir({ prefix: "infermeter-startup-" });
 const warmCache = join(artifacts, "cache");
 
-const bundle = join(repoRoot, "dist", "infermeter.js");
+const bundleArg = Deno.args.indexOf("--bundle");
+const bundle = bundleArg >= 0 ? Deno.args[bundleArg + 1] : join(repoRoot, "dist", "infermeter.js");
 const forms: { name: string; cmd: string[] }[] = [{
   name: "source",
   cmd: [Deno.execPath(), "run", "-A", V8_FLAGS_ARG, "main.ts"],
@@ -135,6 +139,7 @@ if (navigator.hardwareConcurrency >= 2 && (await quickCommand(["taskset", "-c", 
 const results: Record<string, unknown> = {};
 try {
   for (const form of forms) {
+    if (only !== undefined && !form.name.startsWith(only)) continue;
     const version: number[] = [];
     for (let i = 0; i < runs; i++) version.push((await runOnce([...form.cmd, "--version"], {})).ms);
     results[`${form.name} --version`] = stats(version);

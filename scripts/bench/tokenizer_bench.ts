@@ -13,6 +13,7 @@ import { WorkerTokenCounter } from "../../src/tokenizer/token_counter.ts";
 import { PromptSynthesizer } from "../../src/dataset/prompt_synthesizer.ts";
 import { SeededRandom } from "../../src/base/seeded_random.ts";
 import { DEFAULT_CORPUS } from "../../src/dataset/default_corpus.ts";
+import { measureLongAnswers } from "./long_answer_bench.ts";
 
 const seconds = Number(Deno.args[0] ?? 1);
 
@@ -148,3 +149,12 @@ row(
   `${median(rounds).toFixed(1)} ms (${perSecond(batchTokens / (median(rounds) / 1000))})`,
 );
 counter.close();
+
+// --- long answers ------------------------------------------------------------------------------------------------
+console.log("\nlong answers (one text each, MB of text per CPU-second of this thread; target ≥ 30):");
+const long = await measureLongAnswers();
+for (const r of long.rows) {
+  row(`${r.label} (${r.tokens} tokens)`, `${r.mbPerCpuSec.toFixed(1)} MB/s (${r.cpuSec.toFixed(2)} s CPU)`);
+}
+for (const r of long.worker) row(`through the Worker: ${r.label}`, `${r.wallSec.toFixed(2)} s wall (target ≤ 3 s)`);
+console.log(`(load average ${Deno.loadavg().map((x) => x.toFixed(1)).join(" ")})`);

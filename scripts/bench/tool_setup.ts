@@ -64,8 +64,13 @@ async function findPython(): Promise<string | undefined> {
   return undefined;
 }
 
-export async function setupAiperf(benchDir: string, install: boolean): Promise<Tool<AiperfTool>> {
-  const venv = `${benchDir}/aiperf-venv`;
+/** The AIPerf release the product follows (its flags, metrics and exports): the side-by-side reference. */
+export const AIPERF_VERSION = "0.13.0";
+
+/** AIPerf from `.bench/aiperf-venv` (installed there when missing and allowed), or from `venv` as it is. */
+export async function setupAiperf(benchDir: string, install: boolean, venvDir?: string): Promise<Tool<AiperfTool>> {
+  const venv = venvDir ?? `${benchDir}/aiperf-venv`;
+  if (venvDir !== undefined) install = false;
   const python = `${venv}/bin/python`;
   const aiperf = `${venv}/bin/aiperf`;
   const versionOf = async () => {
@@ -77,10 +82,12 @@ export async function setupAiperf(benchDir: string, install: boolean): Promise<T
     if (!install) return { ok: false, reason: `AIPerf is not installed in ${venv} (run without --no-install).` };
     const system = await findPython();
     if (system === undefined) return { ok: false, reason: "AIPerf skipped: no Python 3.10 or newer found." };
-    console.error(`bench: installing AIPerf into ${venv} (pip install aiperf; a few minutes the first time)…`);
+    console.error(
+      `bench: installing AIPerf into ${venv} (pip install aiperf==${AIPERF_VERSION}; a few minutes the first time)…`,
+    );
     const mk = await quickCommand([system, "-m", "venv", venv], 120_000);
     if (mk.code !== 0) return { ok: false, reason: `AIPerf skipped: python -m venv failed: ${tail(mk.stderr, 2)}` };
-    const pip = await quickCommand([python, "-m", "pip", "install", "-q", "aiperf"], 900_000, {
+    const pip = await quickCommand([python, "-m", "pip", "install", "-q", `aiperf==${AIPERF_VERSION}`], 900_000, {
       env: { PIP_DISABLE_PIP_VERSION_CHECK: "1" },
     });
     if (pip.code !== 0) {
@@ -91,6 +98,9 @@ export async function setupAiperf(benchDir: string, install: boolean): Promise<T
     }
     version = await versionOf();
     if (version === undefined) return { ok: false, reason: "AIPerf skipped: installed but cannot be imported." };
+  }
+  if (version !== AIPERF_VERSION) {
+    console.error(`bench: AIPerf ${version} in ${venv}, not ${AIPERF_VERSION}: its rows compare against that release`);
   }
   let cacheDir: string;
   try {

@@ -7,11 +7,11 @@ import { isHelpRequest, parseProfileArgs, profileHelp } from "../config/parse_pr
 import { Logger, STDERR_SINK } from "../ui/logger.ts";
 import { runProfileRun } from "../run/profile_run.ts";
 import { InputError } from "../base/input_error.ts";
-import { type MultiRunEnd, type ParsedPoint, runMultiProfile } from "../run/sweep.ts";
+import type { MultiRunEnd, ParsedPoint } from "../run/sweep.ts";
 import { planSweep, type SweepPlan, withOptionValues } from "../run/sweep_plan.ts";
 import { expandSearchRecipe, type SearchSpec } from "../config/search_recipes.ts";
 import type { OptionKey } from "../config/option_table.ts";
-import { type ProbeValues, runSearch, type SearchEnd } from "../run/search/run_search.ts";
+import type { ProbeValues, SearchEnd } from "../run/search/run_search.ts";
 import { EXIT, type ExitCode } from "./exit_codes.ts";
 import { PROFILE_EXIT } from "./profile_exit.ts";
 
@@ -71,9 +71,13 @@ export async function runProfile(args: string[], options: RunProfileOptions = {}
     if (search !== undefined) {
       const spec = search;
       const parseProbe = (v: ProbeValues) => parseProfileArgs(withOptionValues(args, probeOptions(spec, v)), io);
+      // Searches load their modules (the sweep's and its report's) only when asked for.
+      const { runSearch } = await import("../run/search/run_search.ts");
       return SEARCH_EXIT_OF[(await runSearch({ spec, parsed, parseProbe }, run)).end];
     }
     if (plan.parameters.length > 0 || parsed.config.numProfileRuns > 1) {
+      // Sweeps and repeated runs load their modules (and the sweep report's) only when asked for.
+      const { runMultiProfile } = await import("../run/sweep.ts");
       return MULTI_EXIT_OF[(await runMultiProfile(plan, points, run)).end];
     }
     const outcome = await runProfileRun(parsed, run);

@@ -233,6 +233,11 @@ export interface EndpointAdapter extends RegistryEntry {
    * asked for as `text`, `srt` or `vtt`). Absent: such a body is a parse error.
    */
   parseTextBody?(text: string): Delta;
+  /**
+   * The body text as `parseBody` needs it parsed, when that is less than all of it (embeddings: the vectors' numbers
+   * are checked, not converted). Must keep every error `JSON.parse` would raise. Absent: the whole text is parsed.
+   */
+  bodyForParse?(text: string): string;
   /** The text whose token count is this turn's input sequence length (ISL). */
   inputText(turn: Turn, ctx: Pick<BuildContext, "systemMessage">): string;
   /**

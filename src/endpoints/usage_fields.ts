@@ -122,7 +122,12 @@ export function readUsageFields(value: unknown): Usage | undefined {
   if (fields.promptTokens === undefined && fields.completionTokens === undefined && fields.totalTokens === undefined) {
     return undefined;
   }
+  // A loop over keys rather than `Object.entries`: this runs for every response, and the pairs array it built
+  // was a measurable share of what the engine thread allocates per 1-token request.
   const usage: Record<string, number> = {};
-  for (const [k, v] of Object.entries(fields)) if (v !== undefined) usage[k] = v;
+  for (const k in fields) {
+    const v = fields[k];
+    if (v !== undefined) usage[k] = v;
+  }
   return usage as Usage;
 }

@@ -162,7 +162,7 @@ export async function executeRequest(
     cancelled: ex.error?.kind === "cancelled",
     stopCancelled: ex.error?.kind === "cancelled" && signal.aborted ? true : undefined,
     inputTokens: entry.inputTokens,
-    ...(entry.inputPrompt !== undefined ? { inputPrompt: entry.inputPrompt } : {}),
+    inputPrompt: entry.inputPrompt,
     requestedOutputTokens: entry.requestedOutputTokens,
     connectionReused: ex.reused,
     connectionRetries: ex.retries,

@@ -10,6 +10,9 @@
 import { type Delta, type EndpointAdapter, type Usage, USAGE_FIELDS } from "../endpoints/endpoint_adapter.ts";
 import type { ServerTiming } from "../endpoints/server_timing.ts";
 
+/** One decoder for every body (a non-streaming `decode` keeps no state between calls). */
+const UTF8 = new TextDecoder();
+
 export class ResponseCollector {
   readonly responseTimes: number[] = [];
   readonly #content = new TextParts();
@@ -31,10 +34,12 @@ export class ResponseCollector {
   readonly raw: { t: number; text: string }[] | undefined;
 
   readonly #isStreamEnd: ((data: string) => boolean) | undefined;
+  readonly #bodyForParse: ((text: string) => string) | undefined;
 
   constructor(adapter: EndpointAdapter, keepRaw = false) {
     this.#adapter = adapter;
     this.#isStreamEnd = adapter.isStreamEnd?.bind(adapter);
+    this.#bodyForParse = adapter.bodyForParse?.bind(adapter);
     this.raw = keepRaw ? [] : undefined;
   }
 
@@ -82,14 +87,14 @@ export class ResponseCollector {
   /** A complete non-streaming body, received in full at `t`. */
   addBody(body: Uint8Array, t: number): void {
     let json: unknown;
-    const whole = new TextDecoder().decode(body);
+    const whole = UTF8.decode(body);
     this.raw?.push({ t, text: whole });
     try {
-      json = JSON.parse(whole);
+      json = JSON.parse(this.#bodyForParse === undefined ? whole : this.#bodyForParse(whole));
     } catch {
       // An API whose answer may be plain text (a transcript) reads it its own way.
       if (this.#adapter.parseTextBody !== undefined) return this.add(this.#adapter.parseTextBody(whole), t);
-      const text = new TextDecoder().decode(body.subarray(0, 200));
+      const text = UTF8.decode(body.subarray(0, 200));
       this.parseError ??= `the response body is not JSON: ${text}`;
       return;
     }

@@ -16,6 +16,7 @@ import { SERVER_TIMING_FIELDS, type ServerTiming } from "../endpoints/server_tim
 import type { MetricDef, RecordMetrics } from "../metrics/metric_def.ts";
 import { epochNsDigits } from "./epoch_ns.ts";
 import { LineFileWriter } from "./line_file_writer.ts";
+import { JsonBytes, utf8 } from "./json_bytes.ts";
 
 export interface RecordLineContext {
   /** The run's metrics (units, and which ones are left out of per-record lines). */
@@ -74,69 +75,147 @@ export function phaseFields(phase: string, withWarmup = false): string {
       `"phase_name":${JSON.stringify(phase)},"phase_kind":${JSON.stringify(phase)}`;
 }
 
-/** Formats records with a fixed context (units resolved once). */
+/** Formats records with a fixed context (units and constant pieces resolved once). */
 export class RecordLineFormatter {
-  /** Per-record metric tag → the line's text around its value: `"tag":{"value":` and `,"unit":"ms"}`. */
-  readonly #fields: ReadonlyMap<string, readonly [string, string]>;
+  /** Per-record metric tag → the line's bytes around its value: `"tag":{"value":` and `,"unit":"ms"}`. */
+  readonly #fields: ReadonlyMap<string, readonly [Uint8Array, Uint8Array]>;
   readonly #origin: number;
-  readonly #processorId: string;
+  /** `,"worker_id":`-to-`record_processor_id` constant tail, and each phase's fields, as bytes. */
+  readonly #processorId: Uint8Array;
+  readonly #phases = new Map<string, Uint8Array>();
   readonly #withWarmup: boolean;
+  /** The line being built (reused: see json_bytes.ts). */
+  readonly #out = new JsonBytes();
 
   constructor(ctx: RecordLineContext) {
     this.#withWarmup = ctx.withWarmup ?? false;
     this.#fields = new Map(
       [...unitsOf(ctx.metrics)].map((
         [tag, unit],
-      ) => [tag, [`${JSON.stringify(tag)}:{"value":`, `,"unit":${JSON.stringify(unit)}}`]]),
+      ) => [tag, [utf8(`${JSON.stringify(tag)}:{"value":`), utf8(`,"unit":${JSON.stringify(unit)}}`)]]),
     );
     this.#origin = ctx.timeOriginMs;
-    this.#processorId = JSON.stringify(ctx.recordProcessorId ?? "record_processor_0");
+    this.#processorId = utf8(
+      `,"record_processor_id":${JSON.stringify(ctx.recordProcessorId ?? "record_processor_0")},`,
+    );
+  }
+
+  /** One JSONL line (without the trailing newline). */
+  format(record: ProcessedRecord, values: RecordMetrics): string {
+    return this.formatInto(record, values).text();
   }
 
   /**
-   * One JSONL line (without the trailing newline). Built by appending to one string, with the constant parts
-   * resolved once: formatting runs on the engine thread, ~7 % of its CPU at 1-token answers before that.
+   * One JSONL line (without the trailing newline) as UTF-8 bytes in a buffer reused by the next call: the same
+   * bytes as encoding {@linkcode format}'s text, built without the line's string (see json_bytes.ts).
    */
-  format(record: ProcessedRecord, values: RecordMetrics): string {
+  formatInto(record: ProcessedRecord, values: RecordMetrics): JsonBytes {
     const origin = this.#origin;
-    let line = `{"metadata":{"session_num":${record.sessionNum},"x_request_id":${
-      JSON.stringify(record.xRequestId)
-    },"x_correlation_id":${JSON.stringify(record.xCorrelationId)},"conversation_id":${
-      JSON.stringify(record.conversationId)
-    },"turn_index":${record.turnIndex},"credit_issued_ns":${
-      epochNsDigits(origin, record.creditIssuedAt)
-    },"request_start_ns":${epochNsDigits(origin, record.startAt)}`;
-    if (record.headersAt !== undefined) line += `,"request_ack_ns":${epochNsDigits(origin, record.headersAt)}`;
-    line += `,"request_end_ns":${epochNsDigits(origin, record.endAt)},"worker_id":${
-      JSON.stringify(record.workerId)
-    },"record_processor_id":${this.#processorId},${
-      phaseFields(record.phase, this.#withWarmup)
-    },"was_cancelled":${record.cancelled}`;
-    if (record.cancelled) line += `,"cancellation_time_ns":${epochNsDigits(origin, record.endAt)}`;
-    line += `,"context_overflow_skip":false,"agent_depth":${record.lineage?.agentDepth ?? 0}`;
-    if (record.lineage !== undefined) {
-      line += `,"parent_correlation_id":${JSON.stringify(record.lineage.parentCorrelationId)}`;
+    const out = this.#out;
+    out.reset();
+    out.raw(P_SESSION);
+    out.chars(String(record.sessionNum));
+    out.raw(P_REQUEST_ID);
+    out.string(record.xRequestId);
+    out.raw(P_CORRELATION_ID);
+    out.string(record.xCorrelationId);
+    out.raw(P_CONVERSATION_ID);
+    out.string(record.conversationId);
+    out.raw(P_TURN);
+    out.chars(String(record.turnIndex));
+    out.raw(P_CREDIT);
+    out.chars(epochNsDigits(origin, record.creditIssuedAt));
+    out.raw(P_START);
+    out.chars(epochNsDigits(origin, record.startAt));
+    if (record.headersAt !== undefined) {
+      out.raw(P_ACK);
+      out.chars(epochNsDigits(origin, record.headersAt));
     }
-    line += `,"root_correlation_id":${JSON.stringify(record.lineage?.rootCorrelationId ?? record.xCorrelationId)}`;
+    out.raw(P_END);
+    out.chars(epochNsDigits(origin, record.endAt));
+    out.raw(P_WORKER);
+    out.string(record.workerId);
+    out.raw(this.#processorId);
+    out.raw(this.#phaseBytes(record.phase));
+    out.raw(record.cancelled ? P_CANCELLED_TRUE : P_CANCELLED_FALSE);
+    if (record.cancelled) {
+      out.raw(P_CANCELLATION_TIME);
+      out.chars(epochNsDigits(origin, record.endAt));
+    }
+    const lineage = record.lineage;
+    out.raw(P_DEPTH);
+    out.chars(lineage === undefined ? "0" : String(lineage.agentDepth));
+    if (lineage !== undefined) {
+      out.raw(P_PARENT);
+      out.string(lineage.parentCorrelationId);
+    }
+    out.raw(P_ROOT);
+    out.string(lineage?.rootCorrelationId ?? record.xCorrelationId);
     // infermeter: when the request was due (open loop, replay, think time); start − scheduled is its lag.
-    if (record.scheduledAt !== undefined) line += `,"scheduled_ns":${epochNsDigits(origin, record.scheduledAt)}`;
+    if (record.scheduledAt !== undefined) {
+      out.raw(P_SCHEDULED);
+      out.chars(epochNsDigits(origin, record.scheduledAt));
+    }
     // infermeter: the server's own timing split, when it reported one (llama.cpp, TGI, OpenAI, SGLang).
-    if (record.serverTiming !== undefined) line += `,"server_timing":${serverTimingJson(record.serverTiming)}`;
-    line += `},"metrics":{`;
+    if (record.serverTiming !== undefined) {
+      out.raw(P_SERVER_TIMING);
+      out.chars(serverTimingJson(record.serverTiming));
+    }
+    out.raw(P_METRICS);
     let first = true;
     for (const tag in values) {
       const field = this.#fields.get(tag);
       if (field === undefined) continue;
+      if (!first) out.raw(P_COMMA);
+      out.raw(field[0]);
+      // Numbers print as JSON.stringify prints them (NaN and ±Infinity as null), lists as JSON arrays.
       const value = values[tag];
-      // Numbers print as JSON.stringify prints them (NaN and ±Infinity as null); arrays go through it.
-      const text = typeof value === "number" && Number.isFinite(value) ? String(value) : JSON.stringify(value);
-      line += first ? field[0] + text + field[1] : "," + field[0] + text + field[1];
+      if (typeof value === "number") out.number(value);
+      else out.numbers(value);
+      out.raw(field[1]);
       first = false;
     }
     const error = errorJson(record.error, record.cancelled);
-    return error === undefined ? line + "}}" : line + `},"error":${error}}`;
+    if (error === undefined) out.raw(P_END_LINE);
+    else {
+      out.raw(P_ERROR);
+      out.chars(error);
+      out.raw(P_CLOSE);
+    }
+    return out;
+  }
+
+  #phaseBytes(phase: string): Uint8Array {
+    let bytes = this.#phases.get(phase);
+    if (bytes === undefined) this.#phases.set(phase, bytes = utf8(phaseFields(phase, this.#withWarmup)));
+    return bytes;
   }
 }
+
+// The constant pieces of a line, in order.
+const P_SESSION = utf8(`{"metadata":{"session_num":`);
+const P_REQUEST_ID = utf8(`,"x_request_id":`);
+const P_CORRELATION_ID = utf8(`,"x_correlation_id":`);
+const P_CONVERSATION_ID = utf8(`,"conversation_id":`);
+const P_TURN = utf8(`,"turn_index":`);
+const P_CREDIT = utf8(`,"credit_issued_ns":`);
+const P_START = utf8(`,"request_start_ns":`);
+const P_ACK = utf8(`,"request_ack_ns":`);
+const P_END = utf8(`,"request_end_ns":`);
+const P_WORKER = utf8(`,"worker_id":`);
+const P_CANCELLED_TRUE = utf8(`,"was_cancelled":true`);
+const P_CANCELLED_FALSE = utf8(`,"was_cancelled":false`);
+const P_CANCELLATION_TIME = utf8(`,"cancellation_time_ns":`);
+const P_DEPTH = utf8(`,"context_overflow_skip":false,"agent_depth":`);
+const P_PARENT = utf8(`,"parent_correlation_id":`);
+const P_ROOT = utf8(`,"root_correlation_id":`);
+const P_SCHEDULED = utf8(`,"scheduled_ns":`);
+const P_SERVER_TIMING = utf8(`,"server_timing":`);
+const P_METRICS = utf8(`},"metrics":{`);
+const P_COMMA = utf8(",");
+const P_END_LINE = utf8("}}");
+const P_ERROR = utf8(`},"error":`);
+const P_CLOSE = utf8("}");
 
 export interface JsonlWriterOptions extends RecordLineContext {
   /** Flush after this many buffered records. @default 500 */
@@ -189,7 +268,7 @@ export class JsonlWriter {
 
   /** Buffers one record's line; never blocks. */
   write(record: ProcessedRecord, values: RecordMetrics): void {
-    this.#lines.writeLine(this.#formatter.format(record, values));
+    this.#lines.writeBytes(this.#formatter.formatInto(record, values).bytes());
   }
 
   /**
@@ -198,7 +277,7 @@ export class JsonlWriter {
    * compiled) while streams still running on the same thread wait for their reads to be stamped.
    */
   rehearse(record: ProcessedRecord, values: RecordMetrics): void {
-    this.#lines.rehearseLine(this.#formatter.format(record, values));
+    this.#formatter.formatInto(record, values);
   }
 
   /** Hands buffered lines to the file; resolves when everything written so far is on disk. */

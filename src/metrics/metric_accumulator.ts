@@ -22,7 +22,7 @@ import type {
 import type { ErrorDetails, ErrorSummaryEntry, LiveSnapshot, MetricResult, RunSummary } from "./run_summary.ts";
 import { computeStatsInPlace, type Stats } from "./stats.ts";
 import { errorAdjustedStats } from "./error_adjusted.ts";
-import { SWEEP_METRIC_SPECS, SweepColumns, sweepCurves, sweepMetricStats } from "./sweep_line_metrics.ts";
+import { SWEEP_METRIC_SPECS, SweepColumns, sweepStatsByGroup } from "./sweep_line_metrics.ts";
 
 export interface MetricAccumulatorOptions {
   /** Epoch ms at run-clock 0 (`RunClock.timeOriginMs`), for wall-clock timestamp metrics. @default 0 */
@@ -269,9 +269,8 @@ export class MetricAccumulator {
   recentPercentiles(tag: string, window = 2000): { p50: number; p90: number; p99: number } | undefined {
     const slot = this.#okRecord.find((s) => s.def.tag === tag);
     if (slot === undefined || slot.def.flags.list) return undefined;
-    const all = slot.column.view();
-    if (all.length === 0) return undefined;
-    const recent = Float64Array.from(all.subarray(Math.max(0, all.length - window))).sort();
+    if (slot.column.length === 0) return undefined;
+    const recent = slot.column.tail(window).sort();
     const at = (q: number) => recent[Math.min(recent.length - 1, Math.floor(q * recent.length))];
     return { p50: at(0.5), p90: at(0.9), p99: at(0.99) };
   }
@@ -384,12 +383,12 @@ export class MetricAccumulator {
   /** The time-weighted metrics over the window (`sweep_line_metrics.ts`); none without records. */
   #sweepResults(options: SummarizeOptions): MetricResult[] {
     if (this.#sweep.length === 0) return [];
-    const curves = sweepCurves(this.#sweep.requests(this.#gaps?.view() ?? []));
-    const t = curves.concurrency.times;
+    const gaps = this.#gaps?.view() ?? [];
     const w = options.windowEpochMs;
-    const ws = w !== undefined ? w.start - this.#timeOriginMs : t[0];
-    const we = w !== undefined ? w.end - this.#timeOriginMs : t[t.length - 1];
-    const stats = sweepMetricStats(curves, ws, we);
+    const stats = sweepStatsByGroup(
+      () => this.#sweep.requests(gaps),
+      w === undefined ? undefined : { start: w.start - this.#timeOriginMs, end: w.end - this.#timeOriginMs },
+    );
     return SWEEP_METRIC_SPECS.map((spec) => ({
       tag: spec.tag,
       header: spec.header,

@@ -34,14 +34,23 @@ export const ZERO_SWEEP_STATS: SweepStats = { avg: 0, min: 0, max: 0, p50: 0, p9
 
 const EMPTY: StepFunction = { times: new Float64Array(0), values: new Float64Array(0) };
 
-/** Collects ±delta events, then sums them into a step function. */
+/** Collects ±delta events (in typed arrays: 16 bytes each), then sums them into a step function. */
 export class EventList {
-  readonly #times: number[] = [];
-  readonly #deltas: number[] = [];
+  #times = new Float64Array(64);
+  #deltas = new Float64Array(64);
+  #n = 0;
 
   add(time: number, delta: number): void {
-    this.#times.push(time);
-    this.#deltas.push(delta);
+    if (this.#n === this.#times.length) {
+      const times = new Float64Array(this.#n * 2);
+      times.set(this.#times);
+      this.#times = times;
+      const deltas = new Float64Array(this.#n * 2);
+      deltas.set(this.#deltas);
+      this.#deltas = deltas;
+    }
+    this.#times[this.#n] = time;
+    this.#deltas[this.#n++] = delta;
   }
 
   /** Adds `delta` over `[from, to)`. */
@@ -51,12 +60,12 @@ export class EventList {
   }
 
   get length(): number {
-    return this.#times.length;
+    return this.#n;
   }
 
   /** Events sorted by time, ends (delta ≤ 0) before starts at ties, insertion order otherwise; cumulative sum. */
   build(): StepFunction {
-    const n = this.#times.length;
+    const n = this.#n;
     if (n === 0) return EMPTY;
     const t = this.#times, d = this.#deltas;
     const order = new Uint32Array(n);

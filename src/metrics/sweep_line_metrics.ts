@@ -102,71 +102,165 @@ export interface SweepCurves {
 
 const ok = (x: number) => !Number.isNaN(x);
 
+/** The curves one pass over the requests builds (the others stay empty). */
+type CurveName = keyof SweepCurves;
+
+const ALL_CURVES: ReadonlySet<CurveName> = new Set<CurveName>([
+  "concurrency",
+  "decodeConcurrency",
+  "prefillConcurrency",
+  "decodeThroughput",
+  "prefillThroughput",
+  "totalThroughput",
+  "decodePerUser",
+  "prefillPerUser",
+  "tokensInFlight",
+]);
+
+const EMPTY_CURVE: StepFunction = { times: new Float64Array(0), values: new Float64Array(0) };
+
 /** Builds the curves from requests (see the module comment for each formula). */
 export function sweepCurves(requests: Iterable<SweepRequest>): SweepCurves {
+  return buildCurves(requests, ALL_CURVES);
+}
+
+/**
+ * Builds the curves named in `which` (the rest are empty): one pass over the requests, events only for those
+ * curves, so that a caller can build them a few at a time and never hold every curve's events at once.
+ * `anyIcl`: whether any request of the run has chunk gaps (decides the chunk-level or request-level decode
+ * throughput and tokens in flight); found in the same pass when not given.
+ */
+function buildCurves(requests: Iterable<SweepRequest>, which: ReadonlySet<CurveName>, anyIcl?: boolean): SweepCurves {
+  const want = (name: CurveName) => which.has(name);
+  const perUserDecode = want("decodePerUser"), perUserPrefill = want("prefillPerUser");
+  const wConc = want("concurrency"), wDec = want("decodeConcurrency") || perUserDecode;
+  const wPre = want("prefillConcurrency") || perUserPrefill;
+  const wDecTput = want("decodeThroughput") || perUserDecode;
+  const wPreTput = want("prefillThroughput") || perUserPrefill;
+  const wTotal = want("totalThroughput"), wTif = want("tokensInFlight");
   const conc = new EventList(), dec = new EventList(), pre = new EventList();
   const decTput = new EventList(), decTputReq = new EventList(), preTput = new EventList(), total = new EventList();
   const tif = new EventList(), tifReq = new EventList();
-  let anyIcl = false;
+  // Which variant of the chunk-or-request curves to fill: both until it is known.
+  const chunkLevel = anyIcl;
+  let sawIcl = false;
   let runningGaps = 0;
   for (const r of requests) {
-    if (ok(r.start) && ok(r.end)) conc.interval(r.start, r.end, 1);
-    if (ok(r.gen) && ok(r.end)) dec.interval(r.gen, r.end, 1);
-    if (ok(r.start) && ok(r.gen)) pre.interval(r.start, r.gen, 1);
+    if (wConc && ok(r.start) && ok(r.end)) conc.interval(r.start, r.end, 1);
+    if (wDec && ok(r.gen) && ok(r.end)) dec.interval(r.gen, r.end, 1);
+    if (wPre && ok(r.start) && ok(r.gen)) pre.interval(r.start, r.gen, 1);
     const prefill = ok(r.start) && ok(r.gen) && ok(r.isl) && r.gen > r.start;
     if (prefill) {
       const rate = r.isl / (r.gen - r.start);
-      preTput.interval(r.start, r.gen, rate);
-      total.interval(r.start, r.gen, rate);
+      if (wPreTput) preTput.interval(r.start, r.gen, rate);
+      if (wTotal) total.interval(r.start, r.gen, rate);
     }
     const decodes = ok(r.gen) && ok(r.osl) && r.osl >= 1 && r.end - r.gen > 0;
     if (decodes) {
       const rate = (r.osl - 1) / (r.end - r.gen);
-      decTputReq.interval(r.gen, r.end, rate);
-      total.interval(r.gen, r.end, rate);
+      if (wDecTput && chunkLevel !== true) decTputReq.interval(r.gen, r.end, rate);
+      if (wTotal) total.interval(r.gen, r.end, rate);
     }
     // Request-level tokens in flight (used when no request of the run has chunk gaps).
     const held = ok(r.gen) && ok(r.osl) && r.end - r.gen > 0;
     const pfHeld = ok(r.start) && ok(r.isl) && ok(r.gen) && r.gen > r.start;
-    if (pfHeld) tifReq.add(r.start, r.isl);
-    if (held) tifReq.add(r.gen, r.osl);
-    if (ok(r.end) && (pfHeld || held)) tifReq.add(r.end, -((pfHeld ? r.isl : 0) + (held ? r.osl : 0)));
+    if (wTif && chunkLevel !== true) {
+      if (pfHeld) tifReq.add(r.start, r.isl);
+      if (held) tifReq.add(r.gen, r.osl);
+      if (ok(r.end) && (pfHeld || held)) tifReq.add(r.end, -((pfHeld ? r.isl : 0) + (held ? r.osl : 0)));
+    }
     // Chunk-level decode throughput and tokens in flight.
-    if (r.icl.length > 0) anyIcl = true;
+    if (r.icl.length > 0) sawIcl = true;
     const chunked = ok(r.gen) && ok(r.osl) && r.osl >= 1 && r.icl.length > 0;
-    if (chunked) {
+    const chunkCurves = chunkLevel !== false && (wDecTput || wTif);
+    if (chunked && chunkCurves) {
       let nonZero = 0;
       for (const g of r.icl) if (g > 0) nonZero++;
       const perGap = nonZero > 0 ? (r.osl - 1) / nonZero : 0;
       const perChunk = (r.osl - 1) / r.icl.length;
-      tif.add(r.gen, 1);
+      if (wTif) tif.add(r.gen, 1);
       // Chunk times as AIPerf computes them (a running sum over every gap of the run), so that chunks landing on
       // another request's event order the same way to the last bit.
       const before = runningGaps;
       for (const g of r.icl) {
         runningGaps += g;
         const at = r.gen + (runningGaps - before);
-        if (g > 0) decTput.interval(at - g, at, perGap / g);
-        if (g >= 0) tif.add(ok(r.end) && at >= r.end ? prevFloat(r.end) : at, perChunk);
+        if (wDecTput && g > 0) decTput.interval(at - g, at, perGap / g);
+        if (wTif && g >= 0) tif.add(ok(r.end) && at >= r.end ? prevFloat(r.end) : at, perChunk);
       }
     } else for (const g of r.icl) runningGaps += g;
-    if (pfHeld) tif.add(r.start, r.isl);
-    if (ok(r.end) && (pfHeld || chunked)) tif.add(r.end, -((pfHeld ? r.isl : 0) + (chunked ? r.osl : 0)));
+    if (wTif && chunkLevel !== false) {
+      if (pfHeld) tif.add(r.start, r.isl);
+      if (ok(r.end) && (pfHeld || chunked)) tif.add(r.end, -((pfHeld ? r.isl : 0) + (chunked ? r.osl : 0)));
+    }
   }
-  const concurrency = conc.build(), decodeConcurrency = dec.build(), prefillConcurrency = pre.build();
-  const decodeThroughput = (anyIcl ? decTput : decTputReq).build();
-  const prefillThroughput = preTput.build();
+  const icl = anyIcl ?? sawIcl;
+  const concurrency = wConc ? conc.build() : EMPTY_CURVE;
+  const decodeConcurrency = wDec ? dec.build() : EMPTY_CURVE;
+  const prefillConcurrency = wPre ? pre.build() : EMPTY_CURVE;
+  const decodeThroughput = wDecTput ? (icl ? decTput : decTputReq).build() : EMPTY_CURVE;
+  const prefillThroughput = wPreTput ? preTput.build() : EMPTY_CURVE;
   return {
     concurrency,
     decodeConcurrency,
     prefillConcurrency,
     decodeThroughput,
     prefillThroughput,
-    totalThroughput: total.build(),
-    decodePerUser: divideSteps(decodeThroughput, decodeConcurrency),
-    prefillPerUser: divideSteps(prefillThroughput, prefillConcurrency),
-    tokensInFlight: (anyIcl ? tif : tifReq).build(),
+    totalThroughput: wTotal ? total.build() : EMPTY_CURVE,
+    decodePerUser: perUserDecode ? divideSteps(decodeThroughput, decodeConcurrency) : EMPTY_CURVE,
+    prefillPerUser: perUserPrefill ? divideSteps(prefillThroughput, prefillConcurrency) : EMPTY_CURVE,
+    tokensInFlight: wTif ? (icl ? tif : tifReq).build() : EMPTY_CURVE,
   };
+}
+
+/**
+ * Every time-weighted metric's statistics, its curves built a few at a time (one pass over the requests per
+ * group, each group's events dropped before the next is built), so the end of a long run holds one group's events
+ * rather than all of them at once: the decode group (chunk-level events, two per gap) is the largest.
+ * `requests` gives the requests afresh for each pass; `window` (run-clock ms) defaults to the first request's start
+ * to the last request's end. Exactly the statistics of {@linkcode sweepMetricStats} over {@linkcode sweepCurves}.
+ */
+export function sweepStatsByGroup(
+  requests: () => Iterable<SweepRequest>,
+  window?: { readonly start: number; readonly end: number },
+): Map<string, SweepStats> {
+  let anyIcl = false;
+  for (const r of requests()) {
+    if (r.icl.length > 0) {
+      anyIcl = true;
+      break;
+    }
+  }
+  const a = buildCurves(requests(), new Set<CurveName>(["concurrency", "totalThroughput"]), anyIcl);
+  const t = a.concurrency.times;
+  const ws = window?.start ?? t[0];
+  const we = window?.end ?? t[t.length - 1];
+  const out = new Map<string, SweepStats>();
+  const add = (curves: SweepCurves, tags: readonly string[]) => {
+    const stats = sweepMetricStats(curves, ws, we, new Set(tags));
+    for (const tag of tags) out.set(tag, stats.get(tag)!);
+  };
+  add(a, ["effective_concurrency", "effective_total_throughput", "active_total_throughput"]);
+  add(buildCurves(requests(), new Set<CurveName>(["decodeConcurrency", "decodeThroughput", "decodePerUser"]), anyIcl), [
+    "effective_decode_throughput",
+    "effective_decode_concurrency",
+    "effective_decode_throughput_per_user",
+    "active_decode_throughput",
+    "active_decode_throughput_per_user",
+  ]);
+  add(
+    buildCurves(requests(), new Set<CurveName>(["prefillConcurrency", "prefillThroughput", "prefillPerUser"]), anyIcl),
+    [
+      "effective_prefill_throughput",
+      "effective_prefill_concurrency",
+      "effective_prefill_throughput_per_user",
+      "active_prefill_throughput",
+      "active_prefill_throughput_per_user",
+    ],
+  );
+  add(buildCurves(requests(), new Set<CurveName>(["tokensInFlight"]), anyIcl), ["tokens_in_flight"]);
+  // In AIPerf's order.
+  return new Map(SWEEP_METRIC_SPECS.map((spec) => [spec.tag, out.get(spec.tag)!]));
 }
 
 /** The largest double below `x` (a chunk stamped at or after its request's end is counted just before it). */
@@ -178,8 +272,13 @@ function prevFloat(x: number): number {
   return buf[0];
 }
 
-/** Each metric's statistics over `[ws, we]` (ms on the run clock), scaled to its display unit. */
-export function sweepMetricStats(curves: SweepCurves, ws: number, we: number): Map<string, SweepStats> {
+/** Each metric's statistics over `[ws, we]` (ms on the run clock), scaled to its display unit; only `only`'s when given. */
+export function sweepMetricStats(
+  curves: SweepCurves,
+  ws: number,
+  we: number,
+  only?: ReadonlySet<string>,
+): Map<string, SweepStats> {
   const perSec = (s: SweepStats): SweepStats => ({
     avg: s.avg * 1000,
     min: s.min * 1000,
@@ -193,22 +292,23 @@ export function sweepMetricStats(curves: SweepCurves, ws: number, we: number): M
   const c = curves;
   const tw = (f: StepFunction) => timeWeightedStats(f, ws, we);
   const act = (f: StepFunction, mask: StepFunction) => perSec(activeWeightedStats(f, mask, ws, we));
-  return new Map([
-    ["effective_concurrency", tw(c.concurrency)],
-    ["effective_decode_throughput", perSec(tw(c.decodeThroughput))],
-    ["effective_prefill_throughput", perSec(tw(c.prefillThroughput))],
-    ["effective_decode_concurrency", tw(c.decodeConcurrency)],
-    ["effective_prefill_concurrency", tw(c.prefillConcurrency)],
-    ["effective_total_throughput", perSec(tw(c.totalThroughput))],
-    ["effective_decode_throughput_per_user", perSec(tw(c.decodePerUser))],
-    ["effective_prefill_throughput_per_user", perSec(tw(c.prefillPerUser))],
-    ["tokens_in_flight", tw(c.tokensInFlight)],
-    ["active_decode_throughput", act(c.decodeThroughput, c.decodeConcurrency)],
-    ["active_prefill_throughput", act(c.prefillThroughput, c.prefillConcurrency)],
-    ["active_decode_throughput_per_user", act(c.decodePerUser, c.decodeConcurrency)],
-    ["active_prefill_throughput_per_user", act(c.prefillPerUser, c.prefillConcurrency)],
-    ["active_total_throughput", act(c.totalThroughput, c.concurrency)],
-  ]);
+  const all: [string, () => SweepStats][] = [
+    ["effective_concurrency", () => tw(c.concurrency)],
+    ["effective_decode_throughput", () => perSec(tw(c.decodeThroughput))],
+    ["effective_prefill_throughput", () => perSec(tw(c.prefillThroughput))],
+    ["effective_decode_concurrency", () => tw(c.decodeConcurrency)],
+    ["effective_prefill_concurrency", () => tw(c.prefillConcurrency)],
+    ["effective_total_throughput", () => perSec(tw(c.totalThroughput))],
+    ["effective_decode_throughput_per_user", () => perSec(tw(c.decodePerUser))],
+    ["effective_prefill_throughput_per_user", () => perSec(tw(c.prefillPerUser))],
+    ["tokens_in_flight", () => tw(c.tokensInFlight)],
+    ["active_decode_throughput", () => act(c.decodeThroughput, c.decodeConcurrency)],
+    ["active_prefill_throughput", () => act(c.prefillThroughput, c.prefillConcurrency)],
+    ["active_decode_throughput_per_user", () => act(c.decodePerUser, c.decodeConcurrency)],
+    ["active_prefill_throughput_per_user", () => act(c.prefillPerUser, c.prefillConcurrency)],
+    ["active_total_throughput", () => act(c.totalThroughput, c.concurrency)],
+  ];
+  return new Map(all.filter(([tag]) => only === undefined || only.has(tag)).map(([tag, stats]) => [tag, stats()]));
 }
 
 /**

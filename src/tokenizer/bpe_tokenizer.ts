@@ -17,6 +17,7 @@
  */
 import type { PieceEncoding, Tokenizer } from "./tokenizer.ts";
 import { BPE_HASH_PRIME, BPE_HASH_SEED, type BpeRanks, finishHash, hashBytes, NO_RANK } from "./bpe_ranks.ts";
+import { LONG_PIECE_WINDOW, LongPieceMerger } from "./long_piece.ts";
 
 /** Default for {@linkcode BpeTokenizerOptions.heapMergeThreshold}. */
 export const HEAP_MERGE_THRESHOLD = 128;
@@ -36,6 +37,11 @@ export interface BpeTokenizerOptions {
   readonly memoMaxPieceLength?: number;
   /** Pieces longer than this many bytes are merged with a heap instead of a linear scan. @default 128 */
   readonly heapMergeThreshold?: number;
+  /**
+   * Pieces longer than twice this many bytes are merged in windows of this size (long_piece.ts; the same result).
+   * 0 merges every piece whole. @default LONG_PIECE_WINDOW
+   */
+  readonly longPieceWindow?: number;
 }
 
 type MemoEntry = readonly number[];
@@ -60,6 +66,8 @@ export class BpeTokenizer implements Tokenizer {
   #pieceIds: number[] = [];
   /** Hash of the bytes last written by {@linkcode #utf8} (computed while writing them). */
   #hash = 0;
+  /** Long pieces are merged in windows (long_piece.ts); undefined when disabled. */
+  readonly #longPieces: LongPieceMerger | undefined;
 
   constructor(options: BpeTokenizerOptions) {
     this.name = options.name;
@@ -69,6 +77,13 @@ export class BpeTokenizer implements Tokenizer {
     this.#memoSize = options.memoSize ?? 50_000;
     this.#memoMaxPieceLength = options.memoMaxPieceLength ?? 256;
     this.#heapMergeThreshold = options.heapMergeThreshold ?? HEAP_MERGE_THRESHOLD;
+    const window = options.longPieceWindow ?? LONG_PIECE_WINDOW;
+    this.#longPieces = window > 0
+      ? new LongPieceMerger(
+        { mergeRange: (start, end, ranks, ends) => this.#heapMerge(start, end, ranks, ends) },
+        window,
+      )
+      : undefined;
     this.encodeWithPieceStarts = boundarySafe(options.pattern)
       ? (text) => this.#encodeWithPieceStarts(text)
       : undefined;
@@ -131,6 +146,11 @@ export class BpeTokenizer implements Tokenizer {
       }
     }
     return this.#decoder.decode(bytes);
+  }
+
+  /** Long pieces merged in windows, and handed back to be merged whole (for tests and benchmarks). */
+  get longPieces(): { readonly windowed: number; readonly handedBack: number } {
+    return { windowed: this.#longPieces?.windowed ?? 0, handedBack: this.#longPieces?.handedBack ?? 0 };
   }
 
   /** Number of memoized pieces (for tests and benchmarks). */
@@ -213,6 +233,7 @@ export class BpeTokenizer implements Tokenizer {
     }
     this.#endedOnPiece = contiguous && pos === length;
     this.#droppedAny = dropped;
+    if (this.#scratch.length > BIG_PIECE_BYTES) this.#scratch = new Uint8Array(1024);
     return count;
   }
 
@@ -221,8 +242,13 @@ export class BpeTokenizer implements Tokenizer {
    * ASCII is written and hashed in one pass; anything else goes through `encodeInto`.
    */
   #utf8(text: string, start: number, end: number): number {
-    const need = (end - start) * 3;
-    if (need > this.#scratch.length) this.#scratch = new Uint8Array(Math.max(need, this.#scratch.length * 2));
+    let need = (end - start) * 3;
+    // A huge piece gets a buffer of its exact size (not three bytes per character), given back after it.
+    if (need > BIG_PIECE_BYTES) need = utf8Length(text, start, end);
+    else if (this.#scratch.length > BIG_PIECE_BYTES) this.#scratch = new Uint8Array(1024);
+    if (need > this.#scratch.length) {
+      this.#scratch = new Uint8Array(need > BIG_PIECE_BYTES ? need : Math.max(need, this.#scratch.length * 2));
+    }
     const scratch = this.#scratch;
     let n = 0;
     let h = BPE_HASH_SEED;
@@ -242,8 +268,11 @@ export class BpeTokenizer implements Tokenizer {
 
   /** Byte-pair merge of the scratch bytes `[0, n)`; appends the resulting ranks to `out`. */
   #merge(n: number, out: number[]): void {
+    const long = this.#longPieces;
+    if (long !== undefined && n > long.minBytes && long.merge(this.#scratch, n, (rank) => out.push(rank))) return;
     if (n > this.#heapMergeThreshold) {
-      this.#heapMerge(n, out);
+      const ends: number[] = [];
+      this.#heapMerge(0, n, out, ends);
       return;
     }
     const bytes = this.#scratch;
@@ -279,11 +308,15 @@ export class BpeTokenizer implements Tokenizer {
     for (let k = 0; k < m; k++) out.push(this.#partRank(parts[k], parts[k + 1]));
   }
 
-  /** The same merge order as {@linkcode #merge}, driven by a min-heap keyed by (rank, start). */
-  #heapMerge(n: number, out: number[]): void {
+  /**
+   * The same merge order as {@linkcode #merge}, driven by a min-heap keyed by (rank, start), over the scratch bytes
+   * `[start, end)` alone: appends each part's rank to `ranks` and its end (absolute) to `ends`.
+   */
+  #heapMerge(start: number, end: number, ranks: number[], ends: number[]): void {
     const bytes = this.#scratch;
-    const ranks = this.#ranks;
-    // Parts are named by their start byte; next[k] = start of the following part (n at the end).
+    const table = this.#ranks;
+    const n = end - start;
+    // Parts are named by their start byte (relative); next[k] = start of the following part (n at the end).
     const next = new Int32Array(n);
     const prev = new Int32Array(n);
     const alive = new Uint8Array(n);
@@ -295,7 +328,7 @@ export class BpeTokenizer implements Tokenizer {
     }
     const heap = new MergeHeap(n);
     for (let k = 0; k < n - 1; k++) {
-      const r = ranks.rankOf(bytes, k, k + 2);
+      const r = table.rankOf(bytes, start + k, start + k + 2);
       if (r !== NO_RANK) heap.push(r, k, 0);
     }
     while (heap.size > 0) {
@@ -310,17 +343,20 @@ export class BpeTokenizer implements Tokenizer {
       if (after < n) prev[after] = k;
       version[k]++;
       if (after < n) {
-        const r = ranks.rankOf(bytes, k, next[after]);
+        const r = table.rankOf(bytes, start + k, start + next[after]);
         if (r !== NO_RANK) heap.push(r, k, version[k]);
       }
       const p = prev[k];
       if (p >= 0) {
         version[p]++;
-        const r = ranks.rankOf(bytes, p, after);
+        const r = table.rankOf(bytes, start + p, start + after);
         if (r !== NO_RANK) heap.push(r, p, version[p]);
       }
     }
-    for (let k = 0; k < n; k = next[k]) out.push(this.#partRank(k, next[k]));
+    for (let k = 0; k < n; k = next[k]) {
+      ranks.push(this.#partRank(start + k, start + next[k]));
+      ends.push(start + next[k]);
+    }
   }
 
   #partRank(start: number, end: number): number {
@@ -333,6 +369,27 @@ export class BpeTokenizer implements Tokenizer {
     }
     return r;
   }
+}
+
+/** Pieces whose UTF-8 scratch buffer is sized exactly and given back afterwards, bytes. */
+const BIG_PIECE_BYTES = 1 << 20;
+
+/** Bytes of `text[start, end)` in UTF-8 (a lone surrogate takes three, as `TextEncoder` writes U+FFFD). */
+export function utf8Length(text: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n++;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < end) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 4;
+        i++;
+      } else n += 3;
+    } else n += 3;
+  }
+  return n;
 }
 
 /** Binary min-heap of merge candidates ordered by (rank, start), in typed arrays. */

@@ -19,11 +19,14 @@
  * bytes spell and the merges filed under it, remembered in a small direct-mapped cache.
  */
 import { BpeRanks, hashBytes, NO_RANK } from "./bpe_ranks.ts";
-import { BLANK_PIECE, boundarySafe, markPieceBoundaries, MergeHeap } from "./bpe_tokenizer.ts";
+import { BLANK_PIECE, boundarySafe, markPieceBoundaries, MergeHeap, utf8Length } from "./bpe_tokenizer.ts";
+import { LongPieceMerger } from "./long_piece.ts";
 import type { AddedTokenSpec } from "./hf_bpe_spec.ts";
 import { type HfBpeTables, pairSlot } from "./hf_bpe_tables.ts";
 import type { PieceEncoding, SharedTokenizer, Tokenizer } from "./tokenizer.ts";
 
+/** Pieces whose UTF-8 scratch buffer is sized exactly (and replaced by a small one for the next piece), bytes. */
+const BIG_PIECE_BYTES = 1 << 20;
 /** Pieces longer than this many bytes are merged with a heap instead of a linear scan. */
 const HEAP_MERGE_THRESHOLD = 128;
 const MEMO_SIZE = 50_000;
@@ -122,6 +125,15 @@ export class HfBpeTokenizer implements Tokenizer {
   #pairRanks = new Int32Array(256);
   #pairMerged = new Int32Array(256);
   #pieceIds: number[] = [];
+  /** Long pieces are merged in windows (long_piece.ts). */
+  readonly #longPieces = new LongPieceMerger({
+    mergeRange: (start, end, parts, ends) => this.#heapMerge(start, end, parts, ends),
+  });
+
+  /** Long pieces merged in windows, and handed back to be merged whole (for tests and benchmarks). */
+  get longPieces(): { readonly windowed: number; readonly handedBack: number } {
+    return { windowed: this.#longPieces.windowed, handedBack: this.#longPieces.handedBack };
+  }
 
   readonly #tables: HfBpeTables;
   readonly #persist: (() => Promise<void>) | undefined;
@@ -365,8 +377,13 @@ export class HfBpeTokenizer implements Tokenizer {
   }
 
   #encodePiece(text: string, start: number, end: number, out: number[]): void {
-    const need = (end - start) * 3;
-    if (need > this.#scratch.length) this.#scratch = new Uint8Array(Math.max(need, this.#scratch.length * 2));
+    let need = (end - start) * 3;
+    // A huge piece gets a buffer of its exact size (not three bytes per character), given back after it.
+    if (need > BIG_PIECE_BYTES) need = utf8Length(text, start, end);
+    else if (this.#scratch.length > BIG_PIECE_BYTES) this.#scratch = new Uint8Array(1024);
+    if (need > this.#scratch.length) {
+      this.#scratch = new Uint8Array(need > BIG_PIECE_BYTES ? need : Math.max(need, this.#scratch.length * 2));
+    }
     const bytes = this.#scratch;
     const n = this.#encoder.encodeInto(text.substring(start, end), bytes).written;
     const outIds = this.#outIds;
@@ -377,8 +394,12 @@ export class HfBpeTokenizer implements Tokenizer {
         return;
       }
     }
-    if (n > HEAP_MERGE_THRESHOLD) this.#heapMerge(n, out);
-    else this.#linearMerge(n, out);
+    if (n > this.#longPieces.minBytes && this.#longPieces.merge(bytes, n, (sym) => this.#emit(sym, out))) return;
+    if (n > HEAP_MERGE_THRESHOLD) {
+      const parts: number[] = [];
+      this.#heapMerge(0, n, parts, []);
+      for (const sym of parts) this.#emit(sym, out);
+    } else this.#linearMerge(n, out);
   }
 
   /** Rank of the merge of (left, right), or -1 when there is none; sets {@linkcode #merged} to its result. */
@@ -487,16 +508,20 @@ export class HfBpeTokenizer implements Tokenizer {
     for (let k = 0; k < m; k++) this.#emit(syms[k], out);
   }
 
-  /** The same merge order as {@linkcode #linearMerge}, driven by a min-heap keyed by (rank, start). */
-  #heapMerge(n: number, out: number[]): void {
+  /**
+   * The same merge order as {@linkcode #linearMerge}, driven by a min-heap keyed by (rank, start), over the scratch
+   * bytes `[start, end)` alone: appends each part's symbol to `parts` and its end (absolute) to `ends`.
+   */
+  #heapMerge(start: number, end: number, parts: number[], ends: number[]): void {
     const bytes = this.#scratch;
+    const n = end - start;
     const syms = new Int32Array(n);
     const next = new Int32Array(n);
     const prev = new Int32Array(n);
     const alive = new Uint8Array(n);
     const version = new Int32Array(n);
     for (let k = 0; k < n; k++) {
-      syms[k] = this.#byteSymbols[bytes[k]];
+      syms[k] = this.#byteSymbols[bytes[start + k]];
       next[k] = k + 1;
       prev[k] = k - 1;
       alive[k] = 1;
@@ -529,7 +554,10 @@ export class HfBpeTokenizer implements Tokenizer {
         if (r >= 0) heap.push(r, p, version[p]);
       }
     }
-    for (let k = 0; k < n; k = next[k]) this.#emit(syms[k], out);
+    for (let k = 0; k < n; k = next[k]) {
+      parts.push(syms[k]);
+      ends.push(start + next[k]);
+    }
   }
 }
 

@@ -194,3 +194,62 @@ Deno.test("per-record line carries the server's own timing in metadata, snake ca
   });
   assert.ok(!lines()[0].includes("server_timing"), "absent when the server reported none");
 });
+
+/** `JSON.rawJSON` (V8 has it; the TypeScript library does not declare it yet). */
+const rawJSON = (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON;
+
+/** `text` as `JSON.stringify` writes the value it parses to (integers beyond 2^53 kept as their digits). */
+function canonical(text: string): string {
+  const parsed = JSON.parse(
+    text,
+    (_key, value, ctx?: { source?: string }) =>
+      typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value) && ctx?.source
+        ? rawJSON(ctx.source)
+        : value,
+  );
+  return JSON.stringify(parsed);
+}
+
+Deno.test("per-record lines are exactly JSON.stringify's text, escapes and non-ASCII included, as UTF-8 bytes", async () => {
+  const odd = makeRecord({
+    sessionNum: 3,
+    xRequestId: 'quote " backslash \\ tab \t nul \u0000 del \u007f',
+    xCorrelationId: "é ü 中文 🚀 lone \ud800 end",
+    conversationId: "conv",
+    workerId: "worker_\n1",
+    creditIssuedAt: 1.25,
+    startAt: 1.5,
+    scheduledAt: 1.125,
+    responseTimes: [2, 2.5, 3.0000001],
+    endAt: 3.25,
+    outputTokens: 3,
+    isl: 7,
+    serverTiming: { source: "llama.cpp", prefillMs: 0.1 + 0.2, decodeTokens: 3 },
+    error: { code: 500, type: 'Server "boom"', message: "naïve \u2028 line" },
+    cancelled: false,
+  });
+  const acc = new MetricAccumulator(metrics);
+  const f = new RecordLineFormatter({ metrics, timeOriginMs: ORIGIN + 0.5, withWarmup: true });
+  const records = [ok, failed, odd, { ...ok, phase: "warmup" as const }];
+  for (const r of records) {
+    const values = acc.measure(r);
+    const text = f.format(r, values);
+    assert.equal(text, canonical(text));
+    assert.deepEqual(f.formatInto(r, values).bytes(), new TextEncoder().encode(text));
+  }
+  // a list metric with a value that JSON cannot carry prints null, as JSON.stringify does
+  const listed = f.format(ok, { inter_chunk_latency: [1.5, NaN, 2], request_latency: Infinity });
+  assert.match(listed, /"inter_chunk_latency":\{"value":\[1\.5,null,2\],"unit":"ms"\}/);
+  assert.match(listed, /"request_latency":\{"value":null,"unit":"ms"\}/);
+  // the writer puts the same bytes in the file
+  const path = await Deno.makeTempFile();
+  try {
+    const w = await JsonlWriter.open(path, { metrics, timeOriginMs: ORIGIN + 0.5, withWarmup: true });
+    for (const r of records) w.write(r, acc.measure(r));
+    await w.close();
+    const expected = records.map((r) => f.format(r, acc.measure(r)) + "\n").join("");
+    assert.equal(await Deno.readTextFile(path), expected);
+  } finally {
+    await Deno.remove(path);
+  }
+});

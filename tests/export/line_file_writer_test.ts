@@ -2,12 +2,18 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { LineFileWriter } from "../../src/export/line_file_writer.ts";
 
-async function roundTrip(lines: string[], flushEveryLines: number): Promise<string> {
+async function roundTrip(lines: string[], flushEveryLines: number, asBytes = false): Promise<string> {
   const dir = await Deno.makeTempDir();
   try {
     const path = join(dir, "out.jsonl");
     const writer = await LineFileWriter.open(path, { flushEveryLines });
-    for (const line of lines) writer.writeLine(line);
+    const encoder = new TextEncoder();
+    for (const [i, line] of lines.entries()) {
+      if (asBytes) writer.writeBytes(encoder.encode(line));
+      else writer.writeLine(line);
+      // let batches complete now and then, so written chunks are filled again
+      if (i % 997 === 0) await writer.flush();
+    }
     await writer.close();
     assert.equal(writer.linesWritten, lines.length);
     return await Deno.readTextFile(path);
@@ -22,6 +28,8 @@ Deno.test("line writer keeps every byte across chunk boundaries, multibyte text 
   lines.splice(1500, 0, "x".repeat(200_000), "é".repeat(70_000), "");
   assert.equal(await roundTrip(lines, 700), lines.join("\n") + "\n");
   assert.equal(await roundTrip(lines, 1), lines.join("\n") + "\n");
+  assert.equal(await roundTrip(lines, 700, true), lines.join("\n") + "\n");
+  assert.equal(await roundTrip(lines, 1, true), lines.join("\n") + "\n");
 });
 
 Deno.test("line writer with nothing written leaves an empty file", async () => {

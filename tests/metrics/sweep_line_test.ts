@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { EventList, timeWeightedStats } from "../../src/metrics/sweep_line.ts";
-import { sweepCurves, sweepMetricStats, type SweepRequest } from "../../src/metrics/sweep_line_metrics.ts";
+import {
+  SWEEP_METRIC_SPECS,
+  sweepCurves,
+  sweepMetricStats,
+  type SweepRequest,
+  sweepStatsByGroup,
+} from "../../src/metrics/sweep_line_metrics.ts";
 import { errorAdjustedStats } from "../../src/metrics/error_adjusted.ts";
 
 function close(actual: number, expected: number, what: string, tol = 1e-9): void {
@@ -151,4 +157,51 @@ Deno.test("error-adjusted statistics: failures are +inf, percentiles are numpy's
     [ten.p1, ten.p5, ten.p10, ten.p25, ten.p50, ten.p75, ten.p90, ten.p95, ten.p99],
     [0, 0, 1, 2, 4, 7, 8, Infinity, Infinity],
   );
+});
+
+Deno.test("sweep line: built a group of curves at a time, every statistic is bit for bit the one-pass result", async () => {
+  const fixture = JSON.parse(
+    await Deno.readTextFile(new URL("../fixtures/aiperf_0_13/sweep_line_cases.json", import.meta.url)),
+  ) as { cases: { window: [number, number]; requests: FixtureRequest[] }[] };
+  const sets = fixture.cases.map((c) => ({
+    window: { start: c.window[0], end: c.window[1] } as { start: number; end: number } | undefined,
+    requests: c.requests.map((r) => ({
+      start: r.start,
+      end: r.end,
+      gen: r.gen ?? NaN,
+      isl: r.isl ?? NaN,
+      osl: r.osl ?? NaN,
+      icl: r.icl,
+    })),
+  }));
+  // seeded streams, with and without gaps, some failed, over no given window
+  let x = 17;
+  const rnd = () => (x = (x * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  for (const chunked of [true, false]) {
+    const requests = Array.from({ length: 400 }, (_, i) => {
+      const start = i * 3.7 + rnd() * 5;
+      const gen = rnd() < 0.05 ? NaN : start + 5 + rnd() * 40;
+      const gaps = chunked && !Number.isNaN(gen)
+        ? Array.from({ length: 1 + Math.floor(rnd() * 20) }, () => rnd() < 0.1 ? 0 : rnd() * 4)
+        : [];
+      const end = (Number.isNaN(gen) ? start + 3 : gen) + gaps.reduce((a, b) => a + b, 0) + rnd();
+      return {
+        start,
+        gen,
+        end,
+        isl: 100 + Math.floor(rnd() * 900),
+        osl: Number.isNaN(gen) ? NaN : gaps.length + 1,
+        icl: gaps,
+      };
+    });
+    sets.push({ window: undefined, requests });
+  }
+  for (const { window, requests } of sets) {
+    const curves = sweepCurves(requests);
+    const t = curves.concurrency.times;
+    const want = sweepMetricStats(curves, window?.start ?? t[0], window?.end ?? t[t.length - 1]);
+    const got = sweepStatsByGroup(() => requests, window);
+    assert.deepEqual([...got.keys()], SWEEP_METRIC_SPECS.map((s) => s.tag));
+    for (const [tag, stats] of want) assert.deepEqual(got.get(tag), stats, tag);
+  }
 });

@@ -230,3 +230,16 @@ Deno.test("RecordProcessor renders a late-built prompt's messages with the chat 
   await p.drain();
   assert.equal(got[0].isl, 8); // 4 words + 3 role tags + the generation prompt
 });
+
+Deno.test("RecordProcessor keeps no record once it is handed on (a run's memory does not grow with its length)", async () => {
+  const probe = new URL("./record_retention_probe.ts", import.meta.url).pathname;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--v8-flags=--expose-gc", probe],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+  const { handedOn, alive } = JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n")[0]);
+  assert.equal(handedOn, 2000);
+  assert.ok(alive <= 10, `${alive} of ${handedOn} handed-on records still reachable`);
+});

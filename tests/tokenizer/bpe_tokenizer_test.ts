@@ -6,7 +6,7 @@ import { Tiktoken } from "js-tiktoken/lite";
 import o200k from "js-tiktoken/ranks/o200k_base";
 import { loadBuiltinTokenizer } from "../../src/tokenizer/builtin_tokenizer.ts";
 import { BpeRanks } from "../../src/tokenizer/bpe_ranks.ts";
-import { BpeTokenizer, HEAP_MERGE_THRESHOLD } from "../../src/tokenizer/bpe_tokenizer.ts";
+import { BpeTokenizer, HEAP_MERGE_THRESHOLD, utf8Length } from "../../src/tokenizer/bpe_tokenizer.ts";
 import { SeededRandom } from "../../src/base/seeded_random.ts";
 import { DEFAULT_CORPUS } from "../../src/dataset/default_corpus.ts";
 
@@ -314,4 +314,74 @@ Deno.test("piece boundaries are withheld for a text with characters the pattern 
   assert.deepEqual(enc.ids, t.encode("aa-bb"));
   assert.deepEqual([...enc.boundary], new Array(enc.ids.length + 1).fill(0));
   assert.equal(t.encodeWithPieceStarts!("aabb").boundary[0], 1);
+});
+
+Deno.test("BpeTokenizer merges long pieces in windows with exactly the ids of merging them whole", () => {
+  const ranks = BpeRanks.parse(o200k.bpe_ranks);
+  const whole = new BpeTokenizer({ name: "whole", ranks, pattern: o200k.pat_str, memoSize: 0, longPieceWindow: 0 });
+  const windowed = [24, 64, 300].map((w) =>
+    new BpeTokenizer({ name: `window ${w}`, ranks, pattern: o200k.pat_str, memoSize: 0, longPieceWindow: w })
+  );
+  const rng = new SeededRandom(3405);
+  const texts: string[] = [];
+  for (const unit of ["a", " ", "\n", ".", "ab", "aab", "中", "€", "😀", "\u0301", "ーー", "=-", "0"]) {
+    texts.push(unit.repeat(700 + rng.int(500)));
+  }
+  const alphabets = [
+    "ab",
+    "abc",
+    "aeiou",
+    "abcdefghijklmnopqrstuvwxyz",
+    "aAbB",
+    "日本語中文字",
+    "가나다라",
+    "éèàçñ",
+    "a\u0301e\u0300",
+  ];
+  for (const alphabet of alphabets) {
+    const chars = [...alphabet];
+    for (let trial = 0; trial < 4; trial++) {
+      let text = "";
+      const length = 400 + rng.int(1200);
+      for (let i = 0; i < length; i++) text += chars[rng.int(chars.length)];
+      texts.push(text, " " + text, text.toUpperCase());
+    }
+  }
+  // runs broken now and then by another letter
+  for (let trial = 0; trial < 6; trial++) {
+    let text = "";
+    for (let i = 0; i < 1500; i++) text += rng.next() < 0.01 ? "bcdxyz"[rng.int(6)] : "a";
+    texts.push(text);
+  }
+  for (const text of texts) {
+    const want = whole.encode(text);
+    for (const t of windowed) {
+      assert.deepEqual(t.encode(text), want, `${t.name}: ${JSON.stringify(text.slice(0, 40))}…`);
+    }
+  }
+  // small windows hand a piece back (to be merged whole) when its tokens are nearly as long as a window
+  for (const t of windowed) {
+    assert.ok(t.longPieces.windowed > texts.length / 2, `${t.name}: ${JSON.stringify(t.longPieces)}`);
+  }
+  // at the default window every long piece goes through windows
+  const byDefault = new BpeTokenizer({ name: "default", ranks, pattern: o200k.pat_str, memoSize: 0 });
+  const long = ["a", " ", "\n", ".", "-", "*", "ab", "中", "😀", "\u0301", "_"].map((unit) => unit.repeat(12_000));
+  let random = "";
+  for (let i = 0; i < 20_000; i++) random += "日本語中文字가나다라"[rng.int(10)];
+  long.push(random);
+  for (const text of long) {
+    assert.deepEqual(byDefault.encode(text), whole.encode(text), JSON.stringify(text.slice(0, 9)));
+  }
+  assert.deepEqual(byDefault.longPieces, { windowed: long.length, handedBack: 0 });
+  // and against tiktoken itself for a few (its merge is quadratic in a piece's length)
+  for (const text of ["a".repeat(1000), " ".repeat(900), "ab".repeat(400), "中".repeat(300)]) {
+    assert.deepEqual(windowed[1].encode(text), expected(text));
+  }
+});
+
+Deno.test("utf8Length counts UTF-8 bytes as TextEncoder writes them, lone surrogates included", () => {
+  for (const text of ["", "abc", "é", "中文", "😀", "a\ud800b", "\udc00", "x\ud83d", "\ud83d\ude00\ud83d"]) {
+    assert.equal(utf8Length(text, 0, text.length), new TextEncoder().encode(text).length, JSON.stringify(text));
+  }
+  assert.equal(utf8Length("ab😀cd", 1, 4), new TextEncoder().encode("b😀").length);
 });

@@ -231,3 +231,21 @@ Deno.test("tokenizer.json shapes outside byte-level BPE run on @huggingface/toke
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("HfBpeTokenizer merges long pieces in windows with @huggingface/tokenizers' ids", async () => {
+  let random = "";
+  for (let i = 0, x = 7; i < 12_000; i++) random += "helotsaé"[(x = (x * 1103515245 + 12345) & 0x7fffffff) % 8];
+  const texts = ["hello".repeat(3000), "a".repeat(10_000), " ".repeat(10_000), "é".repeat(6000), random, " " + random];
+  for (const dir of [FIXTURE_DIR, TINY_BPE_DIR]) {
+    const fast = await loadHfTokenizer(dir, { cacheDir: null });
+    const quick = await loadHfTokenizer(dir, { cacheDir: null, quickStart: true });
+    const library = await loadHfTokenizer(dir, { forceLibrary: true });
+    for (const text of texts) {
+      const expected = library.encode(text);
+      assert.deepEqual(fast.encode(text), expected, `${dir}: ${JSON.stringify(text.slice(0, 12))}…`);
+      assert.deepEqual(quick.encode(text), expected, `${dir} (chained merges): ${JSON.stringify(text.slice(0, 12))}…`);
+    }
+    assert.equal((fast as HfBpeTokenizer).longPieces.handedBack, 0);
+    assert.ok((fast as HfBpeTokenizer).longPieces.windowed >= 4, JSON.stringify((fast as HfBpeTokenizer).longPieces));
+  }
+});

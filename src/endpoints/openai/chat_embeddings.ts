@@ -7,7 +7,12 @@
 import type { Turn } from "../../dataset/conversation.ts";
 import type { BuildContext, EndpointAdapter } from "../endpoint_adapter.ts";
 import { CHAT_ADAPTER } from "./chat.ts";
-import { EMBEDDINGS_SAMPLES, readEmbeddings, readEmbeddingsEvent } from "./embeddings_fields.ts";
+import {
+  EMBEDDINGS_SAMPLES,
+  embeddingsBodyForParse,
+  readEmbeddings,
+  readEmbeddingsEvent,
+} from "./embeddings_fields.ts";
 import { openAiHeaders } from "./openai_fields.ts";
 import { EMBEDDINGS_ADAPTER } from "./embeddings.ts";
 
@@ -23,6 +28,7 @@ export const CHAT_EMBEDDINGS_ADAPTER: EndpointAdapter = {
   },
   parseEvent: readEmbeddingsEvent,
   parseBody: readEmbeddings,
+  bodyForParse: embeddingsBodyForParse,
   inputText: (turn, ctx) => CHAT_ADAPTER.inputText(turn, ctx),
   chatMessages: (turn, ctx) => CHAT_ADAPTER.chatMessages!(turn, ctx),
   sampleResponses: EMBEDDINGS_SAMPLES,

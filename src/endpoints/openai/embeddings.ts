@@ -6,7 +6,13 @@
  */
 import type { Turn } from "../../dataset/conversation.ts";
 import type { BuildContext, EndpointAdapter } from "../endpoint_adapter.ts";
-import { EMBEDDINGS_SAMPLES, joinedInputs, readEmbeddings, readEmbeddingsEvent } from "./embeddings_fields.ts";
+import {
+  EMBEDDINGS_SAMPLES,
+  embeddingsBodyForParse,
+  joinedInputs,
+  readEmbeddings,
+  readEmbeddingsEvent,
+} from "./embeddings_fields.ts";
 import { type JsonObject, mergeExtras, openAiHeaders } from "./openai_fields.ts";
 
 export const EMBEDDINGS_ADAPTER: EndpointAdapter = {
@@ -31,6 +37,7 @@ export const EMBEDDINGS_ADAPTER: EndpointAdapter = {
   },
   parseEvent: readEmbeddingsEvent,
   parseBody: readEmbeddings,
+  bodyForParse: embeddingsBodyForParse,
   inputText: (turn: Turn) => joinedInputs(turn.texts),
   sampleResponses: EMBEDDINGS_SAMPLES,
 };

@@ -45,3 +45,48 @@ export const EMBEDDINGS_SAMPLES = { stream: `data: ${SAMPLE}\n\n`, body: SAMPLE 
 export function joinedInputs(texts: readonly string[]): string {
   return texts.join("\n");
 }
+
+/**
+ * `text` with the numbers of every `"embedding": [ … ]` array left out (`[]`), for `parseBody` to check the answer's
+ * shape without converting hundreds of floats per request (the largest cost per embeddings request on the engine
+ * thread; docs/performance.md). Each array is checked against JSON's number grammar as it
+ * is skipped; a malformed one leaves the text whole, so `JSON.parse` still raises the error it would have.
+ */
+export function embeddingsBodyForParse(text: string): string {
+  let out = "";
+  let last = 0;
+  for (let at = text.indexOf(EMBEDDING_KEY); at >= 0; at = text.indexOf(EMBEDDING_KEY, at + 1)) {
+    let i = at + EMBEDDING_KEY.length;
+    while (isSpace(text.charCodeAt(i))) i++;
+    if (text.charCodeAt(i) !== 0x3a) continue; // ':' after the key
+    i++;
+    while (isSpace(text.charCodeAt(i))) i++;
+    if (text.charCodeAt(i) !== 0x5b) continue; // not an array (base64 vectors are strings)
+    const end = numberArrayEnd(text, i);
+    if (end < 0) return text;
+    out += text.slice(last, i + 1);
+    last = end; // the closing bracket stays
+    at = end;
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
+const EMBEDDING_KEY = '"embedding"';
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+const NUMBER = String.raw`-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?`;
+const WS = "[ \\t\\n\\r]*";
+/**
+ * An array of JSON numbers, matched where it opens (sticky): a regular expression runs as compiled code, several
+ * times faster than a loop over the characters.
+ */
+const NUMBER_ARRAY = new RegExp(`\\[${WS}(?:${NUMBER}${WS}(?:,${WS}${NUMBER}${WS})*)?\\]`, "y");
+
+/** Index of the `]` closing the array of JSON numbers that opens at `open`, or -1 when it is not one. */
+function numberArrayEnd(text: string, open: number): number {
+  NUMBER_ARRAY.lastIndex = open;
+  return NUMBER_ARRAY.test(text) ? NUMBER_ARRAY.lastIndex - 1 : -1;
+}

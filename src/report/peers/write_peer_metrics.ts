@@ -8,8 +8,9 @@ import { computePeerMetrics, peerConsoleTable, peerMetricsJson, type PeerMetrics
 import { readPeerRecords } from "./peer_records.ts";
 import { ReportError } from "../report_error.ts";
 
-/** The file written in the run directory. */
-export const PEER_METRICS_FILE = "peer_metrics.json";
+import { PEER_METRICS_FILE } from "./peer_metrics_file.ts";
+
+export { PEER_METRICS_FILE };
 
 export interface WritePeerMetricsOptions {
   /** Where to write the JSON. @default `<dir>/peer_metrics.json` */

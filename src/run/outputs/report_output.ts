@@ -1,5 +1,7 @@
-/** `report.html`: the run's self-contained report, drawn from the exports just written and the console text. */
-import { renderRunReport } from "../../report/run_report.ts";
+/**
+ * `report.html`: the run's self-contained report, drawn from the exports just written and the console text. The
+ * report's modules load when it is drawn, not with the profile command (start-up: section 4 of docs/performance.md).
+ */
 import { errorReason } from "../unwritten_file.ts";
 import type { Output } from "./output.ts";
 
@@ -20,6 +22,7 @@ export const REPORT_OUTPUT: Output = {
     const records = ctx.written.find((f) => f.role === "records_jsonl");
     let html: string;
     try {
+      const { renderRunReport } = await import("../../report/run_report.ts");
       ({ html } = await renderRunReport(ctx.paths.dir, {
         jsonPath: json.path,
         recordsPath: records?.path ?? null,
