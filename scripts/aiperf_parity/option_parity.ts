@@ -57,12 +57,22 @@ const NOTES: Readonly<Record<string, string>> = {
   "--request-rate-series": "same points file and 100 ms steps; arrivals keep their pattern by a change of time " +
     "instead of a rate reset every step",
   "--transport": "HTTP/1.1 on raw sockets (TLS for https), not aiohttp",
-  "--search-recipe": "prefill-ttft-curve and decode-itl-curve not built; the Bayesian-optimized recipes find the " +
-    "SLA boundary by the smooth-isotonic (or --search-style) search and answer its best feasible probe",
-  "--search-style": "bo and optuna not built; a probe is repeated only when its verdict is within noise (AIPerf: " +
-    "every monotonic probe until two verdicts agree)",
-  "--search-sla": "needs --search-recipe (the --search-space search is not built); enough alone for " +
-    "max-concurrency-under-sla",
+  "--search-recipe": "the Bayesian-optimized recipes find the SLA boundary by the smooth-isotonic (or " +
+    "--search-style) search and answer its best feasible probe",
+  "--search-style": "bo and optuna run infermeter's Gaussian-process search (no Optuna); a probe is repeated only " +
+    "when its verdict is within noise (AIPerf: every monotonic probe until two verdicts agree)",
+  "--search-sla": "enough alone for max-concurrency-under-sla",
+  "--search-space": "infermeter's own Gaussian-process search (constrained log EI, scrambled Halton start) instead " +
+    "of Optuna/BoTorch; paths limited to the load, duration and ISL/OSL options (the error lists them)",
+  "--search-planner": "bayesian and optuna run the same Gaussian-process search; monotonic_sla and smooth_isotonic " +
+    "need one concurrency dimension",
+  "--optuna-sampler": "gp and botorch are the Gaussian-process search; tpe runs it too, with a notice (no " +
+    "Tree-Parzen estimator)",
+  "--optuna-acquisition": "the single-objective ones are the log EI used; the multi-objective ones are refused",
+  "--optuna-terminator": "regret and emmr both stop when the model's UCB − LCB regret bound is within the noise",
+  "--search-initial-points": "a scrambled Halton sequence (AIPerf: Sobol through Optuna)",
+  "--search-sla-tier": "each tier's own bracket is probed (AIPerf also infers an order between tiers to skip probes)",
+  "--vary-seed-per-trial": "the first 53 bits of the same SHA-256 (AIPerf: 63 bits)",
   "--concurrency-steps": "also the step count of --search-style grid (AIPerf: always 8)",
   "--tokenizer-revision": "a snapshot of the local Hugging Face cache (a ref, a commit or its prefix); never " +
     "downloaded",

@@ -38,13 +38,13 @@ Deno.test("renderOptionParity names an unknown option, a no-effect one and a pen
     ...extra,
   });
   const text = renderOptionParity(
-    [option("--no-such-flag"), option("--zmq-host"), option("--search-space"), option("--concurrency")],
+    [option("--no-such-flag"), option("--zmq-host"), option("--accuracy-tasks"), option("--concurrency")],
     PROFILE_COMMAND,
     "0.13.0",
   );
   assert.match(text, /\| `--no-such-flag` \| \*\*unknown\*\* \|/);
   assert.match(text, /\| `--zmq-host` \| accepted, no effect \| infermeter runs as one process with Workers/);
-  assert.match(text, /\| `--search-space` \| not built yet \| Bayesian search over --search-space, sweep variants/);
+  assert.match(text, /\| `--accuracy-tasks` \| not built yet \| accuracy benchmarks/);
   assert.match(text, /\| `--concurrency` \| same \| {2}\|/);
   assert.match(text, /Same: 1\. .* Unknown: 1\./);
 });

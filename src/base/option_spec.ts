@@ -173,10 +173,13 @@ export interface EnumOptionSpec<K extends string = string, G extends string = st
   readonly default?: string;
 }
 
-/** Comma-separated list; repeated flags append. `url` items get `http://` when they have no scheme. */
+/**
+ * Comma-separated list; repeated flags append. `url` items get `http://` when they have no scheme; `whole` items are
+ * one per flag, never split (values that hold commas themselves, like `--search-space concurrency:1,64:int`).
+ */
 export interface ListOptionSpec<K extends string = string, G extends string = string> extends KeyedOptionBase<K, G> {
   readonly type: "list";
-  readonly items: "text" | "url";
+  readonly items: "text" | "url" | "whole";
   readonly default?: readonly string[];
   /** The flag may be given without a value (`--server-metrics` alone: on, no extra items). @default false */
   readonly optionalValue?: boolean;

@@ -8,9 +8,10 @@ import { Logger, STDERR_SINK } from "../ui/logger.ts";
 import { runProfileRun } from "../run/profile_run.ts";
 import { InputError } from "../base/input_error.ts";
 import type { MultiRunEnd, ParsedPoint } from "../run/sweep.ts";
-import { planSweep, type SweepPlan, withOptionValues } from "../run/sweep_plan.ts";
+import { isSweep, planSweep, type SweepPlan, withOptionValues } from "../run/sweep_plan.ts";
 import { expandSearchRecipe, type SearchSpec } from "../config/search_recipes.ts";
 import type { OptionKey } from "../config/option_table.ts";
+import { PROBE_OPTION_KEYS } from "../config/search_space.ts";
 import type { ProbeValues, SearchEnd } from "../run/search/run_search.ts";
 import { EXIT, type ExitCode } from "./exit_codes.ts";
 import { PROFILE_EXIT } from "./profile_exit.ts";
@@ -75,7 +76,7 @@ export async function runProfile(args: string[], options: RunProfileOptions = {}
       const { runSearch } = await import("../run/search/run_search.ts");
       return SEARCH_EXIT_OF[(await runSearch({ spec, parsed, parseProbe }, run)).end];
     }
-    if (plan.parameters.length > 0 || parsed.config.numProfileRuns > 1) {
+    if (isSweep(plan) || parsed.config.numProfileRuns > 1) {
       // Sweeps and repeated runs load their modules (and the sweep report's) only when asked for.
       const { runMultiProfile } = await import("../run/sweep.ts");
       return MULTI_EXIT_OF[(await runMultiProfile(plan, points, run)).end];
@@ -101,8 +102,20 @@ export async function runProfile(args: string[], options: RunProfileOptions = {}
  */
 function searchConcurrencies(
   plan: SweepPlan,
-  config: { readonly searchRecipe?: string },
+  config: { readonly searchRecipe?: string; readonly searchSpace: readonly string[] },
 ): readonly number[] | undefined {
+  if (plan.type === "scenarios" && config.searchRecipe !== undefined) {
+    throw new ConfigError([
+      `--variant declares the sweep's points and --search-recipe ${config.searchRecipe} chooses them itself; ` +
+      "drop one of them.",
+    ]);
+  }
+  if (config.searchSpace.length > 0 && isSweep(plan)) {
+    throw new ConfigError([
+      "--search-space chooses the values it probes; it is mutually exclusive with list values (--concurrency " +
+      "10,20,30) and --variant: give one value or drop it.",
+    ]);
+  }
   if (config.searchRecipe === undefined || plan.parameters.length === 0) return undefined;
   const list = plan.parameters[0];
   if (config.searchRecipe === "pareto-sweep" && plan.parameters.length === 1 && list.name === "concurrency") {
@@ -116,11 +129,14 @@ function searchConcurrencies(
   ]);
 }
 
-/** The options one probe sets: its load, its shape, and the goodput recipe's per-request SLOs. */
+/** The options one probe sets: its values (load, shape, searched dimensions), and the goodput recipe's SLOs. */
 function probeOptions(spec: SearchSpec, v: ProbeValues): { key: OptionKey; value: string }[] {
-  const set: { key: OptionKey; value: string }[] = [{ key: "concurrency", value: String(v.concurrency) }];
-  if (v.isl !== undefined) set.push({ key: "syntheticInputTokensMean", value: String(v.isl) });
-  if (v.osl !== undefined) set.push({ key: "outputTokensMean", value: String(v.osl) });
+  const set: { key: OptionKey; value: string }[] = [];
+  for (const [name, value] of Object.entries(v)) {
+    const key = PROBE_OPTION_KEYS[name] as OptionKey | undefined;
+    if (key === undefined) throw new InputError(`a search probe sets '${name}', which no profile option takes`);
+    set.push({ key, value: String(value) });
+  }
   if (spec.slos !== undefined) {
     set.push({ key: "goodput", value: spec.slos.map((s) => `${s.tag}:${s.value}`).join(" ") });
   }

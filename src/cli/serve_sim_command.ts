@@ -80,6 +80,15 @@ const SERVE_SIM_OPTIONS = [
     help: "Inter-token latency in ms.",
   },
   {
+    key: "prefillMsPerToken",
+    type: "float",
+    default: SIM_DEFAULTS.prefillMsPerToken,
+    flags: ["--prefill-ms-per-token"],
+    group: "Options",
+    metavar: "<ms>",
+    help: "Prefill time per prompt token, added to TTFT (TTFT = ttft + prompt tokens x this).",
+  },
+  {
     key: "ttftJitter",
     type: "float",
     default: SIM_DEFAULTS.ttftJitter,
@@ -314,7 +323,8 @@ Exact counts: output words are single o200k_base tokens, so re-tokenizing the
 text gives exactly usage.completion_tokens; prompt_tokens is the o200k_base
 count of each message's text (no chat template).
 
-Latency: streamed token k is due at start + ttft + k*itl, start being the
+Latency: streamed token k is due at start + ttft + k*itl (ttft grown by
+--prefill-ms-per-token x prompt tokens), start being the
 arrival (or, with --slots, the moment a slot frees) (an absolute
 schedule: a late event loop sends what is overdue at once, it never drifts); a
 chunk of --tokens-per-chunk tokens leaves when its last token is due; a

@@ -104,7 +104,9 @@ export function coerceOptionValue(spec: ValueOptionSpec, raw: unknown, options: 
           continue;
         }
         if (typeof item !== "string") return fail(`expected text but got ${shown(item)}; give a comma-separated list.`);
-        items.push(...item.split(",").map((part) => part.trim()).filter((part) => part !== ""));
+        if (spec.items === "whole") {
+          if (item.trim() !== "") items.push(item.trim());
+        } else items.push(...item.split(",").map((part) => part.trim()).filter((part) => part !== ""));
       }
       if (items.some((item) => LINE_BREAK.test(item))) return fail(lineBreakProblem(spec));
       if (items.length === 0) {

@@ -39,6 +39,8 @@ export interface CommandSpec<T extends readonly OptionSpec[] = readonly OptionSp
 export interface HelpExample {
   readonly title: string;
   readonly command: string;
+  /** Shown by `--help-all` only (the short `--help` keeps a first run's examples). */
+  readonly allOnly?: boolean;
 }
 
 /** A declared command with the lookups its table needs, built once. */

@@ -143,6 +143,31 @@ const EXAMPLES = [
       "--goodput 'time_to_first_token:200 inter_token_latency:20'",
   },
   {
+    allOnly: true,
+    title: "Search: the highest concurrency whose p95 TTFT stays under 500 ms",
+    command: "infermeter profile -m my-model --streaming --request-count 200 --search-recipe " +
+      "max-concurrency-under-sla --ttft-sla-ms 500",
+  },
+  {
+    allOnly: true,
+    title: "Bayesian search: the concurrency and output length with the most tokens/s within a p95 TTFT SLA",
+    command: "infermeter profile -m my-model --streaming --request-count 200 --search-space 'concurrency:1,256:int' " +
+      "--search-space 'datasets.main.prompts.osl:64,1024:int' --search-metric output_token_throughput " +
+      "--search-direction maximize --search-max-iterations 20 --search-sla 'time_to_first_token:p95:lt:500'",
+  },
+  {
+    allOnly: true,
+    title: "Prefill curve: TTFT against input length at concurrency 1, fitted",
+    command: "infermeter profile -m my-model --streaming --request-count 20 --search-recipe prefill-ttft-curve " +
+      "--isl-min 256 --isl-max 8192",
+  },
+  {
+    allOnly: true,
+    title: "Named points: two workload shapes in one sweep",
+    command: "infermeter profile -m my-model --streaming --request-count 100 --variant 'chat: isl=512, osl=256' " +
+      "--variant 'rag: isl=4096, osl=128'",
+  },
+  {
     title: "YAML: every option in a file (write one with 'infermeter config init'); flags still win",
     command: "infermeter profile -f run.yaml --concurrency 16",
   },

@@ -74,7 +74,7 @@ export function renderHelp(command: Command, options: RenderHelpOptions = {}): s
   }
 
   if (short || filter !== undefined) {
-    if (short) blocks.push(examplesBlock(command, width));
+    if (short) blocks.push(examplesBlock(command, width, true));
     blocks.push(
       wrap(
         `All ${all.length} options: infermeter ${command.name} --help-all. Options about a word: infermeter ` +
@@ -84,7 +84,7 @@ export function renderHelp(command: Command, options: RenderHelpOptions = {}): s
     );
     return `${blocks.filter((block) => block !== "").join("\n\n")}\n`;
   }
-  if ((command.examples ?? []).length > 0) blocks.push(examplesBlock(command, width));
+  if ((command.examples ?? []).length > 0) blocks.push(examplesBlock(command, width, false));
 
   const reserved = command.options.filter((spec) => !isValueOption(spec) && spec.hidden !== true);
   if (reserved.length > 0) {
@@ -111,9 +111,10 @@ function helpEntries(command: Command, hasCommon: boolean): { term: string; desc
 }
 
 /** The examples, each title then its command indented. */
-function examplesBlock(command: Command, width: number): string {
+function examplesBlock(command: Command, width: number, short: boolean): string {
   const lines = ["Examples:"];
   for (const example of command.examples ?? []) {
+    if (short && example.allOnly === true) continue;
     lines.push(...wrap(example.title, width - 2).map((line) => `  ${line}`));
     lines.push(
       ...wrapCommand(example.command, width - DESCRIPTION_INDENT.length).map((l) => `${DESCRIPTION_INDENT}${l}`),

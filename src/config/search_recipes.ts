@@ -1,80 +1,34 @@
 /**
  * AIPerf 0.13's search recipes (`--search-recipe`): named presets that turn a few SLA flags into a search over
  * concurrency. Each recipe checks its inputs with AIPerf's words (a missing SLA flag, streaming required, inverted
- * bounds) and expands into a {@link SearchSpec}: the SLA filters, the probes to run (a boundary search or a grid),
- * the objective and the artifact AIPerf writes for it. Expansion is a configuration rule: it reads only option values
+ * bounds) and expands into a {@link SearchSpec}: the SLA filters, the probes to run (a boundary search, a grid, ISL/OSL
+ * shapes, or with `--search-style bo|optuna` a Bayesian search over concurrency), the objective and the artifact AIPerf
+ * writes for it; `--search-space` (no recipe) expands in `search_space.ts`, and `--search-sla-tier` makes either a
+ * tiered search. Expansion is a configuration rule: it reads only option values
  * and sends nothing, so a bad search fails before the first probe, as a usage error.
  *
  * Where infermeter differs from AIPerf (each said in the README's search section): the Bayesian-optimized recipes
  * (`max-throughput-*-sla`, `max-goodput-under-slo`) find the same SLA boundary with the bracket-and-bisect search
- * and answer the feasible probe with the best objective; `--search-sla` filters alone are enough for
+ * unless `--search-style bo|optuna`, and answer the feasible probe with the best objective; `--search-sla` filters alone are enough for
  * `max-concurrency-under-sla`; `--concurrency-steps` also sets the grid style's step count.
  */
 import { Registry, type RegistryEntry } from "../base/registry.ts";
-import type { GoodputSlo } from "../base/goodput_slo.ts";
 import { METRIC_REGISTRY } from "../metrics/metric_registry.ts";
 import { ConfigError } from "./config_error.ts";
 import { parseSlaFilter, type SlaFilter, type SlaStat } from "./sla_filter.ts";
+import { expandSearchSpace } from "./search_space.ts";
+import { parseSlaTiers } from "./sla_tiers.ts";
 
-/** The option values a recipe reads (a `ProfileConfig` has them all). */
-export interface SearchInputs {
-  readonly searchRecipe?: string;
-  readonly searchStyle?: string;
-  readonly searchSla: readonly string[];
-  readonly searchMaxIterations?: number;
-  readonly ttftSlaMs?: number;
-  readonly itlSlaMs?: number;
-  readonly tpotSlaMs?: number;
-  readonly e2eSlaMs?: number;
-  readonly errorRateSla?: number;
-  readonly sloAttainmentFraction?: number;
-  readonly concurrencyMin?: number;
-  readonly concurrencyMax?: number;
-  readonly concurrencySteps?: number;
-  readonly degradationThreshold?: number;
-  readonly degradationMetricTag?: string;
-  readonly degradationStat?: string;
-  readonly islOslPairs?: string;
-  readonly streaming: boolean;
-}
-
-/** The boundary searches and the grid; AIPerf's Bayesian styles are not built. */
-export type SearchStyle = "smooth_isotonic" | "monotonic" | "grid";
-
-/** What a search runs: probes chosen as it goes, or a list fixed in advance. */
-export type SearchProbes =
-  | {
-    readonly kind: "boundary";
-    readonly style: "smooth_isotonic" | "monotonic";
-    readonly lo: number;
-    readonly hi: number;
-    readonly maxIterations: number;
-  }
-  | { readonly kind: "grid"; readonly concurrencies: readonly number[] }
-  | {
-    readonly kind: "shapes";
-    readonly cells: readonly { readonly isl: number; readonly osl: number; readonly concurrency: number }[];
-  };
-
-/** The artifact AIPerf writes under `sweep_aggregate/` for the recipe, if any. */
-export type SearchPostProcess = "sla_breach" | "degradation_knee" | "pareto_sweep";
-
-export interface SearchSpec {
-  readonly recipe: string;
-  /** The style asked for (or the recipe's default); `grid` for grid recipes. */
-  readonly style: SearchStyle;
-  /** Every filter a probe must meet; the recipe's first, then `--search-sla` ones in order. */
-  readonly filters: readonly SlaFilter[];
-  /** What the recipe maximizes among feasible probes (AIPerf's objective). */
-  readonly objective: { readonly metric: string; readonly stat: "avg" };
-  /** What the answer names: the highest feasible concurrency, or the feasible probe with the best objective. */
-  readonly answer: "concurrency" | "objective" | "knee" | "pareto";
-  readonly probes: SearchProbes;
-  /** Per-request SLOs the probes count good requests by (`--goodput`), for the goodput recipe. */
-  readonly slos?: readonly GoodputSlo[];
-  readonly degradation?: { readonly threshold: number; readonly metricTag: string; readonly stat: string };
-  readonly postProcess?: SearchPostProcess;
-}
+export type {
+  SearchDimension,
+  SearchInputs,
+  SearchPostProcess,
+  SearchProbes,
+  SearchSpec,
+  SearchStyle,
+} from "./search_spec.ts";
+import type { SearchInputs, SearchProbes, SearchSpec, SearchStyle } from "./search_spec.ts";
+import { drawSeed } from "./search_spec.ts";
 
 export interface SearchRecipe extends RegistryEntry {
   /** @throws {ConfigError} naming what is missing or conflicting, in AIPerf's words. */
@@ -89,6 +43,9 @@ const GRID_DEFAULT_STEPS = 8;
 const RAMP_DEFAULT_THRESHOLD = 0.2;
 const PARETO_DEFAULT_CONCURRENCY = [1, 4, 16, 64, 256];
 const DEFAULT_ATTAINMENT_FRACTION = 0.95;
+/** AIPerf's iteration budget of its Bayesian recipe style (~30) and its initial points (5). */
+const BO_MAX_ITERATIONS = 30;
+const DEFAULT_INITIAL_POINTS = 5;
 
 function fail(message: string): never {
   throw new ConfigError([message]);
@@ -168,10 +125,15 @@ function streamingOnly(tag: string): boolean {
 function boundaryProbes(inputs: SearchInputs, recipe: string, lo: number, hi: number): SearchProbes {
   const style = inputs.searchStyle ?? "smooth_isotonic";
   if (style === "bo" || style === "optuna") {
-    fail(
-      `--search-style ${style} (Bayesian optimization) is not built yet; use smooth_isotonic (the default), ` +
-        "monotonic or grid.",
-    );
+    return {
+      kind: "bayesian",
+      dims: [{ path: "phases.profiling.concurrency", name: "concurrency", lo, hi, kind: "int" }],
+      maxIterations: inputs.searchMaxIterations ?? BO_MAX_ITERATIONS,
+      initialPoints: Math.min(DEFAULT_INITIAL_POINTS, (inputs.searchMaxIterations ?? BO_MAX_ITERATIONS) - 1),
+      seed: inputs.searchRandomSeed ?? drawSeed(),
+      planner: style === "bo" ? "bayesian" : "optuna",
+      pooled: false,
+    };
   }
   if (style === "grid") {
     return { kind: "grid", concurrencies: logspaceIntSteps(lo, hi, inputs.concurrencySteps ?? GRID_DEFAULT_STEPS) };
@@ -195,7 +157,11 @@ function boundarySpec(
   const probes = boundaryProbes(inputs, recipe, lo, hi);
   return {
     recipe,
-    style: probes.kind === "grid" ? "grid" : (probes as { style: SearchStyle }).style,
+    style: probes.kind === "grid"
+      ? "grid"
+      : probes.kind === "bayesian"
+      ? (probes.planner === "bayesian" ? "bo" : "optuna")
+      : (probes as { style: SearchStyle }).style,
     filters,
     objective: { metric: objective, stat: "avg" },
     answer,
@@ -385,7 +351,56 @@ const PARETO_SWEEP: SearchRecipe = {
   },
 };
 
-/** The recipes; AIPerf's ISL/OSL curve fits are recognised and refused as not built. */
+function logGrid(flag: string, lo: number, hi: number, steps: number): number[] {
+  if (hi <= lo) fail(`${flag}-min (${lo}) must be < ${flag}-max (${hi}); use ${flag}-min/${flag}-max with hi > lo.`);
+  return logspaceIntSteps(lo, hi, steps);
+}
+
+const PREFILL_TTFT_CURVE: SearchRecipe = {
+  name: "prefill-ttft-curve",
+  description: "Sweep ISL log-spaced (--isl-min/--isl-max/--isl-steps) at concurrency 1; fit TTFT against ISL " +
+    "(linear, quadratic when r² < 0.85): sweep_aggregate/prefill_curve.json.",
+  expand(inputs) {
+    requireStreaming(inputs, this.name, "TTFT is a streaming-only metric");
+    const isls = logGrid("--isl", inputs.islMin ?? 256, inputs.islMax ?? 32768, inputs.islSteps ?? 8);
+    return {
+      recipe: this.name,
+      style: "grid",
+      filters: extraFilters(inputs),
+      objective: { metric: "time_to_first_token", stat: "avg" },
+      answer: "curve",
+      probes: { kind: "shapes", cells: isls.map((isl) => ({ isl, concurrency: 1 })), naming: ["isl", "concurrency"] },
+      postProcess: "ttft_curve_fit",
+    };
+  },
+};
+
+const DECODE_ITL_CURVE: SearchRecipe = {
+  name: "decode-itl-curve",
+  description: "Sweep concurrency (--concurrency-min/max/steps, default 1–200, 6 steps) × OSL (--osl-min/max/steps, " +
+    "default 64–1024, 4 steps); the measured ITL surface: sweep_aggregate/decode_itl_surface.json.",
+  expand(inputs) {
+    requireStreaming(inputs, this.name, "ITL is a streaming-only metric");
+    const [lo, hi] = bounds(inputs, this.name, 1, 200);
+    const concurrencies = logspaceIntSteps(lo, hi, inputs.concurrencySteps ?? 6);
+    const osls = logGrid("--osl", inputs.oslMin ?? 64, inputs.oslMax ?? 1024, inputs.oslSteps ?? 4);
+    return {
+      recipe: this.name,
+      style: "grid",
+      filters: extraFilters(inputs),
+      objective: { metric: "inter_token_latency", stat: "avg" },
+      answer: "surface",
+      probes: {
+        kind: "shapes",
+        cells: concurrencies.flatMap((concurrency) => osls.map((osl) => ({ osl, concurrency }))),
+        naming: ["concurrency", "osl"],
+      },
+      postProcess: "itl_surface_fit",
+    };
+  },
+};
+
+/** The recipes, AIPerf 0.13's eight. */
 export const SEARCH_RECIPES: Registry<SearchRecipe> = new Registry("search recipe", [
   MAX_CONCURRENCY_UNDER_SLA,
   maxThroughputRecipe("max-throughput-ttft-sla", "time_to_first_token", "--ttft-sla-ms", "TTFT"),
@@ -393,13 +408,9 @@ export const SEARCH_RECIPES: Registry<SearchRecipe> = new Registry("search recip
   MAX_GOODPUT_UNDER_SLO,
   CONCURRENCY_RAMP,
   PARETO_SWEEP,
-], {
-  unsupported: {
-    "prefill-ttft-curve": "the TTFT-against-ISL curve fit is not built yet; sweep --isl as a list instead " +
-      "(--isl 256,1024,4096 --concurrency 1)",
-    "decode-itl-curve": "the ITL surface fit is not built yet; sweep --concurrency and --osl as lists instead",
-  },
-});
+  PREFILL_TTFT_CURVE,
+  DECODE_ITL_CURVE,
+]);
 
 /**
  * The search `inputs` ask for, or undefined without `--search-recipe`.
@@ -409,8 +420,45 @@ export function expandSearchRecipe(
   inputs: SearchInputs,
   concurrencyList?: readonly number[],
 ): SearchSpec | undefined {
-  if (inputs.searchRecipe === undefined) return undefined;
-  const recipe = SEARCH_RECIPES.find(inputs.searchRecipe);
-  if (recipe === undefined) fail(`--search-recipe: ${SEARCH_RECIPES.describeUnknown(inputs.searchRecipe)}.`);
-  return recipe.expand(inputs, concurrencyList);
+  let spec: SearchSpec | undefined;
+  if (inputs.searchRecipe === undefined) {
+    spec = (inputs.searchSpace ?? []).length > 0 ? expandSearchSpace(inputs, extraFilters(inputs)) : undefined;
+  } else {
+    const recipe = SEARCH_RECIPES.find(inputs.searchRecipe);
+    if (recipe === undefined) fail(`--search-recipe: ${SEARCH_RECIPES.describeUnknown(inputs.searchRecipe)}.`);
+    spec = recipe.expand(inputs, concurrencyList);
+  }
+  return spec === undefined || (inputs.searchSlaTier ?? []).length === 0 ? spec : withTiers(spec, inputs);
+}
+
+/**
+ * A search with SLO tiers (AIPerf's multi-tier planner): one bracket per tier over the same one-dimensional
+ * concurrency search, whatever its style (said in a notice, as AIPerf does).
+ */
+function withTiers(spec: SearchSpec, inputs: SearchInputs): SearchSpec {
+  const tiers = parseSlaTiers(inputs.searchSlaTier ?? []);
+  const p = spec.probes;
+  const range = p.kind === "boundary"
+    ? { lo: p.lo, hi: p.hi, maxIterations: p.maxIterations }
+    : p.kind === "bayesian" && p.dims.length === 1 && p.dims[0].name === "concurrency"
+    ? { lo: Math.ceil(p.dims[0].lo), hi: Math.floor(p.dims[0].hi), maxIterations: p.maxIterations }
+    : undefined;
+  if (range === undefined) {
+    fail(
+      "--search-sla-tier finds a boundary per tier over one integer concurrency dimension: a boundary recipe " +
+        "(max-concurrency-under-sla, max-throughput-*-sla, max-goodput-under-slo) or --search-space " +
+        "'concurrency:lo,hi:int'.",
+    );
+  }
+  if (tiers.some((t) => t.filters.some((f) => streamingOnly(f.metric_tag))) && !inputs.streaming) {
+    fail("--search-sla-tier: a tier filters on a streaming-only metric (TTFT, ITL); add --streaming.");
+  }
+  const notices = [...(spec.notices ?? [])];
+  if (spec.style !== "smooth_isotonic") {
+    notices.push(
+      `The search algorithm for --search-style ${spec.style} is not used when --search-sla-tier is active; the ` +
+        "multi-tier search uses its own bracket and bisection.",
+    );
+  }
+  return { ...spec, tiers, probes: { kind: "tiers", ...range }, answer: "concurrency", notices };
 }

@@ -42,7 +42,7 @@ export interface YamlConfig {
 type Mapping = Record<string, unknown>;
 
 const ENVELOPE_KEYS: readonly string[] = ["schema_version", "random_seed", "benchmark"];
-const UNSUPPORTED_ENVELOPE_KEYS: readonly string[] = ["variables", "sweep", "multi_run", "plot", "no_sweep_table"];
+const UNSUPPORTED_ENVELOPE_KEYS: readonly string[] = ["variables", "sweep", "multi_run", "plot"];
 const UNSUPPORTED_BODY_KEYS: readonly string[] = [
   "endpoint_profiles",
   "gpu_telemetry",

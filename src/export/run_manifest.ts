@@ -44,6 +44,8 @@ export type ManifestRole =
   | "pareto_sweep_json"
   | "accuracy_csv"
   | "accuracy_jsonl"
+  | "prefill_curve_json"
+  | "decode_itl_surface_json"
   | "mlflow_export_json"
   | "other";
 

@@ -3,11 +3,14 @@
  * (`--num-profile-runs`), or both. Each run is an ordinary profile (`runProfileRun`) with its own artifact
  * directory, laid out as AIPerf does:
  * - repeated runs: `<base>/profile_runs/run_NNNN/`, then `<base>/aggregate/profile_export_aiperf_aggregate.{json,csv}`;
- * - a sweep: `<base>/<point>/` (repeated: `<base>/profile_runs/trial_NNNN/<point>/`, trials outermost), then
- *   `<base>/sweep_aggregate/profile_export_aiperf_sweep.{json,csv}` and a summary table on the console.
+ * - a sweep: `<base>/<point>/` (repeated: `<base>/profile_runs/trial_NNNN/<point>/`, trials outermost; with
+ *   `--parameter-sweep-mode independent` `<base>/<point>/profile_runs/trial_NNNN/`, points outermost), then
+ *   `<base>/sweep_aggregate/profile_export_aiperf_sweep.{json,csv}` and a summary table on the console (unless
+ *   `--no-sweep-table`).
  * A point or run that fails is reported and the rest go on; Ctrl-C stops everything (what ran is aggregated).
- * Repeated runs use one seed (`--random-seed`, else 42 with `--set-consistent-seed`) so every run sends the same
- * workload; by default only the first run warms up (`--profile-run-disable-warmup-after-first`). With
+ * Seeds follow AIPerf (`sweep_seed.ts`): one base (`--random-seed`, else 42 with `--set-consistent-seed`), point N
+ * of a sweep adding N unless `--parameter-sweep-same-seed`, every run of a point the same workload unless
+ * `--vary-seed-per-trial`; by default only the first run warms up (`--profile-run-disable-warmup-after-first`). With
  * `--convergence-metric`, a point's runs stop early once they agree (`--num-profile-runs` is then the most).
  */
 import { joinPath as join } from "../runtime/file_path.ts";
@@ -26,7 +29,7 @@ import { renderBoxTable } from "../export/box_table.ts";
 import { formatFixed } from "../export/number_format.ts";
 import type { Logger } from "../ui/logger.ts";
 import { type ProfileEnd, type ProfileOutcome, type ProfileRunOptions, runProfileRun } from "./profile_run.ts";
-import type { SweepPlan } from "./sweep_plan.ts";
+import { isSweep, type SweepPlan } from "./sweep_plan.ts";
 import { renderSweepReport, type SweepReportPoint } from "../report/sweep_report.ts";
 import { findRunPaths, readRunExport } from "../report/run_export.ts";
 import { HEADLINE_STATS, headlineLabel } from "../metrics/result_view.ts";
@@ -48,6 +51,7 @@ import {
   distributionConverged,
 } from "../metrics/convergence.ts";
 import { readMetricValues } from "../report/record_values.ts";
+import { runSeed } from "./sweep_seed.ts";
 
 /** How a multi-profile run ended, for the CLI's exit code. */
 export type MultiRunEnd =
@@ -78,17 +82,22 @@ export interface ParsedPoint {
   readonly parsed: ParsedProfile;
 }
 
-/** Seed used for repeated runs when none is given (AIPerf `--set-consistent-seed`). */
-export const CONSISTENT_SEED = 42;
+export { CONSISTENT_SEED } from "./sweep_seed.ts";
 
 const WARMUP_KEYS = ["warmupRequestCount", "warmupDuration", "numWarmupSessions"] as const;
 
 /** Where the whole run writes: the explicit directory, or `<artifacts>/<model>-<endpoint>-<stimulus or sweep>`. */
 export function multiRunBaseDir(config: ProfileConfig, plan: SweepPlan): string {
   if (config.artifactDirExplicit) return config.artifactDir;
-  if (plan.parameters.length === 0) return join(config.artifactDir, artifactRunName(config));
+  if (!isSweep(plan)) return join(config.artifactDir, artifactRunName(config));
   const name = artifactRunName(config);
   const stem = name.slice(0, name.length - stimulusName(config.concurrency, config.requestRate).length - 1);
+  if (plan.type === "scenarios") {
+    return join(
+      config.artifactDir,
+      `${stem}-variants_${plan.points.map((p) => p.label).join("_")}`,
+    );
+  }
   const sweep = plan.parameters.map((p) => `${p.name}_sweep_${p.values.join("_")}`).join("-");
   return join(config.artifactDir, `${stem}-${sweep}`);
 }
@@ -120,7 +129,7 @@ export async function runMultiProfile(
   const logger: Logger = o.logger;
   const first = points[0].parsed.config;
   const trials = first.numProfileRuns;
-  const sweep = plan.parameters.length > 0;
+  const sweep = isSweep(plan);
   const base = multiRunBaseDir(first, plan);
   const results = points.map(() => [] as RunResult[]);
   const runs: { label: string; dir: string; end?: ProfileEnd; error?: string }[] = [];
@@ -143,64 +152,75 @@ export async function runMultiProfile(
       (trials > 1 ? `, ${trials} runs each` : "") + `; results in ${base}/`,
   );
 
-  outer:
-  for (let trial = 0; trial < trials; trial++) {
-    for (let i = 0; i < points.length; i++) {
-      if (o.stop?.aborted) {
-        cancelled = true;
-        break outer;
-      }
-      if (trial > 0 && i === 0) await cooldown(first.profileRunCooldownSeconds, o.stop);
-      else if (i > 0) await cooldown(first.parameterSweepCooldownSeconds, o.stop);
-      if (o.stop?.aborted) {
-        cancelled = true;
-        break outer;
-      }
-      const point = points[i];
-      if (converged[i]) continue;
-      const runLabel = `run_${String(trial + 1).padStart(4, "0")}`;
-      const dir = !sweep
-        ? join(base, "profile_runs", runLabel)
-        : trials === 1
-        ? join(base, point.label)
-        : join(base, "profile_runs", `trial_${String(trial + 1).padStart(4, "0")}`, point.label);
-      const label = sweep ? (trials > 1 ? `${point.label}/${runLabel}` : point.label) : runLabel;
-      logger.info(
-        `── ${sweep ? `point ${point.label}` : ""}${sweep && trials > 1 ? ", " : ""}${
-          trials > 1 ? `run ${trial + 1} of ${trials}` : ""
-        } ──`,
+  // The (point, run) pairs in running order: runs outermost (repeated), or points outermost (independent).
+  const independent = sweep && first.parameterSweepMode === "independent";
+  const order: [number, number][] = [];
+  if (independent) { for (let i = 0; i < points.length; i++) for (let t = 0; t < trials; t++) order.push([i, t]); }
+  else for (let t = 0; t < trials; t++) for (let i = 0; i < points.length; i++) order.push([i, t]);
+
+  let previous: [number, number] | undefined;
+  for (const [i, trial] of order) {
+    if (o.stop?.aborted) {
+      cancelled = true;
+      break;
+    }
+    const point = points[i];
+    if (converged[i]) continue;
+    if (previous !== undefined) {
+      await cooldown(
+        previous[0] === i ? first.profileRunCooldownSeconds : first.parameterSweepCooldownSeconds,
+        o.stop,
       );
-      pointIndex.push(i);
-      // Each run prints its headline only (its console file keeps the whole text); the summary follows at the end.
-      const outcome = await runOne(point, trial, sweep ? i : 0, dir, { ...o, printed: o.printed ?? "headline" })
-        .catch((err: Error) => err);
-      if (outcome instanceof Error) {
-        logger.error(`${label} failed: ${outcome.message}`);
-        runs.push({ label, dir, error: outcome.message });
-        results[i].push({ label: runLabel, error: outcome.message });
-        continue;
+    }
+    previous = [i, trial];
+    if (o.stop?.aborted) {
+      cancelled = true;
+      break;
+    }
+    const runLabel = `run_${String(trial + 1).padStart(4, "0")}`;
+    const trialDir = `trial_${String(trial + 1).padStart(4, "0")}`;
+    const dir = !sweep
+      ? join(base, "profile_runs", runLabel)
+      : trials === 1
+      ? join(base, point.label)
+      : independent
+      ? join(base, point.label, "profile_runs", trialDir)
+      : join(base, "profile_runs", trialDir, point.label);
+    const label = sweep ? (trials > 1 ? `${point.label}/${runLabel}` : point.label) : runLabel;
+    logger.info(
+      `── ${sweep ? `point ${point.label}` : ""}${sweep && trials > 1 ? ", " : ""}${
+        trials > 1 ? `run ${trial + 1} of ${trials}` : ""
+      } ──`,
+    );
+    pointIndex.push(i);
+    const seed = runSeed(point.parsed.config, { index: i, label: point.label }, trial, { sweep, trials });
+    // Each run prints its headline only (its console file keeps the whole text); the summary follows at the end.
+    const outcome = await runOne(point, trial, seed, dir, { ...o, printed: o.printed ?? "headline" })
+      .catch((err: Error) => err);
+    if (outcome instanceof Error) {
+      logger.error(`${label} failed: ${outcome.message}`);
+      runs.push({ label, dir, error: outcome.message });
+      results[i].push({ label: runLabel, error: outcome.message });
+      continue;
+    }
+    runs.push({ label, dir, end: outcome.end });
+    if (outcome.end === "cancelled" || outcome.end === "interrupted_before_start") {
+      cancelled = true;
+      break;
+    }
+    if (outcome.end === "completed" && outcome.summary !== undefined) {
+      results[i].push({ label: runLabel, summary: outcome.summary });
+      completedDirs[i].push(dir);
+      if (trial + 1 < trials && await hasConverged(first, results[i], completedDirs[i])) {
+        converged[i] = true;
+        logger.info(
+          `${sweep ? `${point.label}: ` : ""}${first.convergenceMetric} converged by ${first.convergenceMode} after ` +
+            `${completedDirs[i].length} runs; the remaining runs are skipped.`,
+        );
       }
-      runs.push({ label, dir, end: outcome.end });
-      if (outcome.end === "cancelled" || outcome.end === "interrupted_before_start") {
-        cancelled = true;
-        break outer;
-      }
-      if (outcome.end === "completed" && outcome.summary !== undefined) {
-        results[i].push({ label: runLabel, summary: outcome.summary });
-        completedDirs[i].push(dir);
-        if (trial + 1 < trials && await hasConverged(first, results[i], completedDirs[i])) {
-          converged[i] = true;
-          logger.info(
-            `${
-              sweep ? `${point.label}: ` : ""
-            }${first.convergenceMetric} converged by ${first.convergenceMode} after ` +
-              `${completedDirs[i].length} runs; the remaining runs are skipped.`,
-          );
-        }
-      } else {
-        logger.error(`${label} did not complete (${outcome.end}); the ${sweep ? "sweep" : "runs"} go on.`);
-        results[i].push({ label: runLabel, error: outcome.end });
-      }
+    } else {
+      logger.error(`${label} did not complete (${outcome.end}); the ${sweep ? "sweep" : "runs"} go on.`);
+      results[i].push({ label: runLabel, error: outcome.end });
     }
   }
 
@@ -281,7 +301,7 @@ async function writeSweep(
     JSON.stringify(sweepJsonObject(params, plan.type, sweepPoints), null, 2),
   );
   await writeFile(dir, "profile_export_aiperf_sweep.csv", renderSweepCsv(params, sweepPoints));
-  (o.print ?? console.log)(renderSweepTable(points, aggregates));
+  if (!points[0].parsed.config.noSweepTable) (o.print ?? console.log)(renderSweepTable(points, aggregates));
   const files: ManifestFile[] = [
     { role: "sweep_json", label: "Sweep JSON", path: "sweep_aggregate/profile_export_aiperf_sweep.json" },
     { role: "sweep_csv", label: "Sweep CSV", path: "sweep_aggregate/profile_export_aiperf_sweep.csv" },
@@ -336,20 +356,16 @@ async function hasConverged(
 function runOne(
   point: ParsedPoint,
   trial: number,
-  index: number,
+  seed: number | undefined,
   dir: string,
   o: ProfileRunOptions,
 ): Promise<ProfileOutcome> {
   const c = point.parsed.config;
-  const repeated = c.numProfileRuns > 1;
-  const seed = c.randomSeed !== undefined
-    ? c.randomSeed
-    : repeated && c.setConsistentSeed
-    ? CONSISTENT_SEED
-    : undefined;
   const config: Record<string, unknown> = { ...c, artifactDir: dir, artifactDirExplicit: true };
-  if (seed !== undefined) config.randomSeed = seed + (c.randomSeed !== undefined ? index : 0);
-  if (repeated && trial > 0 && c.profileRunDisableWarmupAfterFirst) { for (const k of WARMUP_KEYS) delete config[k]; }
+  if (seed !== undefined) config.randomSeed = seed;
+  if (c.numProfileRuns > 1 && trial > 0 && c.profileRunDisableWarmupAfterFirst) {
+    for (const k of WARMUP_KEYS) delete config[k];
+  }
   return runProfileRun({ ...point.parsed, config: config as unknown as ProfileConfig }, o);
 }
 

@@ -6,9 +6,10 @@
  * (`concurrency_4__request_rate_2.0`), which is also its artifact subdirectory.
  */
 import { ConfigError } from "../config/config_error.ts";
-import { PROFILE_COMMAND } from "../config/option_table.ts";
 import type { OptionKey } from "../config/option_table.ts";
 import { formatPyFloat } from "../export/number_format.ts";
+import { planVariants } from "./sweep_variants.ts";
+import { flagsOf } from "./option_args.ts";
 
 /** The options a list may sweep: the configuration key, the parameter's name, whether values are integers. */
 const SWEEPABLE: readonly { readonly key: OptionKey; readonly name: string; readonly int: boolean }[] = [
@@ -39,7 +40,8 @@ export interface SweepPointPlan {
 export interface SweepPlan {
   /** Empty when no list was given: one point, the arguments as they are. */
   readonly parameters: readonly SweepParameterPlan[];
-  readonly type: "grid" | "zip";
+  /** `scenarios`: named points given by `--variant` (`sweep_variants.ts`). */
+  readonly type: "grid" | "zip" | "scenarios";
   readonly points: readonly SweepPointPlan[];
 }
 
@@ -52,12 +54,32 @@ interface ListArg {
   readonly values: readonly number[];
 }
 
-function flagsOf(key: OptionKey): readonly string[] {
-  return PROFILE_COMMAND.index.forKey(key)?.flags ?? [];
+/** Whether the plan has several points (a sweep), rather than the arguments as they are. */
+export function isSweep(plan: SweepPlan): boolean {
+  return plan.type === "scenarios" || plan.parameters.length > 0;
 }
 
-/** The sweep the arguments ask for. Throws ConfigError for a malformed list or unequal zip lists. */
+/**
+ * The sweep the arguments ask for: `--variant` points, or list values. Throws ConfigError for a malformed list or
+ * variant, unequal zip lists, or variants beside lists.
+ */
 export function planSweep(args: readonly string[]): SweepPlan {
+  const variants = planVariants(args);
+  if (variants !== undefined) {
+    const lists = planLists(variants.rest);
+    if (lists.parameters.length > 0) {
+      throw new ConfigError([
+        `--variant declares the sweep's points; ${
+          lists.parameters.map((p) => `${p.flag} ${p.values.join(",")}`).join(" and ")
+        } would make another sweep: give one value, or put it in each --variant.`,
+      ]);
+    }
+    return variants.plan;
+  }
+  return planLists(args);
+}
+
+function planLists(args: readonly string[]): SweepPlan {
   const lists: ListArg[] = [];
   let type: "grid" | "zip" = "grid";
   for (let i = 0; i < args.length; i++) {
@@ -123,29 +145,4 @@ export function planSweep(args: readonly string[]): SweepPlan {
   };
 }
 
-/**
- * The arguments with each key's option set to the given value: every occurrence of the option (`--flag value` or
- * `--flag=value`, before any `--`) is removed and `--flag value` appended, so the value wins over the command line
- * and the YAML alike. Used for the probes of a search.
- */
-export function withOptionValues(
-  args: readonly string[],
-  values: readonly { readonly key: OptionKey; readonly value: string }[],
-): string[] {
-  const out: string[] = [];
-  const end = args.indexOf("--");
-  const head = end < 0 ? args : args.slice(0, end);
-  const flags = values.map((v) => flagsOf(v.key));
-  for (let i = 0; i < head.length; i++) {
-    const arg = head[i];
-    const eq = arg.indexOf("=");
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    if (flags.some((f) => f.includes(flag))) {
-      if (eq < 0) i++;
-      continue;
-    }
-    out.push(arg);
-  }
-  values.forEach((v, j) => out.push(flags[j][0], v.value));
-  return end < 0 ? out : [...out, ...args.slice(end)];
-}
+export { withOptionValues } from "./option_args.ts";

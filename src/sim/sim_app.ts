@@ -83,7 +83,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
   const seeder = new RequestSeeder(o.seed ?? crypto.getRandomValues(new Uint32Array(1))[0]);
   const modelSet = new Set(o.models);
   const startedAt = Math.floor(Date.now() / 1000);
-  const zeroLatency = o.ttftMs === 0 && o.itlMs === 0;
+  const zeroLatency = o.ttftMs === 0 && o.itlMs === 0 && o.prefillMsPerToken === 0;
   const encoder = new TextEncoder();
   const countCache = new Map<string, number>();
   const slots = deps.slots ?? new SimSlots(o.slots);
@@ -213,7 +213,8 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       const words = pieces === undefined
         ? new WordSource(rng.derive("words"))
         : new AnswerWords(rng.derive("words"), plan.reasoningTokens, pieces);
-      const clock = new TokenClock(o, rng.derive("latency"));
+      const prefill = o.prefillMsPerToken * plan.promptTokens;
+      const clock = new TokenClock(prefill > 0 ? { ...o, ttftMs: o.ttftMs + prefill } : o, rng.derive("latency"));
       stats.count(path, 200);
       stats.promptTokensTotal += plan.promptTokens;
       if (request.media !== undefined) stats.mediaInputs(request.media);

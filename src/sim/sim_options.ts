@@ -33,6 +33,9 @@ export interface SimOptions {
   /** Inter-token latency (gap between consecutive tokens).
    * @default 5 */
   readonly itlMs: number;
+  /** Prefill time added to TTFT per prompt token (TTFT = ttft + prompt tokens × this), like an engine's prefill.
+   * @default 0 */
+  readonly prefillMsPerToken: number;
   /** Coefficient of variation of the lognormal factor applied to TTFT (0 = constant).
    * @default 0 */
   readonly ttftJitter: number;
@@ -120,6 +123,7 @@ export const SIM_DEFAULTS: SimOptions = Object.freeze({
   apiKey: undefined,
   ttftMs: 20,
   itlMs: 5,
+  prefillMsPerToken: 0,
   ttftJitter: 0,
   itlJitter: 0,
   tokensPerChunk: 1,
@@ -157,6 +161,7 @@ export function resolveSimOptions(partial: Partial<SimOptions> = {}): SimOptions
   const o: SimOptions = { ...SIM_DEFAULTS, ...dropUndefined(partial) };
   checkNumber("port", o.port, 0, 65535, true);
   checkNumber("ttftMs", o.ttftMs, 0, 3_600_000);
+  checkNumber("prefillMsPerToken", o.prefillMsPerToken, 0, 60_000);
   checkNumber("itlMs", o.itlMs, 0, 3_600_000);
   checkNumber("ttftJitter", o.ttftJitter, 0, 100);
   checkNumber("itlJitter", o.itlJitter, 0, 100);

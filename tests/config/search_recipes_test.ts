@@ -53,7 +53,7 @@ Deno.test("the styles: monotonic gets 20 iterations, grid 8 log-spaced points an
   assert.deepEqual(grid.probes, { kind: "grid", concurrencies: [1, 3, 7, 19, 52, 139, 373, 1000] });
   assert.equal(grid.postProcess, "sla_breach");
   assert.equal(expandSearchRecipe({ ...inputs, searchMaxIterations: 7 })!.probes.kind, "boundary");
-  assert.match(problem(() => expandSearchRecipe({ ...inputs, searchStyle: "bo" })), /--search-style bo .* not built/);
+  assert.equal(expandSearchRecipe({ ...inputs, searchStyle: "bo" })!.probes.kind, "bayesian");
 });
 
 Deno.test("e2e and error-rate SLAs need no streaming; TTFT and ITL do, in AIPerf's words", () => {
@@ -94,7 +94,12 @@ Deno.test("the recipes' failure paths say what is missing or conflicting, as AIP
     problem(() => expandSearchRecipe({ ...base, searchRecipe: "max-throughput-ttft-sla" })),
     /requires --ttft-sla-ms \(TTFT SLA threshold in milliseconds\)/,
   );
-  assert.match(problem(() => expandSearchRecipe({ ...base, searchRecipe: "prefill-ttft-curve" })), /not supported yet/);
+  assert.match(
+    problem(() =>
+      expandSearchRecipe({ ...base, streaming: true, searchRecipe: "prefill-ttft-curve", islMin: 512, islMax: 256 })
+    ),
+    /--isl-min \(512\) must be < --isl-max \(256\)/,
+  );
   assert.match(problem(() => expandSearchRecipe({ ...base, searchRecipe: "nope" })), /use one of: max-concurrency/);
   assert.match(
     problem(() => expandSearchRecipe({ ...base, searchRecipe: "pareto-sweep" })),

@@ -46,9 +46,9 @@ Deno.test("--system-prompt, --session-header and --per-chunk-usage shape every r
 
 Deno.test("AIPerf options of features not built yet, and system prompts that clash or are missing, exit 2", async () => {
   await using tmp = await tempDir();
-  const pending = await runCli(["profile", "-m", "m", "--search-space", "concurrency:1,10"], { cwd: tmp.path });
+  const pending = await runCli(["profile", "-m", "m", "--accuracy-tasks", "x"], { cwd: tmp.path });
   assertExit(pending, 2);
-  assert.match(pending.stderr, /--search-space is not built yet in infermeter \(it belongs to Bayesian search/);
+  assert.match(pending.stderr, /--accuracy-tasks is not built yet in infermeter \(it belongs to accuracy benchmarks/);
   const conflict = await runCli(
     ["profile", "-m", "m", "--system-prompt", "x", "--shared-system-prompt-length", "20"],
     { cwd: tmp.path },

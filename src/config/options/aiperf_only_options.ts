@@ -12,30 +12,6 @@ import type { NoEffectOptionSpec, UnsupportedOptionSpec, ValueArity } from "../.
 
 type ReservedGroup = "Not Supported Yet";
 
-/** The features the pending options belong to. */
-export const PENDING_FEATURES = {
-  SEARCH: "Bayesian search over --search-space, sweep variants and seed modes, and the ISL/OSL curve recipes",
-} as const;
-
-const { SEARCH } = PENDING_FEATURES;
-
-function pending(
-  feature: string,
-  arity: ValueArity,
-  flags: readonly string[],
-  short?: string,
-): UnsupportedOptionSpec<ReservedGroup> {
-  return {
-    type: "unsupported",
-    pending: feature,
-    arity,
-    flags,
-    short,
-    group: "Not Supported Yet",
-    help: `AIPerf option of ${feature}, not built yet.`,
-  };
-}
-
 function noEffect(arity: ValueArity, flags: readonly string[], reason: string): NoEffectOptionSpec<ReservedGroup> {
   return { type: "noEffect", arity, flags, reason, group: "Not Supported Yet", help: `Accepted; ${reason}.` };
 }
@@ -133,6 +109,12 @@ export const NO_EFFECT_OPTIONS: readonly NoEffectOptionSpec<ReservedGroup>[] = [
   ),
   noEffect(
     "required",
+    ["--bo-constraint-mode"],
+    "deprecated in AIPerf 0.13 and read by none of its planners; the Bayesian search always weighs its expected " +
+      "improvement by the probability of meeting the --search-sla constraints",
+  ),
+  noEffect(
+    "required",
     ["--server-metrics-formats"],
     "server metrics are always written as server_metrics_export.json and .csv (AIPerf's default formats)",
   ),
@@ -140,29 +122,6 @@ export const NO_EFFECT_OPTIONS: readonly NoEffectOptionSpec<ReservedGroup>[] = [
 
 /** Options of features not built yet: an input error naming the feature. */
 export const PENDING_AIPERF_OPTIONS: readonly UnsupportedOptionSpec<ReservedGroup>[] = [
-  // adaptive search and Multi-Run recipes
-  pending(SEARCH, "none", ["--vary-seed-per-trial", "--no-vary-seed-per-trial"]),
-  pending(SEARCH, "none", ["--parameter-sweep-same-seed", "--no-parameter-sweep-same-seed"]),
-  pending(SEARCH, "required", ["--parameter-sweep-mode"]),
-  pending(SEARCH, "none", ["--no-sweep-table"]),
-  pending(SEARCH, "required", ["--search-space"]),
-  pending(SEARCH, "required", ["--search-metric"]),
-  pending(SEARCH, "required", ["--search-stat"]),
-  pending(SEARCH, "required", ["--search-direction"]),
-  pending(SEARCH, "required", ["--search-initial-points"]),
-  pending(SEARCH, "required", ["--search-random-seed"]),
-  pending(SEARCH, "required", ["--search-planner"]),
-  pending(SEARCH, "required", ["--optuna-sampler"]),
-  pending(SEARCH, "required", ["--optuna-acquisition"]),
-  pending(SEARCH, "required", ["--optuna-terminator"]),
-  pending(SEARCH, "required", ["--search-percentile-pooling"]),
-  pending(SEARCH, "required", ["--bo-constraint-mode"]),
-  pending(SEARCH, "required", ["--variant", "--sweep-variant"]),
-  pending(SEARCH, "required", ["--search-sla-tier"]),
-  pending(SEARCH, "required", ["--isl-min"]),
-  pending(SEARCH, "required", ["--isl-max"]),
-  pending(SEARCH, "required", ["--isl-steps"]),
-  pending(SEARCH, "required", ["--osl-min"]),
-  pending(SEARCH, "required", ["--osl-max"]),
-  pending(SEARCH, "required", ["--osl-steps"]),
+  // None: every AIPerf 0.13 option is built. An option of a feature still to come is declared here as
+  // `{ type: "unsupported", pending: "<the feature>", arity, flags, group: "Not Supported Yet", help }`.
 ];

@@ -5,6 +5,16 @@ import { SEARCH_RECIPES } from "../search_recipes.ts";
 
 /** A search knob: without `--search-recipe` it changes nothing, and the user is told. */
 const IN_SEARCH = [{ key: "searchRecipe", level: "warning", why: "is read only by a --search-recipe search" }] as const;
+/** Read by either kind of search: a recipe or a --search-space search. */
+const IN_ANY_SEARCH = [
+  {
+    key: ["searchRecipe", "searchSpace"],
+    level: "warning",
+    why: "is read only by a search (--search-recipe or --search-space)",
+  },
+] as const;
+/** A knob of the --search-space search: AIPerf refuses it without one. */
+const IN_SPACE_SEARCH = [{ key: "searchSpace", why: "tunes the --search-space search" }] as const;
 /** A convergence knob: it tunes `--convergence-metric`. */
 const IN_CONVERGENCE = [
   { key: "convergenceMetric", level: "warning", why: "tunes the early stop of --convergence-metric" },
@@ -137,8 +147,8 @@ export const MULTI_RUN_OPTIONS = optionGroup("Multi-Run", [
     defaultDescription: "smooth_isotonic",
     requires: IN_SEARCH,
     help: "How a boundary recipe searches: smooth_isotonic (doubling to a breach, then a denoised curve fit), " +
-      "monotonic (doubling, then bisection) or grid (--concurrency-steps log-spaced points); bo and optuna are " +
-      "not built.",
+      "monotonic (doubling, then bisection), grid (--concurrency-steps log-spaced points), or bo and optuna " +
+      "(Bayesian optimization of the recipe's objective over concurrency, a Gaussian process; see --search-space).",
   },
   {
     key: "searchSla",
@@ -148,9 +158,10 @@ export const MULTI_RUN_OPTIONS = optionGroup("Multi-Run", [
     repeatable: true,
     flags: ["--search-sla"],
     metavar: "<metric:stat:op:threshold>",
-    requires: [{ key: "searchRecipe", why: "filters the probes of a search (the --search-space search is not built)" }],
+    requires: [{ key: ["searchRecipe", "searchSpace"], why: "filters the probes of a search" }],
     help: "An SLA every probe must meet, e.g. 'time_to_first_token:p99:lt:500' (stat avg, min, max, p1…p99; op lt, " +
-      "le, gt, ge; threshold in the metric's unit, request_error_rate in percent); after the recipe's own filters.",
+      "le, gt, ge; threshold in the metric's unit, request_error_rate in percent); after the recipe's own filters. " +
+      "With --search-space, the constraints of the Bayesian search.",
   },
   {
     key: "searchMaxIterations",
@@ -159,9 +170,9 @@ export const MULTI_RUN_OPTIONS = optionGroup("Multi-Run", [
     max: 200,
     flags: ["--search-max-iterations"],
     metavar: "<int>",
-    defaultDescription: "20 monotonic, 30 smooth_isotonic",
-    requires: IN_SEARCH,
-    help: "Most probes a boundary search runs (repeats of a probe within noise not counted).",
+    defaultDescription: "20 monotonic, 30 smooth_isotonic; required with --search-space",
+    requires: IN_ANY_SEARCH,
+    help: "Most probes a search runs (repeats of a probe within noise not counted).",
   },
   {
     key: "ttftSlaMs",
@@ -296,5 +307,246 @@ export const MULTI_RUN_OPTIONS = optionGroup("Multi-Run", [
     metavar: "<isl/osl,...>",
     requires: IN_SEARCH,
     help: "pareto-sweep: the workload shapes, input/output tokens, e.g. '128/128,512/256,2048/512'.",
+  },
+  {
+    key: "varySeedPerTrial",
+    type: "bool",
+    default: false,
+    flags: ["--vary-seed-per-trial"],
+    help: "Give each run of a point its own seed, derived by SHA-256 from (seed, point, run), so repeated runs also " +
+      "sample different inputs (their spread then mixes input and server noise); default: every run of a point " +
+      "sends the same workload.",
+  },
+  {
+    key: "parameterSweepSameSeed",
+    type: "bool",
+    default: false,
+    flags: ["--parameter-sweep-same-seed"],
+    help: "Every sweep point uses the same seed (correlated comparisons); default: point N uses seed + N.",
+  },
+  {
+    key: "parameterSweepMode",
+    type: "enum",
+    choices: ["repeated", "independent"],
+    default: "repeated",
+    flags: ["--parameter-sweep-mode"],
+    help: "A sweep with --num-profile-runs: all points in run 1, then all in run 2 (repeated; " +
+      "profile_runs/trial_NNNN/<point>/), or all runs of a point before the next point (independent; " +
+      "<point>/profile_runs/trial_NNNN/).",
+  },
+  {
+    key: "noSweepTable",
+    type: "bool",
+    default: false,
+    negatable: false,
+    flags: ["--no-sweep-table"],
+    help: "Do not print the sweep's summary table (one row per point); its files are written all the same.",
+  },
+  {
+    key: "sweepVariants",
+    type: "list",
+    items: "whole",
+    default: [],
+    repeatable: true,
+    flags: ["--variant", "--sweep-variant"],
+    metavar: "<[name:] key=value, ...>",
+    conflictsWith: [
+      { key: "searchRecipe", why: "declares its own points (a recipe owns the load)" },
+      { key: "searchSpace", why: "declares its own points (the search chooses them)" },
+    ],
+    help: "A named point of a scenario sweep, given twice or more: profile options without the dashes, e.g. " +
+      "--variant 'short: isl=128, osl=64, concurrency=8' --variant 'long: isl=2048, osl=256, concurrency=2'. " +
+      "Each point runs in <dir>/<name>/ (v0, v1, … without a name).",
+  },
+  {
+    key: "searchSpace",
+    type: "list",
+    items: "whole",
+    default: [],
+    repeatable: true,
+    flags: ["--search-space"],
+    metavar: "<path:lo,hi[:int|real]>",
+    conflictsWith: [{ key: "searchRecipe", why: "is a search of its own (a recipe chooses its probes)" }],
+    help: "Bayesian search (a Gaussian process with constrained expected improvement) over these dimensions, e.g. " +
+      "'concurrency:1,256:int' or 'phases.profiling.rate:1,50' (paths as AIPerf names them: concurrency, rate, " +
+      "requests, duration, users, prefill_concurrency, smoothness, datasets.main.prompts.isl/osl); needs " +
+      "--search-metric, --search-direction and --search-max-iterations; --search-sla sets its constraints.",
+  },
+  {
+    key: "searchMetric",
+    type: "string",
+    flags: ["--search-metric"],
+    metavar: "<metric_tag>",
+    requires: IN_SPACE_SEARCH,
+    help: "The metric the --search-space search optimizes, e.g. output_token_throughput.",
+  },
+  {
+    key: "searchStat",
+    type: "enum",
+    choices: ["avg", "p50", "p90", "p95", "p99"],
+    flags: ["--search-stat"],
+    defaultDescription: "avg",
+    requires: IN_SPACE_SEARCH,
+    help: "The statistic of --search-metric that is optimized.",
+  },
+  {
+    key: "searchDirection",
+    type: "enum",
+    choices: ["maximize", "minimize"],
+    flags: ["--search-direction"],
+    requires: IN_SPACE_SEARCH,
+    help: "Whether --search-metric is maximized or minimized.",
+  },
+  {
+    key: "searchInitialPoints",
+    type: "int",
+    min: 1,
+    max: 199,
+    flags: ["--search-initial-points"],
+    metavar: "<int>",
+    defaultDescription: "5",
+    requires: IN_SPACE_SEARCH,
+    help: "Space-filling (scrambled Halton) points probed before the Gaussian process picks; below " +
+      "--search-max-iterations.",
+  },
+  {
+    key: "searchRandomSeed",
+    type: "int",
+    min: 0,
+    flags: ["--search-random-seed"],
+    metavar: "<int>",
+    defaultDescription: "drawn at random and recorded in search_history.json",
+    requires: [{ key: ["searchSpace", "searchRecipe"], why: "seeds a Bayesian search" }],
+    help: "Seed of the search's own choices (initial points, candidate sets): the same seed and measurements give " +
+      "the same probes.",
+  },
+  {
+    key: "searchPlanner",
+    type: "enum",
+    choices: ["bayesian", "optuna", "monotonic_sla", "smooth_isotonic"],
+    flags: ["--search-planner"],
+    defaultDescription: "bayesian",
+    requires: IN_SPACE_SEARCH,
+    help: "bayesian (Gaussian process, log expected improvement times the probability of meeting the --search-sla " +
+      "constraints), optuna (the same optimizer, tuned by --optuna-sampler), or monotonic_sla / smooth_isotonic " +
+      "(the boundary searches of --search-style over one integer dimension, with --search-sla).",
+  },
+  {
+    key: "optunaSampler",
+    type: "enum",
+    choices: ["gp", "tpe", "botorch"],
+    flags: ["--optuna-sampler"],
+    defaultDescription: "botorch",
+    requires: IN_SPACE_SEARCH,
+    help: "With --search-planner optuna: gp and botorch are the Gaussian-process optimizer; tpe runs it too, with " +
+      "a notice (no Tree-Parzen estimator is built in).",
+  },
+  {
+    key: "optunaAcquisition",
+    type: "enum",
+    choices: ["logei", "qlogei", "qnei", "qlognei", "qehvi", "qnehvi", "qlognehvi"],
+    flags: ["--optuna-acquisition"],
+    requires: IN_SPACE_SEARCH,
+    help: "With --optuna-sampler botorch: logei, qlogei, qnei and qlognei are the log expected improvement used; " +
+      "the multi-objective ones (qehvi, qnehvi, qlognehvi) are refused (one objective).",
+  },
+  {
+    key: "optunaTerminator",
+    type: "enum",
+    choices: ["regret", "emmr", "none"],
+    flags: ["--optuna-terminator"],
+    defaultDescription: "none",
+    requires: IN_SPACE_SEARCH,
+    help: "With --search-planner optuna, regret or emmr: also stop once the Gaussian process's bound on the regret " +
+      "(best upper bound minus best lower bound) is within the noise of the measurements.",
+  },
+  {
+    key: "searchPercentilePooling",
+    type: "enum",
+    choices: ["mean", "pooled"],
+    flags: ["--search-percentile-pooling"],
+    defaultDescription: "mean",
+    requires: IN_SPACE_SEARCH,
+    help: "With a percentile --search-stat and --num-profile-runs > 1: the mean of the runs' percentiles (mean), or " +
+      "the percentile of all their requests together (pooled; reads the per-request records).",
+  },
+  {
+    key: "searchSlaTier",
+    type: "list",
+    items: "whole",
+    default: [],
+    repeatable: true,
+    flags: ["--search-sla-tier"],
+    metavar: "<[label:]metric:stat:op:thr,...>",
+    requires: [{ key: ["searchRecipe", "searchSpace"], why: "finds a boundary per tier in a search" }],
+    help: "One SLO tier (2 to 10 of them): its SLA filters, e.g. 'fast:time_to_first_token:p95:lt:200' " +
+      "--search-sla-tier 'relaxed:time_to_first_token:p95:lt:1000'; the search finds the highest concurrency " +
+      "within each tier (--search-sla filters apply to every tier).",
+  },
+  {
+    key: "islMin",
+    type: "int",
+    min: 1,
+    max: 10_000_000,
+    flags: ["--isl-min"],
+    metavar: "<tokens>",
+    defaultDescription: "256",
+    requires: IN_SEARCH,
+    help: "prefill-ttft-curve: the smallest input length of its log-spaced ISL sweep.",
+  },
+  {
+    key: "islMax",
+    type: "int",
+    min: 1,
+    max: 10_000_000,
+    flags: ["--isl-max"],
+    metavar: "<tokens>",
+    defaultDescription: "32768",
+    requires: IN_SEARCH,
+    help: "prefill-ttft-curve: the largest input length of its ISL sweep.",
+  },
+  {
+    key: "islSteps",
+    type: "int",
+    min: 2,
+    max: 100,
+    flags: ["--isl-steps"],
+    metavar: "<int>",
+    defaultDescription: "8",
+    requires: IN_SEARCH,
+    help: "prefill-ttft-curve: points of its log-spaced ISL sweep.",
+  },
+  {
+    key: "oslMin",
+    type: "int",
+    min: 1,
+    max: 10_000_000,
+    flags: ["--osl-min"],
+    metavar: "<tokens>",
+    defaultDescription: "64",
+    requires: IN_SEARCH,
+    help: "decode-itl-curve: the smallest output length of its log-spaced OSL axis.",
+  },
+  {
+    key: "oslMax",
+    type: "int",
+    min: 1,
+    max: 10_000_000,
+    flags: ["--osl-max"],
+    metavar: "<tokens>",
+    defaultDescription: "1024",
+    requires: IN_SEARCH,
+    help: "decode-itl-curve: the largest output length of its OSL axis.",
+  },
+  {
+    key: "oslSteps",
+    type: "int",
+    min: 2,
+    max: 100,
+    flags: ["--osl-steps"],
+    metavar: "<int>",
+    defaultDescription: "4",
+    requires: IN_SEARCH,
+    help: "decode-itl-curve: points of its log-spaced OSL axis.",
   },
 ]);

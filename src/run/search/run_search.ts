@@ -34,7 +34,8 @@ import { renderSweepReport, type SweepReportPoint } from "../../report/sweep_rep
 import { writeFileAtomic } from "../outputs/output_writer.ts";
 import { type ProfileEnd, type ProfileRunOptions, runProfileRun } from "../profile_run.ts";
 import { CONSISTENT_SEED, cooldown } from "../sweep.ts";
-import { describeObserved, judgeProbe, type ProbeJudgement, type ProbeTrial } from "./probe_verdict.ts";
+import { deriveVariationSeed } from "../sweep_seed.ts";
+import { describeObserved, digitsFor, judgeProbe, type ProbeJudgement, type ProbeTrial } from "./probe_verdict.ts";
 import { type BoundaryPlanner, boundaryPlanner } from "./sla_planners.ts";
 import { concurrencyOf, type SearchProbe, summariesOf } from "./search_probe.ts";
 import {
@@ -46,17 +47,23 @@ import {
   searchHistoryJson,
   slaBreachJson,
 } from "./search_artifacts.ts";
-import { boundaryAnswer, kneeAnswer, paretoAnswer, type SearchAnswer } from "./search_answer.ts";
+import { bestAnswer, boundaryAnswer, kneeAnswer, paretoAnswer, type SearchAnswer } from "./search_answer.ts";
+import { BayesPlanner } from "./bayes_planner.ts";
+import { MultiTierPlanner } from "./multi_tier_planner.ts";
+import { sameFilter, tieredAnswer, tieredHistoryJson, tierVerdicts } from "./tier_artifacts.ts";
+import type { SlaFilter } from "../../config/sla_filter.ts";
+import { bayesHistoryJson, probeObjective } from "./bayes_artifacts.ts";
+import { hashString } from "../../base/seeded_random.ts";
+import { describeValues } from "./probe_values.ts";
+import { formatGrouped } from "../../export/number_format.ts";
+import { decodeItlSurfaceJson, prefillCurveJson } from "./curve_artifacts.ts";
+import { curveAnswer, surfaceAnswer } from "./curve_answer.ts";
 
 /** Most extra runs of a probe whose verdict is within noise. */
 export const NOISE_REPEATS = 2;
 
-/** What one probe sets. */
-export interface ProbeValues {
-  readonly concurrency: number;
-  readonly isl?: number;
-  readonly osl?: number;
-}
+export type { ProbeValues } from "./probe_values.ts";
+import type { ProbeValues } from "./probe_values.ts";
 
 export interface SearchInputsOfRun {
   readonly spec: SearchSpec;
@@ -101,6 +108,11 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
   const seed = config.randomSeed ?? (config.setConsistentSeed ? CONSISTENT_SEED : undefined);
   const level = config.confidenceLevel;
   const probes: SearchProbe[] = [];
+  // Every filter a probe is judged on: the search's own, then each SLO tier's (once each).
+  const judged: SlaFilter[] = [...spec.filters];
+  for (const f of (spec.tiers ?? []).flatMap((t) => t.filters)) {
+    if (!judged.some((g) => sameFilter(f, g))) judged.push(f);
+  }
   const allRuns: RunRecord[] = [];
   let stopped: "cancelled" | "unreachable" | undefined;
 
@@ -113,15 +125,14 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
   /** Runs (and repeats while within noise) one probe. */
   async function probe(values: ProbeValues, label: string, dirOf: (run: number) => string): Promise<SearchProbe> {
     const index = probes.length;
-    const shown = values.isl === undefined
-      ? `concurrency ${values.concurrency}`
-      : `ISL ${values.isl}, OSL ${values.osl}, concurrency ${values.concurrency}`;
+    const shown = describeValues(values);
     const trials: ProbeTrial[] = [];
     const runs: { label: string; dir: string; end: string; summary?: RunSummary }[] = [];
     const judge = () =>
-      judgeProbe(trials, spec.filters, {
+      judgeProbe(trials, judged, {
         level,
-        seed: (seed ?? 0) + values.concurrency * 7919 + (values.isl ?? 0) * 31 + (values.osl ?? 0),
+        seed: (seed ?? 0) + (values.concurrency ?? 0) * 7919 + (values.isl ?? 0) * 31 + (values.osl ?? 0) +
+          otherValuesHash(values),
         objective: spec.objective.metric,
       });
     const runOnce = async () => {
@@ -132,7 +143,10 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
       o.logger.info(`── probe ${index + 1}: ${shown}${n > 1 ? `, run ${n}` : ""} ──`);
       const parsed = await s.parseProbe(values);
       const runConfig: Record<string, unknown> = { ...parsed.config, artifactDir: dir, artifactDirExplicit: true };
-      if (seed !== undefined) runConfig.randomSeed = seed;
+      // Every probe sends the same workload; --vary-seed-per-trial gives each run of a probe its own (AIPerf's SHA-256).
+      if (seed !== undefined) {
+        runConfig.randomSeed = config.varySeedPerTrial ? deriveVariationSeed(seed, `${label}:trial:${n - 1}`) : seed;
+      }
       let end: ProfileEnd | string;
       let summary: RunSummary | undefined;
       try {
@@ -160,7 +174,7 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
     let judgement: ProbeJudgement = await judge();
     let repeats = 0;
     while (
-      spec.filters.length > 0 && judgement.withinNoise && repeats < NOISE_REPEATS && stopped === undefined &&
+      judged.length > 0 && judgement.withinNoise && repeats < NOISE_REPEATS && stopped === undefined &&
       !o.stop?.aborted
     ) {
       repeats++;
@@ -169,7 +183,14 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
       judgement = await judge();
     }
     const p: SearchProbe = { index, label, values: { ...values }, runs, judgement, repeats, nonMonotonic: false };
-    if (stopped === undefined && (spec.filters.length > 0 || judgement.runs === 0)) {
+    if (stopped === undefined && spec.tiers !== undefined && judgement.runs > 0) {
+      const verdicts = tierVerdicts(spec, judgement);
+      print(
+        `${verdicts.some((v) => v) ? "✓" : "✗"} ${shown}: ${
+          spec.tiers.map((t, i) => `${t.label} ${verdicts[i] ? "✓" : "✗"}`).join(", ")
+        } (${judgement.filters.map(describeObserved).join(", ")})`,
+      );
+    } else if (stopped === undefined && (judged.length > 0 || judgement.runs === 0)) {
       print(verdictLine(shown, judgement));
     }
     return p;
@@ -185,8 +206,71 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
     await writeFileAtomic(join(dir, name), JSON.stringify(json, null, 2) + "\n");
   };
 
+  for (const notice of spec.notices ?? []) o.logger.warning(notice);
   const p = spec.probes;
-  if (p.kind === "boundary") {
+  if (p.kind === "tiers") {
+    const tiers = spec.tiers!;
+    const multi = new MultiTierPlanner(tiers.map((t) => t.label), p);
+    for (let v = multi.next(); v !== undefined && stopped === undefined && !o.stop?.aborted; v = multi.next()) {
+      if (probes.length > 0) await cooldown(config.parameterSweepCooldownSeconds, o.stop);
+      const label = `search_iter_${pad4(probes.length)}`;
+      const result = await probe({ concurrency: v }, label, (n) => join(base, label, "profile_runs", `run_${pad4(n)}`));
+      const verdicts = tierVerdicts(spec, result.judgement);
+      // AIPerf: a probe is feasible when any tier passes.
+      const feasible = verdicts.some((x) => x);
+      probes.push({ ...result, judgement: { ...result.judgement, feasible } });
+      if (stopped !== undefined) break;
+      multi.tell(v, verdicts, result.index);
+      await writeJson(base, "search_history.json", tieredHistoryJson(spec, probes, multi, undefined));
+    }
+    reason = stopped ?? (o.stop?.aborted ? "cancelled" : multi.reason);
+    await writeJson(base, "search_history.json", tieredHistoryJson(spec, probes, multi, reason));
+    files.push({ role: "search_history_json", label: "Search history", path: "search_history.json" });
+    answer = tieredAnswer(spec, probes, multi, reason);
+  } else if (p.kind === "bayesian") {
+    const bayes = new BayesPlanner({
+      dims: p.dims.map((d) => ({ name: d.name, lo: d.lo, hi: d.hi, int: d.kind === "int" })),
+      maxIterations: p.maxIterations,
+      initialPoints: p.initialPoints,
+      seed: p.seed,
+      direction: spec.objective.direction ?? "maximize",
+      terminator: p.terminator,
+    });
+    for (let v = bayes.next(); v !== undefined && stopped === undefined && !o.stop?.aborted; v = bayes.next()) {
+      if (probes.length > 0) await cooldown(config.parameterSweepCooldownSeconds, o.stop);
+      const label = `search_iter_${pad4(probes.length)}`;
+      const result = await probe(v, label, (n) => join(base, label, "profile_runs", `run_${pad4(n)}`));
+      if (stopped !== undefined) {
+        probes.push(result);
+        break;
+      }
+      const objective = await probeObjective(result, spec.objective, p.pooled, o.logger);
+      bayes.tell(v, {
+        objective,
+        feasible: result.judgement.feasible,
+        margins: result.judgement.filters.map((j) => j.margin),
+      });
+      probes.push({ ...result, judgement: { ...result.judgement, objective } });
+      if (judged.length === 0) {
+        const shown = objective === undefined ? "not measured" : formatGrouped(objective, digitsFor(objective));
+        print(`· ${describeValues(v)}: ${spec.objective.stat} ${spec.objective.metric} ${shown}`);
+      }
+      await writeJson(base, "search_history.json", bayesHistoryJson(spec, probes, undefined));
+    }
+    reason = stopped ?? (o.stop?.aborted ? "cancelled" : bayes.reason);
+    await writeJson(base, "search_history.json", bayesHistoryJson(spec, probes, reason));
+    files.push({ role: "search_history_json", label: "Search history", path: "search_history.json" });
+    if (spec.answer === "best") {
+      answer = bestAnswer(spec, probes, reason);
+    } else {
+      const sorted = [...probes].sort((a, b) => concurrencyOf(a) - concurrencyOf(b));
+      const highest = sorted.findLast((x) => x.judgement.feasible);
+      const failing = sorted.find((x) =>
+        !x.judgement.feasible && (highest === undefined || concurrencyOf(x) > concurrencyOf(highest))
+      );
+      answer = boundaryAnswer(spec, probes, highest, failing, reason, { lo: p.dims[0].lo, hi: p.dims[0].hi });
+    }
+  } else if (p.kind === "boundary") {
     planner = boundaryPlanner(p.style, p);
     for (let v = planner.next(); v !== undefined && stopped === undefined && !o.stop?.aborted; v = planner.next()) {
       if (probes.length > 0) await cooldown(config.parameterSweepCooldownSeconds, o.stop);
@@ -215,7 +299,7 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
   } else {
     const cells = p.kind === "grid"
       ? p.concurrencies.map((c) => ({ values: { concurrency: c }, label: `concurrency_${c}` }))
-      : p.cells.map((c) => ({ values: c, label: `shape_${c.isl}_${c.osl}_c${c.concurrency}` }));
+      : p.cells.map((c) => ({ values: c, label: shapeLabel(c, p.naming) }));
     for (const cell of cells) {
       if (stopped !== undefined || o.stop?.aborted) break;
       if (probes.length > 0) await cooldown(config.parameterSweepCooldownSeconds, o.stop);
@@ -251,6 +335,26 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
       });
       const { baseline, knee } = degradationKnee(points, d.threshold);
       answer = kneeAnswer(spec, probes, baseline, knee);
+    } else if (spec.postProcess === "ttft_curve_fit") {
+      const points = probes.flatMap((x) => {
+        const y = runsStat(summariesOf(x), "time_to_first_token", "avg");
+        return x.values.isl === undefined || y === undefined ? [] : [[x.values.isl, y] as const];
+      });
+      await writeJson(aggregateDir, "prefill_curve.json", prefillCurveJson(points));
+      files.push({ role: "prefill_curve_json", label: "Prefill curve", path: "sweep_aggregate/prefill_curve.json" });
+      answer = curveAnswer(spec, probes, points);
+    } else if (spec.postProcess === "itl_surface_fit") {
+      const triples = probes.flatMap((x) => {
+        const y = runsStat(summariesOf(x), "inter_token_latency", "avg");
+        return x.values.osl === undefined || y === undefined ? [] : [[concurrencyOf(x), x.values.osl, y] as const];
+      });
+      await writeJson(aggregateDir, "decode_itl_surface.json", decodeItlSurfaceJson(triples));
+      files.push({
+        role: "decode_itl_surface_json",
+        label: "Decode ITL surface",
+        path: "sweep_aggregate/decode_itl_surface.json",
+      });
+      answer = surfaceAnswer(spec, probes, triples);
     } else {
       const cellsOut = markPareto(probes.map((x) => ({
         isl: x.values.isl,
@@ -307,6 +411,18 @@ export async function runSearch(s: SearchInputsOfRun, o: ProfileRunOptions): Pro
   return { end, baseDir: base, answer: answer.sentence };
 }
 
+/** A stable number from the values other than concurrency, ISL and OSL (seeds a probe's bootstrap). */
+function otherValuesHash(v: ProbeValues): number {
+  const rest = Object.entries(v).filter(([k]) => k !== "concurrency" && k !== "isl" && k !== "osl");
+  return rest.length === 0 ? 0 : hashString(JSON.stringify(rest)) % 1_000_003;
+}
+
+/** A grid cell's directory: AIPerf's `isl_256__concurrency_1` when the recipe names its axes, else `shape_…`. */
+function shapeLabel(c: ProbeValues, naming: readonly ("isl" | "osl" | "concurrency")[] | undefined): string {
+  if (naming === undefined) return `shape_${c.isl}_${c.osl}_c${c.concurrency}`;
+  return naming.map((n) => `${n}_${c[n]}`).join("__");
+}
+
 /** `✓ concurrency 8: p95 TTFT 31.2 ms ± 0.4` / `✗ concurrency 12: fails TTFT (p95 TTFT 91.2 ms ± 3.1)`. */
 function verdictLine(shown: string, j: ProbeJudgement): string {
   if (j.runs === 0) return `✗ ${shown}: no run completed`;
@@ -329,7 +445,8 @@ async function writeSweepAggregate(
   level: number,
 ): Promise<ManifestFile[]> {
   if (probes.length === 0) return [];
-  const names = spec.probes.kind === "shapes" ? ["isl", "osl", "concurrency"] : ["concurrency"];
+  const names = [...new Set(["isl", "osl", "concurrency", ...probes.flatMap((p) => Object.keys(p.values))])]
+    .filter((n) => probes.some((p) => p.values[n] !== undefined));
   const params: SweepParameter[] = names.map((name) => ({
     name,
     values: [...new Set(probes.map((p) => p.values[name]))].sort((a, b) => a - b),
@@ -340,7 +457,7 @@ async function writeSweepAggregate(
     );
     return { parameters: p.values, aggregate: aggregateRuns(results, level) };
   });
-  const type = spec.probes.kind === "boundary"
+  const type = spec.probes.kind === "boundary" || spec.probes.kind === "bayesian"
     ? "adaptive_search"
     : spec.probes.kind === "shapes"
     ? "scenarios"
@@ -367,7 +484,7 @@ async function writeReport(
 ): Promise<ManifestFile> {
   const points: SweepReportPoint[] = [];
   const order = [...probes].sort((a, b) =>
-    concurrencyOf(a) - concurrencyOf(b) || (a.values.isl ?? 0) - (b.values.isl ?? 0) ||
+    (concurrencyOf(a) ?? 0) - (concurrencyOf(b) ?? 0) || (a.values.isl ?? 0) - (b.values.isl ?? 0) ||
     (a.values.osl ?? 0) - (b.values.osl ?? 0)
   );
   for (const probe of order) {
@@ -376,7 +493,9 @@ async function writeReport(
     const run = json === undefined ? undefined : await readRunExport(json).catch(() => undefined);
     const verdict = spec.filters.length === 0 ? "" : probe.judgement.feasible ? " ✓" : " ✗";
     const v = probe.values;
-    const name = v.isl === undefined ? `concurrency ${v.concurrency}` : `${v.isl}/${v.osl} at ${v.concurrency}`;
+    const name = v.isl !== undefined && v.osl !== undefined
+      ? `${v.isl}/${v.osl} at ${v.concurrency}`
+      : describeValues(v);
     points.push({ label: `${name}${verdict}`, run, failure: run === undefined ? "failed" : undefined });
   }
   const slos = spec.filters.map((f) => ({

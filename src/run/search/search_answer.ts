@@ -12,6 +12,9 @@ import { headlineLabel } from "../../metrics/result_view.ts";
 import { describeObserved, digitsFor, type FilterJudgement } from "./probe_verdict.ts";
 import type { ParetoCell } from "./search_artifacts.ts";
 import { concurrencyOf, type SearchProbe } from "./search_probe.ts";
+import { bestProbe } from "./bayes_artifacts.ts";
+import { describeValues } from "./probe_values.ts";
+import { METRIC_REGISTRY } from "../../metrics/metric_registry.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -197,4 +200,33 @@ export function paretoAnswer(
     : `Pareto frontier of p95 TTFT against output tok/s: ${front.length} of ${cells.length} points: ` +
       shown.join("; ") + more;
   return { sentence, json: envelope(spec, sentence, { frontier: front.map((c) => ({ ...c })) }, probes) };
+}
+
+/**
+ * The answer of a `--search-space` search: the best feasible probe's objective and values, e.g. "best avg
+ * output_token_throughput within SLO: 1,234 at concurrency 24, rate 3.5 (search_iter_0007 of 12 probes; stopped:
+ * improvement_patience)".
+ */
+export function bestAnswer(spec: SearchSpec, probes: readonly SearchProbe[], reason: string | undefined): SearchAnswer {
+  const best = bestProbe(spec, probes);
+  const what = `${spec.objective.stat} ${spec.objective.metric}`;
+  const stopped = reason === undefined ? "" : `; stopped: ${reason}`;
+  const within = spec.filters.length > 0 ? " within SLO" : "";
+  let sentence: string;
+  if (best === undefined) sentence = `no probe measured ${what} in ${probes.length} probes${stopped}`;
+  else {
+    const value = best.judgement.objective!;
+    const shown = formatGrouped(value, digitsFor(value));
+    const unit = METRIC_REGISTRY.get(spec.objective.metric)?.unit;
+    const withUnit = unit === undefined || unit === "count" || unit === "ratio" ? shown : `${shown} ${unit}`;
+    sentence = best.judgement.feasible
+      ? `best ${what}${within}: ${withUnit} at ${describeValues(best.values)} (${best.label} of ${probes.length} ` +
+        `probes${stopped})`
+      : `no probe within SLO in ${probes.length} probes (the best: ${withUnit} at ${describeValues(best.values)}, ` +
+        `fails ${failedNames(best)}${stopped})`;
+  }
+  return {
+    sentence,
+    json: envelope(spec, sentence, { best: probeJson(best), convergence_reason: reason ?? null }, probes),
+  };
 }
