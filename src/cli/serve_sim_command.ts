@@ -300,6 +300,15 @@ const SERVE_SIM_OPTIONS = [
     metavar: "<file>",
     help: "Write every request received to FILE as JSON lines (see below).",
   },
+  {
+    key: "answers",
+    type: "path",
+    flags: ["--answers"],
+    group: "Options",
+    metavar: "<file>",
+    help: 'Answer the prompts FILE lists with their answers: JSON lines {"prompt": "...", "answer": "..."}, matched ' +
+      "against the last prompt text (the final user message, a completion's prompt); other prompts get random words.",
+  },
 ] as const satisfies readonly OptionSpec<ServeSimKey>[];
 
 const EPILOGUE = `

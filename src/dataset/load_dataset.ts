@@ -22,6 +22,7 @@ import type { LoaderContext } from "./dataset_loader.ts";
 import { SeededRandom } from "../base/seeded_random.ts";
 import { DATASET_LOADERS } from "./dataset_loaders.ts";
 import { buildSyntheticDataset, type SyntheticDatasetOptions } from "./synthetic_dataset.ts";
+import { type AccuracyOptions, loadAccuracyDataset } from "./accuracy/load_accuracy_dataset.ts";
 
 export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "tokenizer"> {
   /** Tokenizer for synthetic prompts and trace prompts synthesized to a length. @default undefined */
@@ -49,6 +50,8 @@ export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "token
    * after a blank line (AIPerf joins them, since many servers mishandle two system messages).
    */
   readonly systemPrompt?: string;
+  /** An accuracy benchmark's problems (`--accuracy-benchmark`): every other dataset option is then unused. */
+  readonly accuracy?: AccuracyOptions;
   /** A public dataset read from its local file (`--public-dataset`, `public_datasets.ts`). */
   readonly publicDataset?: string;
   /** Subset (config name) of a Hugging Face-backed public dataset instead of its own (`--hf-subset`). */
@@ -72,6 +75,9 @@ export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "token
  */
 export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset> {
   const { tokenizer } = options;
+  if (options.accuracy !== undefined) {
+    return await loadAccuracyDataset(options.accuracy, { info: options.warn, warn: options.warn });
+  }
   if (options.publicDataset !== undefined) {
     if (options.inputFile !== undefined) {
       throw new DatasetError("--public-dataset", undefined, "cannot be combined with --input-file; give one of them");

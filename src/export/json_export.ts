@@ -191,8 +191,15 @@ export function runInfoJson(run: RunInfo, benchmarkId: string): RunInfoJson & Js
   };
 }
 
-/** The summary document as an object (undefined fields are dropped when serialized). */
-export function summaryJsonObject(summary: RunSummary, info: SummaryJsonInfo): SummaryDocument {
+/**
+ * The summary document as an object (undefined fields are dropped when serialized). `extraEntries` (an accuracy
+ * run's `accuracy.*`) follow the metrics, as in AIPerf's file.
+ */
+export function summaryJsonObject(
+  summary: RunSummary,
+  info: SummaryJsonInfo,
+  extraEntries: JsonObject = {},
+): SummaryDocument {
   const run = info.runInfo;
   const incomplete = info.incompleteReason ?? (info.wasCancelled ? "cancelled" : undefined);
   const extra: { -readonly [K in keyof InfermeterBlockJson]: InfermeterBlockJson[K] } = {
@@ -218,13 +225,14 @@ export function summaryJsonObject(summary: RunSummary, info: SummaryJsonInfo): S
     warmup_metrics: info.warmup === undefined ? undefined : metricsJson(info.warmup.metrics),
     thresholds: info.thresholds,
     ...otherMetricsJson(summary.metrics),
+    ...extraEntries,
     infermeter: extra,
   };
 }
 
 /** `profile_export_aiperf.json` text: 2-space indented, like AIPerf's `orjson.OPT_INDENT_2`. */
-export function renderSummaryJson(summary: RunSummary, info: SummaryJsonInfo): string {
-  return JSON.stringify(summaryJsonObject(summary, info), null, 2);
+export function renderSummaryJson(summary: RunSummary, info: SummaryJsonInfo, extraEntries?: JsonObject): string {
+  return JSON.stringify(summaryJsonObject(summary, info, extraEntries), null, 2);
 }
 
 /** Writes the summary JSON to `path` (directory must exist). */

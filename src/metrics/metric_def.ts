@@ -96,6 +96,9 @@ export interface MetricFlags {
   /** Compares the server's usage with the client's token counts: not selected with server counts (AIPerf
    * `USAGE_DIFF_ONLY`). */
   readonly usageDiffOnly?: boolean;
+  /** Not computed in an accuracy run, where the max tokens is a ceiling rather than a target (AIPerf's
+   * `DISABLE_ON_ACCURACY`). */
+  readonly disableOnAccuracy?: boolean;
 }
 
 interface MetricDefBase {
@@ -197,6 +200,8 @@ export interface MetricSelection {
   readonly supportsAudio?: boolean;
   /** `--use-server-token-count`: token counts come from the server's usage. @default false */
   readonly serverTokenCounts?: boolean;
+  /** An accuracy benchmark runs (`--accuracy-benchmark`). @default false */
+  readonly accuracy?: boolean;
 }
 
 /** A metric's tier: declared, else "detail" for what the main console table does not show, else "standard". */

@@ -455,7 +455,7 @@ export const OSL_MISMATCH_DIFF_PCT: RecordMetricDef = {
   unit: "%",
   kind: "record",
   requires: ["output_sequence_length"],
-  flags: { producesTokensOnly: true },
+  flags: { producesTokensOnly: true, disableOnAccuracy: true },
   consoleGroup: "none",
   displayOrder: 3600,
   compute: (r, v) => {
@@ -863,7 +863,7 @@ export const OSL_MISMATCH_COUNT: AggregateMetricDef = {
   kind: "aggregate",
   fold: "sum",
   requires: ["output_sequence_length"],
-  flags: { producesTokensOnly: true, noIndividualRecords: true },
+  flags: { producesTokensOnly: true, noIndividualRecords: true, disableOnAccuracy: true },
   consoleGroup: "none",
   displayOrder: 3610,
   compute: (r, v) => {

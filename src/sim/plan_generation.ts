@@ -84,3 +84,15 @@ function geometric(rng: SeededRandom, p: number): number {
   const u = 1 - rng.next(); // (0, 1]
   return Math.floor(Math.log(u) / Math.log1p(-p));
 }
+
+/**
+ * The plan of a request answered with a known text of `pieces` pieces (`--answers`): the reasoning as planned, then
+ * the whole answer (finish `stop`), or as much of it as the max leaves after the reasoning (finish `length`).
+ */
+export function answeredPlan(planned: GenerationPlan, pieces: number, maxTokens: number | undefined): GenerationPlan {
+  if (maxTokens === undefined || planned.reasoningTokens + pieces <= maxTokens) {
+    return { ...planned, contentTokens: pieces, finishReason: "stop" };
+  }
+  const reasoningTokens = Math.min(planned.reasoningTokens, maxTokens);
+  return { ...planned, reasoningTokens, contentTokens: maxTokens - reasoningTokens, finishReason: "length" };
+}

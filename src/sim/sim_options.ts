@@ -96,6 +96,9 @@ export interface SimOptions {
   /** Write every request received to this file as JSONL (`request_journal.ts`); undefined = no journal.
    * @default undefined */
   readonly recordRequests?: string;
+  /** Answer the prompts this JSONL file lists with its answers (`sim_answers.ts`); undefined = random words only.
+   * @default undefined */
+  readonly answers?: string;
   /** Serve a DCGM-exporter-style `/dcgm/metrics` with this many synthetic GPUs; 0 = none.
    * @default 0 */
   readonly dcgmGpus: number;
@@ -139,6 +142,7 @@ export const SIM_DEFAULTS: SimOptions = Object.freeze({
   serverTiming: "none",
   shutdownGraceMs: 1000,
   recordRequests: undefined,
+  answers: undefined,
   dcgmGpus: 0,
   usageDetails: false,
   slots: 0,
@@ -182,6 +186,9 @@ export function resolveSimOptions(partial: Partial<SimOptions> = {}): SimOptions
   if (o.apiKey !== undefined && o.apiKey.length === 0) throw new RangeError("apiKey must not be empty.");
   if (o.recordRequests !== undefined && (typeof o.recordRequests !== "string" || o.recordRequests.length === 0)) {
     throw new RangeError("recordRequests must be a non-empty file path.");
+  }
+  if (o.answers !== undefined && (typeof o.answers !== "string" || o.answers.length === 0)) {
+    throw new RangeError("answers must be a non-empty file path.");
   }
   return Object.freeze({ ...o, models: Object.freeze([...o.models]) });
 }

@@ -8,6 +8,7 @@ import type { ProfileConfig } from "../../config/profile_config.ts";
 import type { Output } from "./output.ts";
 import { RECORDS_OUTPUT } from "./records_output.ts";
 import { RAW_OUTPUT } from "./raw_output.ts";
+import { ACCURACY_OUTPUT } from "./accuracy_output.ts";
 import { INPUTS_OUTPUT } from "./inputs_output.ts";
 import { TIMESLICES_OUTPUT } from "./timeslices_output.ts";
 import { SERVER_METRICS_OUTPUT } from "./server_metrics_output.ts";
@@ -28,6 +29,7 @@ import { MANIFEST_OUTPUT } from "./manifest_output.ts";
 export const OUTPUTS: Registry<Output> = new Registry<Output>("output", [
   RECORDS_OUTPUT,
   RAW_OUTPUT,
+  ACCURACY_OUTPUT,
   INPUTS_OUTPUT,
   TIMESLICES_OUTPUT,
   SERVER_METRICS_OUTPUT,
