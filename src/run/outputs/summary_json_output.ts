@@ -1,6 +1,7 @@
 /** `profile_export_aiperf.json`: statistics, configuration and run identity, in AIPerf 0.13's schema. */
 import { renderSummaryJson } from "../../export/json_export.ts";
 import type { Output } from "./output.ts";
+import { pooledSpecDecodeHistogram } from "./spec_decode_output.ts";
 
 export const SUMMARY_JSON_OUTPUT: Output = {
   name: "json",
@@ -11,7 +12,10 @@ export const SUMMARY_JSON_OUTPUT: Output = {
     if (ctx.results === undefined) return;
     await writer.write(
       SUMMARY_JSON_OUTPUT.files(ctx.paths)[0],
-      renderSummaryJson(ctx.results.summary, ctx.results.info),
+      renderSummaryJson(ctx.results.summary, {
+        ...ctx.results.info,
+        pooledSpecDecodeHistogram: pooledSpecDecodeHistogram(ctx),
+      }),
     );
   },
 };
