@@ -45,6 +45,10 @@ import { TokenClock } from "./token_clock.ts";
 import { WordSource } from "./word_source.ts";
 import { VllmMetrics } from "./vllm_metrics.ts";
 import { DcgmMetrics } from "./dcgm_metrics.ts";
+import { planSpecDecode } from "./spec_decode_plan.ts";
+
+/** The routes whose answers carry vLLM's speculative-decoding statistics. */
+const SPEC_DECODE_ROUTES: ReadonlySet<string> = new Set(["chat", "completions"]);
 
 const PROMETHEUS_HEADERS = { "content-type": "text/plain; version=0.0.4; charset=utf-8" } as const;
 
@@ -194,7 +198,18 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       const answer = (body: string | ReadableStream<Uint8Array>, headers: Record<string, string>) =>
         new Response(cut ? cutShort(body) : body, { status: 200, headers });
       const planned = planGeneration(request, promptTokensOf(request), o, rng.derive("length"));
-      const plan = o.usageDetails ? { ...planned, details: usageDetailsOf(request) } : planned;
+      const detailed = o.usageDetails ? { ...planned, details: usageDetailsOf(request) } : planned;
+      const plan = o.specDecodeTokens > 0 && SPEC_DECODE_ROUTES.has(route.name)
+        ? {
+          ...detailed,
+          specDecode: planSpecDecode(
+            planned.reasoningTokens + planned.contentTokens,
+            o.specDecodeTokens,
+            o.specDecodeAcceptance,
+            rng.derive("spec_decode"),
+          ),
+        }
+        : detailed;
       const ids = rng.derive("id");
       const reply: ReplyContext = {
         id: `${route.idPrefix}${hex8(ids.nextUint32())}${hex8(ids.nextUint32())}`,
