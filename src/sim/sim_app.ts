@@ -237,6 +237,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
           e2eSec: (end - arrival) / 1000,
           queueSec: (start - arrival) / 1000,
           finishReason,
+          specDecode: plan.specDecode,
         });
       };
       const finishReason = plan.finishReason;
