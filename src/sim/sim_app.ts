@@ -88,7 +88,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
   const encoder = new TextEncoder();
   const countCache = new Map<string, number>();
   const slots = deps.slots ?? new SimSlots(o.slots);
-  const vllm = new VllmMetrics(o.models[0], () => slots.waiting);
+  const vllm = new VllmMetrics(o.models[0], () => slots.waiting, o.specDecodeTokens > 0);
   const dcgm = o.dcgmGpus > 0 ? new DcgmMetrics(o.dcgmGpus, () => stats.inFlight) : undefined;
 
   const countText = (text: string): number => {

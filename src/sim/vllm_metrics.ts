@@ -55,15 +55,16 @@ export class VllmMetrics {
   readonly #itl = new Histogram(ITL_BOUNDS);
   readonly #e2e = new Histogram(E2E_BOUNDS);
   readonly #queue = new Histogram(E2E_BOUNDS);
-  /** vLLM's speculative-decoding counters; undefined until an answer had steps (vLLM shows them only when on). */
+  /** vLLM's speculative-decoding counters, from the start when it simulates it (vLLM shows them only when on). */
   #spec: { drafts: number; draftTokens: number; accepted: number } | undefined;
 
   readonly #waiting: () => number;
 
-  /** `waiting` counts the requests waiting for a slot now. */
-  constructor(model: string, waiting: () => number = () => 0) {
+  /** `waiting` counts the requests waiting for a slot now; `specDecode`: the server simulates speculative decoding. */
+  constructor(model: string, waiting: () => number = () => 0, specDecode = false) {
     this.#model = model;
     this.#waiting = waiting;
+    if (specDecode) this.#spec = { drafts: 0, draftTokens: 0, accepted: 0 };
   }
 
   /** A request began generating; `tokens` it will hold in the cache (prompt + output). */
