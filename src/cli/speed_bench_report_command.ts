@@ -46,7 +46,8 @@ export const SPEED_BENCH_REPORT_COMMAND: Command<typeof SPEED_BENCH_REPORT_OPTIO
     "at the run directories or the folder holding them. One row per model, one column per category, and Overall " +
     "(the mean). Acceptance comes from the server metrics (SGLang / TensorRT-LLM gauges, vLLM's counters), else " +
     "from the run's own per-request speculative-decoding statistics.\n" +
-    "Exit codes: 0 written, 2 bad options, no run directories or no SPEED-Bench results.",
+    "Exit codes: 0 written, 2 bad options, no run directories or no SPEED-Bench results, 4 the CSV could not be " +
+    "written.",
   options: SPEED_BENCH_REPORT_OPTIONS,
   operands: "accept",
   examples: [
