@@ -97,6 +97,11 @@ export interface SummaryJsonInfo {
   readonly runInfo: RunInfo;
   /** Metrics of the warmup phase only (`warmup_metrics`, schema 1.4); omitted when undefined. */
   readonly warmup?: RunSummary;
+  /**
+   * `pooled_spec_decode_acceptance_histogram`: verification steps by accepted drafts (`{"0": n0, "1": n1, …}`, zero
+   * buckets left out) over the profiling phase's successful requests; omitted when no request reported any.
+   */
+  readonly pooledSpecDecodeHistogram?: Readonly<Record<string, number>>;
   /** infermeter-only facts (client CPU, engine overhead, ...), written under `infermeter` as given. */
   readonly infermeter?: JsonObject;
   /** Per-GPU telemetry summaries and energy efficiency (`telemetry_data`); omitted when undefined. */
@@ -223,6 +228,7 @@ export function summaryJsonObject(
     start_time: info.startTimeMs === undefined ? undefined : isoUtcMicros(info.startTimeMs),
     end_time: info.endTimeMs === undefined ? undefined : isoUtcMicros(info.endTimeMs),
     warmup_metrics: info.warmup === undefined ? undefined : metricsJson(info.warmup.metrics),
+    pooled_spec_decode_acceptance_histogram: info.pooledSpecDecodeHistogram,
     thresholds: info.thresholds,
     ...otherMetricsJson(summary.metrics),
     ...extraEntries,

@@ -29,9 +29,10 @@ export type MetricUnit =
 
 /**
  * Which console table shows a metric (AIPerf's `MetricConsoleGroup`): the main `LLM Metrics` table, the
- * `Effective` and `Active` time-weighted tables, the `Usage` table of server-reported counts, or none.
+ * `Effective` and `Active` time-weighted tables, the `Usage` table of server-reported counts, the `Spec Decode`
+ * section (speculative-decoding acceptance, with its histogram line), or none.
  */
-export type ConsoleGroup = "llm" | "effective" | "active" | "usage" | "none";
+export type ConsoleGroup = "llm" | "effective" | "active" | "usage" | "spec_decode" | "none";
 
 /**
  * Where a metric stands in what a user reads first (the result view): `headline` — the figures of the run's

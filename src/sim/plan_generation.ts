@@ -14,6 +14,7 @@
 import type { GenerationRequest, ReasoningRequest } from "./generation_request.ts";
 import { REASONING_EFFORT_TOKENS, type SimOptions } from "./sim_options.ts";
 import type { SeededRandom } from "../base/seeded_random.ts";
+import type { SpecDecodeSim } from "./spec_decode_plan.ts";
 
 export type FinishReason = "stop" | "length";
 
@@ -25,6 +26,8 @@ export interface GenerationPlan {
   readonly finishReason: FinishReason;
   /** `--usage-details`: what the usage reports beyond the counts. */
   readonly details?: UsageDetails;
+  /** `--spec-decode-tokens`: the speculative-decoding steps the answer reports (chat and completions). */
+  readonly specDecode?: SpecDecodeSim;
 }
 
 /** The usage details of `--usage-details`. */

@@ -46,6 +46,10 @@ import { WordSource } from "./word_source.ts";
 import { AnswerWords, type SimAnswers } from "./sim_answers.ts";
 import { VllmMetrics } from "./vllm_metrics.ts";
 import { DcgmMetrics } from "./dcgm_metrics.ts";
+import { planSpecDecode } from "./spec_decode_plan.ts";
+
+/** The routes whose answers carry vLLM's speculative-decoding statistics. */
+const SPEC_DECODE_ROUTES: ReadonlySet<string> = new Set(["chat", "completions"]);
 
 const PROMETHEUS_HEADERS = { "content-type": "text/plain; version=0.0.4; charset=utf-8" } as const;
 
@@ -87,7 +91,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
   const encoder = new TextEncoder();
   const countCache = new Map<string, number>();
   const slots = deps.slots ?? new SimSlots(o.slots);
-  const vllm = new VllmMetrics(o.models[0], () => slots.waiting);
+  const vllm = new VllmMetrics(o.models[0], () => slots.waiting, o.specDecodeTokens > 0);
   const dcgm = o.dcgmGpus > 0 ? new DcgmMetrics(o.dcgmGpus, () => stats.inFlight) : undefined;
 
   const countText = (text: string): number => {
@@ -199,7 +203,18 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       const pieces = deps.answers?.piecesFor(request.promptTexts);
       const generated = planGeneration(request, promptTokensOf(request), o, rng.derive("length"));
       const planned = pieces === undefined ? generated : answeredPlan(generated, pieces.length, request.maxTokens);
-      const plan = o.usageDetails ? { ...planned, details: usageDetailsOf(request) } : planned;
+      const detailed = o.usageDetails ? { ...planned, details: usageDetailsOf(request) } : planned;
+      const plan = o.specDecodeTokens > 0 && SPEC_DECODE_ROUTES.has(route.name)
+        ? {
+          ...detailed,
+          specDecode: planSpecDecode(
+            planned.reasoningTokens + planned.contentTokens,
+            o.specDecodeTokens,
+            o.specDecodeAcceptance,
+            rng.derive("spec_decode"),
+          ),
+        }
+        : detailed;
       const ids = rng.derive("id");
       const reply: ReplyContext = {
         id: `${route.idPrefix}${hex8(ids.nextUint32())}${hex8(ids.nextUint32())}`,
@@ -230,6 +245,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
           e2eSec: (end - arrival) / 1000,
           queueSec: (start - arrival) / 1000,
           finishReason,
+          specDecode: plan.specDecode,
         });
       };
       const finishReason = plan.finishReason;

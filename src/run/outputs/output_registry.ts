@@ -15,6 +15,7 @@ import { SERVER_METRICS_OUTPUT } from "./server_metrics_output.ts";
 import { GPU_TELEMETRY_OUTPUT } from "./gpu_telemetry_output.ts";
 import { PEER_METRICS_OUTPUT } from "./peer_metrics_output.ts";
 import { SERVER_TIMING_OUTPUT } from "./server_timing_output.ts";
+import { SPEC_DECODE_OUTPUT } from "./spec_decode_output.ts";
 import { SUMMARY_CSV_OUTPUT } from "./summary_csv_output.ts";
 import { SUMMARY_JSON_OUTPUT } from "./summary_json_output.ts";
 import { BUNDLE_OUTPUT } from "./bundle_output.ts";
@@ -36,6 +37,7 @@ export const OUTPUTS: Registry<Output> = new Registry<Output>("output", [
   GPU_TELEMETRY_OUTPUT,
   PEER_METRICS_OUTPUT,
   SERVER_TIMING_OUTPUT,
+  SPEC_DECODE_OUTPUT,
   SUMMARY_CSV_OUTPUT,
   SUMMARY_JSON_OUTPUT,
   BUNDLE_OUTPUT,

@@ -3,6 +3,7 @@ import { renderSummaryJson } from "../../export/json_export.ts";
 import { type AccuracySummary, accuracySummaryEntries } from "../../export/accuracy_export.ts";
 import { ACCURACY_OUTPUT } from "./accuracy_output.ts";
 import type { Output } from "./output.ts";
+import { pooledSpecDecodeHistogram } from "./spec_decode_output.ts";
 
 export const SUMMARY_JSON_OUTPUT: Output = {
   name: "json",
@@ -20,7 +21,11 @@ export const SUMMARY_JSON_OUTPUT: Output = {
     );
     await writer.write(
       SUMMARY_JSON_OUTPUT.files(ctx.paths)[0],
-      renderSummaryJson(ctx.results.summary, ctx.results.info, entries),
+      renderSummaryJson(
+        ctx.results.summary,
+        { ...ctx.results.info, pooledSpecDecodeHistogram: pooledSpecDecodeHistogram(ctx) },
+        entries,
+      ),
     );
   },
 };

@@ -12,6 +12,7 @@
 import type { GenerationRequest, ReasoningRequest } from "../generation_request.ts";
 import { badRequest, isJsonObject, optionalString, requireObject } from "../request_fields.ts";
 import type { ReplyContext, RouteRequest, SimRoute, StreamFraming } from "../sim_route.ts";
+import { specDecodeMetricsField } from "../spec_decode_plan.ts";
 import { type OpenAiChunkShape, OpenAiChunkStream, type OpenAiStreamOptions } from "./openai_chunk_stream.ts";
 import { finishJson, readOpenAiFields, readPrediction, usageJson } from "./openai_fields.ts";
 
@@ -42,7 +43,9 @@ class ChatRequest implements RouteRequest {
     return `{"id":"${reply.id}","object":"chat.completion","created":${reply.created},"model":${
       JSON.stringify(reply.model)
     },"choices":[{"index":0,"message":{"role":"assistant","content":"${content}"${reasoningField}},` +
-      `"logprobs":null,"finish_reason":${finishJson(plan.finishReason)}}],"usage":${usage}}`;
+      `"logprobs":null,"finish_reason":${finishJson(plan.finishReason)}}],"usage":${usage}${
+        specDecodeMetricsField(plan.specDecode)
+      }}`;
   }
 
   stream(reply: ReplyContext): StreamFraming {
