@@ -1,6 +1,7 @@
 /**
- * Polls one Prometheus endpoint during a run and keeps every scrape (time, fetch latency, parsed families), so the
- * profiling window can be summarized afterwards. `probe()` is the first scrape: an endpoint that does not exist,
+ * Polls one Prometheus endpoint during a run and keeps every scrape's time, fetch latency and body hash, and its
+ * series as columns (`series_store.ts`; or the whole parsed scrapes with `keepFamilies`), so the profiling window can
+ * be summarized afterwards. `probe()` is the first scrape: an endpoint that does not exist,
  * answers an error status, or does not speak the text format is reported once and never polled again.
  *
  * Scrapes run one at a time on a fixed interval (AIPerf's 0.333 s); a slow endpoint delays the next scrape rather
@@ -8,15 +9,20 @@
  */
 import { type MetricFamily, parsePrometheusText } from "./prometheus_text.ts";
 import { getOnce } from "../transport/http_once.ts";
+import { SeriesStore } from "./series_store.ts";
 
-export interface Scrape {
+/** What is kept of every scrape: when, how long it took, and whether the body changed. */
+export interface ScrapeMeta {
   /** Epoch ms when the request was sent. */
   readonly atMs: number;
   /** Request to end of body, ms. */
   readonly latencyMs: number;
-  readonly families: readonly MetricFamily[];
   /** A hash of the body, to tell unchanged scrapes apart (AIPerf's `unique_updates`). */
   readonly fingerprint: number;
+}
+
+export interface Scrape extends ScrapeMeta {
+  readonly families: readonly MetricFamily[];
 }
 
 export type ProbeResult = { readonly ok: true } | { readonly ok: false; readonly reason: string };
@@ -28,11 +34,20 @@ export interface ScraperOptions {
   readonly timeoutMs?: number;
   /** Epoch-ms clock. @default Date.now */
   readonly now?: () => number;
+  /**
+   * Keep every scrape's parsed families (what the GPU summary reads) instead of only the series as columns in
+   * `store` (what the server-metrics summary reads). @default false
+   */
+  readonly keepFamilies?: boolean;
 }
 
 export class PrometheusScraper {
   readonly url: string;
-  readonly scrapes: Scrape[] = [];
+  /** Every successful scrape's fetch facts (whole `Scrape`s, families included, with `keepFamilies`). */
+  readonly scrapes: ScrapeMeta[] = [];
+  /** The series of every successful scrape, as columns (empty with `keepFamilies`). */
+  readonly store: SeriesStore = new SeriesStore();
+  readonly #keepFamilies: boolean;
   /** Failed scrapes after a successful probe. */
   failures = 0;
   readonly #intervalMs: number;
@@ -47,13 +62,29 @@ export class PrometheusScraper {
     this.#intervalMs = options.intervalMs ?? 333;
     this.#timeoutMs = options.timeoutMs ?? 5000;
     this.#now = options.now ?? Date.now;
+    this.#keepFamilies = options.keepFamilies ?? false;
+  }
+
+  /** The scrapes with their families; only with `keepFamilies`. */
+  parsedScrapes(): readonly Scrape[] {
+    if (!this.#keepFamilies) throw new Error("this scraper keeps series as columns, not parsed scrapes");
+    return this.scrapes as Scrape[];
+  }
+
+  #keep(scrape: Scrape): void {
+    if (this.#keepFamilies) {
+      this.scrapes.push(scrape);
+      return;
+    }
+    this.store.add(scrape.atMs, scrape.families);
+    this.scrapes.push({ atMs: scrape.atMs, latencyMs: scrape.latencyMs, fingerprint: scrape.fingerprint });
   }
 
   /** The first scrape; on success it is kept as the baseline. */
   async probe(): Promise<ProbeResult> {
     if (!isLoopbackUrl(this.url)) return { ok: false, reason: "only loopback endpoints are scraped" };
     try {
-      this.scrapes.push(await this.#fetch());
+      this.#keep(await this.#fetch());
       return { ok: true };
     } catch (err) {
       return { ok: false, reason: (err as Error).message };
@@ -75,7 +106,7 @@ export class PrometheusScraper {
   /** One scrape now (a failure is counted, not thrown). */
   async scrapeOnce(): Promise<void> {
     try {
-      this.scrapes.push(await this.#fetch());
+      this.#keep(await this.#fetch());
     } catch {
       this.failures++;
     }
