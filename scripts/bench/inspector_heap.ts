@@ -1,5 +1,5 @@
 /**
- * The live JS heap of another Deno process after a full garbage collection, read over its inspector (started with
+ * The live memory (JS heap and ArrayBuffers) of another Deno process after a full garbage collection, read over its inspector (started with
  * `--inspect=127.0.0.1:PORT`): `HeapProfiler.collectGarbage`, then `Runtime.getHeapUsage`. Sampled over a run, its
  * slope is the memory the process really keeps per finished request, without the garbage an RSS curve also counts.
  */
@@ -49,11 +49,14 @@ export class InspectorHeap {
     });
   }
 
-  /** Bytes of live JS heap after a full collection; undefined when the process did not answer. */
+  /**
+   * Bytes live after a full collection: the JS heap's objects and the ArrayBuffers' backing stores (where typed-array
+   * columns live, outside the heap); undefined when the process did not answer.
+   */
   async liveBytes(): Promise<number | undefined> {
     await this.#call("HeapProfiler.collectGarbage");
-    const usage = await this.#call("Runtime.getHeapUsage") as { usedSize?: number };
-    return usage.usedSize;
+    const usage = await this.#call("Runtime.getHeapUsage") as { usedSize?: number; backingStorageSize?: number };
+    return usage.usedSize === undefined ? undefined : usage.usedSize + (usage.backingStorageSize ?? 0);
   }
 
   close(): void {

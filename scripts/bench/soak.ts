@@ -11,10 +11,11 @@
  * prints it over the run with its slope (MiB per minute past the first fifth of the run): memory flat in run length
  * reads near 0; compare the peaks of a 1-minute and a 30-minute soak (`--minutes 1`, `--minutes 30`).
  *
- * `--heap` also runs the CLI under its inspector and reads its live JS heap after a full garbage collection every
- * 10 s (`inspector_heap.ts`): the slope of that line over the run's request rate is what the CLI really keeps per
- * finished request (the RSS slope also counts garbage not yet collected). The collections pause the CLI for a few
- * milliseconds each, so its timings are not for reading.
+ * `--heap` also runs the CLI under its inspector and reads its live JS heap and ArrayBuffers after a full garbage
+ * collection every 10 s (`inspector_heap.ts`): the slope of that line over the run's request rate is what the CLI
+ * really keeps per finished request (the RSS slope also counts garbage not yet collected). The collections pause
+ * the CLI (tens of milliseconds on a busy machine), so its timings are not for reading, and a request timed out by
+ * a pause can unbalance the audit's timeout line.
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -169,9 +170,11 @@ async function sampleHeap(port: number, runSec: number): Promise<void> {
 /** The post-GC heap samples and their slope past the first fifth, per minute and per finished request. */
 function renderHeap(samples: readonly { t: number; mib: number }[], runSec: number, records: number): string {
   const s = summarizeRss(samples, runSec);
-  if (s === undefined) return "Live heap after GC: too few samples";
+  if (s === undefined) return "Live heap + buffers after GC: too few samples";
   const perRequest = s.slopeMiBPerMin * 2 ** 20 / (records / (runSec / 60));
-  return `Live heap after GC, MiB: ${samples.map((x) => `${x.t.toFixed(0)} s ${x.mib.toFixed(1)}`).join(", ")}; ` +
+  return `Live heap + buffers after GC, MiB: ${
+    samples.map((x) => `${x.t.toFixed(0)} s ${x.mib.toFixed(1)}`).join(", ")
+  }; ` +
     `slope past the first fifth ${s.slopeMiBPerMin.toFixed(2)} MiB/min = ${perRequest.toFixed(0)} B per finished ` +
     `request (${records} requests in ${runSec} s)`;
 }
