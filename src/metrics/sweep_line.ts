@@ -143,15 +143,17 @@ function weightedStats(val: Float64Array, dur: Float64Array, n: number, total: n
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   order.sort((a, b) => val[a] - val[b] || a - b);
-  const cum = new Float64Array(n);
   let acc = 0;
-  for (let i = 0; i < n; i++) cum[i] = acc += dur[order[i]];
-  const [p50, p90, p95, p99] = QUANTILES.map((q) => {
-    // First segment whose cumulative fraction reaches q (numpy `searchsorted(cum_frac, q)`).
-    let k = 0;
-    while (k < n - 1 && cum[k] / acc < q) k++;
-    return val[order[k]];
-  });
+  for (let i = 0; i < n; i++) acc += dur[order[i]];
+  // For each quantile the first segment whose cumulative fraction reaches q (numpy `searchsorted(cum_frac, q)`):
+  // one walk with the running sum, in the same order as the total above, so no cumulative array is kept.
+  const picked = new Array<number>(QUANTILES.length);
+  let q = 0, cum = 0;
+  for (let k = 0; k < n && q < QUANTILES.length; k++) {
+    cum += dur[order[k]];
+    while (q < QUANTILES.length && (k === n - 1 || !(cum / acc < QUANTILES[q]))) picked[q++] = val[order[k]];
+  }
+  const [p50, p90, p95, p99] = picked;
   return { avg, min, max, p50, p90, p95, p99, std: Math.sqrt(spread / total) };
 }
 
