@@ -63,7 +63,10 @@ export class EventList {
     return this.#n;
   }
 
-  /** Events sorted by time, ends (delta ≤ 0) before starts at ties, insertion order otherwise; cumulative sum. */
+  /**
+   * Events sorted by time, ends (delta ≤ 0) before starts at ties, insertion order otherwise; cumulative sum. The
+   * list is emptied.
+   */
   build(): StepFunction {
     const n = this.#n;
     if (n === 0) return EMPTY;
@@ -80,6 +83,10 @@ export class EventList {
       if (Math.abs(sum) > maxAbs) maxAbs = Math.abs(sum);
     }
     if (maxAbs > 0) { for (let i = 0; i < n; i++) if (Math.abs(values[i]) < 1e-9 * maxAbs) values[i] = 0; }
+    // The events are not needed once summed: let a long run's millions of them go before the next curve is built.
+    this.#times = new Float64Array(0);
+    this.#deltas = new Float64Array(0);
+    this.#n = 0;
     return { times, values };
   }
 }
