@@ -1,7 +1,7 @@
 /**
  * Polls one Prometheus endpoint during a run and keeps every scrape's time, fetch latency and body hash, and its
- * series as columns (`series_store.ts`; or the whole parsed scrapes with `keepFamilies`), so the profiling window can
- * be summarized afterwards. `probe()` is the first scrape: an endpoint that does not exist,
+ * series as columns (`series_store.ts` for server metrics, `window_store.ts` for GPUs), never the parsed scrapes, so
+ * the profiling window can be summarized afterwards. `probe()` is the first scrape: an endpoint that does not exist,
  * answers an error status, or does not speak the text format is reported once and never polled again.
  *
  * Scrapes run one at a time on a fixed interval (AIPerf's 0.333 s); a slow endpoint delays the next scrape rather
@@ -10,6 +10,7 @@
 import { type MetricFamily, parsePrometheusText } from "./prometheus_text.ts";
 import { getOnce } from "../transport/http_once.ts";
 import { SeriesStore } from "./series_store.ts";
+import { WindowStore } from "./window_store.ts";
 
 /** What is kept of every scrape: when, how long it took, and whether the body changed. */
 export interface ScrapeMeta {
@@ -35,19 +36,22 @@ export interface ScraperOptions {
   /** Epoch-ms clock. @default Date.now */
   readonly now?: () => number;
   /**
-   * Keep every scrape's parsed families (what the GPU summary reads) instead of only the series as columns in
-   * `store` (what the server-metrics summary reads). @default false
+   * How the series are kept: as the server-metrics summary reads them (`store`, every series with its points in
+   * time order, histograms included) or as the GPU window summary does (`windowStore`, counters and gauges by
+   * scrape). @default "server"
    */
-  readonly keepFamilies?: boolean;
+  readonly keepFor?: "server" | "gpu";
 }
 
 export class PrometheusScraper {
   readonly url: string;
-  /** Every successful scrape's fetch facts (whole `Scrape`s, families included, with `keepFamilies`). */
+  /** Every successful scrape's fetch facts (its families go to one of the two stores). */
   readonly scrapes: ScrapeMeta[] = [];
-  /** The series of every successful scrape, as columns (empty with `keepFamilies`). */
+  /** The series of every successful scrape, as columns (`keepFor: "server"`; else empty). */
   readonly store: SeriesStore = new SeriesStore();
-  readonly #keepFamilies: boolean;
+  /** The counters and gauges of every successful scrape, as columns (`keepFor: "gpu"`; else empty). */
+  readonly windowStore: WindowStore = new WindowStore();
+  readonly #keepFor: "server" | "gpu";
   /** Failed scrapes after a successful probe. */
   failures = 0;
   readonly #intervalMs: number;
@@ -62,21 +66,12 @@ export class PrometheusScraper {
     this.#intervalMs = options.intervalMs ?? 333;
     this.#timeoutMs = options.timeoutMs ?? 5000;
     this.#now = options.now ?? Date.now;
-    this.#keepFamilies = options.keepFamilies ?? false;
-  }
-
-  /** The scrapes with their families; only with `keepFamilies`. */
-  parsedScrapes(): readonly Scrape[] {
-    if (!this.#keepFamilies) throw new Error("this scraper keeps series as columns, not parsed scrapes");
-    return this.scrapes as Scrape[];
+    this.#keepFor = options.keepFor ?? "server";
   }
 
   #keep(scrape: Scrape): void {
-    if (this.#keepFamilies) {
-      this.scrapes.push(scrape);
-      return;
-    }
-    this.store.add(scrape.atMs, scrape.families);
+    if (this.#keepFor === "gpu") this.windowStore.add(scrape.atMs, scrape.families);
+    else this.store.add(scrape.atMs, scrape.families);
     this.scrapes.push({ atMs: scrape.atMs, latencyMs: scrape.latencyMs, fingerprint: scrape.fingerprint });
   }
 
