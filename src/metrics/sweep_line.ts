@@ -36,16 +36,22 @@ const EMPTY: StepFunction = { times: new Float64Array(0), values: new Float64Arr
 
 /** Collects ±delta events (in typed arrays: 16 bytes each), then sums them into a step function. */
 export class EventList {
-  #times = new Float64Array(64);
-  #deltas = new Float64Array(64);
+  #times: Float64Array;
+  #deltas: Float64Array;
   #n = 0;
+
+  /** `capacity`: the events expected, when known (a long run's lists then never grow by copying). */
+  constructor(capacity = 64) {
+    this.#times = new Float64Array(Math.max(1, capacity));
+    this.#deltas = new Float64Array(Math.max(1, capacity));
+  }
 
   add(time: number, delta: number): void {
     if (this.#n === this.#times.length) {
-      const times = new Float64Array(this.#n * 2);
+      const times = new Float64Array(Math.max(64, this.#n * 2));
       times.set(this.#times);
       this.#times = times;
-      const deltas = new Float64Array(this.#n * 2);
+      const deltas = new Float64Array(Math.max(64, this.#n * 2));
       deltas.set(this.#deltas);
       this.#deltas = deltas;
     }
