@@ -4,18 +4,25 @@
  * request journal and counters, the per-record export and the summary agree exactly. Exits 1 when they do not.
  *
  *   deno run -A scripts/bench/soak.ts [--minutes 10] [--concurrency 256] [--error-rate 2] [--disconnect-rate 2]
- *     [--stall-rate 1] [--stall-ms 4000] [--timeout-s 2] [--workers N] [--out DIR] [--keep]
+ *     [--stall-rate 1] [--stall-ms 4000] [--timeout-s 2] [--workers N] [--out DIR] [--keep] [--heap]
  *
  * Everything it writes (journal, artifacts, CLI output, audit.json) goes to --out (default a temp directory,
  * removed afterwards unless --keep or the audit fails). It also samples the CLI's resident memory every second and
  * prints it over the run with its slope (MiB per minute past the first fifth of the run): memory flat in run length
  * reads near 0; compare the peaks of a 1-minute and a 30-minute soak (`--minutes 1`, `--minutes 30`).
+ *
+ * `--heap` also runs the CLI under its inspector and reads its live JS heap and ArrayBuffers after a full garbage
+ * collection every 10 s (`inspector_heap.ts`): the slope of that line over the run's request rate is what the CLI
+ * really keeps per finished request (the RSS slope also counts garbage not yet collected). The collections pause
+ * the CLI (tens of milliseconds on a busy machine), so its timings are not for reading, and a request timed out by
+ * a pause can unbalance the audit's timeout line.
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { readLines } from "../../src/dataset/read_lines.ts";
 import { startServerProcess } from "./sim_launcher.ts";
 import { renderRss, summarizeRss } from "./soak_rss.ts";
+import { freePort, InspectorHeap } from "./inspector_heap.ts";
 import { auditSoak, type ClientSide, errorClass, type ServerSide, type SummarySide } from "./soak_audit.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -53,9 +60,10 @@ const sim = await startServerProcess({
 });
 console.error(`soak: ${minutes} min at concurrency ${concurrency} against ${sim.url}; output in ${out}`);
 
+const heapPort = Deno.args.includes("--heap") ? freePort() : undefined;
 // deno-fmt-ignore
 const cliArgs = [
-  "run", "-A", join(REPO, "main.ts"), "profile", "--ui", "none", "-m", "sim-model", "--url", sim.url, "--streaming",
+  "run", ...(heapPort === undefined ? [] : [`--inspect=127.0.0.1:${heapPort}`]), "-A", join(REPO, "main.ts"), "profile", "--ui", "none", "-m", "sim-model", "--url", sim.url, "--streaming",
   "--concurrency", String(concurrency), "--benchmark-duration", String(minutes * 60), "--isl", "64", "--osl", "32",
   "--num-dataset-entries", "2000", "--random-seed", "11", "--request-timeout-seconds", String(timeoutS),
   "--artifact-dir", artifacts, ...workers,
@@ -68,8 +76,12 @@ const sampler = setInterval(() => {
   const mib = residentMiB(child.pid);
   if (mib !== undefined) rss.push({ t: (Date.now() - started) / 1000, mib });
 }, 1000);
+// The live heap after a full GC every 10 s while the benchmark runs (--heap).
+const heap: { t: number; mib: number }[] = [];
+const heapDone = heapPort === undefined ? Promise.resolve() : sampleHeap(heapPort, minutes * 60);
 const cli = await child.output();
 clearInterval(sampler);
+await heapDone;
 const wallS = (Date.now() - started) / 1000;
 await Deno.writeFile(join(out, "cli_stdout.txt"), cli.stdout);
 await Deno.writeFile(join(out, "cli_stderr.txt"), cli.stderr);
@@ -100,6 +112,7 @@ const report = [
   `${summaryJson.request_throughput?.avg?.toFixed(1)} req/s, peak RSS ` +
   `${((summaryJson.infermeter?.peak_rss_bytes ?? 0) / 2 ** 20).toFixed(0)} MiB`,
   renderRss(rssSummary),
+  ...(heapPort === undefined ? [] : [renderHeap(heap, minutes * 60, client.records)]),
   "",
   "| Check | Values | |",
   "| --- | --- | --- |",
@@ -120,6 +133,7 @@ await Deno.writeTextFile(
     lines,
     rss,
     rss_summary: rssSummary ?? null,
+    heap: heapPort === undefined ? null : heap,
     // The CLI's own view: its peak RSS and what its metric columns keep per finished request.
     peak_rss_bytes: summaryJson.infermeter?.peak_rss_bytes ?? null,
     retained_bytes_per_request: summaryJson.infermeter?.retained_bytes_per_request ?? null,
@@ -131,6 +145,39 @@ if (!balanced || Deno.args.includes("--keep") || Deno.args.includes("--out")) {
   await Deno.remove(out, { recursive: true });
 }
 Deno.exit(balanced ? 0 : 1);
+
+async function sampleHeap(port: number, runSec: number): Promise<void> {
+  let inspector: InspectorHeap;
+  try {
+    inspector = await InspectorHeap.connect(port);
+  } catch (err) {
+    console.error(`soak: no inspector on port ${port} (${(err as Error).message}); heap not sampled`);
+    return;
+  }
+  try {
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
+      const t = (Date.now() - started) / 1000;
+      if (t > runSec) break;
+      const bytes = await inspector.liveBytes();
+      if (bytes !== undefined) heap.push({ t, mib: bytes / 2 ** 20 });
+    }
+  } finally {
+    inspector.close();
+  }
+}
+
+/** The post-GC heap samples and their slope past the first fifth, per minute and per finished request. */
+function renderHeap(samples: readonly { t: number; mib: number }[], runSec: number, records: number): string {
+  const s = summarizeRss(samples, runSec);
+  if (s === undefined) return "Live heap + buffers after GC: too few samples";
+  const perRequest = s.slopeMiBPerMin * 2 ** 20 / (records / (runSec / 60));
+  return `Live heap + buffers after GC, MiB: ${
+    samples.map((x) => `${x.t.toFixed(0)} s ${x.mib.toFixed(1)}`).join(", ")
+  }; ` +
+    `slope past the first fifth ${s.slopeMiBPerMin.toFixed(2)} MiB/min = ${perRequest.toFixed(0)} B per finished ` +
+    `request (${records} requests in ${runSec} s)`;
+}
 
 /** VmRSS of a process in MiB, or undefined where /proc cannot tell. */
 function residentMiB(pid: number): number | undefined {

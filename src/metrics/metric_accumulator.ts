@@ -388,6 +388,7 @@ export class MetricAccumulator {
     const stats = sweepStatsByGroup(
       () => this.#sweep.requests(gaps),
       w === undefined ? undefined : { start: w.start - this.#timeOriginMs, end: w.end - this.#timeOriginMs },
+      { requests: this.#sweep.length, gaps: gaps.length },
     );
     return SWEEP_METRIC_SPECS.map((spec) => ({
       tag: spec.tag,

@@ -36,16 +36,22 @@ const EMPTY: StepFunction = { times: new Float64Array(0), values: new Float64Arr
 
 /** Collects ±delta events (in typed arrays: 16 bytes each), then sums them into a step function. */
 export class EventList {
-  #times = new Float64Array(64);
-  #deltas = new Float64Array(64);
+  #times: Float64Array;
+  #deltas: Float64Array;
   #n = 0;
+
+  /** `capacity`: the events expected, when known (a long run's lists then never grow by copying). */
+  constructor(capacity = 64) {
+    this.#times = new Float64Array(Math.max(1, capacity));
+    this.#deltas = new Float64Array(Math.max(1, capacity));
+  }
 
   add(time: number, delta: number): void {
     if (this.#n === this.#times.length) {
-      const times = new Float64Array(this.#n * 2);
+      const times = new Float64Array(Math.max(64, this.#n * 2));
       times.set(this.#times);
       this.#times = times;
-      const deltas = new Float64Array(this.#n * 2);
+      const deltas = new Float64Array(Math.max(64, this.#n * 2));
       deltas.set(this.#deltas);
       this.#deltas = deltas;
     }
@@ -63,7 +69,10 @@ export class EventList {
     return this.#n;
   }
 
-  /** Events sorted by time, ends (delta ≤ 0) before starts at ties, insertion order otherwise; cumulative sum. */
+  /**
+   * Events sorted by time, ends (delta ≤ 0) before starts at ties, insertion order otherwise; cumulative sum. The
+   * list is emptied.
+   */
   build(): StepFunction {
     const n = this.#n;
     if (n === 0) return EMPTY;
@@ -80,6 +89,10 @@ export class EventList {
       if (Math.abs(sum) > maxAbs) maxAbs = Math.abs(sum);
     }
     if (maxAbs > 0) { for (let i = 0; i < n; i++) if (Math.abs(values[i]) < 1e-9 * maxAbs) values[i] = 0; }
+    // The events are not needed once summed: let a long run's millions of them go before the next curve is built.
+    this.#times = new Float64Array(0);
+    this.#deltas = new Float64Array(0);
+    this.#n = 0;
     return { times, values };
   }
 }
@@ -125,27 +138,35 @@ export function divideSteps(num: StepFunction, den: StepFunction): StepFunction 
 
 const QUANTILES = [0.5, 0.9, 0.95, 0.99] as const;
 
-/** Stats of values held for durations, averaged over `total` ms. */
-function weightedStats(val: number[], dur: number[], total: number): SweepStats {
+/**
+ * Stats of the first `n` values held for durations, averaged over `total` ms. Typed arrays throughout: a long run's
+ * curves hold millions of steps, and boxed arrays of them were the largest allocation of the results' writing.
+ */
+function weightedStats(val: Float64Array, dur: Float64Array, n: number, total: number): SweepStats {
   let weighted = 0, min = Infinity, max = -Infinity;
-  for (let i = 0; i < val.length; i++) {
+  for (let i = 0; i < n; i++) {
     weighted += val[i] * dur[i];
     if (val[i] < min) min = val[i];
     if (val[i] > max) max = val[i];
   }
   const avg = weighted / total;
   let spread = 0;
-  for (let i = 0; i < val.length; i++) spread += dur[i] * (val[i] - avg) ** 2;
-  const order = val.map((_, i) => i).sort((a, b) => val[a] - val[b]);
-  const cum: number[] = [];
+  for (let i = 0; i < n; i++) spread += dur[i] * (val[i] - avg) ** 2;
+  // By value, equal values in index order (a stable sort).
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((a, b) => val[a] - val[b] || a - b);
   let acc = 0;
-  for (const i of order) cum.push(acc += dur[i]);
-  const [p50, p90, p95, p99] = QUANTILES.map((q) => {
-    // First segment whose cumulative fraction reaches q (numpy `searchsorted(cum_frac, q)`).
-    let k = 0;
-    while (k < cum.length - 1 && cum[k] / acc < q) k++;
-    return val[order[k]];
-  });
+  for (let i = 0; i < n; i++) acc += dur[order[i]];
+  // For each quantile the first segment whose cumulative fraction reaches q (numpy `searchsorted(cum_frac, q)`):
+  // one walk with the running sum, in the same order as the total above, so no cumulative array is kept.
+  const picked = new Array<number>(QUANTILES.length);
+  let q = 0, cum = 0;
+  for (let k = 0; k < n && q < QUANTILES.length; k++) {
+    cum += dur[order[k]];
+    while (q < QUANTILES.length && (k === n - 1 || !(cum / acc < QUANTILES[q]))) picked[q++] = val[order[k]];
+  }
+  const [p50, p90, p95, p99] = picked;
   return { avg, min, max, p50, p90, p95, p99, std: Math.sqrt(spread / total) };
 }
 
@@ -153,22 +174,46 @@ function weightedStats(val: number[], dur: number[], total: number): SweepStats 
 export function timeWeightedStats(f: StepFunction, ws: number, we: number): SweepStats {
   const total = we - ws;
   if (f.times.length === 0 || total <= 0) return ZERO_SWEEP_STATS;
-  const val: number[] = [], dur: number[] = [];
+  const n = f.times.length;
+  const val = new Float64Array(n + 1), dur = new Float64Array(n + 1);
+  let k = 0;
   const hold = (from: number, to: number, v: number) => {
     const d = Math.min(to, we) - Math.max(from, ws);
     if (d > 0) {
-      val.push(v);
-      dur.push(d);
+      val[k] = v;
+      dur[k++] = d;
     }
   };
-  const n = f.times.length;
   const first = searchSorted(f.times, ws, "right") - 1;
   // The value held when the window opens, then every event inside it.
   hold(ws, first + 1 < n ? f.times[first + 1] : we, first >= 0 ? f.values[first] : 0);
   for (let i = Math.max(0, first + 1); i < n && f.times[i] < we; i++) {
     hold(f.times[i], i + 1 < n ? f.times[i + 1] : we, f.values[i]);
   }
-  return val.length === 0 ? ZERO_SWEEP_STATS : weightedStats(val, dur, total);
+  return k === 0 ? ZERO_SWEEP_STATS : weightedStats(val, dur, k, total);
+}
+
+/**
+ * The distinct values of `ws`, `we` and the times of `a` and `b` strictly inside `(ws, we)`, ascending: a merge of
+ * the two curves' sorted times, never a set of millions of boxed numbers.
+ */
+function windowGrid(a: Float64Array, b: Float64Array, ws: number, we: number): Float64Array {
+  const out = new Float64Array(a.length + b.length + 2);
+  let n = 0;
+  const put = (t: number) => {
+    if (n === 0 || out[n - 1] !== t) out[n++] = t;
+  };
+  let i = searchSorted(a, ws, "right"), j = searchSorted(b, ws, "right");
+  const aEnd = searchSorted(a, we, "left"), bEnd = searchSorted(b, we, "left");
+  put(Math.min(ws, we));
+  if (ws < we) {
+    while (i < aEnd || j < bEnd) {
+      if (j >= bEnd || (i < aEnd && a[i] <= b[j])) put(a[i++]);
+      else put(b[j++]);
+    }
+  }
+  put(Math.max(ws, we));
+  return out.subarray(0, n);
 }
 
 /**
@@ -177,17 +222,17 @@ export function timeWeightedStats(f: StepFunction, ws: number, we: number): Swee
  */
 export function activeWeightedStats(rate: StepFunction, mask: StepFunction, ws: number, we: number): SweepStats {
   if (we - ws <= 0 || rate.times.length === 0 || mask.times.length === 0) return ZERO_SWEEP_STATS;
-  const inside = (f: StepFunction) => f.times.filter((t) => t > ws && t < we);
-  const grid = [...new Set([ws, we, ...inside(rate), ...inside(mask)])].sort((a, b) => a - b);
-  const val: number[] = [], dur: number[] = [];
+  const grid = windowGrid(rate.times, mask.times, ws, we);
+  const val = new Float64Array(grid.length), dur = new Float64Array(grid.length);
+  let n = 0;
   let active = 0;
   for (let i = 0; i + 1 < grid.length; i++) {
     const d = grid[i + 1] - grid[i];
     if (d > 0 && valueAt(mask, grid[i]) > 0) {
-      val.push(valueAt(rate, grid[i]));
-      dur.push(d);
+      val[n] = valueAt(rate, grid[i]);
+      dur[n++] = d;
       active += d;
     }
   }
-  return active > 0 ? weightedStats(val, dur, active) : ZERO_SWEEP_STATS;
+  return active > 0 ? weightedStats(val, dur, n, active) : ZERO_SWEEP_STATS;
 }

@@ -102,6 +102,12 @@ export interface SweepCurves {
 
 const ok = (x: number) => !Number.isNaN(x);
 
+/** How many requests the run has and how many chunk gaps they have in all: bounds on each curve's events. */
+export interface SweepSizes {
+  readonly requests: number;
+  readonly gaps: number;
+}
+
 /** The curves one pass over the requests builds (the others stay empty). */
 type CurveName = keyof SweepCurves;
 
@@ -130,7 +136,12 @@ export function sweepCurves(requests: Iterable<SweepRequest>): SweepCurves {
  * `anyIcl`: whether any request of the run has chunk gaps (decides the chunk-level or request-level decode
  * throughput and tokens in flight); found in the same pass when not given.
  */
-function buildCurves(requests: Iterable<SweepRequest>, which: ReadonlySet<CurveName>, anyIcl?: boolean): SweepCurves {
+function buildCurves(
+  requests: Iterable<SweepRequest>,
+  which: ReadonlySet<CurveName>,
+  anyIcl?: boolean,
+  sizes?: SweepSizes,
+): SweepCurves {
   const want = (name: CurveName) => which.has(name);
   const perUserDecode = want("decodePerUser"), perUserPrefill = want("prefillPerUser");
   const wConc = want("concurrency"), wDec = want("decodeConcurrency") || perUserDecode;
@@ -138,9 +149,16 @@ function buildCurves(requests: Iterable<SweepRequest>, which: ReadonlySet<CurveN
   const wDecTput = want("decodeThroughput") || perUserDecode;
   const wPreTput = want("prefillThroughput") || perUserPrefill;
   const wTotal = want("totalThroughput"), wTif = want("tokensInFlight");
-  const conc = new EventList(), dec = new EventList(), pre = new EventList();
-  const decTput = new EventList(), decTputReq = new EventList(), preTput = new EventList(), total = new EventList();
-  const tif = new EventList(), tifReq = new EventList();
+  // Each list sized for its most events when the run's size is known (what a list not built here needs: none).
+  const cap = (wanted: boolean, events: (s: SweepSizes) => number) =>
+    sizes === undefined || !wanted ? undefined : events(sizes);
+  const n2 = (s: SweepSizes) => 2 * s.requests;
+  const conc = new EventList(cap(wConc, n2)), dec = new EventList(cap(wDec, n2)), pre = new EventList(cap(wPre, n2));
+  const decTput = new EventList(cap(wDecTput && anyIcl === true, (s) => 2 * s.gaps));
+  const decTputReq = new EventList(cap(wDecTput && anyIcl === false, n2));
+  const preTput = new EventList(cap(wPreTput, n2)), total = new EventList(cap(wTotal, (s) => 4 * s.requests));
+  const tif = new EventList(cap(wTif && anyIcl === true, (s) => s.gaps + 3 * s.requests));
+  const tifReq = new EventList(cap(wTif && anyIcl === false, (s) => 3 * s.requests));
   // Which variant of the chunk-or-request curves to fill: both until it is known.
   const chunkLevel = anyIcl;
   let sawIcl = false;
@@ -223,6 +241,7 @@ function buildCurves(requests: Iterable<SweepRequest>, which: ReadonlySet<CurveN
 export function sweepStatsByGroup(
   requests: () => Iterable<SweepRequest>,
   window?: { readonly start: number; readonly end: number },
+  sizes?: SweepSizes,
 ): Map<string, SweepStats> {
   let anyIcl = false;
   for (const r of requests()) {
@@ -231,7 +250,7 @@ export function sweepStatsByGroup(
       break;
     }
   }
-  const a = buildCurves(requests(), new Set<CurveName>(["concurrency", "totalThroughput"]), anyIcl);
+  const a = buildCurves(requests(), new Set<CurveName>(["concurrency", "totalThroughput"]), anyIcl, sizes);
   const t = a.concurrency.times;
   const ws = window?.start ?? t[0];
   const we = window?.end ?? t[t.length - 1];
@@ -241,15 +260,28 @@ export function sweepStatsByGroup(
     for (const tag of tags) out.set(tag, stats.get(tag)!);
   };
   add(a, ["effective_concurrency", "effective_total_throughput", "active_total_throughput"]);
-  add(buildCurves(requests(), new Set<CurveName>(["decodeConcurrency", "decodeThroughput", "decodePerUser"]), anyIcl), [
-    "effective_decode_throughput",
-    "effective_decode_concurrency",
-    "effective_decode_throughput_per_user",
-    "active_decode_throughput",
-    "active_decode_throughput_per_user",
-  ]);
   add(
-    buildCurves(requests(), new Set<CurveName>(["prefillConcurrency", "prefillThroughput", "prefillPerUser"]), anyIcl),
+    buildCurves(
+      requests(),
+      new Set<CurveName>(["decodeConcurrency", "decodeThroughput", "decodePerUser"]),
+      anyIcl,
+      sizes,
+    ),
+    [
+      "effective_decode_throughput",
+      "effective_decode_concurrency",
+      "effective_decode_throughput_per_user",
+      "active_decode_throughput",
+      "active_decode_throughput_per_user",
+    ],
+  );
+  add(
+    buildCurves(
+      requests(),
+      new Set<CurveName>(["prefillConcurrency", "prefillThroughput", "prefillPerUser"]),
+      anyIcl,
+      sizes,
+    ),
     [
       "effective_prefill_throughput",
       "effective_prefill_concurrency",
@@ -258,7 +290,7 @@ export function sweepStatsByGroup(
       "active_prefill_throughput_per_user",
     ],
   );
-  add(buildCurves(requests(), new Set<CurveName>(["tokensInFlight"]), anyIcl), ["tokens_in_flight"]);
+  add(buildCurves(requests(), new Set<CurveName>(["tokensInFlight"]), anyIcl, sizes), ["tokens_in_flight"]);
   // In AIPerf's order.
   return new Map(SWEEP_METRIC_SPECS.map((spec) => [spec.tag, out.get(spec.tag)!]));
 }

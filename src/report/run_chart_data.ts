@@ -239,13 +239,17 @@ export async function reduceRunRecords(source: RecordSource, options: ReduceOpti
 
 /**
  * The chart data of the run in `dir` (its per-request JSONL found by its manifest, else by AIPerf's name, or
- * `path`), or undefined when the run has none (e.g. `--export-level summary`).
+ * `path`), or undefined when the run has none (e.g. `--export-level summary`); `workers` as `reduceRunRecords`.
  * @throws {ReportError} naming the file (and line) when it cannot be read or a line is not a record.
  */
-export async function readRunChartData(dir: string, path?: string): Promise<RunChartData | undefined> {
+export async function readRunChartData(
+  dir: string,
+  path?: string,
+  workers?: number,
+): Promise<RunChartData | undefined> {
   const file = path ?? await recordsPathOf(dir);
   try {
-    return await reduceRunRecords(file);
+    return await reduceRunRecords(file, { workers });
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return undefined;
     throw e;

@@ -231,6 +231,8 @@ export interface RunReportSources {
   readonly extraSections?: readonly HtmlSection[];
   /** The run's files, listed in the footer (a run passes what it wrote; else the manifest's). */
   readonly files?: readonly { readonly label: string; readonly path: string }[];
+  /** Workers reading the per-request JSONL (1: in this thread). @default one per core for a large file */
+  readonly readWorkers?: number;
 }
 
 /**
@@ -248,7 +250,9 @@ export async function renderRunReport(
   if (jsonPath === undefined) throw new ReportError(`${artifactDir}: no profile export to report on.`);
   const run = await readRunExport(jsonPath);
   // Streamed in one pass (never the whole file in memory): a run of any length gets its charts.
-  const charts = sources.recordsPath === null ? undefined : await readRunChartData(run.dir, sources.recordsPath);
+  const charts = sources.recordsPath === null
+    ? undefined
+    : await readRunChartData(run.dir, sources.recordsPath, sources.readWorkers);
   const consoleText = sources.consoleText ?? await readOptionalText(await consolePathOf(run.dir));
   const listed = sources.files ??
     (manifest?.files.map((f) => ({ label: f.label, path: `${artifactDir}/${f.path}` })) ?? []);

@@ -8,7 +8,13 @@
  * energy (J); energy per output token = energy / tokens (mJ); average GPU power = energy / window seconds.
  */
 import type { Labels } from "./prometheus_text.ts";
-import { type EndpointScrapes, summarizeWindow, type Window, type WindowSeries } from "./window_summary.ts";
+import {
+  type EndpointScrapes,
+  type EndpointWindowStore,
+  summarizeWindow,
+  type Window,
+  type WindowSeries,
+} from "./window_summary.ts";
 
 /** DCGM fields reported, with our name, unit and a scale from DCGM's unit. */
 const FIELDS: readonly { dcgm: string; name: string; unit: string; header: string; scale?: number }[] = [
@@ -53,7 +59,10 @@ export interface GpuEfficiency {
 }
 
 /** One summary per GPU (endpoint × `gpu` label), in endpoint then index order. */
-export function summarizeGpus(endpoints: readonly EndpointScrapes[], window: Window): GpuSummary[] {
+export function summarizeGpus(
+  endpoints: readonly (EndpointScrapes | EndpointWindowStore)[],
+  window: Window,
+): GpuSummary[] {
   const metrics = summarizeWindow(endpoints, window);
   const byGpu = new Map<
     string,

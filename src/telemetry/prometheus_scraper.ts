@@ -1,6 +1,7 @@
 /**
- * Polls one Prometheus endpoint during a run and keeps every scrape (time, fetch latency, parsed families), so the
- * profiling window can be summarized afterwards. `probe()` is the first scrape: an endpoint that does not exist,
+ * Polls one Prometheus endpoint during a run and keeps every scrape's time, fetch latency and body hash, and its
+ * series as columns (`series_store.ts` for server metrics, `window_store.ts` for GPUs), never the parsed scrapes, so
+ * the profiling window can be summarized afterwards. `probe()` is the first scrape: an endpoint that does not exist,
  * answers an error status, or does not speak the text format is reported once and never polled again.
  *
  * Scrapes run one at a time on a fixed interval (AIPerf's 0.333 s); a slow endpoint delays the next scrape rather
@@ -8,15 +9,21 @@
  */
 import { type MetricFamily, parsePrometheusText } from "./prometheus_text.ts";
 import { getOnce } from "../transport/http_once.ts";
+import { SeriesStore } from "./series_store.ts";
+import { WindowStore } from "./window_store.ts";
 
-export interface Scrape {
+/** What is kept of every scrape: when, how long it took, and whether the body changed. */
+export interface ScrapeMeta {
   /** Epoch ms when the request was sent. */
   readonly atMs: number;
   /** Request to end of body, ms. */
   readonly latencyMs: number;
-  readonly families: readonly MetricFamily[];
   /** A hash of the body, to tell unchanged scrapes apart (AIPerf's `unique_updates`). */
   readonly fingerprint: number;
+}
+
+export interface Scrape extends ScrapeMeta {
+  readonly families: readonly MetricFamily[];
 }
 
 export type ProbeResult = { readonly ok: true } | { readonly ok: false; readonly reason: string };
@@ -28,11 +35,23 @@ export interface ScraperOptions {
   readonly timeoutMs?: number;
   /** Epoch-ms clock. @default Date.now */
   readonly now?: () => number;
+  /**
+   * How the series are kept: as the server-metrics summary reads them (`store`, every series with its points in
+   * time order, histograms included) or as the GPU window summary does (`windowStore`, counters and gauges by
+   * scrape). @default "server"
+   */
+  readonly keepFor?: "server" | "gpu";
 }
 
 export class PrometheusScraper {
   readonly url: string;
-  readonly scrapes: Scrape[] = [];
+  /** Every successful scrape's fetch facts (its families go to one of the two stores). */
+  readonly scrapes: ScrapeMeta[] = [];
+  /** The series of every successful scrape, as columns (`keepFor: "server"`; else empty). */
+  readonly store: SeriesStore = new SeriesStore();
+  /** The counters and gauges of every successful scrape, as columns (`keepFor: "gpu"`; else empty). */
+  readonly windowStore: WindowStore = new WindowStore();
+  readonly #keepFor: "server" | "gpu";
   /** Failed scrapes after a successful probe. */
   failures = 0;
   readonly #intervalMs: number;
@@ -47,13 +66,20 @@ export class PrometheusScraper {
     this.#intervalMs = options.intervalMs ?? 333;
     this.#timeoutMs = options.timeoutMs ?? 5000;
     this.#now = options.now ?? Date.now;
+    this.#keepFor = options.keepFor ?? "server";
+  }
+
+  #keep(scrape: Scrape): void {
+    if (this.#keepFor === "gpu") this.windowStore.add(scrape.atMs, scrape.families);
+    else this.store.add(scrape.atMs, scrape.families);
+    this.scrapes.push({ atMs: scrape.atMs, latencyMs: scrape.latencyMs, fingerprint: scrape.fingerprint });
   }
 
   /** The first scrape; on success it is kept as the baseline. */
   async probe(): Promise<ProbeResult> {
     if (!isLoopbackUrl(this.url)) return { ok: false, reason: "only loopback endpoints are scraped" };
     try {
-      this.scrapes.push(await this.#fetch());
+      this.#keep(await this.#fetch());
       return { ok: true };
     } catch (err) {
       return { ok: false, reason: (err as Error).message };
@@ -75,7 +101,7 @@ export class PrometheusScraper {
   /** One scrape now (a failure is counted, not thrown). */
   async scrapeOnce(): Promise<void> {
     try {
-      this.scrapes.push(await this.#fetch());
+      this.#keep(await this.#fetch());
     } catch {
       this.failures++;
     }

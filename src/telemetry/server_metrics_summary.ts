@@ -25,17 +25,23 @@
  */
 import { computeStats } from "../metrics/stats.ts";
 import { inferUnit } from "./metric_unit.ts";
-import { type Labels, seriesKey } from "./prometheus_text.ts";
-import type { Scrape } from "./prometheus_scraper.ts";
+import type { Labels } from "./prometheus_text.ts";
+import type { Scrape, ScrapeMeta } from "./prometheus_scraper.ts";
+import { SeriesStore } from "./series_store.ts";
 import {
   type BucketBound,
   estimatePercentiles,
   type HistogramPoint,
   learnBucketStatistics,
 } from "./histogram_estimate.ts";
-import type { EndpointScrapes, Window } from "./window_summary.ts";
+import type { Window } from "./window_summary.ts";
 
 export type { EndpointScrapes, Window } from "./window_summary.ts";
+
+/** One endpoint's server-metrics scrapes: the parsed scrapes, or their fetch facts with the series as columns. */
+export type ServerEndpointScrapes =
+  | { readonly url: string; readonly scrapes: readonly Scrape[]; readonly store?: undefined }
+  | { readonly url: string; readonly scrapes: readonly ScrapeMeta[]; readonly store: SeriesStore };
 
 export type SummaryType = "counter" | "gauge" | "histogram" | "unknown";
 
@@ -101,13 +107,13 @@ interface SeriesDraft {
 
 /** Every metric of every endpoint, summarized over the profiling phase; metrics sorted by name. */
 export function summarizeServerMetrics(
-  endpoints: readonly EndpointScrapes[],
+  endpoints: readonly ServerEndpointScrapes[],
   window: Window,
   options: SummaryOptions = {},
 ): MetricSummary[] {
   const byName = new Map<string, { type: SummaryType; description: string; unit?: string; series: SeriesSummary[] }>();
   for (const endpoint of endpoints) {
-    for (const draft of collectSeries(endpoint.scrapes)) {
+    for (const draft of collectSeries(endpoint.store ?? storeOf(endpoint.scrapes))) {
       const summary = draft.type === "histogram"
         ? histogramSeries(draft.hist, window, options)
         : draft.type === "counter"
@@ -150,59 +156,34 @@ export function labelsRepr(labels: Labels | undefined): string {
   return `{${Object.entries(labels).map(([k, v]) => `'${k}': '${v}'`).join(", ")}}`;
 }
 
-/** Each series' points over all scrapes, in the order series first appear. */
-function collectSeries(scrapes: readonly Scrape[]): SeriesDraft[] {
-  const drafts = new Map<string, SeriesDraft>();
-  const draftOf = (key: string, make: () => SeriesDraft) => {
-    let d = drafts.get(key);
-    if (d === undefined) {
-      d = make();
-      drafts.set(key, d);
-    }
-    return d;
-  };
-  for (const scrape of [...scrapes].sort((a, b) => a.atMs - b.atMs)) {
-    for (const family of scrape.families) {
-      if (family.type === "summary") continue;
-      if (family.type === "histogram") {
-        for (const h of family.histograms ?? []) {
-          const d = draftOf(`h\u0000${family.name}\u0000${seriesKey("", h.labels)}`, () => ({
-            name: family.name,
-            type: "histogram",
-            description: family.help ?? "",
-            labels: h.labels,
-            scalar: [],
-            hist: [],
-          }));
-          d.hist.push({
-            at: scrape.atMs,
-            buckets: new Map(h.buckets.map((b) => [b.leText ?? leText(b.le), b.count])),
-            sum: h.sum,
-            count: h.count,
-          });
-        }
-        continue;
-      }
-      const type: SummaryType = family.type === "counter" ? "counter" : family.type === "untyped" ? "unknown" : "gauge";
-      const name = type === "counter" ? family.name.replace(/_total$/, "") : family.name;
-      for (const sample of family.samples) {
-        const d = draftOf(`s\u0000${family.name}\u0000${seriesKey(sample.name, sample.labels)}`, () => ({
-          name,
-          type,
-          description: family.help ?? "",
-          labels: sample.labels,
-          scalar: [],
-          hist: [],
-        }));
-        if (Number.isFinite(sample.value)) d.scalar.push({ at: scrape.atMs, value: sample.value });
-      }
-    }
-  }
-  return [...drafts.values()];
+/** The scrapes of a list, as columns (in time order, as they were taken). */
+export function storeOf(scrapes: readonly Scrape[]): SeriesStore {
+  const store = new SeriesStore();
+  for (const scrape of [...scrapes].sort((a, b) => a.atMs - b.atMs)) store.add(scrape.atMs, scrape.families);
+  return store;
 }
 
-function leText(bound: number): string {
-  return bound === Infinity ? "+Inf" : String(bound);
+/** Each series' points, in the order series first appeared; one series materialized at a time. */
+function* collectSeries(store: SeriesStore): Generator<SeriesDraft> {
+  for (const s of store.series()) {
+    const n = s.at.length;
+    if (s.kind === "scalar") {
+      const scalar: ScalarPoint[] = new Array(n);
+      for (let i = 0; i < n; i++) scalar[i] = { at: s.at.at(i), value: s.value.at(i) };
+      yield { name: s.name, type: s.type, description: s.description, labels: s.labels, scalar, hist: [] };
+      continue;
+    }
+    const hist: HistPoint[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const buckets = new Map<string, number>();
+      for (const [le, column] of s.buckets) {
+        const count = column.at(i);
+        if (!Number.isNaN(count)) buckets.set(le, count);
+      }
+      hist[i] = { at: s.at.at(i), buckets, sum: s.sum.at(i), count: s.count.at(i) };
+    }
+    yield { name: s.name, type: "histogram", description: s.description, labels: s.labels, scalar: [], hist };
+  }
 }
 
 /** The profiling scrapes of a series and the one before them (its reference). */
@@ -430,7 +411,7 @@ export interface EndpointInfo {
 }
 
 /** Fetch statistics of one endpoint (AIPerf's `endpoint_info`). */
-export function endpointInfo(scrapes: readonly Scrape[]): EndpointInfo {
+export function endpointInfo(scrapes: readonly ScrapeMeta[]): EndpointInfo {
   if (scrapes.length === 0) return { totalFetches: 0, uniqueUpdates: 0 };
   const updates: number[] = [];
   let previous: number | undefined;

@@ -13,7 +13,8 @@
  */
 import { redactUrl } from "../base/redact_secrets.ts";
 import { isLoopbackUrl, PrometheusScraper } from "./prometheus_scraper.ts";
-import type { EndpointScrapes } from "./server_metrics_summary.ts";
+import type { ServerEndpointScrapes } from "./server_metrics_summary.ts";
+import type { EndpointWindowStore } from "./window_summary.ts";
 
 export const DEFAULT_DCGM_URLS: readonly string[] = ["http://localhost:9400/metrics", "http://localhost:9401/metrics"];
 
@@ -133,7 +134,7 @@ export class TelemetryCollector {
       ? (explicitGpu ? plan.gpuUrls.map(withMetricsPath) : [...DEFAULT_DCGM_URLS])
       : [];
     const gpuTasks = gpuConfigured.map((url) =>
-      firstAnswering([url], options).then(({ scraper, reason }) => {
+      firstAnswering([url], { ...options, keepFor: "gpu" }).then(({ scraper, reason }) => {
         if (scraper === undefined && explicitGpu) {
           log.warning(`GPU telemetry: ${redactUrl(url)} cannot be scraped (${redactUrl(reason)}); skipped.`);
         }
@@ -179,18 +180,18 @@ export class TelemetryCollector {
   }
   #stopping: Promise<void> | undefined;
 
-  serverScrapes(): EndpointScrapes[] {
-    return this.server.map((s) => ({ url: redactUrl(s.url), scrapes: s.scrapes }));
+  serverScrapes(): ServerEndpointScrapes[] {
+    return this.server.map((s) => ({ url: redactUrl(s.url), scrapes: s.scrapes, store: s.store }));
   }
 
-  gpuScrapes(): EndpointScrapes[] {
-    return this.gpu.map((s) => ({ url: redactUrl(s.url), scrapes: s.scrapes }));
+  gpuScrapes(): EndpointWindowStore[] {
+    return this.gpu.map((s) => ({ url: redactUrl(s.url), scrapes: s.scrapes, store: s.windowStore }));
   }
 }
 
 async function firstAnswering(
   urls: readonly string[],
-  options: { intervalMs: number; timeoutMs: number },
+  options: { intervalMs: number; timeoutMs: number; keepFor?: "server" | "gpu" },
 ): Promise<{ scraper?: PrometheusScraper; reason: string }> {
   let reason = "not tried";
   for (const url of urls) {

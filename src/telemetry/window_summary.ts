@@ -12,8 +12,9 @@
  */
 import { computeStats } from "../metrics/stats.ts";
 import { inferUnit } from "./metric_unit.ts";
-import { type Labels, type MetricFamily, seriesKey } from "./prometheus_text.ts";
-import type { Scrape } from "./prometheus_scraper.ts";
+import type { Labels } from "./prometheus_text.ts";
+import type { Scrape, ScrapeMeta } from "./prometheus_scraper.ts";
+import { WindowStore } from "./window_store.ts";
 
 export type WindowType = "counter" | "gauge";
 
@@ -37,25 +38,53 @@ export interface EndpointScrapes {
   readonly scrapes: readonly Scrape[];
 }
 
+/** One endpoint's scrapes as a scraper keeps them: their fetch facts and their series as columns. */
+export interface EndpointWindowStore {
+  readonly url: string;
+  readonly scrapes: readonly ScrapeMeta[];
+  readonly store: WindowStore;
+}
+
 /** The profiling window, epoch ms. */
 export interface Window {
   readonly startMs: number;
   readonly endMs: number;
 }
 
+/** The scrapes of a list as columns, in the list's order. */
+export function windowStoreOf(scrapes: readonly Scrape[]): WindowStore {
+  const store = new WindowStore();
+  for (const s of scrapes) store.add(s.atMs, s.families);
+  return store;
+}
+
 /** Every counter and gauge of every endpoint, summarized over `window`; metrics sorted by name. */
-export function summarizeWindow(endpoints: readonly EndpointScrapes[], window: Window): WindowMetric[] {
+export function summarizeWindow(
+  endpoints: readonly (EndpointScrapes | EndpointWindowStore)[],
+  window: Window,
+): WindowMetric[] {
   const byName = new Map<string, { type: WindowType; description: string; unit?: string; series: WindowSeries[] }>();
   for (const endpoint of endpoints) {
-    const scrapes = endpoint.scrapes;
-    if (scrapes.length === 0) continue;
-    const baselineIndex = Math.max(0, findLastIndex(scrapes, (s) => s.atMs <= window.startMs));
-    const used = scrapes.slice(baselineIndex);
-    const last = used[used.length - 1];
-    const spanSec = (last.atMs - used[0].atMs) / 1000;
-    const inWindow = used.filter((s) => s.atMs >= window.startMs && s.atMs <= window.endMs);
-    const gaugeScrapes = inWindow.length > 0 ? inWindow : [last];
-    for (const family of last.families) {
+    const store = "store" in endpoint ? endpoint.store : windowStoreOf(endpoint.scrapes);
+    const n = store.at.length;
+    if (n === 0) continue;
+    let baselineIndex = 0;
+    for (let i = n - 1; i >= 0; i--) {
+      if (store.at.at(i) <= window.startMs) {
+        baselineIndex = i;
+        break;
+      }
+    }
+    const spanSec = (store.at.at(n - 1) - store.at.at(baselineIndex)) / 1000;
+    // Gauges: the scrapes inside the window (from the baseline on), else the last one.
+    const inWindow = (i: number) => {
+      const at = store.at.at(i);
+      return i >= baselineIndex && at >= window.startMs && at <= window.endMs;
+    };
+    let anyInWindow = false;
+    for (let i = baselineIndex; i < n && !anyInWindow; i++) anyInWindow = inWindow(i);
+    const gaugeScrape = anyInWindow ? inWindow : (i: number) => i === n - 1;
+    for (const family of store.lastFamilies) {
       if (family.type === "summary" || family.type === "histogram") continue;
       const type: WindowType = family.type === "counter" ? "counter" : "gauge";
       const name = type === "counter" ? family.name.replace(/_total$/, "") : family.name;
@@ -67,9 +96,12 @@ export function summarizeWindow(endpoints: readonly EndpointScrapes[], window: W
         byName.set(name, entry);
       }
       for (const sample of family.samples) {
-        const values = (type === "counter" ? used : gaugeScrapes).map((s) =>
-          valueOf(s.families, family.name, sample.name, sample.labels)
-        );
+        const points = store.points(family.name, sample.name, sample.labels);
+        const values: number[] = [];
+        for (let k = 0; k < (points?.scrape.length ?? 0); k++) {
+          const i = points!.scrape.at(k);
+          if (type === "counter" ? i >= baselineIndex : gaugeScrape(i)) values.push(points!.value.at(k));
+        }
         const stats = type === "counter" ? counterStats(values, spanSec) : gaugeStats(values);
         if (stats === undefined) continue;
         entry.series.push({
@@ -123,21 +155,4 @@ function gaugeStats(values: readonly (number | undefined)[]): Record<string, num
     p95: s.p95,
     p99: s.p99,
   };
-}
-
-function valueOf(
-  families: readonly MetricFamily[],
-  family: string,
-  sample: string,
-  labels: Labels,
-): number | undefined {
-  const f = families.find((x) => x.name === family);
-  if (f === undefined) return undefined;
-  const key = seriesKey(sample, labels);
-  return f.samples.find((s) => s.name === sample && seriesKey(s.name, s.labels) === key)?.value;
-}
-
-function findLastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {
-  for (let i = items.length - 1; i >= 0; i--) if (test(items[i])) return i;
-  return -1;
 }

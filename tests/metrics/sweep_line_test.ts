@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { EventList, timeWeightedStats } from "../../src/metrics/sweep_line.ts";
+import { activeWeightedStats, EventList, timeWeightedStats } from "../../src/metrics/sweep_line.ts";
 import {
   SWEEP_METRIC_SPECS,
   sweepCurves,
@@ -204,4 +204,24 @@ Deno.test("sweep line: built a group of curves at a time, every statistic is bit
     assert.deepEqual([...got.keys()], SWEEP_METRIC_SPECS.map((s) => s.tag));
     for (const [tag, stats] of want) assert.deepEqual(got.get(tag), stats, tag);
   }
+});
+
+Deno.test("active-weighted stats count only the time the mask is on, over shared and boundary event times", () => {
+  const step = (times: number[], values: number[]) => ({
+    times: Float64Array.from(times),
+    values: Float64Array.from(values),
+  });
+  // The rate changes at 0, 10, 20 and 30; the mask is on over [10, 20) and [25, 40), sharing the times 10 and 20
+  // with the rate, and the window [10, 35] starts on one of them.
+  const rate = step([0, 10, 20, 30], [5, 2, 4, 8]);
+  const mask = step([0, 10, 20, 25, 40], [0, 1, 0, 1, 0]);
+  const s = activeWeightedStats(rate, mask, 10, 35);
+  // Active: [10, 20) at 2, [25, 30) at 4, [30, 35) at 8: 20 ms, (20 + 20 + 40) / 20 = 4.
+  close(s.avg, 4, "avg");
+  assert.equal(s.min, 2);
+  assert.equal(s.max, 8);
+  // Sorted by value: 2 for 10 ms (half), 4 for 5, 8 for 5: the median is 2, p90 is 8.
+  assert.equal(s.p50, 2);
+  assert.equal(s.p90, 8);
+  close(s.std, Math.sqrt((10 * 4 + 5 * 0 + 5 * 16) / 20), "std");
 });

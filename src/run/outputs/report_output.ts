@@ -41,6 +41,9 @@ export const REPORT_OUTPUT: Output = {
           ...ctx.written,
           ...ctx.outputs.slice(ctx.outputs.indexOf(REPORT_OUTPUT)).flatMap((o) => o.files(ctx.paths)),
         ].filter((f) => f.role !== "other"),
+        // Read in this thread: the run's process is already at its largest here, and reader Workers (an isolate
+        // each) would add to its peak memory more than they save in time (docs/performance.md, section 7).
+        readWorkers: 1,
       }));
     } catch (err) {
       writer.failed({ label: file.label, path: file.path, reason: `it could not be drawn: ${errorReason(err)}` });
