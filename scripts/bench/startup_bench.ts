@@ -7,6 +7,8 @@
  * the run is still starting) and forwards the bytes to a real `serve-sim`.
  * The spawn instant is taken just before `spawn()`, so the figure includes the runtime's own start.
  *
+ * Every figure is also given as a ratio to a reference measured in the same run: `deno run` of an empty module.
+ *
  * Cases: from source and (when built) from the bundle, and from source confined to one core (`taskset -c 0`,
  * where the run waits for the counting Worker); with the built-in tokenizer's table cache warm and cold (an empty
  * INFERMETER_CACHE_DIR per run, i.e. a first run on a new machine). With `--tokenizer SPEC` (repeatable; a
@@ -14,7 +16,7 @@
  * cold and warm, and what it adds to the first request over the built-in one.
  *
  * Usage: deno run -A scripts/bench/startup_bench.ts [--runs 7] [--json] [--tokenizer SPEC]... [--only bundle|source]
- *   [--bundle PATH]   (default dist/infermeter.js, as `deno task bundle` writes it)
+ *   [--bundle PATH]   (default dist/infermeter.js, as `deno task bundle` writes it with its folder dist/infermeter/)
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,6 +31,8 @@ const asJson = Deno.args.includes("--json");
 const tokenizers = Deno.args.flatMap((a, i) => Deno.args[i - 1] === "--tokenizer" ? [a] : []);
 /** `--only bundle` (or `source`): that form alone, as the bench's verdict asks for the bundle's first request. */
 const only = Deno.args.flatMap((a, i) => Deno.args[i - 1] === "--only" ? [a] : [])[0];
+
+const REFERENCE = "reference: deno run of an empty module";
 
 /** AIPerf's defaults with 550-token prompts: 100 synthetic entries, 10 requests. */
 const PROFILE_ARGS = [
@@ -138,6 +142,15 @@ if (navigator.hardwareConcurrency >= 2 && (await quickCommand(["taskset", "-c", 
 
 const results: Record<string, unknown> = {};
 try {
+  // The reference measured in the same run: the runtime's own start, `deno run` of an empty module, which the
+  // figures below include (on a busy machine all of them move together; their ratio to it is the comparable figure).
+  const emptyModule = join(artifacts, "empty.js");
+  await Deno.writeTextFile(emptyModule, "");
+  const reference: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    reference.push((await runOnce([Deno.execPath(), "run", "-A", V8_FLAGS_ARG, emptyModule], {})).ms);
+  }
+  results[REFERENCE] = stats(reference);
   for (const form of forms) {
     if (only !== undefined && !form.name.startsWith(only)) continue;
     const version: number[] = [];
@@ -184,7 +197,8 @@ try {
 if (asJson) {
   console.log(JSON.stringify({ runs, results }, null, 2));
 } else {
-  console.log(`infermeter start-up, ${runs} runs each, ms from spawn (median [min–max])`);
+  console.log(`infermeter start-up, ${runs} runs each, ms from spawn (median [min–max], × the reference's median)`);
+  const ref = (results[REFERENCE] as Stats).median;
   for (const [name, s] of Object.entries(results) as [string, Stats][]) {
     // A tokenizer's row also says what it adds over the built-in tokenizer's row with the same cache state.
     const cache = name.endsWith("warm table cache") ? "warm" : "cold";
@@ -193,7 +207,8 @@ if (asJson) {
       ? `  (+${(s.median - base.median).toFixed(0)} over builtin)`
       : "";
     console.log(
-      `  ${name.padEnd(70)} ${s.median.toFixed(0).padStart(4)}  [${s.min.toFixed(0)}–${s.max.toFixed(0)}]${added}`,
+      `  ${name.padEnd(70)} ${s.median.toFixed(0).padStart(4)}  [${s.min.toFixed(0)}–${s.max.toFixed(0)}]` +
+        `  ${(s.median / ref).toFixed(1)}×${added}`,
     );
   }
 }
