@@ -7,7 +7,7 @@
  * the run is still starting) and forwards the bytes to a real `serve-sim`.
  * The spawn instant is taken just before `spawn()`, so the figure includes the runtime's own start.
  *
- * Every figure is also given as a ratio to a reference measured in the same run: `deno run` of an empty module.
+ * Every figure is also given as a ratio to a reference run just before each timed run: `deno run` of an empty module.
  *
  * Cases: from source and (when built) from the bundle, and from source confined to one core (`taskset -c 0`,
  * where the run waits for the counting Worker); with the built-in tokenizer's table cache warm and cold (an empty
@@ -141,21 +141,32 @@ if (navigator.hardwareConcurrency >= 2 && (await quickCommand(["taskset", "-c", 
 }
 
 const results: Record<string, unknown> = {};
+/** Each row's median ratio of a run to the reference run just before it. */
+const ratios: Record<string, number> = {};
+const referenceMs: number[] = [];
+let referenceRun: () => Promise<number> = () => Promise.resolve(NaN);
 try {
-  // The reference measured in the same run: the runtime's own start, `deno run` of an empty module, which the
-  // figures below include (on a busy machine all of them move together; their ratio to it is the comparable figure).
+  // The reference, measured just before every timed run: the runtime's own start, `deno run` of an empty module,
+  // which every figure includes. On a busy machine all of them move together; each run's ratio to the reference
+  // beside it is the comparable figure.
   const emptyModule = join(artifacts, "empty.js");
   await Deno.writeTextFile(emptyModule, "");
-  const reference: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    reference.push((await runOnce([Deno.execPath(), "run", "-A", V8_FLAGS_ARG, emptyModule], {})).ms);
-  }
-  results[REFERENCE] = stats(reference);
+  referenceRun = async () => {
+    const { ms } = await runOnce([Deno.execPath(), "run", "-A", V8_FLAGS_ARG, emptyModule], {});
+    referenceMs.push(ms);
+    return ms;
+  };
   for (const form of forms) {
     if (only !== undefined && !form.name.startsWith(only)) continue;
     const version: number[] = [];
-    for (let i = 0; i < runs; i++) version.push((await runOnce([...form.cmd, "--version"], {})).ms);
+    const versionRatios: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const ref = await referenceRun();
+      version.push((await runOnce([...form.cmd, "--version"], {})).ms);
+      versionRatios.push(version[i] / ref);
+    }
     results[`${form.name} --version`] = stats(version);
+    ratios[`${form.name} --version`] = stats(versionRatios).median;
 
     const specs = form === forms[0] ? ["builtin", ...tokenizers] : ["builtin"];
     for (const spec of specs) {
@@ -172,6 +183,7 @@ try {
       const warm = join(warmCache, String(specs.indexOf(spec)));
       for (const cache of ["warm", "cold"] as const) {
         const firstRequest: number[] = [];
+        const firstRatios: number[] = [];
         // One untimed run fills the warm cache (and the OS page cache) first.
         if (cache === "warm") {
           await runOnce(argv, { INFERMETER_CACHE_DIR: warm });
@@ -179,15 +191,19 @@ try {
         }
         for (let i = 0; i < runs; i++) {
           const cacheDir = cache === "warm" ? warm : join(artifacts, `cold-${form.name}-${specs.indexOf(spec)}-${i}`);
+          const ref = await referenceRun();
           const { t0 } = await runOnce(argv, { INFERMETER_CACHE_DIR: cacheDir });
           const first = relay.takeFirst();
           if (first === undefined) throw new Error("the relay saw no request");
           firstRequest.push(first - t0);
+          firstRatios.push((first - t0) / ref);
         }
         results[`${form.name} first request,${label} ${cache} table cache`] = stats(firstRequest);
+        ratios[`${form.name} first request,${label} ${cache} table cache`] = stats(firstRatios).median;
       }
     }
   }
+  if (referenceMs.length > 0) results[REFERENCE] = stats(referenceMs);
 } finally {
   relay.close();
   await sim.stop();
@@ -195,10 +211,12 @@ try {
 }
 
 if (asJson) {
-  console.log(JSON.stringify({ runs, results }, null, 2));
+  console.log(JSON.stringify({ runs, results, ratios }, null, 2));
 } else {
-  console.log(`infermeter start-up, ${runs} runs each, ms from spawn (median [min–max], × the reference's median)`);
-  const ref = (results[REFERENCE] as Stats).median;
+  console.log(
+    `infermeter start-up, ${runs} runs each, ms from spawn: median [min–max], and the median ratio to the reference ` +
+      `run just before each`,
+  );
   for (const [name, s] of Object.entries(results) as [string, Stats][]) {
     // A tokenizer's row also says what it adds over the built-in tokenizer's row with the same cache state.
     const cache = name.endsWith("warm table cache") ? "warm" : "cold";
@@ -208,7 +226,7 @@ if (asJson) {
       : "";
     console.log(
       `  ${name.padEnd(70)} ${s.median.toFixed(0).padStart(4)}  [${s.min.toFixed(0)}–${s.max.toFixed(0)}]` +
-        `  ${(s.median / ref).toFixed(1)}×${added}`,
+        `${name in ratios ? `  ${ratios[name].toFixed(1)}×` : ""}${added}`,
     );
   }
 }

@@ -12,7 +12,6 @@
  * OSL options here only shape synthetic data. Synthetic turns always carry their exact `inputTokens`.
  */
 import { asLazyTokenizer, type LazyTokenizer, type Tokenizer } from "../tokenizer/tokenizer.ts";
-import { loadPublicDataset } from "./public_datasets.ts";
 import type { Dataset } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader } from "./dataset_loader.ts";
@@ -78,6 +77,8 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
     }
     if (tokenizer === undefined) throw new TypeError("loadDataset needs a tokenizer to read a public dataset");
     const loaded = await asLazyTokenizer(tokenizer).load();
+    // Loaded on use: the public datasets' readers (Parquet, Hugging Face layouts) are most of the dataset layer.
+    const { loadPublicDataset } = await import("./public_datasets.ts");
     const dataset = await loadPublicDataset(options.publicDataset, {
       tokenizer: loaded,
       outputTokensGiven: options.oslMean !== undefined,

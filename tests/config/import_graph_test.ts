@@ -114,6 +114,7 @@ const LOADED_ON_USE = [
   "/src/run/sweep.ts",
   "/src/run/search/",
   "/src/export/wandb_api.ts",
+  "/src/dataset/public_datasets.ts", // --public-dataset's readers
 ] as const;
 
 Deno.test("the profile command's static module graph leaves charts, reports, kube and heavy packages to load on use", async () => {
@@ -136,6 +137,7 @@ Deno.test("the profile command's static module graph leaves charts, reports, kub
       "/src/config/yaml_config.ts",
       "/src/report/peers/peer_metrics.ts",
       "/src/export/wandb_api.ts",
+      "/src/dataset/public_datasets.ts",
     ]
   ) {
     assert.ok(lazy.some((s) => s.endsWith(onUse)), `${onUse} is imported dynamically`);
