@@ -6,7 +6,7 @@ export const EXIT = {
   OK: 0,
   /**
    * The benchmark ran but no request succeeded, or `--failed-request-threshold` was exceeded, or some shards did
-   * not run to their end (a partial run).
+   * not run to their end (a partial run), or agentic replay's warm-up had a failed request (stopped before measuring).
    */
   REQUESTS_FAILED: 1,
   /** Bad command line, YAML, input file or tokenizer: nothing was sent. */

@@ -13,4 +13,5 @@ export const PROFILE_EXIT: Readonly<Record<ProfileEnd, ExitCode>> = {
   unreachable: EXIT.UNREACHABLE,
   server_gone: EXIT.UNREACHABLE,
   shards_lost: EXIT.REQUESTS_FAILED,
+  warmup_failed: EXIT.REQUESTS_FAILED,
 };

@@ -40,6 +40,7 @@ import { WORKERS_OPTIONS } from "./options/workers_options.ts";
 import { MULTI_RUN_OPTIONS } from "./options/multi_run_options.ts";
 import { NO_EFFECT_OPTIONS, PENDING_AIPERF_OPTIONS } from "./options/aiperf_only_options.ts";
 import { AGENTIC_REPLAY_OPTIONS } from "./options/agentic_replay_options.ts";
+import { SCENARIO_OPTIONS } from "./options/scenario_options.ts";
 
 /** `--help` sections, in display order (AIPerf's groups; `Not Supported Yet` is ours). */
 export const OPTION_GROUPS = [
@@ -64,6 +65,7 @@ export const OPTION_GROUPS = [
   "Service",
   "Workers",
   "Multi-Run",
+  "Scenario",
   "Not Supported Yet",
 ] as const;
 
@@ -91,6 +93,7 @@ const CORE_OPTIONS = [
   ...WORKERS_OPTIONS,
   ...MULTI_RUN_OPTIONS,
   ...AGENTIC_REPLAY_OPTIONS,
+  ...SCENARIO_OPTIONS,
 ] as const;
 
 const PROFILE_OPTIONS = [

@@ -21,6 +21,7 @@ import { checkOptionRelations, OptionValueView } from "./check_option_relations.
 import { checkLoadModes } from "./check_load_modes.ts";
 import { checkDatasetFormats } from "./check_dataset_formats.ts";
 import { checkAgenticReplay } from "./check_agentic_replay.ts";
+import { applyScenario } from "./scenario_lock.ts";
 import { scheduleSpanProblem } from "../timing/schedule_limits.ts";
 import { DATASET_LOADERS } from "../dataset/dataset_loaders.ts";
 import { trackingExportProblems } from "./check_tracking_export.ts";
@@ -62,6 +63,16 @@ export function resolveProfileConfig(
   const given = (key: OptionKey): boolean => (values.get(key)?.source ?? "default") !== "default";
   const view = new OptionValueView(table, values);
   const named = (key: OptionKey): string => view.named(key);
+
+  // A scenario lock fills what the user left unset and reports what conflicts with it (config/scenario_lock.ts).
+  const lock = applyScenario({
+    value: (key) => view.value(key),
+    given: (key) => view.given(key),
+    named: (key) => view.named(key),
+  });
+  Object.assign(fields as Record<string, unknown>, lock.fills);
+  problems.push(...lock.problems);
+  warnings.push(...lock.warnings);
 
   // Peers' metrics are computed from the per-request records after the run: check the names and the records now.
   for (const name of fields.peerMetrics.flatMap((n) => n.split(",")).map((n) => n.trim()).filter((n) => n !== "")) {
@@ -139,6 +150,11 @@ export function resolveProfileConfig(
     const value = config[key];
     if (value !== undefined && !values.has(key)) resolvedValues.set(key, { value, source: "default", origin: key });
   }
+  // What the scenario filled in is what the checks below see (its 0–1 ratios beside a given max ratio).
+  for (const [key, value] of Object.entries(lock.fills)) {
+    const layered = values.get(key);
+    resolvedValues.set(key, layered === undefined ? { value, source: "default", origin: key } : { ...layered, value });
+  }
   const modes = checkLoadModes(view, new OptionValueView(table, resolvedValues), strategies);
   const formats = checkDatasetFormats(view, DATASET_LOADERS);
   const warmupSpan = scheduleSpanProblem(view, "warmupRequestRate", {
@@ -147,7 +163,7 @@ export function resolveProfileConfig(
   });
   if (warmupSpan !== undefined) problems.push(warmupSpan);
   const relations = checkOptionRelations(table, values, modes.reported);
-  const agentic = checkAgenticReplay(view);
+  const agentic = checkAgenticReplay(new OptionValueView(table, resolvedValues));
   problems.push(...modes.problems, ...formats.problems, ...relations.problems, ...agentic.problems);
   warnings.push(...modes.warnings, ...formats.warnings, ...relations.warnings, ...agentic.warnings);
   return { config, sources, problems, warnings };

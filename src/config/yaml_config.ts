@@ -54,8 +54,6 @@ const UNSUPPORTED_BODY_KEYS: readonly string[] = [
   "logging",
   "metrics",
   "accuracy",
-  "scenario",
-  "unsafe_override",
   "failure_policy",
 ];
 /** Body keys that the loader rewrites before walking (`model` → `models`, …), offered in "did you mean" hints. */

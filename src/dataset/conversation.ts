@@ -42,6 +42,11 @@ export interface Turn {
   /** Think time in ms between the previous turn's answer and this turn (ignored on a first turn). */
   readonly delayMs?: number;
   /**
+   * When the trace recorded this request (ms, one origin per trace; an agent trace's sub-agents share it). Not a
+   * schedule: agentic replay samples its mid-trace start points from it (timing/trajectory.ts).
+   */
+  readonly recordedAtMs?: number;
+  /**
    * Token count of the prompt text (ISL), computed once when the dataset is built so the hot path never
    * tokenizes inputs. Undefined when the endpoint does not tokenize input.
    */

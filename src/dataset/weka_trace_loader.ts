@@ -510,6 +510,7 @@ async function streamConversation(
       model: c.model(r.model),
       maxTokens: cappedOutput(r.output, stream.subagent === true ? undefined : c.options.maxOsl),
       ...(delayMs !== undefined && delayMs > 0 ? { delayMs } : {}),
+      recordedAtMs: Math.round(c.warp(r.t) * 1e6) / 1e3,
       ...(reset ? { resetContext: true } : {}),
       ...(spawns === undefined ? {} : { spawns }),
     });

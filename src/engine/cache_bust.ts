@@ -46,15 +46,44 @@ export function withPlaceholder(
   }
   const k = conversation.turns.findIndex((t) => (t.role ?? "user") === "user");
   if (k < 0 || conversation.turns[k].rawPayload !== undefined) return undefined;
-  const first = conversation.turns[k];
-  const texts = first.texts.length === 0
-    ? [m]
-    : [prefix ? m + first.texts[0] : first.texts[0] + m, ...first.texts.slice(1)];
-  const turn: Turn = { ...first, texts };
-  return {
-    conversation: { ...conversation, turns: conversation.turns.map((t, i) => i === k ? turn : t) },
-    turnIndex: k,
+  const mark = (t: Turn): Turn => {
+    const texts = t.texts.length === 0 ? [m] : [prefix ? m + t.texts[0] : t.texts[0] + m, ...t.texts.slice(1)];
+    const messages = t.messages === undefined ? undefined : markedMessages(t.messages, target, m, prefix);
+    return { ...t, texts, ...(messages === undefined ? {} : { messages }) };
   };
+  // A turn that starts the context over (an agent trace's rebuilt context) sends its own first turn: it is marked too.
+  const turns = conversation.turns.map((t, i) =>
+    i === k || (i > k && t.resetContext === true && t.rawPayload === undefined && t.requestFree !== true) ? mark(t) : t
+  );
+  return { conversation: { ...conversation, turns }, turnIndex: k };
+}
+
+/**
+ * Messages sent as written (an agent trace's) carry the marker in their first user message — or, for a system
+ * target, their system message when they have one — at the start or the end of its text.
+ */
+function markedMessages(
+  messages: readonly Readonly<Record<string, unknown>>[],
+  target: CacheBustTarget,
+  m: string,
+  prefix: boolean,
+): readonly Readonly<Record<string, unknown>>[] {
+  const textOf = (msg: Readonly<Record<string, unknown>>) =>
+    typeof msg.content === "string" || Array.isArray(msg.content);
+  const system = target.startsWith("system_") ? messages.findIndex((msg) => msg.role === "system" && textOf(msg)) : -1;
+  const i = system >= 0 ? system : messages.findIndex((msg) => (msg.role ?? "user") === "user" && textOf(msg));
+  if (i < 0) return messages;
+  const msg = messages[i];
+  let content: unknown = msg.content;
+  if (typeof content === "string") content = prefix ? m + content : content + m;
+  else {
+    const parts = content as readonly Readonly<Record<string, unknown>>[];
+    const t = parts.findIndex((p) => p.type === "text" && typeof p.text === "string");
+    content = t < 0
+      ? (prefix ? [{ type: "text", text: m }, ...parts] : [...parts, { type: "text", text: m }])
+      : parts.map((p, j) => j === t ? { ...p, text: prefix ? m + (p.text as string) : (p.text as string) + m } : p);
+  }
+  return messages.map((x, j) => j === i ? { ...msg, content } : x);
 }
 
 /** Byte offsets of every placeholder digest in a body. */

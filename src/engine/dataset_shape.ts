@@ -5,6 +5,7 @@
  */
 import { InputError } from "../base/input_error.ts";
 import type { DatasetShape } from "../timing/load_strategy.ts";
+import type { StreamShape } from "../timing/trajectory.ts";
 import type { PreparedConversation } from "./prepared_conversation.ts";
 
 export function datasetShape(conversations: readonly PreparedConversation[], fromFile: boolean): DatasetShape {
@@ -17,6 +18,22 @@ export function datasetShape(conversations: readonly PreparedConversation[], fro
     conversations: roots.length,
     turnCounts,
     fromFile,
+    streams: () => conversations.map(streamShape),
+  };
+}
+
+/** A conversation as agentic replay samples it: its turns' recorded times, think times and spawns. */
+function streamShape(c: PreparedConversation): StreamShape {
+  return {
+    id: c.id,
+    ...(c.child === true ? { child: true } : {}),
+    turns: c.turns.map((t) => ({
+      ...(t.recordedAtMs === undefined ? {} : { atMs: t.recordedAtMs }),
+      ...(t.delayMs === undefined ? {} : { delayMs: t.delayMs }),
+      ...(t.spawns === undefined ? {} : { spawns: t.spawns }),
+      ...(t.requestFree === true ? { requestFree: true } : {}),
+    })),
+    ...(c.spawnsFirst === undefined ? {} : { spawnsFirst: c.spawnsFirst }),
   };
 }
 

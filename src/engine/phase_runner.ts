@@ -31,6 +31,7 @@ import { nextMacrotask } from "../runtime/next_macrotask.ts";
 import type { YieldToIo } from "../runtime/io_yield.ts";
 import type { RecordLineage } from "../records/request_record.ts";
 import { type ChildSession, SessionTree } from "./session_tree.ts";
+import { RequestTimers } from "../timing/request_timers.ts";
 
 /**
  * Longest stretch of back-to-back request issuing before yielding to the event loop with `yieldToIo`, which lets
@@ -157,6 +158,9 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
   opts.signal.addEventListener("abort", onCancel, { once: true });
 
   const entry = (opts.strategies ?? LOAD_STRATEGIES).get(spec.strategy.name);
+  // A system idle cap moves every pending request earlier when nothing is in flight (timing/request_timers.ts).
+  const idleCapMs = entry.systemIdleGapCapMs?.(spec.strategy.options);
+  const timers = idleCapMs === undefined ? undefined : new RequestTimers(clock, idleCapMs, startedAt);
   const strategy: LoadStrategy = entry.create(spec.strategy.options, {
     clock,
     rng: opts.rng,
@@ -164,6 +168,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     shardCount: opts.shard.shardCount,
     startedAt,
     stop: stop.signal,
+    ...(timers === undefined ? {} : { timers }),
   });
   const followsTimestamps = entry.followsTimestamps === true;
   const pacesSessions = strategy.nextTurnDue !== undefined;
@@ -223,6 +228,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
   ) => {
     const requestIndex = firstIndex + requestsSent++ * indexStride;
     inFlight++;
+    timers?.requestStarted();
     let prefillHeld = prefill !== undefined;
     const freePrefill = () => {
       if (prefillHeld) {
@@ -248,15 +254,23 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     } finally {
       freePrefill();
       inFlight--;
+      timers?.requestEnded();
     }
   };
 
   /** Takes a prefill slot where there is a limit; false when the phase stopped while waiting. */
   const takePrefill = (): Promise<boolean> | boolean => prefill === undefined ? true : prefill.acquire();
 
+  /** Sleeps until a request's due time; resolves with that time, brought forward when the idle cap moved it. */
+  const sleepTo = async (due: number): Promise<number> => {
+    if (timers !== undefined) return await timers.sleepUntil(due, stop.signal);
+    await clock.sleepUntil(due, stop.signal);
+    return due;
+  };
+
   /** Sleeps `ms` from now (a think time); false when the phase stopped meanwhile. */
   const think = async (ms: number | undefined): Promise<boolean> => {
-    if (ms !== undefined && ms > 0) await clock.sleepUntil(clock.now() + ms, stop.signal);
+    if (ms !== undefined && ms > 0) await sleepTo(clock.now() + ms);
     return !stop.signal.aborted;
   };
 
@@ -271,7 +285,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     for (let k = 1; k < turns && !inflight.signal.aborted; k++) {
       const own = followsTimestamps ? session.timestampOf(k) : undefined;
       const delay = pacesSessions ? undefined : session.delayBefore(k);
-      const due = pacesSessions
+      let due = pacesSessions
         ? strategy.nextTurnDue!(previousDue, clock.now())
         : own !== undefined
         ? startedAt + own
@@ -279,7 +293,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
         ? clock.now() + delay
         : undefined;
       if (due !== undefined) previousDue = due;
-      if (due !== undefined) await clock.sleepUntil(due, stop.signal);
+      if (due !== undefined) due = await sleepTo(due);
       if (stop.signal.aborted) return;
       let at: Tick | undefined = due === undefined ? undefined : { scheduledAt: due };
       if (strategy.pacesContinuations) {
@@ -331,7 +345,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
         }
         const own = followsTimestamps ? session.timestampOf(k) : undefined;
         const delay = pacesSessions ? undefined : session.delayBefore(k);
-        const due = pacesSessions
+        let due = pacesSessions
           ? strategy.nextTurnDue!(previousDue, clock.now())
           : own !== undefined
           ? startedAt + own
@@ -343,7 +357,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
           await join; // the think time runs meanwhile: the turn goes at the later of the two
           join = undefined;
         }
-        if (due !== undefined) await clock.sleepUntil(due, stop.signal);
+        if (due !== undefined) due = await sleepTo(due);
         if (stop.signal.aborted) return;
         let at: Tick | undefined = due === undefined ? undefined : { scheduledAt: due };
         if (strategy.pacesContinuations) {
@@ -387,13 +401,13 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
         }
         const own = followsTimestamps && k > 0 ? child.timestampOf(k) : undefined;
         const delay = own === undefined ? child.delayBefore(k) : undefined;
-        const due = own !== undefined
+        let due = own !== undefined
           ? startedAt + own
           : delay !== undefined && delay > 0
           ? clock.now() + delay
           : undefined;
         if (join !== undefined) await join;
-        if (due !== undefined) await clock.sleepUntil(due, stop.signal);
+        if (due !== undefined) due = await sleepTo(due);
         if (stop.signal.aborted || !stops.canSendAnyTurn(state())) return;
         if (!requestFree) {
           if (!(await takePrefill())) return;
@@ -463,11 +477,13 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
   if (running.size > 0) {
     if (opts.signal.aborted) {
       cancelledInFlight = inFlight;
-    } else if (durationReached && stops.gracePeriodMs !== Infinity) {
-      // Wait for stragglers until the grace period ends, then cancel what is left.
+    } else if ((durationReached || spec.graceAfterSending === true) && stops.gracePeriodMs !== Infinity) {
+      // Wait for stragglers until the grace period ends (after the deadline, or after the last request was sent
+      // for a phase whose grace starts there), then cancel what is left.
       const graceOver = new AbortController();
       const all = Promise.all(running).then(() => graceOver.abort());
-      await clock.sleepUntil(stops.deadline + stops.gracePeriodMs, graceOver.signal);
+      const from = durationReached ? stops.deadline : clock.now();
+      await clock.sleepUntil(from + stops.gracePeriodMs, graceOver.signal);
       if (running.size > 0) {
         cancelledInFlight = inFlight;
         inflight.abort();

@@ -50,6 +50,8 @@ export interface PreparedTurn {
   readonly delayMs?: number;
   /** Send time from the phase start (ms), for trace replay. */
   readonly timestampMs?: number;
+  /** When the trace recorded the request (ms), for agentic replay's start points. */
+  readonly recordedAtMs?: number;
   /** Byte offsets in `body` of the cache-bust placeholder digest a session overwrites (engine/cache_bust.ts). */
   readonly markerAt?: readonly number[];
   /** Child conversations started once this turn is answered. */
@@ -241,6 +243,7 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
         requestedOutputTokens: (opts.adapter.requestedOutputTokens ?? readRequestedOutput)(payload) ?? maxTokens,
         delayMs: turnIndex > 0 || firstDelay(turn) ? turn.delayMs : undefined,
         timestampMs: turn.timestampMs,
+        ...(turn.recordedAtMs === undefined ? {} : { recordedAtMs: turn.recordedAtMs }),
         ...(spawns === undefined ? {} : { spawns }),
       };
     });

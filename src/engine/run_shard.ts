@@ -8,17 +8,28 @@
 import { SeededRandom } from "../base/seeded_random.ts";
 import { createSampler, type DatasetSampler } from "../dataset/dataset_sampler.ts";
 import type { SamplingStrategy } from "../dataset/conversation.ts";
-import type { EndpointAdapter, EndpointType, PriorExchange } from "../endpoints/endpoint_adapter.ts";
+import {
+  encodeRequestBody,
+  type EndpointAdapter,
+  type EndpointType,
+  type PriorExchange,
+} from "../endpoints/endpoint_adapter.ts";
 import { resolveAdapter } from "../endpoints/endpoint_registry.ts";
 import type { Phase, RecordLineage, RequestRecord } from "../records/request_record.ts";
 import type { Clock } from "../timing/clock.ts";
-import type { Tick } from "../timing/load_strategy.ts";
+import type { SessionResume, Tick, WarmTurnTick } from "../timing/load_strategy.ts";
 import { type PhaseName, type PhaseSpec, shardPhase } from "../timing/phase_spec.ts";
-import { type BodySettings, buildTurnRequest, type PreparedConversation } from "./prepared_conversation.ts";
+import {
+  type BodySettings,
+  buildTurnRequest,
+  type PreparedConversation,
+  type PreparedTurn,
+} from "./prepared_conversation.ts";
+import { ResumedSession } from "./resumed_session.ts";
 import { executeRequest, type ExecutorContext, type RequestSender } from "./request_executor.ts";
 import { type PhaseOutcome, type PhaseSession, runPhase, type SendMeta } from "./phase_runner.ts";
 import { warmUpHotPath } from "./warm_up.ts";
-import { sessionDigest, stampBody } from "./cache_bust.ts";
+import { placeholderOffsets, sessionDigest, stampBody } from "./cache_bust.ts";
 import type { YieldToIo } from "../runtime/io_yield.ts";
 import { SystemClock } from "../timing/clock.ts";
 import { WakeThread } from "../timing/wake_thread.ts";
@@ -120,11 +131,20 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
       signal: deps.signal,
       yieldToIo: deps.yieldToIo,
       openSession: (sessionIndex, tick) =>
-        new ConversationSession(
-          shared,
-          conversationFor(spec, roots, sampler, offset + sessionIndex, tick),
-          offset + sessionIndex,
-        ),
+        tick.warm !== undefined
+          ? warmSession(shared, tick.warm, offset + sessionIndex)
+          : tick.resume !== undefined
+          ? resumedSession(
+            shared,
+            conversationFor(spec, roots, sampler, offset + sessionIndex, tick),
+            offset + sessionIndex,
+            tick.resume,
+          )
+          : new ConversationSession(
+            shared,
+            conversationFor(spec, roots, sampler, offset + sessionIndex, tick),
+            offset + sessionIndex,
+          ),
     });
     sessionOffset += phase.stops.requestCount ?? 0;
   }
@@ -161,6 +181,50 @@ interface ChildOrigin {
   readonly history?: readonly PriorExchange[];
 }
 
+/** How an agentic replay session differs from a plain one. */
+interface ReplayTraits {
+  /** The cache-bust digest is the lane's, shared by its warm-up and measured sessions. */
+  readonly lane?: number;
+  /** The turns before this one went before the replay's start: the history holds them as recorded. */
+  readonly resumeAt?: number;
+  /** Every answer is asked to be one token long (the warm-up). */
+  readonly oneToken?: boolean;
+}
+
+/** Agentic replay's warm-up request: one turn, with every turn before it as context, answered in one token. */
+function warmSession(shared: SessionShared, warm: WarmTurnTick, sessionNumber: number): PhaseSession {
+  const session = new ConversationSession(shared, shared.conversations[warm.conversation], sessionNumber, undefined, {
+    lane: warm.lane,
+    resumeAt: warm.turn,
+    oneToken: true,
+  });
+  return new ResumedSession(session, warm.turn, 0).firstTurnOnly();
+}
+
+/** An agentic replay lane's first measured session: its root and live sub-agents from the sampled instant on. */
+function resumedSession(
+  shared: SessionShared,
+  conversation: PreparedConversation,
+  sessionNumber: number,
+  resume: SessionResume,
+): PhaseSession {
+  const from = resume.rootTurn ?? conversation.turns.length;
+  const root = new ConversationSession(shared, conversation, sessionNumber, undefined, {
+    lane: resume.lane,
+    resumeAt: from,
+  });
+  const lineage = root.childLineage();
+  const live = resume.children.map((c): ChildSession<PhaseSession> => {
+    const child = new ConversationSession(shared, shared.conversations[c.conversation], sessionNumber, { lineage }, {
+      lane: resume.lane,
+      resumeAt: c.turn,
+    });
+    const session = new ResumedSession(child, c.turn, c.delayMs);
+    return c.joinAt === undefined ? { session } : { session, joinAt: c.joinAt };
+  });
+  return new ResumedSession(root, from, resume.rootDelayMs, live);
+}
+
 /**
  * One run of a conversation on a virtual user: one correlation id for all its requests (AIPerf's
  * `X-Correlation-ID`), and — when its later turns carry the conversation so far — the real replies received. A
@@ -173,21 +237,54 @@ class ConversationSession implements PhaseSession {
   readonly #shared: SessionShared;
   readonly #conversation: PreparedConversation;
   readonly #sessionNumber: number;
-  readonly #correlationId = crypto.randomUUID();
+  readonly #correlationId: string;
   readonly #history: PriorExchange[] | undefined;
   /** This session's cache-bust digest, when its conversation carries a marker. */
   readonly #digest: string | undefined;
   readonly #lineage: RecordLineage | undefined;
+  readonly #oneToken: boolean;
+  readonly #lane: number | undefined;
 
-  constructor(shared: SessionShared, conversation: PreparedConversation, sessionNumber: number, origin?: ChildOrigin) {
+  constructor(
+    shared: SessionShared,
+    conversation: PreparedConversation,
+    sessionNumber: number,
+    origin?: ChildOrigin,
+    replay?: ReplayTraits,
+  ) {
     this.#shared = shared;
     this.#conversation = conversation;
     this.#sessionNumber = sessionNumber;
-    this.#digest = conversation.cacheBust ? sessionDigest(shared.seed, sessionNumber, conversation.id) : undefined;
+    this.#lane = replay?.lane;
+    // A replay lane's streams keep one correlation id from the warm-up to the measured phase (sticky routing).
+    this.#correlationId = replay?.lane === undefined
+      ? crypto.randomUUID()
+      : laneCorrelationId(shared.seed, replay.lane, conversation.id);
+    // A replay lane's sessions share one digest (its warm-up primes what its measured turns send); lanes are
+    // numbered apart from sessions.
+    const digestNumber = replay?.lane === undefined ? sessionNumber : -1 - replay.lane;
+    this.#digest = conversation.cacheBust ? sessionDigest(shared.seed, digestNumber, conversation.id) : undefined;
     this.turnCount = conversation.turns.length;
     this.spawns = conversation.tree === true;
     this.#history = conversation.withHistory ? [...(origin?.history ?? [])] : undefined;
     this.#lineage = origin?.lineage;
+    this.#oneToken = replay?.oneToken === true;
+    if (replay?.resumeAt !== undefined && this.#history !== undefined) {
+      for (const turn of conversation.turns.slice(0, replay.resumeAt)) {
+        if (turn.requestFree === true || turn.turn === undefined) continue;
+        if (turn.turn.resetContext === true) this.#history.length = 0;
+        this.#history.push({ turn: turn.turn });
+      }
+    }
+  }
+
+  /** The lineage of the children this session starts. */
+  childLineage(): RecordLineage {
+    return {
+      agentDepth: (this.#lineage?.agentDepth ?? 0) + 1,
+      parentCorrelationId: this.#correlationId,
+      rootCorrelationId: this.#lineage?.rootCorrelationId ?? this.#correlationId,
+    };
   }
 
   delayBefore(k: number): number | undefined {
@@ -204,11 +301,7 @@ class ConversationSession implements PhaseSession {
   childrenAfter(k: number): readonly ChildSession<PhaseSession>[] | undefined {
     const spawns = k < 0 ? this.#conversation.spawnsFirst : this.#conversation.turns[k].spawns;
     if (spawns === undefined) return undefined;
-    const lineage: RecordLineage = {
-      agentDepth: (this.#lineage?.agentDepth ?? 0) + 1,
-      parentCorrelationId: this.#correlationId,
-      rootCorrelationId: this.#lineage?.rootCorrelationId ?? this.#correlationId,
-    };
+    const lineage = this.childLineage();
     const children: ChildSession<PhaseSession>[] = [];
     for (const spawn of spawns) {
       const origin: ChildOrigin = spawn.inheritContext === true && this.#history !== undefined
@@ -220,6 +313,7 @@ class ConversationSession implements PhaseSession {
           this.#shared.conversations[i],
           this.#sessionNumber,
           origin,
+          this.#lane === undefined ? undefined : { lane: this.#lane },
         );
         children.push(spawn.joinAt === undefined ? { session } : { session, joinAt: spawn.joinAt });
       }
@@ -234,7 +328,7 @@ class ConversationSession implements PhaseSession {
   async send(k: number, meta: SendMeta, signal: AbortSignal): Promise<void> {
     const shared = this.#shared;
     const conversation = this.#conversation;
-    const turn = conversation.turns[k];
+    const turn = this.#oneToken ? oneTokenTurn(shared.adapter, conversation.turns[k]) : conversation.turns[k];
     const digest = this.#digest;
     // A turn that starts its context over is sent without the turns before it.
     if (turn.turn?.resetContext === true) this.#history!.length = 0;
@@ -259,6 +353,33 @@ class ConversationSession implements PhaseSession {
     }
     shared.onRecord(record);
   }
+}
+
+/** A UUID-shaped id drawn from the run's seed for one stream of one replay lane. */
+function laneCorrelationId(seed: number, lane: number, conversationId: string): string {
+  const rng = new SeededRandom(seed).derive(`lane-correlation:${lane}:${conversationId}`);
+  const hex = Array.from({ length: 4 }, () => rng.nextUint32().toString(16).padStart(8, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * A turn asking for a one-token answer: a turn built at send time gets the output length; a prebuilt body is built
+ * again from its turn, or, without one, has its output-length field set.
+ */
+function oneTokenTurn(adapter: EndpointAdapter, turn: PreparedTurn): PreparedTurn {
+  if (turn.body === undefined) return { ...turn, maxTokens: 1, requestedOutputTokens: 1 };
+  const payload: Record<string, unknown> = { ...turn.payload };
+  const key = ["max_completion_tokens", "max_tokens", "max_output_tokens"].find((k) => k in payload) ?? "max_tokens";
+  payload[key] = 1;
+  const body = encodeRequestBody(adapter, payload);
+  const markerAt = turn.markerAt === undefined ? undefined : placeholderOffsets(body);
+  return {
+    ...turn,
+    payload,
+    body,
+    requestedOutputTokens: 1,
+    ...(markerAt === undefined || markerAt.length === 0 ? {} : { markerAt }),
+  };
 }
 
 /**

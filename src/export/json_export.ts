@@ -89,6 +89,7 @@ export interface SummaryJsonInfo {
     | "cancelled"
     | "failed_request_threshold"
     | "server_gone"
+    | "warmup_failed"
     | "threshold_abort"
     | "shards_lost";
   /** The resolved configuration, secrets removed (built by the caller). */

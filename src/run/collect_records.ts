@@ -24,6 +24,7 @@ import { DashboardSink } from "./sinks/dashboard_sink.ts";
 import { FailureGateSink } from "./sinks/failure_gate_sink.ts";
 import { ThresholdAbortSink } from "./sinks/threshold_abort_sink.ts";
 import { ServerGoneSink } from "./sinks/server_gone_sink.ts";
+import { WarmupFailureSink } from "./sinks/warmup_failure_sink.ts";
 import type { MetricAccumulator } from "../metrics/metric_accumulator.ts";
 import type { RunThreshold } from "../report/run_thresholds.ts";
 import { DispatchSink } from "./sinks/dispatch_sink.ts";
@@ -72,6 +73,8 @@ export interface CollectResult {
   readonly thresholdAborted?: string;
   /** Why the run stopped because its server went away (a run of connection failures). */
   readonly serverGone?: string;
+  /** Why a warm-up that must succeed stopped the run (agentic replay). */
+  readonly warmupFailed?: string;
   readonly benchmarkId: string;
   readonly startEpochMs?: number;
   readonly endEpochMs?: number;
@@ -87,7 +90,8 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
   const withWarmup = spec.phases.some((p) => p.name === "warmup");
   // The requests a stop of the run's own cancels are no outcome of the server's (gate, gone and abort are set below).
   const stoppedItself = (): boolean =>
-    gate?.tripped !== undefined || gone.tripped !== undefined || abort?.tripped !== undefined;
+    gate?.tripped !== undefined || gone.tripped !== undefined || abort?.tripped !== undefined ||
+    warmupFailed?.tripped !== undefined;
   const metrics = new MetricsSink(o.metrics, { timeOriginMs, goodput: o.goodput, warmup: withWarmup, stoppedItself });
   const gate = config.failedRequestThreshold === undefined ? undefined : new FailureGateSink({
     threshold: config.failedRequestThreshold,
@@ -106,6 +110,10 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     target: o.targets.map((t) => `${t.scheme}://${t.hostHeader}`).join(", "),
     stop: () => cancel.abort(),
   });
+  const warmupPhase = spec.phases.find((p) => p.name === "warmup");
+  const warmupFailed = warmupPhase?.mustSucceed === true
+    ? new WarmupFailureSink({ expected: warmupPhase.stops.requestCount ?? Infinity, stop: () => cancel.abort() })
+    : undefined;
   const dispatch = new DispatchSink();
   const load = new LoadSink();
   const live = new LiveRun({ metrics, phases: spec.phases, timeOriginMs });
@@ -130,7 +138,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     })
     : undefined;
   const sinks: RecordSink[] = [metrics, dispatch, load, live];
-  for (const sink of [progress, gate, gone, abort, ...(o.sinks ?? [])]) {
+  for (const sink of [progress, gate, gone, abort, warmupFailed, ...(o.sinks ?? [])]) {
     if (sink !== undefined) sinks.push(sink);
   }
   const bus = new RecordBus(sinks, metrics.measure);
@@ -221,6 +229,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     thresholdExceeded: gate?.tripped,
     thresholdAborted: abort?.tripped,
     serverGone: gone.tripped,
+    warmupFailed: warmupFailed?.tripped,
     benchmarkId,
     startEpochMs,
     endEpochMs: endAt !== undefined ? timeOriginMs + endAt : undefined,

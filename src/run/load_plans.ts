@@ -136,7 +136,9 @@ export function loadPlans(
 
   const phases: PhaseSpec[] = [];
   const used = [profilingEntry];
-  const warmup = warmupPhase(config, given, profilingEntry, dataset, strategies);
+  const warmup = profilingEntry.ownWarmup !== undefined
+    ? ownWarmupPhase(config, profilingEntry, profilingInput, notices)
+    : warmupPhase(config, given, profilingEntry, dataset, strategies);
   if (warmup !== undefined) {
     phases.push(warmup.phase);
     used.push(warmup.entry);
@@ -227,6 +229,31 @@ function warmupPhase(
     }),
     ...(prefill === undefined ? {} : { prefillConcurrency: prefill }),
     ...(prefill === undefined || prefillRamp === undefined ? {} : { prefillRampMs: prefillRamp * 1000 }),
+  };
+  return { phase, entry };
+}
+
+/**
+ * The warmup of a mode that plans its own (agentic replay primes each lane): it replaces the declared warmup, as in
+ * AIPerf, sends its requests and waits for their answers for its grace period (unbounded unless given).
+ */
+function ownWarmupPhase(
+  config: ProfileConfig,
+  entry: LoadStrategyEntry,
+  input: StrategyPlanInput,
+  notices: string[],
+): { phase: PhaseSpec; entry: LoadStrategyEntry } | undefined {
+  const own = entry.ownWarmup!({ ...input, phase: "warmup" });
+  const declared = (config.warmupRequestCount ?? 0) > 0 || config.warmupDuration !== undefined ||
+    config.numWarmupSessions !== undefined;
+  if (declared) notices.push(`The ${entry.name} mode runs its own warmup in place of the --warmup-* bounds given.`);
+  if (own === undefined) return undefined;
+  const phase: PhaseSpec = {
+    name: "warmup",
+    strategy: { name: entry.name, options: own.options },
+    stops: { requestCount: own.requests, gracePeriodMs: own.gracePeriodMs },
+    graceAfterSending: true,
+    mustSucceed: true,
   };
   return { phase, entry };
 }

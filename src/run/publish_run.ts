@@ -79,6 +79,8 @@ export async function publishRun(
       ? "failed_request_threshold"
       : executed.serverGone
       ? "server_gone"
+      : executed.warmupFailed
+      ? "warmup_failed"
       : executed.thresholdAborted
       ? "threshold_abort"
       : (executed.outcome?.lostShards?.length ?? 0) > 0
@@ -265,6 +267,9 @@ function runEnd(
   } else if (executed.serverGone) {
     logger.error(executed.serverGone);
     end = "server_gone";
+  } else if (executed.warmupFailed) {
+    logger.error(executed.warmupFailed);
+    end = "warmup_failed";
   } else if (summary.successCount === 0) {
     logger.error(`all ${summary.errorCount} requests failed; see the error summary above.`);
     end = "all_failed";

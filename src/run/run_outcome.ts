@@ -20,6 +20,8 @@ export type ProfileEnd =
   | "unreachable"
   /** The server went away mid-run (a run of connection failures); the records up to then were written. */
   | "server_gone"
+  /** A warm-up that must succeed (agentic replay) had a failed request: stopped before measuring. */
+  | "warmup_failed"
   /** Some engine shards were lost (killed, crashed): what they streamed is kept, the run is partial. */
   | "shards_lost"
   /** Ran, but some result files could not be written (a full disk); the rest and the console summary were. */

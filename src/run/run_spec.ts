@@ -136,7 +136,8 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
       (totalTurns !== conversations.length ? ` in ${conversations.length} sessions` : "") +
       (config.inputFile ? ` from ${config.inputFile}` : "") + (dataset.description ? ` (${dataset.description})` : ""),
   );
-  const plans = loadPlans(config, datasetShape(conversations, dataset.source === "file"), {
+  // The seed drawn for the run is the one the load plans sample with (agentic replay's start points).
+  const plans = loadPlans({ ...config, randomSeed: seed }, datasetShape(conversations, dataset.source === "file"), {
     concurrency: parsed.sources.concurrency !== "default",
     fixedSchedule: parsed.sources.fixedSchedule !== "default",
     benchmarkGracePeriod: parsed.sources.benchmarkGracePeriod !== "default",

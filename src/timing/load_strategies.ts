@@ -11,6 +11,7 @@ import { REQUEST_RATE_STRATEGY } from "./request_rate_strategy.ts";
 import { FIXED_SCHEDULE_STRATEGY } from "./fixed_schedule_strategy.ts";
 import { USER_CENTRIC_STRATEGY } from "./user_centric_strategy.ts";
 import { RATE_SERIES_STRATEGY } from "./rate_series_strategy.ts";
+import { AGENTIC_REPLAY_STRATEGY } from "./agentic_replay_strategy.ts";
 
 const STRATEGY_LIST = [
   FIXED_SCHEDULE_STRATEGY,
@@ -18,6 +19,7 @@ const STRATEGY_LIST = [
   REQUEST_RATE_STRATEGY,
   RATE_SERIES_STRATEGY,
   CONCURRENCY_STRATEGY,
+  AGENTIC_REPLAY_STRATEGY,
 ] as const;
 
 export const LOAD_STRATEGIES: Registry<LoadStrategyEntry<unknown>> = new Registry(

@@ -17,6 +17,7 @@ import type { OptionValues } from "../base/option_values.ts";
 import type { RegistryEntry } from "../base/registry.ts";
 import type { SeededRandom } from "../base/seeded_random.ts";
 import type { Clock } from "./clock.ts";
+import type { StreamShape } from "./trajectory.ts";
 
 /** One send opportunity. */
 export interface Tick {
@@ -26,6 +27,43 @@ export interface Tick {
   readonly conversationIndex?: number;
   /** A new session sends at most this many of its turns (user-centric rate: users met mid-conversation). */
   readonly maxTurns?: number;
+  /** The new session resumes its trace mid-way (agentic replay): the root's turn and the live sub-agents. */
+  readonly resume?: SessionResume;
+  /** The new session sends one turn of one conversation with a one-token answer (agentic replay's warm-up). */
+  readonly warm?: WarmTurnTick;
+}
+
+/** Where a session resumes a trace (agentic replay, timing/trajectory.ts): conversations are dataset indices. */
+export interface SessionResume {
+  /** The replay lane; its sessions share one cache-bust marker across the warm-up and the measured phase. */
+  readonly lane: number;
+  /** The root's turn the session resumes at; undefined when only sub-agents are left. */
+  readonly rootTurn?: number;
+  /** Wait from the session's start to the root's turn (ms). */
+  readonly rootDelayMs: number;
+  /** Sub-agents live at the resume point: each from its turn, `delayMs` after the session's start. */
+  readonly children: readonly {
+    readonly conversation: number;
+    readonly turn: number;
+    readonly delayMs: number;
+    /** The root's turn (in the trace's numbering) that waits for it. */
+    readonly joinAt?: number;
+  }[];
+}
+
+/** One warm-up request of agentic replay: turn `turn` of dataset conversation `conversation`, with its context. */
+export interface WarmTurnTick {
+  readonly lane: number;
+  readonly conversation: number;
+  readonly turn: number;
+}
+
+/** Sleeps that lead to a request, which a system-wide idle cap may bring forward (timing/request_timers.ts). */
+export interface RequestSleeper {
+  /** Resolves at `due` or earlier when the idle cap shifts it; the due time it fired at. */
+  sleepUntil(due: number, signal: AbortSignal): Promise<number>;
+  /** Idle time skipped so far (ms): what an absolute schedule read now subtracts from its due times. */
+  readonly skippedMs: number;
 }
 
 /** A live strategy for one phase of one shard. */
@@ -63,6 +101,8 @@ export interface StrategyContext {
   readonly startedAt: number;
   /** Aborted when the phase stops issuing (ends ramps and timers). */
   readonly stop: AbortSignal;
+  /** Where sleeps before requests go, so the system idle cap can shift them. @default ctx.clock */
+  readonly timers?: RequestSleeper;
 }
 
 /** The part of a strategy's options one shard runs. */
@@ -88,6 +128,11 @@ export interface DatasetShape {
   readonly turnCounts?: readonly number[];
   /** The dataset came from a file (then one pass over it is the default request count). */
   readonly fromFile: boolean;
+  /**
+   * Every conversation (roots and children, dataset order) as trajectory sampling reads it (agentic replay); built
+   * when asked, as only that mode needs it.
+   */
+  readonly streams?: () => readonly StreamShape[];
 }
 
 /** What a strategy is planned from: the profile's option values for one phase, and the dataset. */
@@ -150,6 +195,15 @@ export interface LoadStrategyEntry<O = unknown> extends RegistryEntry {
   readonly waitsForSessions?: boolean;
   /** A warmup before this mode runs in a closed loop at the warmup's concurrency (a trace replay). */
   readonly warmsUpClosedLoop?: boolean;
+  /**
+   * The mode plans its own warmup, replacing the declared one (agentic replay primes each lane): its options, its
+   * requests and how long after sending them it waits for their answers; undefined when there is nothing to warm.
+   */
+  ownWarmup?(
+    input: StrategyPlanInput,
+  ): { readonly options: O; readonly requests: number; readonly gracePeriodMs: number } | undefined;
+  /** Longest time the whole phase may stay idle with requests scheduled (ms); undefined: no cap. */
+  systemIdleGapCapMs?(options: O): number | undefined;
   /** Checks beyond the declared option relations, on the resolved values (run only when the mode is asked). */
   validate?(values: OptionReader): StrategyChecks;
   /**

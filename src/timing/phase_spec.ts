@@ -22,6 +22,10 @@ export interface PhaseSpec {
   readonly prefillRampMs?: number;
   /** Cancel this share of requests after they are sent (`--request-cancellation-rate/-delay`). */
   readonly cancellation?: CancellationSpec;
+  /** The grace period runs from the end of sending, not only from a duration's end (agentic replay's warm-up). */
+  readonly graceAfterSending?: boolean;
+  /** A failed or cancelled request of this phase stops the run before the next phase (agentic replay's warm-up). */
+  readonly mustSucceed?: boolean;
 }
 
 /** Request cancellation (AIPerf): each request is cancelled with probability `percent`/100, `delayMs` after it is sent. */

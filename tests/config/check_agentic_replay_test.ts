@@ -13,10 +13,10 @@ async function problemsOf(argv: readonly string[]): Promise<readonly string[]> {
   assert.fail(`expected ${argv.join(" ")} to be rejected`);
 }
 
-const NO_EFFECT = "has no effect: it applies only to AIPerf's agentic_replay timing mode (--scenario " +
-  "inferencex-agentx-mvp), which infermeter does not run; AIPerf leaves it unused without that scenario too.";
+const NO_EFFECT = "has no effect: it applies only to the agentic_replay timing mode, which --scenario " +
+  "inferencex-agentx-mvp selects (AIPerf leaves it unused without that scenario too).";
 
-Deno.test("the agentic-replay options are read and checked as AIPerf does, each with a notice that it changes nothing", async () => {
+Deno.test("without --scenario the agentic-replay options are checked as AIPerf does, each with a notice that it changes nothing", async () => {
   const { config, warnings } = await parseProfileArgs([
     "-m",
     "m",
@@ -62,8 +62,46 @@ Deno.test("the agentic-replay options refuse what AIPerf refuses: ranges, min ab
   assert.match(range, /--trajectory-start-max-ratio/);
   assert.match((await problemsOf(["-m", "m", "--system-idle-gap-cap-seconds", "-1"]))[0], /--system-idle-gap-cap/);
   assert.deepEqual(await problemsOf(["-m", "m", "--agentic-cache-warmup-duration", "30"]), [
-    "--agentic-cache-warmup-duration requires the agentic_replay timing mode (set in AIPerf by --scenario " +
-    "inferencex-agentx-mvp, whose scenario locks infermeter does not have); remove it.",
+    "--agentic-cache-warmup-duration requires the agentic_replay timing mode, which --scenario " +
+    "inferencex-agentx-mvp selects; add it, or remove this option.",
   ]);
   assert.match((await problemsOf(["-m", "m", "--agentic-cache-warmup-duration", "0"]))[0], /--agentic-cache-warmup/);
+});
+
+const AGENTX = [
+  "-m",
+  "m",
+  "--scenario",
+  "inferencex-agentx-mvp",
+  "--public-dataset",
+  "semianalysis_cc_traces_weka_062126",
+];
+
+Deno.test("with --scenario inferencex-agentx-mvp the options are read without a notice, and the scenario's defaults fill in", async () => {
+  const { config, warnings } = await parseProfileArgs(
+    [...AGENTX, "--burst-phase-starts", "--concurrency", "4"],
+    fakeIo(),
+  );
+  assert.deepEqual(warnings.filter((w) => w.includes("has no effect")), []);
+  assert.equal(config.burstPhaseStarts, true);
+  assert.deepEqual(
+    [config.trajectoryStartMinRatio, config.trajectoryStartMaxRatio, config.systemIdleGapCapSeconds],
+    [0, 1, 10],
+  );
+  assert.deepEqual([config.benchmarkDuration, config.streaming, config.cacheBust], [1800, true, "first_turn_prefix"]);
+  assert.equal(config.extraInputs.ignore_eos, true);
+  assert.equal(config.requestCount, undefined, "the run is bounded by its duration");
+});
+
+Deno.test("in the agentic replay mode the accelerated cache warm-up is refused as not built", async () => {
+  const [problem] = await problemsOf([...AGENTX, "--agentic-cache-warmup-duration", "30"]);
+  assert.match(problem, /--agentic-cache-warmup-duration .* is not built yet in the agentic replay mode/);
+});
+
+Deno.test("the scenario's ratios count in the min <= max check: a given max of 0 starts every trace at its start", async () => {
+  const { config } = await parseProfileArgs([...AGENTX, "--trajectory-start-max-ratio", "0"], fakeIo());
+  assert.deepEqual([config.trajectoryStartMinRatio, config.trajectoryStartMaxRatio], [0, 0]);
+  assert.deepEqual(await problemsOf(["-m", "m", "--trajectory-start-max-ratio", "0"]), [
+    "--trajectory-start-min-ratio (0.25) must be <= --trajectory-start-max-ratio (0).",
+  ]);
 });

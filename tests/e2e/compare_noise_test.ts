@@ -101,7 +101,7 @@ Deno.test("compare reports a real TTFT difference as worse, its interval excludi
 
 Deno.test("compare without per-request records says the interval is unknown and marks the plain difference", async () => {
   await using tmp = await tempDir();
-  for (const [dir, ttft] of [["a", "20"], ["b", "40"]]) {
+  for (const [dir, ttft] of [["a", "20"], ["b", "120"]]) {
     await using server = await startSim(["--seed", "5", "--itl", "1", "--ttft", ttft]);
     await profile(server, tmp.path, dir, [
       "--concurrency",

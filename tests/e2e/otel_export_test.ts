@@ -164,7 +164,9 @@ for (const protocol of ["http/protobuf", "http/json"] as const) {
     assert.equal(ttst.unit, "ns");
     const ttstNs = records.reduce((s, r) => s + recordValue(r, "time_to_second_token"), 0) * 1e6;
     const ttstPoint = phasePoint(last, "aiperf.time_to_second_token", "profiling");
-    assert.ok(Math.abs((ttstPoint.sum as number) - ttstNs) < 1e-6 * ttstNs);
+    // Each value is exported in whole nanoseconds (as AIPerf's clocks give them): up to 0.5 ns off per record.
+    const ttstTolerance = 0.5 * records.length + 1e-9 * ttstNs;
+    assert.ok(Math.abs((ttstPoint.sum as number) - ttstNs) <= ttstTolerance, `${ttstPoint.sum} vs ${ttstNs}`);
 
     // Phase progress as counters: every request sent and completed, none in flight at the end.
     const completed = phasePoint(last, "aiperf.timing.requests.completed", "profiling");

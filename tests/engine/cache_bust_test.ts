@@ -41,3 +41,36 @@ Deno.test("a session stamps its digest over every placeholder, in bytes and in t
   assert.equal(stampText(new TextDecoder().decode(body), digest), stamped);
   assert.equal(new TextDecoder().decode(body).includes(P), true, "the prepared body is left as it was");
 });
+
+Deno.test("messages sent as written carry the marker in their first user message, or their system message", () => {
+  const messages = [
+    { role: "system", content: "Tools." },
+    { role: "user", content: [{ type: "image_url" }, { type: "text", text: "Fix it" }] },
+    { role: "user", content: "later" },
+  ];
+  const agent: Conversation = { id: "a", turns: [{ texts: ["Tools.", "Fix it"], messages }] };
+  const user = withPlaceholder(agent, "first_turn_prefix")!.conversation.turns[0].messages!;
+  assert.deepEqual(user[1].content, [{ type: "image_url" }, { type: "text", text: `${P}\n\nFix it` }]);
+  assert.deepEqual([user[0], user[2]], [messages[0], messages[2]]);
+  const system = withPlaceholder(agent, "system_suffix")!.conversation.turns[0].messages!;
+  assert.equal(system[0].content, `Tools.\n\n${P}`);
+  const plain = withPlaceholder(
+    { id: "p", turns: [{ texts: ["x"], messages: [{ role: "user", content: "x" }] }] },
+    "first_turn_suffix",
+  )!;
+  assert.equal(plain.conversation.turns[0].messages![0].content, `x\n\n${P}`);
+});
+
+Deno.test("a turn that starts its context over carries the marker too", () => {
+  const msg = (content: string) => [{ role: "user", content }];
+  const agent: Conversation = {
+    id: "a",
+    turns: [
+      { texts: ["one"], messages: msg("one") },
+      { texts: ["two"], messages: msg("two") },
+      { texts: ["all again"], messages: msg("all again"), resetContext: true },
+    ],
+  };
+  const turns = withPlaceholder(agent, "first_turn_prefix")!.conversation.turns;
+  assert.deepEqual(turns.map((t) => t.messages![0].content), [`${P}\n\none`, "two", `${P}\n\nall again`]);
+});

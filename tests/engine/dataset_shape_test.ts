@@ -17,7 +17,11 @@ const conv = (id: string, turns: PreparedTurn[], over: Partial<PreparedConversat
 });
 
 Deno.test("a dataset without children is shaped by every conversation as before", () => {
-  const shape = datasetShape([conv("a", [turn({ timestampMs: 5 }), turn()]), conv("b", [turn()])], true);
+  const { streams, ...shape } = datasetShape(
+    [conv("a", [turn({ timestampMs: 5 }), turn()]), conv("b", [turn()])],
+    true,
+  );
+  assert.deepEqual(streams!().map((s) => s.id), ["a", "b"]);
   assert.deepEqual(shape, {
     startTimestamps: [5, undefined],
     totalTurns: 3,
@@ -46,6 +50,17 @@ Deno.test("a dataset with children is shaped by its roots, each counting its who
   assert.equal(shape.totalTurns, 10);
   assert.equal(shape.conversations, 2);
   assert.deepEqual(shape.startTimestamps, [100, 7]);
+  // What agentic replay samples from: every conversation with its spawns and think times.
+  const streams = shape.streams!();
+  assert.deepEqual(streams.map((s) => [s.id, s.child === true]), [
+    ["root", false],
+    ["mid", true],
+    ["leaf", true],
+    ["pre", true],
+    ["plain", false],
+  ]);
+  assert.deepEqual(streams[0].spawnsFirst, [{ children: [3] }]);
+  assert.deepEqual(streams[0].turns[1], { spawns: [{ children: [1] }], requestFree: true });
 });
 
 Deno.test("a conversation that starts itself through its children is an input error naming it", () => {

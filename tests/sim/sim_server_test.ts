@@ -59,9 +59,10 @@ Deno.test("sim server streams tokens on the absolute ttft + k*itl schedule", asy
     assert.equal(sent.length, 12);
     for (let k = 0; k < sent.length; k++) {
       const due = 60 + 15 * k;
-      // Never meaningfully early; late only by timer granularity and scheduling noise (generous bound).
+      // Never meaningfully early; late only by timer granularity and scheduling noise (a busy machine stalls a
+      // process for 100+ ms, so the late bound only catches a schedule that is plainly wrong).
       assert.ok(sent[k] >= due - 2, `token ${k} sent at ${sent[k].toFixed(1)} ms, due ${due}`);
-      assert.ok(sent[k] <= due + 80, `token ${k} sent at ${sent[k].toFixed(1)} ms, due ${due}`);
+      assert.ok(sent[k] <= due + 250, `token ${k} sent at ${sent[k].toFixed(1)} ms, due ${due}`);
     }
     assert.ok(t1 - t0 >= 60 + 15 * 11 - 2);
   } finally {

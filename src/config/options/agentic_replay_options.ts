@@ -1,14 +1,15 @@
 /**
- * `profile` options of AIPerf 0.13's agentic_replay timing mode (Load Generator, Warmup and Input groups). AIPerf
- * reads them only in that mode, which only its `--scenario inferencex-agentx-mvp` lock turns on; on any other run
- * it checks their values and ignores them, `--agentic-cache-warmup-duration` excepted (refused). infermeter does the
- * same (`check_agentic_replay.ts`), with a notice that they change nothing.
+ * `profile` options of AIPerf 0.13's agentic_replay timing mode (Load Generator, Warmup and Input groups), kept in
+ * AIPerf's help groups and read by the mode (timing/agentic_replay_strategy.ts), which `--scenario
+ * inferencex-agentx-mvp` selects. On any other run AIPerf checks their values and ignores them,
+ * `--agentic-cache-warmup-duration` excepted (refused); infermeter does the same (`check_agentic_replay.ts`), with a
+ * notice that they change nothing there.
  */
 import { PROFILING_PHASE } from "./option_group.ts";
 import { MAX_DURATION_SECONDS } from "../../timing/load_limits.ts";
 import type { OptionSpec } from "../../base/option_spec.ts";
 
-const ONLY = "AIPerf's agentic_replay timing mode only (--scenario inferencex-agentx-mvp):";
+const ONLY = "Agentic replay mode only (--scenario inferencex-agentx-mvp):";
 
 export const AGENTIC_REPLAY_OPTIONS = [
   {
@@ -67,8 +68,8 @@ export const AGENTIC_REPLAY_OPTIONS = [
     group: "Warmup",
     metavar: "<seconds>",
     yaml: [`${PROFILING_PHASE}.agentic_cache_warmup_duration`],
-    help: `${ONLY} continue the warmed trajectories without idle delays and with one-token answers for this long ` +
-      "before measuring. Refused on any other run, as AIPerf does.",
+    help: `${ONLY} AIPerf's accelerated cache-pressure warm-up (the warmed trajectories continued without idle ` +
+      "delays, one-token answers, for this long). Not built yet: refused, as AIPerf refuses it on any other run.",
   },
   {
     key: "agenticWarmupGracePeriod",
@@ -79,7 +80,8 @@ export const AGENTIC_REPLAY_OPTIONS = [
     group: "Warmup",
     metavar: "<seconds>",
     yaml: [`${PROFILING_PHASE}.agentic_warmup_grace_period`],
-    help: `${ONLY} how long the warm-up barrier waits for its priming requests.`,
+    help: `${ONLY} how long the warm-up barrier waits for its priming requests once sent (default: until every ` +
+      "one is answered; under --scenario, --warmup-grace-period when this is not given).",
   },
   {
     key: "allowDatasetWrap",
@@ -87,7 +89,8 @@ export const AGENTIC_REPLAY_OPTIONS = [
     default: false,
     flags: ["--allow-dataset-wrap"],
     group: "Input",
-    help: `${ONLY} let more replay lanes than traces reuse traces.`,
+    help: `${ONLY} let more replay lanes (--concurrency) than traces replay a trace twice; a bounded run refuses it ` +
+      "otherwise, unless a --cache-bust target keeps the repeats distinct.",
   },
 ] as const satisfies readonly OptionSpec[];
 

@@ -111,13 +111,6 @@ export const NO_EFFECT_OPTIONS: readonly NoEffectOptionSpec<ReservedGroup>[] = [
     "every run writes report.html with its charts; draw PNGs with 'infermeter plot <dir>'",
   ),
   noEffect("none", ["--plot-required"], "charts are drawn by 'infermeter plot <dir>' (report.html is always written)"),
-  noEffect(
-    "required",
-    ["--scenario"],
-    "AIPerf's named scenario locks are not built in (nor the agentic_replay timing mode inferencex-agentx-mvp " +
-      "turns on); give the options of the scenario yourself",
-  ),
-  noEffect("none", ["--unsafe-override"], "there is no scenario lock to override (--scenario)"),
   noEffect("required", ["--stats-interval"], "the dashboard and its log line refresh on their own schedule"),
   noEffect(
     "required",

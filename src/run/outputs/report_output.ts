@@ -15,6 +15,13 @@ export const REPORT_OUTPUT: Output = {
     const file = REPORT_OUTPUT.files(ctx.paths)[0];
     const json = ctx.written.find((f) => f.role === "summary_json");
     if (ctx.results === undefined) return; // nothing was sent: no page to draw
+    // Stopped before measuring (a failed warm-up): no measured request, no page; the console says why.
+    if (
+      ctx.results.summary.successCount + ctx.results.summary.errorCount === 0 &&
+      ctx.results.summary.metrics.length === 0
+    ) {
+      return;
+    }
     if (json === undefined) {
       writer.failed({ label: file.label, path: file.path, reason: "the JSON export it is drawn from was not written" });
       return;
