@@ -216,6 +216,33 @@ export const SCENARIOS: readonly Scenario[] = [
       "2",
     ],
   },
+  {
+    // Every draft accepted, so both tools' different prompts get the same statistics: 10 tokens = steps accepting
+    // 3, 3 and 1 (the last cut to the answer).
+    name: "spec_decode",
+    about: "chat streaming against vLLM-style per-request speculative-decoding statistics (k = 3, all accepted)",
+    sim: ["--ttft", "10", "--itl", "1", "--spec-decode-tokens", "3", "--spec-decode-acceptance", "1"],
+    args: [
+      ...COMMON,
+      "--synthetic-input-tokens-mean",
+      "60",
+      "--synthetic-input-tokens-stddev",
+      "0",
+      "--output-tokens-mean",
+      "10",
+      "--output-tokens-stddev",
+      "0",
+      "--extra-inputs",
+      "ignore_eos:true",
+      "--endpoint-type",
+      "chat",
+      "--streaming",
+      "--request-count",
+      "8",
+      "--concurrency",
+      "2",
+    ],
+  },
 ];
 
 /** The artifact directory a run wrote under `dir/artifacts`: the one holding `profile_export_aiperf.json`. */

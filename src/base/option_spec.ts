@@ -156,6 +156,8 @@ export interface BoolOptionSpec<K extends string = string, G extends string = st
   readonly default: boolean;
   /** `false` for a flag that is itself a negation (`--no-server-metrics`): no `--no-` form is added. @default true */
   readonly negatable?: boolean;
+  /** The negative spellings when they are not `--no-<flag>` (AIPerf's `--accuracy-no-enable-cot`). */
+  readonly negatedFlags?: readonly string[];
 }
 
 /** One of a set of values; matching ignores case and treats `-` and `_` alike. */
@@ -294,7 +296,8 @@ export function optionFlagNames(spec: OptionSpec): readonly string[] {
 
 /** The `--no-x` spellings of a boolean option (none for other types). */
 export function negatedFlagNames(spec: OptionSpec): readonly string[] {
-  return spec.type === "bool" && spec.negatable !== false ? spec.flags.map((flag) => `--no-${flag.slice(2)}`) : [];
+  if (spec.type !== "bool" || spec.negatable === false) return [];
+  return spec.negatedFlags ?? spec.flags.map((flag) => `--no-${flag.slice(2)}`);
 }
 
 function isRegistry(choices: EnumOptionSpec["choices"]): choices is ChoiceRegistry {

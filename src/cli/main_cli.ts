@@ -72,6 +72,10 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: "Check that a file is a valid artifact (mooncake-trace) before a run uses it.",
     run: async (args) => (await import("./validate.ts")).runValidate(args),
   },
+  "speed-bench-report": {
+    summary: "Assemble per-category SPEED-Bench runs into the acceptance-length (or rate, or throughput) matrix.",
+    run: async (args) => (await import("./speed_bench_report.ts")).runSpeedBenchReport(args),
+  },
   plugins: {
     summary: "List the endpoint types, dataset types, load strategies, outputs and metrics infermeter is built from.",
     run: async (args) => (await import("./plugins.ts")).runPlugins(args),
@@ -79,14 +83,6 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   demo: {
     summary: "Start the simulated server, profile it, print the results and stop it.",
     run: async (args) => (await import("./demo.ts")).runDemo(args),
-  },
-};
-
-/** AIPerf 0.13 commands infermeter does not have yet: named, they say what they are and what to do instead. */
-const NOT_BUILT: Readonly<Record<string, { readonly what: string; readonly instead: string }>> = {
-  "speed-bench-report": {
-    what: "the SPEED-Bench acceptance matrix, from speculative-decoding statistics infermeter does not record yet",
-    instead: "run each speed_bench_* type and compare the runs with 'infermeter compare'",
   },
 };
 
@@ -119,11 +115,6 @@ export async function runCli(args: readonly string[]): Promise<number> {
     return EXIT.OK;
   }
   const command = COMMANDS[first];
-  if (!command && Object.hasOwn(NOT_BUILT, first)) {
-    const { what, instead } = NOT_BUILT[first];
-    console.error(`error: 'infermeter ${first}' (${what}) is not built yet; ${instead}.`);
-    return EXIT.USAGE;
-  }
   if (!command) {
     const hint = didYouMeanHint(first, Object.keys(COMMANDS));
     console.error(`error: unknown command '${first}';${hint} Run 'infermeter --help' for the commands.`);

@@ -80,6 +80,8 @@ export async function runServeSim(args: string[], io: ServeSimIo = DEFAULT_IO): 
     io.stderr(
       e instanceof RequestJournalError
         ? `error: ${e.message}; choose another --record-requests file.\n`
+        : e instanceof RangeError || e instanceof Deno.errors.NotFound
+        ? `error: --answers ${options.answers}: ${message(e)}\n`
         : `error: cannot listen on ${options.host}:${options.port}: ${message(e)}; choose another --port.\n`,
     );
     return EXIT.USAGE;

@@ -190,6 +190,29 @@ const SERVE_SIM_OPTIONS = [
       "prompts), completion_tokens_details reasoning and accepted/rejected prediction tokens (for a 'prediction').",
   },
   {
+    key: "specDecodeTokens",
+    type: "int",
+    default: SIM_DEFAULTS.specDecodeTokens,
+    min: 0,
+    max: 64,
+    flags: ["--spec-decode-tokens"],
+    group: "Options",
+    metavar: "<k>",
+    help: "Speculative decoding: k draft tokens per step; chat and completions answers report vLLM's per-request " +
+      "metrics.speculative_decoding (seeded). 0 = off.",
+  },
+  {
+    key: "specDecodeAcceptance",
+    type: "float",
+    default: SIM_DEFAULTS.specDecodeAcceptance,
+    min: 0,
+    max: 1,
+    flags: ["--spec-decode-acceptance"],
+    group: "Options",
+    metavar: "<p>",
+    help: "With --spec-decode-tokens: probability each draft token is accepted, up to a step's first rejection.",
+  },
+  {
     key: "dcgmGpus",
     type: "int",
     default: SIM_DEFAULTS.dcgmGpus,
@@ -299,6 +322,15 @@ const SERVE_SIM_OPTIONS = [
     group: "Options",
     metavar: "<file>",
     help: "Write every request received to FILE as JSON lines (see below).",
+  },
+  {
+    key: "answers",
+    type: "path",
+    flags: ["--answers"],
+    group: "Options",
+    metavar: "<file>",
+    help: 'Answer the prompts FILE lists with their answers: JSON lines {"prompt": "...", "answer": "..."}, matched ' +
+      "against the last prompt text (the final user message, a completion's prompt); other prompts get random words.",
   },
 ] as const satisfies readonly OptionSpec<ServeSimKey>[];
 

@@ -92,7 +92,15 @@ export function toInputConfig(config: ProfileConfig): Record<string, unknown> {
       headers: Object.keys(headers).length > 0 ? headers : undefined,
     },
     datasets: [
-      fromFile
+      config.publicDataset !== undefined
+        ? {
+          name: "main",
+          type: "public",
+          dataset: config.publicDataset,
+          random_seed: config.randomSeed,
+          sampling: config.datasetSamplingStrategy,
+        }
+        : fromFile
         ? {
           name: "main",
           type: "file",

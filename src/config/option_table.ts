@@ -38,6 +38,8 @@ import { UI_OPTIONS } from "./options/ui_options.ts";
 import { SERVICE_OPTIONS } from "./options/service_options.ts";
 import { WORKERS_OPTIONS } from "./options/workers_options.ts";
 import { MULTI_RUN_OPTIONS } from "./options/multi_run_options.ts";
+import { ACCURACY_OPTIONS } from "./options/accuracy_options.ts";
+import { VIDEO_OPTIONS } from "./options/video_options.ts";
 import { NO_EFFECT_OPTIONS, PENDING_AIPERF_OPTIONS } from "./options/aiperf_only_options.ts";
 import { AGENTIC_REPLAY_OPTIONS } from "./options/agentic_replay_options.ts";
 import { SCENARIO_OPTIONS } from "./options/scenario_options.ts";
@@ -50,6 +52,7 @@ export const OPTION_GROUPS = [
   "Conversation Input",
   "Input Sequence Length (ISL)",
   "Output Sequence Length (OSL)",
+  "Video Input",
   "Synthesis",
   "Rankings",
   "Load Generator",
@@ -65,6 +68,7 @@ export const OPTION_GROUPS = [
   "Service",
   "Workers",
   "Multi-Run",
+  "Accuracy",
   "Scenario",
   "Not Supported Yet",
 ] as const;
@@ -79,6 +83,7 @@ const CORE_OPTIONS = [
   ...CONVERSATION_INPUT_OPTIONS,
   ...ISL_OPTIONS,
   ...OSL_OPTIONS,
+  ...VIDEO_OPTIONS,
   ...RANKINGS_OPTIONS,
   ...LOAD_GENERATOR_OPTIONS,
   ...WARMUP_OPTIONS,
@@ -92,6 +97,7 @@ const CORE_OPTIONS = [
   ...SERVICE_OPTIONS,
   ...WORKERS_OPTIONS,
   ...MULTI_RUN_OPTIONS,
+  ...ACCURACY_OPTIONS,
   ...AGENTIC_REPLAY_OPTIONS,
   ...SCENARIO_OPTIONS,
 ] as const;

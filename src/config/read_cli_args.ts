@@ -11,7 +11,7 @@
 import { didYouMeanHint } from "../base/did_you_mean.ts";
 import type { Command } from "./command_spec.ts";
 import type { FlagBinding, OptionIndex } from "./option_index.ts";
-import { enumChoices, optionArity, type OptionSpec } from "../base/option_spec.ts";
+import { enumChoices, negatedFlagNames, optionArity, type OptionSpec } from "../base/option_spec.ts";
 import { isSecretKeyName, REDACTED } from "../base/redact_secrets.ts";
 
 /** One option as it appeared on the command line. */
@@ -209,8 +209,9 @@ function preprocess(
       if (spec.type === "bool" && !name.startsWith("--no-")) {
         const word = arg.slice(eq + 1).trim().toLowerCase();
         if (["true", "1", "yes", "on"].includes(word)) args.push(name);
-        else if (["false", "0", "no", "off"].includes(word)) args.push(`--no-${name.slice(2)}`);
-        else {problems.push(
+        else if (["false", "0", "no", "off"].includes(word)) {
+          args.push(negatedFlagNames(spec)[0] ?? `--no-${name.slice(2)}`);
+        } else {problems.push(
             `${name}: '${arg.slice(eq + 1)}' is not true or false; write ${name} or --no-${name.slice(2)}.`,
           );}
       } else {

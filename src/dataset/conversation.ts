@@ -5,6 +5,8 @@
  * how its earlier turns reach the server is its context mode.
  */
 
+import type { AccuracyGold } from "./accuracy/accuracy_gold.ts";
+
 /** Kinds of media a turn may carry. */
 export type MediaKind = "image" | "audio" | "video";
 
@@ -149,6 +151,8 @@ export interface Dataset {
   readonly format?: string;
   /** One line said at start about what was read: the format's own `describe`, or its size. */
   readonly description?: string;
+  /** An accuracy benchmark's sessions: how their answers are graded (`--accuracy-benchmark`). */
+  readonly accuracy?: AccuracyGold;
   /**
    * The loader already capped the dataset's idle gaps its own way (`--trace-idle-gap-cap-seconds` on agent traces,
    * which takes precedence over `--inter-turn-delay-cap-seconds`, as in AIPerf).

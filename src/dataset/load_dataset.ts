@@ -21,6 +21,7 @@ import type { LoaderContext } from "./dataset_loader.ts";
 import { SeededRandom } from "../base/seeded_random.ts";
 import { DATASET_LOADERS } from "./dataset_loaders.ts";
 import { buildSyntheticDataset, type SyntheticDatasetOptions } from "./synthetic_dataset.ts";
+import type { AccuracyOptions } from "./accuracy/load_accuracy_dataset.ts";
 
 export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "tokenizer"> {
   /** Tokenizer for synthetic prompts and trace prompts synthesized to a length. @default undefined */
@@ -48,6 +49,8 @@ export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "token
    * after a blank line (AIPerf joins them, since many servers mishandle two system messages).
    */
   readonly systemPrompt?: string;
+  /** An accuracy benchmark's problems (`--accuracy-benchmark`): every other dataset option is then unused. */
+  readonly accuracy?: AccuracyOptions;
   /** A public dataset read from its local file (`--public-dataset`, `public_datasets.ts`). */
   readonly publicDataset?: string;
   /** Subset (config name) of a Hugging Face-backed public dataset instead of its own (`--hf-subset`). */
@@ -71,6 +74,11 @@ export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "token
  */
 export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset> {
   const { tokenizer } = options;
+  if (options.accuracy !== undefined) {
+    // Loaded on use, as the public datasets: the benchmarks' sources read Hugging Face layouts and Parquet.
+    const { loadAccuracyDataset } = await import("./accuracy/load_accuracy_dataset.ts");
+    return await loadAccuracyDataset(options.accuracy, { info: options.warn, warn: options.warn });
+  }
   if (options.publicDataset !== undefined) {
     if (options.inputFile !== undefined) {
       throw new DatasetError("--public-dataset", undefined, "cannot be combined with --input-file; give one of them");

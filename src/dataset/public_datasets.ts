@@ -200,7 +200,7 @@ export function candidatePaths(ds: FilePublicDataset, env: Env): string[] {
 }
 
 /** Where a Hugging Face dataset's repository copy may be, in lookup order (`*` stands for any hub snapshot). */
-export function candidateRepoDirs(ds: HfPublicDataset, env: Env): string[] {
+export function candidateRepoDirs(ds: Pick<HfPublicDataset, "hfRepo">, env: Env): string[] {
   const dirs: string[] = [];
   const dir = env("INFERMETER_DATASET_DIR");
   if (dir) dirs.push(`${dir}/${ds.hfRepo}`);
@@ -224,7 +224,7 @@ function hubCache(env: Env): string {
  * The directories a `…/snapshots/*` candidate stands for: the pinned revision first (when given), then the one
  * `refs/main` names, then the others.
  */
-async function expand(path: string, revision?: string): Promise<string[]> {
+export async function expand(path: string, revision?: string): Promise<string[]> {
   if (!path.endsWith("/snapshots/*")) return [path];
   const snapshots = path.slice(0, -2);
   let names: string[] = [];

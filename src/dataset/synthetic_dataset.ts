@@ -212,6 +212,8 @@ export async function buildSyntheticDataset(options: SyntheticDatasetOptions): P
     return { conversations, defaultSampling: "shuffle", source: "synthetic" };
   }
   const interrupt = new InterruptCheck(options.signal, "building the synthetic prompts");
+  const mediaInFlight: Promise<void>[] = [];
+  const mediaWindow = Math.max(1, navigator.hardwareConcurrency ?? 1);
   for (let i = 0; i < numEntries; i++) {
     const pause = interrupt.check();
     if (pause !== undefined) await pause;
@@ -244,7 +246,15 @@ export async function buildSyntheticDataset(options: SyntheticDatasetOptions): P
         turn.texts = [context.text, prompt.text];
         turn.inputTokens! += context.tokens;
       }
-      if (media !== undefined) turn.media = await media.next();
+      if (media !== undefined) {
+        // Clips encode while the next turns are drawn (one FFmpeg per core); the media are drawn in order regardless.
+        const pending = media.next().then((items) => {
+          turn.media = items;
+        });
+        pending.catch(() => {}); // awaited below; this only keeps a failure from being reported before then
+        mediaInFlight.push(pending);
+        if (mediaInFlight.length >= mediaWindow) await mediaInFlight.shift();
+      }
       if (osl !== undefined) turn.maxTokens = osl;
       if (k > 0 && (delayMean > 0 || delayStddev > 0)) {
         turn.delayMs = Math.max(0, delayRng.normal(delayMean, delayStddev));
@@ -255,6 +265,7 @@ export async function buildSyntheticDataset(options: SyntheticDatasetOptions): P
       ? { id: syntheticSessionId(i), turns }
       : { id: syntheticSessionId(i), turns, systemMessage: system };
   }
+  await Promise.all(mediaInFlight);
   return { conversations, defaultSampling: "shuffle", source: "synthetic" };
 }
 

@@ -11,12 +11,17 @@
  *   `floor(duration × rate)` per channel of Gaussian noise (σ 0.3, clipped to ±1, as AIPerf). WAV is PCM in a RIFF
  *   container; MP3 is encoded by lamejs at 128 kbit/s and needs one of MPEG's sample rates. `batchSize` clips per
  *   turn; none when the mean is 0.
- * - Deterministic: streams `media.image.*` and `media.audio.*` derived from the run's generator.
+ * - Video: `synthetic_video.ts` (`--video-*`), after the images and audio of the turn.
+ * - Deterministic: streams `media.image.*`, `media.audio.*` and `media.video.*` derived from the run's generator.
  *
  * Encoders are imported when the first file is made, so runs without media never load them.
  */
 import type { SeededRandom } from "../base/seeded_random.ts";
 import type { MediaItem } from "./conversation.ts";
+import { encodeWav } from "./wav_file.ts";
+import { type VideoOptions, videosOn, VideoSynthesizer } from "./synthetic_video.ts";
+
+export { encodeWav };
 
 export type ImageFormat = "png" | "jpeg" | "random";
 export type AudioFormat = "wav" | "mp3";
@@ -43,6 +48,8 @@ export interface AudioOptions {
 export interface MediaOptions {
   readonly image?: ImageOptions;
   readonly audio?: AudioOptions;
+  /** Synthetic video clips (`synthetic_video.ts`). */
+  readonly video?: VideoOptions;
 }
 
 /** Sample rates MPEG audio layer III can carry (MPEG-1, -2 and -2.5), in Hz. */
@@ -51,7 +58,7 @@ const BIT_DEPTHS = [8, 16, 24, 32];
 
 /** Whether these options ask for any media (AIPerf: images need both means > 0, audio a mean > 0). */
 export function wantsMedia(o: MediaOptions | undefined): boolean {
-  return o !== undefined && (imagesOn(o.image) || audioOn(o.audio));
+  return o !== undefined && (imagesOn(o.image) || audioOn(o.audio) || videosOn(o.video));
 }
 
 function imagesOn(o: ImageOptions | undefined): o is ImageOptions {
@@ -137,7 +144,9 @@ export class MediaSynthesizer {
   readonly #audioLength: SeededRandom;
   readonly #audioFormat: SeededRandom;
   readonly #audioData: SeededRandom;
+  readonly #video: VideoSynthesizer | undefined;
   #encoders: Encoders | undefined;
+  #loading: Promise<void> | undefined;
 
   constructor(options: MediaOptions, root: SeededRandom) {
     checkMediaOptions(options);
@@ -148,19 +157,31 @@ export class MediaSynthesizer {
     this.#audioLength = root.derive("media.audio.length");
     this.#audioFormat = root.derive("media.audio.format");
     this.#audioData = root.derive("media.audio.data");
+    this.#video = videosOn(options.video) ? new VideoSynthesizer(options.video, root) : undefined;
   }
 
-  /** The images then audio clips of one turn (AIPerf's order). */
-  async next(): Promise<MediaItem[]> {
-    this.#encoders ??= await loadEncoders();
+  /**
+   * The images, audio clips and videos of one turn (AIPerf's order). Everything random is drawn when called (once the
+   * encoders are loaded, in call order), so calls may overlap — video clips then encode in parallel — and still give
+   * the same media.
+   */
+  next(): Promise<MediaItem[]> {
+    const encoders = this.#encoders;
+    if (encoders === undefined) {
+      this.#loading ??= loadEncoders().then((loaded) => {
+        this.#encoders = loaded;
+      });
+      return this.#loading.then(() => this.next());
+    }
     const items: MediaItem[] = [];
     const { image, audio } = this.#o;
-    if (imagesOn(image)) { for (let i = 0; i < image.batchSize; i++) items.push(this.#image(image)); }
-    if (audioOn(audio)) { for (let i = 0; i < audio.batchSize; i++) items.push(this.#audio(audio)); }
-    return items;
+    if (imagesOn(image)) { for (let i = 0; i < image.batchSize; i++) items.push(this.#image(image, encoders)); }
+    if (audioOn(audio)) { for (let i = 0; i < audio.batchSize; i++) items.push(this.#audio(audio, encoders)); }
+    if (this.#video === undefined) return Promise.resolve(items);
+    return this.#video.next().then((videos) => [...items, ...videos]);
   }
 
-  #image(o: ImageOptions): MediaItem {
+  #image(o: ImageOptions, encoders: Encoders): MediaItem {
     const width = Math.max(1, Math.round(this.#imageSize.normal(o.widthMean, o.widthStddev)));
     const height = Math.max(1, Math.round(this.#imageSize.normal(o.heightMean, o.heightStddev)));
     const format = o.format === "random" ? (this.#imageFormat.int(2) === 0 ? "png" : "jpeg") : o.format;
@@ -169,13 +190,11 @@ export class MediaSynthesizer {
     const words = new Uint32Array(pixels.buffer, 0, pixels.length >>> 2);
     for (let i = 0; i < words.length; i++) words[i] = this.#imagePixels.nextUint32();
     for (let i = words.length * 4; i < pixels.length; i++) pixels[i] = this.#imagePixels.nextUint32() & 255;
-    const bytes = format === "png"
-      ? this.#encoders!.png(width, height, pixels)
-      : this.#encoders!.jpeg(width, height, pixels);
+    const bytes = format === "png" ? encoders.png(width, height, pixels) : encoders.jpeg(width, height, pixels);
     return { kind: "image", dataUrl: `data:image/${format};base64,${bytes.toBase64()}` };
   }
 
-  #audio(o: AudioOptions): MediaItem {
+  #audio(o: AudioOptions, encoders: Encoders): MediaItem {
     const seconds = Math.max(0.01, this.#audioLength.normal(o.lengthMean, o.lengthStddev));
     const rate = Math.trunc(o.sampleRatesKhz[this.#audioFormat.int(o.sampleRatesKhz.length)] * 1000);
     const depth = o.depths[this.#audioFormat.int(o.depths.length)];
@@ -186,56 +205,10 @@ export class MediaSynthesizer {
       for (let c = 0; c < o.channels; c++) noise[c][i] = Math.max(-1, Math.min(1, this.#audioData.normal(0, 0.3)));
     }
     const bytes = o.format === "mp3"
-      ? this.#encoders!.mp3(rate, o.channels, noise.map((ch) => Int16Array.from(ch, (v) => Math.trunc(v * 32767))))
+      ? encoders.mp3(rate, o.channels, noise.map((ch) => Int16Array.from(ch, (v) => Math.trunc(v * 32767))))
       : encodeWav(noise, rate, depth);
     return { kind: "audio", dataUrl: `data:audio/${o.format};base64,${bytes.toBase64()}` };
   }
-}
-
-/**
- * PCM WAV: a RIFF header, a `fmt ` chunk (format 1, channels, rate, byte rate, block align, bits) and a `data`
- * chunk of interleaved little-endian samples; 8-bit samples are unsigned (offset 128), wider ones signed.
- */
-export function encodeWav(channels: readonly Float64Array[], rate: number, bits: number): Uint8Array {
-  const n = channels.length;
-  const frames = channels[0].length;
-  const bytesPer = bits / 8;
-  const dataLen = frames * n * bytesPer;
-  const out = new Uint8Array(44 + dataLen);
-  const v = new DataView(out.buffer);
-  const ascii = (at: number, s: string) => {
-    for (let i = 0; i < s.length; i++) out[at + i] = s.charCodeAt(i);
-  };
-  ascii(0, "RIFF");
-  v.setUint32(4, 36 + dataLen, true);
-  ascii(8, "WAVE");
-  ascii(12, "fmt ");
-  v.setUint32(16, 16, true);
-  v.setUint16(20, 1, true);
-  v.setUint16(22, n, true);
-  v.setUint32(24, rate, true);
-  v.setUint32(28, rate * n * bytesPer, true);
-  v.setUint16(32, n * bytesPer, true);
-  v.setUint16(34, bits, true);
-  ascii(36, "data");
-  v.setUint32(40, dataLen, true);
-  // AIPerf scales 8-bit audio as 16-bit before writing; the resulting unsigned byte is the same up to rounding.
-  const max = 2 ** (bits - 1) - 1;
-  let at = 44;
-  for (let i = 0; i < frames; i++) {
-    for (let c = 0; c < n; c++) {
-      const s = Math.trunc(channels[c][i] * max);
-      if (bits === 8) out[at] = s + 128;
-      else if (bits === 16) v.setInt16(at, s, true);
-      else if (bits === 24) {
-        out[at] = s & 255;
-        out[at + 1] = (s >> 8) & 255;
-        out[at + 2] = (s >> 16) & 255;
-      } else v.setInt32(at, s, true);
-      at += bytesPer;
-    }
-  }
-  return out;
 }
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {

@@ -82,6 +82,8 @@ export interface Delta {
   readonly finishReason?: string;
   /** What a finished video job reports about itself (server-measured). */
   readonly video?: { readonly inferenceTimeS?: number; readonly peakMemoryMb?: number };
+  /** vLLM's per-request speculative-decoding statistics (`metrics.speculative_decoding`), as sent (`spec_decode.ts`). */
+  readonly specDecode?: Readonly<Record<string, unknown>>;
   /** Set when the body is an API error object (`{"error": {...}}`) delivered with a 2xx status or in-stream. */
   readonly error?: { readonly message: string; readonly type?: string; readonly code?: number };
   /** The server's own timing of the request (llama.cpp `timings`, SGLang `meta_info`), usually on the last chunk. */

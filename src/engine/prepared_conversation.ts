@@ -157,7 +157,8 @@ export async function prepareConversations(dataset: Dataset, opts: PrepareOption
       if (refused !== undefined) {
         throw new InputError(
           `${endpoint} cannot carry ${refused.kind} inputs, and conversation ${conversation.id} has some; use ` +
-            "--endpoint-type chat, or remove the media fields from the dataset.",
+            `--endpoint-type chat, or remove the media fields from the dataset (synthetic media: the --${refused.kind}-* ` +
+            "options that make them).",
         );
       }
     }

@@ -15,6 +15,7 @@ import type {
 import type { Phase, RecordError, RequestRecord } from "../records/request_record.ts";
 import { ResponseCollector } from "./response_collector.ts";
 import { mergeServerTiming, readHeaderServerTiming } from "../endpoints/server_timing.ts";
+import { specDecodeRecord } from "../endpoints/spec_decode.ts";
 import { httpReason } from "./http_reason.ts";
 import { checkUsage } from "./usage_check.ts";
 import { DEFAULT_POLL_INTERVAL_MS, sendJob } from "./job_poller.ts";
@@ -183,6 +184,9 @@ export async function executeRequest(
     sentBody: ctx.keepRaw || ctx.keepBody ? sentBodyText(ctx.adapter, entry) : undefined,
     videoInferenceTimeS: collector.video?.inferenceTimeS,
     videoPeakMemoryMb: collector.video?.peakMemoryMb,
+    specDecode: collector.specDecode === undefined
+      ? undefined
+      : specDecodeRecord(collector.specDecode, usage.usage?.completionTokens),
   };
 }
 

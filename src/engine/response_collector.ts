@@ -29,6 +29,8 @@ export class ResponseCollector {
   parseError: string | undefined;
   /** What a finished video job reported about itself. */
   video: Delta["video"] | undefined;
+  /** Every speculative-decoding payload the answer carried (one, unless the server sent several sequences). */
+  specDecode: NonNullable<Delta["specDecode"]>[] | undefined;
   readonly #adapter: EndpointAdapter;
   /** Every payload as received, when the raw export asks for them. */
   readonly raw: { t: number; text: string }[] | undefined;
@@ -118,6 +120,7 @@ export class ResponseCollector {
     if (delta.error !== undefined) this.apiError ??= delta.error;
     if (delta.serverTiming !== undefined) this.serverTiming = delta.serverTiming;
     if (delta.video !== undefined) this.video = delta.video;
+    if (delta.specDecode !== undefined) (this.specDecode ??= []).push(delta.specDecode);
     let content = delta.content;
     if (delta.finalContent !== undefined) {
       if (this.firstOutputAt !== undefined) {

@@ -93,6 +93,10 @@ export interface ArtifactPaths {
   readonly timeslicesJson: string;
   /** `profile_export_aiperf_timeslices.csv` | `<prefix>_timeslices.csv` (`--slice-duration`). */
   readonly timeslicesCsv: string;
+  /** `accuracy_results.csv` (never prefixed; `--accuracy-benchmark`). */
+  readonly accuracyCsv: string;
+  /** `accuracy_export.jsonl` | `<prefix>_accuracy.jsonl` (`--accuracy-benchmark`). */
+  readonly accuracyJsonl: string;
 }
 
 /** File paths inside `dir`, renamed by `--profile-export-prefix` when given. */
@@ -111,5 +115,7 @@ export function artifactPaths(dir: string, profileExportPrefix?: string): Artifa
     serverMetricsCsv: name("_server_metrics.csv", "server_metrics_export.csv"),
     timeslicesJson: name("_timeslices.json", "profile_export_aiperf_timeslices.json"),
     timeslicesCsv: name("_timeslices.csv", "profile_export_aiperf_timeslices.csv"),
+    accuracyCsv: join(dir, "accuracy_results.csv"),
+    accuracyJsonl: name("_accuracy.jsonl", "accuracy_export.jsonl"),
   };
 }

@@ -31,6 +31,8 @@ export interface BoxColumn {
   readonly wrap?: boolean;
   /** The column may be left out when the table does not fit otherwise; lower orders go first. @default never */
   readonly dropOrder?: number;
+  /** Least width of its cells (Rich's `min_width`). @default 0 */
+  readonly minWidth?: number;
 }
 
 export interface BoxTableOptions {
@@ -38,6 +40,8 @@ export interface BoxTableOptions {
   readonly title?: string;
   /** Widest the table may be, in columns (only `wrap` columns give way). @default Infinity */
   readonly maxWidth?: number;
+  /** A rule between body rows (Rich's `show_lines`). @default false */
+  readonly showLines?: boolean;
 }
 
 function width(text: string): number {
@@ -134,7 +138,10 @@ export function renderBoxTable(
   lines.push(rule("┏", "━", "┳", "┓"));
   lines.push(...renderRow(columns.map((c) => c.header), "┃"));
   lines.push(rule("┡", "━", "╇", "┩"));
-  for (const r of rows) lines.push(...renderRow(r, "│"));
+  rows.forEach((r, i) => {
+    if (i > 0 && options.showLines === true) lines.push(rule("├", "─", "┼", "┤"));
+    lines.push(...renderRow(r, "│"));
+  });
   lines.push(rule("└", "─", "┴", "┘"));
   if (keep.length < allColumns.length) {
     const left = allColumns.filter((_, i) => !keep.includes(i)).map((c) => c.header.replace(/\s+/g, " "));
@@ -157,7 +164,9 @@ function fitColumns(
   breakWords: boolean,
 ): { widths: number[]; total: number } {
   const cellsOf = (i: number) => [columns[i].header, ...rows.map((r) => r[i] ?? "")];
-  const widths = columns.map((_, i) => Math.max(...cellsOf(i).map((c) => Math.max(...c.split("\n").map(width)))));
+  const widths = columns.map((col, i) =>
+    Math.max(col.minWidth ?? 0, ...cellsOf(i).map((c) => Math.max(...c.split("\n").map(width))))
+  );
   const total = () => widths.reduce((a, b) => a + b, 0) + 3 * columns.length + 1;
   // `level`: take one column at a time off the widest, so broken columns end up alike; else all the excess at once
   // from the widest (the layout AIPerf's tables have).

@@ -73,7 +73,7 @@ export function renderMetricsTables(rows: readonly ViewRow[], options: ConsoleTa
 }
 
 /** One metrics table over the given rows, or "" when there are none. */
-function renderGroupTable(shown: readonly ViewRow[], options: ConsoleTableOptions): string {
+export function renderGroupTable(shown: readonly ViewRow[], options: ConsoleTableOptions): string {
   const stats = options.columns ?? DEFAULT_COLUMNS;
   if (shown.length === 0) return "";
   const columns: BoxColumn[] = [

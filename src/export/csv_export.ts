@@ -40,11 +40,26 @@ function num(x: number | undefined): string {
   return x === undefined || !Number.isFinite(x) ? "" : formatFixed(x, 2);
 }
 
-/** The CSV text of a run summary. */
-export function renderSummaryCsv(summary: RunSummary): string {
+/** A single-value row of another source than the metrics (an accuracy run's `accuracy.*`), written with an empty
+ * value as AIPerf writes them. */
+export interface CsvExtraRow {
+  readonly tag: string;
+  /** The whole metric name, unit included. */
+  readonly name: string;
+}
+
+/** The CSV text of a run summary; `extraRows` join the single values, sorted by tag with them. */
+export function renderSummaryCsv(summary: RunSummary, extraRows: readonly CsvExtraRow[] = []): string {
   const exported = summary.metrics.filter((m) => !m.flags.jsonOnly).sort((a, b) => (a.tag < b.tag ? -1 : 1));
   const distributions = exported.filter((m) => m.stats !== undefined);
-  const scalars = exported.filter((m) => m.stats === undefined);
+  const scalars: { tag: string; name: string; value: number | undefined }[] = [
+    ...exported.filter((m) => m.stats === undefined).map((m) => ({
+      tag: m.tag,
+      name: csvMetricName(m),
+      value: m.value,
+    })),
+    ...extraRows.map((r) => ({ tag: r.tag, name: r.name, value: undefined })),
+  ].sort((a, b) => (a.tag < b.tag ? -1 : 1));
   let out = "";
   if (distributions.length > 0) {
     out += row(["Metric", ...CSV_STAT_COLUMNS]);
@@ -55,7 +70,7 @@ export function renderSummaryCsv(summary: RunSummary): string {
   }
   if (scalars.length > 0) {
     out += row(["Metric", "Value"]);
-    for (const m of scalars) out += row([csvMetricName(m), num(m.value)]);
+    for (const m of scalars) out += row([m.name, num(m.value)]);
   }
   return out;
 }

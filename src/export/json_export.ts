@@ -97,6 +97,11 @@ export interface SummaryJsonInfo {
   readonly runInfo: RunInfo;
   /** Metrics of the warmup phase only (`warmup_metrics`, schema 1.4); omitted when undefined. */
   readonly warmup?: RunSummary;
+  /**
+   * `pooled_spec_decode_acceptance_histogram`: verification steps by accepted drafts (`{"0": n0, "1": n1, …}`, zero
+   * buckets left out) over the profiling phase's successful requests; omitted when no request reported any.
+   */
+  readonly pooledSpecDecodeHistogram?: Readonly<Record<string, number>>;
   /** infermeter-only facts (client CPU, engine overhead, ...), written under `infermeter` as given. */
   readonly infermeter?: JsonObject;
   /** Per-GPU telemetry summaries and energy efficiency (`telemetry_data`); omitted when undefined. */
@@ -191,8 +196,15 @@ export function runInfoJson(run: RunInfo, benchmarkId: string): RunInfoJson & Js
   };
 }
 
-/** The summary document as an object (undefined fields are dropped when serialized). */
-export function summaryJsonObject(summary: RunSummary, info: SummaryJsonInfo): SummaryDocument {
+/**
+ * The summary document as an object (undefined fields are dropped when serialized). `extraEntries` (an accuracy
+ * run's `accuracy.*`) follow the metrics, as in AIPerf's file.
+ */
+export function summaryJsonObject(
+  summary: RunSummary,
+  info: SummaryJsonInfo,
+  extraEntries: JsonObject = {},
+): SummaryDocument {
   const run = info.runInfo;
   const incomplete = info.incompleteReason ?? (info.wasCancelled ? "cancelled" : undefined);
   const extra: { -readonly [K in keyof InfermeterBlockJson]: InfermeterBlockJson[K] } = {
@@ -216,15 +228,17 @@ export function summaryJsonObject(summary: RunSummary, info: SummaryJsonInfo): S
     start_time: info.startTimeMs === undefined ? undefined : isoUtcMicros(info.startTimeMs),
     end_time: info.endTimeMs === undefined ? undefined : isoUtcMicros(info.endTimeMs),
     warmup_metrics: info.warmup === undefined ? undefined : metricsJson(info.warmup.metrics),
+    pooled_spec_decode_acceptance_histogram: info.pooledSpecDecodeHistogram,
     thresholds: info.thresholds,
     ...otherMetricsJson(summary.metrics),
+    ...extraEntries,
     infermeter: extra,
   };
 }
 
 /** `profile_export_aiperf.json` text: 2-space indented, like AIPerf's `orjson.OPT_INDENT_2`. */
-export function renderSummaryJson(summary: RunSummary, info: SummaryJsonInfo): string {
-  return JSON.stringify(summaryJsonObject(summary, info), null, 2);
+export function renderSummaryJson(summary: RunSummary, info: SummaryJsonInfo, extraEntries?: JsonObject): string {
+  return JSON.stringify(summaryJsonObject(summary, info, extraEntries), null, 2);
 }
 
 /** Writes the summary JSON to `path` (directory must exist). */

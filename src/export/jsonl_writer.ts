@@ -1,7 +1,8 @@
 /**
  * The per-record `profile_export.jsonl` (AIPerf §3.5): one line per request with `metadata` (AIPerf 0.13's fields
  * in its order), `metrics` (`{tag: {value, unit}}` in display units) and, for a failed request only, `error`
- * (`{code, type, message}`). infermeter adds to `metadata`: `scheduled_ns` (open-loop due time) and `server_timing`
+ * (`{code, type, message}`), with `spec_decode_acceptance` (AIPerf's engine-neutral speculative-decoding record) between
+ * them when the server reported one. infermeter adds to `metadata`: `scheduled_ns` (open-loop due time) and `server_timing`
  * (the server's own per-request timing, when it reports one: `{source, queue_ms, prefill_ms, decode_ms,
  * inference_ms, total_ms, prompt_tokens, decode_tokens, cached_tokens}`, each present only when reported).
  *
@@ -15,6 +16,7 @@ import type { ProcessedRecord, RecordError } from "../records/request_record.ts"
 import { SERVER_TIMING_FIELDS, type ServerTiming } from "../endpoints/server_timing.ts";
 import type { MetricDef, RecordMetrics } from "../metrics/metric_def.ts";
 import { epochNsDigits } from "./epoch_ns.ts";
+import { specDecodeJson } from "../endpoints/spec_decode.ts";
 import { LineFileWriter } from "./line_file_writer.ts";
 import { JsonBytes, utf8 } from "./json_bytes.ts";
 
@@ -176,6 +178,18 @@ export class RecordLineFormatter {
       first = false;
     }
     const error = errorJson(record.error, record.cancelled);
+    // AIPerf's engine-neutral speculative-decoding record, after the metrics, when the server reported one.
+    if (record.specDecode !== undefined) {
+      out.raw(P_SPEC_DECODE);
+      out.chars(JSON.stringify(specDecodeJson(record.specDecode)));
+      if (error === undefined) out.raw(P_CLOSE);
+      else {
+        out.raw(P_ERROR_AFTER_SPEC);
+        out.chars(error);
+        out.raw(P_CLOSE);
+      }
+      return out;
+    }
     if (error === undefined) out.raw(P_END_LINE);
     else {
       out.raw(P_ERROR);
@@ -216,6 +230,8 @@ const P_COMMA = utf8(",");
 const P_END_LINE = utf8("}}");
 const P_ERROR = utf8(`},"error":`);
 const P_CLOSE = utf8("}");
+const P_SPEC_DECODE = utf8(`},"spec_decode_acceptance":`);
+const P_ERROR_AFTER_SPEC = utf8(`,"error":`);
 
 export interface JsonlWriterOptions extends RecordLineContext {
   /** Flush after this many buffered records. @default 500 */

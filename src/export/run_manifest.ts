@@ -42,6 +42,8 @@ export type ManifestRole =
   | "sla_breach_json"
   | "degradation_knee_json"
   | "pareto_sweep_json"
+  | "accuracy_csv"
+  | "accuracy_jsonl"
   | "prefill_curve_json"
   | "decode_itl_surface_json"
   | "mlflow_export_json"

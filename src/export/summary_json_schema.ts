@@ -51,6 +51,8 @@ export interface SummaryDocumentHead {
   readonly start_time?: string;
   readonly end_time?: string;
   readonly warmup_metrics?: JsonObject;
+  /** Verification steps by accepted drafts, pooled over the run's successful requests (speculative decoding). */
+  readonly pooled_spec_decode_acceptance_histogram?: Readonly<Record<string, number>>;
   /** `--threshold` results: `{threshold, metric, stat, op, limit, unit, observed, ok}` each (infermeter's). */
   readonly thresholds?: readonly JsonObject[];
   readonly infermeter?: InfermeterBlockJson;

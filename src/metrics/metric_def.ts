@@ -29,9 +29,10 @@ export type MetricUnit =
 
 /**
  * Which console table shows a metric (AIPerf's `MetricConsoleGroup`): the main `LLM Metrics` table, the
- * `Effective` and `Active` time-weighted tables, the `Usage` table of server-reported counts, or none.
+ * `Effective` and `Active` time-weighted tables, the `Usage` table of server-reported counts, the `Spec Decode`
+ * section (speculative-decoding acceptance, with its histogram line), or none.
  */
-export type ConsoleGroup = "llm" | "effective" | "active" | "usage" | "none";
+export type ConsoleGroup = "llm" | "effective" | "active" | "usage" | "spec_decode" | "none";
 
 /**
  * Where a metric stands in what a user reads first (the result view): `headline` — the figures of the run's
@@ -96,6 +97,9 @@ export interface MetricFlags {
   /** Compares the server's usage with the client's token counts: not selected with server counts (AIPerf
    * `USAGE_DIFF_ONLY`). */
   readonly usageDiffOnly?: boolean;
+  /** Not computed in an accuracy run, where the max tokens is a ceiling rather than a target (AIPerf's
+   * `DISABLE_ON_ACCURACY`). */
+  readonly disableOnAccuracy?: boolean;
 }
 
 interface MetricDefBase {
@@ -197,6 +201,8 @@ export interface MetricSelection {
   readonly supportsAudio?: boolean;
   /** `--use-server-token-count`: token counts come from the server's usage. @default false */
   readonly serverTokenCounts?: boolean;
+  /** An accuracy benchmark runs (`--accuracy-benchmark`). @default false */
+  readonly accuracy?: boolean;
 }
 
 /** A metric's tier: declared, else "detail" for what the main console table does not show, else "standard". */

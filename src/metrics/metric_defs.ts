@@ -9,6 +9,7 @@
 import type { AggregateMetricDef, DerivedMetricDef, MetricDef, MetricUnit, RecordMetricDef } from "./metric_def.ts";
 import type { Usage } from "../endpoints/endpoint_adapter.ts";
 import { didStream } from "./did_stream.ts";
+import { SPEC_DECODE_METRIC_DEFS } from "./spec_decode_metrics.ts";
 
 /** Reads a numeric value of an already computed record metric. */
 function num(values: Readonly<Record<string, unknown>>, tag: string): number | undefined {
@@ -455,7 +456,7 @@ export const OSL_MISMATCH_DIFF_PCT: RecordMetricDef = {
   unit: "%",
   kind: "record",
   requires: ["output_sequence_length"],
-  flags: { producesTokensOnly: true },
+  flags: { producesTokensOnly: true, disableOnAccuracy: true },
   consoleGroup: "none",
   displayOrder: 3600,
   compute: (r, v) => {
@@ -863,7 +864,7 @@ export const OSL_MISMATCH_COUNT: AggregateMetricDef = {
   kind: "aggregate",
   fold: "sum",
   requires: ["output_sequence_length"],
-  flags: { producesTokensOnly: true, noIndividualRecords: true },
+  flags: { producesTokensOnly: true, noIndividualRecords: true, disableOnAccuracy: true },
   consoleGroup: "none",
   displayOrder: 3610,
   compute: (r, v) => {
@@ -1376,4 +1377,5 @@ export const METRIC_DEFS: readonly MetricDef[] = [
   INPUT_TOKEN_THROUGHPUT,
   COMPLETED_REQUEST_COUNT,
   STREAMED_REQUEST_COUNT,
+  ...SPEC_DECODE_METRIC_DEFS,
 ];

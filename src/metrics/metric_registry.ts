@@ -83,7 +83,8 @@ export function metricApplies(def: MetricDef, s: MetricSelection): boolean {
     (f.goodputOnly && !s.goodput) ||
     (f.multiTurnOnly && !s.multiTurn) ||
     (f.usageDiffOnly && s.serverTokenCounts === true) ||
-    (f.supportsAudioOnly && s.supportsAudio !== true)
+    (f.supportsAudioOnly && s.supportsAudio !== true) ||
+    (f.disableOnAccuracy && s.accuracy === true)
   );
 }
 

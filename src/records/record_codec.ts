@@ -20,7 +20,8 @@ type Kind =
   | "phase"
   | "serverTiming"
   | "prompt"
-  | "lineage";
+  | "lineage"
+  | "specDecode";
 
 /** Every field a record may carry and its kind; `true` = required. */
 const FIELDS: Readonly<Record<keyof RequestRecord, readonly [Kind, boolean]>> = {
@@ -75,6 +76,7 @@ const FIELDS: Readonly<Record<keyof RequestRecord, readonly [Kind, boolean]>> = 
   sentBody: ["string", false],
   videoInferenceTimeS: ["number", false],
   videoPeakMemoryMb: ["number", false],
+  specDecode: ["specDecode", false],
 };
 
 const USAGE_KEYS: readonly string[] = USAGE_FIELDS;
@@ -182,6 +184,12 @@ function check(kind: Kind, v: unknown): string | undefined {
           typeof v.parentCorrelationId === "string" && typeof v.rootCorrelationId === "string"
         ? undefined
         : "must be {agentDepth: integer ≥ 1, parentCorrelationId: string, rootCorrelationId: string}";
+    case "specDecode":
+      return isObject(v) && typeof v.engine === "string" && isObject(v.acceptanceHistogram) &&
+          ["meanAcceptanceLength", "draftAcceptanceRate", "numAcceptedDraftTokens", "numDraftTokens", "numSpecSteps"]
+            .every((k) => typeof v[k] === "number")
+        ? undefined
+        : "must be a speculative-decoding record {engine, meanAcceptanceLength, draftAcceptanceRate, …}";
   }
 }
 

@@ -9,6 +9,7 @@ import type { Usage } from "../endpoints/endpoint_adapter.ts";
 import type { ServerTiming } from "../endpoints/server_timing.ts";
 import type { InputPrompt } from "../dataset/payload_text.ts";
 import type { PhaseName } from "../timing/phase_spec.ts";
+import type { SpecDecodeAcceptance } from "../endpoints/spec_decode.ts";
 
 /** The phase a request belonged to. */
 export type Phase = PhaseName;
@@ -148,6 +149,8 @@ export interface RequestRecord {
   /** Video generation: the server's own generation time (`inference_time_s`) and peak GPU memory (`peak_memory_mb`). */
   readonly videoInferenceTimeS?: number;
   readonly videoPeakMemoryMb?: number;
+  /** The server's speculative-decoding statistics of this request (vLLM), engine-neutral; absent when not reported. */
+  readonly specDecode?: SpecDecodeAcceptance;
 }
 
 /** One received payload and the arrival time of its first byte (run clock). */

@@ -39,9 +39,17 @@ function systemPromptOf(config: ProfileConfig): string | undefined {
 
 /**
  * @param rankings the endpoint takes rankings tasks (a query and passages), synthesized per the `--rankings-*` options
+ * @param given whether an option was given (not its default): `--accuracy-enable-cot` unset means the benchmark's
+ * default
+ * @param chatMessages the endpoint sends chat messages as written (an accuracy benchmark's few-shot turns)
  * @throws {InputError} for a malformed --seq-dist or --random-range-ratio.
  */
-export function datasetOptions(config: ProfileConfig, rankings = false): LoadDatasetOptions {
+export function datasetOptions(
+  config: ProfileConfig,
+  rankings = false,
+  given: (key: keyof ProfileConfig) => boolean = () => true,
+  chatMessages = true,
+): LoadDatasetOptions {
   if (config.datasetFilter.length > 0 && !(config.publicDataset ?? "").startsWith("exgentic")) {
     // AIPerf passes filters only to public datasets that declare them (its exgentic ones); others are refused.
     throw new InputError(
@@ -57,6 +65,17 @@ export function datasetOptions(config: ProfileConfig, rankings = false): LoadDat
     throw new InputError((err as Error).message);
   }
   return {
+    accuracy: config.accuracyBenchmark === undefined ? undefined : {
+      benchmark: config.accuracyBenchmark,
+      tasks: config.accuracyTasks !== undefined && config.accuracyTasks.length > 0 ? config.accuracyTasks : undefined,
+      nShots: config.accuracyNShots,
+      enableCot: given("accuracyEnableCot") ? config.accuracyEnableCot : undefined,
+      grader: config.accuracyGrader,
+      systemPrompt: config.accuracySystemPrompt,
+      verbose: config.accuracyVerbose,
+      extraInputs: config.extraInputs,
+      chatMessages,
+    },
     seqDist,
     rangeRatio,
     promptCorpus: config.promptCorpus,
@@ -103,6 +122,23 @@ export function datasetOptions(config: ProfileConfig, rankings = false): LoadDat
         depths: numbers("--audio-depths", config.audioDepths),
         channels: config.audioNumChannels,
         batchSize: config.audioBatchSize,
+      },
+      video: {
+        batchSize: config.videoBatchSize,
+        durationS: config.videoDuration,
+        fps: config.videoFps,
+        width: config.videoWidth,
+        height: config.videoHeight,
+        synthType: config.videoSynthType,
+        format: config.videoFormat,
+        codec: config.videoCodec,
+        // AIPerf's rule: a rate above 96 is in Hz.
+        audioSampleRateKhz: config.videoAudioSampleRate > 96
+          ? config.videoAudioSampleRate / 1000
+          : config.videoAudioSampleRate,
+        audioChannels: config.videoAudioNumChannels,
+        audioCodec: config.videoAudioCodec,
+        audioDepth: Number(config.videoAudioDepth),
       },
     },
     rankings: rankings

@@ -47,6 +47,7 @@ export async function executeRun(plan: RunPlan, run: OpenRun, o: ExecuteOptions)
       logger.error(
         `could not write ${path}: ${errorReason(err)}; the run goes on, and its summary still counts every record.`,
       ),
+    ...(plan.workload.accuracy === undefined ? {} : { accuracy: plan.workload.accuracy }),
   });
   await waitForCounterWhenNoCoreIsFree(plan, run, logger);
   const { layout, config, parsed } = { ...plan, parsed: plan.endpoint.parsed };

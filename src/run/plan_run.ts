@@ -105,7 +105,8 @@ export async function planRun(endpoint: ResolvedEndpoint, o: PlanOptions): Promi
     });
     // Session metrics only where a session is more than one request.
     const multiTurn = workload.totalTurns > workload.conversations.length;
-    const metrics = METRIC_REGISTRY.selectMetrics({ ...endpoint.selection, multiTurn });
+    const accuracy = workload.accuracy !== undefined;
+    const metrics = METRIC_REGISTRY.selectMetrics({ ...endpoint.selection, multiTurn, accuracy });
     const goodput = resolveGoodput(config.goodput, metrics);
     for (const w of goodput.warnings) o.logger.warning(w);
     const layout = planLayout(config, workload, threadShards);

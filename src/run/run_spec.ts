@@ -26,6 +26,8 @@ import type { LazyTokenizer, Tokenizer } from "../tokenizer/tokenizer.ts";
 import { type Logger, sinceStart } from "../ui/logger.ts";
 import { InputError } from "../base/input_error.ts";
 import { datasetOptions } from "./dataset_options.ts";
+import { describeVideos, videosOn } from "../dataset/synthetic_video.ts";
+import type { AccuracyGold } from "../dataset/accuracy/accuracy_gold.ts";
 import { type LoadPlans, loadPlans } from "./load_plans.ts";
 
 export interface RunSpec {
@@ -42,6 +44,8 @@ export interface RunSpec {
   readonly path: string;
   /** `--apply-chat-template` on an API with chat messages: renders a prompt built at send time for its ISL. */
   readonly renderInput?: (messages: readonly ChatMessage[]) => string;
+  /** An accuracy benchmark's grading (`--accuracy-benchmark`). */
+  readonly accuracy?: AccuracyGold;
 }
 
 export interface RunSpecContext {
@@ -98,8 +102,18 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
   }
   c.onTokenizer?.(tokenizerSpec, loaded);
 
+  const loadOptions = datasetOptions(
+    config,
+    adapter.capabilities.syntheticInput === "rankings",
+    (k) => parsed.sources[k] !== "default",
+    adapter.capabilities.literalMessages === true,
+  );
+  const video = loadOptions.media?.video;
+  const synthetic = loadOptions.inputFile === undefined && loadOptions.publicDataset === undefined &&
+    loadOptions.accuracy === undefined;
+  if (synthetic && videosOn(video)) logger.info(describeVideos(video));
   const dataset = await loadDataset({
-    ...datasetOptions(config, adapter.capabilities.syntheticInput === "rankings"),
+    ...loadOptions,
     tokenizer,
     rng,
     signal: c.signal,
@@ -170,5 +184,16 @@ export async function buildRunSpec(c: RunSpecContext): Promise<RunSpec> {
   const renderInput = chatTemplate !== undefined && adapter.chatMessages !== undefined
     ? (messages: readonly ChatMessage[]) => chatTemplate.render(messages)
     : undefined;
-  return { seed, tokenizerSpec, tokenizer, conversations, totalTurns, plans, spec, path, renderInput };
+  return {
+    seed,
+    tokenizerSpec,
+    tokenizer,
+    conversations,
+    totalTurns,
+    plans,
+    spec,
+    path,
+    renderInput,
+    ...(dataset.accuracy === undefined ? {} : { accuracy: dataset.accuracy }),
+  };
 }

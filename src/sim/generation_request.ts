@@ -21,6 +21,8 @@ export interface GenerationRequest {
   readonly reasoning: ReasoningRequest | undefined;
   /** Texts of an OpenAI Predicted Outputs `prediction` (`{type: "content", content}`); absent when none. */
   readonly predictionTexts?: readonly string[];
+  /** Media parts the request carried, by kind (`image_url`, `input_audio`, `video_url` parts); absent when none. */
+  readonly media?: Readonly<Partial<Record<"image" | "audio" | "video", number>>>;
 }
 
 export interface ReasoningRequest {

@@ -14,6 +14,7 @@
 import type { GenerationRequest, ReasoningRequest } from "./generation_request.ts";
 import { REASONING_EFFORT_TOKENS, type SimOptions } from "./sim_options.ts";
 import type { SeededRandom } from "../base/seeded_random.ts";
+import type { SpecDecodeSim } from "./spec_decode_plan.ts";
 
 export type FinishReason = "stop" | "length";
 
@@ -25,6 +26,8 @@ export interface GenerationPlan {
   readonly finishReason: FinishReason;
   /** `--usage-details`: what the usage reports beyond the counts. */
   readonly details?: UsageDetails;
+  /** `--spec-decode-tokens`: the speculative-decoding steps the answer reports (chat and completions). */
+  readonly specDecode?: SpecDecodeSim;
 }
 
 /** The usage details of `--usage-details`. */
@@ -83,4 +86,16 @@ function geometric(rng: SeededRandom, p: number): number {
   if (p >= 1) return 0;
   const u = 1 - rng.next(); // (0, 1]
   return Math.floor(Math.log(u) / Math.log1p(-p));
+}
+
+/**
+ * The plan of a request answered with a known text of `pieces` pieces (`--answers`): the reasoning as planned, then
+ * the whole answer (finish `stop`), or as much of it as the max leaves after the reasoning (finish `length`).
+ */
+export function answeredPlan(planned: GenerationPlan, pieces: number, maxTokens: number | undefined): GenerationPlan {
+  if (maxTokens === undefined || planned.reasoningTokens + pieces <= maxTokens) {
+    return { ...planned, contentTokens: pieces, finishReason: "stop" };
+  }
+  const reasoningTokens = Math.min(planned.reasoningTokens, maxTokens);
+  return { ...planned, reasoningTokens, contentTokens: maxTokens - reasoningTokens, finishReason: "length" };
 }

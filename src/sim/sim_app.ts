@@ -27,7 +27,7 @@ import { Hono } from "hono";
 import type { Registry } from "../base/registry.ts";
 import type { Tokenizer } from "../tokenizer/tokenizer.ts";
 import type { GenerationRequest } from "./generation_request.ts";
-import { planGeneration, type UsageDetails } from "./plan_generation.ts";
+import { answeredPlan, planGeneration, type UsageDetails } from "./plan_generation.ts";
 import { PrefixCache } from "./prefix_cache.ts";
 import type { RequestRecorder } from "./request_journal.ts";
 import { RequestSeeder } from "./request_seeder.ts";
@@ -43,8 +43,13 @@ import { SseEmitter } from "./sse_emitter.ts";
 import { type ScheduledHandle, StreamScheduler } from "./stream_scheduler.ts";
 import { TokenClock } from "./token_clock.ts";
 import { WordSource } from "./word_source.ts";
+import { AnswerWords, type SimAnswers } from "./sim_answers.ts";
 import { VllmMetrics } from "./vllm_metrics.ts";
 import { DcgmMetrics } from "./dcgm_metrics.ts";
+import { planSpecDecode } from "./spec_decode_plan.ts";
+
+/** The routes whose answers carry vLLM's speculative-decoding statistics. */
+const SPEC_DECODE_ROUTES: ReadonlySet<string> = new Set(["chat", "completions"]);
 
 const PROMETHEUS_HEADERS = { "content-type": "text/plain; version=0.0.4; charset=utf-8" } as const;
 
@@ -63,6 +68,8 @@ export interface SimDeps {
   /** Told of every request as it arrives (`--record-requests`); undefined = nothing is recorded, at no cost.
    * @default undefined */
   readonly journal?: RequestRecorder;
+  /** Known answers for known prompts (`--answers`); undefined = every answer is random words. @default undefined */
+  readonly answers?: SimAnswers;
 }
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;
@@ -84,7 +91,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
   const encoder = new TextEncoder();
   const countCache = new Map<string, number>();
   const slots = deps.slots ?? new SimSlots(o.slots);
-  const vllm = new VllmMetrics(o.models[0], () => slots.waiting);
+  const vllm = new VllmMetrics(o.models[0], () => slots.waiting, o.specDecodeTokens > 0);
   const dcgm = o.dcgmGpus > 0 ? new DcgmMetrics(o.dcgmGpus, () => stats.inFlight) : undefined;
 
   const countText = (text: string): number => {
@@ -193,8 +200,21 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
       const start = performance.now();
       const answer = (body: string | ReadableStream<Uint8Array>, headers: Record<string, string>) =>
         new Response(cut ? cutShort(body) : body, { status: 200, headers });
-      const planned = planGeneration(request, promptTokensOf(request), o, rng.derive("length"));
-      const plan = o.usageDetails ? { ...planned, details: usageDetailsOf(request) } : planned;
+      const pieces = deps.answers?.piecesFor(request.promptTexts);
+      const generated = planGeneration(request, promptTokensOf(request), o, rng.derive("length"));
+      const planned = pieces === undefined ? generated : answeredPlan(generated, pieces.length, request.maxTokens);
+      const detailed = o.usageDetails ? { ...planned, details: usageDetailsOf(request) } : planned;
+      const plan = o.specDecodeTokens > 0 && SPEC_DECODE_ROUTES.has(route.name)
+        ? {
+          ...detailed,
+          specDecode: planSpecDecode(
+            planned.reasoningTokens + planned.contentTokens,
+            o.specDecodeTokens,
+            o.specDecodeAcceptance,
+            rng.derive("spec_decode"),
+          ),
+        }
+        : detailed;
       const ids = rng.derive("id");
       const reply: ReplyContext = {
         id: `${route.idPrefix}${hex8(ids.nextUint32())}${hex8(ids.nextUint32())}`,
@@ -205,11 +225,14 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
         embeddingDimensions: o.embeddingDimensions,
         llamaCppTimings: o.serverTiming === "llama.cpp" ? { arrival } : undefined,
       };
-      const words = new WordSource(rng.derive("words"));
+      const words = pieces === undefined
+        ? new WordSource(rng.derive("words"))
+        : new AnswerWords(rng.derive("words"), plan.reasoningTokens, pieces);
       const prefill = o.prefillMsPerToken * plan.promptTokens;
       const clock = new TokenClock(prefill > 0 ? { ...o, ttftMs: o.ttftMs + prefill } : o, rng.derive("latency"));
       stats.count(path, 200);
       stats.promptTokensTotal += plan.promptTokens;
+      if (request.media !== undefined) stats.mediaInputs(request.media);
       const total = plan.reasoningTokens + plan.contentTokens;
       const held = plan.promptTokens + total;
       vllm.started(held);
@@ -222,6 +245,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
           e2eSec: (end - arrival) / 1000,
           queueSec: (start - arrival) / 1000,
           finishReason,
+          specDecode: plan.specDecode,
         });
       };
       const finishReason = plan.finishReason;

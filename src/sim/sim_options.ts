@@ -96,6 +96,9 @@ export interface SimOptions {
   /** Write every request received to this file as JSONL (`request_journal.ts`); undefined = no journal.
    * @default undefined */
   readonly recordRequests?: string;
+  /** Answer the prompts this JSONL file lists with its answers (`sim_answers.ts`); undefined = random words only.
+   * @default undefined */
+  readonly answers?: string;
   /** Serve a DCGM-exporter-style `/dcgm/metrics` with this many synthetic GPUs; 0 = none.
    * @default 0 */
   readonly dcgmGpus: number;
@@ -106,6 +109,14 @@ export interface SimOptions {
    * @default false
    */
   readonly usageDetails: boolean;
+  /**
+   * Speculative decoding: draft tokens proposed per verification step; each answer of the chat and completions
+   * routes reports vLLM's per-request statistics (`spec_decode_plan.ts`). 0 = off.
+   * @default 0 */
+  readonly specDecodeTokens: number;
+  /** Probability that each draft token is accepted (up to a step's first rejection), with `specDecodeTokens`.
+   * @default 0.7 */
+  readonly specDecodeAcceptance: number;
   /** Requests that generate at once (`sim_slots.ts`); the others wait in a FIFO queue, the wait counting in their
    * time to first token. 0 = no limit.
    * @default 0 */
@@ -139,8 +150,11 @@ export const SIM_DEFAULTS: SimOptions = Object.freeze({
   serverTiming: "none",
   shutdownGraceMs: 1000,
   recordRequests: undefined,
+  answers: undefined,
   dcgmGpus: 0,
   usageDetails: false,
+  specDecodeTokens: 0,
+  specDecodeAcceptance: 0.7,
   slots: 0,
 });
 
@@ -173,6 +187,8 @@ export function resolveSimOptions(partial: Partial<SimOptions> = {}): SimOptions
   checkNumber("stallMs", o.stallMs, 0, 3_600_000);
   checkNumber("shutdownGraceMs", o.shutdownGraceMs, 0, 3_600_000);
   checkNumber("dcgmGpus", o.dcgmGpus, 0, 64, true);
+  checkNumber("specDecodeTokens", o.specDecodeTokens, 0, 64, true);
+  checkNumber("specDecodeAcceptance", o.specDecodeAcceptance, 0, 1);
   checkNumber("slots", o.slots, 0, 1_000_000, true);
   if (o.seed !== undefined) checkNumber("seed", o.seed, 0, 0xffffffff, true);
   if (typeof o.host !== "string" || o.host.length === 0) throw new RangeError("host must be a non-empty string.");
@@ -182,6 +198,9 @@ export function resolveSimOptions(partial: Partial<SimOptions> = {}): SimOptions
   if (o.apiKey !== undefined && o.apiKey.length === 0) throw new RangeError("apiKey must not be empty.");
   if (o.recordRequests !== undefined && (typeof o.recordRequests !== "string" || o.recordRequests.length === 0)) {
     throw new RangeError("recordRequests must be a non-empty file path.");
+  }
+  if (o.answers !== undefined && (typeof o.answers !== "string" || o.answers.length === 0)) {
+    throw new RangeError("answers must be a non-empty file path.");
   }
   return Object.freeze({ ...o, models: Object.freeze([...o.models]) });
 }

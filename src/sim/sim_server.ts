@@ -10,6 +10,7 @@ import { ensureFdLimit } from "../runtime/fd_limit.ts";
 import type { Tokenizer } from "../tokenizer/tokenizer.ts";
 import { RequestJournal } from "./request_journal.ts";
 import { createSimApp } from "./sim_app.ts";
+import { SimAnswers } from "./sim_answers.ts";
 import { resolveSimOptions, type SimOptions } from "./sim_options.ts";
 import { SimStats } from "./sim_stats.ts";
 import { StreamScheduler } from "./stream_scheduler.ts";
@@ -44,7 +45,8 @@ export async function startSimServer(options: StartSimServerOptions = {}): Promi
   const scheduler = new StreamScheduler(undefined, { yieldToIo: io.wait });
   const journal = o.recordRequests !== undefined ? await RequestJournal.open(o.recordRequests) : undefined;
   const slots = new SimSlots(o.slots);
-  const app = createSimApp(o, { tokenizer, stats, scheduler, journal, slots });
+  const answers = o.answers !== undefined ? await SimAnswers.read(o.answers) : undefined;
+  const app = createSimApp(o, { tokenizer, stats, scheduler, journal, slots, answers });
 
   const listening = Promise.withResolvers<Deno.NetAddr>();
   // Each client stream is a socket here too: take as many file descriptors as the process may.

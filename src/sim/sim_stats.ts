@@ -16,6 +16,8 @@ export class SimStats {
   readonly #requests = new Map<string, number>();
   /** Injected faults by kind (`disconnect`, `stall`), counted when decided. */
   readonly #faults = new Map<string, number>();
+  /** Media inputs of answered requests by kind (`image`, `audio`, `video`). */
+  readonly #media = new Map<string, number>();
 
   /** A request entered a handler. */
   begin(): void {
@@ -37,6 +39,16 @@ export class SimStats {
   /** Count one injected fault. */
   fault(kind: string): void {
     this.#faults.set(kind, (this.#faults.get(kind) ?? 0) + 1);
+  }
+
+  /** Count the media inputs of one answered request. */
+  mediaInputs(counts: Readonly<Partial<Record<string, number>>>): void {
+    for (const [kind, n] of Object.entries(counts)) this.#media.set(kind, (this.#media.get(kind) ?? 0) + (n ?? 0));
+  }
+
+  /** Media inputs of one kind received in answered requests (0 when none). */
+  media(kind: string): number {
+    return this.#media.get(kind) ?? 0;
   }
 
   /** Injected faults of one kind (0 when none). */
@@ -85,6 +97,11 @@ export class SimStats {
       "# HELP sim_faults_total Faults injected (--disconnect-rate, --stall-rate), by kind.",
       "# TYPE sim_faults_total counter",
       ...[...this.#faults.keys()].sort().map((kind) => `sim_faults_total{kind="${kind}"} ${this.#faults.get(kind)}`),
+      "# HELP sim_media_inputs_total Images, audio clips and videos received in answered requests, by kind.",
+      "# TYPE sim_media_inputs_total counter",
+      ...[...this.#media.keys()].sort().map((kind) =>
+        `sim_media_inputs_total{kind="${kind}"} ${this.#media.get(kind)}`
+      ),
     );
     return lines.join("\n") + "\n";
   }

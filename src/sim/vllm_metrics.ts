@@ -5,6 +5,7 @@
  * simulator as it answers. Every request starts at once (the simulator has no queue), so `waiting` and queue
  * times are 0; KV-cache use is the tokens held by running requests over a nominal 64 Ki-token cache.
  */
+import type { SpecDecodeSim } from "./spec_decode_plan.ts";
 import { PrometheusWriter } from "../telemetry/prometheus_writer.ts";
 
 const TTFT_BOUNDS = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 20, 40, 80];
@@ -39,6 +40,8 @@ export interface FinishedRequest {
   /** Arrival to the start of generation (waiting for a slot), s. */
   readonly queueSec: number;
   readonly finishReason: string;
+  /** The answer's speculative-decoding steps (`--spec-decode-tokens`). */
+  readonly specDecode?: SpecDecodeSim;
 }
 
 export class VllmMetrics {
@@ -52,13 +55,16 @@ export class VllmMetrics {
   readonly #itl = new Histogram(ITL_BOUNDS);
   readonly #e2e = new Histogram(E2E_BOUNDS);
   readonly #queue = new Histogram(E2E_BOUNDS);
+  /** vLLM's speculative-decoding counters, from the start when it simulates it (vLLM shows them only when on). */
+  #spec: { drafts: number; draftTokens: number; accepted: number } | undefined;
 
   readonly #waiting: () => number;
 
-  /** `waiting` counts the requests waiting for a slot now. */
-  constructor(model: string, waiting: () => number = () => 0) {
+  /** `waiting` counts the requests waiting for a slot now; `specDecode`: the server simulates speculative decoding. */
+  constructor(model: string, waiting: () => number = () => 0, specDecode = false) {
     this.#model = model;
     this.#waiting = waiting;
+    if (specDecode) this.#spec = { drafts: 0, draftTokens: 0, accepted: 0 };
   }
 
   /** A request began generating; `tokens` it will hold in the cache (prompt + output). */
@@ -81,6 +87,12 @@ export class VllmMetrics {
     }
     this.#e2e.observe(done.e2eSec);
     this.#queue.observe(done.queueSec);
+    if (done.specDecode !== undefined) {
+      const spec = this.#spec ??= { drafts: 0, draftTokens: 0, accepted: 0 };
+      spec.drafts += done.specDecode.perStepAccepted.length;
+      spec.draftTokens += done.specDecode.perStepAccepted.length * done.specDecode.k;
+      spec.accepted += done.specDecode.perStepAccepted.reduce((a, b) => a + b, 0);
+    }
   }
 
   /** Prometheus text. */
@@ -94,7 +106,7 @@ export class VllmMetrics {
       count: h.count,
     }];
     const reasons = [...new Set(["stop", "length", ...this.#success.keys()])].sort();
-    return new PrometheusWriter()
+    const writer = new PrometheusWriter()
       .gauge("vllm:num_requests_running", "Number of requests in model execution batches.", [{
         labels,
         value: this.#running,
@@ -128,7 +140,23 @@ export class VllmMetrics {
         "vllm:request_queue_time_seconds",
         "Histogram of time spent in WAITING phase for request.",
         hist(this.#queue),
-      )
-      .text();
+      );
+    const spec = this.#spec;
+    if (spec !== undefined) {
+      writer
+        .counter("vllm:spec_decode_num_drafts_total", "Number of spec decoding drafts.", [{
+          labels,
+          value: spec.drafts,
+        }])
+        .counter("vllm:spec_decode_num_draft_tokens_total", "Number of draft tokens.", [{
+          labels,
+          value: spec.draftTokens,
+        }])
+        .counter("vllm:spec_decode_num_accepted_tokens_total", "Number of accepted tokens.", [{
+          labels,
+          value: spec.accepted,
+        }]);
+    }
+    return writer.text();
   }
 }

@@ -7,14 +7,9 @@
  */
 import assert from "node:assert/strict";
 import { enumChoices, enumUnsupportedChoices, type OptionSpec } from "../../src/base/option_spec.ts";
-import type { ConfigError } from "../../src/config/config_error.ts";
 import { PROFILE_COMMAND } from "../../src/config/option_table.ts";
 import { parseProfileArgs } from "../../src/config/parse_profile_args.ts";
-import {
-  NO_EFFECT_OPTIONS,
-  PENDING_AIPERF_OPTIONS,
-  PENDING_FEATURES,
-} from "../../src/config/options/aiperf_only_options.ts";
+import { NO_EFFECT_OPTIONS, PENDING_AIPERF_OPTIONS } from "../../src/config/options/aiperf_only_options.ts";
 import { fakeIo } from "./_fake_io.ts";
 
 interface AiperfOption {
@@ -68,25 +63,8 @@ Deno.test("every AIPerf choice is taken, or named as not supported yet", () => {
   assert.deepEqual(problems, []);
 });
 
-Deno.test("the pending options are AIPerf's, each named by its feature, and refused as not built yet", async () => {
-  const aiperfFlags = new Set(AIPERF.options.flatMap(spellings));
-  const features = new Set<string>(Object.values(PENDING_FEATURES));
-  for (const spec of PENDING_AIPERF_OPTIONS) {
-    assert.ok(spec.flags.every((flag) => aiperfFlags.has(flag)), `${spec.flags[0]} is an AIPerf option`);
-    assert.ok(features.has(spec.pending ?? ""), `${spec.flags[0]} names its feature`);
-  }
-  const tasks = PENDING_AIPERF_OPTIONS.find((spec) => spec.flags[0] === "--accuracy-tasks")!;
-  assert.equal(tasks.pending, PENDING_FEATURES.ACCURACY);
-  await assert.rejects(
-    () => parseProfileArgs(["-m", "m", "--accuracy-tasks", "x", "--video-fps", "8"], fakeIo()),
-    (error: ConfigError) => {
-      assert.deepEqual(error.problems, [
-        `--accuracy-tasks is not built yet in infermeter (it belongs to ${PENDING_FEATURES.ACCURACY}); remove it.`,
-        "--video-fps is not built yet in infermeter (it belongs to video input); remove it.",
-      ]);
-      return true;
-    },
-  );
+Deno.test("no AIPerf option is left pending: each does what AIPerf does, or has no effect here and says so", () => {
+  assert.deepEqual(PENDING_AIPERF_OPTIONS.map((spec) => spec.flags[0]), []);
 });
 
 Deno.test("an option without effect here is accepted with one notice saying why", async () => {

@@ -82,3 +82,10 @@ Deno.test("toInputConfig writes AIPerf 0.13.s input_config layout: models, endpo
     runtime: { ui: "simple" },
   });
 });
+
+Deno.test("toInputConfig names a public dataset as AIPerf does (type public, its dataset name)", async () => {
+  const { config } = await parseProfileArgs(["-m", "m", "--public-dataset", "spec_al_gsm8k"], fakeIo());
+  const [dataset] = toInputConfig(config).datasets as Record<string, unknown>[];
+  assert.equal(dataset.type, "public");
+  assert.equal(dataset.dataset, "spec_al_gsm8k");
+});

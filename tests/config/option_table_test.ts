@@ -1,3 +1,5 @@
+import { ACCURACY_BENCHMARKS } from "../../src/dataset/accuracy/accuracy_benchmarks.ts";
+import { ACCURACY_GRADERS } from "../../src/dataset/accuracy/accuracy_graders.ts";
 import { PUBLIC_DATASET_NAMES } from "../../src/dataset/public_dataset_names.ts";
 import { SEARCH_RECIPES } from "../../src/config/search_recipes.ts";
 import assert from "node:assert/strict";
@@ -183,6 +185,8 @@ Deno.test("registry-backed options take their choices from the registry itself, 
     ["customDatasetType", DATASET_LOADERS],
     ["publicDataset", PUBLIC_DATASET_NAMES],
     ["searchRecipe", SEARCH_RECIPES],
+    ["accuracyBenchmark", ACCURACY_BENCHMARKS],
+    ["accuracyGrader", ACCURACY_GRADERS],
   ]);
   for (const spec of OPTION_TABLE) {
     if (spec.type !== "enum") continue;

@@ -44,11 +44,11 @@ Deno.test("--system-prompt, --session-header and --per-chunk-usage shape every r
   }
 });
 
-Deno.test("AIPerf options of features not built yet, and system prompts that clash or are missing, exit 2", async () => {
+Deno.test("an accuracy option without its benchmark, and system prompts that clash or are missing, exit 2", async () => {
   await using tmp = await tempDir();
-  const pending = await runCli(["profile", "-m", "m", "--accuracy-tasks", "x"], { cwd: tmp.path });
-  assertExit(pending, 2);
-  assert.match(pending.stderr, /--accuracy-tasks is not built yet in infermeter \(it belongs to accuracy benchmarks/);
+  const alone = await runCli(["profile", "-m", "m", "--accuracy-tasks", "x"], { cwd: tmp.path });
+  assertExit(alone, 2);
+  assert.match(alone.stderr, /--accuracy-tasks applies only to an accuracy benchmark/);
   const conflict = await runCli(
     ["profile", "-m", "m", "--system-prompt", "x", "--shared-system-prompt-length", "20"],
     { cwd: tmp.path },

@@ -62,9 +62,11 @@ Deno.test("a second run into a directory in use refuses with exit 2 and sends no
     await using first = spawnCli([...args, "--request-count", "4"], { cwd: tmp.path });
     const lock = join(tmp.path, "out", "infermeter.lock");
     const deadline = Date.now() + 20_000;
-    while (!(await exists(lock)) && !first.hasExited() && Date.now() < deadline) await delay(20);
+    // The lock is created, then written: wait for its whole line (the product judges a partial one by its age).
+    const lockText = () => Deno.readTextFile(lock).catch(() => "");
+    while (!(await lockText()).endsWith("\n") && !first.hasExited() && Date.now() < deadline) await delay(20);
     assert.ok(await exists(lock), `the first run took no lock:\n${first.stderrSoFar()}`);
-    const holder = JSON.parse(await Deno.readTextFile(lock));
+    const holder = JSON.parse(await lockText());
     assert.equal(holder.pid, first.child.pid);
 
     const second = await runCli([...args, "--request-count", "3"], { cwd: tmp.path });

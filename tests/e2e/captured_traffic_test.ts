@@ -33,10 +33,10 @@ Deno.test("a SageMaker capture directory replays on its schedule with the captur
     "user,assistant,tool",
   ]);
   assert.equal(bodies[2].tools?.length, 1);
-  // The recorded gaps (0.75 s, then 1.5 s) are kept, within the first request's connection set-up and a loaded
-  // machine's stalls.
+  // The recorded gaps (0.75 s, then 1.5 s) are kept, within a loaded machine's stalls and the first request's
+  // connection set-up (it may reach the server late, which shortens the gaps seen there).
   const gap = (i: number) => sent[i].received_at_ms - sent[0].received_at_ms;
-  assert.ok(gap(1) >= 650 && gap(1) < 1500 && gap(2) >= 2150 && gap(2) < 3500, `${gap(1)} ms, ${gap(2)} ms`);
+  assert.ok(gap(1) >= 500 && gap(1) < 1500 && gap(2) >= 2000 && gap(2) < 3500, `${gap(1)} ms, ${gap(2)} ms`);
 });
 
 Deno.test("a Baseten Parquet trace replays its prompts verbatim with their KV hints, sped up", async () => {

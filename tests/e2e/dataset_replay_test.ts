@@ -273,7 +273,8 @@ Deno.test("trace replay: each request reaches the server at its timestamp, never
   const lags = sent.map((e) => e.received_at_ms - dueMs.get(e.headers["x-request-id"])!).sort((a, b) => a - b);
   // 1 ms for two processes' readings of the wall clock.
   assert.ok(lags[0] >= -1, `a request arrived ${(-lags[0]).toFixed(2)} ms before its time`);
-  assert.ok(lags[lags.length - 1] < 100, `worst lag ${lags[lags.length - 1].toFixed(1)} ms`);
+  // A busy machine stalls a process for 100–200 ms now and then; the median shows whether the schedule was kept.
+  assert.ok(lags[lags.length - 1] < 400, `worst lag ${lags[lags.length - 1].toFixed(1)} ms`);
   assert.ok(lags[Math.floor(lags.length / 2)] < 25, `median lag ${lags[Math.floor(lags.length / 2)].toFixed(1)} ms`);
   // Due times follow the trace: 20 ms apart.
   const dues = [...dueMs.values()].sort((a, b) => a - b);
@@ -281,7 +282,7 @@ Deno.test("trace replay: each request reaches the server at its timestamp, never
   const summary = await readJson(join(dir, "profile_export_aiperf.json"));
   const p50 = metric(summary, "replay_sched_lag_p50").avg;
   const p99 = metric(summary, "replay_sched_lag_p99").avg;
-  assert.ok(p50 >= 0 && p50 <= p99 && p99 < 100, `client-side lag p50 ${p50} ms, p99 ${p99} ms`);
+  assert.ok(p50 >= 0 && p50 <= p99 && p99 < 400, `client-side lag p50 ${p50} ms, p99 ${p99} ms`);
   assert.equal(metric(summary, "replay_sched_degraded").avg, 0);
   assert.equal(summary["replay_send_schedule_offset"], undefined, "the raw offset is internal");
 });

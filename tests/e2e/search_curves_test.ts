@@ -1,7 +1,8 @@
 /**
  * AIPerf's ISL/OSL curve recipes against serve-sim, real processes end to end. The simulator's TTFT grows by
- * --prefill-ms-per-token with each prompt token, so prefill-ttft-curve must find the line it was given (slope 0.05 ms
- * per token, 10 ms at ISL 0); decode-itl-curve measures ITL (4 ms, give or take a busy machine) on every cell of its grid.
+ * --prefill-ms-per-token with each prompt token, so prefill-ttft-curve must find the line it was given (slope 0.2 ms
+ * per token, 10 ms at ISL 0: a span of 400 ms that a busy machine's stalls cannot bend); decode-itl-curve measures
+ * ITL (4 ms, give or take a busy machine) on every cell of its grid.
  */
 import assert from "node:assert/strict";
 import { assertExit, exists, readJson, runCli, startSim, tempDir } from "./cli_harness.ts";
@@ -31,7 +32,7 @@ function base(url: string): string[] {
 
 Deno.test("--search-recipe prefill-ttft-curve fits TTFT against ISL: the simulator's prefill line", async () => {
   await using tmp = await tempDir();
-  await using sim = await startSim(["--ttft", "10", "--prefill-ms-per-token", "0.05", "--itl", "2", "--seed", "3"]);
+  await using sim = await startSim(["--ttft", "10", "--prefill-ms-per-token", "0.2", "--itl", "2", "--seed", "3"]);
   const run = await runCli([
     ...base(sim.url),
     "--output-tokens-mean",
@@ -62,8 +63,8 @@ Deno.test("--search-recipe prefill-ttft-curve fits TTFT against ISL: the simulat
   assert.equal(curve.fit_form, "linear");
   assert.equal(curve.below_floor, false);
   const [slope, intercept] = curve.coefficients;
-  assert.ok(Math.abs(slope - 0.05) < 0.01, `slope ${slope}`);
-  assert.ok(intercept > 2 && intercept < 30, `intercept ${intercept}`);
+  assert.ok(Math.abs(slope - 0.2) < 0.03, `slope ${slope}`);
+  assert.ok(intercept > 0 && intercept < 60, `intercept ${intercept}`);
   assert.ok(curve.r_squared > 0.98, `r² ${curve.r_squared}`);
   for (const isl of [64, 203, 645, 2048]) {
     assert.ok(await exists(`${dir}/isl_${isl}__concurrency_1/profile_export_aiperf.json`), `isl ${isl}`);
@@ -71,7 +72,7 @@ Deno.test("--search-recipe prefill-ttft-curve fits TTFT against ISL: the simulat
   const answer = run.stdout.trimEnd().split("\n").at(-1)!;
   assert.match(
     answer,
-    /^TTFT ≈ 0\.0\d+ ms × ISL \+ [\d.]+ ms \(linear, r² [\d.]+\) over ISL 64–2,048 at concurrency 1$/,
+    /^TTFT ≈ 0\.\d+ ms × ISL \+ [\d.]+ ms \(linear, r² [\d.]+\) over ISL 64–2,048 at concurrency 1$/,
   );
   const manifest = await readJson<{ files: { role: string }[]; points: unknown[] }>(`${dir}/run_manifest.json`);
   assert.ok(manifest.files.some((f) => f.role === "prefill_curve_json"));

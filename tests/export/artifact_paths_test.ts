@@ -50,13 +50,25 @@ Deno.test("artifact paths use AIPerf's default file names", () => {
     serverMetricsCsv: "artifacts/run/server_metrics_export.csv",
     timeslicesJson: "artifacts/run/profile_export_aiperf_timeslices.json",
     timeslicesCsv: "artifacts/run/profile_export_aiperf_timeslices.csv",
+    accuracyCsv: "artifacts/run/accuracy_results.csv",
+    accuracyJsonl: "artifacts/run/accuracy_export.jsonl",
   });
 });
 
 Deno.test("profile export prefix renames every export and strips known suffixes", () => {
   const p = artifactPaths("d", "foo");
   assert.deepEqual(
-    [p.summaryJson, p.summaryCsv, p.recordsJsonl, p.rawJsonl, p.consoleTxt, p.inputsJson, p.serverMetricsJson],
+    [
+      p.summaryJson,
+      p.summaryCsv,
+      p.recordsJsonl,
+      p.rawJsonl,
+      p.consoleTxt,
+      p.inputsJson,
+      p.serverMetricsJson,
+      p.accuracyCsv,
+      p.accuracyJsonl,
+    ],
     [
       "d/foo.json",
       "d/foo.csv",
@@ -65,6 +77,8 @@ Deno.test("profile export prefix renames every export and strips known suffixes"
       "d/foo_console.txt",
       "d/inputs.json",
       "d/foo_server_metrics.json",
+      "d/accuracy_results.csv", // AIPerf never prefixes it
+      "d/foo_accuracy.jsonl",
     ],
   );
   for (const given of ["foo.json", "foo.jsonl", "foo.csv", "foo_raw.jsonl", "foo_console.txt"]) {

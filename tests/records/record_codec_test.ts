@@ -62,6 +62,19 @@ const FULL: RequestRecord = {
   bodyBytesReceived: 150,
   rawResponses: [{ t: 1 / 7, text: "data" }],
   sentBody: "{}",
+  specDecode: {
+    engine: "vllm",
+    meanAcceptanceLength: 7 / 3,
+    draftAcceptanceRate: 4 / 9,
+    acceptanceHistogram: { "0": 1, "1": 1, "3": 1 },
+    numAcceptedDraftTokens: 4,
+    numDraftTokens: 9,
+    numSpecSteps: 3,
+    numSpecTokens: 3,
+    completionTokens: 7,
+    perStepAccepted: [0, 1, 3],
+    perStepDrafted: [3, 3, 3],
+  },
 };
 
 Deno.test("record codec: every field round-trips bit for bit", () => {
@@ -119,6 +132,7 @@ Deno.test("record codec: a wrong, missing or unknown field is an error naming it
   bad({ inputPrompt: { texts: [], messages: [{ role: "user" }] } }, /'inputPrompt' \.messages/);
   bad({ lineage: { agentDepth: 0, parentCorrelationId: "p", rootCorrelationId: "r" } }, /'lineage'/);
   bad({ lineage: { agentDepth: 1, parentCorrelationId: "p" } }, /'lineage'/);
+  bad({ specDecode: { engine: "vllm" } }, /'specDecode' must be a speculative-decoding record/);
   bad({ extra: 1 }, /unknown field 'extra'/);
   assert.throws(() => decodeRecord("{not json"), RecordCodecError);
   assert.throws(() => decodeRecord("[]"), /JSON object/);

@@ -358,3 +358,25 @@ Deno.test("sim without usage-details keeps the plain usage object", async () => 
   const usage = (await json(await post(app, CHAT, chat(PROMPT, { max_tokens: 4 })))).usage as JsonObject;
   assert.deepEqual(Object.keys(usage), ["prompt_tokens", "completion_tokens", "total_tokens"]);
 });
+
+Deno.test("serve-sim accepts image, audio and video parts and counts them by kind", async () => {
+  const { app, stats } = makeApp({ ttftMs: 0, itlMs: 0 });
+  const content = [
+    { type: "text", text: PROMPT },
+    { type: "video_url", video_url: { url: "data:video/webm;base64,GkXfow==" } },
+    { type: "video_url", video_url: { url: "data:video/mp4;base64,AAAAHGZ0eXA=" } },
+    { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw==" } },
+    { type: "input_audio", input_audio: { data: "UklGRg==", format: "wav" } },
+  ];
+  const res = await post(app, CHAT, { model: "m", max_tokens: 3, messages: [{ role: "user", content }] });
+  assert.equal(res.status, 200);
+  await res.body?.cancel();
+  assert.deepEqual([stats.media("video"), stats.media("image"), stats.media("audio")], [2, 1, 1]);
+  assert.match(stats.toPrometheus(), /^sim_media_inputs_total\{kind="video"\} 2$/m);
+  const bad = await post(app, CHAT, {
+    model: "m",
+    messages: [{ role: "user", content: [{ type: "video_url", video_url: "data:video/webm;base64,AA" }] }],
+  });
+  assert.equal(bad.status, 400);
+  assert.match(JSON.stringify(await json(bad)), /video_url must be an object with a string 'url'/);
+});

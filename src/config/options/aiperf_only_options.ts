@@ -12,31 +12,6 @@ import type { NoEffectOptionSpec, UnsupportedOptionSpec, ValueArity } from "../.
 
 type ReservedGroup = "Not Supported Yet";
 
-/** The features the pending options belong to. */
-export const PENDING_FEATURES = {
-  VIDEO: "video input",
-  ACCURACY: "accuracy benchmarks",
-} as const;
-
-const { VIDEO, ACCURACY } = PENDING_FEATURES;
-
-function pending(
-  feature: string,
-  arity: ValueArity,
-  flags: readonly string[],
-  short?: string,
-): UnsupportedOptionSpec<ReservedGroup> {
-  return {
-    type: "unsupported",
-    pending: feature,
-    arity,
-    flags,
-    short,
-    group: "Not Supported Yet",
-    help: `AIPerf option of ${feature}, not built yet.`,
-  };
-}
-
 function noEffect(arity: ValueArity, flags: readonly string[], reason: string): NoEffectOptionSpec<ReservedGroup> {
   return { type: "noEffect", arity, flags, reason, group: "Not Supported Yet", help: `Accepted; ${reason}.` };
 }
@@ -140,25 +115,6 @@ export const NO_EFFECT_OPTIONS: readonly NoEffectOptionSpec<ReservedGroup>[] = [
 
 /** Options of features not built yet: an input error naming the feature. */
 export const PENDING_AIPERF_OPTIONS: readonly UnsupportedOptionSpec<ReservedGroup>[] = [
-  // video input
-  pending(VIDEO, "required", ["--video-batch-size", "--batch-size-video"]),
-  pending(VIDEO, "required", ["--video-duration"]),
-  pending(VIDEO, "required", ["--video-fps"]),
-  pending(VIDEO, "required", ["--video-width"]),
-  pending(VIDEO, "required", ["--video-height"]),
-  pending(VIDEO, "required", ["--video-synth-type"]),
-  pending(VIDEO, "required", ["--video-format"]),
-  pending(VIDEO, "required", ["--video-codec"]),
-  pending(VIDEO, "required", ["--video-audio-sample-rate"]),
-  pending(VIDEO, "required", ["--video-audio-num-channels"]),
-  pending(VIDEO, "required", ["--video-audio-codec"]),
-  pending(VIDEO, "required", ["--video-audio-depth"]),
-  // accuracy benchmarks
-  pending(ACCURACY, "required", ["--accuracy-benchmark"]),
-  pending(ACCURACY, "required", ["--accuracy-tasks"]),
-  pending(ACCURACY, "required", ["--accuracy-n-shots"]),
-  pending(ACCURACY, "none", ["--accuracy-enable-cot", "--accuracy-no-enable-cot"]),
-  pending(ACCURACY, "required", ["--accuracy-grader"]),
-  pending(ACCURACY, "required", ["--accuracy-system-prompt"]),
-  pending(ACCURACY, "none", ["--accuracy-verbose"]),
+  // None: every AIPerf 0.13 option is built. An option of a feature still to come is declared here as
+  // `{ type: "unsupported", pending: "<the feature>", arity, flags, group: "Not Supported Yet", help }`.
 ];

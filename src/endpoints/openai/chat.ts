@@ -12,6 +12,7 @@ import type { Turn } from "../../dataset/conversation.ts";
 import { messageText } from "../../dataset/message_text.ts";
 import type { BuildContext, Delta, EndpointAdapter, PriorExchange } from "../endpoint_adapter.ts";
 import { readBodyServerTiming } from "../server_timing.ts";
+import { readSpecDecodePayload } from "../spec_decode.ts";
 import {
   asObject,
   asText,
@@ -66,7 +67,13 @@ function readChoice(obj: JsonObject, key: "delta" | "message"): Delta {
   const choice = asObject(choices[0]);
   const part = choice ? asObject(choice[key]) : undefined;
   if (!part) {
-    return { usage, error, finishReason: asText(choice?.finish_reason), serverTiming: readBodyServerTiming(obj) };
+    return {
+      usage,
+      error,
+      finishReason: asText(choice?.finish_reason),
+      serverTiming: readBodyServerTiming(obj),
+      specDecode: readSpecDecodePayload(obj),
+    };
   }
   const finishReason = asText(choice?.finish_reason);
   return {
@@ -78,6 +85,7 @@ function readChoice(obj: JsonObject, key: "delta" | "message"): Delta {
     error,
     // Servers put their timing on the last chunk (with the finish reason) or a choice-less one: token chunks skip it.
     serverTiming: finishReason === undefined ? undefined : readBodyServerTiming(obj),
+    specDecode: readSpecDecodePayload(obj),
   };
 }
 

@@ -8,6 +8,7 @@
 import type { Turn } from "../../dataset/conversation.ts";
 import type { BuildContext, Delta, EndpointAdapter } from "../endpoint_adapter.ts";
 import { readBodyServerTiming } from "../server_timing.ts";
+import { readSpecDecodePayload } from "../spec_decode.ts";
 import {
   asObject,
   asText,
@@ -33,6 +34,7 @@ function readChoice(obj: JsonObject): Delta {
     error: readApiError(obj),
     // Servers put their timing on the last chunk (with the finish reason) or a choice-less one: token chunks skip it.
     serverTiming: choice !== undefined && finishReason === undefined ? undefined : readBodyServerTiming(obj),
+    specDecode: readSpecDecodePayload(obj),
   };
 }
 
@@ -59,8 +61,9 @@ export const COMPLETIONS_ADAPTER: EndpointAdapter = {
     const prompt = turn.texts.length === 1 ? turn.texts[0] : [...turn.texts];
     const body: JsonObject = { model: turn.model ?? ctx.model, prompt, stream: ctx.streaming };
     if (ctx.maxTokens !== undefined) body.max_tokens = ctx.maxTokens;
-    // Usage in the stream is an option here; asked for only when the run reads the server's counts.
-    if (ctx.streaming && ctx.useServerTokenCount) body.stream_options = { include_usage: true };
+    // Asked for on every stream, as AIPerf 0.13 does: vLLM sends its per-request statistics (speculative decoding)
+    // on the usage chunk only.
+    if (ctx.streaming) body.stream_options = { include_usage: true };
     return mergeExtras(body, ctx.extraInputs, turn.extra);
   },
 

@@ -19,6 +19,7 @@ import type { RecordSink } from "../record_sink.ts";
 import type { UnwrittenFile } from "../unwritten_file.ts";
 import type { HtmlSection } from "../../report/report_html.ts";
 import type { Logger } from "../../ui/logger.ts";
+import type { AccuracyGold } from "../../dataset/accuracy/accuracy_gold.ts";
 import type { LiveRun } from "../live_run.ts";
 
 /** One file of a run, as the footer and the manifest list it. */
@@ -43,9 +44,13 @@ export interface SinkContext {
   readonly withWarmup: boolean;
   /** Hears of a write that failed mid-run (the run goes on; the summary still counts every record). */
   readonly onWriteFailure: (path: string) => (err: unknown) => void;
-  readonly benchmarkId: string;
-  /** For outputs that talk to a service (a collector, a tracking server): its failures are warnings. */
+  /** The run's log: per-record reports (`--accuracy-verbose`); outputs that talk to a service (a collector, a
+   * tracking server) log their failures as warnings. */
   readonly logger: Logger;
+  /** An accuracy benchmark's grading (`--accuracy-benchmark`). */
+  readonly accuracy?: AccuracyGold;
+  /** The run's id (summary JSON's `benchmark_id`). */
+  readonly benchmarkId: string;
 }
 
 /** A record sink an output opened; after `close()`, what a write failure lost. */

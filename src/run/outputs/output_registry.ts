@@ -8,12 +8,14 @@ import type { ProfileConfig } from "../../config/profile_config.ts";
 import type { Output } from "./output.ts";
 import { RECORDS_OUTPUT } from "./records_output.ts";
 import { RAW_OUTPUT } from "./raw_output.ts";
+import { ACCURACY_OUTPUT } from "./accuracy_output.ts";
 import { INPUTS_OUTPUT } from "./inputs_output.ts";
 import { TIMESLICES_OUTPUT } from "./timeslices_output.ts";
 import { SERVER_METRICS_OUTPUT } from "./server_metrics_output.ts";
 import { GPU_TELEMETRY_OUTPUT } from "./gpu_telemetry_output.ts";
 import { PEER_METRICS_OUTPUT } from "./peer_metrics_output.ts";
 import { SERVER_TIMING_OUTPUT } from "./server_timing_output.ts";
+import { SPEC_DECODE_OUTPUT } from "./spec_decode_output.ts";
 import { SUMMARY_CSV_OUTPUT } from "./summary_csv_output.ts";
 import { SUMMARY_JSON_OUTPUT } from "./summary_json_output.ts";
 import { BUNDLE_OUTPUT } from "./bundle_output.ts";
@@ -28,12 +30,14 @@ import { MANIFEST_OUTPUT } from "./manifest_output.ts";
 export const OUTPUTS: Registry<Output> = new Registry<Output>("output", [
   RECORDS_OUTPUT,
   RAW_OUTPUT,
+  ACCURACY_OUTPUT,
   INPUTS_OUTPUT,
   TIMESLICES_OUTPUT,
   SERVER_METRICS_OUTPUT,
   GPU_TELEMETRY_OUTPUT,
   PEER_METRICS_OUTPUT,
   SERVER_TIMING_OUTPUT,
+  SPEC_DECODE_OUTPUT,
   SUMMARY_CSV_OUTPUT,
   SUMMARY_JSON_OUTPUT,
   BUNDLE_OUTPUT,

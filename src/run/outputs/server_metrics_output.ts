@@ -1,5 +1,9 @@
-/** `server_metrics_export.{csv,json}` and the server-metrics console table, when a server's `/metrics` was scraped. */
+/**
+ * `server_metrics_export.{csv,json}` and the server-metrics console table, when a server's `/metrics` was scraped; and
+ * SGLang's speculative-decoding acceptance (`Server Metrics: Speculative Decoding`) when it reports one.
+ */
 import { renderServerMetricsCsv, renderServerMetricsJson } from "../../telemetry/server_metrics_export.ts";
+import { renderSglangSpecDecodeTable } from "../../telemetry/sglang_spec_decode_table.ts";
 import type { Output } from "./output.ts";
 
 export const SERVER_METRICS_OUTPUT: Output = {
@@ -17,5 +21,12 @@ export const SERVER_METRICS_OUTPUT: Output = {
     await writer.write(csv, renderServerMetricsCsv(report));
     await writer.write(json, renderServerMetricsJson(report));
   },
-  console: (ctx) => ctx.results?.telemetry?.serverTable,
+  console(ctx, width) {
+    const telemetry = ctx.results?.telemetry;
+    const spec = telemetry?.serverReport === undefined
+      ? undefined
+      : renderSglangSpecDecodeTable(telemetry.serverReport.metrics, ctx.config.modelNames ?? [], width);
+    const parts = [telemetry?.serverTable, spec].filter((t): t is string => t !== undefined);
+    return parts.length === 0 ? undefined : parts.join("\n\n");
+  },
 };

@@ -12,6 +12,7 @@
 import type { GenerationRequest, ReasoningRequest } from "../generation_request.ts";
 import { badRequest, isJsonObject, optionalString, requireObject } from "../request_fields.ts";
 import type { ReplyContext, RouteRequest, SimRoute, StreamFraming } from "../sim_route.ts";
+import { specDecodeMetricsField } from "../spec_decode_plan.ts";
 import { type OpenAiChunkShape, OpenAiChunkStream, type OpenAiStreamOptions } from "./openai_chunk_stream.ts";
 import { finishJson, readOpenAiFields, readPrediction, usageJson } from "./openai_fields.ts";
 
@@ -42,7 +43,9 @@ class ChatRequest implements RouteRequest {
     return `{"id":"${reply.id}","object":"chat.completion","created":${reply.created},"model":${
       JSON.stringify(reply.model)
     },"choices":[{"index":0,"message":{"role":"assistant","content":"${content}"${reasoningField}},` +
-      `"logprobs":null,"finish_reason":${finishJson(plan.finishReason)}}],"usage":${usage}}`;
+      `"logprobs":null,"finish_reason":${finishJson(plan.finishReason)}}],"usage":${usage}${
+        specDecodeMetricsField(plan.specDecode)
+      }}`;
   }
 
   stream(reply: ReplyContext): StreamFraming {
@@ -59,7 +62,8 @@ export const OPENAI_CHAT_ROUTE: SimRoute = {
   parse(body: unknown): RouteRequest {
     const json = requireObject(body);
     const fields = readOpenAiFields(json, ["max_completion_tokens", "max_tokens"]);
-    const promptTexts = readMessages(json.messages);
+    const media: Partial<Record<"image" | "audio" | "video", number>> = {};
+    const promptTexts = readMessages(json.messages, media);
     const kwargs = json.chat_template_kwargs;
     const effort = optionalString(json, "reasoning_effort");
     const disabled = isJsonObject(kwargs) && kwargs.enable_thinking === false;
@@ -73,13 +77,24 @@ export const OPENAI_CHAT_ROUTE: SimRoute = {
       promptTokenIds: 0,
       reasoning: effort === undefined && !disabled ? DEFAULT_REASONING : { effort, disabled },
       predictionTexts: readPrediction(json),
+      ...(Object.keys(media).length > 0 ? { media } : {}),
     };
     return new ChatRequest(generation, fields);
   },
 };
 
-/** The text of each message (text parts joined with newlines; media parts carry no text tokens here). */
-function readMessages(messages: unknown): string[] {
+/** Part types carrying media, by kind. */
+const MEDIA_PARTS: Readonly<Record<string, "image" | "audio" | "video">> = {
+  image_url: "image",
+  input_audio: "audio",
+  video_url: "video",
+};
+
+/**
+ * The text of each message (text parts joined with newlines; media parts carry no text tokens here); the media parts
+ * are counted into `media` by kind. A `video_url` or `image_url` part must hold `{url: string}`.
+ */
+function readMessages(messages: unknown, media: Partial<Record<"image" | "audio" | "video", number>>): string[] {
   if (!Array.isArray(messages) || messages.length === 0) {
     throw badRequest("'messages' must be a non-empty array of messages.", "messages");
   }
@@ -94,8 +109,18 @@ function readMessages(messages: unknown): string[] {
       out.push(content);
     } else if (Array.isArray(content)) {
       const texts: string[] = [];
-      for (const part of content) {
+      for (const [j, part] of content.entries()) {
         if (isJsonObject(part) && part.type === "text" && typeof part.text === "string") texts.push(part.text);
+        const kind = isJsonObject(part) && typeof part.type === "string" ? MEDIA_PARTS[part.type] : undefined;
+        if (kind === undefined) continue;
+        const holder = part[part.type as string];
+        if ((kind === "video" || kind === "image") && !(isJsonObject(holder) && typeof holder.url === "string")) {
+          throw badRequest(
+            `messages[${i}].content[${j}].${part.type} must be an object with a string 'url'.`,
+            `messages[${i}].content[${j}]`,
+          );
+        }
+        media[kind] = (media[kind] ?? 0) + 1;
       }
       if (texts.length > 0) out.push(texts.join("\n"));
     } else if (content !== undefined && content !== null) {

@@ -10,6 +10,7 @@
  */
 import type { ReplyContext, StreamFraming } from "../sim_route.ts";
 import { finishJson, usageJson } from "./openai_fields.ts";
+import { specDecodeMetricsField } from "../spec_decode_plan.ts";
 
 export interface OpenAiChunkShape {
   /** `object` of every chunk (`chat.completion.chunk`, `text_completion`). */
@@ -84,7 +85,11 @@ export class OpenAiChunkStream implements StreamFraming {
       return timings === "" ? "data: [DONE]\n\n" : `${this.#head}]${timings}}\n\ndata: [DONE]\n\n`;
     }
     const usage = usageJson(this.#reply.plan, sent, reasoningSent);
-    return `${this.#head}],"usage":${usage}${timings}${this.#extras(false, sent, reasoningSent)}}\n\ndata: [DONE]\n\n`;
+    // vLLM sends its per-request statistics (speculative decoding) on the usage chunk only.
+    const spec = specDecodeMetricsField(this.#reply.plan.specDecode);
+    return `${this.#head}],"usage":${usage}${spec}${timings}${
+      this.#extras(false, sent, reasoningSent)
+    }}\n\ndata: [DONE]\n\n`;
   }
 
   /**

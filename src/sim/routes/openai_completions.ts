@@ -11,6 +11,7 @@ import { badRequest, requireObject } from "../request_fields.ts";
 import type { ReplyContext, RouteRequest, SimRoute, StreamFraming } from "../sim_route.ts";
 import { type OpenAiChunkShape, OpenAiChunkStream, type OpenAiStreamOptions } from "./openai_chunk_stream.ts";
 import { finishJson, readOpenAiFields, readPrediction, usageJson } from "./openai_fields.ts";
+import { specDecodeMetricsField } from "../spec_decode_plan.ts";
 
 const SHAPE: OpenAiChunkShape = {
   object: "text_completion",
@@ -35,7 +36,7 @@ class CompletionsRequest implements RouteRequest {
       JSON.stringify(reply.model)
     },"choices":[{"index":0,"text":"${content}","logprobs":null,"finish_reason":${
       finishJson(plan.finishReason)
-    }}],"usage":${usage}}`;
+    }}],"usage":${usage}${specDecodeMetricsField(plan.specDecode)}}`;
   }
 
   stream(reply: ReplyContext): StreamFraming {

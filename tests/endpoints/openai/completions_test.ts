@@ -24,8 +24,8 @@ Deno.test("completions sends a single prompt as a bare string and several as a l
   assert.equal(build(TURN).model, "m");
 });
 
-Deno.test("completions asks for the usage chunk only when streaming with server token counts", () => {
-  assert.equal(build(TURN).stream_options, undefined);
+Deno.test("completions asks for the usage chunk on every stream (vLLM sends per-request statistics there), never without streaming", () => {
+  assert.deepEqual(build(TURN).stream_options, { include_usage: true });
   assert.deepEqual(build(TURN, { useServerTokenCount: true }).stream_options, { include_usage: true });
   assert.equal(build(TURN, { streaming: false, useServerTokenCount: true }).stream_options, undefined);
 });
