@@ -16,13 +16,14 @@ const SIM = ["--ttft", "4", "--itl", "0.5"];
 /**
  * Bounds on how late a replayed request went out against its original due time. The schedule itself is checked
  * exactly below; this is the client's lateness, on a machine whose two cores the whole suite shares, where a
- * process can wait tens of milliseconds for a core (measured here: p99 3 ms alone, 31-35 ms beside two other runs).
+ * process can wait tens of milliseconds for a core (measured here: p99 3 ms alone, 31-35 ms beside two other runs,
+ * and one stall of 445 ms at load 9), so the p99 bound only catches gross errors and the median does the work.
  * The strict figure (p99 within 1 ms on a quiet machine) is measured by scripts/bundle/replay_offsets.ts and reported
  * in docs/run_bundle.md. A replay that ignored the schedule (all at once, or each turn after its think time) would be
  * hundreds of milliseconds off at the median.
  */
 const SEND_P50_BOUND_MS = 20;
-const SEND_P99_BOUND_MS = 250;
+const SEND_P99_BOUND_MS = 1000;
 
 /** Bodies the server received on the chat route, as JSON text, in arrival order. */
 async function received(journal: string): Promise<string[]> {
