@@ -1,5 +1,6 @@
-# infermeter's container image: the single-file bundle on Deno, on a slim glibc base, as a non-root user, fit for a
-# read-only root file system (everything it writes goes to /tmp). The shard pods of `kube run` use its entrypoint.
+# infermeter's container image: the bundle (its entry file and the folder of modules it loads on use) on Deno, on a
+# slim glibc base, as a non-root user, fit for a read-only root file system (everything it writes goes to /tmp).
+# The shard pods of `kube run` use its entrypoint.
 #
 #   deno task bundle && docker build -t infermeter:0.1.0 .
 #
@@ -10,6 +11,7 @@ FROM denoland/deno:bin-${DENO_VERSION} AS deno
 FROM gcr.io/distroless/cc-debian12:nonroot
 COPY --from=deno /deno /usr/local/bin/deno
 COPY dist/infermeter.js /app/infermeter.js
+COPY dist/infermeter/ /app/infermeter/
 ENV HOME=/tmp TMPDIR=/tmp DENO_DIR=/tmp/deno DENO_NO_UPDATE_CHECK=1
 USER 65532:65532
 WORKDIR /tmp

@@ -38,6 +38,7 @@ import { runCalibrate } from "./calibrate_step.ts";
 import { costVerdict, type Extras } from "./target_verdict.ts";
 import type { LongAnswerResults } from "./long_answer_bench.ts";
 import { type SoakMemory, soakMemoryOf } from "./soak_rss.ts";
+import { buildBundle } from "../release/build_bundle.ts";
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const BENCH_DIR = join(REPO_ROOT, ".bench");
@@ -321,13 +322,8 @@ async function runExtras(layout: CoreLayout, options: BenchOptions, workRoot: st
       // The bundle of this checkout, as `deno task bundle` makes it (its smoke tests left to that task).
       const bundle = join(workRoot, "bundle", "infermeter.js");
       await Deno.mkdir(dirname(bundle), { recursive: true });
-      const built = await new Deno.Command(Deno.execPath(), {
-        args: ["bundle", "--quiet", "--output", bundle, "main.ts"],
-        cwd: REPO_ROOT,
-        stdout: "null",
-        stderr: "piped",
-      }).output();
-      if (!built.success) throw new Error(`deno bundle: ${new TextDecoder().decode(built.stderr).slice(-400)}`);
+      const built = await buildBundle(REPO_ROOT, bundle);
+      if (!built.ok) throw new Error(`deno bundle: ${built.out.slice(-400)}`);
       log("the bundle's start-up (startup_bench.ts --only bundle)…");
       const r = json(
         await child("startup_bench.ts", ["--json", "--runs", "5", "--only", "bundle", "--bundle", bundle]),

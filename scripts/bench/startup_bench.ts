@@ -7,6 +7,10 @@
  * the run is still starting) and forwards the bytes to a real `serve-sim`.
  * The spawn instant is taken just before `spawn()`, so the figure includes the runtime's own start.
  *
+ * Every figure is also given as a ratio to a reference run just before each timed run (`deno run` of an empty
+ * module), and as CPU time (all threads, Linux: to the first request, or of the whole `--version` run), which other
+ * processes on a busy machine disturb far less than wall time.
+ *
  * Cases: from source and (when built) from the bundle, and from source confined to one core (`taskset -c 0`,
  * where the run waits for the counting Worker); with the built-in tokenizer's table cache warm and cold (an empty
  * INFERMETER_CACHE_DIR per run, i.e. a first run on a new machine). With `--tokenizer SPEC` (repeatable; a
@@ -14,7 +18,7 @@
  * cold and warm, and what it adds to the first request over the built-in one.
  *
  * Usage: deno run -A scripts/bench/startup_bench.ts [--runs 7] [--json] [--tokenizer SPEC]... [--only bundle|source]
- *   [--bundle PATH]   (default dist/infermeter.js, as `deno task bundle` writes it)
+ *   [--bundle PATH]   (default dist/infermeter.js, as `deno task bundle` writes it with its folder dist/infermeter/)
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,6 +33,8 @@ const asJson = Deno.args.includes("--json");
 const tokenizers = Deno.args.flatMap((a, i) => Deno.args[i - 1] === "--tokenizer" ? [a] : []);
 /** `--only bundle` (or `source`): that form alone, as the bench's verdict asks for the bundle's first request. */
 const only = Deno.args.flatMap((a, i) => Deno.args[i - 1] === "--only" ? [a] : [])[0];
+
+const REFERENCE = "reference: deno run of an empty module";
 
 /** AIPerf's defaults with 550-token prompts: 100 synthetic entries, 10 requests. */
 const PROFILE_ARGS = [
@@ -65,6 +71,10 @@ const epochNow = () => performance.timeOrigin + performance.now();
 function startRelay(target: { hostname: string; port: number }) {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const firstBytes: number[] = [];
+  const relay = {
+    /** Called once at the next POST's first byte (then cleared): the run's CPU time is read there. */
+    onPost: undefined as (() => void) | undefined,
+  };
   (async () => {
     for await (const conn of listener) {
       (async () => {
@@ -77,6 +87,9 @@ function startRelay(target: { hostname: string; port: number }) {
             if (n === null) break;
             if (n >= 5 && buf[0] === 0x50 && buf[1] === 0x4f && buf[2] === 0x53 && buf[3] === 0x54 && buf[4] === 0x20) {
               firstBytes.push(epochNow()); // "POST "
+              const onPost = relay.onPost;
+              relay.onPost = undefined;
+              onPost?.();
             }
             let off = 0;
             while (off < n) off += await upstream.write(buf.subarray(off, n));
@@ -90,6 +103,9 @@ function startRelay(target: { hostname: string; port: number }) {
     }
   })().catch(() => {});
   return {
+    set onPost(f: (() => void) | undefined) {
+      relay.onPost = f;
+    },
     url: `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`,
     takeFirst(): number | undefined {
       const first = firstBytes.length > 0 ? Math.min(...firstBytes) : undefined;
@@ -100,16 +116,55 @@ function startRelay(target: { hostname: string; port: number }) {
   };
 }
 
-/** Runs to completion; returns the spawn instant (epoch ms) and the wall time. */
-async function runOnce(argv: string[], env: Record<string, string>): Promise<{ t0: number; ms: number }> {
+/**
+ * CPU time, less sensitive than wall time to other processes on a busy machine (Linux only, else undefined).
+ * `processCpuMs`: every thread of a running process so far (`/proc/<pid>/task/<tid>/schedstat`, nanoseconds).
+ * `reapedChildrenCpuMs`: this process's waited-for children together (`/proc/self/stat` cutime + cstime, 10 ms ticks).
+ */
+function processCpuMs(pid: number): number | undefined {
+  try {
+    let ns = 0;
+    for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
+      ns += Number(Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/schedstat`).split(" ")[0]);
+    }
+    return ns / 1e6;
+  } catch {
+    return undefined; // not Linux, or the process is gone
+  }
+}
+function reapedChildrenCpuMs(): number | undefined {
+  try {
+    const stat = Deno.readTextFileSync("/proc/self/stat");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // fields from the 3rd (state) on
+    return (Number(fields[13]) + Number(fields[14])) * 10; // cutime, cstime: fields 16 and 17, USER_HZ 100
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs to completion; returns the spawn instant (epoch ms), the wall time, the CPU time of the whole run and, when
+ * a request reached the relay, the process's CPU time at that moment.
+ */
+async function runOnce(
+  argv: string[],
+  env: Record<string, string>,
+): Promise<{ t0: number; ms: number; cpuMs?: number; cpuAtPostMs?: number }> {
+  const cpuBefore = reapedChildrenCpuMs();
   const t0 = epochNow();
   const child = new Deno.Command(argv[0], { args: argv.slice(1), env, stdout: "null", stderr: "piped", cwd: repoRoot })
     .spawn();
+  let cpuAtPostMs: number | undefined;
+  relay.onPost = () => cpuAtPostMs = processCpuMs(child.pid);
   const out = await child.output();
+  relay.onPost = undefined;
   if (out.code !== 0) {
     throw new Error(`${argv.join(" ")} exited ${out.code}: ${new TextDecoder().decode(out.stderr).slice(-2000)}`);
   }
-  return { t0, ms: epochNow() - t0 };
+  const ms = epochNow() - t0;
+  const cpuAfter = reapedChildrenCpuMs();
+  const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+  return { t0, ms, cpuMs, cpuAtPostMs };
 }
 
 const sim = await startSimServer({ repoRoot });
@@ -137,12 +192,40 @@ if (navigator.hardwareConcurrency >= 2 && (await quickCommand(["taskset", "-c", 
 }
 
 const results: Record<string, unknown> = {};
+/** Each row's median ratio of a run to the reference run just before it. */
+const ratios: Record<string, number> = {};
+const referenceMs: number[] = [];
+/** Each row's median CPU time (every thread of the process, Linux): to the first request, or of the whole run. */
+const cpu: Record<string, number> = {};
+const referenceCpu: number[] = [];
+let referenceRun: () => Promise<number> = () => Promise.resolve(NaN);
 try {
+  // The reference, measured just before every timed run: the runtime's own start, `deno run` of an empty module,
+  // which every figure includes. On a busy machine all of them move together; each run's ratio to the reference
+  // beside it is the comparable figure.
+  const emptyModule = join(artifacts, "empty.js");
+  await Deno.writeTextFile(emptyModule, "");
+  referenceRun = async () => {
+    const { ms, cpuMs } = await runOnce([Deno.execPath(), "run", "-A", V8_FLAGS_ARG, emptyModule], {});
+    referenceMs.push(ms);
+    if (cpuMs !== undefined) referenceCpu.push(cpuMs);
+    return ms;
+  };
   for (const form of forms) {
     if (only !== undefined && !form.name.startsWith(only)) continue;
     const version: number[] = [];
-    for (let i = 0; i < runs; i++) version.push((await runOnce([...form.cmd, "--version"], {})).ms);
+    const versionRatios: number[] = [];
+    const versionCpu: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const ref = await referenceRun();
+      const { ms, cpuMs } = await runOnce([...form.cmd, "--version"], {});
+      version.push(ms);
+      versionRatios.push(ms / ref);
+      if (cpuMs !== undefined) versionCpu.push(cpuMs);
+    }
     results[`${form.name} --version`] = stats(version);
+    ratios[`${form.name} --version`] = stats(versionRatios).median;
+    if (versionCpu.length > 0) cpu[`${form.name} --version`] = stats(versionCpu).median;
 
     const specs = form === forms[0] ? ["builtin", ...tokenizers] : ["builtin"];
     for (const spec of specs) {
@@ -159,6 +242,8 @@ try {
       const warm = join(warmCache, String(specs.indexOf(spec)));
       for (const cache of ["warm", "cold"] as const) {
         const firstRequest: number[] = [];
+        const firstRatios: number[] = [];
+        const firstCpu: number[] = [];
         // One untimed run fills the warm cache (and the OS page cache) first.
         if (cache === "warm") {
           await runOnce(argv, { INFERMETER_CACHE_DIR: warm });
@@ -166,15 +251,24 @@ try {
         }
         for (let i = 0; i < runs; i++) {
           const cacheDir = cache === "warm" ? warm : join(artifacts, `cold-${form.name}-${specs.indexOf(spec)}-${i}`);
-          const { t0 } = await runOnce(argv, { INFERMETER_CACHE_DIR: cacheDir });
+          const ref = await referenceRun();
+          const { t0, cpuAtPostMs } = await runOnce(argv, { INFERMETER_CACHE_DIR: cacheDir });
+          if (cpuAtPostMs !== undefined) firstCpu.push(cpuAtPostMs);
           const first = relay.takeFirst();
           if (first === undefined) throw new Error("the relay saw no request");
           firstRequest.push(first - t0);
+          firstRatios.push((first - t0) / ref);
         }
         results[`${form.name} first request,${label} ${cache} table cache`] = stats(firstRequest);
+        ratios[`${form.name} first request,${label} ${cache} table cache`] = stats(firstRatios).median;
+        if (firstCpu.length > 0) {
+          cpu[`${form.name} first request,${label} ${cache} table cache`] = stats(firstCpu).median;
+        }
       }
     }
   }
+  if (referenceMs.length > 0) results[REFERENCE] = stats(referenceMs);
+  if (referenceCpu.length > 0) cpu[REFERENCE] = stats(referenceCpu).median;
 } finally {
   relay.close();
   await sim.stop();
@@ -182,9 +276,12 @@ try {
 }
 
 if (asJson) {
-  console.log(JSON.stringify({ runs, results }, null, 2));
+  console.log(JSON.stringify({ runs, results, ratios, cpu }, null, 2));
 } else {
-  console.log(`infermeter start-up, ${runs} runs each, ms from spawn (median [min–max])`);
+  console.log(
+    `infermeter start-up, ${runs} runs each, ms from spawn: median [min–max], the median ratio to the reference ` +
+      `run just before each, and the median CPU time (all threads) to the first request or of the whole run`,
+  );
   for (const [name, s] of Object.entries(results) as [string, Stats][]) {
     // A tokenizer's row also says what it adds over the built-in tokenizer's row with the same cache state.
     const cache = name.endsWith("warm table cache") ? "warm" : "cold";
@@ -193,7 +290,9 @@ if (asJson) {
       ? `  (+${(s.median - base.median).toFixed(0)} over builtin)`
       : "";
     console.log(
-      `  ${name.padEnd(70)} ${s.median.toFixed(0).padStart(4)}  [${s.min.toFixed(0)}–${s.max.toFixed(0)}]${added}`,
+      `  ${name.padEnd(70)} ${s.median.toFixed(0).padStart(4)}  [${s.min.toFixed(0)}–${s.max.toFixed(0)}]` +
+        `${name in ratios ? `  ${ratios[name].toFixed(1)}×` : ""}` +
+        `${name in cpu ? `  cpu ${cpu[name].toFixed(0)} ms` : ""}${added}`,
     );
   }
 }

@@ -1,8 +1,8 @@
 /**
  * Builds infermeter's container image offline, from the bundle and the Deno binary, with no registry, daemon or
  * image tool: the OCI image layout is written directly (oci_layout.ts). The image holds the Deno binary and the
- * C libraries it links (copied from this machine, as `ldd` lists them), `dist/infermeter.js` (bundled from this
- * source tree first, unless `--bundle` names one), a non-root user
+ * C libraries it links (copied from this machine, as `ldd` lists them), `dist/infermeter.js` and the folder of
+ * modules it loads on use, `dist/infermeter/` (bundled from this source tree first, unless `--bundle` names one), a non-root user
  * (65532) and a `/tmp`; its entrypoint runs the bundle with infermeter's V8 flags, so `kube run --image <name>`
  * runs its shard pods with it (the pods set only the arguments: `kube shard`).
  *
@@ -12,9 +12,11 @@
  * Then, for example: `ctr -n k8s.io images import dist/infermeter-image.oci.tar` (containerd),
  * `podman load -i …`, or `skopeo copy oci-archive:… docker://registry/infermeter:<version>`.
  */
+import { dirname, join } from "node:path";
 import { VERSION } from "../../src/base/version.ts";
 import { V8_FLAGS_ARG } from "../../src/runtime/v8_flags.ts";
 import { type LayerEntry, layoutArchive, ociImage } from "./oci_layout.ts";
+import { buildBundle, bundleFiles } from "../release/build_bundle.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 
@@ -55,17 +57,22 @@ if (import.meta.main) {
   if (!given) {
     console.error(`bundling into ${bundle}`);
     await Deno.mkdir(`${root}dist`, { recursive: true });
-    const b = await new Deno.Command(Deno.execPath(), {
-      args: ["bundle", "--quiet", "--output", bundle, "main.ts"],
-      cwd: root,
-      stderr: "inherit",
-    }).output();
-    if (!b.success) Deno.exit(1);
+    const b = await buildBundle(root, bundle);
+    if (!b.ok) {
+      console.error(b.out);
+      Deno.exit(1);
+    }
   }
   const read = (p: string) => Deno.readFile(p);
   const entries: LayerEntry[] = [
     { path: "usr/local/bin/deno", type: "file", data: await read(denoBin), mode: 0o755 },
-    { path: "app/infermeter.js", type: "file", data: await read(bundle) },
+    ...await Promise.all(
+      (await bundleFiles(bundle)).map(async (f) => ({
+        path: `app/${f}`,
+        type: "file" as const,
+        data: await read(join(dirname(bundle), f)),
+      })),
+    ),
     { path: "tmp", type: "dir", mode: 0o1777 },
     {
       path: "etc/passwd",

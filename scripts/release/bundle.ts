@@ -1,16 +1,18 @@
 /**
- * `deno task bundle`: one self-contained JavaScript file, `dist/infermeter.js`, that runs with nothing but Deno
- * (`deno run -A --v8-flags=… infermeter.js …`, the flags of src/runtime/v8_flags.ts), offline, from any directory.
- * It is the stand-in for `deno compile` where the compile runtime cannot be downloaded. Workers re-enter the same
- * file (src/runtime/spawn_worker.ts), and the corpus text is inlined, so nothing else is needed beside it.
+ * `deno task bundle`: a self-contained JavaScript build, `dist/infermeter.js` and the folder `dist/infermeter/` of
+ * the modules it loads on use (build_bundle.ts), that runs with nothing but Deno (`deno run -A --v8-flags=…
+ * infermeter.js …`, the flags of src/runtime/v8_flags.ts), offline, from any directory. It is the stand-in for
+ * `deno compile` where the compile runtime cannot be downloaded. Workers re-enter the same entry file
+ * (src/runtime/spawn_worker.ts), and the corpus text and binary assets are inlined, so nothing else is needed.
  *
- * After bundling, the file is copied to an empty temporary directory and smoke-tested there (`--version`,
+ * After bundling, the entry and its folder are copied to an empty temporary directory and smoke-tested there (`--version`,
  * `profile --help`, `demo`: a real benchmark, Workers included, against the built-in simulated server, and `plot` of
  * its artifacts: PNG charts through the embedded WebAssembly rasterizer and font, and report.html) with an
  * empty `DENO_DIR`, so nothing can come from Deno's module or npm cache; where the machine allows it (Linux, root,
  * `unshare` and `ip`), inside a network namespace that has only loopback, so nothing can come from the network.
  */
 import { V8_FLAGS_ARG } from "../../src/runtime/v8_flags.ts";
+import { buildBundle, bundleFiles } from "./build_bundle.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 const out = `${root}dist/infermeter.js`;
@@ -38,16 +40,20 @@ async function offlinePrefix(): Promise<string[]> {
 }
 
 await Deno.mkdir(`${root}dist`, { recursive: true });
-const bundled = await run(Deno.execPath(), ["bundle", "--quiet", "--output", out, "main.ts"]);
+const bundled = await buildBundle(root, out);
 if (!bundled.ok) {
   console.error(`bundle failed:\n${bundled.out}`);
   Deno.exit(1);
 }
+const files = await bundleFiles(out);
 const size = (await Deno.stat(out)).size;
+let total = 0;
+for (const f of files) total += (await Deno.stat(`${root}dist/${f}`)).size;
 
 const empty = await Deno.makeTempDir({ prefix: "infermeter-bundle-" });
 try {
-  await Deno.copyFile(out, `${empty}/infermeter.js`);
+  await Deno.mkdir(`${empty}/infermeter`);
+  for (const f of files) await Deno.copyFile(`${root}dist/${f}`, `${empty}/${f}`);
   const env = { DENO_DIR: `${empty}/deno-dir` };
   const offline = await offlinePrefix();
   const [cmd, ...pre] = [...offline, Deno.execPath()];
@@ -72,11 +78,14 @@ try {
     Deno.exit(1);
   }
   console.log(
-    `dist/infermeter.js (${(size / 1024 / 1024).toFixed(2)} MB) runs from an empty directory with an empty ` +
+    `dist/infermeter.js (${(size / 1024).toFixed(1)} kB) and dist/infermeter/ (${files.length - 1} modules loaded on ` +
+      `use, ${(total / 1024 / 1024).toFixed(2)} MB in all) run from an empty directory with an empty ` +
       `DENO_DIR${offline.length > 0 ? " and no network (a namespace with only loopback)" : ""}: version ` +
       `${version.out.trim()}, demo benchmark completed, its charts and report.html plotted`,
   );
-  console.log(`Use it with: deno run -A ${V8_FLAGS_ARG} infermeter.js profile --help`);
+  console.log(
+    `Copy infermeter.js and infermeter/ together; use it with: deno run -A ${V8_FLAGS_ARG} infermeter.js profile --help`,
+  );
 } finally {
   await Deno.remove(empty, { recursive: true });
 }

@@ -12,7 +12,6 @@
  * OSL options here only shape synthetic data. Synthetic turns always carry their exact `inputTokens`.
  */
 import { asLazyTokenizer, type LazyTokenizer, type Tokenizer } from "../tokenizer/tokenizer.ts";
-import { loadPublicDataset } from "./public_datasets.ts";
 import type { Dataset } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader } from "./dataset_loader.ts";
@@ -22,7 +21,7 @@ import type { LoaderContext } from "./dataset_loader.ts";
 import { SeededRandom } from "../base/seeded_random.ts";
 import { DATASET_LOADERS } from "./dataset_loaders.ts";
 import { buildSyntheticDataset, type SyntheticDatasetOptions } from "./synthetic_dataset.ts";
-import { type AccuracyOptions, loadAccuracyDataset } from "./accuracy/load_accuracy_dataset.ts";
+import type { AccuracyOptions } from "./accuracy/load_accuracy_dataset.ts";
 
 export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "tokenizer"> {
   /** Tokenizer for synthetic prompts and trace prompts synthesized to a length. @default undefined */
@@ -76,6 +75,8 @@ export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "token
 export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset> {
   const { tokenizer } = options;
   if (options.accuracy !== undefined) {
+    // Loaded on use, as the public datasets: the benchmarks' sources read Hugging Face layouts and Parquet.
+    const { loadAccuracyDataset } = await import("./accuracy/load_accuracy_dataset.ts");
     return await loadAccuracyDataset(options.accuracy, { info: options.warn, warn: options.warn });
   }
   if (options.publicDataset !== undefined) {
@@ -84,6 +85,8 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
     }
     if (tokenizer === undefined) throw new TypeError("loadDataset needs a tokenizer to read a public dataset");
     const loaded = await asLazyTokenizer(tokenizer).load();
+    // Loaded on use: the public datasets' readers (Parquet, Hugging Face layouts) are most of the dataset layer.
+    const { loadPublicDataset } = await import("./public_datasets.ts");
     const dataset = await loadPublicDataset(options.publicDataset, {
       tokenizer: loaded,
       outputTokensGiven: options.oslMean !== undefined,

@@ -1,9 +1,9 @@
 /**
  * Every Worker infermeter starts runs `main.ts` itself; the worker's `name` selects its role (worker_main.ts).
  *
- * Why not `new Worker(new URL("./x_worker.ts", import.meta.url))`: a single-file bundle (`deno task bundle`)
- * and a `deno compile` binary contain no separate worker files. Re-entering the main module works in all
- * three forms: from source, bundled, and compiled.
+ * Why not `new Worker(new URL("./x_worker.ts", import.meta.url))`: the bundle (`deno task bundle`: an entry and
+ * hashed chunks) and a `deno compile` binary contain no separate worker files. Re-entering the main module works in
+ * all three forms: from source, bundled, and compiled; the worker's role module then loads on use like a command.
  */
 export type WorkerRole = "token-counter" | "engine-shard" | "waker" | "records-reader";
 

@@ -4,7 +4,6 @@
  * `random.Random(sha256(question) mod 2^32).shuffle` (so the gold letter is the same on every run and in AIPerf), and
  * the question asks for a last line `Answer: $LETTER`. 32768 tokens.
  */
-import { createHash } from "node:crypto";
 import type { AccuracyBenchmark, BenchmarkProblem } from "../accuracy_benchmark.ts";
 import { PythonRandom } from "../../../base/python_random.ts";
 import { textColumn } from "../row_column.ts";
@@ -14,8 +13,11 @@ const WHERE = "--accuracy-benchmark gpqa_diamond";
 const ANSWERS = ["Correct Answer", "Incorrect Answer 1", "Incorrect Answer 2", "Incorrect Answer 3"];
 
 /** The positions (0 = the correct answer) in which the four answers of `question` are shown. */
-export function gpqaOrder(question: string): number[] {
-  const digest = createHash("sha256").update(question, "utf8").digest("hex");
+export async function gpqaOrder(question: string): Promise<number[]> {
+  // Web Crypto, not node:crypto: the benchmark registry is loaded with profile's options, and Node's crypto module
+  // would load Node's streams and ciphers at every start.
+  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(question)));
+  const digest = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   const order = [0, 1, 2, 3];
   new PythonRandom(parseInt(digest.slice(-8), 16)).shuffle(order);
   return order;
@@ -33,7 +35,7 @@ export const GPQA_DIAMOND_BENCHMARK: AccuracyBenchmark = {
     for (const row of await ctx.source.rows(REPO, "train", "gpqa_diamond")) {
       const question = textColumn(row, "Question", WHERE);
       const raw = ANSWERS.map((c) => textColumn(row, c, WHERE));
-      const order = gpqaOrder(question);
+      const order = await gpqaOrder(question);
       const [a, b, c, d] = order.map((i) => raw[i]);
       const prompt = "Answer the following multiple choice question. The last line of your response should be of " +
         "the following format: 'Answer: $LETTER' (without quotes) where LETTER is one of ABCD. Think step by step " +

@@ -7,7 +7,7 @@
  */
 import type { AccuracyGrader, GradingResult } from "./accuracy_grader.ts";
 import { LCB_HARNESS } from "./lcb_harness.ts";
-import { extractCode, lcbTests } from "./lcb_tests.ts";
+import type { lcbTests } from "./lcb_tests.ts";
 import { runSandboxed, sandboxProblem } from "./code_sandbox.ts";
 
 const TEST_TIMEOUT_S = 6;
@@ -61,6 +61,8 @@ export const CODE_EXECUTION_GRADER: AccuracyGrader = {
     return problem === undefined ? undefined : `generated code is run only in a sandbox, and ${problem}`;
   },
   async grade(response, groundTruth) {
+    // Loaded on use: the test cases' decoding needs node:zlib, which every run would otherwise load with the options.
+    const { extractCode, lcbTests } = await import("./lcb_tests.ts");
     let tests;
     try {
       tests = lcbTests(groundTruth);

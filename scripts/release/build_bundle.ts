@@ -1,0 +1,49 @@
+/**
+ * Builds the JavaScript bundle: an entry file (`<dir>/infermeter.js`) and, beside it, a folder of the modules it
+ * loads on use (`<dir>/infermeter/`). Code splitting keeps what a command does not need (the chart library, the
+ * image rasterizer and its font, the o200k tokenizer table, reports, kube, the other commands) out of what Deno
+ * reads and V8 parses at start: one file holding everything made even `--version` read and scan all of it.
+ *
+ * The entry keeps its name and place, so `deno run -A … infermeter.js` and Workers re-entering `Deno.mainModule`
+ * work as before; the chunks import each other from their own folder, and only the entry's specifiers are rewritten
+ * to point into it. Both must travel together (`bundleFiles` lists them for packaging).
+ */
+import { basename, dirname, join } from "node:path";
+
+/** The folder of chunks beside an entry file `…/infermeter.js`: `…/infermeter/`. */
+export function chunkDir(entry: string): string {
+  return join(dirname(entry), basename(entry, ".js"));
+}
+
+/** Bundles `main.ts` of `root` into `entry` and its chunk folder (both replaced). Returns deno's output on failure. */
+export async function buildBundle(root: string, entry: string): Promise<{ ok: boolean; out: string }> {
+  const chunks = chunkDir(entry);
+  const staging = `${chunks}.staging`;
+  await Deno.remove(staging, { recursive: true }).catch(() => {}); // none left by an earlier build
+  const r = await new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--quiet", "--code-splitting", "--outdir", staging, "main.ts"],
+    cwd: root,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const out = new TextDecoder().decode(r.stdout) + new TextDecoder().decode(r.stderr);
+  if (!r.success) return { ok: false, out };
+  const main = await Deno.readTextFile(join(staging, "main.js"));
+  await Deno.remove(join(staging, "main.js"));
+  const name = basename(chunks);
+  // Static (`from "./x.js"`, `import "./x.js"`) and dynamic (`import("./x.js")`) specifiers of the entry alone.
+  const rewritten = main.replace(/((?:\bfrom|\bimport)\s*\(?\s*)"\.\/([^"/]+\.js)"/g, `$1"./${name}/$2"`);
+  if (/"\.\/[^"/]+\.js"/.test(rewritten)) return { ok: false, out: "an import of the entry was not rewritten" };
+  await Deno.remove(chunks, { recursive: true }).catch(() => {}); // first build
+  await Deno.rename(staging, chunks);
+  await Deno.writeTextFile(entry, rewritten);
+  return { ok: true, out };
+}
+
+/** Every file of a built bundle, as paths relative to the entry's folder (for copying or packaging). */
+export async function bundleFiles(entry: string): Promise<string[]> {
+  const chunks = chunkDir(entry);
+  const files = [basename(entry)];
+  for await (const e of Deno.readDir(chunks)) if (e.isFile) files.push(`${basename(chunks)}/${e.name}`);
+  return files.sort();
+}
