@@ -134,7 +134,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
     req: BodySource,
     route: SimRoute,
     path: string,
-    signal: AbortSignal,
+    signal: () => AbortSignal,
     headers: Headers,
   ): Promise<Response> => {
     const arrival = performance.now();
@@ -450,8 +450,8 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
     app.post(
       path,
       journal
-        ? (c) => generate(c.req, route, path, c.req.raw.signal, c.req.raw.headers)
-        : (c) => generate(c.req.raw, route, path, c.req.raw.signal, c.req.raw.headers),
+        ? (c) => generate(c.req, route, path, () => c.req.raw.signal, c.req.raw.headers)
+        : (c) => generate(c.req.raw, route, path, () => c.req.raw.signal, c.req.raw.headers),
     );
     if (route.jobs) addJobRoutes(app, path);
   }

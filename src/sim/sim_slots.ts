@@ -39,14 +39,17 @@ export class SimSlots {
 
   /**
    * Takes a slot: at once (a resolved promise) when one is free and nobody waits, else after those before it.
-   * Resolves `"gone"` when `signal` aborts first (the slot is not taken), `"closed"` on shutdown.
+   * Resolves `"gone"` when `signal` aborts first (the slot is not taken), `"closed"` on shutdown. The signal may be
+   * given as a function, read only when the request has to wait: Deno warns once per process when a served request's
+   * signal is first read.
    */
-  acquire(signal?: AbortSignal): Promise<SlotWait> {
+  acquire(signalOf?: AbortSignal | (() => AbortSignal)): Promise<SlotWait> {
     if (this.#closed) return Promise.resolve("closed");
     if (this.#slots === 0 || (this.#busy < this.#slots && this.#queue.length === 0)) {
       this.#busy++;
       return Promise.resolve("admitted");
     }
+    const signal = typeof signalOf === "function" ? signalOf() : signalOf;
     if (signal?.aborted) return Promise.resolve("gone");
     return new Promise<SlotWait>((resolve) => {
       const waiter: Waiter = {
