@@ -274,6 +274,56 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     return !stop.signal.aborted;
   };
 
+  /** When turn `k` ≥ 1 of a session is due: the strategy's pacing, the turn's own timestamp, or its think time. */
+  const turnDue = (
+    session: PhaseSession,
+    k: number,
+    previousDue: number,
+  ): { due: number | undefined; own: number | undefined } => {
+    const own = followsTimestamps ? session.timestampOf(k) : undefined;
+    const delay = pacesSessions ? undefined : session.delayBefore(k);
+    const due = pacesSessions
+      ? strategy.nextTurnDue!(previousDue, clock.now())
+      : own !== undefined
+      ? startedAt + own
+      : delay !== undefined && delay > 0
+      ? clock.now() + delay
+      : undefined;
+    return { due, own };
+  };
+
+  /**
+   * Sends turn `k` ≥ 1 once it is due (and its tick has come, where the strategy paces continuations); false when the
+   * session must end instead.
+   */
+  const sendLaterTurn = async (
+    session: PhaseSession,
+    sessionIndex: number,
+    k: number,
+    turns: number,
+    due: number | undefined,
+    own: number | undefined,
+  ): Promise<boolean> => {
+    const sentAt = due === undefined ? undefined : await sleepTo(due);
+    if (stop.signal.aborted) return false;
+    let at: Tick | undefined = sentAt === undefined ? undefined : { scheduledAt: sentAt };
+    if (strategy.pacesContinuations) {
+      if (ticksOver || !stops.canSendAnyTurn(state())) return false;
+      at = await new Promise<Tick | undefined>((wake) => waitingForTick.push(wake));
+      if (at === undefined) return false;
+    }
+    if (!stops.canSendAnyTurn(state())) return false;
+    if (!(await takePrefill())) return false;
+    const pause = slicer.beforeIssue();
+    if (pause !== undefined) await pause;
+    if (stop.signal.aborted || !stops.canSendAnyTurn(state())) {
+      prefill?.release();
+      return false;
+    }
+    await sendTurn(session, sessionIndex, k, at, turns, own !== undefined && !strategy.pacesContinuations);
+    return true;
+  };
+
   const runSession = async (
     session: PhaseSession,
     sessionIndex: number,
@@ -283,33 +333,9 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     await sendTurn(session, sessionIndex, 0, first, turns, followsTimestamps);
     let previousDue = first.scheduledAt ?? clock.now();
     for (let k = 1; k < turns && !inflight.signal.aborted; k++) {
-      const own = followsTimestamps ? session.timestampOf(k) : undefined;
-      const delay = pacesSessions ? undefined : session.delayBefore(k);
-      let due = pacesSessions
-        ? strategy.nextTurnDue!(previousDue, clock.now())
-        : own !== undefined
-        ? startedAt + own
-        : delay !== undefined && delay > 0
-        ? clock.now() + delay
-        : undefined;
+      const { due, own } = turnDue(session, k, previousDue);
       if (due !== undefined) previousDue = due;
-      if (due !== undefined) due = await sleepTo(due);
-      if (stop.signal.aborted) return;
-      let at: Tick | undefined = due === undefined ? undefined : { scheduledAt: due };
-      if (strategy.pacesContinuations) {
-        if (ticksOver || !stops.canSendAnyTurn(state())) return;
-        at = await new Promise<Tick | undefined>((wake) => waitingForTick.push(wake));
-        if (at === undefined) return;
-      }
-      if (!stops.canSendAnyTurn(state())) return;
-      if (!(await takePrefill())) return;
-      const pause = slicer.beforeIssue();
-      if (pause !== undefined) await pause;
-      if (stop.signal.aborted || !stops.canSendAnyTurn(state())) {
-        prefill?.release();
-        return;
-      }
-      await sendTurn(session, sessionIndex, k, at, turns, own !== undefined && !strategy.pacesContinuations);
+      if (!(await sendLaterTurn(session, sessionIndex, k, turns, due, own))) return;
     }
   };
 
@@ -335,7 +361,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
       tree.start(0);
       let previousDue = first.scheduledAt ?? clock.now();
       for (let k = 1; k < turns && !inflight.signal.aborted; k++) {
-        let join = tree.joinBefore(k);
+        const join = tree.joinBefore(k);
         if (session.requestFree!(k)) {
           // A request-free turn's think time starts once the children it waits for have ended.
           if (join !== undefined) await join;
@@ -343,37 +369,11 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
           tree.start(k);
           continue;
         }
-        const own = followsTimestamps ? session.timestampOf(k) : undefined;
-        const delay = pacesSessions ? undefined : session.delayBefore(k);
-        let due = pacesSessions
-          ? strategy.nextTurnDue!(previousDue, clock.now())
-          : own !== undefined
-          ? startedAt + own
-          : delay !== undefined && delay > 0
-          ? clock.now() + delay
-          : undefined;
+        const { due, own } = turnDue(session, k, previousDue);
         if (due !== undefined) previousDue = due;
-        if (join !== undefined) {
-          await join; // the think time runs meanwhile: the turn goes at the later of the two
-          join = undefined;
-        }
-        if (due !== undefined) due = await sleepTo(due);
-        if (stop.signal.aborted) return;
-        let at: Tick | undefined = due === undefined ? undefined : { scheduledAt: due };
-        if (strategy.pacesContinuations) {
-          if (ticksOver || !stops.canSendAnyTurn(state())) return;
-          at = await new Promise<Tick | undefined>((wake) => waitingForTick.push(wake));
-          if (at === undefined) return;
-        }
-        if (!stops.canSendAnyTurn(state())) return;
-        if (!(await takePrefill())) return;
-        const pause = slicer.beforeIssue();
-        if (pause !== undefined) await pause;
-        if (stop.signal.aborted || !stops.canSendAnyTurn(state())) {
-          prefill?.release();
-          return;
-        }
-        await sendTurn(session, sessionIndex, k, at, turns, own !== undefined && !strategy.pacesContinuations);
+        // The think time runs while the children finish: the turn goes at the later of the two.
+        if (join !== undefined) await join;
+        if (!(await sendLaterTurn(session, sessionIndex, k, turns, due, own))) return;
         tree.start(k);
       }
     } finally {
