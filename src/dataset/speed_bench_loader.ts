@@ -25,7 +25,8 @@ import { describeJson, isObject, type JsonRecord, readJsonRecords, recordError }
 
 const PLACEHOLDER = "FULL BENCHMARK DATA SHOULD BE FETCHED FROM THE SOURCE USING SPECDEC_BENCH";
 
-const QUALITATIVE_CATEGORIES = [
+/** SPEED-Bench's qualitative categories, 80 prompts each. */
+export const QUALITATIVE_CATEGORIES = [
   "coding",
   "humanities",
   "math",
@@ -39,7 +40,8 @@ const QUALITATIVE_CATEGORIES = [
   "writing",
 ] as const;
 const THROUGHPUT_SPLITS = ["1k", "2k", "8k", "16k", "32k"] as const;
-const ENTROPY_TIERS = ["low_entropy", "mixed", "high_entropy"] as const;
+/** The entropy tiers of its throughput splits. */
+export const ENTROPY_TIERS = ["low_entropy", "mixed", "high_entropy"] as const;
 
 /** Why a record is not a SPEED-Bench row, or undefined when it is one. */
 function rowProblem(record: unknown): string | undefined {

@@ -21,6 +21,7 @@
  * empty in the CSV and `-` in the table.
  */
 import { ReportError } from "./report_error.ts";
+import { ENTROPY_TIERS, QUALITATIVE_CATEGORIES } from "../dataset/speed_bench_loader.ts";
 import { runDirsUnder, serverMetricsJsonPathOf, summaryJsonPathOf } from "./run_files.ts";
 import { renderBoxTable } from "../export/box_table.ts";
 import { formatFixed } from "../export/number_format.ts";
@@ -28,20 +29,6 @@ import { formatFixed } from "../export/number_format.ts";
 export const SPEED_BENCH_METRICS = ["accept_length", "accept_rate", "throughput"] as const;
 export type SpeedBenchMetric = (typeof SPEED_BENCH_METRICS)[number];
 
-export const QUALITATIVE_CATEGORIES = [
-  "coding",
-  "humanities",
-  "math",
-  "multilingual",
-  "qa",
-  "rag",
-  "reasoning",
-  "roleplay",
-  "stem",
-  "summarization",
-  "writing",
-] as const;
-export const THROUGHPUT_TIERS = ["low_entropy", "mixed", "high_entropy"] as const;
 /** `spec_al_*` benchmarks, math → chat → code (AIPerf's order). */
 export const SPEC_AL_BENCHMARKS = ["gsm8k", "math500", "mtbench", "humaneval", "mbpp"] as const;
 const CATEGORY_PREFIXES = ["speed_bench_", "spec_al_"];
@@ -151,7 +138,7 @@ export type SpeedBenchMatrix = Map<string, Map<string, number | undefined>>;
 export function matrixColumns(matrix: SpeedBenchMatrix): string[] {
   const all = new Set<string>();
   for (const row of matrix.values()) for (const c of row.keys()) all.add(c);
-  for (const set of [QUALITATIVE_CATEGORIES, THROUGHPUT_TIERS, SPEC_AL_BENCHMARKS] as readonly (readonly string[])[]) {
+  for (const set of [QUALITATIVE_CATEGORIES, ENTROPY_TIERS, SPEC_AL_BENCHMARKS] as readonly (readonly string[])[]) {
     if ([...all].every((c) => set.includes(c))) return set.filter((c) => all.has(c));
   }
   return [...all].sort();
