@@ -14,8 +14,10 @@
  */
 import { fileURLToPath } from "node:url";
 import { type BundleRequest, readRunBundle } from "../../src/dataset/run_bundle.ts";
+import { type SimServer, startServerProcess } from "../bench/sim_launcher.ts";
 
 const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
+const LISTENING = /listening on (http:\/\/127\.0\.0\.1:\d+)/;
 const V8 = "--v8-flags=--min-semi-space-size=16,--max-semi-space-size=16,--initial-old-space-size=128";
 
 function option(name: string, fallback: string): string {
@@ -31,32 +33,9 @@ const scale = Number(option("scale", "1"));
 const runs = Number(option("runs", "3"));
 const keep = Deno.args.includes("--keep");
 
-async function startSim(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "serve-sim", "--port", "0", "--ttft", "10", "--itl", "2"],
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("serve-sim exited before listening");
-    text += value;
-  }
-  const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1];
-  if (url === undefined) throw new Error(`serve-sim said: ${text}`);
-  const drain = (async () => {
-    while (!(await reader.read()).done) { /* keep the pipe open */ }
-  })();
-  return {
-    url,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await child.status;
-      await drain.catch(() => {});
-    },
-  };
+function startSim(): Promise<SimServer> {
+  const argv = [Deno.execPath(), "run", "-A", MAIN, "serve-sim", "--port", "0", "--ttft", "10", "--itl", "2"];
+  return startServerProcess({ label: "serve-sim", argv, listening: LISTENING });
 }
 
 async function cli(args: string[], cwd: string): Promise<void> {

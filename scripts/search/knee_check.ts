@@ -10,6 +10,7 @@
  * Loopback only; each search writes into a temporary directory (kept with --keep).
  */
 import { fileURLToPath } from "node:url";
+import { type SimServer, startServerProcess } from "../bench/sim_launcher.ts";
 
 const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
 
@@ -28,47 +29,25 @@ const style = option("style", "smooth_isotonic");
 const requests = option("requests", "160");
 const keep = Deno.args.includes("--keep");
 
-async function startSim(seed: number): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      MAIN,
-      "serve-sim",
-      "--port",
-      "0",
-      "--slots",
-      String(slots),
-      "--ttft",
-      String(ttft),
-      "--itl",
-      String(itl),
-      "--seed",
-      String(seed),
-    ],
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("serve-sim exited before listening");
-    text += value;
-  }
-  const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)?.[1];
-  if (url === undefined) throw new Error(`serve-sim said: ${text}`);
-  const drain = (async () => {
-    while (!(await reader.read()).done) { /* keep the pipe open */ }
-  })();
-  return {
-    url,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await child.status;
-      await drain.catch(() => {});
-    },
-  };
+function startSim(seed: number): Promise<SimServer> {
+  const argv = [
+    Deno.execPath(),
+    "run",
+    "-A",
+    MAIN,
+    "serve-sim",
+    "--port",
+    "0",
+    "--slots",
+    String(slots),
+    "--ttft",
+    String(ttft),
+    "--itl",
+    String(itl),
+    "--seed",
+    String(seed),
+  ];
+  return startServerProcess({ label: "serve-sim", argv, listening: /listening on (http:\/\/127\.0\.0\.1:\d+)/ });
 }
 
 const service = ttft + itl * (osl - 1);

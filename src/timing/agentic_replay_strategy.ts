@@ -34,7 +34,7 @@ import { createSampler, type DatasetSampler } from "../dataset/dataset_sampler.t
 import type { SamplingStrategy } from "../dataset/conversation.ts";
 import { SeededRandom } from "../base/seeded_random.ts";
 
-/** A lane's first session of the measured phase. */
+/** Where a lane starts measuring: its first conversation, resumed at the lane's start point. */
 export interface LaneStart {
   /** Offset from the phase start (ms). */
   readonly atMs: number;
@@ -51,7 +51,7 @@ export interface WarmStart {
 
 export interface AgenticReplayOptions {
   readonly stage: "warmup" | "profiling";
-  /** Measured phase: each lane's first session, in time order. */
+  /** Profiling phase: where each lane starts, in time order. */
   readonly starts: readonly LaneStart[];
   /** Warm-up: the priming requests, in time order. */
   readonly warm: readonly WarmStart[];
