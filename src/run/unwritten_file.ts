@@ -27,6 +27,31 @@ export function describeUnwritten(file: UnwrittenFile): string {
   return `could not write ${file.path}: ${file.reason}${kept}`;
 }
 
+/** What a per-record file's writer knows of its lines. */
+export interface LineCounts {
+  readonly linesWritten: number;
+  readonly linesDropped: number;
+  readonly endsInPartialLine: boolean;
+}
+
+/** A per-record file that could not be written in full, or undefined when nothing failed. */
+export function unwrittenLines(
+  label: string,
+  path: string,
+  failure: unknown,
+  lines: LineCounts,
+): UnwrittenFile | undefined {
+  if (failure === undefined) return undefined;
+  return {
+    label,
+    path,
+    reason: errorReason(failure),
+    linesWritten: lines.linesWritten,
+    linesDropped: lines.linesDropped,
+    partialLastLine: lines.endsInPartialLine || undefined,
+  };
+}
+
 export function errorReason(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }

@@ -13,7 +13,7 @@ import { LineFileWriter } from "../../export/line_file_writer.ts";
 import { type GradingResult, pyRepr } from "../../dataset/accuracy/graders/accuracy_grader.ts";
 import type { Logger } from "../../ui/logger.ts";
 import type { RecordSink } from "../record_sink.ts";
-import { errorReason, type UnwrittenFile } from "../unwritten_file.ts";
+import { errorReason, type UnwrittenFile, unwrittenLines } from "../unwritten_file.ts";
 
 /** Concurrent asynchronous gradings (sandboxed code runs). */
 const MAX_PENDING = 4;
@@ -126,15 +126,6 @@ export class AccuracySink implements RecordSink {
   }
 
   unwritten(): UnwrittenFile | undefined {
-    const failure = this.#failure ?? this.#writer.failure;
-    if (failure === undefined) return undefined;
-    return {
-      label: "Accuracy JSONL",
-      path: this.#path,
-      reason: errorReason(failure),
-      linesWritten: this.#writer.linesWritten,
-      linesDropped: this.#writer.linesDropped,
-      partialLastLine: this.#writer.endsInPartialLine || undefined,
-    };
+    return unwrittenLines("Accuracy JSONL", this.#path, this.#failure ?? this.#writer.failure, this.#writer);
   }
 }

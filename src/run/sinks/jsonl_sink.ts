@@ -3,7 +3,7 @@ import type { ProcessedRecord } from "../../records/request_record.ts";
 import type { MetricDef, RecordMetrics } from "../../metrics/metric_def.ts";
 import { JsonlWriter } from "../../export/jsonl_writer.ts";
 import type { RecordSink } from "../record_sink.ts";
-import { errorReason, type UnwrittenFile } from "../unwritten_file.ts";
+import { type UnwrittenFile, unwrittenLines } from "../unwritten_file.ts";
 
 export class JsonlSink implements RecordSink {
   readonly name = "jsonl";
@@ -46,15 +46,11 @@ export class JsonlSink implements RecordSink {
 
   /** Set after `close()` when the file is incomplete. */
   unwritten(): UnwrittenFile | undefined {
-    const failure = this.#failure ?? this.#writer.failure;
-    if (failure === undefined) return undefined;
-    return {
-      label: "JSONL Export",
-      path: this.#path,
-      reason: errorReason(failure),
-      linesWritten: this.#writer.recordsWritten,
-      linesDropped: this.#writer.recordsDropped,
-      partialLastLine: this.#writer.endsInPartialLine || undefined,
-    };
+    const w = this.#writer;
+    return unwrittenLines("JSONL Export", this.#path, this.#failure ?? w.failure, {
+      linesWritten: w.recordsWritten,
+      linesDropped: w.recordsDropped,
+      endsInPartialLine: w.endsInPartialLine,
+    });
   }
 }

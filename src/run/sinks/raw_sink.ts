@@ -3,7 +3,7 @@ import type { ProcessedRecord } from "../../records/request_record.ts";
 import { LineFileWriter } from "../../export/line_file_writer.ts";
 import { type RawLineContext, rawRecordLine } from "../../export/raw_record_line.ts";
 import type { RecordSink } from "../record_sink.ts";
-import { errorReason, type UnwrittenFile } from "../unwritten_file.ts";
+import { type UnwrittenFile, unwrittenLines } from "../unwritten_file.ts";
 
 export class RawSink implements RecordSink {
   readonly name = "raw";
@@ -38,15 +38,6 @@ export class RawSink implements RecordSink {
 
   /** Set after `close()` when the file is incomplete. */
   unwritten(): UnwrittenFile | undefined {
-    const failure = this.#failure ?? this.#lines.failure;
-    if (failure === undefined) return undefined;
-    return {
-      label: "Raw Export",
-      path: this.#path,
-      reason: errorReason(failure),
-      linesWritten: this.#lines.linesWritten,
-      linesDropped: this.#lines.linesDropped,
-      partialLastLine: this.#lines.endsInPartialLine || undefined,
-    };
+    return unwrittenLines("Raw Export", this.#path, this.#failure ?? this.#lines.failure, this.#lines);
   }
 }
