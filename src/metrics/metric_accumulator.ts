@@ -386,9 +386,8 @@ export class MetricAccumulator {
     const gaps = this.#gaps?.view() ?? [];
     const w = options.windowEpochMs;
     const stats = sweepStatsByGroup(
-      () => this.#sweep.requests(gaps),
+      this.#sweep.table(gaps),
       w === undefined ? undefined : { start: w.start - this.#timeOriginMs, end: w.end - this.#timeOriginMs },
-      { requests: this.#sweep.length, gaps: gaps.length },
     );
     return SWEEP_METRIC_SPECS.map((spec) => ({
       tag: spec.tag,

@@ -142,7 +142,7 @@ const QUANTILES = [0.5, 0.9, 0.95, 0.99] as const;
  * Stats of the first `n` values held for durations, averaged over `total` ms. Typed arrays throughout: a long run's
  * curves hold millions of steps, and boxed arrays of them were the largest allocation of the results' writing.
  */
-function weightedStats(val: Float64Array, dur: Float64Array, n: number, total: number): SweepStats {
+export function weightedStats(val: Float64Array, dur: Float64Array, n: number, total: number): SweepStats {
   let weighted = 0, min = Infinity, max = -Infinity;
   for (let i = 0; i < n; i++) {
     weighted += val[i] * dur[i];

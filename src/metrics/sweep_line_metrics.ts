@@ -32,7 +32,17 @@ import {
   type StepFunction,
   type SweepStats,
   timeWeightedStats,
+  ZERO_SWEEP_STATS,
 } from "./sweep_line.ts";
+import {
+  activeSegments,
+  type CurveSource,
+  mergedSource,
+  quotientSource,
+  stepsSource,
+  streamedStats,
+  windowSegments,
+} from "./sweep_stream.ts";
 
 /** One time-weighted metric's identity, in AIPerf's output order. */
 export interface SweepMetricSpec {
@@ -189,28 +199,11 @@ function buildCurves(
     }
     // Chunk-level decode throughput and tokens in flight.
     if (r.icl.length > 0) sawIcl = true;
-    const chunked = ok(r.gen) && ok(r.osl) && r.osl >= 1 && r.icl.length > 0;
-    const chunkCurves = chunkLevel !== false && (wDecTput || wTif);
-    if (chunked && chunkCurves) {
-      let nonZero = 0;
-      for (const g of r.icl) if (g > 0) nonZero++;
-      const perGap = nonZero > 0 ? (r.osl - 1) / nonZero : 0;
-      const perChunk = (r.osl - 1) / r.icl.length;
-      if (wTif) tif.add(r.gen, 1);
-      // Chunk times as AIPerf computes them (a running sum over every gap of the run), so that chunks landing on
-      // another request's event order the same way to the last bit.
-      const before = runningGaps;
-      for (const g of r.icl) {
-        runningGaps += g;
-        const at = r.gen + (runningGaps - before);
-        if (wDecTput && g > 0) decTput.interval(at - g, at, perGap / g);
-        if (wTif && g >= 0) tif.add(ok(r.end) && at >= r.end ? prevFloat(r.end) : at, perChunk);
-      }
-    } else for (const g of r.icl) runningGaps += g;
-    if (wTif && chunkLevel !== false) {
-      if (pfHeld) tif.add(r.start, r.isl);
-      if (ok(r.end) && (pfHeld || chunked)) tif.add(r.end, -((pfHeld ? r.isl : 0) + (chunked ? r.osl : 0)));
+    if (chunkLevel !== false) {
+      if (wDecTput) chunkDecodeEvents(decTput, r.gen, r.osl, r.icl, 0, r.icl.length, runningGaps);
+      if (wTif) chunkTokenEvents(tif, r.start, r.gen, r.end, r.isl, r.osl, r.icl, 0, r.icl.length, runningGaps);
     }
+    for (const g of r.icl) runningGaps += g;
   }
   const icl = anyIcl ?? sawIcl;
   const concurrency = wConc ? conc.build() : EMPTY_CURVE;
@@ -232,24 +225,79 @@ function buildCurves(
 }
 
 /**
- * Every time-weighted metric's statistics, its curves built a few at a time (one pass over the requests per
- * group, each group's events dropped before the next is built), so the end of a long run holds one group's events
- * rather than all of them at once: the decode group (chunk-level events, two per gap) is the largest.
- * `requests` gives the requests afresh for each pass; `window` (run-clock ms) defaults to the first request's start
- * to the last request's end. Exactly the statistics of {@linkcode sweepMetricStats} over {@linkcode sweepCurves}.
+ * The run's requests by index, as columns: request i's chunk gaps are `gaps[iclEnd[i − 1] .. iclEnd[i])` (from 0 for
+ * the first).
+ */
+export interface SweepTable {
+  readonly length: number;
+  readonly start: ArrayLike<number>;
+  readonly gen: ArrayLike<number>;
+  readonly end: ArrayLike<number>;
+  readonly isl: ArrayLike<number>;
+  readonly osl: ArrayLike<number>;
+  readonly iclEnd: ArrayLike<number>;
+  readonly gaps: ArrayLike<number>;
+}
+
+/** A table of `requests` (their gaps copied into one column). */
+export function sweepTable(requests: readonly SweepRequest[]): SweepTable {
+  const col = (f: (r: SweepRequest) => number) => Float64Array.from(requests, f);
+  let n = 0;
+  const iclEnd = col((r) => (n += r.icl.length));
+  return {
+    length: requests.length,
+    start: col((r) => r.start),
+    gen: col((r) => r.gen),
+    end: col((r) => r.end),
+    isl: col((r) => r.isl),
+    osl: col((r) => r.osl),
+    iclEnd,
+    gaps: Float64Array.from(requests.flatMap((r) => r.icl)),
+  };
+}
+
+/** The table's requests in order (each request's gaps copied into an array). */
+export function* tableRequests(t: SweepTable): Generator<SweepRequest> {
+  let from = 0;
+  for (let i = 0; i < t.length; i++) {
+    const to = t.iclEnd[i];
+    const icl = new Array<number>(to - from);
+    for (let k = from; k < to; k++) icl[k - from] = t.gaps[k];
+    yield { start: t.start[i], gen: t.gen[i], end: t.end[i], isl: t.isl[i], osl: t.osl[i], icl };
+    from = to;
+  }
+}
+
+const perSec = (s: SweepStats): SweepStats => ({
+  avg: s.avg * 1000,
+  min: s.min * 1000,
+  max: s.max * 1000,
+  p50: s.p50 * 1000,
+  p90: s.p90 * 1000,
+  p95: s.p95 * 1000,
+  p99: s.p99 * 1000,
+  std: s.std * 1000,
+});
+
+/**
+ * Every time-weighted metric's statistics, exactly those of {@linkcode sweepMetricStats} over
+ * {@linkcode sweepCurves}, without holding a long run's chunk-level curves: the request-level curves (a few events
+ * per request) are built a group at a time, each group's events dropped before the next is built; the chunk-level
+ * decode throughput (two events per chunk gap), its per-user quotient and the chunk-level tokens in flight are read
+ * as merges of the requests' events and summarized by `sweep_stream.ts`, a bounded part at a time.
+ * `window` (run-clock ms) defaults to the first request's start to the last request's end; `budget`: the segments a
+ * percentile keeps at once (`sweep_stream.ts`).
  */
 export function sweepStatsByGroup(
-  requests: () => Iterable<SweepRequest>,
+  table: SweepTable,
   window?: { readonly start: number; readonly end: number },
-  sizes?: SweepSizes,
+  budget?: number,
 ): Map<string, SweepStats> {
+  const n = table.length;
   let anyIcl = false;
-  for (const r of requests()) {
-    if (r.icl.length > 0) {
-      anyIcl = true;
-      break;
-    }
-  }
+  for (let i = 0, from = 0; i < n && !anyIcl; from = table.iclEnd[i++]) anyIcl = table.iclEnd[i] > from;
+  const sizes: SweepSizes = { requests: n, gaps: table.gaps.length };
+  const requests = () => tableRequests(table);
   const a = buildCurves(requests(), new Set<CurveName>(["concurrency", "totalThroughput"]), anyIcl, sizes);
   const t = a.concurrency.times;
   const ws = window?.start ?? t[0];
@@ -260,21 +308,34 @@ export function sweepStatsByGroup(
     for (const tag of tags) out.set(tag, stats.get(tag)!);
   };
   add(a, ["effective_concurrency", "effective_total_throughput", "active_total_throughput"]);
-  add(
-    buildCurves(
-      requests(),
-      new Set<CurveName>(["decodeConcurrency", "decodeThroughput", "decodePerUser"]),
-      anyIcl,
-      sizes,
-    ),
-    [
-      "effective_decode_throughput",
-      "effective_decode_concurrency",
-      "effective_decode_throughput_per_user",
-      "active_decode_throughput",
-      "active_decode_throughput_per_user",
-    ],
+  const tw = (f: CurveSource) =>
+    f.empty || we - ws <= 0 ? ZERO_SWEEP_STATS : streamedStats(windowSegments(f, ws, we), we - ws, budget);
+  const act = (rate: CurveSource, mask: CurveSource) =>
+    rate.empty || mask.empty || we - ws <= 0
+      ? ZERO_SWEEP_STATS
+      : streamedStats(activeSegments(rate, mask, ws, we), undefined, budget);
+  // Each request's running sum of earlier gaps (the chunk times' origin, as `buildCurves` computes it).
+  const before = new Float64Array(n);
+  let running = 0;
+  for (let i = 0, from = 0; i < n; from = table.iclEnd[i++]) {
+    before[i] = running;
+    for (let k = from; k < table.iclEnd[i]; k++) running += table.gaps[k];
+  }
+  const from = (i: number) => i > 0 ? table.iclEnd[i - 1] : 0;
+  const g = table;
+  const decConc = stepsSource(
+    buildCurves(requests(), new Set<CurveName>(["decodeConcurrency"]), anyIcl, sizes)
+      .decodeConcurrency,
   );
+  const decTput = anyIcl
+    ? mergedSource(n, (i, o) => chunkDecodeEvents(o, g.gen[i], g.osl[i], g.gaps, from(i), g.iclEnd[i], before[i]))
+    : stepsSource(buildCurves(requests(), new Set<CurveName>(["decodeThroughput"]), anyIcl, sizes).decodeThroughput);
+  const perUser = quotientSource(decTput, decConc);
+  out.set("effective_decode_throughput", perSec(tw(decTput)));
+  out.set("effective_decode_concurrency", tw(decConc));
+  out.set("effective_decode_throughput_per_user", perSec(tw(perUser)));
+  out.set("active_decode_throughput", perSec(act(decTput, decConc)));
+  out.set("active_decode_throughput_per_user", perSec(act(perUser, decConc)));
   add(
     buildCurves(
       requests(),
@@ -290,9 +351,91 @@ export function sweepStatsByGroup(
       "active_prefill_throughput_per_user",
     ],
   );
-  add(buildCurves(requests(), new Set<CurveName>(["tokensInFlight"]), anyIcl, sizes), ["tokens_in_flight"]);
+  const tif = anyIcl
+    ? mergedSource(
+      n,
+      (i, o) =>
+        chunkTokenEvents(
+          o,
+          g.start[i],
+          g.gen[i],
+          g.end[i],
+          g.isl[i],
+          g.osl[i],
+          g.gaps,
+          from(i),
+          g.iclEnd[i],
+          before[i],
+        ),
+    )
+    : stepsSource(buildCurves(requests(), new Set<CurveName>(["tokensInFlight"]), anyIcl, sizes).tokensInFlight);
+  out.set("tokens_in_flight", tw(tif));
   // In AIPerf's order.
   return new Map(SWEEP_METRIC_SPECS.map((spec) => [spec.tag, out.get(spec.tag)!]));
+}
+
+/**
+ * A streamed request's chunk-level decode throughput events: each gap g > 0 carries ((osl − 1) / K) / g over it.
+ * `gaps[from..to)` are its gaps; `before`: the running sum of every earlier request's gaps (chunk times are computed
+ * from it as AIPerf does, so that chunks landing on another request's event order the same way to the last bit).
+ */
+function chunkDecodeEvents(
+  out: Pick<EventList, "add">,
+  gen: number,
+  osl: number,
+  gaps: ArrayLike<number>,
+  from: number,
+  to: number,
+  before: number,
+): void {
+  if (!(ok(gen) && ok(osl) && osl >= 1 && to > from)) return;
+  let nonZero = 0;
+  for (let k = from; k < to; k++) if (gaps[k] > 0) nonZero++;
+  const perGap = nonZero > 0 ? (osl - 1) / nonZero : 0;
+  let running = before;
+  for (let k = from; k < to; k++) {
+    const g = gaps[k];
+    running += g;
+    const at = gen + (running - before);
+    if (g > 0) {
+      out.add(at - g, perGap / g);
+      out.add(at, -(perGap / g));
+    }
+  }
+}
+
+/**
+ * A request's chunk-level tokens-in-flight events: +1 at `gen` and +(osl − 1) / N at each chunk (N = all gaps,
+ * clamped before `end`) when streamed, +isl at `start`, −(isl + osl) at `end` (arguments as in
+ * {@linkcode chunkDecodeEvents}).
+ */
+function chunkTokenEvents(
+  out: Pick<EventList, "add">,
+  start: number,
+  gen: number,
+  end: number,
+  isl: number,
+  osl: number,
+  gaps: ArrayLike<number>,
+  from: number,
+  to: number,
+  before: number,
+): void {
+  const chunked = ok(gen) && ok(osl) && osl >= 1 && to > from;
+  const pfHeld = ok(start) && ok(isl) && ok(gen) && gen > start;
+  if (chunked) {
+    const perChunk = (osl - 1) / (to - from);
+    out.add(gen, 1);
+    let running = before;
+    for (let k = from; k < to; k++) {
+      const g = gaps[k];
+      running += g;
+      const at = gen + (running - before);
+      if (g >= 0) out.add(ok(end) && at >= end ? prevFloat(end) : at, perChunk);
+    }
+  }
+  if (pfHeld) out.add(start, isl);
+  if (ok(end) && (pfHeld || chunked)) out.add(end, -((pfHeld ? isl : 0) + (chunked ? osl : 0)));
 }
 
 /** The largest double below `x` (a chunk stamped at or after its request's end is counted just before it). */
@@ -311,16 +454,6 @@ export function sweepMetricStats(
   we: number,
   only?: ReadonlySet<string>,
 ): Map<string, SweepStats> {
-  const perSec = (s: SweepStats): SweepStats => ({
-    avg: s.avg * 1000,
-    min: s.min * 1000,
-    max: s.max * 1000,
-    p50: s.p50 * 1000,
-    p90: s.p90 * 1000,
-    p95: s.p95 * 1000,
-    p99: s.p99 * 1000,
-    std: s.std * 1000,
-  });
   const c = curves;
   const tw = (f: StepFunction) => timeWeightedStats(f, ws, we);
   const act = (f: StepFunction, mask: StepFunction) => perSec(activeWeightedStats(f, mask, ws, we));
@@ -373,17 +506,17 @@ export class SweepColumns {
     return [this.#start, this.#gen, this.#end, this.#isl, this.#osl, this.#iclEnd].reduce((n, c) => n + c.bytes, 0);
   }
 
-  /** The stored requests in the order added, their gaps read from `gaps` (the gap column, in arrival order). */
-  *requests(gaps: ArrayLike<number>): Generator<SweepRequest> {
-    const start = this.#start.view(), gen = this.#gen.view(), end = this.#end.view();
-    const isl = this.#isl.view(), osl = this.#osl.view(), iclEnd = this.#iclEnd.view();
-    let from = 0;
-    for (let i = 0; i < start.length; i++) {
-      const to = iclEnd[i];
-      const icl = new Array<number>(to - from);
-      for (let k = from; k < to; k++) icl[k - from] = gaps[k];
-      yield { start: start[i], gen: gen[i], end: end[i], isl: isl[i], osl: osl[i], icl };
-      from = to;
-    }
+  /** The stored requests as a table, their gaps read from `gaps` (the gap column, in arrival order). */
+  table(gaps: ArrayLike<number>): SweepTable {
+    return {
+      length: this.length,
+      start: this.#start.view(),
+      gen: this.#gen.view(),
+      end: this.#end.view(),
+      isl: this.#isl.view(),
+      osl: this.#osl.view(),
+      iclEnd: this.#iclEnd.view(),
+      gaps,
+    };
   }
 }

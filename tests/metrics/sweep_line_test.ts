@@ -6,6 +6,7 @@ import {
   sweepMetricStats,
   type SweepRequest,
   sweepStatsByGroup,
+  sweepTable,
 } from "../../src/metrics/sweep_line_metrics.ts";
 import { errorAdjustedStats } from "../../src/metrics/error_adjusted.ts";
 
@@ -200,7 +201,7 @@ Deno.test("sweep line: built a group of curves at a time, every statistic is bit
     const curves = sweepCurves(requests);
     const t = curves.concurrency.times;
     const want = sweepMetricStats(curves, window?.start ?? t[0], window?.end ?? t[t.length - 1]);
-    const got = sweepStatsByGroup(() => requests, window);
+    const got = sweepStatsByGroup(sweepTable(requests), window);
     assert.deepEqual([...got.keys()], SWEEP_METRIC_SPECS.map((s) => s.tag));
     for (const [tag, stats] of want) assert.deepEqual(got.get(tag), stats, tag);
   }
