@@ -174,6 +174,8 @@ class MergeCursor implements StepCursor {
   v = 0;
   /** The largest |running sum| read so far. */
   maxAbs = 0;
+  /** The most requests merged at once so far (the merge's memory: those requests' events). */
+  peakMerging = 0;
 
   constructor(emit: RequestEmitter, plan: MergePlan, snap: number) {
     this.#emit = emit;
@@ -240,6 +242,7 @@ class MergeCursor implements StepCursor {
       this.#emit(r, e);
       e.sort();
       this.#push(e);
+      if (this.#heap.length > this.peakMerging) this.peakMerging = this.#heap.length;
     }
     const h = this.#heap;
     if (h.length === 0) return false;
@@ -262,12 +265,17 @@ class MergeCursor implements StepCursor {
   }
 }
 
+/** A merged curve; its cursors tell the most requests they merged at once. */
+export interface MergedCurve extends CurveSource {
+  open(): StepCursor & { readonly peakMerging: number };
+}
+
 /**
  * A curve summed from `requests` requests' events (`emit` gives request i's), read by merging them: the steps of
  * `EventList.build` over every request's events added in request order, residues snapped alike. One read of the
  * requests orders them, one read of the merge finds the largest magnitude.
  */
-export function mergedSource(requests: number, emit: RequestEmitter): CurveSource {
+export function mergedSource(requests: number, emit: RequestEmitter): MergedCurve {
   const firstT = new Float64Array(requests), firstStart = new Uint8Array(requests);
   const has: number[] = [];
   const e = new RequestEvents();
@@ -353,7 +361,8 @@ export function activeSegments(rate: CurveSource, mask: CurveSource, ws: number,
 }
 
 const QUANTILES = [0.5, 0.9, 0.95, 0.99] as const;
-const BUCKET_BITS = 20;
+/** Histogram buckets (leading bits of a value): finer for a larger budget, 2^20 at most (4 MB of counts). */
+const bucketBits = (budget: number) => Math.min(20, Math.max(10, Math.ceil(Math.log2(budget + 1)) + 6));
 /** Segments kept at once for the percentiles (16 bytes each). */
 export const DEFAULT_SEGMENT_BUDGET = 1 << 21;
 
@@ -362,11 +371,11 @@ const keyWords = new Uint32Array(keyBuf.buffer);
 /** The word holding the sign, exponent and leading mantissa bits on this host. */
 const HI = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
 
-/** A bucket from a value's leading bits, non-decreasing in the value (−0 and +0 together). */
-function bucketOf(v: number): number {
+/** A bucket from a value's leading `bits`, non-decreasing in the value (−0 and +0 together). */
+function bucketOf(v: number, bits: number): number {
   keyBuf[0] = v === 0 ? 0 : v;
   const hi = keyWords[HI];
-  return (hi >= 0x80000000 ? ~hi : hi | 0x80000000) >>> (32 - BUCKET_BITS);
+  return (hi >= 0x80000000 ? ~hi : hi | 0x80000000) >>> (32 - bits);
 }
 
 /**
@@ -379,6 +388,7 @@ export function streamedStats(
   budget = DEFAULT_SEGMENT_BUDGET,
 ): SweepStats {
   let n = 0, weighted = 0, min = Infinity, max = -Infinity, held = 0;
+  const bits = bucketBits(budget);
   // The segments themselves while they fit the budget (a short run's are summarized from them, as before); past
   // it, a histogram of their values instead.
   let vals = new Float64Array(1024), durs = new Float64Array(1024);
@@ -388,7 +398,7 @@ export function streamedStats(
     if (v < min) min = v;
     if (v > max) max = v;
     held += d;
-    if (hist !== undefined) hist[bucketOf(v)]++;
+    if (hist !== undefined) hist[bucketOf(v, bits)]++;
     else if (n < budget) {
       if (n === vals.length) {
         const grown = Math.min(budget, 2 * n);
@@ -401,9 +411,9 @@ export function streamedStats(
       vals[n] = v;
       durs[n] = d;
     } else {
-      hist = new Uint32Array(1 << BUCKET_BITS);
-      for (let i = 0; i < n; i++) hist[bucketOf(vals[i])]++;
-      hist[bucketOf(v)]++;
+      hist = new Uint32Array(1 << bits);
+      for (let i = 0; i < n; i++) hist[bucketOf(vals[i], bits)]++;
+      hist[bucketOf(v, bits)]++;
       vals = durs = new Float64Array(0);
     }
     n++;
@@ -414,7 +424,7 @@ export function streamedStats(
   const avg = weighted / over;
   const counts = hist;
   // Where each bucket's segments start in value order; `counts` becomes each bucket's next free place.
-  const start = new Float64Array((1 << BUCKET_BITS) + 1);
+  const start = new Float64Array(counts.length + 1);
   for (let b = 0; b < counts.length; b++) start[b + 1] = start[b] + counts[b];
   // Candidates for each percentile: running sums within the rounding bound of its share of `held` (the sorted
   // total differs from the time-ordered one by at most 2n units in the last place, relatively).
@@ -441,7 +451,7 @@ export function streamedStats(
     first = false;
     segments((v, d) => {
       if (withSpread) spread += d * (v - avg) ** 2;
-      const b = bucketOf(v);
+      const b = bucketOf(v, bits);
       if (b >= b0 && b < b1) {
         const at = counts[b]++;
         vals[at] = v;

@@ -1,0 +1,186 @@
+import assert from "node:assert/strict";
+import { EventList, weightedStats } from "../../src/metrics/sweep_line.ts";
+import { mergedSource, type SegmentSource, streamedStats } from "../../src/metrics/sweep_stream.ts";
+import {
+  sweepCurves,
+  sweepMetricStats,
+  type SweepRequest,
+  sweepStatsByGroup,
+  sweepTable,
+} from "../../src/metrics/sweep_line_metrics.ts";
+
+function rng(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
+
+/** Every statistic's exact bits (so that -0 and 0, or two NaNs, are told apart as `Object.is` would). */
+function bits(s: object): string {
+  return JSON.stringify(Object.entries(s).map(([k, v]) => [k, Object.is(v, -0) ? "-0" : String(v)]));
+}
+
+const SHAPES: Record<string, (r: () => number) => number> = {
+  // continuous rates, all distinct
+  continuous: (r) => 50 + r() * 30,
+  // a few integers held in long runs (concurrency-like), many ties
+  integers: (r) => Math.floor(r() * 6),
+  // zeros of both signs among negative and positive values spanning many magnitudes
+  mixed: (r) => (r() < 0.2 ? (r() < 0.5 ? -0 : 0) : (r() < 0.5 ? -1 : 1) * 10 ** (r() * 12 - 6)),
+  // one value almost everywhere: a single bucket larger than any budget
+  constant: (r) => (r() < 0.95 ? 7 : r()),
+};
+
+Deno.test("streamed statistics equal the whole-array ones bit for bit, whatever the budget and value shape", () => {
+  for (const [name, shape] of Object.entries(SHAPES)) {
+    for (const seed of [1, 2, 3]) {
+      const r = rng(seed * 7919 + name.length);
+      const n = 1 + Math.floor(r() * 1500);
+      const val = Float64Array.from({ length: n }, () => shape(r));
+      // durations over 12 orders of magnitude: the value-ordered and time-ordered totals round differently
+      const dur = Float64Array.from({ length: n }, () => 10 ** (r() * 12 - 6));
+      const source: SegmentSource = (emit) => {
+        for (let i = 0; i < n; i++) emit(val[i], dur[i]);
+      };
+      let held = 0;
+      for (let i = 0; i < n; i++) held += dur[i];
+      for (const total of [held * 1.5, undefined]) {
+        const want = weightedStats(val, dur, n, total ?? held);
+        for (const budget of [1, 5, 64, 1000, 1 << 21]) {
+          const got = streamedStats(source, total, budget);
+          assert.equal(bits(got), bits(want), `${name} seed ${seed} n ${n} budget ${budget} total ${total}`);
+        }
+      }
+    }
+  }
+});
+
+Deno.test("streamed percentiles add the durations in the same order, where rounding decides the percentile", () => {
+  // Durations whose sums depend on their order (ulps of 2^52 against 1, thirds, tenths) and few values (ties):
+  // a percentile then sits on a boundary that only the same order of additions reproduces.
+  const durs = [1, 2 ** -30, 2 ** 30, 2 ** 52, 0.1, 1 / 3, 3];
+  const r = rng(2024);
+  let differing = 0;
+  for (let trial = 0; trial < 4000; trial++) {
+    const n = 4 + Math.floor(r() * 24);
+    const val = Float64Array.from({ length: n }, () => Math.floor(r() * 4));
+    const dur = Float64Array.from({ length: n }, () => durs[Math.floor(r() * durs.length)]);
+    const source: SegmentSource = (emit) => {
+      for (let i = 0; i < n; i++) emit(val[i], dur[i]);
+    };
+    const want = weightedStats(val, dur, n, 5 * 2 ** 52);
+    // the time-ordered total against the value-ordered one
+    let held = 0;
+    for (let i = 0; i < n; i++) held += dur[i];
+    const byValue = [...dur.keys()].sort((a, b) => val[a] - val[b] || a - b).reduce((s, i) => s + dur[i], 0);
+    if (held !== byValue) differing++;
+    for (const budget of [1, 3]) {
+      assert.equal(bits(streamedStats(source, 5 * 2 ** 52, budget)), bits(want), `trial ${trial} budget ${budget}`);
+    }
+  }
+  // the cases are the ones meant: most totals depend on the order
+  assert.ok(differing > 1000, `${differing} of 4000 totals differ by order`);
+});
+
+Deno.test("streamed statistics read the segments at most twice plus twice per budget's worth", () => {
+  const r = rng(99);
+  const n = 10_000;
+  const val = Float64Array.from({ length: n }, () => r() * 100);
+  let reads = 0;
+  const source: SegmentSource = (emit) => {
+    reads++;
+    for (let i = 0; i < n; i++) emit(val[i], 1);
+  };
+  for (const budget of [100, 1000, 20_000]) {
+    reads = 0;
+    streamedStats(source, undefined, budget);
+    // within the budget: one read; past it, one read, then value ranges each holding at most the budget, two
+    // consecutive ones together more than it
+    const most = n <= budget ? 1 : 1 + 2 * Math.ceil(n / budget);
+    assert.ok(reads <= most, `budget ${budget}: ${reads} reads, at most ${most}`);
+    if (n > budget) assert.ok(reads >= 2, `budget ${budget}: ${reads} reads`);
+  }
+});
+
+/** Seeded streamed requests over `streams` concurrent streams, some failed, some gaps zero, some not streamed. */
+function requests(seed: number, count: number, streams: number, chunked: boolean): SweepRequest[] {
+  const r = rng(seed);
+  const next = Float64Array.from({ length: streams }, () => r() * 20);
+  const out: SweepRequest[] = [];
+  for (let i = 0; i < count; i++) {
+    const s = i % streams;
+    const start = next[s] + r() * 2;
+    const failed = r() < 0.05;
+    const gen = failed ? NaN : start + 1 + r() * 10;
+    const gaps = chunked && !failed && r() < 0.9
+      ? Array.from({ length: Math.floor(r() * 25) }, () => (r() < 0.1 ? 0 : Math.fround(r() * 4)))
+      : [];
+    // ends at the last chunk, before it or after it
+    const end = (failed ? start + r() * 3 : gen + gaps.reduce((a, b) => a + b, 0)) + (r() - 0.2) * 0.5;
+    next[s] = end;
+    out.push({
+      start,
+      gen,
+      end,
+      isl: Math.floor(1 + r() * 500),
+      osl: failed ? NaN : gaps.length + 1 + (r() < 0.1 ? 3 : 0),
+      icl: gaps,
+    });
+  }
+  // records arrive in end order, not start order
+  return out.sort((a, b) => a.end - b.end);
+}
+
+Deno.test("every time-weighted metric, streamed with small budgets, is the whole-curve computation bit for bit", () => {
+  for (
+    const [seed, count, streams, chunked] of [
+      [11, 600, 32, true],
+      [12, 300, 5, true],
+      [13, 400, 16, false],
+      [14, 50, 64, true],
+    ] as const
+  ) {
+    const reqs = requests(seed, count, streams, chunked);
+    const curves = sweepCurves(reqs);
+    const t = curves.concurrency.times;
+    for (const window of [undefined, { start: t[0] + 7.5, end: t[t.length - 1] - 3.25 }]) {
+      const want = sweepMetricStats(curves, window?.start ?? t[0], window?.end ?? t[t.length - 1]);
+      for (const budget of [29, 1 << 21]) {
+        const got = sweepStatsByGroup(sweepTable(reqs), window, budget);
+        for (const [tag, stats] of want) {
+          assert.equal(bits(got.get(tag)!), bits(stats), `seed ${seed} budget ${budget} ${tag}`);
+        }
+      }
+    }
+  }
+});
+
+Deno.test("a merged curve is the built event list's steps, holding only the requests in flight at once", () => {
+  // 200 requests, 4 at a time, each adding overlapping events out of time order
+  const r = rng(5);
+  const events: [number, number][][] = Array.from({ length: 200 }, (_, i) => {
+    const base = Math.floor(i / 4) * 10;
+    return Array.from({ length: 6 }, () => [base + Math.floor(r() * 12), Math.floor(r() * 5) - 2] as [number, number]);
+  });
+  const list = new EventList();
+  for (const req of events) for (const [t, d] of req) list.add(t, d);
+  const want = list.build();
+  const source = mergedSource(events.length, (i, out) => {
+    for (const [t, d] of events[i]) out.add(t, d);
+  });
+  const cursor = source.open();
+  const times: number[] = [], values: number[] = [];
+  while (cursor.next()) {
+    times.push(cursor.t);
+    values.push(cursor.v);
+  }
+  assert.deepEqual(times, [...want.times]);
+  assert.deepEqual(values.map(String), [...want.values].map(String));
+  // a request's events span at most 12 ms and a new group of 4 starts every 10 ms: at most 8 are merged at once
+  assert.ok(cursor.peakMerging <= 8, `${cursor.peakMerging} requests merged at once`);
+  assert.ok(cursor.peakMerging >= 4);
+});
