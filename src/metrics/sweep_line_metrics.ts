@@ -35,10 +35,9 @@ import {
   ZERO_SWEEP_STATS,
 } from "./sweep_line.ts";
 import {
-  activeSegments,
   type CurveSource,
   mergedSource,
-  quotientSource,
+  rateStats,
   stepsSource,
   streamedStats,
   windowSegments,
@@ -310,10 +309,6 @@ export function sweepStatsByGroup(
   add(a, ["effective_concurrency", "effective_total_throughput", "active_total_throughput"]);
   const tw = (f: CurveSource) =>
     f.empty || we - ws <= 0 ? ZERO_SWEEP_STATS : streamedStats(windowSegments(f, ws, we), we - ws, budget);
-  const act = (rate: CurveSource, mask: CurveSource) =>
-    rate.empty || mask.empty || we - ws <= 0
-      ? ZERO_SWEEP_STATS
-      : streamedStats(activeSegments(rate, mask, ws, we), undefined, budget);
   // Each request's running sum of earlier gaps (the chunk times' origin, as `buildCurves` computes it).
   const before = new Float64Array(n);
   let running = 0;
@@ -323,19 +318,16 @@ export function sweepStatsByGroup(
   }
   const from = (i: number) => i > 0 ? table.iclEnd[i - 1] : 0;
   const g = table;
-  const decConc = stepsSource(
-    buildCurves(requests(), new Set<CurveName>(["decodeConcurrency"]), anyIcl, sizes)
-      .decodeConcurrency,
-  );
+  const decConc = buildCurves(requests(), new Set<CurveName>(["decodeConcurrency"]), anyIcl, sizes).decodeConcurrency;
   const decTput = anyIcl
     ? mergedSource(n, (i, o) => chunkDecodeEvents(o, g.gen[i], g.osl[i], g.gaps, from(i), g.iclEnd[i], before[i]))
     : stepsSource(buildCurves(requests(), new Set<CurveName>(["decodeThroughput"]), anyIcl, sizes).decodeThroughput);
-  const perUser = quotientSource(decTput, decConc);
-  out.set("effective_decode_throughput", perSec(tw(decTput)));
-  out.set("effective_decode_concurrency", tw(decConc));
-  out.set("effective_decode_throughput_per_user", perSec(tw(perUser)));
-  out.set("active_decode_throughput", perSec(act(decTput, decConc)));
-  out.set("active_decode_throughput_per_user", perSec(act(perUser, decConc)));
+  const decode = rateStats(decTput, decConc, ws, we, budget);
+  out.set("effective_decode_throughput", perSec(decode.rate));
+  out.set("effective_decode_concurrency", timeWeightedStats(decConc, ws, we));
+  out.set("effective_decode_throughput_per_user", perSec(decode.perUser));
+  out.set("active_decode_throughput", perSec(decode.activeRate));
+  out.set("active_decode_throughput_per_user", perSec(decode.activePerUser));
   add(
     buildCurves(
       requests(),

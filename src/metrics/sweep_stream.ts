@@ -7,8 +7,9 @@
  *   locally) in the order {@linkcode EventList.build} sorts them — by time, ends before starts, then insertion
  *   order — so its running sum is the same sequence of additions; its 1e-9 residue snapping needs the curve's
  *   largest magnitude, found by one read first.
- * - A quotient of two curves (`divideSteps`) and the windows' segments (`timeWeightedStats`,
- *   `activeWeightedStats`) are computed from two cursors as those functions compute them from arrays.
+ * - The windows' segments (`timeWeightedStats`, `activeWeightedStats`) and a quotient of two curves
+ *   (`divideSteps`) are computed as the curve is read, as those functions compute them from arrays; a rate's four
+ *   statistics (effective, per user, and their active variants) share each read of it ({@linkcode rateStats}).
  * - The statistics (`weightedStats`): the average, extrema and active time in one read; the spread in the next;
  *   the percentiles walk the segments in value order (ties in time order) with the same running sum, a range of
  *   values at a time: a histogram of the values' leading bits (monotone in the value) splits the value order into
@@ -17,9 +18,10 @@
  *   running sum reaches its fraction of the total, which is known only at the end: the segments whose running sum
  *   lies within a rounding bound of the fraction of the time-ordered total are kept as candidates and decided then.
  *
- * Memory: a read holds the requests being merged (those in flight at a time, with their events) and one value
- * range (16 bytes a segment); a single bucket larger than the budget (a value held in millions of segments) is read
- * whole.
+ * Memory: a read holds the requests being merged (those in flight at a time, with their events) and, per statistic,
+ * one value range (16 bytes a segment) and a histogram (up to 2^20 counts); a single bucket larger than the budget (a
+ * value held in millions of segments) is read whole. A curve within the budget is summarized from its segments in
+ * one read, as before.
  */
 import type { EventList, StepFunction, SweepStats } from "./sweep_line.ts";
 import { weightedStats, ZERO_SWEEP_STATS } from "./sweep_line.ts";
@@ -54,51 +56,6 @@ class ArrayCursor implements StepCursor {
 /** A built step function as a source. */
 export function stepsSource(f: StepFunction): CurveSource {
   return { empty: f.times.length === 0, open: () => new ArrayCursor(f) };
-}
-
-class QuotientCursor implements StepCursor {
-  readonly #num: StepCursor;
-  readonly #den: StepCursor;
-  #nHave: boolean;
-  #dHave: boolean;
-  #nv = 0;
-  #dv = 0;
-  t = 0;
-  v = 0;
-  constructor(num: StepCursor, den: StepCursor) {
-    this.#num = num;
-    this.#den = den;
-    this.#nHave = num.next();
-    this.#dHave = den.next();
-  }
-  next(): boolean {
-    if (!this.#nHave && !this.#dHave) return false;
-    const t = !this.#dHave || (this.#nHave && this.#num.t <= this.#den.t) ? this.#num.t : this.#den.t;
-    // The value each holds at t: its last step at or before t.
-    while (this.#nHave && this.#num.t <= t) {
-      this.#nv = this.#num.v;
-      this.#nHave = this.#num.next();
-    }
-    while (this.#dHave && this.#den.t <= t) {
-      this.#dv = this.#den.v;
-      this.#dHave = this.#den.next();
-    }
-    this.t = t;
-    this.v = this.#dv > 0 ? this.#nv / this.#dv : 0;
-    return true;
-  }
-}
-
-/** `num / den` on their merged distinct times, 0 where `den` is not positive: `divideSteps`, read as it goes. */
-export function quotientSource(num: CurveSource, den: CurveSource): CurveSource {
-  const empty = num.empty || den.empty;
-  return {
-    empty,
-    open: () =>
-      empty
-        ? new ArrayCursor({ times: new Float64Array(0), values: new Float64Array(0) })
-        : new QuotientCursor(num.open(), den.open()),
-  };
 }
 
 /** A request's events for one curve, added in the order the whole-run event list would add them. */
@@ -329,42 +286,11 @@ export function windowSegments(f: CurveSource, ws: number, we: number): SegmentS
   };
 }
 
-/** The segments `activeWeightedStats(rate, mask, ws, we)` weighs (`ws < we`). */
-export function activeSegments(rate: CurveSource, mask: CurveSource, ws: number, we: number): SegmentSource {
-  return (emit) => {
-    const r = rate.open(), m = mask.open();
-    let rHave = r.next(), mHave = m.next(), rv = 0, mv = 0;
-    const advance = (g: number) => {
-      while (rHave && r.t <= g) {
-        rv = r.v;
-        rHave = r.next();
-      }
-      while (mHave && m.t <= g) {
-        mv = m.v;
-        mHave = m.next();
-      }
-    };
-    // The grid: ws, the distinct times of either curve inside (ws, we), we.
-    let prev = ws;
-    advance(ws);
-    for (;;) {
-      let g = we;
-      if (rHave && r.t < g) g = r.t;
-      if (mHave && m.t < g) g = m.t;
-      const d = g - prev;
-      if (d > 0 && mv > 0) emit(rv, d);
-      if (g === we) break;
-      advance(g);
-      prev = g;
-    }
-  };
-}
-
 const QUANTILES = [0.5, 0.9, 0.95, 0.99] as const;
 /** Histogram buckets (leading bits of a value): finer for a larger budget, 2^20 at most (4 MB of counts). */
 const bucketBits = (budget: number) => Math.min(20, Math.max(10, Math.ceil(Math.log2(budget + 1)) + 6));
 /** Segments kept at once for the percentiles (16 bytes each). */
-export const DEFAULT_SEGMENT_BUDGET = 1 << 21;
+export const DEFAULT_SEGMENT_BUDGET = 1 << 20;
 
 const keyBuf = new Float64Array(1);
 const keyWords = new Uint32Array(keyBuf.buffer);
@@ -379,115 +305,391 @@ function bucketOf(v: number, bits: number): number {
 }
 
 /**
+ * One statistic's state over the reads of its segments (see the module comment): `take` each segment of a read in
+ * time order, then `endRead()`, until `done`.
+ */
+export class StreamedStats {
+  readonly #total: number | undefined;
+  readonly #budget: number;
+  readonly #bits: number;
+  #result: SweepStats | undefined;
+  #n = 0;
+  #weighted = 0;
+  #min = Infinity;
+  #max = -Infinity;
+  #held = 0;
+  #avg = 0;
+  #spread = 0;
+  #firstRound = true;
+  /** The segments while they fit the budget (a short run's are summarized from them, as before). */
+  #vals = new Float64Array(1024);
+  #durs = new Float64Array(1024);
+  /** Past the budget, a histogram of the values; then each bucket's next free place in the round. */
+  #hist: Uint32Array | undefined;
+  #start = new Uint32Array(0);
+  #b0 = 0;
+  #b1 = 0;
+  #order = new Uint32Array(0);
+  #cum = 0;
+  #last = 0;
+  #lo: number[] = [];
+  #hi: number[] = [];
+  #cand: { cum: number[]; v: number[]; done: boolean }[] = [];
+
+  /** `total`: the ms averaged over, or undefined for the segments' summed duration (the active variants). */
+  constructor(total: number | undefined, budget = DEFAULT_SEGMENT_BUDGET) {
+    this.#total = total;
+    this.#budget = budget;
+    this.#bits = bucketBits(budget);
+  }
+
+  get done(): boolean {
+    return this.#result !== undefined;
+  }
+
+  /** The statistics, once done. */
+  get result(): SweepStats {
+    if (this.#result === undefined) throw new Error("statistics read before their last pass");
+    return this.#result;
+  }
+
+  take(v: number, d: number): void {
+    if (this.#start.length === 0) this.#takeFirst(v, d);
+    else {
+      if (this.#firstRound) this.#spread += d * (v - this.#avg) ** 2;
+      const b = bucketOf(v, this.#bits);
+      if (b >= this.#b0 && b < this.#b1) {
+        const at = this.#hist![b]++;
+        this.#vals[at] = v;
+        this.#durs[at] = d;
+      }
+    }
+  }
+
+  #takeFirst(v: number, d: number): void {
+    this.#weighted += v * d;
+    if (v < this.#min) this.#min = v;
+    if (v > this.#max) this.#max = v;
+    this.#held += d;
+    const n = this.#n++;
+    if (this.#hist !== undefined) this.#hist[bucketOf(v, this.#bits)]++;
+    else if (n < this.#budget) {
+      if (n === this.#vals.length) {
+        const grown = Math.min(this.#budget, 2 * n);
+        const v2 = new Float64Array(grown), d2 = new Float64Array(grown);
+        v2.set(this.#vals);
+        d2.set(this.#durs);
+        this.#vals = v2;
+        this.#durs = d2;
+      }
+      this.#vals[n] = v;
+      this.#durs[n] = d;
+    } else {
+      const hist = this.#hist = new Uint32Array(1 << this.#bits);
+      for (let i = 0; i < n; i++) hist[bucketOf(this.#vals[i], this.#bits)]++;
+      hist[bucketOf(v, this.#bits)]++;
+      this.#vals = this.#durs = new Float64Array(0);
+    }
+  }
+
+  endRead(): void {
+    if (this.#result !== undefined) return;
+    if (this.#start.length === 0) this.#endFirst();
+    else {
+      this.#walkRound();
+      this.#firstRound = false;
+      this.#nextRound();
+    }
+  }
+
+  #endFirst(): void {
+    const n = this.#n, held = this.#held;
+    if (n === 0 || (this.#total === undefined && !(held > 0))) {
+      this.#result = ZERO_SWEEP_STATS;
+      return;
+    }
+    const over = this.#total ?? held;
+    const hist = this.#hist;
+    if (hist === undefined) {
+      this.#result = weightedStats(this.#vals, this.#durs, n, over);
+      this.#vals = this.#durs = new Float64Array(0);
+      return;
+    }
+    this.#avg = this.#weighted / over;
+    // Where each bucket's segments start in value order.
+    const start = this.#start = new Uint32Array(hist.length + 1);
+    for (let b = 0; b < hist.length; b++) start[b + 1] = start[b] + hist[b];
+    // Candidates for each percentile: running sums within the rounding bound of its share of `held` (the sorted
+    // total differs from the time-ordered one by at most 2n units in the last place, relatively).
+    const tol = 1e-9 + 8 * n * 2 ** -53;
+    this.#lo = QUANTILES.map((q) => q * held * (1 - tol));
+    this.#hi = QUANTILES.map((q) => q * held * (1 + tol));
+    this.#cand = QUANTILES.map(() => ({ cum: [], v: [], done: false }));
+    this.#b1 = 0;
+    this.#nextRound();
+  }
+
+  /** The next range of buckets holding at most the budget's segments (one bucket at least), or the result. */
+  #nextRound(): void {
+    const start = this.#start, hist = this.#hist!;
+    let b0 = this.#b1;
+    while (b0 < hist.length && start[b0 + 1] === start[b0]) b0++;
+    if (b0 >= hist.length) {
+      const acc = this.#cum;
+      const [p50, p90, p95, p99] = QUANTILES.map((q, j) => {
+        const c = this.#cand[j];
+        for (let i = 0; i < c.cum.length; i++) if (!(c.cum[i] / acc < q)) return c.v[i];
+        return this.#last;
+      });
+      const over = this.#total ?? this.#held;
+      this.#result = {
+        avg: this.#avg,
+        min: this.#min,
+        max: this.#max,
+        p50,
+        p90,
+        p95,
+        p99,
+        std: Math.sqrt(this.#spread / over),
+      };
+      this.#hist = undefined;
+      this.#start = new Uint32Array(0);
+      this.#vals = this.#durs = new Float64Array(0);
+      return;
+    }
+    let b1 = b0 + 1;
+    while (b1 < hist.length && start[b1 + 1] - start[b0] <= this.#budget) b1++;
+    const base = start[b0], count = start[b1] - base;
+    if (this.#vals.length < count) {
+      this.#vals = new Float64Array(count);
+      this.#durs = new Float64Array(count);
+    }
+    for (let b = b0; b < b1; b++) hist[b] = start[b] - base;
+    this.#b0 = b0;
+    this.#b1 = b1;
+  }
+
+  /** Each bucket of the round in value order, its equal values in time order (a stable sort of a time-ordered slice). */
+  #walkRound(): void {
+    const vals = this.#vals, durs = this.#durs, start = this.#start, base = start[this.#b0];
+    for (let b = this.#b0; b < this.#b1; b++) {
+      const from = start[b] - base, to = start[b + 1] - base, len = to - from;
+      if (len === 0) continue;
+      let sorted = true;
+      for (let i = from + 1; i < to && sorted; i++) sorted = !(vals[i] < vals[i - 1]);
+      if (this.#order.length < len) this.#order = new Uint32Array(Math.max(len, 2 * this.#order.length));
+      const o = this.#order.subarray(0, len);
+      for (let i = 0; i < len; i++) o[i] = i;
+      if (!sorted) o.sort((x, y) => vals[from + x] - vals[from + y] || x - y);
+      let cum = this.#cum;
+      for (let i = 0; i < len; i++) {
+        const v = vals[from + o[i]];
+        cum += durs[from + o[i]];
+        this.#last = v;
+        for (let q = 0; q < QUANTILES.length; q++) {
+          const c = this.#cand[q];
+          if (c.done || cum < this.#lo[q]) continue;
+          c.cum.push(cum);
+          c.v.push(v);
+          if (cum > this.#hi[q]) c.done = true;
+        }
+      }
+      this.#cum = cum;
+    }
+  }
+}
+
+/**
+ * Reads segments for several statistics at once (`read` gives each statistic's segments of one read to its
+ * sink) until every one is done; a statistic done early ignores the rest.
+ */
+export function summarizeTogether(
+  read: (sinks: readonly ((v: number, d: number) => void)[]) => void,
+  stats: readonly StreamedStats[],
+): void {
+  const idle = () => {};
+  while (stats.some((s) => !s.done)) {
+    read(stats.map((s) => (s.done ? idle : (v: number, d: number) => s.take(v, d))));
+    for (const s of stats) s.endRead();
+  }
+}
+
+/**
  * `weightedStats` of the segments: averaged over `total` ms, or over their summed duration when `total` is
- * undefined (the active variants). Reads the segments 2 + ⌈n / budget⌉ times at most.
+ * undefined (the active variants). Reads the segments once within the budget, else 1 + (number of value ranges).
  */
 export function streamedStats(
   segments: SegmentSource,
   total: number | undefined,
   budget = DEFAULT_SEGMENT_BUDGET,
 ): SweepStats {
-  let n = 0, weighted = 0, min = Infinity, max = -Infinity, held = 0;
-  const bits = bucketBits(budget);
-  // The segments themselves while they fit the budget (a short run's are summarized from them, as before); past
-  // it, a histogram of their values instead.
-  let vals = new Float64Array(1024), durs = new Float64Array(1024);
-  let hist: Uint32Array | undefined;
-  segments((v, d) => {
-    weighted += v * d;
-    if (v < min) min = v;
-    if (v > max) max = v;
-    held += d;
-    if (hist !== undefined) hist[bucketOf(v, bits)]++;
-    else if (n < budget) {
-      if (n === vals.length) {
-        const grown = Math.min(budget, 2 * n);
-        const v2 = new Float64Array(grown), d2 = new Float64Array(grown);
-        v2.set(vals);
-        d2.set(durs);
-        vals = v2;
-        durs = d2;
-      }
-      vals[n] = v;
-      durs[n] = d;
-    } else {
-      hist = new Uint32Array(1 << bits);
-      for (let i = 0; i < n; i++) hist[bucketOf(vals[i], bits)]++;
-      hist[bucketOf(v, bits)]++;
-      vals = durs = new Float64Array(0);
-    }
-    n++;
-  });
-  if (n === 0 || (total === undefined && !(held > 0))) return ZERO_SWEEP_STATS;
-  const over = total ?? held;
-  if (hist === undefined) return weightedStats(vals, durs, n, over);
-  const avg = weighted / over;
-  const counts = hist;
-  // Where each bucket's segments start in value order; `counts` becomes each bucket's next free place.
-  const start = new Float64Array(counts.length + 1);
-  for (let b = 0; b < counts.length; b++) start[b + 1] = start[b] + counts[b];
-  // Candidates for each percentile: running sums within the rounding bound of its share of `held` (the sorted
-  // total differs from the time-ordered one by at most 2n units in the last place, relatively).
-  const tol = 1e-9 + 8 * n * 2 ** -53;
-  const lo = QUANTILES.map((q) => q * held * (1 - tol)), hi = QUANTILES.map((q) => q * held * (1 + tol));
-  const cand: { cum: number[]; v: number[]; done: boolean }[] = QUANTILES.map(() => ({ cum: [], v: [], done: false }));
-  let spread = 0, cum = 0, last = 0, first = true;
-  let order = new Uint32Array(0);
-  for (let b0 = 0; b0 < counts.length;) {
-    // The next range of buckets holding at most `budget` segments (one bucket at least).
-    let b1 = b0 + 1;
-    while (b1 < counts.length && start[b1 + 1] - start[b0] <= budget) b1++;
-    const base = start[b0], count = start[b1] - base;
-    if (count === 0 && !first) {
-      b0 = b1;
-      continue;
-    }
-    if (vals.length < count) {
-      vals = new Float64Array(count);
-      durs = new Float64Array(count);
-    }
-    for (let b = b0; b < b1; b++) counts[b] = start[b] - base;
-    const withSpread = first;
-    first = false;
-    segments((v, d) => {
-      if (withSpread) spread += d * (v - avg) ** 2;
-      const b = bucketOf(v, bits);
-      if (b >= b0 && b < b1) {
-        const at = counts[b]++;
-        vals[at] = v;
-        durs[at] = d;
-      }
-    });
-    // Each bucket in value order, its equal values in time order (a stable sort of a time-ordered slice).
-    for (let b = b0; b < b1; b++) {
-      const from = start[b] - base, to = start[b + 1] - base, len = to - from;
-      if (len === 0) continue;
-      let sorted = true;
-      for (let i = from + 1; i < to && sorted; i++) sorted = !(vals[i] < vals[i - 1]);
-      if (order.length < len) order = new Uint32Array(Math.max(len, 2 * order.length));
-      const o = order.subarray(0, len);
-      for (let i = 0; i < len; i++) o[i] = i;
-      if (!sorted) o.sort((x, y) => vals[from + x] - vals[from + y] || x - y);
-      for (let i = 0; i < len; i++) {
-        const v = vals[from + o[i]];
-        cum += durs[from + o[i]];
-        last = v;
-        for (let q = 0; q < QUANTILES.length; q++) {
-          const c = cand[q];
-          if (c.done || cum < lo[q]) continue;
-          c.cum.push(cum);
-          c.v.push(v);
-          if (cum > hi[q]) c.done = true;
-        }
-      }
-    }
-    b0 = b1;
+  const stats = new StreamedStats(total, budget);
+  summarizeTogether(([sink]) => segments(sink), [stats]);
+  return stats.result;
+}
+
+/** `windowSegments` fed a curve's distinct step times in order, each with the value held from it. */
+class WindowFeed {
+  #opened = false;
+  #closed = false;
+  #v0 = 0;
+  #prev = false;
+  #pt = 0;
+  #pv = 0;
+  constructor(
+    private readonly ws: number,
+    private readonly we: number,
+    private readonly emit: (v: number, d: number) => void,
+  ) {}
+
+  #hold(from: number, to: number, v: number): void {
+    const d = Math.min(to, this.we) - Math.max(from, this.ws);
+    if (d > 0) this.emit(v, d);
   }
-  const acc = cum;
-  const [p50, p90, p95, p99] = QUANTILES.map((q, j) => {
-    const c = cand[j];
-    for (let i = 0; i < c.cum.length; i++) if (!(c.cum[i] / acc < q)) return c.v[i];
-    return last;
-  });
-  return { avg, min, max, p50, p90, p95, p99, std: Math.sqrt(spread / over) };
+
+  step(t: number, v: number): void {
+    if (this.#closed) return;
+    if (!this.#opened) {
+      if (t <= this.ws) {
+        this.#v0 = v;
+        return;
+      }
+      this.#opened = true;
+      this.#hold(this.ws, t, this.#v0);
+    } else if (this.#prev) this.#hold(this.#pt, t, this.#pv);
+    if (t < this.we) {
+      this.#prev = true;
+      this.#pt = t;
+      this.#pv = v;
+    } else this.#closed = true;
+  }
+
+  end(): void {
+    if (!this.#opened) this.#hold(this.ws, this.we, this.#v0);
+    else if (this.#prev && !this.#closed) this.#hold(this.#pt, this.we, this.#pv);
+  }
+}
+
+/**
+ * The segments `activeWeightedStats(rate, mask, ws, we)` weighs (`ws < we`), fed the distinct times of the rate and
+ * mask together with the values each holds there.
+ */
+class ActiveFeed {
+  #closed = false;
+  #g: number;
+  #r = 0;
+  #m = 0;
+  constructor(
+    private readonly ws: number,
+    private readonly we: number,
+    private readonly emit: (v: number, d: number) => void,
+  ) {
+    this.#g = ws;
+  }
+
+  grid(g: number, r: number, m: number): void {
+    if (this.#closed) return;
+    if (g > this.ws) {
+      const d = (g < this.we ? g : this.we) - this.#g;
+      if (d > 0 && this.#m > 0) this.emit(this.#r, d);
+      if (g >= this.we) {
+        this.#closed = true;
+        return;
+      }
+      this.#g = g;
+    }
+    this.#r = r;
+    this.#m = m;
+  }
+
+  end(): void {
+    if (this.#closed) return;
+    const d = this.we - this.#g;
+    if (d > 0 && this.#m > 0) this.emit(this.#r, d);
+  }
+}
+
+/** The four statistics of a rate curve over `[ws, we]` with a phase concurrency `mask`, as their functions give them. */
+export interface RateStats {
+  /** `timeWeightedStats(rate)` */
+  readonly rate: SweepStats;
+  /** `timeWeightedStats(divideSteps(rate, mask))` */
+  readonly perUser: SweepStats;
+  /** `activeWeightedStats(rate, mask)` */
+  readonly activeRate: SweepStats;
+  /** `activeWeightedStats(divideSteps(rate, mask), mask)` */
+  readonly activePerUser: SweepStats;
+}
+
+/**
+ * A rate curve's four statistics (the decode throughput's: effective, per user, and their active variants) from
+ * the same reads of the rate: each read merges the rate with the mask once and feeds all four, so a merged rate
+ * is read 1 + (value ranges of the largest) times rather than that for each.
+ */
+export function rateStats(
+  rate: CurveSource,
+  mask: StepFunction,
+  ws: number,
+  we: number,
+  budget = DEFAULT_SEGMENT_BUDGET,
+): RateStats {
+  const zero = { rate: ZERO_SWEEP_STATS, perUser: ZERO_SWEEP_STATS, activeRate: ZERO_SWEEP_STATS };
+  if (rate.empty || we - ws <= 0) return { ...zero, activePerUser: ZERO_SWEEP_STATS };
+  const both = mask.times.length > 0;
+  const stats = [new StreamedStats(we - ws, budget)];
+  if (both) {
+    stats.push(
+      new StreamedStats(we - ws, budget),
+      new StreamedStats(undefined, budget),
+      new StreamedStats(undefined, budget),
+    );
+  }
+  const mt = mask.times, mvals = mask.values, mn = mt.length;
+  summarizeTogether((sinks) => {
+    const w1 = new WindowFeed(ws, we, sinks[0]);
+    const w2 = both ? new WindowFeed(ws, we, sinks[1]) : undefined;
+    const a1 = both ? new ActiveFeed(ws, we, sinks[2]) : undefined;
+    const a2 = both ? new ActiveFeed(ws, we, sinks[3]) : undefined;
+    const c = rate.open();
+    let have = c.next(), mi = 0, rv = 0, mv = 0;
+    // Every distinct time of either curve, each curve's value there (its last step at or before it).
+    while (have || mi < mn) {
+      let g = have ? c.t : Infinity;
+      if (mi < mn && mt[mi] < g) g = mt[mi];
+      let stepped = false;
+      while (have && c.t <= g) {
+        rv = c.v;
+        stepped = true;
+        have = c.next();
+      }
+      while (mi < mn && mt[mi] <= g) mv = mvals[mi++];
+      if (stepped) w1.step(g, rv);
+      if (both) {
+        const q = mv > 0 ? rv / mv : 0;
+        w2!.step(g, q);
+        a1!.grid(g, rv, mv);
+        a2!.grid(g, q, mv);
+      }
+      // Past the window nothing more is weighed.
+      if (g >= we) break;
+    }
+    w1.end();
+    w2?.end();
+    a1?.end();
+    a2?.end();
+  }, stats);
+  if (!both) {
+    return {
+      rate: stats[0].result,
+      perUser: ZERO_SWEEP_STATS,
+      activeRate: ZERO_SWEEP_STATS,
+      activePerUser: ZERO_SWEEP_STATS,
+    };
+  }
+  return {
+    rate: stats[0].result,
+    perUser: stats[1].result,
+    activeRate: stats[2].result,
+    activePerUser: stats[3].result,
+  };
 }
