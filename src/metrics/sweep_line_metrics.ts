@@ -255,13 +255,21 @@ export function sweepTable(requests: readonly SweepRequest[]): SweepTable {
   };
 }
 
-/** The table's requests in order (each request's gaps copied into an array). */
-export function* tableRequests(t: SweepTable): Generator<SweepRequest> {
+/**
+ * The table's requests in order, each request's gaps copied into an array — or none (`gaps` false) where only the
+ * request-level curves are built from them, which read no gaps once the run is known to have some.
+ */
+export function* tableRequests(t: SweepTable, gaps = true): Generator<SweepRequest> {
+  const none: readonly number[] = [];
   let from = 0;
   for (let i = 0; i < t.length; i++) {
     const to = t.iclEnd[i];
-    const icl = new Array<number>(to - from);
-    for (let k = from; k < to; k++) icl[k - from] = t.gaps[k];
+    let icl = none;
+    if (gaps) {
+      const copy = new Array<number>(to - from);
+      for (let k = from; k < to; k++) copy[k - from] = t.gaps[k];
+      icl = copy;
+    }
     yield { start: t.start[i], gen: t.gen[i], end: t.end[i], isl: t.isl[i], osl: t.osl[i], icl };
     from = to;
   }
@@ -296,17 +304,22 @@ export function sweepStatsByGroup(
   let anyIcl = false;
   for (let i = 0, from = 0; i < n && !anyIcl; from = table.iclEnd[i++]) anyIcl = table.iclEnd[i] > from;
   const sizes: SweepSizes = { requests: n, gaps: table.gaps.length };
-  const requests = () => tableRequests(table);
-  const a = buildCurves(requests(), new Set<CurveName>(["concurrency", "totalThroughput"]), anyIcl, sizes);
-  const t = a.concurrency.times;
-  const ws = window?.start ?? t[0];
-  const we = window?.end ?? t[t.length - 1];
+  // The chunk-level curves are merged from the table below: the curves built from these read no gaps.
+  const requests = () => tableRequests(table, false);
   const out = new Map<string, SweepStats>();
-  const add = (curves: SweepCurves, tags: readonly string[]) => {
+  const add = (curves: SweepCurves, tags: readonly string[], ws: number, we: number) => {
     const stats = sweepMetricStats(curves, ws, we, new Set(tags));
     for (const tag of tags) out.set(tag, stats.get(tag)!);
   };
-  add(a, ["effective_concurrency", "effective_total_throughput", "active_total_throughput"]);
+  // Each group's curves live only in its own function, so that they can go before the next group is built.
+  const [ws, we] = (() => {
+    const a = buildCurves(requests(), new Set<CurveName>(["concurrency", "totalThroughput"]), anyIcl, sizes);
+    const t = a.concurrency.times;
+    const ws = window?.start ?? t[0];
+    const we = window?.end ?? t[t.length - 1];
+    add(a, ["effective_concurrency", "effective_total_throughput", "active_total_throughput"], ws, we);
+    return [ws, we];
+  })();
   const tw = (f: CurveSource) =>
     f.empty || we - ws <= 0 ? ZERO_SWEEP_STATS : streamedStats(windowSegments(f, ws, we), we - ws, budget);
   // Each request's running sum of earlier gaps (the chunk times' origin, as `buildCurves` computes it).
@@ -318,16 +331,18 @@ export function sweepStatsByGroup(
   }
   const from = (i: number) => i > 0 ? table.iclEnd[i - 1] : 0;
   const g = table;
-  const decConc = buildCurves(requests(), new Set<CurveName>(["decodeConcurrency"]), anyIcl, sizes).decodeConcurrency;
-  const decTput = anyIcl
-    ? mergedSource(n, (i, o) => chunkDecodeEvents(o, g.gen[i], g.osl[i], g.gaps, from(i), g.iclEnd[i], before[i]))
-    : stepsSource(buildCurves(requests(), new Set<CurveName>(["decodeThroughput"]), anyIcl, sizes).decodeThroughput);
-  const decode = rateStats(decTput, decConc, ws, we, budget);
-  out.set("effective_decode_throughput", perSec(decode.rate));
-  out.set("effective_decode_concurrency", timeWeightedStats(decConc, ws, we));
-  out.set("effective_decode_throughput_per_user", perSec(decode.perUser));
-  out.set("active_decode_throughput", perSec(decode.activeRate));
-  out.set("active_decode_throughput_per_user", perSec(decode.activePerUser));
+  (() => {
+    const decConc = buildCurves(requests(), new Set<CurveName>(["decodeConcurrency"]), anyIcl, sizes).decodeConcurrency;
+    const decTput = anyIcl
+      ? mergedSource(n, (i, o) => chunkDecodeEvents(o, g.gen[i], g.osl[i], g.gaps, from(i), g.iclEnd[i], before[i]))
+      : stepsSource(buildCurves(requests(), new Set<CurveName>(["decodeThroughput"]), anyIcl, sizes).decodeThroughput);
+    const decode = rateStats(decTput, decConc, ws, we, budget);
+    out.set("effective_decode_throughput", perSec(decode.rate));
+    out.set("effective_decode_concurrency", timeWeightedStats(decConc, ws, we));
+    out.set("effective_decode_throughput_per_user", perSec(decode.perUser));
+    out.set("active_decode_throughput", perSec(decode.activeRate));
+    out.set("active_decode_throughput_per_user", perSec(decode.activePerUser));
+  })();
   add(
     buildCurves(
       requests(),
@@ -342,6 +357,8 @@ export function sweepStatsByGroup(
       "active_prefill_throughput",
       "active_prefill_throughput_per_user",
     ],
+    ws,
+    we,
   );
   const tif = anyIcl
     ? mergedSource(
