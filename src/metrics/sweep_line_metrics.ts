@@ -34,14 +34,7 @@ import {
   timeWeightedStats,
   ZERO_SWEEP_STATS,
 } from "./sweep_line.ts";
-import {
-  type CurveSource,
-  mergedSource,
-  rateStats,
-  stepsSource,
-  streamedStats,
-  windowSegments,
-} from "./sweep_stream.ts";
+import { mergedSource, rateStats, type RequestEmitter, streamedStats, windowSegments } from "./sweep_stream.ts";
 
 /** One time-weighted metric's identity, in AIPerf's output order. */
 export interface SweepMetricSpec {
@@ -111,12 +104,6 @@ export interface SweepCurves {
 
 const ok = (x: number) => !Number.isNaN(x);
 
-/** How many requests the run has and how many chunk gaps they have in all: bounds on each curve's events. */
-export interface SweepSizes {
-  readonly requests: number;
-  readonly gaps: number;
-}
-
 /** The curves one pass over the requests builds (the others stay empty). */
 type CurveName = keyof SweepCurves;
 
@@ -149,7 +136,6 @@ function buildCurves(
   requests: Iterable<SweepRequest>,
   which: ReadonlySet<CurveName>,
   anyIcl?: boolean,
-  sizes?: SweepSizes,
 ): SweepCurves {
   const want = (name: CurveName) => which.has(name);
   const perUserDecode = want("decodePerUser"), perUserPrefill = want("prefillPerUser");
@@ -158,16 +144,10 @@ function buildCurves(
   const wDecTput = want("decodeThroughput") || perUserDecode;
   const wPreTput = want("prefillThroughput") || perUserPrefill;
   const wTotal = want("totalThroughput"), wTif = want("tokensInFlight");
-  // Each list sized for its most events when the run's size is known (what a list not built here needs: none).
-  const cap = (wanted: boolean, events: (s: SweepSizes) => number) =>
-    sizes === undefined || !wanted ? undefined : events(sizes);
-  const n2 = (s: SweepSizes) => 2 * s.requests;
-  const conc = new EventList(cap(wConc, n2)), dec = new EventList(cap(wDec, n2)), pre = new EventList(cap(wPre, n2));
-  const decTput = new EventList(cap(wDecTput && anyIcl === true, (s) => 2 * s.gaps));
-  const decTputReq = new EventList(cap(wDecTput && anyIcl === false, n2));
-  const preTput = new EventList(cap(wPreTput, n2)), total = new EventList(cap(wTotal, (s) => 4 * s.requests));
-  const tif = new EventList(cap(wTif && anyIcl === true, (s) => s.gaps + 3 * s.requests));
-  const tifReq = new EventList(cap(wTif && anyIcl === false, (s) => 3 * s.requests));
+  const conc = new EventList(), dec = new EventList(), pre = new EventList();
+  const decTput = new EventList(), decTputReq = new EventList();
+  const preTput = new EventList(), total = new EventList();
+  const tif = new EventList(), tifReq = new EventList();
   // Which variant of the chunk-or-request curves to fill: both until it is known.
   const chunkLevel = anyIcl;
   let sawIcl = false;
@@ -255,26 +235,6 @@ export function sweepTable(requests: readonly SweepRequest[]): SweepTable {
   };
 }
 
-/**
- * The table's requests in order, each request's gaps copied into an array — or none (`gaps` false) where only the
- * request-level curves are built from them, which read no gaps once the run is known to have some.
- */
-export function* tableRequests(t: SweepTable, gaps = true): Generator<SweepRequest> {
-  const none: readonly number[] = [];
-  let from = 0;
-  for (let i = 0; i < t.length; i++) {
-    const to = t.iclEnd[i];
-    let icl = none;
-    if (gaps) {
-      const copy = new Array<number>(to - from);
-      for (let k = from; k < to; k++) copy[k - from] = t.gaps[k];
-      icl = copy;
-    }
-    yield { start: t.start[i], gen: t.gen[i], end: t.end[i], isl: t.isl[i], osl: t.osl[i], icl };
-    from = to;
-  }
-}
-
 const perSec = (s: SweepStats): SweepStats => ({
   avg: s.avg * 1000,
   min: s.min * 1000,
@@ -288,10 +248,10 @@ const perSec = (s: SweepStats): SweepStats => ({
 
 /**
  * Every time-weighted metric's statistics, exactly those of {@linkcode sweepMetricStats} over
- * {@linkcode sweepCurves}, without holding a long run's chunk-level curves: the request-level curves (a few events
- * per request) are built a group at a time, each group's events dropped before the next is built; the chunk-level
- * decode throughput (two events per chunk gap), its per-user quotient and the chunk-level tokens in flight are read
- * as merges of the requests' events and summarized by `sweep_stream.ts`, a bounded part at a time.
+ * {@linkcode sweepCurves}, without building a curve: each curve is read as a merge of the requests' events
+ * (`sweep_stream.ts`), a rate with its phase concurrency in the same reads, and summarized a bounded part at a time.
+ * What a long run's end holds is then the requests being merged and each statistic's budget of segments, whatever
+ * the number of requests and chunk gaps.
  * `window` (run-clock ms) defaults to the first request's start to the last request's end; `budget`: the segments a
  * percentile keeps at once (`sweep_stream.ts`).
  */
@@ -301,84 +261,91 @@ export function sweepStatsByGroup(
   budget?: number,
 ): Map<string, SweepStats> {
   const n = table.length;
+  const { start, gen, end, isl, osl, iclEnd, gaps } = table;
   let anyIcl = false;
-  for (let i = 0, from = 0; i < n && !anyIcl; from = table.iclEnd[i++]) anyIcl = table.iclEnd[i] > from;
-  const sizes: SweepSizes = { requests: n, gaps: table.gaps.length };
-  // The chunk-level curves are merged from the table below: the curves built from these read no gaps.
-  const requests = () => tableRequests(table, false);
-  const out = new Map<string, SweepStats>();
-  const add = (curves: SweepCurves, tags: readonly string[], ws: number, we: number) => {
-    const stats = sweepMetricStats(curves, ws, we, new Set(tags));
-    for (const tag of tags) out.set(tag, stats.get(tag)!);
-  };
-  // Each group's curves live only in its own function, so that they can go before the next group is built.
-  const [ws, we] = (() => {
-    const a = buildCurves(requests(), new Set<CurveName>(["concurrency", "totalThroughput"]), anyIcl, sizes);
-    const t = a.concurrency.times;
-    const ws = window?.start ?? t[0];
-    const we = window?.end ?? t[t.length - 1];
-    add(a, ["effective_concurrency", "effective_total_throughput", "active_total_throughput"], ws, we);
-    return [ws, we];
-  })();
-  const tw = (f: CurveSource) =>
-    f.empty || we - ws <= 0 ? ZERO_SWEEP_STATS : streamedStats(windowSegments(f, ws, we), we - ws, budget);
+  for (let i = 0, from = 0; i < n && !anyIcl; from = iclEnd[i++]) anyIcl = iclEnd[i] > from;
   // Each request's running sum of earlier gaps (the chunk times' origin, as `buildCurves` computes it).
-  const before = new Float64Array(n);
-  let running = 0;
-  for (let i = 0, from = 0; i < n; from = table.iclEnd[i++]) {
-    before[i] = running;
-    for (let k = from; k < table.iclEnd[i]; k++) running += table.gaps[k];
+  const before = new Float64Array(anyIcl ? n : 0);
+  let running = 0, first = Infinity, last = -Infinity;
+  for (let i = 0, from = 0; i < n; from = iclEnd[i++]) {
+    if (anyIcl) before[i] = running;
+    for (let k = from; k < iclEnd[i]; k++) running += gaps[k];
+    // The concurrency curve's first and last event times: the default window.
+    if (ok(start[i]) && ok(end[i])) {
+      first = Math.min(first, start[i], end[i]);
+      last = Math.max(last, start[i], end[i]);
+    }
   }
-  const from = (i: number) => i > 0 ? table.iclEnd[i - 1] : 0;
-  const g = table;
-  (() => {
-    const decConc = buildCurves(requests(), new Set<CurveName>(["decodeConcurrency"]), anyIcl, sizes).decodeConcurrency;
-    const decTput = anyIcl
-      ? mergedSource(n, (i, o) => chunkDecodeEvents(o, g.gen[i], g.osl[i], g.gaps, from(i), g.iclEnd[i], before[i]))
-      : stepsSource(buildCurves(requests(), new Set<CurveName>(["decodeThroughput"]), anyIcl, sizes).decodeThroughput);
-    const decode = rateStats(decTput, decConc, ws, we, budget);
-    out.set("effective_decode_throughput", perSec(decode.rate));
-    out.set("effective_decode_concurrency", timeWeightedStats(decConc, ws, we));
-    out.set("effective_decode_throughput_per_user", perSec(decode.perUser));
-    out.set("active_decode_throughput", perSec(decode.activeRate));
-    out.set("active_decode_throughput_per_user", perSec(decode.activePerUser));
-  })();
-  add(
-    buildCurves(
-      requests(),
-      new Set<CurveName>(["prefillConcurrency", "prefillThroughput", "prefillPerUser"]),
-      anyIcl,
-      sizes,
-    ),
-    [
-      "effective_prefill_throughput",
-      "effective_prefill_concurrency",
-      "effective_prefill_throughput_per_user",
-      "active_prefill_throughput",
-      "active_prefill_throughput_per_user",
-    ],
+  const from = (i: number) => (i > 0 ? iclEnd[i - 1] : 0);
+  const ws = window?.start ?? (first <= last ? first : NaN);
+  const we = window?.end ?? (first <= last ? last : NaN);
+  // Each curve's events per request, in the order `buildCurves` adds them.
+  const curve = (emit: RequestEmitter) => mergedSource(n, emit);
+  const prefillRate = (i: number) => isl[i] / (gen[i] - start[i]);
+  const prefills = (i: number) => ok(start[i]) && ok(gen[i]) && ok(isl[i]) && gen[i] > start[i];
+  const decodes = (i: number) => ok(gen[i]) && ok(osl[i]) && osl[i] >= 1 && end[i] - gen[i] > 0;
+  const decodeRate = (i: number) => (osl[i] - 1) / (end[i] - gen[i]);
+  const interval = (o: Pick<EventList, "add">, from: number, to: number, delta: number) => {
+    o.add(from, delta);
+    o.add(to, -delta);
+  };
+  const out = new Map<string, SweepStats>();
+  const total = rateStats(
+    curve((i, o) => {
+      if (prefills(i)) interval(o, start[i], gen[i], prefillRate(i));
+      if (decodes(i)) interval(o, gen[i], end[i], decodeRate(i));
+    }),
+    curve((i, o) => ok(start[i]) && ok(end[i]) && interval(o, start[i], end[i], 1)),
     ws,
     we,
+    false,
+    budget,
   );
+  out.set("effective_concurrency", total.mask);
+  out.set("effective_total_throughput", perSec(total.rate));
+  out.set("active_total_throughput", perSec(total.activeRate));
+  const decode = rateStats(
+    anyIcl
+      ? curve((i, o) => chunkDecodeEvents(o, gen[i], osl[i], gaps, from(i), iclEnd[i], before[i]))
+      : curve((i, o) => decodes(i) && interval(o, gen[i], end[i], decodeRate(i))),
+    curve((i, o) => ok(gen[i]) && ok(end[i]) && interval(o, gen[i], end[i], 1)),
+    ws,
+    we,
+    true,
+    budget,
+  );
+  out.set("effective_decode_throughput", perSec(decode.rate));
+  out.set("effective_decode_concurrency", decode.mask);
+  out.set("effective_decode_throughput_per_user", perSec(decode.perUser));
+  out.set("active_decode_throughput", perSec(decode.activeRate));
+  out.set("active_decode_throughput_per_user", perSec(decode.activePerUser));
+  const prefill = rateStats(
+    curve((i, o) => prefills(i) && interval(o, start[i], gen[i], prefillRate(i))),
+    curve((i, o) => ok(start[i]) && ok(gen[i]) && interval(o, start[i], gen[i], 1)),
+    ws,
+    we,
+    true,
+    budget,
+  );
+  out.set("effective_prefill_throughput", perSec(prefill.rate));
+  out.set("effective_prefill_concurrency", prefill.mask);
+  out.set("effective_prefill_throughput_per_user", perSec(prefill.perUser));
+  out.set("active_prefill_throughput", perSec(prefill.activeRate));
+  out.set("active_prefill_throughput_per_user", perSec(prefill.activePerUser));
   const tif = anyIcl
-    ? mergedSource(
-      n,
-      (i, o) =>
-        chunkTokenEvents(
-          o,
-          g.start[i],
-          g.gen[i],
-          g.end[i],
-          g.isl[i],
-          g.osl[i],
-          g.gaps,
-          from(i),
-          g.iclEnd[i],
-          before[i],
-        ),
+    ? curve((i, o) =>
+      chunkTokenEvents(o, start[i], gen[i], end[i], isl[i], osl[i], gaps, from(i), iclEnd[i], before[i])
     )
-    : stepsSource(buildCurves(requests(), new Set<CurveName>(["tokensInFlight"]), anyIcl, sizes).tokensInFlight);
-  out.set("tokens_in_flight", tw(tif));
+    : curve((i, o) => {
+      const held = ok(gen[i]) && ok(osl[i]) && end[i] - gen[i] > 0, pfHeld = prefills(i);
+      if (pfHeld) o.add(start[i], isl[i]);
+      if (held) o.add(gen[i], osl[i]);
+      if (ok(end[i]) && (pfHeld || held)) o.add(end[i], -((pfHeld ? isl[i] : 0) + (held ? osl[i] : 0)));
+    });
+  out.set(
+    "tokens_in_flight",
+    tif.empty || we - ws <= 0 ? ZERO_SWEEP_STATS : streamedStats(windowSegments(tif, ws, we), we - ws, budget),
+  );
   // In AIPerf's order.
   return new Map(SWEEP_METRIC_SPECS.map((spec) => [spec.tag, out.get(spec.tag)!]));
 }

@@ -19,11 +19,11 @@
  *   lies within a rounding bound of the fraction of the time-ordered total are kept as candidates and decided then.
  *
  * Memory: a read holds the requests being merged (those in flight at a time, with their events) and, per statistic,
- * one value range (16 bytes a segment) and a histogram (up to 2^20 counts); a single bucket larger than the budget (a
+ * one value range (16 bytes a segment) and a histogram (up to 2^18 counts); a single bucket larger than the budget (a
  * value held in millions of segments) is read whole. A curve within the budget is summarized from its segments in
  * one read, as before.
  */
-import type { EventList, StepFunction, SweepStats } from "./sweep_line.ts";
+import type { EventList, SweepStats } from "./sweep_line.ts";
 import { weightedStats, ZERO_SWEEP_STATS } from "./sweep_line.ts";
 
 /** A curve read a step at a time: `next()` moves to the next step (false past the last), `t` and `v` are its own. */
@@ -38,24 +38,6 @@ export interface CurveSource {
   /** No steps at all (an empty curve's statistics are zero). */
   readonly empty: boolean;
   open(): StepCursor;
-}
-
-class ArrayCursor implements StepCursor {
-  #i = -1;
-  t = 0;
-  v = 0;
-  constructor(private readonly f: StepFunction) {}
-  next(): boolean {
-    if (++this.#i >= this.f.times.length) return false;
-    this.t = this.f.times[this.#i];
-    this.v = this.f.values[this.#i];
-    return true;
-  }
-}
-
-/** A built step function as a source. */
-export function stepsSource(f: StepFunction): CurveSource {
-  return { empty: f.times.length === 0, open: () => new ArrayCursor(f) };
 }
 
 /** A request's events for one curve, added in the order the whole-run event list would add them. */
@@ -287,10 +269,10 @@ export function windowSegments(f: CurveSource, ws: number, we: number): SegmentS
 }
 
 const QUANTILES = [0.5, 0.9, 0.95, 0.99] as const;
-/** Histogram buckets (leading bits of a value): finer for a larger budget, 2^20 at most (4 MB of counts). */
-const bucketBits = (budget: number) => Math.min(20, Math.max(10, Math.ceil(Math.log2(budget + 1)) + 6));
+/** Histogram buckets (leading bits of a value): finer for a larger budget, 2^18 at most (1 MB of counts). */
+const bucketBits = (budget: number) => Math.min(18, Math.max(10, Math.ceil(Math.log2(budget + 1)) + 6));
 /** Segments kept at once for the percentiles (16 bytes each). */
-export const DEFAULT_SEGMENT_BUDGET = 1 << 20;
+export const DEFAULT_SEGMENT_BUDGET = 1 << 19;
 
 const keyBuf = new Float64Array(1);
 const keyWords = new Uint32Array(keyBuf.buffer);
@@ -609,87 +591,83 @@ class ActiveFeed {
   }
 }
 
-/** The four statistics of a rate curve over `[ws, we]` with a phase concurrency `mask`, as their functions give them. */
+/** A rate curve's statistics over `[ws, we]` with its phase concurrency `mask`, as their functions give them. */
 export interface RateStats {
   /** `timeWeightedStats(rate)` */
   readonly rate: SweepStats;
-  /** `timeWeightedStats(divideSteps(rate, mask))` */
+  /** `timeWeightedStats(mask)` */
+  readonly mask: SweepStats;
+  /** `timeWeightedStats(divideSteps(rate, mask))` (zeros unless asked for) */
   readonly perUser: SweepStats;
   /** `activeWeightedStats(rate, mask)` */
   readonly activeRate: SweepStats;
-  /** `activeWeightedStats(divideSteps(rate, mask), mask)` */
+  /** `activeWeightedStats(divideSteps(rate, mask), mask)` (zeros unless asked for) */
   readonly activePerUser: SweepStats;
 }
 
 /**
- * A rate curve's four statistics (the decode throughput's: effective, per user, and their active variants) from
- * the same reads of the rate: each read merges the rate with the mask once and feeds all four, so a merged rate
- * is read 1 + (value ranges of the largest) times rather than that for each.
+ * A rate curve's statistics (the decode throughput's: effective, per user, and their active variants) and its
+ * mask's, from the same reads: each read merges the two curves once and feeds every statistic, so the curves are
+ * read 1 + (value ranges of the largest statistic) times rather than that for each. `perUser`: also the per-user
+ * quotient's two statistics.
  */
 export function rateStats(
   rate: CurveSource,
-  mask: StepFunction,
+  mask: CurveSource,
   ws: number,
   we: number,
+  perUser: boolean,
   budget = DEFAULT_SEGMENT_BUDGET,
 ): RateStats {
-  const zero = { rate: ZERO_SWEEP_STATS, perUser: ZERO_SWEEP_STATS, activeRate: ZERO_SWEEP_STATS };
-  if (rate.empty || we - ws <= 0) return { ...zero, activePerUser: ZERO_SWEEP_STATS };
-  const both = mask.times.length > 0;
-  const stats = [new StreamedStats(we - ws, budget)];
-  if (both) {
-    stats.push(
-      new StreamedStats(we - ws, budget),
-      new StreamedStats(undefined, budget),
-      new StreamedStats(undefined, budget),
-    );
-  }
-  const mt = mask.times, mvals = mask.values, mn = mt.length;
+  const none = () => undefined;
+  const stat = (on: boolean, total: number | undefined) => (on ? new StreamedStats(total, budget) : undefined);
+  const window = !(we - ws <= 0), both = window && !rate.empty && !mask.empty;
+  const twRate = stat(window && !rate.empty, we - ws), twMask = stat(window && !mask.empty, we - ws);
+  const twUser = stat(both && perUser, we - ws);
+  const actRate = stat(both, undefined), actUser = stat(both && perUser, undefined);
+  const all = [twRate, twMask, twUser, actRate, actUser];
+  const used = all.filter((x) => x !== undefined);
   summarizeTogether((sinks) => {
-    const w1 = new WindowFeed(ws, we, sinks[0]);
-    const w2 = both ? new WindowFeed(ws, we, sinks[1]) : undefined;
-    const a1 = both ? new ActiveFeed(ws, we, sinks[2]) : undefined;
-    const a2 = both ? new ActiveFeed(ws, we, sinks[3]) : undefined;
-    const c = rate.open();
-    let have = c.next(), mi = 0, rv = 0, mv = 0;
+    const sink = (x: StreamedStats | undefined) => (x === undefined ? none : sinks[used.indexOf(x)]);
+    const w1 = twRate && new WindowFeed(ws, we, sink(twRate)), wm = twMask && new WindowFeed(ws, we, sink(twMask));
+    const w2 = twUser && new WindowFeed(ws, we, sink(twUser));
+    const a1 = actRate && new ActiveFeed(ws, we, sink(actRate)), a2 = actUser && new ActiveFeed(ws, we, sink(actUser));
+    const r = rate.open(), m = mask.open();
+    let rHave = r.next(), mHave = m.next(), rv = 0, mv = 0;
     // Every distinct time of either curve, each curve's value there (its last step at or before it).
-    while (have || mi < mn) {
-      let g = have ? c.t : Infinity;
-      if (mi < mn && mt[mi] < g) g = mt[mi];
-      let stepped = false;
-      while (have && c.t <= g) {
-        rv = c.v;
-        stepped = true;
-        have = c.next();
+    while (rHave || mHave) {
+      let g = rHave ? r.t : Infinity;
+      if (mHave && m.t < g) g = m.t;
+      let rStep = false, mStep = false;
+      while (rHave && r.t <= g) {
+        rv = r.v;
+        rStep = true;
+        rHave = r.next();
       }
-      while (mi < mn && mt[mi] <= g) mv = mvals[mi++];
-      if (stepped) w1.step(g, rv);
+      while (mHave && m.t <= g) {
+        mv = m.v;
+        mStep = true;
+        mHave = m.next();
+      }
+      if (rStep) w1?.step(g, rv);
+      if (mStep) wm?.step(g, mv);
       if (both) {
         const q = mv > 0 ? rv / mv : 0;
-        w2!.step(g, q);
-        a1!.grid(g, rv, mv);
-        a2!.grid(g, q, mv);
+        w2?.step(g, q);
+        a1?.grid(g, rv, mv);
+        a2?.grid(g, q, mv);
       }
       // Past the window nothing more is weighed.
       if (g >= we) break;
     }
-    w1.end();
-    w2?.end();
-    a1?.end();
-    a2?.end();
-  }, stats);
-  if (!both) {
-    return {
-      rate: stats[0].result,
-      perUser: ZERO_SWEEP_STATS,
-      activeRate: ZERO_SWEEP_STATS,
-      activePerUser: ZERO_SWEEP_STATS,
-    };
-  }
+    for (const feed of [w1, wm, w2, a1, a2]) feed?.end();
+  }, used);
+  const result = (x: StreamedStats | undefined) => x?.result ?? ZERO_SWEEP_STATS;
   return {
-    rate: stats[0].result,
-    perUser: stats[1].result,
-    activeRate: stats[2].result,
-    activePerUser: stats[3].result,
+    rate: result(twRate),
+    mask: result(twMask),
+    perUser: result(twUser),
+    activeRate: result(actRate),
+    activePerUser: result(actUser),
   };
 }
