@@ -19,7 +19,7 @@
  *   lies within a rounding bound of the fraction of the time-ordered total are kept as candidates and decided then.
  *
  * Memory: a read holds the requests being merged (those in flight at a time, with their events) and, per statistic,
- * one value range (16 bytes a segment) and a histogram (up to 2^18 counts); a single bucket larger than the budget (a
+ * one value range (16 bytes a segment) and a histogram (up to 2^20 counts); a single bucket larger than the budget (a
  * value held in millions of segments) is read whole. A curve within the budget is summarized from its segments in
  * one read, as before.
  */
@@ -269,10 +269,10 @@ export function windowSegments(f: CurveSource, ws: number, we: number): SegmentS
 }
 
 const QUANTILES = [0.5, 0.9, 0.95, 0.99] as const;
-/** Histogram buckets (leading bits of a value): finer for a larger budget, 2^18 at most (1 MB of counts). */
-const bucketBits = (budget: number) => Math.min(18, Math.max(10, Math.ceil(Math.log2(budget + 1)) + 6));
+/** Histogram buckets (leading bits of a value): finer for a larger budget, 2^20 at most (4 MB of counts). */
+const bucketBits = (budget: number) => Math.min(20, Math.max(10, Math.ceil(Math.log2(budget + 1)) + 6));
 /** Segments kept at once for the percentiles (16 bytes each). */
-export const DEFAULT_SEGMENT_BUDGET = 1 << 19;
+export const DEFAULT_SEGMENT_BUDGET = 1 << 20;
 
 const keyBuf = new Float64Array(1);
 const keyWords = new Uint32Array(keyBuf.buffer);
