@@ -344,7 +344,9 @@ export function sweepStatsByGroup(
     });
   out.set(
     "tokens_in_flight",
-    tif.empty || we - ws <= 0 ? ZERO_SWEEP_STATS : streamedStats(windowSegments(tif, ws, we), we - ws, budget),
+    tif.empty || we - ws <= 0
+      ? ZERO_SWEEP_STATS
+      : streamedStats(windowSegments(tif, ws, we), we - ws, budget, tif.steps + 1),
   );
   // In AIPerf's order.
   return new Map(SWEEP_METRIC_SPECS.map((spec) => [spec.tag, out.get(spec.tag)!]));

@@ -37,6 +37,8 @@ export interface StepCursor {
 export interface CurveSource {
   /** No steps at all (an empty curve's statistics are zero). */
   readonly empty: boolean;
+  /** How many steps it has. */
+  readonly steps: number;
   open(): StepCursor;
 }
 
@@ -239,7 +241,7 @@ export function mergedSource(requests: number, emit: RequestEmitter): MergedCurv
     while (probe.next());
     snap = 1e-9 * probe.maxAbs;
   }
-  return { empty: events === 0, open: () => new MergeCursor(emit, plan, snap) };
+  return { empty: events === 0, steps: events, open: () => new MergeCursor(emit, plan, snap) };
 }
 
 /** Segments (value, positive duration) in time order, read again from the start at each call. */
@@ -308,7 +310,8 @@ export class StreamedStats {
   #durs = new Float64Array(1024);
   /** Past the budget, a histogram of the values; then each bucket's next free place in the round. */
   #hist: Uint32Array | undefined;
-  #start = new Uint32Array(0);
+  /** Reading the value ranges (after the first read). */
+  #rounds = false;
   #b0 = 0;
   #b1 = 0;
   #order = new Uint32Array(0);
@@ -318,11 +321,19 @@ export class StreamedStats {
   #hi: number[] = [];
   #cand: { cum: number[]; v: number[]; done: boolean }[] = [];
 
-  /** `total`: the ms averaged over, or undefined for the segments' summed duration (the active variants). */
-  constructor(total: number | undefined, budget = DEFAULT_SEGMENT_BUDGET) {
+  /**
+   * `total`: the ms averaged over, or undefined for the segments' summed duration (the active variants);
+   * `expected`: at most how many segments there are, when known (more than the budget: none are kept in the first
+   * read, only their histogram).
+   */
+  constructor(total: number | undefined, budget = DEFAULT_SEGMENT_BUDGET, expected = 0) {
     this.#total = total;
     this.#budget = budget;
     this.#bits = bucketBits(budget);
+    if (expected > budget) {
+      this.#hist = new Uint32Array(1 << this.#bits);
+      this.#vals = this.#durs = new Float64Array(0);
+    }
   }
 
   get done(): boolean {
@@ -336,7 +347,7 @@ export class StreamedStats {
   }
 
   take(v: number, d: number): void {
-    if (this.#start.length === 0) this.#takeFirst(v, d);
+    if (!this.#rounds) this.#takeFirst(v, d);
     else {
       if (this.#firstRound) this.#spread += d * (v - this.#avg) ** 2;
       const b = bucketOf(v, this.#bits);
@@ -376,7 +387,7 @@ export class StreamedStats {
 
   endRead(): void {
     if (this.#result !== undefined) return;
-    if (this.#start.length === 0) this.#endFirst();
+    if (!this.#rounds) this.#endFirst();
     else {
       this.#walkRound();
       this.#firstRound = false;
@@ -398,9 +409,7 @@ export class StreamedStats {
       return;
     }
     this.#avg = this.#weighted / over;
-    // Where each bucket's segments start in value order.
-    const start = this.#start = new Uint32Array(hist.length + 1);
-    for (let b = 0; b < hist.length; b++) start[b + 1] = start[b] + hist[b];
+    this.#rounds = true;
     // Candidates for each percentile: running sums within the rounding bound of its share of `held` (the sorted
     // total differs from the time-ordered one by at most 2n units in the last place, relatively).
     const tol = 1e-9 + 8 * n * 2 ** -53;
@@ -413,9 +422,9 @@ export class StreamedStats {
 
   /** The next range of buckets holding at most the budget's segments (one bucket at least), or the result. */
   #nextRound(): void {
-    const start = this.#start, hist = this.#hist!;
+    const hist = this.#hist!;
     let b0 = this.#b1;
-    while (b0 < hist.length && start[b0 + 1] === start[b0]) b0++;
+    while (b0 < hist.length && hist[b0] === 0) b0++;
     if (b0 >= hist.length) {
       const acc = this.#cum;
       const [p50, p90, p95, p99] = QUANTILES.map((q, j) => {
@@ -435,27 +444,30 @@ export class StreamedStats {
         std: Math.sqrt(this.#spread / over),
       };
       this.#hist = undefined;
-      this.#start = new Uint32Array(0);
       this.#vals = this.#durs = new Float64Array(0);
       return;
     }
-    let b1 = b0 + 1;
-    while (b1 < hist.length && start[b1 + 1] - start[b0] <= this.#budget) b1++;
-    const base = start[b0], count = start[b1] - base;
+    let b1 = b0 + 1, count = hist[b0];
+    while (b1 < hist.length && count + hist[b1] <= this.#budget) count += hist[b1++];
     if (this.#vals.length < count) {
       this.#vals = new Float64Array(count);
       this.#durs = new Float64Array(count);
     }
-    for (let b = b0; b < b1; b++) hist[b] = start[b] - base;
+    // Each bucket's count becomes its next free place in the round (its end once the read has placed them).
+    for (let b = b0, at = 0; b < b1; b++) {
+      const c = hist[b];
+      hist[b] = at;
+      at += c;
+    }
     this.#b0 = b0;
     this.#b1 = b1;
   }
 
   /** Each bucket of the round in value order, its equal values in time order (a stable sort of a time-ordered slice). */
   #walkRound(): void {
-    const vals = this.#vals, durs = this.#durs, start = this.#start, base = start[this.#b0];
+    const vals = this.#vals, durs = this.#durs, ends = this.#hist!;
     for (let b = this.#b0; b < this.#b1; b++) {
-      const from = start[b] - base, to = start[b + 1] - base, len = to - from;
+      const from = b > this.#b0 ? ends[b - 1] : 0, to = ends[b], len = to - from;
       if (len === 0) continue;
       let sorted = true;
       for (let i = from + 1; i < to && sorted; i++) sorted = !(vals[i] < vals[i - 1]);
@@ -504,8 +516,9 @@ export function streamedStats(
   segments: SegmentSource,
   total: number | undefined,
   budget = DEFAULT_SEGMENT_BUDGET,
+  expected = 0,
 ): SweepStats {
-  const stats = new StreamedStats(total, budget);
+  const stats = new StreamedStats(total, budget, expected);
   summarizeTogether(([sink]) => segments(sink), [stats]);
   return stats.result;
 }
@@ -620,7 +633,9 @@ export function rateStats(
   budget = DEFAULT_SEGMENT_BUDGET,
 ): RateStats {
   const none = () => undefined;
-  const stat = (on: boolean, total: number | undefined) => (on ? new StreamedStats(total, budget) : undefined);
+  // A window's segments are at most the distinct times of its curves, plus the window's ends.
+  const expected = rate.steps + mask.steps + 2;
+  const stat = (on: boolean, total: number | undefined) => on ? new StreamedStats(total, budget, expected) : undefined;
   const window = !(we - ws <= 0), both = window && !rate.empty && !mask.empty;
   const twRate = stat(window && !rate.empty, we - ws), twMask = stat(window && !mask.empty, we - ws);
   const twUser = stat(both && perUser, we - ws);

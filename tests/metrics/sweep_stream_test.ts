@@ -53,6 +53,9 @@ Deno.test("streamed statistics equal the whole-array ones bit for bit, whatever 
         for (const budget of [1, 5, 64, 1000, 1 << 21]) {
           const got = streamedStats(source, total, budget);
           assert.equal(bits(got), bits(want), `${name} seed ${seed} n ${n} budget ${budget} total ${total}`);
+          // told the count up front: straight to the histogram past the budget
+          const told = streamedStats(source, total, budget, n);
+          assert.equal(bits(told), bits(want), `${name} seed ${seed} n ${n} budget ${budget} told`);
         }
       }
     }
