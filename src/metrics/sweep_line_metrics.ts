@@ -34,7 +34,14 @@ import {
   timeWeightedStats,
   ZERO_SWEEP_STATS,
 } from "./sweep_line.ts";
-import { mergedSource, rateStats, type RequestEmitter, streamedStats, windowSegments } from "./sweep_stream.ts";
+import {
+  BufferPool,
+  mergedSource,
+  rateStats,
+  type RequestEmitter,
+  streamedStats,
+  windowSegments,
+} from "./sweep_stream.ts";
 
 /** One time-weighted metric's identity, in AIPerf's output order. */
 export interface SweepMetricSpec {
@@ -290,6 +297,8 @@ export function sweepStatsByGroup(
     o.add(to, -delta);
   };
   const out = new Map<string, SweepStats>();
+  // One group's buffers are the next one's.
+  const pool = new BufferPool();
   const total = rateStats(
     curve((i, o) => {
       if (prefills(i)) interval(o, start[i], gen[i], prefillRate(i));
@@ -300,6 +309,7 @@ export function sweepStatsByGroup(
     we,
     false,
     budget,
+    pool,
   );
   out.set("effective_concurrency", total.mask);
   out.set("effective_total_throughput", perSec(total.rate));
@@ -313,6 +323,7 @@ export function sweepStatsByGroup(
     we,
     true,
     budget,
+    pool,
   );
   out.set("effective_decode_throughput", perSec(decode.rate));
   out.set("effective_decode_concurrency", decode.mask);
@@ -326,6 +337,7 @@ export function sweepStatsByGroup(
     we,
     true,
     budget,
+    pool,
   );
   out.set("effective_prefill_throughput", perSec(prefill.rate));
   out.set("effective_prefill_concurrency", prefill.mask);
@@ -346,7 +358,7 @@ export function sweepStatsByGroup(
     "tokens_in_flight",
     tif.empty || we - ws <= 0
       ? ZERO_SWEEP_STATS
-      : streamedStats(windowSegments(tif, ws, we), we - ws, budget, tif.steps + 1),
+      : streamedStats(windowSegments(tif, ws, we), we - ws, budget, tif.steps + 1, pool),
   );
   // In AIPerf's order.
   return new Map(SWEEP_METRIC_SPECS.map((spec) => [spec.tag, out.get(spec.tag)!]));

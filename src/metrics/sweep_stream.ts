@@ -289,6 +289,42 @@ function bucketOf(v: number, bits: number): number {
 }
 
 /**
+ * Buffers handed from one statistic to the next: a finished statistic's value range and histogram are reused by the
+ * next group's rather than left for the collector (a dead buffer of an old object lingers until a full collection,
+ * so each group's would add to the process's memory).
+ */
+export class BufferPool {
+  #floats: Float64Array[] = [];
+  #counts: Uint32Array[] = [];
+
+  /** A buffer of at least `n` numbers (contents unspecified). */
+  float64(n: number): Float64Array {
+    let best = -1;
+    for (let i = 0; i < this.#floats.length; i++) {
+      const len = this.#floats[i].length;
+      if (len >= n && (best < 0 || len < this.#floats[best].length)) best = i;
+    }
+    return best < 0 ? new Float64Array(n) : this.#floats.splice(best, 1)[0];
+  }
+
+  /** `n` zeroed counts. */
+  uint32(n: number): Uint32Array {
+    const i = this.#counts.findIndex((c) => c.length === n);
+    return i < 0 ? new Uint32Array(n) : this.#counts.splice(i, 1)[0].fill(0);
+  }
+
+  release(...buffers: (Float64Array | Uint32Array | undefined)[]): void {
+    for (const b of buffers) {
+      if (b === undefined || b.length === 0) continue;
+      if (b instanceof Float64Array) this.#floats.push(b);
+      else this.#counts.push(b);
+    }
+  }
+}
+
+const NONE = new Float64Array(0);
+
+/**
  * One statistic's state over the reads of its segments (see the module comment): `take` each segment of a read in
  * time order, then `endRead()`, until `done`.
  */
@@ -306,8 +342,9 @@ export class StreamedStats {
   #spread = 0;
   #firstRound = true;
   /** The segments while they fit the budget (a short run's are summarized from them, as before). */
-  #vals = new Float64Array(1024);
-  #durs = new Float64Array(1024);
+  #vals: Float64Array;
+  #durs: Float64Array;
+  readonly #pool: BufferPool;
   /** Past the budget, a histogram of the values; then each bucket's next free place in the round. */
   #hist: Uint32Array | undefined;
   /** Reading the value ranges (after the first read). */
@@ -326,13 +363,18 @@ export class StreamedStats {
    * `expected`: at most how many segments there are, when known (more than the budget: none are kept in the first
    * read, only their histogram).
    */
-  constructor(total: number | undefined, budget = DEFAULT_SEGMENT_BUDGET, expected = 0) {
+  constructor(total: number | undefined, budget = DEFAULT_SEGMENT_BUDGET, expected = 0, pool = new BufferPool()) {
     this.#total = total;
     this.#budget = budget;
     this.#bits = bucketBits(budget);
+    this.#pool = pool;
     if (expected > budget) {
-      this.#hist = new Uint32Array(1 << this.#bits);
-      this.#vals = this.#durs = new Float64Array(0);
+      this.#hist = pool.uint32(1 << this.#bits);
+      this.#vals = this.#durs = NONE;
+    } else {
+      const first = Math.max(1, Math.min(expected, budget) || 1024);
+      this.#vals = pool.float64(first);
+      this.#durs = pool.float64(first);
     }
   }
 
@@ -369,19 +411,21 @@ export class StreamedStats {
     else if (n < this.#budget) {
       if (n === this.#vals.length) {
         const grown = Math.min(this.#budget, 2 * n);
-        const v2 = new Float64Array(grown), d2 = new Float64Array(grown);
+        const v2 = this.#pool.float64(grown), d2 = this.#pool.float64(grown);
         v2.set(this.#vals);
         d2.set(this.#durs);
+        this.#pool.release(this.#vals, this.#durs);
         this.#vals = v2;
         this.#durs = d2;
       }
       this.#vals[n] = v;
       this.#durs[n] = d;
     } else {
-      const hist = this.#hist = new Uint32Array(1 << this.#bits);
+      const hist = this.#hist = this.#pool.uint32(1 << this.#bits);
       for (let i = 0; i < n; i++) hist[bucketOf(this.#vals[i], this.#bits)]++;
       hist[bucketOf(v, this.#bits)]++;
-      this.#vals = this.#durs = new Float64Array(0);
+      this.#pool.release(this.#vals, this.#durs);
+      this.#vals = this.#durs = NONE;
     }
   }
 
@@ -399,13 +443,17 @@ export class StreamedStats {
     const n = this.#n, held = this.#held;
     if (n === 0 || (this.#total === undefined && !(held > 0))) {
       this.#result = ZERO_SWEEP_STATS;
+      this.#pool.release(this.#hist, this.#vals, this.#durs);
+      this.#hist = undefined;
+      this.#vals = this.#durs = NONE;
       return;
     }
     const over = this.#total ?? held;
     const hist = this.#hist;
     if (hist === undefined) {
       this.#result = weightedStats(this.#vals, this.#durs, n, over);
-      this.#vals = this.#durs = new Float64Array(0);
+      this.#pool.release(this.#vals, this.#durs);
+      this.#vals = this.#durs = NONE;
       return;
     }
     this.#avg = this.#weighted / over;
@@ -443,15 +491,17 @@ export class StreamedStats {
         p99,
         std: Math.sqrt(this.#spread / over),
       };
+      this.#pool.release(this.#hist, this.#vals, this.#durs);
       this.#hist = undefined;
-      this.#vals = this.#durs = new Float64Array(0);
+      this.#vals = this.#durs = NONE;
       return;
     }
     let b1 = b0 + 1, count = hist[b0];
     while (b1 < hist.length && count + hist[b1] <= this.#budget) count += hist[b1++];
     if (this.#vals.length < count) {
-      this.#vals = new Float64Array(count);
-      this.#durs = new Float64Array(count);
+      this.#pool.release(this.#vals, this.#durs);
+      this.#vals = this.#pool.float64(count);
+      this.#durs = this.#pool.float64(count);
     }
     // Each bucket's count becomes its next free place in the round (its end once the read has placed them).
     for (let b = b0, at = 0; b < b1; b++) {
@@ -517,8 +567,9 @@ export function streamedStats(
   total: number | undefined,
   budget = DEFAULT_SEGMENT_BUDGET,
   expected = 0,
+  pool = new BufferPool(),
 ): SweepStats {
-  const stats = new StreamedStats(total, budget, expected);
+  const stats = new StreamedStats(total, budget, expected, pool);
   summarizeTogether(([sink]) => segments(sink), [stats]);
   return stats.result;
 }
@@ -631,13 +682,15 @@ export function rateStats(
   we: number,
   perUser: boolean,
   budget = DEFAULT_SEGMENT_BUDGET,
+  pool = new BufferPool(),
 ): RateStats {
   const none = () => undefined;
-  // A window's segments are at most the distinct times of its curves, plus the window's ends.
-  const expected = rate.steps + mask.steps + 2;
-  const stat = (on: boolean, total: number | undefined) => on ? new StreamedStats(total, budget, expected) : undefined;
+  // A window's segments are at most its curves' steps, plus one.
+  const stat = (on: boolean, total: number | undefined, steps = rate.steps + mask.steps) =>
+    on ? new StreamedStats(total, budget, steps + 1, pool) : undefined;
   const window = !(we - ws <= 0), both = window && !rate.empty && !mask.empty;
-  const twRate = stat(window && !rate.empty, we - ws), twMask = stat(window && !mask.empty, we - ws);
+  const twRate = stat(window && !rate.empty, we - ws, rate.steps);
+  const twMask = stat(window && !mask.empty, we - ws, mask.steps);
   const twUser = stat(both && perUser, we - ws);
   const actRate = stat(both, undefined), actUser = stat(both && perUser, undefined);
   const all = [twRate, twMask, twUser, actRate, actUser];
