@@ -66,9 +66,14 @@ function metricFacts(def: MetricDef): readonly (readonly [string, string])[] {
   ];
 }
 
-/** The catalog, built on each call from the registries (cheap: they are constant lists). */
-export function pluginCatalog(): readonly CatalogCategory[] {
+/**
+ * The catalog, built on each call from the registries (constant lists); the endpoint adapters are loaded to say
+ * which poll jobs.
+ */
+export async function pluginCatalog(): Promise<readonly CatalogCategory[]> {
   const paths = artifactPaths("<artifact-dir>");
+  const polling = new Set<string>();
+  for (const e of ENDPOINTS.entries()) if ((await e.load()).job !== undefined) polling.add(e.name);
   return [
     {
       name: "endpoint",
@@ -86,7 +91,7 @@ export function pluginCatalog(): readonly CatalogCategory[] {
           ["Tokenizes input", yesNo(c.tokenizesInput)],
           ["Media", (c.media ?? []).join(", ") || "none"],
           ["Body", c.formData ? "multipart/form-data" : "application/json"],
-          ["Job polling", yesNo(a.job !== undefined)],
+          ["Job polling", yesNo(polling.has(a.name))],
           ["Metrics title", c.metricsTitle],
         ];
       }),

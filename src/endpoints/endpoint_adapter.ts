@@ -4,9 +4,10 @@
  * which metrics apply (capabilities), the table title, and sample responses for the hot-path warm-up and the
  * conformance suite. Adapters are data plus pure functions: they never touch sockets, clocks or metrics (design §3).
  *
- * Adding an endpoint type: one adapter file (e.g. `openai/chat.ts`), its line in `endpoint_registry.ts`, a simulator
- * route beside it (`src/sim/routes/`), and its tests; the conformance suite in `tests/endpoints/` runs over every
- * registered adapter.
+ * Adding an endpoint type: its declaration (name, help line, capabilities) in `endpoint_declarations.ts`, one adapter
+ * file that starts from it (e.g. `openai/chat.ts`), its line in `endpoint_registry.ts` (the declaration and the
+ * adapter's import), a simulator route beside it (`src/sim/routes/`), and its tests; the conformance suite in
+ * `tests/endpoints/` runs over every registered adapter.
  */
 import type { RegistryEntry } from "../base/registry.ts";
 import type { MediaKind, Turn } from "../dataset/conversation.ts";
@@ -206,8 +207,15 @@ export interface SampleResponses {
   readonly body: string;
 }
 
-export interface EndpointAdapter extends RegistryEntry {
+/**
+ * What is known of an endpoint type without loading its adapter (`endpoint_declarations.ts`): option checks,
+ * planning and listings read only this.
+ */
+export interface EndpointDeclaration extends RegistryEntry {
   readonly capabilities: EndpointCapabilities;
+}
+
+export interface EndpointAdapter extends EndpointDeclaration {
   /**
    * The headers this API needs (content type, accept, credentials in its own form). Transport headers (Host,
    * Content-Length) are not the adapter's; the user's `-H` headers are applied after these.

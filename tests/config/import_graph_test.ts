@@ -144,6 +144,32 @@ Deno.test("the profile command's static module graph leaves charts, reports, kub
   }
 });
 
+/** Every `.ts` file under `dir` (relative to the repository root), as `file:` specifiers. */
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of Deno.readDirSync(new URL(dir, ROOT))) {
+    if (entry.isDirectory) out.push(...sourceFiles(`${dir}${entry.name}/`));
+    else if (entry.name.endsWith(".ts")) out.push(new URL(`${dir}${entry.name}`, ROOT).href);
+  }
+  return out;
+}
+
+Deno.test("profile's static graph holds the endpoint types' declarations, not their adapters", async () => {
+  const graph = await moduleGraph("src/cli/profile.ts");
+  assert.ok(graph.staticModules.has(new URL("src/endpoints/endpoint_declarations.ts", ROOT).href), "graph read");
+  // Each API's adapter lives in a folder of its vendor (openai/, anthropic/, …) with the helpers only it uses.
+  const adapters = [...Deno.readDirSync(new URL("src/endpoints/", ROOT))].filter((e) => e.isDirectory)
+    .flatMap((e) => sourceFiles(`src/endpoints/${e.name}/`));
+  assert.ok(adapters.length >= 19, `${adapters.length} adapter files`);
+  const loaded = adapters.filter((s) => graph.staticModules.has(s));
+  assert.deepEqual(loaded, [], "adapters loaded before the run's own type is known");
+  // Every registered adapter stays reachable through a literal dynamic import (`deno compile`, the bundler).
+  const lazy = [...graph.dynamicTargets];
+  for (const file of ["openai/chat.ts", "anthropic/messages.ts", "raw/raw_adapter.ts", "template/template.ts"]) {
+    assert.ok(lazy.some((s) => s.endsWith(`/src/endpoints/${file}`)), `${file} is imported dynamically`);
+  }
+});
+
 Deno.test("the entry module loads only the command table: every command, Workers' roles included, loads on use", async () => {
   const graph = await moduleGraph("main.ts");
   const modules = [...graph.staticModules].filter((s) => s.startsWith("file:"));

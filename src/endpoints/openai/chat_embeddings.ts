@@ -14,12 +14,10 @@ import {
   readEmbeddingsEvent,
 } from "./embeddings_fields.ts";
 import { openAiHeaders } from "./openai_fields.ts";
-import { EMBEDDINGS_ADAPTER } from "./embeddings.ts";
+import { CHAT_EMBEDDINGS_ENDPOINT } from "../endpoint_declarations.ts";
 
 export const CHAT_EMBEDDINGS_ADAPTER: EndpointAdapter = {
-  name: "chat_embeddings",
-  description: "Chat-style embeddings (/v1/embeddings with chat messages), vLLM's multimodal embedding request.",
-  capabilities: EMBEDDINGS_ADAPTER.capabilities, // the same route and metrics; only the body differs
+  ...CHAT_EMBEDDINGS_ENDPOINT,
   usesHistory: false,
   headers: openAiHeaders,
 

@@ -14,20 +14,10 @@ import {
   readEmbeddingsEvent,
 } from "./embeddings_fields.ts";
 import { type JsonObject, mergeExtras, openAiHeaders } from "./openai_fields.ts";
+import { EMBEDDINGS_ENDPOINT } from "../endpoint_declarations.ts";
 
 export const EMBEDDINGS_ADAPTER: EndpointAdapter = {
-  name: "embeddings",
-  description: "OpenAI embeddings (/v1/embeddings): vLLM, NIM, TEI, OpenAI; each turn's texts are one batch of inputs.",
-  capabilities: {
-    path: "/v1/embeddings",
-    method: "POST",
-    supportsStreaming: false,
-    producesTokens: false,
-    tokenizesInput: true,
-    supportsReasoning: false,
-    metricsTitle: "Embeddings Metrics",
-    serviceKind: "openai",
-  },
+  ...EMBEDDINGS_ENDPOINT,
   usesHistory: false,
   headers: openAiHeaders,
 
