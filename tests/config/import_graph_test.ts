@@ -170,6 +170,20 @@ Deno.test("profile's static graph holds the endpoint types' declarations, not th
   }
 });
 
+Deno.test("profile's static graph holds the dataset formats' declarations, not their readers", async () => {
+  const graph = await moduleGraph("src/cli/profile.ts");
+  assert.ok(graph.staticModules.has(new URL("src/dataset/dataset_formats.ts", ROOT).href), "graph read");
+  // A run with synthetic prompts reads no file: every format's reader (`<format>_loader.ts`) loads on use.
+  const readers = sourceFiles("src/dataset/").filter((s) => s.endsWith("_loader.ts"));
+  assert.ok(readers.length >= 15, `${readers.length} reader files`);
+  const loaded = readers.filter((s) => graph.staticModules.has(s));
+  assert.deepEqual(loaded, [], "dataset readers loaded before a dataset file is read");
+  const lazy = [...graph.dynamicTargets];
+  for (const file of ["single_turn_loader.ts", "mooncake_trace_loader.ts", "weka_trace_loader.ts"]) {
+    assert.ok(lazy.some((s) => s.endsWith(`/src/dataset/${file}`)), `${file} is imported dynamically`);
+  }
+});
+
 Deno.test("the entry module loads only the command table: every command, Workers' roles included, loads on use", async () => {
   const graph = await moduleGraph("main.ts");
   const modules = [...graph.staticModules].filter((s) => s.startsWith("file:"));
