@@ -244,10 +244,11 @@ export interface EndpointAdapter extends EndpointDeclaration {
    */
   parseTextBody?(text: string): Delta;
   /**
-   * The body text as `parseBody` needs it parsed, when that is less than all of it (embeddings: the vectors' numbers
-   * are checked, not converted). Must keep every error `JSON.parse` would raise. Absent: the whole text is parsed.
+   * The text of a body (its UTF-8 bytes) as `parseBody` needs it parsed, when that is less than all of it
+   * (embeddings: the vectors' numbers are checked in the bytes, not decoded or converted). Must keep every error
+   * `JSON.parse` would raise. Absent: the whole text is parsed.
    */
-  bodyForParse?(text: string): string;
+  bodyForParse?(body: Uint8Array): string;
   /** The text whose token count is this turn's input sequence length (ISL). */
   inputText(turn: Turn, ctx: Pick<BuildContext, "systemMessage">): string;
   /**

@@ -9,7 +9,7 @@ import type { BuildContext, EndpointAdapter } from "../endpoint_adapter.ts";
 import { CHAT_ADAPTER } from "./chat.ts";
 import {
   EMBEDDINGS_SAMPLES,
-  embeddingsBodyForParse,
+  embeddingsBytesForParse,
   readEmbeddings,
   readEmbeddingsEvent,
 } from "./embeddings_fields.ts";
@@ -26,7 +26,7 @@ export const CHAT_EMBEDDINGS_ADAPTER: EndpointAdapter = {
   },
   parseEvent: readEmbeddingsEvent,
   parseBody: readEmbeddings,
-  bodyForParse: embeddingsBodyForParse,
+  bodyForParse: embeddingsBytesForParse,
   inputText: (turn, ctx) => CHAT_ADAPTER.inputText(turn, ctx),
   chatMessages: (turn, ctx) => CHAT_ADAPTER.chatMessages!(turn, ctx),
   sampleResponses: EMBEDDINGS_SAMPLES,

@@ -8,7 +8,7 @@ import type { Turn } from "../../dataset/conversation.ts";
 import type { BuildContext, EndpointAdapter } from "../endpoint_adapter.ts";
 import {
   EMBEDDINGS_SAMPLES,
-  embeddingsBodyForParse,
+  embeddingsBytesForParse,
   joinedInputs,
   readEmbeddings,
   readEmbeddingsEvent,
@@ -27,7 +27,7 @@ export const EMBEDDINGS_ADAPTER: EndpointAdapter = {
   },
   parseEvent: readEmbeddingsEvent,
   parseBody: readEmbeddings,
-  bodyForParse: embeddingsBodyForParse,
+  bodyForParse: embeddingsBytesForParse,
   inputText: (turn: Turn) => joinedInputs(turn.texts),
   sampleResponses: EMBEDDINGS_SAMPLES,
 };
