@@ -28,6 +28,8 @@ export async function buildBundle(root: string, entry: string): Promise<{ ok: bo
   }).output();
   const out = new TextDecoder().decode(r.stdout) + new TextDecoder().decode(r.stderr);
   if (!r.success) return { ok: false, out };
+  const lazied = await lazyRequire(staging);
+  if (!lazied.ok) return { ok: false, out: lazied.out };
   const main = await Deno.readTextFile(join(staging, "main.js"));
   await Deno.remove(join(staging, "main.js"));
   const name = basename(chunks);
@@ -38,6 +40,34 @@ export async function buildBundle(root: string, entry: string): Promise<{ ok: bo
   await Deno.rename(staging, chunks);
   await Deno.writeTextFile(entry, rewritten);
   return { ok: true, out };
+}
+
+/** The bundler's `require` for npm code, as it writes it in its shared runtime chunk. */
+const EAGER_REQUIRE = 'import { createRequire as __deno_internal_createRequire } from "node:module";\n' +
+  "var __require = __deno_internal_createRequire(import.meta.url);\n";
+/** The same `require`, built on its first call (`process.getBuiltinModule` needs no import). */
+const LAZY_REQUIRE = "var __deno_internal_require;\n" +
+  'var __require = (id) => (__deno_internal_require ??= globalThis.process.getBuiltinModule("node:module")\n' +
+  "  .createRequire(import.meta.url))(id);\n";
+
+/**
+ * The bundler's shared runtime chunk, which the entry and nearly every chunk import, builds a `require` at load
+ * through `node:module`; importing that module sets up Node's console, streams and errors (~15 ms here, every
+ * command included), though only a few npm modules ever call it, on use. The chunk gets the same `require` built on
+ * its first call instead. A build whose runtime chunk has another shape is refused, so the rewrite cannot go stale.
+ */
+async function lazyRequire(dir: string): Promise<{ ok: boolean; out: string }> {
+  let rewritten = 0;
+  for await (const e of Deno.readDir(dir)) {
+    if (!e.isFile || !e.name.endsWith(".js")) continue;
+    const path = join(dir, e.name);
+    const text = await Deno.readTextFile(path);
+    if (!text.includes("__deno_internal_createRequire")) continue;
+    if (!text.includes(EAGER_REQUIRE)) return { ok: false, out: `${e.name}: the bundler's require has a new shape` };
+    await Deno.writeTextFile(path, text.replace(EAGER_REQUIRE, LAZY_REQUIRE));
+    rewritten++;
+  }
+  return rewritten === 1 ? { ok: true, out: "" } : { ok: false, out: `${rewritten} runtime chunks (expected one)` };
 }
 
 /** Every file of a built bundle, as paths relative to the entry's folder (for copying or packaging). */

@@ -7,7 +7,7 @@
 import type { Registry, RegistryEntry } from "../base/registry.ts";
 import type { OptionSpec } from "../base/option_spec.ts";
 import { ENDPOINTS } from "../endpoints/endpoint_registry.ts";
-import { DATASET_LOADERS } from "../dataset/dataset_loaders.ts";
+import { DATASET_LOADERS, datasetLoaders } from "../dataset/dataset_loaders.ts";
 import { PUBLIC_DATASET_NAMES } from "../dataset/public_dataset_names.ts";
 import { LOAD_STRATEGIES } from "../timing/load_strategies.ts";
 import { OUTPUTS } from "../run/outputs/output_registry.ts";
@@ -66,9 +66,15 @@ function metricFacts(def: MetricDef): readonly (readonly [string, string])[] {
   ];
 }
 
-/** The catalog, built on each call from the registries (cheap: they are constant lists). */
-export function pluginCatalog(): readonly CatalogCategory[] {
+/**
+ * The catalog, built on each call from the registries (constant lists); the endpoint adapters and dataset readers
+ * are loaded to say which poll jobs and which read directories.
+ */
+export async function pluginCatalog(): Promise<readonly CatalogCategory[]> {
   const paths = artifactPaths("<artifact-dir>");
+  const polling = new Set<string>();
+  for (const e of ENDPOINTS.entries()) if ((await e.load()).job !== undefined) polling.add(e.name);
+  const directories = new Set((await datasetLoaders()).filter((l) => l.canLoadDirectory).map((l) => l.name));
   return [
     {
       name: "endpoint",
@@ -86,7 +92,7 @@ export function pluginCatalog(): readonly CatalogCategory[] {
           ["Tokenizes input", yesNo(c.tokenizesInput)],
           ["Media", (c.media ?? []).join(", ") || "none"],
           ["Body", c.formData ? "multipart/form-data" : "application/json"],
-          ["Job polling", yesNo(a.job !== undefined)],
+          ["Job polling", yesNo(polling.has(a.name))],
           ["Metrics title", c.metricsTitle],
         ];
       }),
@@ -98,7 +104,7 @@ export function pluginCatalog(): readonly CatalogCategory[] {
       description: "Formats --input-file is read in (--custom-dataset-type; detected when not given).",
       ...fromRegistry(DATASET_LOADERS, (l) => [
         ["Options", flagsOf(l.options)],
-        ["Reads directories", yesNo(l.canLoadDirectory !== undefined)],
+        ["Reads directories", yesNo(directories.has(l.name))],
       ]),
     },
     {

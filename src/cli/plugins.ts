@@ -98,7 +98,7 @@ function entryDetails(category: CatalogCategory, entry: CatalogEntry, width: num
   ].join("\n");
 }
 
-export function runPlugins(args: string[], io: PluginsIo = DEFAULT_IO): number {
+export async function runPlugins(args: string[], io: PluginsIo = DEFAULT_IO): Promise<number> {
   if (isHelpRequest(args)) {
     io.stdout(renderHelp(PLUGINS_COMMAND));
     return EXIT.OK;
@@ -115,7 +115,7 @@ export function runPlugins(args: string[], io: PluginsIo = DEFAULT_IO): number {
     return EXIT.USAGE;
   }
   const width = io.columns ?? 100;
-  const catalog = pluginCatalog();
+  const catalog = await pluginCatalog();
   const { values, operands } = parsed;
   if (values.validate) {
     io.stdout("Validating plugins...\n");

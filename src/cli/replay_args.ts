@@ -11,7 +11,7 @@ import { ConfigError } from "../config/config_error.ts";
 import { PROFILE_COMMAND } from "../config/option_table.ts";
 import { readCliArgs } from "../config/read_cli_args.ts";
 import type { BundleRunInfo } from "../dataset/run_bundle.ts";
-import { RUN_BUNDLE, TIME_SCALE_KEY } from "../dataset/run_bundle_loader.ts";
+import { RUN_BUNDLE, TIME_SCALE_KEY } from "../dataset/dataset_formats.ts";
 import { joinPath } from "../runtime/file_path.ts";
 
 /** Groups whose options say what is sent or when: the bundle says that. */

@@ -5,7 +5,7 @@
  */
 import type { OptionReader } from "../base/option_spec.ts";
 import type { Registry } from "../base/registry.ts";
-import type { DatasetLoader } from "../dataset/dataset_loader.ts";
+import type { DatasetFormat } from "../dataset/dataset_loader.ts";
 import { PUBLIC_DATASET_NAMES } from "../dataset/public_dataset_names.ts";
 
 /** Result of {@link checkDatasetFormats}. */
@@ -19,7 +19,7 @@ function keyOf(spec: { readonly flags: readonly string[] }): string | undefined 
 }
 
 /** Checks the format options that are set against the input file and the format named. */
-export function checkDatasetFormats(values: OptionReader, loaders: Registry<DatasetLoader>): DatasetFormatReport {
+export function checkDatasetFormats(values: OptionReader, loaders: Registry<DatasetFormat>): DatasetFormatReport {
   const problems: string[] = [];
   const warnings: string[] = [];
   const named = values.value("customDatasetType");

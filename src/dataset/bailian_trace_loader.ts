@@ -12,9 +12,10 @@ import type { Dataset } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import { describeJson, field, isObject, type JsonRecord, readJsonRecords, recordError } from "./json_record.ts";
-import { describeTrace, HASH_TRACE_READS, traceConversations, type TraceLine } from "./mooncake_trace_loader.ts";
+import { describeTrace, traceConversations, type TraceLine } from "./mooncake_trace_loader.ts";
+import { BAILIAN_TRACE_FORMAT } from "./dataset_formats.ts";
 
-export const BAILIAN_TRACE = "bailian_trace";
+export const BAILIAN_TRACE = BAILIAN_TRACE_FORMAT.name;
 export const BAILIAN_BLOCK_SIZE = 16;
 
 const INTEGER_FIELDS = ["chat_id", "parent_chat_id", "input_length", "output_length"] as const;
@@ -99,9 +100,7 @@ export async function loadBailianTrace(path: string, ctx?: LoaderContext): Promi
 }
 
 export const bailianTraceLoader: DatasetLoader = {
-  name: BAILIAN_TRACE,
-  description: "Alibaba Bailian JSONL trace: chat_id chains, timestamps in seconds, hash_ids in 16-token blocks.",
-  reads: HASH_TRACE_READS,
+  ...BAILIAN_TRACE_FORMAT,
   canLoad: canLoadBailianTrace,
   load: loadBailianTrace,
   describe: describeTrace,

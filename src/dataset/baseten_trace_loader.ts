@@ -21,7 +21,6 @@
  *
  * Arrow IPC exports (`.arrow`, `.ipc`) are not read; the error says how to turn one into Parquet.
  */
-import type { OptionSpec } from "../base/option_spec.ts";
 import type { SeededRandom } from "../base/seeded_random.ts";
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
@@ -30,90 +29,14 @@ import { type HfRow, parquetRows } from "./hf_rows.ts";
 import { describeJson } from "./json_record.ts";
 import { describeTrace } from "./mooncake_trace_loader.ts";
 import { roundHalfEven, SYNTHESIS_KEYS, synthesisParams } from "./trace_synthesis.ts";
+import { BASETEN_TRACE_FORMAT } from "./dataset_formats.ts";
 
-export const BASETEN_TRACE = "baseten_trace";
+export const BASETEN_TRACE = BASETEN_TRACE_FORMAT.name;
 
 const TIME = "timestamp_start_unix_ms";
 const SESSION = "provided_session_id";
 const POOR_MAN_SESSION = "poor_man_session_id";
 const REQUIRED = [TIME, "prompt", "input_tokens", "output_tokens"] as const;
-
-const BASETEN_OPTIONS = [
-  {
-    key: "traceSessionSampleRatio",
-    type: "float",
-    min: 0,
-    exclusiveMin: true,
-    max: 1,
-    flags: ["--trace-session-sample-ratio"],
-    group: "Input",
-    metavar: "<ratio>",
-    defaultDescription: "every session",
-    help: "Fraction of trace sessions to replay, sampled whole (seeded by --random-seed); baseten_trace.",
-  },
-  {
-    key: "maxIdleGapCapSeconds",
-    type: "float",
-    min: 0,
-    exclusiveMin: true,
-    max: 86_400,
-    flags: ["--max-idle-gap-cap-seconds"],
-    group: "Conversation Input",
-    metavar: "<seconds>",
-    defaultDescription: "no cap",
-    help: "Shorten every idle gap between consecutive requests to at most this long (after --replay-speedup); " +
-      "baseten_trace.",
-  },
-  {
-    key: "replaySpeedup",
-    type: "float",
-    min: 0,
-    exclusiveMin: true,
-    max: 1_000_000,
-    flags: ["--replay-speedup"],
-    group: "Conversation Input",
-    metavar: "<factor>",
-    defaultDescription: "1 (recorded time)",
-    help: "Replay a trace this many times faster than recorded (timestamps and think times divided); " +
-      "baseten_trace.",
-  },
-  {
-    key: "openLoopReplay",
-    type: "bool",
-    default: true,
-    flags: ["--open-loop-replay"],
-    group: "Conversation Input",
-    help: "Send every request at its recorded time (a continuation never before its predecessor's answer); " +
-      "--no-open-loop-replay sends continuations a recorded think time after the answer. baseten_trace.",
-  },
-  {
-    key: "openLoopStrict",
-    type: "bool",
-    default: false,
-    flags: ["--open-loop-strict"],
-    group: "Conversation Input",
-    help: "In open-loop replay, make every trace row a session of its own, each at its recorded time; " +
-      "baseten_trace.",
-  },
-  {
-    key: "omitKvHints",
-    type: "bool",
-    default: false,
-    flags: ["--omit-kv-hints"],
-    group: "Conversation Input",
-    help: "Leave the recorded hash_ids and block_size out of request bodies (servers that refuse unknown " +
-      "fields); baseten_trace.",
-  },
-  {
-    key: "forceMinTokens",
-    type: "bool",
-    default: true,
-    flags: ["--force-min-tokens"],
-    group: "Conversation Input",
-    help: "Send min_tokens equal to the recorded output length so replies are as long as recorded; " +
-      "--no-force-min-tokens lets the model stop on its own. baseten_trace.",
-  },
-] as const satisfies readonly OptionSpec[];
 
 interface Row {
   /** 1-based row number in the file, for errors. */
@@ -374,10 +297,7 @@ function backPressure(list: Row[], speedup: number): void {
 }
 
 export const basetenTraceLoader = {
-  name: BASETEN_TRACE,
-  description: "Baseten Parquet trace: verbatim prompts, timestamps, sessions, output lengths, KV-cache hashes.",
-  options: BASETEN_OPTIONS,
-  reads: Object.values(SYNTHESIS_KEYS),
+  ...BASETEN_TRACE_FORMAT,
   canLoad: () => false,
   canLoadText: (_firstLine: string, path: string) => /\.(parquet|arrow|ipc)$/i.test(path),
   load: loadBasetenTrace,

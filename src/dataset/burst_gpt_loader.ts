@@ -8,10 +8,11 @@ import type { Dataset } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import { unreadable } from "./json_record.ts";
-import { describeTrace, HASH_TRACE_READS, traceConversations, type TraceLine } from "./mooncake_trace_loader.ts";
+import { describeTrace, traceConversations, type TraceLine } from "./mooncake_trace_loader.ts";
 import { readLines } from "./read_lines.ts";
+import { BURST_GPT_TRACE_FORMAT } from "./dataset_formats.ts";
 
-export const BURST_GPT_TRACE = "burst_gpt_trace";
+export const BURST_GPT_TRACE = BURST_GPT_TRACE_FORMAT.name;
 const REQUIRED = ["Timestamp", "Request tokens", "Response tokens"] as const;
 
 /** Cells of one CSV row (BurstGPT has no quoted commas; quotes around a cell are dropped). */
@@ -68,10 +69,8 @@ export async function loadBurstGpt(path: string, ctx?: LoaderContext): Promise<D
 }
 
 export const burstGptLoader: DatasetLoader = {
-  name: BURST_GPT_TRACE,
-  description: "BurstGPT CSV trace: Timestamp (s), Request tokens, Response tokens; prompts synthesized.",
+  ...BURST_GPT_TRACE_FORMAT,
   canLoad: () => false,
-  reads: HASH_TRACE_READS,
   canLoadText: (firstLine) => hasHeader(firstLine),
   load: loadBurstGpt,
   describe: describeTrace,

@@ -37,8 +37,9 @@ import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import { describeJson, field, isObject, type JsonRecord, readJsonRecords, recordError } from "./json_record.ts";
 import { messageText } from "./message_text.ts";
 import { UnknownFields } from "./unknown_fields.ts";
+import { DAG_JSONL_FORMAT } from "./dataset_formats.ts";
 
-export const DAG_JSONL = "dag_jsonl";
+export const DAG_JSONL = DAG_JSONL_FORMAT.name;
 
 const LINE_FIELDS = [
   "session_id",
@@ -526,8 +527,7 @@ export async function loadDagJsonl(path: string, ctx?: LoaderContext): Promise<D
 }
 
 export const dagJsonlLoader: DatasetLoader = {
-  name: DAG_JSONL,
-  description: "JSONL agent DAGs: conversations whose turns spawn or fork sub-agent conversations, joined back later.",
+  ...DAG_JSONL_FORMAT,
   canLoad: canLoadDagJsonl,
   load: loadDagJsonl,
   describe(dataset) {

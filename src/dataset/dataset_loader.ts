@@ -33,7 +33,11 @@ export interface LoaderContext {
   readonly warn?: (message: string) => void;
 }
 
-export interface DatasetLoader extends RegistryEntry {
+/**
+ * A format as declared (`dataset_formats.ts`), without its reader: what option parsing, `--help`, the configuration's
+ * checks and listings need.
+ */
+export interface DatasetFormat extends RegistryEntry {
   /** `--custom-dataset-type` value, and the `type` field a record may carry to name its format. */
   readonly name: string;
   /** The `profile` options only this format reads (declared like any other option). */
@@ -42,6 +46,10 @@ export interface DatasetLoader extends RegistryEntry {
   readonly reads?: readonly string[];
   /** Checks of its options beyond their declared relations, when `--custom-dataset-type` names this format. */
   validate?(values: OptionReader): { readonly problems?: readonly string[]; readonly warnings?: readonly string[] };
+}
+
+/** A format's reader: its declaration, auto-detection and loading. */
+export interface DatasetLoader extends DatasetFormat {
   /** One line said at start about what was read ("42 sessions, 120 requests over 35.2 s"). */
   describe?(dataset: Dataset): string;
   /**

@@ -11,8 +11,9 @@ import type { Conversation, Dataset } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader } from "./dataset_loader.ts";
 import { describeJson, excerpt, isObject, unreadable } from "./json_record.ts";
+import { INPUTS_JSON_FORMAT } from "./dataset_formats.ts";
 
-export const INPUTS_JSON = "inputs_json";
+export const INPUTS_JSON = INPUTS_JSON_FORMAT.name;
 
 export function canLoadInputsJson(record: unknown): boolean {
   if (!isObject(record) || !Array.isArray(record.data) || record.data.length === 0) return false;
@@ -83,8 +84,7 @@ export async function loadInputsJson(path: string): Promise<Dataset> {
 }
 
 export const inputsJsonLoader: DatasetLoader = {
-  name: INPUTS_JSON,
-  description: "An inputs.json from an earlier run (infermeter or AIPerf): each session's payloads replayed verbatim.",
+  ...INPUTS_JSON_FORMAT,
   canLoad: canLoadInputsJson,
   canLoadText: (firstLine, path) => path.endsWith(".json") && firstLine.trim().startsWith("{"),
   load: loadInputsJson,

@@ -19,7 +19,7 @@ import { readLines } from "./read_lines.ts";
 import { describeJson, parseJsonLine, unreadable } from "./json_record.ts";
 import type { LoaderContext } from "./dataset_loader.ts";
 import { SeededRandom } from "../base/seeded_random.ts";
-import { DATASET_LOADERS } from "./dataset_loaders.ts";
+import { datasetLoaders } from "./dataset_loaders.ts";
 import { buildSyntheticDataset, type SyntheticDatasetOptions } from "./synthetic_dataset.ts";
 import type { AccuracyOptions } from "./accuracy/load_accuracy_dataset.ts";
 
@@ -30,7 +30,7 @@ export interface LoadDatasetOptions extends Omit<SyntheticDatasetOptions, "token
   readonly inputFile?: string;
   /** Format of `inputFile` (`--custom-dataset-type`); undefined = detect. @default undefined */
   readonly customDatasetType?: string;
-  /** Formats to choose from. @default DATASET_LOADERS.entries() */
+  /** Formats to choose from. @default every registered format's reader */
   readonly loaders?: readonly DatasetLoader[];
   /** The run's option values by key, for the options a format owns (`DatasetLoader.options`). @default {} */
   readonly loaderOptions?: Readonly<Record<string, unknown>>;
@@ -106,7 +106,7 @@ export async function loadDataset(options: LoadDatasetOptions): Promise<Dataset>
     }
     return retime(await buildSyntheticDataset({ ...options, tokenizer, signal: options.signal }), options);
   }
-  const loaders = options.loaders ?? DATASET_LOADERS.entries();
+  const loaders = options.loaders ?? await datasetLoaders();
   const file = options.inputFile;
   const isDirectory = await statInput(file);
   let loader: DatasetLoader;
@@ -223,8 +223,9 @@ async function statInput(file: string): Promise<boolean> {
 /** The loader for a directory. @throws {DatasetError} unless exactly one format reads it. */
 export async function detectDirectoryLoader(
   dir: string,
-  loaders: readonly DatasetLoader[] = DATASET_LOADERS.entries(),
+  loaders?: readonly DatasetLoader[],
 ): Promise<DatasetLoader> {
+  loaders ??= await datasetLoaders();
   const readers = loaders.filter((l) => l.canLoadDirectory !== undefined);
   const matches: DatasetLoader[] = [];
   for (const loader of readers) if (await loader.canLoadDirectory!(dir)) matches.push(loader);
@@ -255,8 +256,9 @@ export async function detectDirectoryLoader(
  */
 export async function detectDatasetLoader(
   file: string,
-  loaders: readonly DatasetLoader[] = DATASET_LOADERS.entries(),
+  loaders?: readonly DatasetLoader[],
 ): Promise<DatasetLoader> {
+  loaders ??= await datasetLoaders();
   const known = loaders.map((l) => l.name).join(", ");
   let first: { text: string; line: number } | undefined;
   try {

@@ -23,14 +23,14 @@ import { UnknownFields } from "./unknown_fields.ts";
 import { DatasetError } from "./dataset_error.ts";
 import { messageText } from "./message_text.ts";
 import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
-import type { OptionSpec } from "../base/option_spec.ts";
 import { DEFAULT_CORPUS } from "./default_corpus.ts";
 import { HashBlockPrompts } from "./hash_block_prompts.ts";
 import { describeJson, field, isObject, type JsonRecord, readJsonRecords, recordError } from "./json_record.ts";
 import { PromptSynthesizer } from "./prompt_synthesizer.ts";
-import { SYNTHESIS_KEYS, synthesisParams, synthesizeTrace } from "./trace_synthesis.ts";
+import { synthesisParams, synthesizeTrace } from "./trace_synthesis.ts";
+import { MOONCAKE_TRACE_FORMAT, TRACE_BLOCK_SIZE_KEY } from "./dataset_formats.ts";
 
-export const MOONCAKE_TRACE = "mooncake_trace";
+export const MOONCAKE_TRACE = MOONCAKE_TRACE_FORMAT.name;
 /** AIPerf's default tokens per hash block for Mooncake traces. */
 export const MOONCAKE_BLOCK_SIZE = 512;
 
@@ -270,115 +270,6 @@ export async function loadMooncakeTrace(path: string, ctx?: LoaderContext): Prom
   return { conversations, defaultSampling: "sequential", source: "file", format: MOONCAKE_TRACE };
 }
 
-const TRACES = "(mooncake_trace, bailian_trace, burst_gpt_trace)";
-
-/** `--synthesis-*`: the trace reshaped before it is replayed (`trace_synthesis.ts`). */
-const SYNTHESIS_OPTIONS = [
-  {
-    key: SYNTHESIS_KEYS.speedupRatio,
-    type: "float",
-    min: 0,
-    exclusiveMin: true,
-    flags: ["--synthesis-speedup-ratio"],
-    group: "Synthesis",
-    metavar: "<ratio>",
-    defaultDescription: "1 (recorded speed)",
-    help: `Trace synthesis ${TRACES}: divide every timestamp by this (2 replays twice as fast).`,
-  },
-  {
-    key: SYNTHESIS_KEYS.prefixLenMultiplier,
-    type: "float",
-    min: 0,
-    exclusiveMin: true,
-    flags: ["--synthesis-prefix-len-multiplier"],
-    group: "Synthesis",
-    metavar: "<factor>",
-    defaultDescription: "1",
-    help: `Trace synthesis ${TRACES}: scale the shared prefix of each request (its leading hash_ids used more ` +
-      "than once in the trace) by this many blocks.",
-  },
-  {
-    key: SYNTHESIS_KEYS.prefixRootMultiplier,
-    type: "int",
-    min: 1,
-    max: 1_000_000,
-    flags: ["--synthesis-prefix-root-multiplier"],
-    group: "Synthesis",
-    metavar: "<trees>",
-    defaultDescription: "1",
-    help: `Trace synthesis ${TRACES}: spread the requests at random (seeded) over this many independent copies ` +
-      "of the prefix tree, so prefixes are shared less.",
-  },
-  {
-    key: SYNTHESIS_KEYS.promptLenMultiplier,
-    type: "float",
-    min: 0,
-    exclusiveMin: true,
-    flags: ["--synthesis-prompt-len-multiplier"],
-    group: "Synthesis",
-    metavar: "<factor>",
-    defaultDescription: "1",
-    help: `Trace synthesis ${TRACES}: scale the part of each prompt after its shared prefix (its own tokens).`,
-  },
-  {
-    key: SYNTHESIS_KEYS.outputLenMultiplier,
-    type: "float",
-    min: 0,
-    flags: ["--synthesis-output-len-multiplier"],
-    group: "Synthesis",
-    metavar: "<factor>",
-    defaultDescription: "1",
-    help: "Trace synthesis (mooncake_trace, bailian_trace, burst_gpt_trace, baseten_trace): scale every " +
-      "output_length (rounded, at least 1).",
-  },
-  {
-    key: SYNTHESIS_KEYS.maxIsl,
-    type: "int",
-    min: 1,
-    flags: ["--synthesis-max-isl"],
-    group: "Synthesis",
-    metavar: "<tokens>",
-    defaultDescription: "no limit",
-    help: `Trace synthesis ${TRACES}: leave out requests whose input_length is above this (and cap synthesized ` +
-      "lengths at it); baseten_trace too. Agent traces (weka_trace, tracelab, the Weka datasets): their own requests.",
-  },
-  {
-    key: SYNTHESIS_KEYS.maxOsl,
-    type: "int",
-    min: 1,
-    flags: ["--synthesis-max-osl"],
-    group: "Synthesis",
-    metavar: "<tokens>",
-    defaultDescription: "no limit",
-    help: `Trace synthesis ${TRACES}: cut every output_length above this to this; baseten_trace too. Agent ` +
-      "traces (weka_trace, tracelab, the Weka datasets): their own requests' max tokens, not their sub-agents'.",
-  },
-] as const satisfies readonly OptionSpec[];
-
-/** The keys of the options every hash-id trace format reads (the block size and trace synthesis). */
-export const HASH_TRACE_READS = [
-  "islBlockSize",
-  ...Object.values(SYNTHESIS_KEYS),
-] as const;
-
-/** The option of the hash-id trace formats (mooncake, bailian): tokens per `hash_id` block. */
-export const TRACE_BLOCK_SIZE_KEY = "islBlockSize";
-
-const MOONCAKE_OPTIONS = [
-  {
-    key: TRACE_BLOCK_SIZE_KEY,
-    type: "int",
-    min: 1,
-    max: 1_000_000,
-    flags: ["--prompt-input-tokens-block-size", "--synthetic-input-tokens-block-size", "--isl-block-size"],
-    group: "Input Sequence Length (ISL)",
-    metavar: "<tokens>",
-    defaultDescription: "the trace format's (mooncake 512, bailian 16)",
-    help: "Tokens per hash_id block when trace prompts are synthesized (mooncake_trace, bailian_trace).",
-  },
-  ...SYNTHESIS_OPTIONS,
-] as const satisfies readonly OptionSpec[];
-
 /** "120 requests in 80 sessions over 35.2 s": what a timestamped trace holds. */
 export function describeTrace(dataset: Dataset): string {
   const turns = dataset.conversations.reduce((n, c) => n + c.turns.length, 0);
@@ -390,9 +281,7 @@ export function describeTrace(dataset: Dataset): string {
 }
 
 export const mooncakeTraceLoader = {
-  name: MOONCAKE_TRACE,
-  description: "JSONL trace: timestamp/delay, input_length with hash_ids (or text_input, payload), output_length.",
-  options: MOONCAKE_OPTIONS,
+  ...MOONCAKE_TRACE_FORMAT,
   canLoad: canLoadMooncakeTrace,
   load: loadMooncakeTrace,
   describe: describeTrace,

@@ -18,8 +18,9 @@ import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import { describeJson, field, isObject, type JsonRecord, readJsonRecords, recordError } from "./json_record.ts";
 import { parseSingleTurnRecord, SINGLE_TURN_FIELDS } from "./single_turn_loader.ts";
 import { UnknownFields } from "./unknown_fields.ts";
+import { MULTI_TURN_FORMAT } from "./dataset_formats.ts";
 
-export const MULTI_TURN = "multi_turn";
+export const MULTI_TURN = MULTI_TURN_FORMAT.name;
 
 export function canLoadMultiTurn(record: unknown): boolean {
   if (!isObject(record)) return false;
@@ -118,8 +119,7 @@ export async function loadMultiTurn(path: string, ctx?: LoaderContext): Promise<
 }
 
 export const multiTurnLoader: DatasetLoader = {
-  name: MULTI_TURN,
-  description: "JSONL, one conversation per line: session_id and turns (single_turn objects) with delays.",
+  ...MULTI_TURN_FORMAT,
   canLoad: canLoadMultiTurn,
   load: loadMultiTurn,
 };

@@ -21,8 +21,9 @@ import { field, firstJsonRecord, isObject, readJsonRecords, recordError } from "
 import { parseSingleTurnRecord, SINGLE_TURN_FIELDS } from "./single_turn_loader.ts";
 import { UnknownFields } from "./unknown_fields.ts";
 import { SeededRandom } from "../base/seeded_random.ts";
+import { RANDOM_POOL_FORMAT } from "./dataset_formats.ts";
 
-export const RANDOM_POOL = "random_pool";
+export const RANDOM_POOL = RANDOM_POOL_FORMAT.name;
 /** Conversations built when `--conversation-num` is not given (AIPerf). */
 export const DEFAULT_POOL_CONVERSATIONS = 100;
 
@@ -112,8 +113,7 @@ export async function loadRandomPool(path: string, ctx?: LoaderContext): Promise
 }
 
 export const randomPoolLoader: DatasetLoader = {
-  name: RANDOM_POOL,
-  description: "JSONL pool(s) of prompts (a file, or a directory of pool files) drawn at random per request.",
+  ...RANDOM_POOL_FORMAT,
   canLoad: canLoadRandomPool,
   async canLoadDirectory(dir: string): Promise<boolean> {
     const names: string[] = [];

@@ -27,8 +27,9 @@ import {
   recordError,
 } from "./json_record.ts";
 import { jsonlFilesIn } from "./dataset_dir.ts";
+import { RAW_PAYLOAD_FORMAT } from "./dataset_formats.ts";
 
-export const RAW_PAYLOAD = "raw_payload";
+export const RAW_PAYLOAD = RAW_PAYLOAD_FORMAT.name;
 
 /** Whether a first record looks like a raw chat payload (AIPerf's detection and rejection rules). */
 export function canLoadRawPayload(record: unknown): boolean {
@@ -86,8 +87,7 @@ export async function loadRawPayload(path: string, ctx?: LoaderContext): Promise
 }
 
 export const rawPayloadLoader: DatasetLoader = {
-  name: RAW_PAYLOAD,
-  description: "JSONL of complete request bodies sent verbatim; a directory: one conversation per .jsonl file.",
+  ...RAW_PAYLOAD_FORMAT,
   canLoad: canLoadRawPayload,
   async canLoadDirectory(dir: string): Promise<boolean> {
     for (const file of await jsonlFilesIn(dir)) {

@@ -6,29 +6,10 @@
  * the trace replay (fixed schedule) sends each request at its original offset. `--time-scale` multiplies offsets
  * and think times (0.5: the same requests twice as fast).
  */
-import type { OptionSpec } from "../base/option_spec.ts";
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import { type BundleRequest, readRunBundle, type RunBundle } from "./run_bundle.ts";
-
-export const RUN_BUNDLE = "run_bundle";
-export const TIME_SCALE_KEY = "replayTimeScale";
-
-const RUN_BUNDLE_OPTIONS = [
-  {
-    key: TIME_SCALE_KEY,
-    type: "float",
-    min: 0,
-    exclusiveMin: true,
-    max: 1000,
-    flags: ["--time-scale", "--replay-time-scale"],
-    group: "Input",
-    metavar: "<factor>",
-    defaultDescription: "1 (the original schedule)",
-    help: "run_bundle datasets (infermeter replay): multiply every send offset and think time by this factor " +
-      "(0.5 sends the same requests twice as fast).",
-  },
-] as const satisfies readonly OptionSpec[];
+import { RUN_BUNDLE, RUN_BUNDLE_FORMAT, TIME_SCALE_KEY } from "./dataset_formats.ts";
 
 /** The sessions of a bundle as conversations, in the order they started; offsets and think times × `timeScale`. */
 export function bundleConversations(bundle: RunBundle, timeScale = 1): Conversation[] {
@@ -99,9 +80,7 @@ export async function loadRunBundle(path: string, ctx?: LoaderContext): Promise<
 }
 
 export const runBundleLoader = {
-  name: RUN_BUNDLE,
-  description: "A run bundle (profile --bundle): the original run's request bodies, sessions and schedule.",
-  options: RUN_BUNDLE_OPTIONS,
+  ...RUN_BUNDLE_FORMAT,
   canLoad: () => false,
   /** A gzip file's first line is not JSON: recognised by its name. */
   canLoadText: (_first: string, path: string) => path.endsWith(".bundle.tar.gz"),

@@ -29,8 +29,9 @@ import {
 import { jsonlFilesUnder } from "./dataset_dir.ts";
 import { describeTrace } from "./mooncake_trace_loader.ts";
 import { messageText } from "./message_text.ts";
+import { SAGEMAKER_DATA_CAPTURE_FORMAT } from "./dataset_formats.ts";
 
-export const SAGEMAKER_DATA_CAPTURE = "sagemaker_data_capture";
+export const SAGEMAKER_DATA_CAPTURE = SAGEMAKER_DATA_CAPTURE_FORMAT.name;
 
 function isCapture(record: unknown): boolean {
   return isObject(record) && "captureData" in record && "eventMetadata" in record;
@@ -136,9 +137,7 @@ export async function loadSageMakerCapture(path: string): Promise<Dataset> {
 }
 
 export const sageMakerCaptureLoader: DatasetLoader = {
-  name: SAGEMAKER_DATA_CAPTURE,
-  description:
-    "Amazon SageMaker Data Capture JSONL (file or directory): captured chat requests replayed at their times.",
+  ...SAGEMAKER_DATA_CAPTURE_FORMAT,
   canLoad: isCapture,
   async canLoadDirectory(dir: string): Promise<boolean> {
     const files = await jsonlFilesUnder(dir).catch(() => []);

@@ -27,10 +27,11 @@ import { describeJson, field, isObject, readJsonRecords, recordError } from "./j
 import { MEDIA_FIELD_PAIRS, mediaItems } from "./media_inputs.ts";
 import type { MediaItem } from "./conversation.ts";
 import { UnknownFields } from "./unknown_fields.ts";
+import { SINGLE_TURN_FORMAT } from "./dataset_formats.ts";
 
 export { describeJson, parseJsonLine } from "./json_record.ts";
 
-export const SINGLE_TURN = "single_turn";
+export const SINGLE_TURN = SINGLE_TURN_FORMAT.name;
 
 /** Every field a single_turn line (or a turn of multi_turn) may have. */
 export const SINGLE_TURN_FIELDS: readonly string[] = [
@@ -260,8 +261,7 @@ export function canLoadSingleTurn(record: unknown): boolean {
 }
 
 export const singleTurnLoader: DatasetLoader = {
-  name: SINGLE_TURN,
-  description: "JSONL, one request per line: text(s), optional output_length, role, extra fields.",
+  ...SINGLE_TURN_FORMAT,
   canLoad: canLoadSingleTurn,
   load: loadSingleTurn,
 };

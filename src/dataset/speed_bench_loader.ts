@@ -21,27 +21,10 @@
 import type { Conversation, Dataset, Turn } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader } from "./dataset_loader.ts";
+import { SPEED_BENCH_SPECS, type SpeedBenchSpec } from "./dataset_formats.ts";
 import { describeJson, isObject, type JsonRecord, readJsonRecords, recordError } from "./json_record.ts";
 
 const PLACEHOLDER = "FULL BENCHMARK DATA SHOULD BE FETCHED FROM THE SOURCE USING SPECDEC_BENCH";
-
-/** SPEED-Bench's qualitative categories, 80 prompts each. */
-export const QUALITATIVE_CATEGORIES = [
-  "coding",
-  "humanities",
-  "math",
-  "multilingual",
-  "qa",
-  "rag",
-  "reasoning",
-  "roleplay",
-  "stem",
-  "summarization",
-  "writing",
-] as const;
-const THROUGHPUT_SPLITS = ["1k", "2k", "8k", "16k", "32k"] as const;
-/** The entropy tiers of its throughput splits. */
-export const ENTROPY_TIERS = ["low_entropy", "mixed", "high_entropy"] as const;
 
 /** Why a record is not a SPEED-Bench row, or undefined when it is one. */
 function rowProblem(record: unknown): string | undefined {
@@ -75,15 +58,6 @@ function rowProblem(record: unknown): string | undefined {
 /** Whether a parsed line has SPEED-Bench's row shape (other formats' detection leaves such rows alone, as AIPerf). */
 export function isSpeedBenchRow(record: unknown): boolean {
   return rowProblem(record) === undefined;
-}
-
-interface SpeedBenchSpec {
-  readonly name: string;
-  readonly description: string;
-  /** The split's file name, which auto-detection requires. */
-  readonly splitFile: string;
-  /** Only rows of this category; undefined = the whole split. */
-  readonly category?: string;
 }
 
 function conversationOf(path: string, at: JsonRecord): Conversation {
@@ -145,41 +119,5 @@ function speedBenchLoader(spec: SpeedBenchSpec): DatasetLoader {
   };
 }
 
-function specs(): SpeedBenchSpec[] {
-  const out: SpeedBenchSpec[] = [{
-    name: "speed_bench_qualitative",
-    description: "SPEED-Bench qualitative split (qualitative.jsonl): 880 prompts over 11 domains.",
-    splitFile: "qualitative.jsonl",
-  }];
-  for (const category of QUALITATIVE_CATEGORIES) {
-    out.push({
-      name: `speed_bench_${category}`,
-      description: `SPEED-Bench qualitative rows of category ${category} (80 prompts).`,
-      splitFile: "qualitative.jsonl",
-      category,
-    });
-  }
-  for (const split of THROUGHPUT_SPLITS) {
-    const splitFile = `throughput_${split}.jsonl`;
-    out.push({
-      name: `speed_bench_throughput_${split}`,
-      description: `SPEED-Bench throughput split at ~${split.toUpperCase()} input tokens (${splitFile}).`,
-      splitFile,
-    });
-  }
-  for (const split of THROUGHPUT_SPLITS) {
-    const splitFile = `throughput_${split}.jsonl`;
-    for (const tier of ENTROPY_TIERS) {
-      out.push({
-        name: `speed_bench_throughput_${split}_${tier}`,
-        description: `SPEED-Bench ~${split.toUpperCase()}-token rows of entropy tier ${tier}.`,
-        splitFile,
-        category: tier,
-      });
-    }
-  }
-  return out;
-}
-
 /** The 32 SPEED-Bench types, in AIPerf's order (qualitative and its categories, then each throughput split). */
-export const SPEED_BENCH_LOADERS: readonly DatasetLoader[] = specs().map(speedBenchLoader);
+export const SPEED_BENCH_LOADERS: readonly DatasetLoader[] = SPEED_BENCH_SPECS.map(speedBenchLoader);

@@ -20,14 +20,11 @@
  * `spawn_agent` to the last `wait_agent` result) is that call's sub-agent, the tightest window winning. One level is
  * nested; a grandchild stays a trace of its own. The block size is `--isl-block-size` (default 64).
  */
-import { SYNTHESIS_KEYS } from "./trace_synthesis.ts";
 import type { Dataset } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
 import type { DatasetLoader, LoaderContext } from "./dataset_loader.ts";
 import { describeJson, isObject, readJsonRecords } from "./json_record.ts";
-import { TRACE_BLOCK_SIZE_KEY } from "./mooncake_trace_loader.ts";
 import {
-  AGENT_TRACE_OPTIONS,
   agentTraceConversations,
   agentTraceOptions,
   describeAgentTraces,
@@ -35,8 +32,9 @@ import {
   type WekaSubagent,
   type WekaTrace,
 } from "./weka_trace_loader.ts";
+import { TRACE_BLOCK_SIZE_KEY, TRACELAB_FORMAT } from "./dataset_formats.ts";
 
-export const TRACELAB = "tracelab";
+export const TRACELAB = TRACELAB_FORMAT.name;
 const DEFAULT_BLOCK_SIZE = 64;
 /** Shortest spawning tool call taken for a sub-agent's round trip (AIPerf's default). */
 const MIN_SPAWN_MS = 10_000;
@@ -354,14 +352,7 @@ export async function loadTraceLab(path: string, ctx?: LoaderContext): Promise<D
 }
 
 export const traceLabLoader: DatasetLoader = {
-  name: TRACELAB,
-  description: "TraceLab agentic-coding rounds (JSONL, .gz too), rebuilt into agent traces with their sub-agents.",
-  reads: [
-    ...AGENT_TRACE_OPTIONS.map((o): string => o.key),
-    TRACE_BLOCK_SIZE_KEY,
-    SYNTHESIS_KEYS.maxIsl,
-    SYNTHESIS_KEYS.maxOsl,
-  ],
+  ...TRACELAB_FORMAT,
   canLoad: canLoadTraceLab,
   load: loadTraceLab,
   describe: describeAgentTraces,

@@ -26,7 +26,6 @@
  * next ones in order of appearance (wrapping). Traces whose peak context (input + output tokens) exceeds
  * `--max-context-length` are left out. Sessions are drawn in file order (sequential sampling).
  */
-import type { OptionSpec } from "../base/option_spec.ts";
 import { InterruptCheck } from "../runtime/interrupt_check.ts";
 import type { Conversation, Dataset, Spawn, Turn } from "./conversation.ts";
 import { DatasetError } from "./dataset_error.ts";
@@ -42,8 +41,9 @@ import { DEFAULT_CORPUS } from "./default_corpus.ts";
 import { codingCorpus } from "./coding_corpus.ts";
 import type { SeededRandom } from "../base/seeded_random.ts";
 import type { LazyTokenizer, Tokenizer } from "../tokenizer/tokenizer.ts";
+import { WEKA_TRACE_FORMAT } from "./dataset_formats.ts";
 
-export const WEKA_TRACE = "weka_trace";
+export const WEKA_TRACE = WEKA_TRACE_FORMAT.name;
 
 /** One recorded model call. */
 export interface WekaRequest extends ChainRequest {
@@ -526,42 +526,6 @@ function sameStart(a: readonly number[], b: readonly number[], n: number): boole
 
 const pad = (n: number) => String(n).padStart(3, "0");
 
-/** `--use-think-time-only`, `--trace-idle-gap-cap-seconds`, `--max-context-length`: the agent trace formats'. */
-export const AGENT_TRACE_OPTIONS = [
-  {
-    key: "useThinkTimeOnly",
-    type: "bool",
-    default: false,
-    flags: ["--use-think-time-only"],
-    group: "Input",
-    conflictsWith: [{ key: "ignoreTraceDelays", why: "sets the think times that --ignore-trace-delays drops" }],
-    help: "Agent traces (weka_trace, tracelab): wait each request's recorded think_time after the previous answer, " +
-      "instead of the recorded idle gap between the previous request's end and this one's start.",
-  },
-  {
-    key: "traceIdleGapCapSeconds",
-    type: "float",
-    min: 0,
-    flags: ["--trace-idle-gap-cap-seconds"],
-    group: "Load Generator",
-    defaultDescription: "no cap",
-    metavar: "<seconds>",
-    help: "Agent traces (weka_trace, tracelab): cut every gap between consecutive request starts of a trace longer " +
-      "than this to this, moving everything after it earlier (the recorded idle periods of a coding session).",
-  },
-  {
-    key: "maxContextLength",
-    type: "int",
-    min: 1,
-    flags: ["--max-context-length"],
-    group: "Input",
-    defaultDescription: "every trace",
-    metavar: "<tokens>",
-    help: "Agent traces (weka_trace, tracelab, the Weka public datasets): leave out traces whose largest request " +
-      "(input + requested output tokens) exceeds this, so none is refused by a server with this context window.",
-  },
-] as const satisfies readonly OptionSpec[];
-
 /** The agent-trace options out of a loader context. */
 export function agentTraceOptions(ctx: LoaderContext | undefined): AgentTraceOptions {
   if (ctx === undefined) throw new TypeError("agent traces need a loader context (seed and tokenizer)");
@@ -669,10 +633,7 @@ export function describeAgentTraces(dataset: Dataset): string {
 }
 
 export const wekaTraceLoader = {
-  name: WEKA_TRACE,
-  description: "Weka agent traces (JSON file or directory): requests with KV-cache block ids and sub-agents.",
-  options: AGENT_TRACE_OPTIONS,
-  reads: [SYNTHESIS_KEYS.maxIsl, SYNTHESIS_KEYS.maxOsl],
+  ...WEKA_TRACE_FORMAT,
   canLoad: looksLikeWeka,
   async canLoadDirectory(dir: string): Promise<boolean> {
     const names: string[] = [];

@@ -4,9 +4,10 @@
  * which metrics apply (capabilities), the table title, and sample responses for the hot-path warm-up and the
  * conformance suite. Adapters are data plus pure functions: they never touch sockets, clocks or metrics (design §3).
  *
- * Adding an endpoint type: one adapter file (e.g. `openai/chat.ts`), its line in `endpoint_registry.ts`, a simulator
- * route beside it (`src/sim/routes/`), and its tests; the conformance suite in `tests/endpoints/` runs over every
- * registered adapter.
+ * Adding an endpoint type: its declaration (name, help line, capabilities) in `endpoint_declarations.ts`, one adapter
+ * file that starts from it (e.g. `openai/chat.ts`), its line in `endpoint_registry.ts` (the declaration and the
+ * adapter's import), a simulator route beside it (`src/sim/routes/`), and its tests; the conformance suite in
+ * `tests/endpoints/` runs over every registered adapter.
  */
 import type { RegistryEntry } from "../base/registry.ts";
 import type { MediaKind, Turn } from "../dataset/conversation.ts";
@@ -206,8 +207,15 @@ export interface SampleResponses {
   readonly body: string;
 }
 
-export interface EndpointAdapter extends RegistryEntry {
+/**
+ * What is known of an endpoint type without loading its adapter (`endpoint_declarations.ts`): option checks,
+ * planning and listings read only this.
+ */
+export interface EndpointDeclaration extends RegistryEntry {
   readonly capabilities: EndpointCapabilities;
+}
+
+export interface EndpointAdapter extends EndpointDeclaration {
   /**
    * The headers this API needs (content type, accept, credentials in its own form). Transport headers (Host,
    * Content-Length) are not the adapter's; the user's `-H` headers are applied after these.
@@ -236,10 +244,11 @@ export interface EndpointAdapter extends RegistryEntry {
    */
   parseTextBody?(text: string): Delta;
   /**
-   * The body text as `parseBody` needs it parsed, when that is less than all of it (embeddings: the vectors' numbers
-   * are checked, not converted). Must keep every error `JSON.parse` would raise. Absent: the whole text is parsed.
+   * The text of a body (its UTF-8 bytes) as `parseBody` needs it parsed, when that is less than all of it
+   * (embeddings: the vectors' numbers are checked in the bytes, not decoded or converted). Must keep every error
+   * `JSON.parse` would raise. Absent: the whole text is parsed.
    */
-  bodyForParse?(text: string): string;
+  bodyForParse?(body: Uint8Array): string;
   /** The text whose token count is this turn's input sequence length (ISL). */
   inputText(turn: Turn, ctx: Pick<BuildContext, "systemMessage">): string;
   /**

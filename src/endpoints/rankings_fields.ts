@@ -7,7 +7,7 @@
  * query and every passage, since the server tokenizes each query–passage pair.
  */
 import type { Turn } from "../dataset/conversation.ts";
-import type { BuildContext, Delta, EndpointAdapter } from "./endpoint_adapter.ts";
+import type { BuildContext, Delta, EndpointAdapter, EndpointDeclaration } from "./endpoint_adapter.ts";
 import {
   asObject,
   type JsonObject,
@@ -64,10 +64,8 @@ export { asObject };
 
 /** What differs between the rankings APIs: where they listen, their body's shape, and where the ranked list is. */
 export interface RankingsApi {
-  readonly name: string;
-  readonly description: string;
-  readonly path: string;
-  readonly metricsTitle: string;
+  /** Its name, help line and capabilities (`endpoint_declarations.ts`). */
+  readonly endpoint: EndpointDeclaration;
   /** The request body without `--extra-inputs` and the turn's extras (merged after it). */
   readonly body: (query: string, passages: readonly string[], model: string) => Record<string, unknown>;
   /** A parsed answer to a normalized delta (usually `readRankings` over the API's list). */
@@ -80,19 +78,7 @@ export interface RankingsApi {
 /** A rankings adapter: one query and its passages per request, non-streaming, ISL over all texts. */
 export function rankingsAdapter(api: RankingsApi): EndpointAdapter {
   return {
-    name: api.name,
-    description: api.description,
-    capabilities: {
-      path: api.path,
-      method: "POST",
-      supportsStreaming: false,
-      producesTokens: false,
-      tokenizesInput: true,
-      supportsReasoning: false,
-      syntheticInput: "rankings",
-      metricsTitle: api.metricsTitle,
-      serviceKind: "openai",
-    },
+    ...api.endpoint,
     usesHistory: false,
     headers: openAiHeaders,
     buildRequest(turn: Turn, ctx: BuildContext): Record<string, unknown> {

@@ -36,7 +36,7 @@ export class ResponseCollector {
   readonly raw: { t: number; text: string }[] | undefined;
 
   readonly #isStreamEnd: ((data: string) => boolean) | undefined;
-  readonly #bodyForParse: ((text: string) => string) | undefined;
+  readonly #bodyForParse: ((body: Uint8Array) => string) | undefined;
 
   constructor(adapter: EndpointAdapter, keepRaw = false) {
     this.#adapter = adapter;
@@ -89,13 +89,12 @@ export class ResponseCollector {
   /** A complete non-streaming body, received in full at `t`. */
   addBody(body: Uint8Array, t: number): void {
     let json: unknown;
-    const whole = UTF8.decode(body);
-    this.raw?.push({ t, text: whole });
+    if (this.raw !== undefined) this.raw.push({ t, text: UTF8.decode(body) });
     try {
-      json = JSON.parse(this.#bodyForParse === undefined ? whole : this.#bodyForParse(whole));
+      json = JSON.parse(this.#bodyForParse === undefined ? UTF8.decode(body) : this.#bodyForParse(body));
     } catch {
       // An API whose answer may be plain text (a transcript) reads it its own way.
-      if (this.#adapter.parseTextBody !== undefined) return this.add(this.#adapter.parseTextBody(whole), t);
+      if (this.#adapter.parseTextBody !== undefined) return this.add(this.#adapter.parseTextBody(UTF8.decode(body)), t);
       const text = UTF8.decode(body.subarray(0, 200));
       this.parseError ??= `the response body is not JSON: ${text}`;
       return;

@@ -3,7 +3,7 @@
  * `Path.glob`): `*` and `?` stay within one directory level, `**` spans any number of levels (none included), so
  * `*.json` is the top level only and `**` + `/*.png` every level. Files come pattern by pattern, sorted, each once.
  */
-import { join, relative, sep } from "node:path";
+import { joinPath } from "../runtime/file_path.ts";
 
 /** AIPerf's default upload globs (MLflow and Weights & Biases alike). */
 export const DEFAULT_ARTIFACT_GLOBS: readonly string[] = [
@@ -42,7 +42,7 @@ export function globRegExp(pattern: string): RegExp {
 
 /** Every file under `dir` matching one of `patterns`, as `/`-separated paths relative to `dir`. */
 export async function globFiles(dir: string, patterns: readonly string[]): Promise<string[]> {
-  const all = (await walk(dir)).map((path) => relative(dir, path).split(sep).join("/")).sort();
+  const all = (await walk(dir, "")).sort();
   const out: string[] = [];
   const seen = new Set<string>();
   for (const pattern of patterns) {
@@ -57,11 +57,12 @@ export async function globFiles(dir: string, patterns: readonly string[]): Promi
   return out;
 }
 
-async function walk(dir: string): Promise<string[]> {
+/** Files under `dir`, as `/`-separated paths relative to it prefixed with `prefix`. */
+async function walk(dir: string, prefix: string): Promise<string[]> {
   const out: string[] = [];
   for await (const entry of Deno.readDir(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) out.push(...await walk(path));
+    const path = prefix + entry.name;
+    if (entry.isDirectory) out.push(...await walk(joinPath(dir, entry.name), path + "/"));
     else if (entry.isFile) out.push(path);
   }
   return out;

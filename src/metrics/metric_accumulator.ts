@@ -85,6 +85,27 @@ function allFinite(values: readonly number[]): boolean {
   return true;
 }
 
+/**
+ * The metrics a kind of record carries, in computation order, and an object with those properties (null) that a
+ * record's values start as a copy of. Why: a record's ~25 values added by computed name to an empty object made
+ * V8 turn it into a hash table (past 4 in-object and 12 more properties), ~3 KB allocated per record and slow
+ * lookups in every sink that reads it; a copy of a template keeps its properties in place (docs/performance.md).
+ */
+interface RecordShape {
+  readonly tags: readonly string[];
+  readonly template: Readonly<Record<string, unknown>>;
+}
+
+/** Distinct shapes kept per accumulator; records of a shape beyond them are built on plain objects. */
+const MAX_SHAPES = 64;
+
+/** A plain object with the first `n` of `tags` and their values in `values`, in that order. */
+function firstOf(values: Record<string, RecordValue>, tags: readonly string[], n: number): Record<string, RecordValue> {
+  const out: Record<string, RecordValue> = {};
+  for (let i = 0; i < n; i++) out[tags[i]] = values[tags[i]];
+  return out;
+}
+
 /** The "(error-adjusted)" rows come after every other row of the main table, as in AIPerf. */
 const ERROR_ADJUSTED_ORDER = 1_000_000;
 /** Their order among themselves: AIPerf's computation order (request latency first). */
@@ -111,6 +132,9 @@ export class MetricAccumulator {
   readonly #sweep = new SweepColumns();
   /** The `inter_chunk_latency` column (kept in arrival order: the time-weighted metrics replay it). */
   readonly #gaps: Float64Column | undefined;
+  /** The last shape of each kind of record's values: [ok, ok streamed, failed, failed streamed]. */
+  readonly #shapes: (RecordShape | undefined)[] = [undefined, undefined, undefined, undefined];
+  readonly #shapeByTags = new Map<string, RecordShape>();
   #successCount = 0;
   #errorCount = 0;
   readonly #timeWeighted: boolean;
@@ -162,20 +186,56 @@ export class MetricAccumulator {
    */
   measure(record: ProcessedRecord): RecordMetrics {
     const failed = record.error !== undefined || record.cancelled;
-    const values: Record<string, RecordValue> = {};
     const slots = failed ? this.#errRecord : this.#okRecord;
     // A response that did not stream (one body, or one event carrying many tokens) has no first token apart from
     // its last: it is kept out of TTFT, ITL and every other streaming metric.
     const streamed = didStream(record);
+    const kind = (failed ? 2 : 0) + (streamed ? 1 : 0);
+    // The values start as a copy of the shape the last record of this kind had (see `RecordShape`), filled in
+    // order; at the first metric that differs they continue on a plain object holding what was filled so far.
+    const shape = this.#shapes[kind];
+    // Its nulls are placeholders: each is set before the record is returned, or the record leaves the template.
+    let values = (shape === undefined ? {} : { ...shape.template }) as Record<string, RecordValue>;
+    let filled = shape === undefined ? -1 : 0;
     for (let i = 0; i < slots.length; i++) {
-      if (!streamed && slots[i].def.flags.streamingOnly) continue;
-      const v = slots[i].def.compute(record, values);
-      if (v === undefined) continue;
+      const def = slots[i].def;
+      if (!streamed && def.flags.streamingOnly) continue;
+      let v = def.compute(record, values);
       if (typeof v === "number") {
-        if (Number.isFinite(v)) values[slots[i].def.tag] = v;
-      } else values[slots[i].def.tag] = allFinite(v) ? v : v.filter(Number.isFinite);
+        if (!Number.isFinite(v)) v = undefined;
+      } else if (v !== undefined && !allFinite(v)) v = v.filter(Number.isFinite);
+      if (filled >= 0) {
+        const expected = shape!.tags[filled];
+        if (v === undefined ? expected !== def.tag : expected === def.tag) {
+          if (v !== undefined) {
+            values[def.tag] = v;
+            filled++;
+          }
+          continue;
+        }
+        values = firstOf(values, shape!.tags, filled);
+        filled = -1;
+      }
+      if (v !== undefined) values[def.tag] = v;
     }
+    if (filled >= 0 && filled < shape!.tags.length) {
+      values = firstOf(values, shape!.tags, filled);
+      filled = -1;
+    }
+    if (filled < 0) this.#shapes[kind] = this.#shapeOf(values);
     return values;
+  }
+
+  /** The shape of `values` (cached by its tags; at most {@linkcode MAX_SHAPES} are made). */
+  #shapeOf(values: RecordMetrics): RecordShape | undefined {
+    const tags = Object.keys(values);
+    const key = tags.join(",");
+    let shape = this.#shapeByTags.get(key);
+    if (shape === undefined && this.#shapeByTags.size < MAX_SHAPES) {
+      shape = { tags, template: Object.fromEntries(tags.map((tag) => [tag, null])) };
+      this.#shapeByTags.set(key, shape);
+    }
+    return shape;
   }
 
   /** Folds a record and the values `measure` gave for it into the run's columns, aggregates and counts. */

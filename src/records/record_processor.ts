@@ -200,7 +200,8 @@ export class RecordProcessor {
       let sliceStart = performance.now();
       for (let i = 0; i < records.length; i++) {
         this.#opts.onProcessed(records[i]);
-        if (performance.now() - sliceStart > sliceMs && i + 1 < records.length) {
+        // The clock is read every 8th record: a read costs a few percent of handling one, and 8 records fit a slice.
+        if ((i & 7) === 7 && i + 1 < records.length && performance.now() - sliceStart > sliceMs) {
           await yieldToIo();
           sliceStart = performance.now();
         }

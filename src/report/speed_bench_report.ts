@@ -21,7 +21,7 @@
  * empty in the CSV and `-` in the table.
  */
 import { ReportError } from "./report_error.ts";
-import { ENTROPY_TIERS, QUALITATIVE_CATEGORIES } from "../dataset/speed_bench_loader.ts";
+import { ENTROPY_TIERS, QUALITATIVE_CATEGORIES } from "../dataset/dataset_formats.ts";
 import { runDirsUnder, serverMetricsJsonPathOf, summaryJsonPathOf } from "./run_files.ts";
 import { renderBoxTable } from "../export/box_table.ts";
 import { formatFixed } from "../export/number_format.ts";

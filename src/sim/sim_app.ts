@@ -47,6 +47,7 @@ import { AnswerWords, type SimAnswers } from "./sim_answers.ts";
 import { VllmMetrics } from "./vllm_metrics.ts";
 import { DcgmMetrics } from "./dcgm_metrics.ts";
 import { planSpecDecode } from "./spec_decode_plan.ts";
+import { EmbeddingVectors } from "./embedding_vector.ts";
 
 /** The routes whose answers carry vLLM's speculative-decoding statistics. */
 const SPEC_DECODE_ROUTES: ReadonlySet<string> = new Set(["chat", "completions"]);
@@ -80,6 +81,7 @@ const COUNT_CACHE_LIMIT = 4096;
 export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono {
   const o = resolveSimOptions(options);
   const stats = deps.stats ?? new SimStats();
+  const vectors = new EmbeddingVectors();
   const scheduler = deps.scheduler ?? new StreamScheduler();
   const tokenizer = deps.tokenizer;
   const routes = deps.routes ?? SIM_ROUTES;
@@ -223,6 +225,7 @@ export function createSimApp(options: Partial<SimOptions>, deps: SimDeps): Hono 
         plan,
         emitSendTimes: o.emitSendTimes,
         embeddingDimensions: o.embeddingDimensions,
+        vectors,
         llamaCppTimings: o.serverTiming === "llama.cpp" ? { arrival } : undefined,
       };
       const words = pieces === undefined

@@ -23,6 +23,7 @@
 import type { RegistryEntry } from "../base/registry.ts";
 import type { GenerationRequest } from "./generation_request.ts";
 import type { GenerationPlan } from "./plan_generation.ts";
+import type { EmbeddingVectors } from "./embedding_vector.ts";
 
 export interface SimRoute extends RegistryEntry {
   /** POST paths this route answers; the client adapter of the same name sends to one of them. */
@@ -101,6 +102,8 @@ export interface ReplyContext {
   readonly plan: GenerationPlan;
   /** Length of every embedding vector unless the request asks for fewer (`serve-sim --embedding-dimensions`). */
   readonly embeddingDimensions: number;
+  /** The server's vectors already written (see `EmbeddingVectors`). */
+  readonly vectors: EmbeddingVectors;
   /**
    * Stamp every streamed event with `"sim_sent_at_ms"`: `performance.timeOrigin + performance.now()` taken as the
    * event is built, right before it is written (`serve-sim --emit-send-times`).

@@ -10,7 +10,7 @@ const cwd = Deno.cwd();
 Deno.test("infermeter plugins: the package, every category with its names, one category, one entry", async () => {
   const summary = await runCli(["plugins"], { cwd });
   assertExit(summary, 0);
-  const total = pluginCatalog().reduce((n, c) => n + c.entries.length, 0);
+  const total = (await pluginCatalog()).reduce((n, c) => n + c.entries.length, 0);
   assert.match(summary.stdout, new RegExp(`│ infermeter │ \\S+ +│ +${total} │`));
   assert.match(summary.stdout, /infermeter plugins --all/);
 
@@ -59,7 +59,7 @@ Deno.test("infermeter plugins --validate passes for the built registries and rep
   const ok = await runCli(["plugins", "--validate"], { cwd });
   assertExit(ok, 0);
   assert.match(ok.stdout, /All checks passed/);
-  const catalog = pluginCatalog().map((c) =>
+  const catalog = (await pluginCatalog()).map((c) =>
     c.name === "sim_route"
       ? { ...c, entries: c.entries.filter((e) => e.name !== "solido_rag") }
       : c.name === "metric"
@@ -70,5 +70,5 @@ Deno.test("infermeter plugins --validate passes for the built registries and rep
     "metric: 'request_latency' is registered twice",
     "endpoint: 'solido_rag' has no serve-sim route",
   ]);
-  assert.equal(findCategory(pluginCatalog(), "load-strategy")?.name, "timing_strategy");
+  assert.equal(findCategory(await pluginCatalog(), "load-strategy")?.name, "timing_strategy");
 });

@@ -115,6 +115,10 @@ const LOADED_ON_USE = [
   "/src/run/search/",
   "/src/export/wandb_api.ts",
   "/src/dataset/public_datasets.ts", // --public-dataset's readers
+  "/src/dataset/accuracy/benchmarks/", // --accuracy-benchmark's problems and graders (their patterns cost ~50 ms)
+  "/src/dataset/accuracy/graders/lighteval_graders.ts",
+  "/src/dataset/accuracy/graders/math_grader.ts",
+  "/src/dataset/accuracy/load_accuracy_dataset.ts",
 ] as const;
 
 Deno.test("the profile command's static module graph leaves charts, reports, kube and heavy packages to load on use", async () => {
@@ -122,8 +126,9 @@ Deno.test("the profile command's static module graph leaves charts, reports, kub
   const modules = [...graph.staticModules];
   assert.ok(modules.some((s) => s.endsWith("/src/run/profile_run.ts")), "the graph was read");
   assert.deepEqual([...graph.staticNpm], [], "no npm package is loaded before the first request");
-  // Node's crypto module pulls in Node's streams and ciphers at load (~10–25 ms).
-  assert.deepEqual(modules.filter((s) => s === "node:crypto"), [], "node:crypto is not imported statically");
+  // Node's built-in modules load Deno's Node compatibility layer (console, errors, streams): node:path alone ~5 ms,
+  // node:crypto ~10–25 ms with its streams and ciphers.
+  assert.deepEqual(modules.filter((s) => s.startsWith("node:")), [], "no Node built-in module is imported statically");
   for (const heavy of LOADED_ON_USE) {
     assert.deepEqual(modules.filter((s) => s.includes(heavy)), [], `${heavy} is in profile's static graph`);
   }
@@ -138,9 +143,51 @@ Deno.test("the profile command's static module graph leaves charts, reports, kub
       "/src/report/peers/peer_metrics.ts",
       "/src/export/wandb_api.ts",
       "/src/dataset/public_datasets.ts",
+      "/src/dataset/accuracy/benchmarks/mmlu.ts",
+      "/src/dataset/accuracy/graders/lighteval_graders.ts",
     ]
   ) {
     assert.ok(lazy.some((s) => s.endsWith(onUse)), `${onUse} is imported dynamically`);
+  }
+});
+
+/** Every `.ts` file under `dir` (relative to the repository root), as `file:` specifiers. */
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of Deno.readDirSync(new URL(dir, ROOT))) {
+    if (entry.isDirectory) out.push(...sourceFiles(`${dir}${entry.name}/`));
+    else if (entry.name.endsWith(".ts")) out.push(new URL(`${dir}${entry.name}`, ROOT).href);
+  }
+  return out;
+}
+
+Deno.test("profile's static graph holds the endpoint types' declarations, not their adapters", async () => {
+  const graph = await moduleGraph("src/cli/profile.ts");
+  assert.ok(graph.staticModules.has(new URL("src/endpoints/endpoint_declarations.ts", ROOT).href), "graph read");
+  // Each API's adapter lives in a folder of its vendor (openai/, anthropic/, …) with the helpers only it uses.
+  const adapters = [...Deno.readDirSync(new URL("src/endpoints/", ROOT))].filter((e) => e.isDirectory)
+    .flatMap((e) => sourceFiles(`src/endpoints/${e.name}/`));
+  assert.ok(adapters.length >= 19, `${adapters.length} adapter files`);
+  const loaded = adapters.filter((s) => graph.staticModules.has(s));
+  assert.deepEqual(loaded, [], "adapters loaded before the run's own type is known");
+  // Every registered adapter stays reachable through a literal dynamic import (`deno compile`, the bundler).
+  const lazy = [...graph.dynamicTargets];
+  for (const file of ["openai/chat.ts", "anthropic/messages.ts", "raw/raw_adapter.ts", "template/template.ts"]) {
+    assert.ok(lazy.some((s) => s.endsWith(`/src/endpoints/${file}`)), `${file} is imported dynamically`);
+  }
+});
+
+Deno.test("profile's static graph holds the dataset formats' declarations, not their readers", async () => {
+  const graph = await moduleGraph("src/cli/profile.ts");
+  assert.ok(graph.staticModules.has(new URL("src/dataset/dataset_formats.ts", ROOT).href), "graph read");
+  // A run with synthetic prompts reads no file: every format's reader (`<format>_loader.ts`) loads on use.
+  const readers = sourceFiles("src/dataset/").filter((s) => s.endsWith("_loader.ts"));
+  assert.ok(readers.length >= 15, `${readers.length} reader files`);
+  const loaded = readers.filter((s) => graph.staticModules.has(s));
+  assert.deepEqual(loaded, [], "dataset readers loaded before a dataset file is read");
+  const lazy = [...graph.dynamicTargets];
+  for (const file of ["single_turn_loader.ts", "mooncake_trace_loader.ts", "weka_trace_loader.ts"]) {
+    assert.ok(lazy.some((s) => s.endsWith(`/src/dataset/${file}`)), `${file} is imported dynamically`);
   }
 });
 

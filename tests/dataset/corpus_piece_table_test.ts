@@ -39,6 +39,12 @@ Deno.test("piecePool refuses a table made for another text or tokenizer", () => 
   assert.equal(piecePool(DEFAULT_CORPUS_PIECES, text + " more", O200K_CACHE_KEY), undefined);
   assert.equal(piecePool(DEFAULT_CORPUS_PIECES, text.replace("a", "b"), O200K_CACHE_KEY), undefined);
   assert.equal(piecePool(DEFAULT_CORPUS_PIECES, text, "cl100k_base"), undefined);
+  // A caller that knows the text skips only the hash: the pool is the same.
+  const known = piecePool(DEFAULT_CORPUS_PIECES, text, O200K_CACHE_KEY, true)!;
+  const checked = piecePool(DEFAULT_CORPUS_PIECES, text, O200K_CACHE_KEY)!;
+  assert.equal(known.size, checked.size);
+  assert.deepEqual(known.boundary, checked.boundary);
+  assert.equal(known.text(0, known.size), checked.text(0, checked.size));
   assert.notEqual(hashString("ab"), hashString("ba"));
 });
 

@@ -2,9 +2,10 @@
  * Format detection of the first record, with AIPerf's rejection rules: one format must accept it.
  */
 import assert from "node:assert/strict";
-import { DATASET_LOADERS } from "../../src/dataset/dataset_loaders.ts";
+import { datasetLoaders } from "../../src/dataset/dataset_loaders.ts";
 
-const accepting = (record: unknown) => DATASET_LOADERS.entries().filter((l) => l.canLoad(record)).map((l) => l.name);
+const LOADERS = await datasetLoaders();
+const accepting = (record: unknown) => LOADERS.filter((l) => l.canLoad(record)).map((l) => l.name);
 
 Deno.test("a chat body is a raw payload, unless it is an agentic trajectory or an inputs.json", () => {
   const body = { messages: [{ role: "user", content: "hi" }], model: "m", max_tokens: 5 };

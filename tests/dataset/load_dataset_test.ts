@@ -3,7 +3,7 @@ import type { Dataset } from "../../src/dataset/conversation.ts";
 import { DatasetError } from "../../src/dataset/dataset_error.ts";
 import type { DatasetLoader } from "../../src/dataset/dataset_loader.ts";
 import { detectDatasetLoader, loadDataset } from "../../src/dataset/load_dataset.ts";
-import { DATASET_LOADERS } from "../../src/dataset/dataset_loaders.ts";
+import { DATASET_LOADERS, datasetLoaders } from "../../src/dataset/dataset_loaders.ts";
 import { loadBuiltinTokenizer } from "../../src/tokenizer/builtin_tokenizer.ts";
 import { SeededRandom } from "../../src/base/seeded_random.ts";
 
@@ -96,7 +96,7 @@ Deno.test("loadDataset uses an explicit custom dataset type and rejects unknown 
     const traced = await loadDataset({
       inputFile: path,
       customDatasetType: "fake_trace",
-      loaders: [...DATASET_LOADERS.entries(), fakeTrace],
+      loaders: [...await datasetLoaders(), fakeTrace],
     });
     assert.equal(traced.conversations[0].id, "t");
   });
@@ -114,7 +114,7 @@ Deno.test("loadDataset asks for --custom-dataset-type when no format matches", a
 });
 
 Deno.test("loadDataset picks the one registered loader that accepts the first record", async () => {
-  const loaders = [DATASET_LOADERS.get("single_turn"), fakeTrace];
+  const loaders = [await DATASET_LOADERS.get("single_turn").loader(), fakeTrace];
   await withFile(['{"input_length": 10}'], async (path) => {
     assert.equal((await detectDatasetLoader(path, loaders)).name, "fake_trace");
   });

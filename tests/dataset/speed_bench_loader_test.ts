@@ -41,7 +41,10 @@ Deno.test("SPEED-Bench: the qualitative file is detected by its name; each messa
 Deno.test("SPEED-Bench: a category type keeps its category's rows; none left is an error naming the category", async () => {
   const coding = await loadDataset({ inputFile: EXAMPLE, customDatasetType: "speed_bench_coding" });
   assert.equal(coding.conversations.length, 2);
-  assert.match(DATASET_LOADERS.get("speed_bench_coding").describe!(coding), /2 prompts \(3 turns\), category coding/);
+  assert.match(
+    (await DATASET_LOADERS.get("speed_bench_coding").loader()).describe!(coding),
+    /2 prompts \(3 turns\), category coding/,
+  );
   await assert.rejects(
     loadDataset({ inputFile: EXAMPLE, customDatasetType: "speed_bench_roleplay" }),
     /qualitative\.jsonl: has no rows of category "roleplay" \(3 rows read\)/,

@@ -63,7 +63,20 @@ function fieldOf(body: Record<string, unknown>, key: string): unknown {
   return undefined;
 }
 
-for (const registered of ENDPOINTS.entries()) {
+/** Every registered type's adapter, loaded as a run of that type loads it. */
+const ADAPTERS: readonly EndpointAdapter[] = await Promise.all(ENDPOINTS.entries().map((e) => e.load()));
+
+Deno.test("each type's adapter starts from its declaration: the same name, help line and capabilities", async () => {
+  for (const [i, declared] of ENDPOINTS.entries().entries()) {
+    const adapter = ADAPTERS[i];
+    assert.equal(adapter.name, declared.name);
+    assert.equal(adapter.description, declared.description);
+    assert.equal(adapter.capabilities, declared.capabilities, `${declared.name}: the declaration's capabilities`);
+    assert.equal(await declared.load(), adapter, `${declared.name}: one adapter object`);
+  }
+});
+
+for (const registered of ADAPTERS) {
   const name = registered.name;
   const caps = registered.capabilities;
   // Adapters configured per run are checked as a run would use them, with their example settings.
@@ -81,7 +94,7 @@ for (const registered of ENDPOINTS.entries()) {
   const usage = caps.reportsUsage !== false;
 
   Deno.test(`${name}: is registered under its name, describes itself, and has a default path or none`, () => {
-    assert.equal(ENDPOINTS.get(name), registered);
+    assert.equal(ENDPOINTS.get(name).capabilities, registered.capabilities);
     assert.ok(registered.description.length > 10);
     assert.ok(caps.path === "" || caps.path.startsWith("/"));
     assert.ok(caps.streamingPath === undefined || caps.streamingPath.startsWith("/"));
@@ -189,7 +202,7 @@ for (const registered of ENDPOINTS.entries()) {
   });
 }
 
-for (const adapter of ENDPOINTS.entries().filter((a) => a.capabilities.formData)) {
+for (const adapter of ADAPTERS.filter((a) => a.capabilities.formData)) {
   Deno.test(`${adapter.name}: its multipart body reads back as the fields it built, files as their bytes`, async () => {
     const media = sampleMedia(adapter.capabilities.requiresMedia ?? "image");
     const body = adapter.buildRequest(

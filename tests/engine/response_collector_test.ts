@@ -5,8 +5,10 @@ import { ENDPOINTS } from "../../src/endpoints/endpoint_registry.ts";
 const chunk = (delta: Record<string, string>) =>
   JSON.stringify({ object: "chat.completion.chunk", choices: [{ index: 0, delta }] });
 
+const CHAT = await ENDPOINTS.get("chat").load();
+
 Deno.test("collector keeps every part of long answers and reasoning, in order, with one time per response", () => {
-  const c = new ResponseCollector(ENDPOINTS.get("chat"));
+  const c = new ResponseCollector(CHAT);
   const words: string[] = [];
   const thoughts: string[] = [];
   for (let i = 0; i < 150; i++) {
@@ -29,7 +31,7 @@ Deno.test("collector keeps every part of long answers and reasoning, in order, w
 });
 
 Deno.test("collector with no output reports empty texts", () => {
-  const c = new ResponseCollector(ENDPOINTS.get("chat"));
+  const c = new ResponseCollector(CHAT);
   c.flush();
   assert.equal(c.content, "");
   assert.equal(c.reasoning, "");
@@ -37,7 +39,7 @@ Deno.test("collector with no output reports empty texts", () => {
 });
 
 Deno.test("ResponseCollector keeps a long answer of many events whole and in order, read midway or not", () => {
-  const c = new ResponseCollector(ENDPOINTS.get("chat"));
+  const c = new ResponseCollector(CHAT);
   let expected = "";
   // 40,000 events: more than three levels of joined blocks (32, 1,024 and 32,768 parts).
   for (let i = 0; i < 40_000; i++) {

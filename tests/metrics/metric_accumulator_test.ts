@@ -4,6 +4,9 @@ import { MetricAccumulator } from "../../src/metrics/metric_accumulator.ts";
 import { METRIC_REGISTRY } from "../../src/metrics/metric_registry.ts";
 import type { MetricResult, RunSummary } from "../../src/metrics/run_summary.ts";
 import { makeRecord } from "./record_fixture.ts";
+import { didStream } from "../../src/metrics/did_stream.ts";
+import type { RecordValue } from "../../src/metrics/metric_def.ts";
+import type { ProcessedRecord } from "../../src/records/request_record.ts";
 
 const selection = {
   streaming: true,
@@ -266,4 +269,59 @@ Deno.test("accumulator summarizes the time-weighted metrics over the phase windo
   assert.ok(Math.abs(c.avg - (210 + 410 + 30 + 480 + 10) / 1000) < 1e-12, `${c.avg}`);
   assert.equal(c.max, 4);
   assert.ok(Number.isNaN(c.p1) && Number.isNaN(c.count));
+});
+
+/** A record's values the plain way: each record metric in order, on an empty object (no shapes). */
+function measuredPlainly(record: ProcessedRecord): Record<string, RecordValue> {
+  const failed = record.error !== undefined || record.cancelled;
+  const streamed = didStream(record);
+  const values: Record<string, RecordValue> = {};
+  for (const def of metrics) {
+    if (def.kind !== "record" || (def.flags.errorOnly === true) !== failed) continue;
+    if (!streamed && def.flags.streamingOnly) continue;
+    const v = def.compute(record, values);
+    if (v === undefined) continue;
+    if (typeof v === "number") {
+      if (Number.isFinite(v)) values[def.tag] = v;
+    } else values[def.tag] = v.filter(Number.isFinite);
+  }
+  return values;
+}
+
+Deno.test("measure gives the plain values, in the same order, whatever the mix of record shapes", () => {
+  let seed = 11;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const acc = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN });
+  let shapes = 0;
+  const seen = new Set<string>();
+  for (let i = 0; i < 3000; i++) {
+    const start = i * 3;
+    const chunks = random() < 0.3 ? 1 : 1 + Math.floor(random() * 5);
+    const times = Array.from({ length: chunks }, (_, k) => start + 10 + k * 2 + random());
+    const kind = random();
+    const record = makeRecord({
+      startAt: start,
+      endAt: times[chunks - 1] + 1,
+      responseTimes: kind < 0.1 ? [] : times,
+      // Runs of one shape, then changes: the shapes alternate, repeat and drop metrics (no ISL, no usage, NaN).
+      outputTokens: kind < 0.1 ? undefined : chunks + (random() < 0.2 ? 3 : 0),
+      isl: random() < 0.15 ? undefined : 32,
+      usage: random() < 0.5 ? { promptTokens: 32, completionTokens: chunks, totalTokens: 32 + chunks } : undefined,
+      scheduledAt: random() < 0.3 ? start - random() : undefined,
+      error: kind > 0.9 ? { type: "HTTPError", code: 500, message: "boom" } : undefined,
+      cancelled: kind > 0.85 && kind <= 0.9,
+      creditIssuedAt: random() < 0.05 ? NaN : start,
+    });
+    const values = acc.measure(record);
+    const plain = measuredPlainly(record);
+    assert.deepEqual(values, plain, `record ${i}`);
+    assert.deepEqual(Object.keys(values), Object.keys(plain), `record ${i}: key order`);
+    for (const v of Object.values(values)) assert.notEqual(v, null, `record ${i}: a placeholder left`);
+    const key = Object.keys(plain).join(",");
+    if (!seen.has(key)) {
+      seen.add(key);
+      shapes++;
+    }
+  }
+  assert.ok(shapes >= 8, `only ${shapes} shapes: the mix does not exercise leaving a template`);
 });

@@ -51,6 +51,8 @@ function ssePayloads(body: string): string[] {
  * An adapter with no path of its own speaks whatever API its URL points at: it is checked against the chat route,
  * with a body written as a dataset would (the chat adapter's).
  */
+const CHAT = await ENDPOINTS.get("chat").load();
+
 function target(adapter: EndpointAdapter, ctx: BuildContext): { path: string; body: Uint8Array<ArrayBuffer> } {
   if (adapter.capabilities.path !== "") {
     // An API that needs an input to work on (audio to transcribe, an image to edit) gets the smallest one.
@@ -61,7 +63,7 @@ function target(adapter: EndpointAdapter, ctx: BuildContext): { path: string; bo
       body: encodeRequestBody(adapter, adapter.buildRequest(turn, ctx, [])),
     };
   }
-  const chat = ENDPOINTS.get("chat");
+  const chat = CHAT;
   const written: Turn = { texts: [], rawPayload: JSON.stringify(chat.buildRequest(TURN, ctx, [])) };
   return { path: chat.capabilities.path, body: encodeRequestBody(adapter, adapter.buildRequest(written, ctx, [])) };
 }
@@ -102,7 +104,8 @@ async function roundTrip(server: SimServer, adapter: EndpointAdapter, streaming:
 }
 
 /** Endpoint types with a usual path; one without (template) speaks whatever API its template writes. */
-const ROUTED = ENDPOINTS.entries().filter((a) => a.capabilities.path !== "");
+const ADAPTERS = await Promise.all(ENDPOINTS.entries().map((e) => e.load()));
+const ROUTED = ADAPTERS.filter((a) => a.capabilities.path !== "");
 
 Deno.test("sim routes: every client endpoint type with a path has a route serving its paths", () => {
   assert.ok(ROUTED.length >= 2);
@@ -118,7 +121,7 @@ Deno.test("sim routes: every client endpoint type with a path has a route servin
 });
 
 // An adapter that only sends written bodies (raw) round-trips through the chat route with a chat body.
-for (const adapter of [...ROUTED, ...ENDPOINTS.entries().filter((a) => a.writtenBodiesOnly)]) {
+for (const adapter of [...ROUTED, ...ADAPTERS.filter((a) => a.writtenBodiesOnly)]) {
   for (const streaming of adapter.capabilities.supportsStreaming ? [false, true] : [false]) {
     const mode = streaming ? "streamed" : "whole";
     Deno.test(`sim routes: ${adapter.name} ${mode} answers parse into exactly the tokens usage reports`, async () => {

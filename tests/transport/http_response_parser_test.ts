@@ -233,3 +233,31 @@ Deno.test("HttpResponseParser reads header bytes as ISO-8859-1, each byte one co
   deepStrictEqual(run.heads[0].headers.get("x-bytes"), "\u0080\u00ff");
   deepStrictEqual(run.heads[0].headers.get("x-long"), long);
 });
+
+Deno.test("header lines seen before on a connection give the same fields as on a fresh parser", () => {
+  // 40 responses on one parser: repeated lines, a changing date, lines that share a slot of the seen-line table
+  // (x-m-0 … x-m-39 cannot all have their own among 16), a repeated field, a folded line and latin-1 bytes.
+  const kept = setup();
+  for (let i = 0; i < 40; i++) {
+    const status = ["HTTP/1.1 200 OK", "HTTP/1.0 200 OK", "HTTP/1.1 201 Created", "HTTP/1.1 200 Fine"][i % 4];
+    const head = `${status}\r\ncontent-type: application/json\r\ndate: Sat, 28 Nov 2026 18:09:` +
+      `${String(i % 3).padStart(2, "0")} GMT\r\nX-N-${i % 7}: ${i % 5}\r\nx-m-${i}:  v\t\r\nVia: a\r\nvia: b\r\n` +
+      `X-Long: one\r\n two\r\nX-Latin: caf\u00e9\r\ncontent-length: 2\r\n\r\nok`;
+    const bytes = new Uint8Array([...head].map((c) => c.charCodeAt(0))); // latin-1, as servers send it
+    const fresh = setup();
+    fresh.parser.push(bytes, 0, bytes.length);
+    kept.parser.start();
+    kept.parser.push(bytes, 0, bytes.length);
+    const got = kept.heads[kept.heads.length - 1];
+    deepStrictEqual([...got.headers], [...fresh.heads[0].headers], `response ${i}`);
+    deepStrictEqual([got.status, got.minorVersion, got.reason], [
+      fresh.heads[0].status,
+      fresh.heads[0].minorVersion,
+      fresh.heads[0].reason,
+    ]);
+    assert.equal(got.headers.get("x-latin"), "caf\u00e9");
+    assert.equal(got.headers.get("via"), "a, b");
+    assert.equal(got.headers.get("x-long"), "one two");
+    assert.equal(got.headers.get(`x-m-${i}`), "v");
+  }
+});

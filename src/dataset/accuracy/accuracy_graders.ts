@@ -1,22 +1,62 @@
-/** Every accuracy grader (`--accuracy-grader`), as AIPerf 0.13 names them. */
-import { Registry } from "../../base/registry.ts";
+/** Every accuracy grader (`--accuracy-grader`), as AIPerf 0.13 names them: each declared, and imported on use. */
+import { Registry, type RegistryEntry } from "../../base/registry.ts";
 import type { AccuracyGrader } from "./graders/accuracy_grader.ts";
-import { EXACT_MATCH_GRADER } from "./graders/exact_match.ts";
-import { MATH_GRADER } from "./graders/math_grader.ts";
-import { MULTIPLE_CHOICE_GRADER } from "./graders/multiple_choice.ts";
-import { CODE_EXECUTION_GRADER } from "./graders/code_execution.ts";
-import { LIGHTEVAL_EXPR_GRADER, LIGHTEVAL_GPQA_GRADER, LIGHTEVAL_LATEX_GRADER } from "./graders/lighteval_graders.ts";
-import { GSM8K_GRADER } from "./graders/gsm8k_grader.ts";
-import { MMLU_PRO_GRADER } from "./graders/mmlu_pro_grader.ts";
+import {
+  CODE_EXECUTION_GRADER_DECLARATION,
+  EXACT_MATCH_GRADER_DECLARATION,
+  GSM8K_GRADER_DECLARATION,
+  LIGHTEVAL_EXPR_GRADER_DECLARATION,
+  LIGHTEVAL_GPQA_GRADER_DECLARATION,
+  LIGHTEVAL_LATEX_GRADER_DECLARATION,
+  MATH_GRADER_DECLARATION,
+  MMLU_PRO_GRADER_DECLARATION,
+  MULTIPLE_CHOICE_GRADER_DECLARATION,
+} from "./accuracy_declarations.ts";
 
-export const ACCURACY_GRADERS: Registry<AccuracyGrader> = new Registry<AccuracyGrader>("accuracy grader", [
-  EXACT_MATCH_GRADER,
-  MATH_GRADER,
-  MULTIPLE_CHOICE_GRADER,
-  CODE_EXECUTION_GRADER,
-  LIGHTEVAL_EXPR_GRADER,
-  LIGHTEVAL_LATEX_GRADER,
-  LIGHTEVAL_GPQA_GRADER,
-  GSM8K_GRADER,
-  MMLU_PRO_GRADER,
-]);
+/** A registered grader: its declaration, and the grader itself imported on use. */
+export interface RegisteredAccuracyGrader extends RegistryEntry {
+  /** The grader (the same object on every call). */
+  grader(): Promise<AccuracyGrader>;
+}
+
+export const ACCURACY_GRADERS: Registry<RegisteredAccuracyGrader> = new Registry<RegisteredAccuracyGrader>(
+  "accuracy grader",
+  [
+    {
+      ...EXACT_MATCH_GRADER_DECLARATION,
+      grader: async () => (await import("./graders/exact_match.ts")).EXACT_MATCH_GRADER,
+    },
+    {
+      ...MATH_GRADER_DECLARATION,
+      grader: async () => (await import("./graders/math_grader.ts")).MATH_GRADER,
+    },
+    {
+      ...MULTIPLE_CHOICE_GRADER_DECLARATION,
+      grader: async () => (await import("./graders/multiple_choice.ts")).MULTIPLE_CHOICE_GRADER,
+    },
+    {
+      ...CODE_EXECUTION_GRADER_DECLARATION,
+      grader: async () => (await import("./graders/code_execution.ts")).CODE_EXECUTION_GRADER,
+    },
+    {
+      ...LIGHTEVAL_EXPR_GRADER_DECLARATION,
+      grader: async () => (await import("./graders/lighteval_graders.ts")).LIGHTEVAL_EXPR_GRADER,
+    },
+    {
+      ...LIGHTEVAL_LATEX_GRADER_DECLARATION,
+      grader: async () => (await import("./graders/lighteval_graders.ts")).LIGHTEVAL_LATEX_GRADER,
+    },
+    {
+      ...LIGHTEVAL_GPQA_GRADER_DECLARATION,
+      grader: async () => (await import("./graders/lighteval_graders.ts")).LIGHTEVAL_GPQA_GRADER,
+    },
+    {
+      ...GSM8K_GRADER_DECLARATION,
+      grader: async () => (await import("./graders/gsm8k_grader.ts")).GSM8K_GRADER,
+    },
+    {
+      ...MMLU_PRO_GRADER_DECLARATION,
+      grader: async () => (await import("./graders/mmlu_pro_grader.ts")).MMLU_PRO_GRADER,
+    },
+  ],
+);

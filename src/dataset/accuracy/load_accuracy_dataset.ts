@@ -51,9 +51,11 @@ export interface AccuracyLoadContext {
 }
 
 /** The benchmark and grader named by `o`, checked. */
-export function accuracySetup(o: AccuracyOptions): { benchmark: AccuracyBenchmark; grader: AccuracyGrader } {
-  const benchmark = ACCURACY_BENCHMARKS.get(o.benchmark);
-  const grader = ACCURACY_GRADERS.get(o.grader ?? benchmark.defaultGrader);
+export async function accuracySetup(
+  o: AccuracyOptions,
+): Promise<{ benchmark: AccuracyBenchmark; grader: AccuracyGrader }> {
+  const benchmark = await ACCURACY_BENCHMARKS.get(o.benchmark).benchmark();
+  const grader = await ACCURACY_GRADERS.get(o.grader ?? benchmark.defaultGrader).grader();
   return { benchmark, grader };
 }
 
@@ -62,7 +64,7 @@ export function accuracySetup(o: AccuracyOptions): { benchmark: AccuracyBenchmar
  * @throws {DatasetError} when the data is not on this machine, an option value is refused, or there are no problems.
  */
 export async function loadAccuracyDataset(o: AccuracyOptions, ctx: AccuracyLoadContext = {}): Promise<AccuracyDataset> {
-  const { benchmark, grader } = accuracySetup(o);
+  const { benchmark, grader } = await accuracySetup(o);
   const env = ctx.env ?? ((name: string) => Deno.env.get(name));
   const unavailable = await grader.unavailable?.();
   if (unavailable !== undefined) {

@@ -16,6 +16,7 @@ import type { BuildContext, Delta, EndpointAdapter, HeaderContext, PriorExchange
 import { asObject, asText, type JsonObject, mergeExtras, parseSseJson } from "../openai/openai_fields.ts";
 import { namedSseEvent as ev } from "../named_sse_event.ts";
 import { readUsageFields } from "../usage_fields.ts";
+import { MESSAGES_ENDPOINT } from "../endpoint_declarations.ts";
 
 /** The API version AIPerf sends; a `-H anthropic-version:…` replaces it. */
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -94,18 +95,7 @@ function readMessage(obj: JsonObject): Delta {
 }
 
 export const MESSAGES_ADAPTER: EndpointAdapter = {
-  name: "messages",
-  description: "Anthropic Messages (/v1/messages): x-api-key, anthropic-version, thinking and tool use.",
-  capabilities: {
-    path: "/v1/messages",
-    method: "POST",
-    supportsStreaming: true,
-    producesTokens: true,
-    tokenizesInput: true,
-    supportsReasoning: true,
-    metricsTitle: "LLM Metrics",
-    serviceKind: "openai",
-  },
+  ...MESSAGES_ENDPOINT,
   usesHistory: true,
 
   headers(ctx: HeaderContext): ReadonlyArray<readonly [string, string]> {

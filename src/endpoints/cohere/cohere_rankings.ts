@@ -5,15 +5,13 @@
  */
 import type { EndpointAdapter } from "../endpoint_adapter.ts";
 import { asObject, rankingsAdapter, readRankings } from "../rankings_fields.ts";
+import { COHERE_RANKINGS_ENDPOINT } from "../endpoint_declarations.ts";
 
 const SAMPLE = '{"id":"rerank-1","results":[{"index":1,"relevance_score":0.875},{"index":0,"relevance_score":0.125}],' +
   '"usage":{"prompt_tokens":12,"total_tokens":12}}';
 
 export const COHERE_RANKINGS_ADAPTER: EndpointAdapter = rankingsAdapter({
-  name: "cohere_rankings",
-  description: "Cohere Rerank v2 (/v2/rerank), also served by vLLM: one query and its documents per request.",
-  path: "/v2/rerank",
-  metricsTitle: "Ranking Metrics",
+  endpoint: COHERE_RANKINGS_ENDPOINT,
   body: (query, passages, model) => ({ model, query, documents: [...passages] }),
   read: (json) => {
     const obj = asObject(json);

@@ -5,6 +5,7 @@
  */
 import type { EndpointAdapter } from "../endpoint_adapter.ts";
 import { asObject, rankingsAdapter, readRankings } from "../rankings_fields.ts";
+import { HF_TEI_RANKINGS_ENDPOINT } from "../endpoint_declarations.ts";
 
 const SAMPLE = '[{"index":1,"score":0.875},{"index":0,"score":0.125}]';
 
@@ -24,10 +25,7 @@ function parseEvent(data: string) {
 }
 
 export const HF_TEI_RANKINGS_ADAPTER: EndpointAdapter = rankingsAdapter({
-  name: "hf_tei_rankings",
-  description: "Hugging Face TEI reranking (/rerank): one query and its texts per request.",
-  path: "/rerank",
-  metricsTitle: "Ranking Metrics",
+  endpoint: HF_TEI_RANKINGS_ENDPOINT,
   body: (query, passages) => ({ query, texts: [...passages] }),
   read,
   parseEvent,

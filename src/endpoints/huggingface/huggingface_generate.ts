@@ -20,6 +20,7 @@ import {
   parseSseJson,
   readApiError,
 } from "../openai/openai_fields.ts";
+import { HUGGINGFACE_GENERATE_ENDPOINT } from "../endpoint_declarations.ts";
 
 function readDetails(obj: JsonObject): { usage?: Usage; finishReason?: string } {
   const details = asObject(obj.details);
@@ -44,19 +45,7 @@ const EVENT = (index: number, text: string, last: string) =>
   `data: {"index":${index},"token":{"id":${index},"text":"${text}","logprob":-0.5,"special":false},${last}}\n\n`;
 
 export const HUGGINGFACE_GENERATE_ADAPTER: EndpointAdapter = {
-  name: "huggingface_generate",
-  description: "Hugging Face TGI (/generate, streamed /generate_stream).",
-  capabilities: {
-    path: "/generate",
-    streamingPath: "/generate_stream",
-    method: "POST",
-    supportsStreaming: true,
-    producesTokens: true,
-    tokenizesInput: true,
-    supportsReasoning: false,
-    metricsTitle: "LLM Metrics",
-    serviceKind: "openai",
-  },
+  ...HUGGINGFACE_GENERATE_ENDPOINT,
   usesHistory: false,
   headers: openAiHeaders,
 

@@ -5,10 +5,9 @@
  */
 import type { EndpointAdapter } from "../endpoint_adapter.ts";
 import { EMBEDDINGS_ADAPTER } from "../openai/embeddings.ts";
+import { NIM_EMBEDDINGS_ENDPOINT } from "../endpoint_declarations.ts";
 
 export const NIM_EMBEDDINGS_ADAPTER: EndpointAdapter = {
   ...EMBEDDINGS_ADAPTER,
-  name: "nim_embeddings",
-  description: "NVIDIA NIM embeddings (/v1/embeddings); NIM's input_type and truncate go in --extra-inputs.",
-  capabilities: { ...EMBEDDINGS_ADAPTER.capabilities, metricsTitle: "NIM Embeddings Metrics" },
+  ...NIM_EMBEDDINGS_ENDPOINT,
 };

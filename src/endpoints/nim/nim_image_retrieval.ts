@@ -19,6 +19,7 @@ import {
   readApiError,
   readUsage,
 } from "../openai/openai_fields.ts";
+import { NIM_IMAGE_RETRIEVAL_ENDPOINT } from "../endpoint_declarations.ts";
 
 function readDetections(json: unknown): Delta {
   const obj = asObject(json);
@@ -33,22 +34,7 @@ function readDetections(json: unknown): Delta {
 }
 
 export const NIM_IMAGE_RETRIEVAL_ADAPTER: EndpointAdapter = {
-  name: "image_retrieval",
-  description: "NVIDIA NIM image retrieval (/v1/infer): NeMo Retriever object detection on each turn's images, " +
-    "sent inline.",
-  capabilities: {
-    path: "/v1/infer",
-    method: "POST",
-    supportsStreaming: false,
-    producesTokens: false,
-    tokenizesInput: false,
-    supportsReasoning: false,
-    metricsTitle: "Image Retrieval Metrics",
-    serviceKind: "openai",
-    media: ["image"],
-    requiresMedia: "image",
-    inlineMediaOnly: true,
-  },
+  ...NIM_IMAGE_RETRIEVAL_ENDPOINT,
   usesHistory: false,
   headers: openAiHeaders,
 

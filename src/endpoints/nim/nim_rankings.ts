@@ -6,15 +6,13 @@
  */
 import type { EndpointAdapter } from "../endpoint_adapter.ts";
 import { asObject, rankingsAdapter, readRankings } from "../rankings_fields.ts";
+import { NIM_RANKINGS_ENDPOINT } from "../endpoint_declarations.ts";
 
 const SAMPLE = '{"rankings":[{"index":1,"logit":2.5},{"index":0,"logit":-1.25}],' +
   '"usage":{"prompt_tokens":12,"total_tokens":12}}';
 
 export const NIM_RANKINGS_ADAPTER: EndpointAdapter = rankingsAdapter({
-  name: "nim_rankings",
-  description: "NVIDIA NIM reranking (/v1/ranking): one query and its passages per request.",
-  path: "/v1/ranking",
-  metricsTitle: "Rankings Metrics",
+  endpoint: NIM_RANKINGS_ENDPOINT,
   body: (query, passages, model) => ({
     model,
     query: { text: query },

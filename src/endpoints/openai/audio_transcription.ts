@@ -17,6 +17,7 @@ import {
   readApiError,
   readUsage,
 } from "./openai_fields.ts";
+import { AUDIO_TRANSCRIPTION_ENDPOINT } from "../endpoint_declarations.ts";
 
 /** Fields the adapter writes itself: `--extra-inputs` and a turn's extras cannot replace them (AIPerf). */
 const RESERVED = new Set(["file"]);
@@ -55,23 +56,7 @@ function readTranscript(json: unknown): Delta {
 }
 
 export const AUDIO_TRANSCRIPTION_ADAPTER: EndpointAdapter = {
-  name: "audio_transcription",
-  description: "OpenAI audio transcription (/v1/audio/transcriptions): Whisper-style servers, NIM, SGLang; " +
-    "multipart upload of each turn's audio.",
-  capabilities: {
-    path: "/v1/audio/transcriptions",
-    method: "POST",
-    supportsStreaming: false,
-    producesTokens: false,
-    tokenizesInput: false,
-    supportsReasoning: false,
-    metricsTitle: "Audio Transcription Metrics",
-    serviceKind: "openai",
-    media: ["audio"],
-    requiresMedia: "audio",
-    inlineMediaOnly: true,
-    formData: true,
-  },
+  ...AUDIO_TRANSCRIPTION_ENDPOINT,
   usesHistory: false,
   headers: formHeaders,
 

@@ -26,6 +26,7 @@ import {
   readToolCallText,
   readUsage,
 } from "./openai_fields.ts";
+import { CHAT_ENDPOINT } from "../endpoint_declarations.ts";
 
 /**
  * A single text alone is a plain string (some servers refuse parts then); otherwise content parts: the texts, then
@@ -92,20 +93,7 @@ function readChoice(obj: JsonObject, key: "delta" | "message"): Delta {
 const CHUNK = '{"id":"w","object":"chat.completion.chunk","created":0,"model":"m","choices":';
 
 export const CHAT_ADAPTER: EndpointAdapter = {
-  name: "chat",
-  description: "OpenAI chat completions (/v1/chat/completions): vLLM, SGLang, TensorRT-LLM, NIM, llama.cpp, Ollama.",
-  capabilities: {
-    path: "/v1/chat/completions",
-    method: "POST",
-    supportsStreaming: true,
-    producesTokens: true,
-    tokenizesInput: true,
-    supportsReasoning: true,
-    metricsTitle: "LLM Metrics",
-    serviceKind: "openai",
-    media: ["image", "audio", "video"],
-    literalMessages: true,
-  },
+  ...CHAT_ENDPOINT,
   usesHistory: true,
 
   headers: openAiHeaders,

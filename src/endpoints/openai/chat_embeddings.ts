@@ -9,17 +9,15 @@ import type { BuildContext, EndpointAdapter } from "../endpoint_adapter.ts";
 import { CHAT_ADAPTER } from "./chat.ts";
 import {
   EMBEDDINGS_SAMPLES,
-  embeddingsBodyForParse,
+  embeddingsBytesForParse,
   readEmbeddings,
   readEmbeddingsEvent,
 } from "./embeddings_fields.ts";
 import { openAiHeaders } from "./openai_fields.ts";
-import { EMBEDDINGS_ADAPTER } from "./embeddings.ts";
+import { CHAT_EMBEDDINGS_ENDPOINT } from "../endpoint_declarations.ts";
 
 export const CHAT_EMBEDDINGS_ADAPTER: EndpointAdapter = {
-  name: "chat_embeddings",
-  description: "Chat-style embeddings (/v1/embeddings with chat messages), vLLM's multimodal embedding request.",
-  capabilities: EMBEDDINGS_ADAPTER.capabilities, // the same route and metrics; only the body differs
+  ...CHAT_EMBEDDINGS_ENDPOINT,
   usesHistory: false,
   headers: openAiHeaders,
 
@@ -28,7 +26,7 @@ export const CHAT_EMBEDDINGS_ADAPTER: EndpointAdapter = {
   },
   parseEvent: readEmbeddingsEvent,
   parseBody: readEmbeddings,
-  bodyForParse: embeddingsBodyForParse,
+  bodyForParse: embeddingsBytesForParse,
   inputText: (turn, ctx) => CHAT_ADAPTER.inputText(turn, ctx),
   chatMessages: (turn, ctx) => CHAT_ADAPTER.chatMessages!(turn, ctx),
   sampleResponses: EMBEDDINGS_SAMPLES,

@@ -21,6 +21,7 @@ import {
   readReasoning,
   readUsage,
 } from "./openai_fields.ts";
+import { COMPLETIONS_ENDPOINT } from "../endpoint_declarations.ts";
 
 function readChoice(obj: JsonObject): Delta {
   const choices = Array.isArray(obj.choices) ? obj.choices : [];
@@ -41,18 +42,7 @@ function readChoice(obj: JsonObject): Delta {
 const CHUNK = '{"id":"w","object":"text_completion","created":0,"model":"m","choices":';
 
 export const COMPLETIONS_ADAPTER: EndpointAdapter = {
-  name: "completions",
-  description: "OpenAI text completions (/v1/completions), the legacy API vLLM, SGLang and llama.cpp still serve.",
-  capabilities: {
-    path: "/v1/completions",
-    method: "POST",
-    supportsStreaming: true,
-    producesTokens: true,
-    tokenizesInput: true,
-    supportsReasoning: false,
-    metricsTitle: "LLM Metrics",
-    serviceKind: "openai",
-  },
+  ...COMPLETIONS_ENDPOINT,
   usesHistory: false,
 
   headers: openAiHeaders,

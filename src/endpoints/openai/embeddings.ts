@@ -8,26 +8,16 @@ import type { Turn } from "../../dataset/conversation.ts";
 import type { BuildContext, EndpointAdapter } from "../endpoint_adapter.ts";
 import {
   EMBEDDINGS_SAMPLES,
-  embeddingsBodyForParse,
+  embeddingsBytesForParse,
   joinedInputs,
   readEmbeddings,
   readEmbeddingsEvent,
 } from "./embeddings_fields.ts";
 import { type JsonObject, mergeExtras, openAiHeaders } from "./openai_fields.ts";
+import { EMBEDDINGS_ENDPOINT } from "../endpoint_declarations.ts";
 
 export const EMBEDDINGS_ADAPTER: EndpointAdapter = {
-  name: "embeddings",
-  description: "OpenAI embeddings (/v1/embeddings): vLLM, NIM, TEI, OpenAI; each turn's texts are one batch of inputs.",
-  capabilities: {
-    path: "/v1/embeddings",
-    method: "POST",
-    supportsStreaming: false,
-    producesTokens: false,
-    tokenizesInput: true,
-    supportsReasoning: false,
-    metricsTitle: "Embeddings Metrics",
-    serviceKind: "openai",
-  },
+  ...EMBEDDINGS_ENDPOINT,
   usesHistory: false,
   headers: openAiHeaders,
 
@@ -37,7 +27,7 @@ export const EMBEDDINGS_ADAPTER: EndpointAdapter = {
   },
   parseEvent: readEmbeddingsEvent,
   parseBody: readEmbeddings,
-  bodyForParse: embeddingsBodyForParse,
+  bodyForParse: embeddingsBytesForParse,
   inputText: (turn: Turn) => joinedInputs(turn.texts),
   sampleResponses: EMBEDDINGS_SAMPLES,
 };

@@ -73,6 +73,79 @@ export function embeddingsBodyForParse(text: string): string {
 
 const EMBEDDING_KEY = '"embedding"';
 
+/**
+ * {@linkcode embeddingsBodyForParse} of the body's bytes, without decoding the vectors: each array of numbers written
+ * without spaces (as every server here writes them) is checked in the bytes by a state machine (~2.5× faster than the
+ * compiled regular expression, docs/performance.md) and left out; the text around it is decoded. The key, the
+ * brackets and the number characters are ASCII, so a match in the bytes is a match in the text and the cuts never
+ * split a character. Anything else (spaces in an array, a malformed one) takes the text path, so the result is
+ * always that of {@linkcode embeddingsBodyForParse}.
+ */
+export function embeddingsBytesForParse(body: Uint8Array): string {
+  let out = "";
+  let last = 0;
+  const n = body.length;
+  for (let at = body.indexOf(QUOTE); at >= 0 && at < n; at = body.indexOf(QUOTE, at + 1)) {
+    if (!isKeyAt(body, at)) continue;
+    let i = at + KEY_BYTES.length;
+    while (isSpace(body[i])) i++;
+    if (body[i] !== 0x3a) continue; // ':' after the key
+    i++;
+    while (isSpace(body[i])) i++;
+    if (body[i] !== 0x5b) continue; // not an array (base64 vectors are strings)
+    const end = compactNumberArrayEnd(body, i);
+    if (end < 0) return embeddingsBodyForParse(UTF8.decode(body));
+    out += UTF8.decode(body.subarray(last, i + 1));
+    last = end; // the closing bracket stays
+    at = end;
+  }
+  return last === 0 ? UTF8.decode(body) : out + UTF8.decode(body.subarray(last));
+}
+
+const UTF8 = new TextDecoder();
+const QUOTE = 0x22;
+const KEY_BYTES = new TextEncoder().encode(EMBEDDING_KEY);
+
+function isKeyAt(body: Uint8Array, at: number): boolean {
+  for (let k = 1; k < KEY_BYTES.length; k++) if (body[at + k] !== KEY_BYTES[k]) return false;
+  return true;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/**
+ * Index of the `]` closing the array of JSON numbers without spaces (`[1,-0.5,2e-3]`) that opens at `open`, or -1
+ * when it is anything else (spaces included: the text path decides those).
+ */
+function compactNumberArrayEnd(b: Uint8Array, open: number): number {
+  let i = open + 1;
+  let c = b[i];
+  if (c === 0x5d) return i;
+  for (;;) {
+    if (c === 0x2d) c = b[++i]; // '-'
+    if (c === 0x30) c = b[++i]; // a leading zero stands alone
+    else if (c >= 0x31 && c <= 0x39) {
+      do c = b[++i]; while (isDigit(c));
+    } else return -1;
+    if (c === 0x2e) { // '.' and at least one digit
+      c = b[++i];
+      if (!isDigit(c)) return -1;
+      do c = b[++i]; while (isDigit(c));
+    }
+    if (c === 0x65 || c === 0x45) { // exponent: 'e'/'E', a sign, at least one digit
+      c = b[++i];
+      if (c === 0x2b || c === 0x2d) c = b[++i];
+      if (!isDigit(c)) return -1;
+      do c = b[++i]; while (isDigit(c));
+    }
+    if (c === 0x5d) return i;
+    if (c !== 0x2c) return -1;
+    c = b[++i];
+  }
+}
+
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }

@@ -11,6 +11,7 @@ import type { BuildContext, Delta, EndpointAdapter } from "../endpoint_adapter.t
 import { encodeMultipartForm, type FormFile, formHeaders, mediaFormFile } from "../multipart_form.ts";
 import { type JsonObject, mergeExtrasExcept, parseSseJson } from "./openai_fields.ts";
 import { readImages } from "./image_generation.ts";
+import { IMAGE_EDIT_ENDPOINT } from "../endpoint_declarations.ts";
 
 /** Fields the adapter writes from the turn: `--extra-inputs` and a turn's extras cannot replace them (AIPerf). */
 const RESERVED = new Set(["prompt", "image", "url", "mask"]);
@@ -28,22 +29,7 @@ function imageFile(item: MediaItem): FormFile {
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 
 export const IMAGE_EDIT_ADAPTER: EndpointAdapter = {
-  name: "image_edit",
-  description: "OpenAI image edit (/v1/images/edits): SGLang diffusion, FLUX.2; multipart upload of each turn's " +
-    "image with its prompt.",
-  capabilities: {
-    path: "/v1/images/edits",
-    method: "POST",
-    supportsStreaming: false,
-    producesTokens: false,
-    tokenizesInput: true,
-    supportsReasoning: false,
-    metricsTitle: "Image Edit Metrics",
-    serviceKind: "openai",
-    media: ["image"],
-    requiresMedia: "image",
-    formData: true,
-  },
+  ...IMAGE_EDIT_ENDPOINT,
   usesHistory: false,
   headers: formHeaders,
 

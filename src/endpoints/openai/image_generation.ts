@@ -18,6 +18,7 @@ import {
   readApiError,
   readUsage,
 } from "./openai_fields.ts";
+import { IMAGE_GENERATION_ENDPOINT } from "../endpoint_declarations.ts";
 
 /** An images answer (generation or edit): an error unless it holds at least one image. */
 export function readImages(json: unknown): Delta {
@@ -40,18 +41,7 @@ export function readImages(json: unknown): Delta {
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
 
 export const IMAGE_GENERATION_ADAPTER: EndpointAdapter = {
-  name: "image_generation",
-  description: "OpenAI image generation (/v1/images/generations): SGLang diffusion, NIM visual GenAI, OpenAI.",
-  capabilities: {
-    path: "/v1/images/generations",
-    method: "POST",
-    supportsStreaming: true,
-    producesTokens: false,
-    tokenizesInput: true,
-    supportsReasoning: false,
-    metricsTitle: "Image Generation Metrics",
-    serviceKind: "openai",
-  },
+  ...IMAGE_GENERATION_ENDPOINT,
   usesHistory: false,
   headers: openAiHeaders,
 

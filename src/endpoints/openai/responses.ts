@@ -32,6 +32,7 @@ import {
   readUsage,
 } from "./openai_fields.ts";
 import { namedSseEvent as ev } from "../named_sse_event.ts";
+import { RESPONSES_ENDPOINT } from "../endpoint_declarations.ts";
 
 /**
  * A single text alone is a plain string (as AIPerf, since some servers refuse parts then); otherwise the texts as
@@ -163,20 +164,7 @@ function readResponse(obj: JsonObject): Delta {
 }
 
 export const RESPONSES_ADAPTER: EndpointAdapter = {
-  name: "responses",
-  description: "OpenAI Responses API (/v1/responses): OpenAI, vLLM, SGLang; input items, instructions, typed events.",
-  capabilities: {
-    path: "/v1/responses",
-    method: "POST",
-    supportsStreaming: true,
-    producesTokens: true,
-    tokenizesInput: true,
-    supportsReasoning: true,
-    metricsTitle: "LLM Metrics",
-    serviceKind: "openai",
-    media: ["image", "audio"],
-    refusesLegacyMaxTokens: "the Responses API always uses max_output_tokens",
-  },
+  ...RESPONSES_ENDPOINT,
   usesHistory: true,
 
   headers: openAiHeaders,

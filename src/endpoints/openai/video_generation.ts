@@ -17,6 +17,7 @@ import type { Turn } from "../../dataset/conversation.ts";
 import type { BuildContext, Delta, EndpointAdapter, JobState } from "../endpoint_adapter.ts";
 import { encodeMultipartForm, formHeaders } from "../multipart_form.ts";
 import { asNumber, asObject, asText, type JsonObject, mergeExtras, parseSseJson } from "./openai_fields.ts";
+import { VIDEO_GENERATION_ENDPOINT } from "../endpoint_declarations.ts";
 
 /** A job object's state: `queued` and `in_progress` are pending, as are states a server adds. */
 function readJob(json: unknown): JobState | undefined {
@@ -54,21 +55,7 @@ function readFinished(json: unknown): Delta {
 }
 
 export const VIDEO_GENERATION_ADAPTER: EndpointAdapter = {
-  name: "video_generation",
-  description: "OpenAI / SGLang video generation (/v1/videos): a job submitted as a multipart form, then polled " +
-    "until completed.",
-  capabilities: {
-    path: "/v1/videos",
-    method: "POST",
-    supportsStreaming: false,
-    producesTokens: false,
-    tokenizesInput: true,
-    supportsReasoning: false,
-    metricsTitle: "Video Generation Metrics",
-    serviceKind: "openai",
-    formData: true,
-    producesVideos: true,
-  },
+  ...VIDEO_GENERATION_ENDPOINT,
   usesHistory: false,
   headers: formHeaders,
 

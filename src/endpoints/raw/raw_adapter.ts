@@ -22,6 +22,7 @@ import {
   readToolCallText,
   readUsage,
 } from "../openai/openai_fields.ts";
+import { RAW_ENDPOINT } from "../endpoint_declarations.ts";
 
 /** Fields read as the response text when no expression selects one, in AIPerf's order. */
 const TEXT_FIELDS = ["text", "content", "response", "output", "result", "generated_text"] as const;
@@ -79,19 +80,7 @@ function makeRawAdapter(select: ((json: unknown) => unknown) | undefined): Endpo
     return detect(obj);
   };
   return {
-    name: "raw",
-    description: "Request bodies from the dataset sent verbatim to the full --url; text found by " +
-      "--extra-inputs response_field:<JMESPath> or auto-detected.",
-    capabilities: {
-      path: "",
-      method: "POST",
-      supportsStreaming: true,
-      producesTokens: true,
-      tokenizesInput: true,
-      supportsReasoning: true,
-      metricsTitle: "LLM Metrics",
-      serviceKind: "openai",
-    },
+    ...RAW_ENDPOINT,
     usesHistory: false,
     writtenBodiesOnly: true,
     headers: openAiHeaders,

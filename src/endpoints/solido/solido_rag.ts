@@ -17,6 +17,7 @@ import {
   parseSseJson,
   readApiError,
 } from "../openai/openai_fields.ts";
+import { SOLIDO_RAG_ENDPOINT } from "../endpoint_declarations.ts";
 
 function readAnswer(json: unknown): Delta {
   const obj = asObject(json);
@@ -28,19 +29,7 @@ function readAnswer(json: unknown): Delta {
 }
 
 export const SOLIDO_RAG_ADAPTER: EndpointAdapter = {
-  name: "solido_rag",
-  description: "Solido RAG pipeline (/rag/api/prompt): query, filters and inference model; streamed or not.",
-  capabilities: {
-    path: "/rag/api/prompt",
-    method: "POST",
-    supportsStreaming: true,
-    producesTokens: true,
-    tokenizesInput: true,
-    supportsReasoning: false,
-    metricsTitle: "SOLIDO RAG Metrics",
-    serviceKind: "openai",
-    reportsUsage: false,
-  },
+  ...SOLIDO_RAG_ENDPOINT,
   usesHistory: false,
   headers: openAiHeaders,
 

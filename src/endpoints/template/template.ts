@@ -27,6 +27,7 @@ import {
   readUsage,
 } from "../openai/openai_fields.ts";
 import { type FieldPath, parseResponseField, readField } from "./response_field.ts";
+import { TEMPLATE_ENDPOINT } from "../endpoint_declarations.ts";
 
 /** AIPerf's named templates. */
 export const NAMED_TEMPLATES: Readonly<Record<string, string>> = {
@@ -86,19 +87,7 @@ function makeAdapter(template: Compiled | undefined, field: { path: FieldPath; e
     return obj ? detect(obj) : { error: { message: "the response body is not a JSON object", type: "ParseError" } };
   };
   const adapter: EndpointAdapter = {
-    name: "template",
-    description:
-      "A Jinja payload template (--extra-inputs payload_template:…) for any JSON API; the URL names the path.",
-    capabilities: {
-      path: "",
-      method: "POST",
-      supportsStreaming: true,
-      producesTokens: true,
-      tokenizesInput: true,
-      supportsReasoning: false,
-      metricsTitle: "LLM Metrics",
-      serviceKind: "openai",
-    },
+    ...TEMPLATE_ENDPOINT,
     usesHistory: false,
     headers: openAiHeaders,
 

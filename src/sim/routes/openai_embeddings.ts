@@ -9,7 +9,6 @@
  * {"prompt_tokens","total_tokens"}}`, one deterministic unit vector per input (per request for `messages`), of
  * `serve-sim --embedding-dimensions` components.
  */
-import { embeddingJson } from "../embedding_vector.ts";
 import type { GenerationRequest } from "../generation_request.ts";
 import { badRequest, isJsonObject, optionalCount, requireObject } from "../request_fields.ts";
 import type { ReplyContext, RouteRequest, SimRoute, StreamFraming } from "../sim_route.ts";
@@ -29,7 +28,7 @@ class EmbeddingsRequest implements RouteRequest {
   body(reply: ReplyContext): string {
     const dims = Math.min(this.#dimensions ?? reply.embeddingDimensions, reply.embeddingDimensions);
     const data = this.#inputs.map((text, i) =>
-      `{"object":"embedding","embedding":${embeddingJson(text, dims)},"index":${i}}`
+      `{"object":"embedding","embedding":${reply.vectors.json(text, dims)},"index":${i}}`
     );
     const p = reply.plan.promptTokens;
     return `{"id":"${reply.id}","object":"list","created":${reply.created},"model":${JSON.stringify(reply.model)},` +

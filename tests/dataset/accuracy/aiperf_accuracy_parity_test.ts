@@ -76,7 +76,7 @@ const grades: GradeCase[] = JSON.parse(await Deno.readTextFile(new URL("aiperf_g
 
 for (const [i, c] of grades.entries()) {
   Deno.test(`accuracy grader ${c.grader} grades case ${i} (${JSON.stringify(c.response.slice(0, 30))}) as AIPerf does`, async () => {
-    const got = await ACCURACY_GRADERS.get(c.grader).grade(c.response, c.gold);
+    const got = await (await ACCURACY_GRADERS.get(c.grader).grader()).grade(c.response, c.gold);
     assert.deepEqual(
       {
         correct: got.correct,

@@ -10,6 +10,7 @@ import type { AccuracyBenchmark, BenchmarkProblem } from "../accuracy_benchmark.
 import { DatasetError } from "../../dataset_error.ts";
 import type { HfRow } from "../../hf_rows.ts";
 import { optionalText, textColumn } from "../row_column.ts";
+import { AIME_BENCHMARK_DECLARATION } from "../accuracy_declarations.ts";
 
 const REPO = "Maxwell-Jia/AIME_2024";
 const WHERE = "--accuracy-benchmark aime";
@@ -37,8 +38,7 @@ function block(ex: Example, cot: boolean): string {
 }
 
 export const AIME_BENCHMARK: AccuracyBenchmark = {
-  name: "aime",
-  description: "AIME 2024 (Maxwell-Jia/AIME_2024), 8 worked examples with chain of thought (legacy; prefer aime24).",
+  ...AIME_BENCHMARK_DECLARATION,
   defaultGrader: "math",
   defaultNShots: 8,
   defaultEnableCot: true,

@@ -4,12 +4,14 @@
  * `--accuracy-tasks`, shots and chain of thought do not apply.
  */
 import type { AccuracyBenchmark, BenchmarkProblem } from "../accuracy_benchmark.ts";
+import type { RegistryEntry } from "../../../base/registry.ts";
 import { textColumn } from "../row_column.ts";
+import { AIME24_BENCHMARK_DECLARATION, AIME25_BENCHMARK_DECLARATION } from "../accuracy_declarations.ts";
 
-function aimeYear(name: string, repo: string, year: number): AccuracyBenchmark {
+function aimeYear(declaration: RegistryEntry, repo: string): AccuracyBenchmark {
+  const name = declaration.name;
   return {
-    name,
-    description: `AIME ${year} (${repo}), zero-shot, lighteval's expression grading.`,
+    ...declaration,
     defaultGrader: "lighteval_expr",
     defaultNShots: 0,
     defaultEnableCot: false,
@@ -30,5 +32,5 @@ function aimeYear(name: string, repo: string, year: number): AccuracyBenchmark {
   };
 }
 
-export const AIME24_BENCHMARK: AccuracyBenchmark = aimeYear("aime24", "HuggingFaceH4/aime_2024", 2024);
-export const AIME25_BENCHMARK: AccuracyBenchmark = aimeYear("aime25", "yentinglin/aime_2025", 2025);
+export const AIME24_BENCHMARK: AccuracyBenchmark = aimeYear(AIME24_BENCHMARK_DECLARATION, "HuggingFaceH4/aime_2024");
+export const AIME25_BENCHMARK: AccuracyBenchmark = aimeYear(AIME25_BENCHMARK_DECLARATION, "yentinglin/aime_2025");

@@ -11,6 +11,7 @@
 import type { AccuracyBenchmark, BenchmarkProblem } from "../accuracy_benchmark.ts";
 import { DatasetError } from "../../dataset_error.ts";
 import { textColumn } from "../row_column.ts";
+import { BIGBENCH_BENCHMARK_DECLARATION } from "../accuracy_declarations.ts";
 
 const REPO = "lukaemon/bbh";
 const WHERE = "--accuracy-benchmark bigbench";
@@ -78,8 +79,7 @@ export function bigbenchTasks(tasks: readonly string[] | undefined): readonly st
 }
 
 export const BIGBENCH_BENCHMARK: AccuracyBenchmark = {
-  name: "bigbench",
-  description: "BigBench-Hard, 27 subtasks (lukaemon/bbh), 3-shot chain of thought, DeepEval's prompt files.",
+  ...BIGBENCH_BENCHMARK_DECLARATION,
   defaultGrader: "exact_match",
   defaultNShots: 3,
   defaultEnableCot: true,

@@ -7,6 +7,7 @@
 import type { AccuracyBenchmark, BenchmarkProblem } from "../accuracy_benchmark.ts";
 import { PythonRandom } from "../../../base/python_random.ts";
 import { textColumn } from "../row_column.ts";
+import { GPQA_DIAMOND_BENCHMARK_DECLARATION } from "../accuracy_declarations.ts";
 
 const REPO = "Idavidrein/gpqa";
 const WHERE = "--accuracy-benchmark gpqa_diamond";
@@ -24,8 +25,7 @@ export async function gpqaOrder(question: string): Promise<number[]> {
 }
 
 export const GPQA_DIAMOND_BENCHMARK: AccuracyBenchmark = {
-  name: "gpqa_diamond",
-  description: "GPQA Diamond graduate-level science questions (Idavidrein/gpqa), four choices in a fixed shuffle.",
+  ...GPQA_DIAMOND_BENCHMARK_DECLARATION,
   defaultGrader: "lighteval_gpqa",
   defaultNShots: 0,
   defaultEnableCot: false,

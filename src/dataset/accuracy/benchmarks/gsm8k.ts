@@ -5,12 +5,12 @@
  */
 import type { AccuracyBenchmark, BenchmarkProblem } from "../accuracy_benchmark.ts";
 import { textColumn } from "../row_column.ts";
+import { GSM8K_BENCHMARK_DECLARATION } from "../accuracy_declarations.ts";
 
 const REPO = "openai/gsm8k";
 
 export const GSM8K_BENCHMARK: AccuracyBenchmark = {
-  name: "gsm8k",
-  description: "GSM8K grade-school math word problems (openai/gsm8k main test), zero-shot, lighteval's prompt.",
+  ...GSM8K_BENCHMARK_DECLARATION,
   defaultGrader: "lighteval_gsm8k",
   defaultNShots: 0,
   defaultEnableCot: false,

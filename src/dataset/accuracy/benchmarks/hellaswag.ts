@@ -10,6 +10,7 @@ import { DatasetError } from "../../dataset_error.ts";
 import type { HfRow } from "../../hf_rows.ts";
 import { HELLASWAG_TASKS, hellaswagTaskName } from "../hellaswag_tasks.ts";
 import { textColumn, textList } from "../row_column.ts";
+import { HELLASWAG_BENCHMARK_DECLARATION } from "../accuracy_declarations.ts";
 
 const REPO = "Rowan/hellaswag";
 const WHERE = "--accuracy-benchmark hellaswag";
@@ -57,8 +58,7 @@ export function hellaswagTasks(tasks: readonly string[] | undefined): readonly s
 }
 
 export const HELLASWAG_BENCHMARK: AccuracyBenchmark = {
-  name: "hellaswag",
-  description: "HellaSwag sentence completion (Rowan/hellaswag validation), 10-shot, DeepEval's prompt.",
+  ...HELLASWAG_BENCHMARK_DECLARATION,
   defaultGrader: "exact_match",
   defaultNShots: 10,
   defaultEnableCot: false,

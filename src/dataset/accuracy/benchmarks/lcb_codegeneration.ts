@@ -11,6 +11,7 @@ import type { AccuracyBenchmark, BenchmarkProblem } from "../accuracy_benchmark.
 import { DatasetError } from "../../dataset_error.ts";
 import type { HfRow } from "../../hf_rows.ts";
 import { optionalText } from "../row_column.ts";
+import { LCB_CODEGENERATION_BENCHMARK_DECLARATION } from "../accuracy_declarations.ts";
 
 const REPO = "livecodebench/code_generation_lite";
 const DEFAULT_RELEASE = "v4_v5";
@@ -52,8 +53,7 @@ function field(row: HfRow, name: string): unknown {
 }
 
 export const LCB_CODEGENERATION_BENCHMARK: AccuracyBenchmark = {
-  name: "lcb_codegeneration",
-  description: "LiveCodeBench code generation (livecodebench/code_generation_lite v4_v5), graded by running tests.",
+  ...LCB_CODEGENERATION_BENCHMARK_DECLARATION,
   defaultGrader: "code_execution",
   defaultNShots: 0,
   defaultEnableCot: false,

@@ -5,12 +5,12 @@
  */
 import type { AccuracyBenchmark, BenchmarkProblem } from "../accuracy_benchmark.ts";
 import { optionalText, textColumn } from "../row_column.ts";
+import { MATH_500_BENCHMARK_DECLARATION } from "../accuracy_declarations.ts";
 
 const REPO = "HuggingFaceH4/MATH-500";
 
 export const MATH_500_BENCHMARK: AccuracyBenchmark = {
-  name: "math_500",
-  description: "MATH-500 competition math (HuggingFaceH4/MATH-500 test), per subject, lighteval's LaTeX grading.",
+  ...MATH_500_BENCHMARK_DECLARATION,
   defaultGrader: "lighteval_latex",
   defaultNShots: 0,
   defaultEnableCot: false,

@@ -12,6 +12,7 @@ import { PythonRandom } from "../../../base/python_random.ts";
 import { DatasetError } from "../../dataset_error.ts";
 import type { HfRow } from "../../hf_rows.ts";
 import { column, textColumn, textList } from "../row_column.ts";
+import { MMLU_BENCHMARK_DECLARATION } from "../accuracy_declarations.ts";
 
 const REPO = "lighteval/mmlu";
 const WHERE = "--accuracy-benchmark mmlu";
@@ -165,8 +166,7 @@ function question(row: HfRow, cot: boolean): string {
 }
 
 export const MMLU_BENCHMARK: AccuracyBenchmark = {
-  name: "mmlu",
-  description: "MMLU, 57 subjects of multiple-choice questions (lighteval/mmlu), 5 balanced few-shot examples.",
+  ...MMLU_BENCHMARK_DECLARATION,
   defaultGrader: "multiple_choice",
   defaultNShots: 5,
   defaultEnableCot: false,

@@ -9,6 +9,7 @@ import type { AccuracyBenchmark, BenchmarkProblem } from "../accuracy_benchmark.
 import { DatasetError } from "../../dataset_error.ts";
 import type { HfRow } from "../../hf_rows.ts";
 import { textColumn, textList } from "../row_column.ts";
+import { MMLU_PRO_BENCHMARK_DECLARATION } from "../accuracy_declarations.ts";
 
 const REPO = "TIGER-Lab/MMLU-Pro";
 const WHERE = "--accuracy-benchmark mmlu_pro";
@@ -43,8 +44,7 @@ function workedExample(row: HfRow, answer: string): string {
 }
 
 export const MMLU_PRO_BENCHMARK: AccuracyBenchmark = {
-  name: "mmlu_pro",
-  description: "MMLU-Pro, 14 categories, up to 10 options (TIGER-Lab/MMLU-Pro), 5 chain-of-thought examples.",
+  ...MMLU_PRO_BENCHMARK_DECLARATION,
   defaultGrader: "mmlu_pro",
   defaultNShots: 5,
   defaultEnableCot: true,

@@ -9,6 +9,7 @@ import type { AccuracyGrader, GradingResult } from "./accuracy_grader.ts";
 import { LCB_HARNESS } from "./lcb_harness.ts";
 import type { lcbTests } from "./lcb_tests.ts";
 import { runSandboxed, sandboxProblem } from "./code_sandbox.ts";
+import { CODE_EXECUTION_GRADER_DECLARATION } from "../accuracy_declarations.ts";
 
 const TEST_TIMEOUT_S = 6;
 const MAX_GRADE_S = 300;
@@ -54,8 +55,7 @@ export async function runLcbTests(
 }
 
 export const CODE_EXECUTION_GRADER: AccuracyGrader = {
-  name: "code_execution",
-  description: "Runs the answer's code block against LiveCodeBench's tests in a sandbox (lighteval pass@1).",
+  ...CODE_EXECUTION_GRADER_DECLARATION,
   unavailable: async () => {
     const problem = await sandboxProblem();
     return problem === undefined ? undefined : `generated code is run only in a sandbox, and ${problem}`;

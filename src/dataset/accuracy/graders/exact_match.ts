@@ -1,10 +1,10 @@
 /** `exact_match` (AIPerf 0.13, DeepEval's `Scorer.exact_match_score`): the stripped answer equals the stripped gold,
  * case-sensitive; an empty answer to a non-empty gold is unparsed. Used by HellaSwag and BigBench-Hard. */
 import { type AccuracyGrader, pyStrip, verdict } from "./accuracy_grader.ts";
+import { EXACT_MATCH_GRADER_DECLARATION } from "../accuracy_declarations.ts";
 
 export const EXACT_MATCH_GRADER: AccuracyGrader = {
-  name: "exact_match",
-  description: "Strict equality of the stripped answer and gold (DeepEval's exact match), case-sensitive.",
+  ...EXACT_MATCH_GRADER_DECLARATION,
   grade(response, groundTruth) {
     const pred = response ? pyStrip(response) : "";
     const gold = groundTruth ? pyStrip(groundTruth) : "";

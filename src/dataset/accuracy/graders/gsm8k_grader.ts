@@ -6,6 +6,7 @@
 import { type AccuracyGrader, pyStrip, verdict } from "./accuracy_grader.ts";
 import { pyBool } from "./exact_match.ts";
 import { isClose, pyFloat } from "./py_float.ts";
+import { GSM8K_GRADER_DECLARATION } from "../accuracy_declarations.ts";
 
 const MARKED = /#### (-?[0-9.,]+)/;
 const NUMBER = /-?[0-9][0-9,]*(?:\.[0-9]+)?/g;
@@ -32,8 +33,7 @@ function numbersMatch(gold: string, pred: string): boolean {
 }
 
 export const GSM8K_GRADER: AccuracyGrader = {
-  name: "lighteval_gsm8k",
-  description: "GSM8K's number after '####' (else the last number) against the gold's, numerically (lighteval).",
+  ...GSM8K_GRADER_DECLARATION,
   grade(response, groundTruth) {
     const gold = gsm8kNormalize(pyStrip(groundTruth ?? ""));
     const { answer, fallback } = gsm8kPrediction(pyStrip(response ?? ""));

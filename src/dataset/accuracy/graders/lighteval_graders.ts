@@ -6,6 +6,11 @@
  */
 import { type AccuracyGrader, type GradingResult, pyStrip } from "./accuracy_grader.ts";
 import { type Extracted, type ExtractionTarget, extractTargets, sameExtraction } from "./extractive_match.ts";
+import {
+  LIGHTEVAL_EXPR_GRADER_DECLARATION,
+  LIGHTEVAL_GPQA_GRADER_DECLARATION,
+  LIGHTEVAL_LATEX_GRADER_DECLARATION,
+} from "../accuracy_declarations.ts";
 
 const EXPR: ExtractionTarget = { kind: "expr" };
 const PRED_TARGETS: readonly ExtractionTarget[] = [EXPR, { kind: "latex", boxedPriority: 0 }];
@@ -38,14 +43,12 @@ function result(className: string, value: number | undefined, response: string, 
 }
 
 export const LIGHTEVAL_EXPR_GRADER: AccuracyGrader = {
-  name: "lighteval_expr",
-  description: "lighteval's expr_gold_metric (AIME 2024/2025): an expression or boxed LaTeX answer against the gold.",
+  ...LIGHTEVAL_EXPR_GRADER_DECLARATION,
   grade: (response, gold) => result("LightevalExprGrader", score(response, gold, [EXPR], PRED_TARGETS), response, gold),
 };
 
 export const LIGHTEVAL_LATEX_GRADER: AccuracyGrader = {
-  name: "lighteval_latex",
-  description: "lighteval's latex_gold_metric (MATH-500): the answer against the LaTeX answer of the gold solution.",
+  ...LIGHTEVAL_LATEX_GRADER_DECLARATION,
   grade: (response, gold) =>
     result(
       "LightevalLatexGrader",
@@ -56,8 +59,7 @@ export const LIGHTEVAL_LATEX_GRADER: AccuracyGrader = {
 };
 
 export const LIGHTEVAL_GPQA_GRADER: AccuracyGrader = {
-  name: "lighteval_gpqa",
-  description: "lighteval's gpqa_metric (GPQA Diamond): the chosen letter A-D against the gold letter.",
+  ...LIGHTEVAL_GPQA_GRADER_DECLARATION,
   grade(response, gold) {
     const letter = pyStrip(gold).toUpperCase();
     const value = ["A", "B", "C", "D"].includes(letter) ? score(response, letter, [LETTERS], [LETTERS]) : undefined;

@@ -13,6 +13,7 @@ import { pyBool } from "./exact_match.ts";
 import { stripMathAnswer } from "./math_strip.ts";
 import { parseMath, sameValue } from "./math_value.ts";
 import { isClose, pyFloat } from "./py_float.ts";
+import { MATH_GRADER_DECLARATION } from "../accuracy_declarations.ts";
 
 const ANSWER_PHRASE =
   /(?:final\s+answer|the\s+answer\s+is|answer\s*[:=]|answer\s+is)\s*[:=]?\s*(.+?)(?:(?<!\d)\.(?!\d)|\n|$)/gi;
@@ -162,8 +163,7 @@ export function mathEqual(prediction: string, reference: string, depth = 0): boo
 }
 
 export const MATH_GRADER: AccuracyGrader = {
-  name: "math",
-  description: "A math answer (last \\boxed{}, else the answer phrase or last number) against the gold, by value.",
+  ...MATH_GRADER_DECLARATION,
   grade(response, groundTruth) {
     const { answer, unparsed } = mathAnswer(response);
     const pred = stripMathAnswer(answer);

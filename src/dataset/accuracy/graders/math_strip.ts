@@ -142,12 +142,21 @@ const UNIT_TEXTS_BASE: readonly string[] = [
 ];
 const UNIT_TEXTS: readonly string[] = [...UNIT_TEXTS_BASE, ...UNIT_TEXTS_BASE.map((t) => t + "s")];
 const NON_WORD = String.raw`[^\p{L}\p{N}_]`;
-const UNIT_RES: readonly RegExp[] = UNIT_TEXTS.map((t) => new RegExp(`(^|${NON_WORD})${t}($|${NON_WORD})`, "gu"));
-const MONTHS = new RegExp(
-  String
-    .raw`(?<![\p{L}\p{N}_])(January|February|March|April|May|June|July|August|September|October|November|December)(?![\p{L}\p{N}_])`,
-  "giu",
-);
+/**
+ * The unit and month patterns, compiled on first use: ~200 Unicode-aware expressions take tens of milliseconds to
+ * build, which every command importing the option table would otherwise pay at start.
+ */
+let unitPatterns: { readonly units: readonly RegExp[]; readonly months: RegExp } | undefined;
+function patterns(): { readonly units: readonly RegExp[]; readonly months: RegExp } {
+  return unitPatterns ??= {
+    units: UNIT_TEXTS.map((t) => new RegExp(`(^|${NON_WORD})${t}($|${NON_WORD})`, "gu")),
+    months: new RegExp(
+      String
+        .raw`(?<![\p{L}\p{N}_])(January|February|March|April|May|June|July|August|September|October|November|December)(?![\p{L}\p{N}_])`,
+      "giu",
+    ),
+  };
+}
 
 function rstripChars(text: string, chars: string): string {
   let end = text.length;
@@ -206,7 +215,8 @@ export function stripMathAnswer(answer: string): string {
   s = s.replaceAll("\\left", "").replaceAll("\\right", "").replaceAll("\\{", "{").replaceAll("\\}", "}");
   const untexted = s.replace(/\\text\{.*?\}$/, "").trim();
   if (untexted !== "" && untexted !== s) s = untexted;
-  for (const re of UNIT_RES) {
+  const { units, months } = patterns();
+  for (const re of units) {
     const dropped = s.replace(re, "$1$2");
     if (dropped !== "") s = dropped;
   }
@@ -216,7 +226,7 @@ export function stripMathAnswer(answer: string): string {
   for (const key of ["x=", "y=", "z=", "x\\in", "y\\in", "z\\in", "x\\to", "y\\to", "z\\to"]) s = s.replaceAll(key, "");
   s = s.replaceAll("\\emptyset", "{}").replaceAll("(-\\infty,\\infty)", "\\mathbb{R}");
   s = s.replaceAll("\\%", "").replaceAll("%", "");
-  s = s.replace(MONTHS, "");
+  s = s.replace(months, "");
   s = s.replaceAll(" .", " 0.").replaceAll("{.", "{0.");
   // The recipe's unwrapping of `{…}`, `(…)`, `[…]` asks `isalnum()` of the whole text, brackets included: never true.
   s = s.replaceAll("infinity", "\\infty");

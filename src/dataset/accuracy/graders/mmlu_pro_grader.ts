@@ -5,6 +5,7 @@
 import { type AccuracyGrader, pyStrip, verdict } from "./accuracy_grader.ts";
 import { extractChoiceLetter } from "./choice_letter.ts";
 import { pyBool } from "./exact_match.ts";
+import { MMLU_PRO_GRADER_DECLARATION } from "../accuracy_declarations.ts";
 
 const LETTERS = "ABCDEFGHIJ";
 
@@ -16,8 +17,7 @@ export function mmluProAnswer(response: string): { answer: string; unparsed: boo
 }
 
 export const MMLU_PRO_GRADER: AccuracyGrader = {
-  name: "mmlu_pro",
-  description: "The final letter A-J of a chain of thought ('answer is (X)', 'Answer: X', last lone letter).",
+  ...MMLU_PRO_GRADER_DECLARATION,
   grade(response, groundTruth) {
     const { answer, unparsed } = mmluProAnswer(response);
     const gold = pyStrip(groundTruth);

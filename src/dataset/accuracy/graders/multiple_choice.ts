@@ -6,6 +6,7 @@
 import { type AccuracyGrader, pyStrip, verdict } from "./accuracy_grader.ts";
 import { extractChoiceLetter, WORD } from "./choice_letter.ts";
 import { pyBool } from "./exact_match.ts";
+import { MULTIPLE_CHOICE_GRADER_DECLARATION } from "../accuracy_declarations.ts";
 
 const VALID = new Set(["A", "B", "C", "D"]);
 const LETTER = new RegExp(`(?<!${WORD})([A-D])(?!${WORD})`, "u");
@@ -24,8 +25,7 @@ export function multipleChoiceAnswer(response: string): { answer: string; unpars
 }
 
 export const MULTIPLE_CHOICE_GRADER: AccuracyGrader = {
-  name: "multiple_choice",
-  description: "The chosen letter A-D (first line, 'answer is (X)', 'Answer: X' or a lone letter) against the gold.",
+  ...MULTIPLE_CHOICE_GRADER_DECLARATION,
   grade(response, groundTruth) {
     const { answer, unparsed } = multipleChoiceAnswer(response);
     const gold = pyStrip(groundTruth);
