@@ -352,6 +352,8 @@ export class StreamedStats {
   #b0 = 0;
   #b1 = 0;
   #order = new Uint32Array(0);
+  #keys = new Uint32Array(0);
+  readonly #digits = new Uint32Array(2049);
   #cum = 0;
   #last = 0;
   #lo: number[] = [];
@@ -516,30 +518,79 @@ export class StreamedStats {
   /** Each bucket of the round in value order, its equal values in time order (a stable sort of a time-ordered slice). */
   #walkRound(): void {
     const vals = this.#vals, durs = this.#durs, ends = this.#hist!;
+    const lo = this.#lo, hi = this.#hi, cand = this.#cand;
+    // The smallest running sum at which a percentile not yet decided takes candidates.
+    const nextLo = () => {
+      let m = Infinity;
+      for (let q = 0; q < QUANTILES.length; q++) if (!cand[q].done && lo[q] < m) m = lo[q];
+      return m;
+    };
+    let watch = nextLo();
     for (let b = this.#b0; b < this.#b1; b++) {
       const from = b > this.#b0 ? ends[b - 1] : 0, to = ends[b], len = to - from;
       if (len === 0) continue;
       let sorted = true;
       for (let i = from + 1; i < to && sorted; i++) sorted = !(vals[i] < vals[i - 1]);
-      if (this.#order.length < len) this.#order = new Uint32Array(Math.max(len, 2 * this.#order.length));
-      const o = this.#order.subarray(0, len);
-      for (let i = 0; i < len; i++) o[i] = i;
-      if (!sorted) o.sort((x, y) => vals[from + x] - vals[from + y] || x - y);
+      const o = sorted ? undefined : this.#sortSlice(from, len);
       let cum = this.#cum;
       for (let i = 0; i < len; i++) {
-        const v = vals[from + o[i]];
-        cum += durs[from + o[i]];
-        this.#last = v;
+        const at = from + (o === undefined ? i : o[i]);
+        cum += durs[at];
+        if (cum < watch) continue;
+        const v = vals[at];
         for (let q = 0; q < QUANTILES.length; q++) {
-          const c = this.#cand[q];
-          if (c.done || cum < this.#lo[q]) continue;
+          const c = cand[q];
+          if (c.done || cum < lo[q]) continue;
           c.cum.push(cum);
           c.v.push(v);
-          if (cum > this.#hi[q]) c.done = true;
+          if (cum > hi[q]) c.done = true;
         }
+        watch = nextLo();
       }
+      this.#last = vals[from + (o === undefined ? len - 1 : o[len - 1])];
       this.#cum = cum;
     }
+  }
+
+  /**
+   * The slice's positions by value, equal values in position order: a stable radix sort of the values' order-keeping
+   * bits below those the bucket shares (11-bit digits), −0 keyed as 0 since it equals it.
+   */
+  #sortSlice(from: number, len: number): Uint32Array {
+    if (this.#order.length < 2 * len) this.#order = new Uint32Array(Math.max(2 * len, 2 * this.#order.length));
+    if (this.#keys.length < 2 * len) this.#keys = new Uint32Array(Math.max(2 * len, 2 * this.#keys.length));
+    let a = this.#order.subarray(0, len), t = this.#order.subarray(len, 2 * len);
+    const kLo = this.#keys.subarray(0, len), kHi = this.#keys.subarray(len, 2 * len);
+    const vals = this.#vals;
+    for (let i = 0; i < len; i++) {
+      const v = vals[from + i];
+      keyBuf[0] = v === 0 ? 0 : v;
+      let l = keyWords[1 - HI], h = keyWords[HI];
+      if (h >= 0x80000000) {
+        l = ~l;
+        h = ~h;
+      }
+      kLo[i] = l >>> 0;
+      kHi[i] = h >>> 0;
+      a[i] = i;
+    }
+    const count = this.#digits;
+    // The bits below the bucket's, 11 at a time from the lowest.
+    for (let shift = 0; shift < 64 - this.#bits; shift += 11) {
+      const digit = shift + 11 <= 32
+        ? (i: number) => (kLo[i] >>> shift) & 0x7ff
+        : shift >= 32
+        ? (i: number) => (kHi[i] >>> (shift - 32)) & 0x7ff
+        : (i: number) => ((kLo[i] >>> shift) | (kHi[i] << (32 - shift))) & 0x7ff;
+      count.fill(0);
+      for (let i = 0; i < len; i++) count[digit(a[i]) + 1]++;
+      for (let d = 1; d < count.length; d++) count[d] += count[d - 1];
+      for (let i = 0; i < len; i++) t[count[digit(a[i])]++] = a[i];
+      const swap = a;
+      a = t;
+      t = swap;
+    }
+    return a;
   }
 }
 
