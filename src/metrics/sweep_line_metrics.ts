@@ -22,6 +22,9 @@
  *
  * Statistics (`sweep_line.ts`) are avg, min, max, p50, p90, p95, p99, std over the window
  * [phase start, last response]; the other percentile keys, count and sum do not exist for these metrics.
+ * `sweepCurves`/`sweepMetricStats` build the curves whole (the definition, checked against AIPerf's output); a run's
+ * end uses `sweepStatsByGroup`, the same numbers to the bit read from merges of the requests' events
+ * (`sweep_stream.ts`), so that its memory does not grow with the chunk gaps.
  */
 import { Float64Column } from "./float64_column.ts";
 import type { ConsoleGroup, MetricUnit } from "./metric_def.ts";
