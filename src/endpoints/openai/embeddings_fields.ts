@@ -75,8 +75,8 @@ const EMBEDDING_KEY = '"embedding"';
 
 /**
  * {@linkcode embeddingsBodyForParse} of the body's bytes, without decoding the vectors: each array of numbers written
- * without spaces (as every server here writes them) is checked in the bytes by a state machine (~2.5× faster than the
- * compiled regular expression, docs/performance.md) and left out; the text around it is decoded. The key, the
+ * without spaces (as the servers we know write them) is checked in the bytes by a state machine, faster than decoding
+ * it and running the compiled regular expression (docs/performance.md), and left out; the text around it is decoded. The key, the
  * brackets and the number characters are ASCII, so a match in the bytes is a match in the text and the cuts never
  * split a character. Anything else (spaces in an array, a malformed one) takes the text path, so the result is
  * always that of {@linkcode embeddingsBodyForParse}.
