@@ -89,12 +89,16 @@ export class ResponseCollector {
   /** A complete non-streaming body, received in full at `t`. */
   addBody(body: Uint8Array, t: number): void {
     let json: unknown;
-    if (this.raw !== undefined) this.raw.push({ t, text: UTF8.decode(body) });
+    // The whole text, decoded once where something needs it (the raw export, a parse of all of it, a text body).
+    let whole: string | undefined;
+    if (this.raw !== undefined) this.raw.push({ t, text: whole = UTF8.decode(body) });
     try {
-      json = JSON.parse(this.#bodyForParse === undefined ? UTF8.decode(body) : this.#bodyForParse(body));
+      json = JSON.parse(this.#bodyForParse === undefined ? (whole ??= UTF8.decode(body)) : this.#bodyForParse(body));
     } catch {
       // An API whose answer may be plain text (a transcript) reads it its own way.
-      if (this.#adapter.parseTextBody !== undefined) return this.add(this.#adapter.parseTextBody(UTF8.decode(body)), t);
+      if (this.#adapter.parseTextBody !== undefined) {
+        return this.add(this.#adapter.parseTextBody(whole ?? UTF8.decode(body)), t);
+      }
       const text = UTF8.decode(body.subarray(0, 200));
       this.parseError ??= `the response body is not JSON: ${text}`;
       return;

@@ -218,10 +218,8 @@ export class MetricAccumulator {
       }
       if (v !== undefined) values[def.tag] = v;
     }
-    if (filled >= 0 && filled < shape!.tags.length) {
-      values = firstOf(values, shape!.tags, filled);
-      filled = -1;
-    }
+    // A record that stayed on its template filled all of it: each template tag is one of the slots visited above,
+    // in their order, and reaching one without a value leaves the template.
     if (filled < 0) this.#shapes[kind] = this.#shapeOf(values);
     return values;
   }
