@@ -64,7 +64,7 @@ try {
   // Not Linux, or not permitted: the peak then includes building the inputs.
 }
 const t0 = performance.now();
-const stats = sweepStatsByGroup(columns.table(gaps.view()));
+const stats = sweepStatsByGroup(columns.table(gaps.reader()));
 const seconds = (performance.now() - t0) / 1000;
 const peak = statusKiB("VmHWM");
 // FNV-1a over every statistic's 64 bits, in the metrics' order.

@@ -7,7 +7,7 @@
  */
 import { didStream } from "./did_stream.ts";
 import type { ProcessedRecord } from "../records/request_record.ts";
-import { Float64Column } from "./float64_column.ts";
+import { ColumnReader, type ColumnStore, Float64Column } from "./float64_column.ts";
 import type { GoodputEvaluator } from "./goodput.ts";
 import type {
   AggregateContext,
@@ -37,6 +37,13 @@ export interface MetricAccumulatorOptions {
    * them out. @default true
    */
   readonly timeWeighted?: boolean;
+  /**
+   * Where the columns hand their full segments, so that a long run's memory stays flat (`column_spill.ts`); without
+   * one every value stays in memory. @default undefined
+   */
+  readonly store?: ColumnStore;
+  /** Values a column holds in memory before a segment goes to `store`. @default DEFAULT_SPILL_AT */
+  readonly spillAt?: number;
 }
 
 /** What the run knows beyond its records when it summarizes them. */
@@ -129,7 +136,7 @@ export class MetricAccumulator {
   readonly #derived: DerivedMetricDef[] = [];
   readonly #errors = new Map<string, { error: ErrorDetails; count: number }>();
   readonly #lateness: Float64Column;
-  readonly #sweep = new SweepColumns();
+  readonly #sweep: SweepColumns;
   /** The `inter_chunk_latency` column (kept in arrival order: the time-weighted metrics replay it). */
   readonly #gaps: Float64Column | undefined;
   /** The last shape of each kind of record's values: [ok, ok streamed, failed, failed streamed]. */
@@ -153,10 +160,12 @@ export class MetricAccumulator {
     this.#ctx = options.goodput === undefined ? {} : { isGood: options.goodput };
     const capacity = options.initialCapacity ?? 1024;
     let gaps: Float64Column | undefined;
-    this.#lateness = new Float64Column(16);
+    const { store, spillAt } = options;
+    this.#lateness = new Float64Column(16, false, store, spillAt);
+    this.#sweep = new SweepColumns(store, spillAt);
     for (const def of metrics) {
       if (def.kind === "record") {
-        const column = new Float64Column(capacity, def.flags.list === true);
+        const column = new Float64Column(capacity, def.flags.list === true, store, spillAt);
         (def.flags.errorOnly ? this.#errRecord : this.#okRecord).push({ def, column });
         if (def.tag === "inter_chunk_latency" && !def.flags.errorOnly) gaps = column;
       } else if (def.kind === "aggregate") {
@@ -441,7 +450,7 @@ export class MetricAccumulator {
   /** The time-weighted metrics over the window (`sweep_line_metrics.ts`); none without records. */
   #sweepResults(options: SummarizeOptions): MetricResult[] {
     if (this.#sweep.length === 0) return [];
-    const gaps = this.#gaps?.view() ?? [];
+    const gaps = this.#gaps?.reader() ?? ColumnReader.of(new Float64Array(0));
     const w = options.windowEpochMs;
     const stats = sweepStatsByGroup(
       this.#sweep.table(gaps),

@@ -26,7 +26,7 @@
  * end uses `sweepStatsByGroup`, the same numbers to the bit read from merges of the requests' events
  * (`sweep_stream.ts`), so that its memory does not grow with the chunk gaps.
  */
-import { Float64Column } from "./float64_column.ts";
+import { ColumnReader, type ColumnStore, Float64Column } from "./float64_column.ts";
 import type { ConsoleGroup, MetricUnit } from "./metric_def.ts";
 import {
   activeWeightedStats,
@@ -188,9 +188,10 @@ function buildCurves(
     }
     // Chunk-level decode throughput and tokens in flight.
     if (r.icl.length > 0) sawIcl = true;
-    if (chunkLevel !== false) {
-      if (wDecTput) chunkDecodeEvents(decTput, r.gen, r.osl, r.icl, 0, r.icl.length, runningGaps);
-      if (wTif) chunkTokenEvents(tif, r.start, r.gen, r.end, r.isl, r.osl, r.icl, 0, r.icl.length, runningGaps);
+    if (chunkLevel !== false && (wDecTput || wTif)) {
+      const icl = ColumnReader.of(Float64Array.from(r.icl));
+      if (wDecTput) chunkDecodeEvents(decTput, r.gen, r.osl, icl, 0, r.icl.length, runningGaps);
+      if (wTif) chunkTokenEvents(tif, r.start, r.gen, r.end, r.isl, r.osl, icl, 0, r.icl.length, runningGaps);
     }
     for (const g of r.icl) runningGaps += g;
   }
@@ -219,18 +220,18 @@ function buildCurves(
  */
 export interface SweepTable {
   readonly length: number;
-  readonly start: ArrayLike<number>;
-  readonly gen: ArrayLike<number>;
-  readonly end: ArrayLike<number>;
-  readonly isl: ArrayLike<number>;
-  readonly osl: ArrayLike<number>;
-  readonly iclEnd: ArrayLike<number>;
-  readonly gaps: ArrayLike<number>;
+  readonly start: ColumnReader;
+  readonly gen: ColumnReader;
+  readonly end: ColumnReader;
+  readonly isl: ColumnReader;
+  readonly osl: ColumnReader;
+  readonly iclEnd: ColumnReader;
+  readonly gaps: ColumnReader;
 }
 
 /** A table of `requests` (their gaps copied into one column). */
 export function sweepTable(requests: readonly SweepRequest[]): SweepTable {
-  const col = (f: (r: SweepRequest) => number) => Float64Array.from(requests, f);
+  const col = (f: (r: SweepRequest) => number) => ColumnReader.of(Float64Array.from(requests, f));
   let n = 0;
   const iclEnd = col((r) => (n += r.icl.length));
   return {
@@ -241,7 +242,7 @@ export function sweepTable(requests: readonly SweepRequest[]): SweepTable {
     isl: col((r) => r.isl),
     osl: col((r) => r.osl),
     iclEnd,
-    gaps: Float64Array.from(requests.flatMap((r) => r.icl)),
+    gaps: ColumnReader.of(Float64Array.from(requests.flatMap((r) => r.icl))),
   };
 }
 
@@ -273,28 +274,28 @@ export function sweepStatsByGroup(
   const n = table.length;
   const { start, gen, end, isl, osl, iclEnd, gaps } = table;
   let anyIcl = false;
-  for (let i = 0, from = 0; i < n && !anyIcl; from = iclEnd[i++]) anyIcl = iclEnd[i] > from;
+  for (let i = 0, from = 0; i < n && !anyIcl; from = iclEnd.at(i++)) anyIcl = iclEnd.at(i) > from;
   // Each request's running sum of earlier gaps (the chunk times' origin, as `buildCurves` computes it).
   const before = new Float64Array(anyIcl ? n : 0);
   let running = 0, first = Infinity, last = -Infinity;
-  for (let i = 0, from = 0; i < n; from = iclEnd[i++]) {
+  for (let i = 0, from = 0; i < n; from = iclEnd.at(i++)) {
     if (anyIcl) before[i] = running;
-    for (let k = from; k < iclEnd[i]; k++) running += gaps[k];
+    for (let k = from; k < iclEnd.at(i); k++) running += gaps.at(k);
     // The concurrency curve's first and last event times: the default window.
-    if (ok(start[i]) && ok(end[i])) {
-      first = Math.min(first, start[i], end[i]);
-      last = Math.max(last, start[i], end[i]);
+    if (ok(start.at(i)) && ok(end.at(i))) {
+      first = Math.min(first, start.at(i), end.at(i));
+      last = Math.max(last, start.at(i), end.at(i));
     }
   }
-  const from = (i: number) => (i > 0 ? iclEnd[i - 1] : 0);
+  const from = (i: number) => (i > 0 ? iclEnd.at(i - 1) : 0);
   const ws = window?.start ?? (first <= last ? first : NaN);
   const we = window?.end ?? (first <= last ? last : NaN);
   // Each curve's events per request, in the order `buildCurves` adds them.
   const curve = (emit: RequestEmitter) => mergedSource(n, emit);
-  const prefillRate = (i: number) => isl[i] / (gen[i] - start[i]);
-  const prefills = (i: number) => ok(start[i]) && ok(gen[i]) && ok(isl[i]) && gen[i] > start[i];
-  const decodes = (i: number) => ok(gen[i]) && ok(osl[i]) && osl[i] >= 1 && end[i] - gen[i] > 0;
-  const decodeRate = (i: number) => (osl[i] - 1) / (end[i] - gen[i]);
+  const prefillRate = (i: number) => isl.at(i) / (gen.at(i) - start.at(i));
+  const prefills = (i: number) => ok(start.at(i)) && ok(gen.at(i)) && ok(isl.at(i)) && gen.at(i) > start.at(i);
+  const decodes = (i: number) => ok(gen.at(i)) && ok(osl.at(i)) && osl.at(i) >= 1 && end.at(i) - gen.at(i) > 0;
+  const decodeRate = (i: number) => (osl.at(i) - 1) / (end.at(i) - gen.at(i));
   const interval = (o: Pick<EventList, "add">, from: number, to: number, delta: number) => {
     o.add(from, delta);
     o.add(to, -delta);
@@ -304,10 +305,10 @@ export function sweepStatsByGroup(
   const pool = new BufferPool();
   const total = rateStats(
     curve((i, o) => {
-      if (prefills(i)) interval(o, start[i], gen[i], prefillRate(i));
-      if (decodes(i)) interval(o, gen[i], end[i], decodeRate(i));
+      if (prefills(i)) interval(o, start.at(i), gen.at(i), prefillRate(i));
+      if (decodes(i)) interval(o, gen.at(i), end.at(i), decodeRate(i));
     }),
-    curve((i, o) => ok(start[i]) && ok(end[i]) && interval(o, start[i], end[i], 1)),
+    curve((i, o) => ok(start.at(i)) && ok(end.at(i)) && interval(o, start.at(i), end.at(i), 1)),
     ws,
     we,
     false,
@@ -319,9 +320,9 @@ export function sweepStatsByGroup(
   out.set("active_total_throughput", perSec(total.activeRate));
   const decode = rateStats(
     anyIcl
-      ? curve((i, o) => chunkDecodeEvents(o, gen[i], osl[i], gaps, from(i), iclEnd[i], before[i]))
-      : curve((i, o) => decodes(i) && interval(o, gen[i], end[i], decodeRate(i))),
-    curve((i, o) => ok(gen[i]) && ok(end[i]) && interval(o, gen[i], end[i], 1)),
+      ? curve((i, o) => chunkDecodeEvents(o, gen.at(i), osl.at(i), gaps, from(i), iclEnd.at(i), before[i]))
+      : curve((i, o) => decodes(i) && interval(o, gen.at(i), end.at(i), decodeRate(i))),
+    curve((i, o) => ok(gen.at(i)) && ok(end.at(i)) && interval(o, gen.at(i), end.at(i), 1)),
     ws,
     we,
     true,
@@ -334,8 +335,8 @@ export function sweepStatsByGroup(
   out.set("active_decode_throughput", perSec(decode.activeRate));
   out.set("active_decode_throughput_per_user", perSec(decode.activePerUser));
   const prefill = rateStats(
-    curve((i, o) => prefills(i) && interval(o, start[i], gen[i], prefillRate(i))),
-    curve((i, o) => ok(start[i]) && ok(gen[i]) && interval(o, start[i], gen[i], 1)),
+    curve((i, o) => prefills(i) && interval(o, start.at(i), gen.at(i), prefillRate(i))),
+    curve((i, o) => ok(start.at(i)) && ok(gen.at(i)) && interval(o, start.at(i), gen.at(i), 1)),
     ws,
     we,
     true,
@@ -349,13 +350,24 @@ export function sweepStatsByGroup(
   out.set("active_prefill_throughput_per_user", perSec(prefill.activePerUser));
   const tif = anyIcl
     ? curve((i, o) =>
-      chunkTokenEvents(o, start[i], gen[i], end[i], isl[i], osl[i], gaps, from(i), iclEnd[i], before[i])
+      chunkTokenEvents(
+        o,
+        start.at(i),
+        gen.at(i),
+        end.at(i),
+        isl.at(i),
+        osl.at(i),
+        gaps,
+        from(i),
+        iclEnd.at(i),
+        before[i],
+      )
     )
     : curve((i, o) => {
-      const held = ok(gen[i]) && ok(osl[i]) && end[i] - gen[i] > 0, pfHeld = prefills(i);
-      if (pfHeld) o.add(start[i], isl[i]);
-      if (held) o.add(gen[i], osl[i]);
-      if (ok(end[i]) && (pfHeld || held)) o.add(end[i], -((pfHeld ? isl[i] : 0) + (held ? osl[i] : 0)));
+      const held = ok(gen.at(i)) && ok(osl.at(i)) && end.at(i) - gen.at(i) > 0, pfHeld = prefills(i);
+      if (pfHeld) o.add(start.at(i), isl.at(i));
+      if (held) o.add(gen.at(i), osl.at(i));
+      if (ok(end.at(i)) && (pfHeld || held)) o.add(end.at(i), -((pfHeld ? isl.at(i) : 0) + (held ? osl.at(i) : 0)));
     });
   out.set(
     "tokens_in_flight",
@@ -369,25 +381,25 @@ export function sweepStatsByGroup(
 
 /**
  * A streamed request's chunk-level decode throughput events: each gap g > 0 carries ((osl − 1) / K) / g over it.
- * `gaps[from..to)` are its gaps; `before`: the running sum of every earlier request's gaps (chunk times are computed
+ * `gaps` at `from..to` are its gaps; `before`: the running sum of every earlier request's gaps (chunk times are computed
  * from it as AIPerf does, so that chunks landing on another request's event order the same way to the last bit).
  */
 function chunkDecodeEvents(
   out: Pick<EventList, "add">,
   gen: number,
   osl: number,
-  gaps: ArrayLike<number>,
+  gaps: ColumnReader,
   from: number,
   to: number,
   before: number,
 ): void {
   if (!(ok(gen) && ok(osl) && osl >= 1 && to > from)) return;
   let nonZero = 0;
-  for (let k = from; k < to; k++) if (gaps[k] > 0) nonZero++;
+  for (let k = from; k < to; k++) if (gaps.at(k) > 0) nonZero++;
   const perGap = nonZero > 0 ? (osl - 1) / nonZero : 0;
   let running = before;
   for (let k = from; k < to; k++) {
-    const g = gaps[k];
+    const g = gaps.at(k);
     running += g;
     const at = gen + (running - before);
     if (g > 0) {
@@ -409,7 +421,7 @@ function chunkTokenEvents(
   end: number,
   isl: number,
   osl: number,
-  gaps: ArrayLike<number>,
+  gaps: ColumnReader,
   from: number,
   to: number,
   before: number,
@@ -421,7 +433,7 @@ function chunkTokenEvents(
     out.add(gen, 1);
     let running = before;
     for (let k = from; k < to; k++) {
-      const g = gaps[k];
+      const g = gaps.at(k);
       running += g;
       const at = gen + (running - before);
       if (g >= 0) out.add(ok(end) && at >= end ? prevFloat(end) : at, perChunk);
@@ -474,12 +486,23 @@ export function sweepMetricStats(
  * where its gaps end in the run's `inter_chunk_latency` column (kept in arrival order), which is read at the end.
  */
 export class SweepColumns {
-  readonly #start = new Float64Column(256);
-  readonly #gen = new Float64Column(256);
-  readonly #end = new Float64Column(256);
-  readonly #isl = new Float64Column(256);
-  readonly #osl = new Float64Column(256);
-  readonly #iclEnd = new Float64Column(256);
+  readonly #start: Float64Column;
+  readonly #gen: Float64Column;
+  readonly #end: Float64Column;
+  readonly #isl: Float64Column;
+  readonly #osl: Float64Column;
+  readonly #iclEnd: Float64Column;
+
+  /** `store`, `spillAt`: where long columns' segments go (see `Float64Column`). */
+  constructor(store?: ColumnStore, spillAt?: number) {
+    const column = () => new Float64Column(256, false, store, spillAt);
+    this.#start = column();
+    this.#gen = column();
+    this.#end = column();
+    this.#isl = column();
+    this.#osl = column();
+    this.#iclEnd = column();
+  }
 
   /** `iclEnd`: the length of the gap column once this request's gaps are in it. */
   add(r: Omit<SweepRequest, "icl">, iclEnd: number): void {
@@ -500,15 +523,15 @@ export class SweepColumns {
   }
 
   /** The stored requests as a table, their gaps read from `gaps` (the gap column, in arrival order). */
-  table(gaps: ArrayLike<number>): SweepTable {
+  table(gaps: ColumnReader): SweepTable {
     return {
       length: this.length,
-      start: this.#start.view(),
-      gen: this.#gen.view(),
-      end: this.#end.view(),
-      isl: this.#isl.view(),
-      osl: this.#osl.view(),
-      iclEnd: this.#iclEnd.view(),
+      start: this.#start.reader(),
+      gen: this.#gen.reader(),
+      end: this.#end.reader(),
+      isl: this.#isl.reader(),
+      osl: this.#osl.reader(),
+      iclEnd: this.#iclEnd.reader(),
       gaps,
     };
   }

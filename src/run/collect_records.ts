@@ -13,6 +13,7 @@ import { IoYield } from "../runtime/io_yield.ts";
 import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { GoodputEvaluator } from "../metrics/goodput.ts";
 import type { MetricDef } from "../metrics/metric_def.ts";
+import type { ColumnStore } from "../metrics/float64_column.ts";
 import { type Logger, sinceStart } from "../ui/logger.ts";
 import { phaseConcurrency } from "../timing/phase_spec.ts";
 import type { StopSpec } from "../timing/stop_conditions.ts";
@@ -45,6 +46,8 @@ export interface CollectOptions {
   /** CPUs the shard threads pin themselves to (one each), when the layout gives them their own. */
   readonly cores?: readonly number[];
   readonly counter?: TokenCounter;
+  /** Where long columns hand their segments (`OpenRun.spill`); without one they stay in memory. */
+  readonly store?: ColumnStore;
   /** Renders a prompt built at send time for its ISL (`--apply-chat-template`; `RecordProcessorOptions`). */
   readonly renderInput?: RecordProcessorOptions["renderInput"];
   /** Called with the live view before anything is sent (an HTTP API, a dashboard). */
@@ -92,7 +95,13 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
   const stoppedItself = (): boolean =>
     gate?.tripped !== undefined || gone.tripped !== undefined || abort?.tripped !== undefined ||
     warmupFailed?.tripped !== undefined;
-  const metrics = new MetricsSink(o.metrics, { timeOriginMs, goodput: o.goodput, warmup: withWarmup, stoppedItself });
+  const metrics = new MetricsSink(o.metrics, {
+    timeOriginMs,
+    goodput: o.goodput,
+    warmup: withWarmup,
+    stoppedItself,
+    store: o.store,
+  });
   const gate = config.failedRequestThreshold === undefined ? undefined : new FailureGateSink({
     threshold: config.failedRequestThreshold,
     concurrency: phaseConcurrency(profilingPhase),
@@ -115,7 +124,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     ? new WarmupFailureSink({ expected: warmupPhase.stops.requestCount ?? Infinity, stop: () => cancel.abort() })
     : undefined;
   const dispatch = new DispatchSink();
-  const load = new LoadSink();
+  const load = new LoadSink(o.store);
   const live = new LiveRun({ metrics, phases: spec.phases, timeOriginMs });
   const write = (s: string) => Deno.stderr.writeSync(new TextEncoder().encode(s));
   const progress = config.ui === "dashboard"

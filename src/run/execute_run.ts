@@ -72,6 +72,7 @@ export async function executeRun(plan: RunPlan, run: OpenRun, o: ExecuteOptions)
       }
       : undefined,
     counter: run.counter,
+    store: run.spill,
     renderInput: plan.workload.renderInput,
     config,
     spec,

@@ -18,6 +18,8 @@ import type { TelemetryCollector } from "../telemetry/telemetry_collector.ts";
 import type { JsonObject } from "../export/json_export.ts";
 import { CPU_DMA_LATENCY_PATH, type CpuDmaLatencyHold, holdCpuDmaLatency } from "../runtime/cpu_dma_latency.ts";
 import { lockArtifactDir } from "./artifact_dir_lock.ts";
+import { ColumnSpill, SPILL_FILE_NAME } from "../metrics/column_spill.ts";
+import { errorReason } from "./unwritten_file.ts";
 import { probeTelemetry } from "./telemetry_session.ts";
 import type { ApiSession } from "./api_session.ts";
 import type { RunPlan } from "./plan_run.ts";
@@ -34,6 +36,8 @@ export interface OpenRun extends AsyncDisposable {
   /** Resolves when the counter's tables are loaded (or failed to). */
   readonly counterReady?: Promise<unknown>;
   readonly wake?: CpuDmaLatencyHold;
+  /** The file long columns hand their segments to (removed when the run is disposed); none when it cannot be made. */
+  readonly spill?: ColumnSpill;
   /** Scraping the server's metrics and GPUs, once {@linkcode probeServers} started it. */
   telemetry?: TelemetryCollector;
   /** What the server says it is (`run_info.server`). */
@@ -64,6 +68,8 @@ export async function openRun(plan: RunPlan, o: OpenOptions): Promise<OpenRun> {
       await logFile.close();
     });
     logger.debug(`command: ${plan.cliCommand}`); // again, now that the log file receives it
+    const spill = openSpill(join(plan.dir, SPILL_FILE_NAME), logger);
+    if (spill !== undefined) stack.defer(() => spill.close());
     if (lock.notice) logger.warning(lock.notice);
     for (const n of plan.notices) logger[n.level](n.text);
     const api = await startApi(plan, logger);
@@ -91,6 +97,7 @@ export async function openRun(plan: RunPlan, o: OpenOptions): Promise<OpenRun> {
       counter,
       counterReady: plan.counter?.catch(() => {}),
       wake,
+      spill,
       async [Symbol.asyncDispose]() {
         await run.telemetry?.stop();
         await moved.disposeAsync();
@@ -100,6 +107,16 @@ export async function openRun(plan: RunPlan, o: OpenOptions): Promise<OpenRun> {
   } catch (err) {
     await stack.disposeAsync();
     throw err;
+  }
+}
+
+/** The run's spill file; without one (an error making it) every value stays in memory, as for a short run. */
+function openSpill(path: string, logger: Logger): ColumnSpill | undefined {
+  try {
+    return ColumnSpill.open(path);
+  } catch (err) {
+    logger.warning(`cannot create ${path} (${errorReason(err)}): the run keeps every value in memory.`);
+    return undefined;
   }
 }
 

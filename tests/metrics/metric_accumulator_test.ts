@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { parseGoodput, resolveGoodput } from "../../src/metrics/goodput.ts";
 import { MetricAccumulator } from "../../src/metrics/metric_accumulator.ts";
+import { MEMORY_STORE } from "../../src/metrics/float64_column.ts";
 import { METRIC_REGISTRY } from "../../src/metrics/metric_registry.ts";
 import type { MetricResult, RunSummary } from "../../src/metrics/run_summary.ts";
 import { makeRecord } from "./record_fixture.ts";
@@ -324,4 +325,41 @@ Deno.test("measure gives the plain values, in the same order, whatever the mix o
     }
   }
   assert.ok(shapes >= 8, `only ${shapes} shapes: the mix does not exercise leaving a template`);
+});
+
+Deno.test("a summary is the same, to the last bit, when the columns hand their segments to a store", () => {
+  let seed = 5;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const records: ProcessedRecord[] = [];
+  for (let i = 0; i < 4000; i++) {
+    const start = i * 2 + random();
+    const chunks = random() < 0.2 ? 1 : 2 + Math.floor(random() * 12);
+    const times = Array.from({ length: chunks }, (_, k) => start + 20 + k * (1 + random()) + random());
+    const kind = random();
+    records.push(makeRecord({
+      startAt: start,
+      endAt: times[chunks - 1] + random(),
+      responseTimes: times,
+      outputTokens: chunks + (random() < 0.3 ? 1 : 0),
+      isl: random() < 0.5 ? 32 : 16 + Math.floor(random() * 64),
+      scheduledAt: start - random(),
+      error: kind > 0.93 ? { type: "HTTPError", code: 500, message: "boom" } : undefined,
+      cancelled: kind > 0.9 && kind <= 0.93,
+    }));
+  }
+  const { evaluator } = resolveGoodput(parseGoodput("request_latency:30"), metrics);
+  const summarize = (options: { store?: typeof MEMORY_STORE; spillAt?: number }) => {
+    const acc = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN, goodput: evaluator, ...options });
+    for (const r of records) acc.add(r);
+    return { acc, summary: acc.summarize({ windowEpochMs: { start: ORIGIN + 100, end: ORIGIN + 7000 } }) };
+  };
+  const { acc: whole, summary: plain } = summarize({});
+  for (const spillAt of [1, 97, 1000]) {
+    const { acc, summary } = summarize({ store: MEMORY_STORE, spillAt });
+    const kept = acc.retainedBytes(), all = whole.retainedBytes();
+    assert.ok(kept < all / (spillAt === 1000 ? 2 : 10), `spillAt ${spillAt}: ${kept} of ${all} bytes kept in memory`);
+    assert.deepEqual(summary, plain, `spillAt ${spillAt}`);
+  }
+  assert.ok(plain.metrics.some((m) => m.tag === "effective_decode_throughput" && m.stats!.avg > 0));
+  assert.ok(plain.metrics.some((m) => m.tag === "adj_request_latency"));
 });

@@ -12,7 +12,7 @@
  * when requests were typically late: schedule-lag p90 above max(5 ms, half the mean gap).
  */
 import type { RequestRecord } from "../../records/request_record.ts";
-import { Float64Column } from "../../metrics/float64_column.ts";
+import { type ColumnStore, Float64Column } from "../../metrics/float64_column.ts";
 import { computeStats } from "../../metrics/stats.ts";
 import type { RecordSink } from "../record_sink.ts";
 
@@ -88,10 +88,17 @@ export function loadReport(
 /** Collects the profiling records' send times for `loadReport`. */
 export class LoadSink implements RecordSink {
   readonly name = "load";
-  readonly #starts = new Float64Column(1024);
-  readonly #ends = new Float64Column(1024);
-  readonly #lags = new Float64Column(1024);
+  readonly #starts: Float64Column;
+  readonly #ends: Float64Column;
+  readonly #lags: Float64Column;
   #cancelled = 0;
+
+  /** `store`: where long columns hand their segments (see `Float64Column`). */
+  constructor(store?: ColumnStore) {
+    this.#starts = new Float64Column(1024, false, store);
+    this.#ends = new Float64Column(1024, false, store);
+    this.#lags = new Float64Column(1024, false, store);
+  }
 
   arrived(record: RequestRecord): void {
     if (record.phase !== "profiling") return;

@@ -3,6 +3,7 @@ import type { ProcessedRecord } from "../../records/request_record.ts";
 import type { MetricDef, RecordMetrics } from "../../metrics/metric_def.ts";
 import type { GoodputEvaluator } from "../../metrics/goodput.ts";
 import { MetricAccumulator } from "../../metrics/metric_accumulator.ts";
+import type { ColumnStore } from "../../metrics/float64_column.ts";
 import type { RecordSink } from "../record_sink.ts";
 
 export interface MetricsSinkOptions {
@@ -16,6 +17,8 @@ export interface MetricsSinkOptions {
    * no outcome of the server's, neither successes nor errors, and are left out. @default never
    */
   readonly stoppedItself?: () => boolean;
+  /** Where long columns hand their segments; without one they stay in memory. */
+  readonly store?: ColumnStore;
 }
 
 export class MetricsSink implements RecordSink {
@@ -25,7 +28,7 @@ export class MetricsSink implements RecordSink {
   readonly #stoppedItself: () => boolean;
 
   constructor(metrics: readonly MetricDef[], options: MetricsSinkOptions) {
-    const settings = { timeOriginMs: options.timeOriginMs, goodput: options.goodput };
+    const settings = { timeOriginMs: options.timeOriginMs, goodput: options.goodput, store: options.store };
     this.profiling = new MetricAccumulator(metrics, settings);
     this.warmup = options.warmup ? new MetricAccumulator(metrics, settings) : undefined;
     this.#stoppedItself = options.stoppedItself ?? (() => false);

@@ -1,0 +1,127 @@
+/**
+ * A file that a run's long columns hand their full segments to (`Float64Column`'s store), so that what a run keeps
+ * in memory stays flat in its length: a 30-minute run at 1,600 requests/s stores ~2.9 M requests' values (some
+ * 400 bytes each) here instead of in the heap.
+ *
+ * Writes go to the file in the background (`FsFile.write`, off the engine thread), in the order segments arrive;
+ * a segment's values stay in memory until their write finishes, and are read from there before that. Reads are
+ * synchronous, through a second handle with its own position, so they never move the writer's. When a write fails
+ * (disk full, the directory removed), that segment and every later one stay in memory: the run loses nothing, it
+ * only stops saving memory, and `failure` says why.
+ */
+import type { ColumnData, ColumnStore, StoredChunk } from "./float64_column.ts";
+
+/** The spill file's name in a run's artifact directory (removed when the run's results are written). */
+export const SPILL_FILE_NAME = ".infermeter-columns.spill";
+
+type Form = "f64" | "f32" | "i32";
+
+class SpilledChunk implements StoredChunk {
+  /** The values while they are not (yet, or ever) in the file. */
+  held: ColumnData | undefined;
+  constructor(
+    readonly spill: ColumnSpill,
+    readonly offset: number,
+    readonly count: number,
+    readonly form: Form,
+    held: ColumnData,
+  ) {
+    this.held = held;
+  }
+
+  read(): ColumnData {
+    return this.held ?? this.spill.readBack(this);
+  }
+}
+
+export class ColumnSpill implements ColumnStore {
+  readonly path: string;
+  readonly #writer: Deno.FsFile;
+  readonly #reader: Deno.FsFile;
+  /** Bytes handed to the writer so far: the next segment's offset. */
+  #end = 0;
+  #writes: Promise<void> = Promise.resolve();
+  #failure: string | undefined;
+  #closed = false;
+  /** Bytes written to the file so far. */
+  written = 0;
+
+  private constructor(path: string, writer: Deno.FsFile, reader: Deno.FsFile) {
+    this.path = path;
+    this.#writer = writer;
+    this.#reader = reader;
+  }
+
+  /** Creates (or truncates) the spill file at `path`. */
+  static open(path: string): ColumnSpill {
+    const writer = Deno.openSync(path, { write: true, create: true, truncate: true });
+    try {
+      return new ColumnSpill(path, writer, Deno.openSync(path, { read: true }));
+    } catch (err) {
+      writer.close();
+      throw err;
+    }
+  }
+
+  /** Why segments stopped going to the file, when a write failed. */
+  get failure(): string | undefined {
+    return this.#failure;
+  }
+
+  put(data: ColumnData): StoredChunk {
+    const form: Form = data instanceof Float64Array ? "f64" : data instanceof Float32Array ? "f32" : "i32";
+    if (this.#failure !== undefined || this.#closed) return { read: () => data };
+    const chunk = new SpilledChunk(this, this.#end, data.length, form, data);
+    this.#end += data.byteLength;
+    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    this.#writes = this.#writes.then(async () => {
+      if (this.#failure !== undefined) return;
+      try {
+        for (let at = 0; at < bytes.length;) at += await this.#writer.write(bytes.subarray(at));
+        this.written += bytes.length;
+        chunk.held = undefined;
+      } catch (err) {
+        this.#failure = `${this.path}: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    });
+    return chunk;
+  }
+
+  /** Resolves once every segment handed over so far is written (or kept in memory after a failure). */
+  drain(): Promise<void> {
+    return this.#writes;
+  }
+
+  /** A written segment's values, read back from the file. */
+  readBack(chunk: SpilledChunk): ColumnData {
+    const bytes = new Uint8Array(chunk.count * (chunk.form === "f64" ? 8 : 4));
+    this.#reader.seekSync(chunk.offset, Deno.SeekMode.Start);
+    for (let at = 0; at < bytes.length;) {
+      const n = this.#reader.readSync(bytes.subarray(at));
+      if (n === null) {
+        throw new Error(`${this.path}: a stored segment ends early (the file was changed during the run)`);
+      }
+      at += n;
+    }
+    return chunk.form === "f64"
+      ? new Float64Array(bytes.buffer)
+      : chunk.form === "f32"
+      ? new Float32Array(bytes.buffer)
+      : new Int32Array(bytes.buffer);
+  }
+
+  /** Waits for the writes, closes both handles and removes the file. Segments cannot be read afterwards. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#writes;
+    for (const file of [this.#writer, this.#reader]) {
+      try {
+        file.close();
+      } catch { /* already closed */ }
+    }
+    // Only a regular file is removed: never a device or anything else the path may name.
+    const info = await Deno.lstat(this.path).catch(() => undefined);
+    if (info?.isFile) await Deno.remove(this.path).catch(() => {});
+  }
+}
