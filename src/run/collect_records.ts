@@ -123,7 +123,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
   const warmupFailed = warmupPhase?.mustSucceed === true
     ? new WarmupFailureSink({ expected: warmupPhase.stops.requestCount ?? Infinity, stop: () => cancel.abort() })
     : undefined;
-  const dispatch = new DispatchSink();
+  const dispatch = new DispatchSink(o.store);
   const load = new LoadSink(o.store);
   const live = new LiveRun({ metrics, phases: spec.phases, timeOriginMs });
   const write = (s: string) => Deno.stderr.writeSync(new TextEncoder().encode(s));

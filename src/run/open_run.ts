@@ -69,7 +69,13 @@ export async function openRun(plan: RunPlan, o: OpenOptions): Promise<OpenRun> {
     });
     logger.debug(`command: ${plan.cliCommand}`); // again, now that the log file receives it
     const spill = openSpill(join(plan.dir, SPILL_FILE_NAME), logger);
-    if (spill !== undefined) stack.defer(() => spill.close());
+    if (spill !== undefined) {
+      stack.defer(async () => {
+        await spill.close();
+        if (spill.written > 0) logger.debug(`long columns held ${spill.written} bytes in ${spill.path} (removed)`);
+        if (spill.failure !== undefined) logger.warning(`the spill file stopped taking values (${spill.failure}).`);
+      });
+    }
     if (lock.notice) logger.warning(lock.notice);
     for (const n of plan.notices) logger[n.level](n.text);
     const api = await startApi(plan, logger);

@@ -3,6 +3,7 @@
  * sweep directory, report.html names the tool that produced the run, and a run's prefixed exports are found.
  */
 import assert from "node:assert/strict";
+import { SPILL_FILE_NAME } from "../../src/metrics/column_spill.ts";
 import { assertExit, exists, readJson, runCli, startSim, tempDir } from "./cli_harness.ts";
 
 const FAST_SIM = ["--ttft", "2", "--itl", "0.1"];
@@ -52,6 +53,8 @@ Deno.test("a run writes a manifest of every file by role, and its report names i
   // The lock is released and never listed; no temporary file is left behind.
   assert.ok(!manifest.files.some((f) => f.path.includes("lock")));
   assert.deepEqual([...Deno.readDirSync(`${tmp.path}/out`)].filter((e) => e.name.endsWith(".tmp")), []);
+  // Nor the columns' spill file (removed when the run ends).
+  assert.ok(!(await exists(`${tmp.path}/out/${SPILL_FILE_NAME}`)), "the spill file was left behind");
   const html = await Deno.readTextFile(`${tmp.path}/out/report.html`);
   assert.ok(html.includes(`Produced by</dt><dd>infermeter ${manifest.version}</dd>`));
   // The footers list the report with the other files: the console's, and the report's own.

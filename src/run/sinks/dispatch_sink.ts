@@ -3,12 +3,17 @@
  * (closed loop: the slot freeing) to the start stamp taken just before the request is written.
  */
 import type { RequestRecord } from "../../records/request_record.ts";
-import { Float64Column } from "../../metrics/float64_column.ts";
+import { type ColumnStore, Float64Column } from "../../metrics/float64_column.ts";
 import type { RecordSink } from "../record_sink.ts";
 
 export class DispatchSink implements RecordSink {
   readonly name = "dispatch";
-  readonly column = new Float64Column(1024);
+  readonly column: Float64Column;
+
+  /** `store`: where a long column hands its segments (see `Float64Column`). */
+  constructor(store?: ColumnStore) {
+    this.column = new Float64Column(1024, false, store);
+  }
 
   arrived(record: RequestRecord): void {
     if (record.phase === "profiling") this.column.push(record.startAt - record.creditIssuedAt);
