@@ -10,6 +10,9 @@
  * Each requested rank gets exactly the value a full sort would put there, in O(n) expected time. (V8's
  * `Float64Array.prototype.sort` takes ~0.35 s per million values here; selection takes ~15–40 ms.) Quickselect
  * ranges that recurse too deep fall back to the typed-array sort, so the worst case stays O(n log n).
+ * Where −0 and +0 both occur, a rank holding zero gets the sign a full sort puts there (−0 first), so the
+ * result does not depend on the samples' order. `chunked_stats.ts` computes the same statistics, bit for bit,
+ * over a column read a chunk at a time.
  */
 
 /** The statistics AIPerf reports for a distribution. */
@@ -79,23 +82,30 @@ export function percentileSorted(sorted: ArrayLike<number>, q: number): number {
   return a === b ? a : lerp(a, b, index - lo);
 }
 
-/** Neumaier-compensated Σ x: exact to within one rounding for any realistic benchmark data. */
-function compensatedSum(values: Samples): number {
-  let sum = 0;
-  let c = 0;
+/** A Neumaier-compensated running sum: `sum + c` is the total. Carried across chunks of one column. */
+export interface NeumaierSum {
+  sum: number;
+  c: number;
+}
+
+/** Adds Σ x over `values` to `acc` (Neumaier): exact to within one rounding for any realistic benchmark data. */
+export function compensatedSumInto(values: Samples, acc: NeumaierSum): void {
+  let sum = acc.sum;
+  let c = acc.c;
   for (let i = 0; i < values.length; i++) {
     const x = values[i];
     const t = sum + x;
     c += Math.abs(sum) >= Math.abs(x) ? (sum - t) + x : (x - t) + sum;
     sum = t;
   }
-  return sum + c;
+  acc.sum = sum;
+  acc.c = c;
 }
 
-/** Neumaier-compensated Σ (x − mean)², the second pass of the two-pass variance numpy uses. */
-function sumSquaredDeviations(values: Samples, mean: number): number {
-  let sum = 0;
-  let c = 0;
+/** Adds Σ (x − mean)² over `values` to `acc` (Neumaier), the second pass of the two-pass variance numpy uses. */
+export function sumSquaredDeviationsInto(values: Samples, mean: number, acc: NeumaierSum): void {
+  let sum = acc.sum;
+  let c = acc.c;
   for (let i = 0; i < values.length; i++) {
     const d = values[i] - mean;
     const x = d * d;
@@ -103,10 +113,12 @@ function sumSquaredDeviations(values: Samples, mean: number): number {
     c += sum >= x ? (sum - t) + x : (x - t) + sum;
     sum = t;
   }
-  return sum + c;
+  acc.sum = sum;
+  acc.c = c;
 }
 
-const PERCENTILES: readonly (readonly [PercentileKey, number])[] = [
+/** Each reported percentile: its key and level q (0–100). */
+export const PERCENTILES: readonly (readonly [PercentileKey, number])[] = [
   ["p1", 1],
   ["p5", 5],
   ["p10", 10],
@@ -182,7 +194,7 @@ export function selectRanks(a: Samples, ranks: readonly number[]): void {
 }
 
 /** Buckets per bucketing pass of {@linkcode orderStatistics}. */
-const BUCKETS = 4096;
+export const BUCKETS = 4096;
 
 /**
  * The values at `ranks` (ascending, distinct) of `a` as if sorted, into `out[k]` for `ranks[k]`. Buckets the
@@ -190,7 +202,7 @@ const BUCKETS = 4096;
  * covering that rank), copies out only the buckets that hold requested ranks and repeats on them; small or
  * stubborn inputs go to {@linkcode selectRanks}. Two linear passes per level, a few levels at most.
  */
-function orderStatistics(
+export function orderStatistics(
   a: Samples,
   ranks: readonly number[],
   min: number,
@@ -275,20 +287,68 @@ export function computeStatsInPlace(values: Samples): Stats | undefined {
     if (v < min) min = v;
     else if (v > max) max = v;
   }
-  const sum = compensatedSum(values);
-  const avg = sum / n;
+  const acc: NeumaierSum = { sum: 0, c: 0 };
+  compensatedSumInto(values, acc);
+  const sum = acc.sum + acc.c;
   // Two-pass population variance: Σ(x − avg)² / n, as numpy.std does.
-  const sumSq = sumSquaredDeviations(values, avg);
-  // The ranks either side of each percentile's virtual index (n − 1)·q/100.
+  const sq: NeumaierSum = { sum: 0, c: 0 };
+  sumSquaredDeviationsInto(values, sum / n, sq);
+  const ranks = percentileRanks(n);
+  const found: number[] = new Array(ranks.length);
+  orderStatistics(values, ranks, min, max, found);
+  if (found.includes(0)) {
+    // Selection compares −0 and +0 as equal, so which zero lands at a rank depends on the partitioning;
+    // give each zero rank the sign a full sort (−0 before +0) puts there.
+    let below = 0;
+    let negativeZeros = 0;
+    for (let i = 0; i < n; i++) {
+      const v = values[i];
+      if (v < 0) below++;
+      else if (v === 0 && 1 / v < 0) negativeZeros++;
+    }
+    signZeroRanks(ranks, found, below + negativeZeros);
+  }
+  return assembleStats(n, min, max, sum, sq.sum + sq.c, ranks, found);
+}
+
+/**
+ * The ranks either side of each percentile's virtual index (n − 1)·q/100 (n ≥ 1), ascending and distinct:
+ * the order statistics {@linkcode assembleStats} needs.
+ */
+export function percentileRanks(n: number): number[] {
   const rankSet = new Set<number>();
   for (const [, q] of PERCENTILES) {
     const lo = Math.floor((n - 1) * (q / 100));
     rankSet.add(lo);
     rankSet.add(Math.min(lo + 1, n - 1));
   }
-  const ranks = [...rankSet].sort((a, b) => a - b);
-  const found: number[] = new Array(ranks.length);
-  orderStatistics(values, ranks, min, max, found);
+  return [...rankSet].sort((a, b) => a - b);
+}
+
+/**
+ * Gives every zero in `found` (the values at `ranks`) the sign a full sort puts at its rank: −0 below
+ * `negativeEnd` (the count of values that sort before +0: negatives and −0s), +0 from there on.
+ */
+export function signZeroRanks(ranks: readonly number[], found: number[], negativeEnd: number): void {
+  for (let k = 0; k < ranks.length; k++) {
+    if (found[k] === 0) found[k] = ranks[k] < negativeEnd ? -0 : 0;
+  }
+}
+
+/**
+ * The {@linkcode Stats} of `n` samples from their min, max, compensated sum, Σ(x − avg)² and the values
+ * `found` at {@linkcode percentileRanks}`(n)` = `ranks`.
+ */
+export function assembleStats(
+  n: number,
+  min: number,
+  max: number,
+  sum: number,
+  sumSq: number,
+  ranks: readonly number[],
+  found: readonly number[],
+): Stats {
+  const avg = sum / n;
   const valueAt = new Map(ranks.map((r, k) => [r, found[k]] as const));
   const at = (q: number) => {
     const index = (n - 1) * (q / 100);

@@ -101,3 +101,26 @@ Deno.test("stats percentiles equal a full sort's for many shapes and sizes", () 
     }
   }
 });
+
+Deno.test("a percentile rank holding zero gets the sign a full sort puts there, whatever the order", () => {
+  // Sorted: [-1, -0, -0, +0, +0, +0, 2] — ranks 1–2 hold −0, ranks 3–5 hold +0.
+  const base = [0, -0, 2, -1, 0, -0, 0];
+  for (const n of [1, 1000, 5000]) { // small (quickselect) and bucketed columns
+    const values = Array.from({ length: n }, () => base).flat();
+    const sorted = Float64Array.from(values).sort();
+    let seed = n;
+    for (let t = 0; t < 8; t++) {
+      // Deterministic shuffle: the selection's partitioning differs, the answer must not.
+      for (let i = values.length - 1; i > 0; i--) {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        const j = seed % (i + 1);
+        [values[i], values[j]] = [values[j], values[i]];
+      }
+      const s = computeStats(values)!;
+      const expected = (q: number) => percentileSorted(sorted, q);
+      for (const [key, q] of [["p25", 25], ["p50", 50], ["p75", 75]] as const) {
+        assert.ok(Object.is(s[key], expected(q)), `n=${n} ${key}: ${s[key]} vs ${expected(q)}`);
+      }
+    }
+  }
+});
