@@ -152,16 +152,16 @@ export class Float64Column {
 
   /**
    * Calls `fn` with the values in order, a part at a time (each array valid during its call only; do not keep or
-   * change it): each stored segment, read back, then the in-memory part.
+   * change it): each stored segment, read back, then the in-memory part; whole numbers come as doubles.
    */
-  forEachChunk(fn: (chunk: ColumnData) => void): void {
+  forEachChunk(fn: (chunk: Float64Array | Float32Array) => void): void {
     for (const segment of this.#segments) {
-      if (segment.chunk !== undefined) fn(segment.chunk.read());
+      if (segment.chunk !== undefined) fn(asFloats(segment.chunk.read()));
       else forConstant(segment.constant, segment.count, fn);
     }
     const data = this.#data;
     if (data !== undefined) {
-      if (this.#length > 0) fn(data.subarray(0, this.#length));
+      if (this.#length > 0) fn(asFloats(data.subarray(0, this.#length)));
     } else forConstant(this.#constant, this.#length, fn);
   }
 
@@ -240,8 +240,13 @@ export class Float64Column {
   }
 }
 
+/** Whole numbers as doubles (statistics take float arrays); float arrays as they are. */
+function asFloats(data: ColumnData): Float64Array | Float32Array {
+  return data instanceof Int32Array ? Float64Array.from(data) : data;
+}
+
 /** `count` copies of `value`, handed to `fn` in arrays of at most {@linkcode CONSTANT_PIECE}. */
-function forConstant(value: number, count: number, fn: (chunk: ColumnData) => void): void {
+function forConstant(value: number, count: number, fn: (chunk: Float64Array) => void): void {
   if (count === 0) return;
   const piece = new Float64Array(Math.min(count, CONSTANT_PIECE)).fill(value);
   for (let left = count; left > 0; left -= piece.length) fn(left >= piece.length ? piece : piece.subarray(0, left));

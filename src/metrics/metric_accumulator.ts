@@ -20,8 +20,8 @@ import type {
   RecordValue,
 } from "./metric_def.ts";
 import type { ErrorDetails, ErrorSummaryEntry, LiveSnapshot, MetricResult, RunSummary } from "./run_summary.ts";
-import { computeStatsInPlace, type Stats } from "./stats.ts";
-import { errorAdjustedStats } from "./error_adjusted.ts";
+import type { Stats } from "./stats.ts";
+import { columnErrorAdjustedStats, columnStats } from "./column_stats.ts";
 import { SWEEP_METRIC_SPECS, SweepColumns, sweepStatsByGroup } from "./sweep_line_metrics.ts";
 
 export interface MetricAccumulatorOptions {
@@ -386,7 +386,7 @@ export class MetricAccumulator {
     const sweep = this.#sweepResults(options);
     for (const { def, column } of [...this.#okRecord, ...this.#errRecord]) {
       // A list column is summarized on a copy: its arrival order is what the time-weighted metrics replay.
-      const stats = computeStatsInPlace(def.flags.list ? column.view().slice() : column.view());
+      const stats = columnStats(column, !def.flags.list);
       if (stats === undefined) continue;
       recordStats.set(def.tag, stats);
       results.set(def.tag, resultOf(def, { stats }));
@@ -423,7 +423,7 @@ export class MetricAccumulator {
       for (const { def, column } of this.#okRecord) {
         if (!def.flags.percentileIncludesFailedRequests || !recordStats.has(def.tag)) continue;
         metrics.push({
-          ...resultOf(def, { stats: errorAdjustedStats(column.view(), this.#errorCount) }),
+          ...resultOf(def, { stats: columnErrorAdjustedStats(column, this.#errorCount) }),
           tag: `adj_${def.tag}`,
           header: `${def.header} (error-adjusted)`,
           consoleGroup: "llm",
@@ -436,7 +436,7 @@ export class MetricAccumulator {
     const errors: ErrorSummaryEntry[] = [...this.#errors.values()].map(({ error, count }) => ({ error, count }));
     const duration = raw.get("benchmark_duration") ??
       (this.#anyLastEnd >= this.#anyFirstStart ? (this.#anyLastEnd - this.#anyFirstStart) / 1000 : undefined);
-    const lateness = computeStatsInPlace(this.#lateness.view());
+    const lateness = columnStats(this.#lateness, true);
     return {
       metrics,
       errors,

@@ -3,9 +3,9 @@
  * achieved against the one asked for, its CPU, its dispatch overhead, where its shards ran, its memory — so that no
  * result hides the tool's own overhead.
  */
-import { computeStats } from "../metrics/stats.ts";
 import { phaseRate } from "../timing/phase_spec.ts";
 import type { Float64Column } from "../metrics/float64_column.ts";
+import { columnStats } from "../metrics/column_stats.ts";
 import type { RunSummary } from "../metrics/run_summary.ts";
 import type { JsonObject } from "../export/json_export.ts";
 import type { ClientOverhead } from "../export/console_table.ts";
@@ -104,6 +104,6 @@ export function clientFacts(
 }
 
 function statsObject(column: Float64Column): JsonObject | null {
-  const stats = computeStats(column.view().slice());
+  const stats = columnStats(column);
   return stats ? { ...stats } as unknown as JsonObject : null;
 }

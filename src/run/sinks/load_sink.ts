@@ -12,8 +12,9 @@
  * when requests were typically late: schedule-lag p90 above max(5 ms, half the mean gap).
  */
 import type { RequestRecord } from "../../records/request_record.ts";
-import { type ColumnStore, Float64Column } from "../../metrics/float64_column.ts";
+import { ColumnReader, type ColumnStore, Float64Column } from "../../metrics/float64_column.ts";
 import { computeStats } from "../../metrics/stats.ts";
+import { columnStats } from "../../metrics/column_stats.ts";
 import type { RecordSink } from "../record_sink.ts";
 
 export interface LoadReport {
@@ -30,27 +31,39 @@ export interface LoadReport {
   readonly warning?: string;
 }
 
-/** The report of requests with these start/end/due times (ms); `targetRate` in req/s. */
+/** A run's times: an array, or a column (read a segment at a time when it spilled). */
+type Times = Float64Array | Float32Array | Float64Column;
+
+const readerOf = (t: Times): ColumnReader => (t instanceof Float64Column ? t.reader(2) : ColumnReader.of(t));
+
+/**
+ * The report of requests with these start/end/due times (ms); `targetRate` in req/s. Holds 16 bytes per request for
+ * a moment (the sorted start and end keys), whatever else the columns keep on disk.
+ */
 export function loadReport(
-  starts: Float64Array | Float32Array,
-  ends: Float64Array | Float32Array,
-  lags: Float64Array | Float32Array,
+  starts: Times,
+  ends: Times,
+  lags: Times,
   targetRate: number | undefined,
   cancelled: number,
 ): LoadReport {
   const n = starts.length;
+  const start = readerOf(starts), end = readerOf(ends);
   let first = Infinity, last = -Infinity, lastEnd = -Infinity, busy = 0;
-  for (let i = 0; i < n; i++) {
-    first = Math.min(first, starts[i]);
-    last = Math.max(last, starts[i]);
-    lastEnd = Math.max(lastEnd, ends[i]);
-    busy += Math.max(0, ends[i] - starts[i]);
-  }
   // Peak in flight: sweep over starts (+1) and ends (−1), ends first at equal times (a start's key 2t + 1, an end's
-  // 2t; a start first where the keys are equal). Two sorted copies merged: no index array or comparator, so a run of
-  // millions of requests adds 16 bytes per request here, for a moment.
-  const startKeys = Float64Array.from(starts, (t) => t * 2 + 1).sort();
-  const endKeys = Float64Array.from(ends, (t) => t * 2).sort();
+  // 2t; a start first where the keys are equal). Two sorted copies merged: no index array or comparator.
+  const startKeys = new Float64Array(n), endKeys = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const s = start.at(i), e = end.at(i);
+    first = Math.min(first, s);
+    last = Math.max(last, s);
+    lastEnd = Math.max(lastEnd, e);
+    busy += Math.max(0, e - s);
+    startKeys[i] = s * 2 + 1;
+    endKeys[i] = e * 2;
+  }
+  startKeys.sort();
+  endKeys.sort();
   let level = 0, peak = 0;
   for (let i = 0, j = 0; i < n || j < n;) {
     if (j >= n || (i < n && startKeys[i] <= endKeys[j])) {
@@ -63,7 +76,7 @@ export function loadReport(
     if (level > peak) peak = level;
   }
   const achievedRate = n >= 2 && last > first ? (n - 1) / ((last - first) / 1000) : null;
-  const lag = computeStats(lags.slice());
+  const lag = lags instanceof Float64Column ? columnStats(lags) : computeStats(lags);
   const scheduleLagMs = lag ? { p50: lag.p50, p90: lag.p90, p99: lag.p99, max: lag.max } : null;
   let warning: string | undefined;
   if (targetRate !== undefined && achievedRate !== null && n >= 20 && achievedRate < 0.9 * targetRate) {
@@ -109,6 +122,6 @@ export class LoadSink implements RecordSink {
   }
 
   report(targetRate: number | undefined): LoadReport {
-    return loadReport(this.#starts.view(), this.#ends.view(), this.#lags.view(), targetRate, this.#cancelled);
+    return loadReport(this.#starts, this.#ends, this.#lags, targetRate, this.#cancelled);
   }
 }
