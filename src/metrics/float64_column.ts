@@ -125,6 +125,17 @@ export class Float64Column {
     this.#sum += value;
   }
 
+  /**
+   * Hands the values in memory to the store now, whatever their number: for a column that will see few values more
+   * (a closed time slice). Later values are still taken. Without a store, or with one value held, nothing happens.
+   */
+  seal(): void {
+    const data = this.#data;
+    if (this.#store === undefined || data === undefined || this.#length === 0) return;
+    this.#finish(data);
+    this.#data = this.#float32 ? new Float32Array(0) : undefined;
+  }
+
   pushAll(values: readonly number[]): void {
     for (let i = 0; i < values.length; i++) this.push(values[i]);
   }

@@ -318,6 +318,14 @@ export class MetricAccumulator {
     }
   }
 
+  /** Hands what the columns hold in memory to the store, for an accumulator that will see few records more. */
+  seal(): void {
+    this.#lateness.seal();
+    this.#sweep.seal();
+    for (const slot of this.#okRecord) slot.column.seal();
+    for (const slot of this.#errRecord) slot.column.seal();
+  }
+
   /**
    * Bytes this accumulator keeps for the records added so far: the column buffers, the only per-request
    * memory retained by a run (texts and per-request objects are dropped once counted).

@@ -518,6 +518,11 @@ export class SweepColumns {
     return this.#start.length;
   }
 
+  /** Hands what the columns hold in memory to their store (`Float64Column.seal`). */
+  seal(): void {
+    for (const c of [this.#start, this.#gen, this.#end, this.#isl, this.#osl, this.#iclEnd]) c.seal();
+  }
+
   get bytes(): number {
     return [this.#start, this.#gen, this.#end, this.#isl, this.#osl, this.#iclEnd].reduce((n, c) => n + c.bytes, 0);
   }

@@ -43,6 +43,7 @@ export async function executeRun(plan: RunPlan, run: OpenRun, o: ExecuteOptions)
     withWarmup: spec.phases.some((p) => p.name === "warmup"),
     benchmarkId: plan.benchmarkId,
     logger,
+    store: run.spill,
     onWriteFailure: (path) => (err) =>
       logger.error(
         `could not write ${path}: ${errorReason(err)}; the run goes on, and its summary still counts every record.`,

@@ -7,7 +7,7 @@ import { VERSION } from "../base/version.ts";
 import type { RunSummary } from "../metrics/run_summary.ts";
 import { REPLAY_SCHED_DEGRADED_THRESHOLD_MS } from "../metrics/metric_defs.ts";
 import { type SummaryJsonInfo, summaryJsonObject } from "../export/json_export.ts";
-import type { Logger } from "../ui/logger.ts";
+import { type Logger, sinceStart } from "../ui/logger.ts";
 import { finishTelemetry, type TelemetryResult } from "./telemetry_session.ts";
 import { type ClientFacts, clientFacts } from "./client_facts.ts";
 import { describeLostShards } from "../engine/coordinate_shards.ts";
@@ -37,6 +37,7 @@ export async function publishRun(
   o: PublishOptions,
 ): Promise<ProfileOutcome> {
   const { logger } = run;
+  logger.debug(`publishing ${sinceStart()}, ${rssNote()}`);
   // Throughputs divide by the profiling phase's window (phase start → last response), as AIPerf 0.13 does.
   const window = executed.startEpochMs !== undefined && executed.endEpochMs !== undefined
     ? { start: executed.startEpochMs, end: executed.endEpochMs }
@@ -45,8 +46,10 @@ export async function publishRun(
     observationSec: window === undefined ? undefined : (window.end - window.start) / 1000,
     windowEpochMs: window,
   });
+  logger.debug(`summarized ${sinceStart()}, ${rssNote()}`);
   warnIfReplayDegraded(summary, logger);
   const client = clientFacts(plan, run, executed, summary, logger);
+  logger.debug(`client facts ${sinceStart()}, ${rssNote()}`);
   const width = plan.config.consoleWidth ??
     (Deno.stdout.isTerminal() ? Math.max(80, Deno.consoleSize().columns) : 140);
   const windowEndMs = executed.endEpochMs ?? Date.now();
@@ -177,9 +180,15 @@ export async function writeOutputs(
       consoleText = render([...writer.written, ...ahead], writer.unwritten, context());
     }
     await output.finish(context(sinks.get(output)), writer);
+    run.logger.debug(`output ${output.name} written ${sinceStart()}, ${rssNote()}`);
   }
   if (render !== undefined) consoleText ??= render(writer.written, writer.unwritten, context());
   return { consoleText, unwritten: writer.unwritten };
+}
+
+/** The process's resident memory now, for the log's account of where a run's end spends it. */
+function rssNote(): string {
+  return `rss ${(Deno.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`;
 }
 
 /** The run's result view, with its verdicts: the thresholds first, then the client's own. */

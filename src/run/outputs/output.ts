@@ -5,6 +5,7 @@
  * renamed (a full disk leaves no truncated file), failures are recorded (exit 4) and never lose the other files, and
  * what was written is listed in the console footer and the run manifest.
  */
+import type { ColumnStore } from "../../metrics/float64_column.ts";
 import type { RegistryEntry } from "../../base/registry.ts";
 import type { ProfileConfig } from "../../config/profile_config.ts";
 import type { ArtifactPaths } from "../../export/artifact_paths.ts";
@@ -51,6 +52,8 @@ export interface SinkContext {
   readonly accuracy?: AccuracyGold;
   /** The run's id (summary JSON's `benchmark_id`). */
   readonly benchmarkId: string;
+  /** Where long columns hand their segments (the run's spill file); without one they stay in memory. */
+  readonly store?: ColumnStore;
 }
 
 /** A record sink an output opened; after `close()`, what a write failure lost. */

@@ -15,6 +15,7 @@ export const TIMESLICES_OUTPUT: Output = {
     new TimesliceSink(ctx.metrics, ctx.config.sliceDuration! * 1000, {
       timeOriginMs: ctx.timeOriginMs,
       goodput: ctx.goodput,
+      store: ctx.store,
     }),
   async finish(ctx, writer) {
     if (!(ctx.sink instanceof TimesliceSink) || ctx.results === undefined) return;

@@ -4,12 +4,14 @@
  * start, which the first send follows within microseconds) in steps of the slice duration. Each window has its
  * own metric accumulator, so its figures are computed exactly like the whole run's over its records; windows
  * without records are left out, and the last window ends at the last response (`is_complete` false when that
- * cuts it short).
+ * cuts it short). Given a store (the run's spill file), a window's columns go to it once records of the window after
+ * next arrive, so a long run's memory does not grow with its windows; a late record is still counted.
  */
 import type { Phase, ProcessedRecord } from "../../records/request_record.ts";
 import type { MetricDef, RecordMetrics } from "../../metrics/metric_def.ts";
 import type { GoodputEvaluator } from "../../metrics/goodput.ts";
 import { MetricAccumulator } from "../../metrics/metric_accumulator.ts";
+import type { ColumnStore } from "../../metrics/float64_column.ts";
 import type { RunSummary } from "../../metrics/run_summary.ts";
 import type { RecordSink } from "../record_sink.ts";
 
@@ -24,7 +26,13 @@ export interface Timeslice {
 export class TimesliceSink implements RecordSink {
   readonly name = "timeslices";
   readonly #metrics: readonly MetricDef[];
-  readonly #options: { readonly timeOriginMs: number; readonly goodput?: GoodputEvaluator };
+  readonly #options: {
+    readonly timeOriginMs: number;
+    readonly goodput?: GoodputEvaluator;
+    readonly store?: ColumnStore;
+  };
+  /** Windows below this index have been sealed. */
+  #sealedBelow = 0;
   readonly #sliceMs: number;
   readonly #slices = new Map<number, MetricAccumulator>();
   #origin: number | undefined;
@@ -33,7 +41,7 @@ export class TimesliceSink implements RecordSink {
   constructor(
     metrics: readonly MetricDef[],
     sliceMs: number,
-    options: { readonly timeOriginMs: number; readonly goodput?: GoodputEvaluator },
+    options: { readonly timeOriginMs: number; readonly goodput?: GoodputEvaluator; readonly store?: ColumnStore },
   ) {
     this.#metrics = metrics;
     this.#sliceMs = sliceMs;
@@ -51,6 +59,9 @@ export class TimesliceSink implements RecordSink {
     let acc = this.#slices.get(index);
     if (acc === undefined) this.#slices.set(index, acc = new MetricAccumulator(this.#metrics, this.#options));
     acc.fold(record, values);
+    if (this.#options.store !== undefined) {
+      for (; this.#sealedBelow < index - 1; this.#sealedBelow++) this.#slices.get(this.#sealedBelow)?.seal();
+    }
     this.#lastEnd = Math.max(this.#lastEnd, record.endAt);
   }
 
