@@ -6,9 +6,14 @@
  * through `/proc/self/clear_refs` once the inputs are built), and a checksum of every statistic's bits, so that two
  * checkouts can be compared for identical results.
  *
+ * `--scratch` gives the statistics a scratch file (in a temporary directory) to set their value ranges aside, as a
+ * run does; without it each value range is a read of the curve.
+ *
  *   deno run -A scripts/bench/sweep_memory_bench.ts [--requests 250000] [--gaps 31] [--concurrency 256] [--seed 7]
+ *     [--scratch]
  */
 import { Float64Column } from "../../src/metrics/float64_column.ts";
+import { ColumnSpill } from "../../src/metrics/column_spill.ts";
 import { SweepColumns, sweepStatsByGroup } from "../../src/metrics/sweep_line_metrics.ts";
 
 function arg(name: string, fallback: number): number {
@@ -64,7 +69,14 @@ try {
   // Not Linux, or not permitted: the peak then includes building the inputs.
 }
 const t0 = performance.now();
-const stats = sweepStatsByGroup(columns.table(gaps.reader()));
+let scratches = 0;
+const scratchDir = Deno.args.includes("--scratch") ? Deno.makeTempDirSync({ prefix: "sweep_scratch_" }) : undefined;
+const scratch = scratchDir === undefined ? undefined : () => {
+  const spill = ColumnSpill.open(`${scratchDir}/ranges-${scratches++}`, { sync: true });
+  return { store: spill, close: () => spill.closeSync() };
+};
+const stats = sweepStatsByGroup(columns.table(gaps.reader()), undefined, undefined, scratch);
+if (scratchDir !== undefined) Deno.removeSync(scratchDir, { recursive: true });
 const seconds = (performance.now() - t0) / 1000;
 const peak = statusKiB("VmHWM");
 // FNV-1a over every statistic's 64 bits, in the metrics' order.
@@ -84,4 +96,5 @@ console.log(JSON.stringify({
   rss_before_mib: Number((rssBefore / 1024).toFixed(1)),
   peak_rss_mib: Number((peak / 1024).toFixed(1)),
   checksum: hash.toString(16),
+  scratch_files: scratches,
 }));

@@ -8,11 +8,17 @@
  * synchronous, through a second handle with its own position, so they never move the writer's. When a write fails
  * (disk full, the directory removed), that segment and every later one stay in memory: the run loses nothing, it
  * only stops saving memory, and `failure` says why.
+ *
+ * Opened `sync`, a segment is written before `put` returns: for code that runs without giving the event loop a turn
+ * (the statistics at a run's end), where a background write would never finish.
  */
 import type { ColumnData, ColumnStore, StoredChunk } from "./float64_column.ts";
 
 /** The spill file's name in a run's artifact directory (removed when the run's results are written). */
 export const SPILL_FILE_NAME = ".infermeter-columns.spill";
+
+/** A time-weighted statistic's scratch file at a run's end (removed when the statistic is done). */
+export const SCRATCH_FILE_NAME = ".infermeter-ranges.spill";
 
 type Form = "f64" | "f32" | "i32";
 
@@ -29,13 +35,14 @@ class SpilledChunk implements StoredChunk {
     this.held = held;
   }
 
-  read(): ColumnData {
-    return this.held ?? this.spill.readBack(this);
+  read(reuse?: ColumnData): ColumnData {
+    return this.held ?? this.spill.readBack(this, reuse);
   }
 }
 
 export class ColumnSpill implements ColumnStore {
   readonly path: string;
+  readonly #sync: boolean;
   readonly #writer: Deno.FsFile;
   readonly #reader: Deno.FsFile;
   /** Bytes handed to the writer so far: the next segment's offset. */
@@ -46,17 +53,18 @@ export class ColumnSpill implements ColumnStore {
   /** Bytes written to the file so far. */
   written = 0;
 
-  private constructor(path: string, writer: Deno.FsFile, reader: Deno.FsFile) {
+  private constructor(path: string, writer: Deno.FsFile, reader: Deno.FsFile, sync: boolean) {
     this.path = path;
+    this.#sync = sync;
     this.#writer = writer;
     this.#reader = reader;
   }
 
-  /** Creates (or truncates) the spill file at `path`. */
-  static open(path: string): ColumnSpill {
+  /** Creates (or truncates) the spill file at `path`; `sync`: segments are written before `put` returns. */
+  static open(path: string, options: { readonly sync?: boolean } = {}): ColumnSpill {
     const writer = Deno.openSync(path, { write: true, create: true, truncate: true });
     try {
-      return new ColumnSpill(path, writer, Deno.openSync(path, { read: true }));
+      return new ColumnSpill(path, writer, Deno.openSync(path, { read: true }), options.sync === true);
     } catch (err) {
       writer.close();
       throw err;
@@ -74,6 +82,16 @@ export class ColumnSpill implements ColumnStore {
     const chunk = new SpilledChunk(this, this.#end, data.length, form, data);
     this.#end += data.byteLength;
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    if (this.#sync) {
+      try {
+        for (let at = 0; at < bytes.length;) at += this.#writer.writeSync(bytes.subarray(at));
+        this.written += bytes.length;
+        chunk.held = undefined;
+      } catch (err) {
+        this.#failure = `${this.path}: ${err instanceof Error ? err.message : String(err)}`;
+      }
+      return chunk;
+    }
     this.#writes = this.#writes.then(async () => {
       if (this.#failure !== undefined) return;
       try {
@@ -92,9 +110,17 @@ export class ColumnSpill implements ColumnStore {
     return this.#writes;
   }
 
-  /** A written segment's values, read back from the file. */
-  readBack(chunk: SpilledChunk): ColumnData {
-    const bytes = new Uint8Array(chunk.count * (chunk.form === "f64" ? 8 : 4));
+  /** Arrays `readBack` made: the only ones it refills when given them back. */
+  readonly #made = new WeakSet<ArrayBuffer>();
+
+  /** A written segment's values, read back from the file (into `reuse` when this spill made it and it is large enough). */
+  readBack(chunk: SpilledChunk, reuse?: ColumnData): ColumnData {
+    const size = chunk.count * (chunk.form === "f64" ? 8 : 4);
+    const own = reuse !== undefined && reuse.byteOffset === 0 && this.#made.has(reuse.buffer as ArrayBuffer) &&
+      reuse.buffer.byteLength >= size;
+    const buffer = own ? reuse.buffer as ArrayBuffer : new ArrayBuffer(size);
+    if (!own) this.#made.add(buffer);
+    const bytes = new Uint8Array(buffer, 0, size);
     this.#reader.seekSync(chunk.offset, Deno.SeekMode.Start);
     for (let at = 0; at < bytes.length;) {
       const n = this.#reader.readSync(bytes.subarray(at));
@@ -104,10 +130,10 @@ export class ColumnSpill implements ColumnStore {
       at += n;
     }
     return chunk.form === "f64"
-      ? new Float64Array(bytes.buffer)
+      ? new Float64Array(buffer, 0, chunk.count)
       : chunk.form === "f32"
-      ? new Float32Array(bytes.buffer)
-      : new Int32Array(bytes.buffer);
+      ? new Float32Array(buffer, 0, chunk.count)
+      : new Int32Array(buffer, 0, chunk.count);
   }
 
   /** Waits for the writes, closes both handles and removes the file. Segments cannot be read afterwards. */
@@ -115,13 +141,25 @@ export class ColumnSpill implements ColumnStore {
     if (this.#closed) return;
     this.#closed = true;
     await this.#writes;
+    this.#release();
+  }
+
+  /** `close` for a `sync` spill (whose writes are all done). */
+  closeSync(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#release();
+  }
+
+  #release(): void {
     for (const file of [this.#writer, this.#reader]) {
       try {
         file.close();
       } catch { /* already closed */ }
     }
     // Only a regular file is removed: never a device or anything else the path may name.
-    const info = await Deno.lstat(this.path).catch(() => undefined);
-    if (info?.isFile) await Deno.remove(this.path).catch(() => {});
+    try {
+      if (Deno.lstatSync(this.path).isFile) Deno.removeSync(this.path);
+    } catch { /* gone already */ }
   }
 }

@@ -19,8 +19,12 @@ export type ColumnData = Float64Array | Float32Array | Int32Array;
 
 /** A segment handed to a store, read back on demand. */
 export interface StoredChunk {
-  /** The segment's values, as handed over (a new array, or the one handed over while it is still held). */
-  read(): ColumnData;
+  /**
+   * The segment's values, as handed over (a new array, or the one handed over while it is still held). `reuse`: an
+   * array an earlier `read` of the same store returned and its caller is done with, which the store may fill instead
+   * of allocating (it ignores arrays it did not make).
+   */
+  read(reuse?: ColumnData): ColumnData;
 }
 
 /** Where full segments go. `put` runs on the engine thread: it must not block (the file store writes in the background). */
@@ -166,8 +170,9 @@ export class Float64Column {
    * change it): each stored segment, read back, then the in-memory part; whole numbers come as doubles.
    */
   forEachChunk(fn: (chunk: Float64Array | Float32Array) => void): void {
+    let done: ColumnData | undefined;
     for (const segment of this.#segments) {
-      if (segment.chunk !== undefined) fn(asFloats(segment.chunk.read()));
+      if (segment.chunk !== undefined) fn(asFloats(done = segment.chunk.read(done)));
       else forConstant(segment.constant, segment.count, fn);
     }
     const data = this.#data;
@@ -182,7 +187,7 @@ export class Float64Column {
       start: s.start,
       count: s.count,
       constant: s.constant,
-      load: s.chunk === undefined ? undefined : () => s.chunk!.read(),
+      load: s.chunk === undefined ? undefined : (reuse?: ColumnData) => s.chunk!.read(reuse),
     }));
     const data = this.#data;
     if (this.#length > 0) {
@@ -268,7 +273,7 @@ interface ReaderPart {
   readonly start: number;
   readonly count: number;
   readonly constant: number;
-  readonly load: (() => ColumnData) | undefined;
+  readonly load: ((reuse?: ColumnData) => ColumnData) | undefined;
 }
 
 /** A part a reader holds: values `[start, end)` of the column, in `data` (or all `constant`). */
@@ -331,7 +336,8 @@ export class ColumnReader {
     page.start = part.start;
     page.end = part.start + part.count;
     page.constant = part.constant;
-    page.data = part.load?.();
+    // The page's old values are given back to the store, which refills them if it made them (no garbage per read).
+    page.data = part.load?.(page.data);
     this.#pages.unshift(page);
     this.#page = page;
     return page.data === undefined ? page.constant : page.data[i - page.start];

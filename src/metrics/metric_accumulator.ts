@@ -23,6 +23,7 @@ import type { ErrorDetails, ErrorSummaryEntry, LiveSnapshot, MetricResult, RunSu
 import type { Stats } from "./stats.ts";
 import { columnErrorAdjustedStats, columnStats } from "./column_stats.ts";
 import { SWEEP_METRIC_SPECS, SweepColumns, sweepStatsByGroup } from "./sweep_line_metrics.ts";
+import type { ScratchFactory } from "./sweep_stream.ts";
 
 export interface MetricAccumulatorOptions {
   /** Epoch ms at run-clock 0 (`RunClock.timeOriginMs`), for wall-clock timestamp metrics. @default 0 */
@@ -44,6 +45,11 @@ export interface MetricAccumulatorOptions {
   readonly store?: ColumnStore;
   /** Values a column holds in memory before a segment goes to `store`. @default DEFAULT_SPILL_AT */
   readonly spillAt?: number;
+  /**
+   * Where a time-weighted statistic with many value ranges sets them aside at the end (`sweep_stream.ts`); without
+   * one its curve is read once per range. @default undefined
+   */
+  readonly scratch?: ScratchFactory;
 }
 
 /** What the run knows beyond its records when it summarizes them. */
@@ -145,6 +151,7 @@ export class MetricAccumulator {
   #successCount = 0;
   #errorCount = 0;
   readonly #timeWeighted: boolean;
+  readonly #scratch: ScratchFactory | undefined;
   #okFirstStart = Infinity;
   #okLastEnd = -Infinity;
   #anyFirstStart = Infinity;
@@ -157,6 +164,7 @@ export class MetricAccumulator {
     this.#metrics = metrics;
     this.#timeOriginMs = options.timeOriginMs ?? 0;
     this.#timeWeighted = options.timeWeighted ?? true;
+    this.#scratch = options.scratch;
     this.#ctx = options.goodput === undefined ? {} : { isGood: options.goodput };
     const capacity = options.initialCapacity ?? 1024;
     let gaps: Float64Column | undefined;
@@ -463,6 +471,8 @@ export class MetricAccumulator {
     const stats = sweepStatsByGroup(
       this.#sweep.table(gaps),
       w === undefined ? undefined : { start: w.start - this.#timeOriginMs, end: w.end - this.#timeOriginMs },
+      undefined,
+      this.#scratch,
     );
     return SWEEP_METRIC_SPECS.map((spec) => ({
       tag: spec.tag,

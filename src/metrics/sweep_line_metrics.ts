@@ -42,6 +42,7 @@ import {
   mergedSource,
   rateStats,
   type RequestEmitter,
+  type ScratchFactory,
   streamedStats,
   windowSegments,
 } from "./sweep_stream.ts";
@@ -264,12 +265,15 @@ const perSec = (s: SweepStats): SweepStats => ({
  * What a long run's end holds is then the requests being merged and each statistic's budget of segments, whatever
  * the number of requests and chunk gaps.
  * `window` (run-clock ms) defaults to the first request's start to the last request's end; `budget`: the segments a
- * percentile keeps at once (`sweep_stream.ts`).
+ * percentile keeps at once (`sweep_stream.ts`); `scratch`: where a statistic with many value ranges sets them aside,
+ * so that its curve is read twice rather than once per range (the run's time to write its results then grows with
+ * its length, not with its square).
  */
 export function sweepStatsByGroup(
   table: SweepTable,
   window?: { readonly start: number; readonly end: number },
   budget?: number,
+  scratch?: ScratchFactory,
 ): Map<string, SweepStats> {
   const n = table.length;
   const { start, gen, end, isl, osl, iclEnd, gaps } = table;
@@ -314,6 +318,7 @@ export function sweepStatsByGroup(
     false,
     budget,
     pool,
+    scratch,
   );
   out.set("effective_concurrency", total.mask);
   out.set("effective_total_throughput", perSec(total.rate));
@@ -328,6 +333,7 @@ export function sweepStatsByGroup(
     true,
     budget,
     pool,
+    scratch,
   );
   out.set("effective_decode_throughput", perSec(decode.rate));
   out.set("effective_decode_concurrency", decode.mask);
@@ -342,6 +348,7 @@ export function sweepStatsByGroup(
     true,
     budget,
     pool,
+    scratch,
   );
   out.set("effective_prefill_throughput", perSec(prefill.rate));
   out.set("effective_prefill_concurrency", prefill.mask);
@@ -373,7 +380,7 @@ export function sweepStatsByGroup(
     "tokens_in_flight",
     tif.empty || we - ws <= 0
       ? ZERO_SWEEP_STATS
-      : streamedStats(windowSegments(tif, ws, we), we - ws, budget, tif.steps + 1, pool),
+      : streamedStats(windowSegments(tif, ws, we), we - ws, budget, tif.steps + 1, pool, scratch),
   );
   // In AIPerf's order.
   return new Map(SWEEP_METRIC_SPECS.map((spec) => [spec.tag, out.get(spec.tag)!]));

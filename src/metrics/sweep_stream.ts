@@ -24,6 +24,7 @@
  * one read, as before.
  */
 import type { EventList, SweepStats } from "./sweep_line.ts";
+import { type ColumnStore, Float64Column } from "./float64_column.ts";
 import { weightedStats, ZERO_SWEEP_STATS } from "./sweep_line.ts";
 
 /** A curve read a step at a time: `next()` moves to the next step (false past the last), `t` and `v` are its own. */
@@ -324,6 +325,27 @@ export class BufferPool {
 
 const NONE = new Float64Array(0);
 
+/** Somewhere to set segments aside (a file at a run's end, written synchronously), given up with `close`. */
+export interface Scratch {
+  readonly store: ColumnStore;
+  close(): void;
+}
+
+/** Opens a scratch for one statistic, or undefined when there is none (the value ranges are then read again). */
+export type ScratchFactory = () => Scratch | undefined;
+
+/** Values a range's set-aside column holds in memory before a segment goes to the scratch. */
+const SCRATCH_SPILL_AT = 1 << 10;
+
+/** A value range of a statistic with many: its buckets `[b0, b1)`, its segments set aside in time order. */
+interface SetAside {
+  readonly b0: number;
+  readonly b1: number;
+  readonly count: number;
+  readonly vals: Float64Column;
+  readonly durs: Float64Column;
+}
+
 /**
  * One statistic's state over the reads of its segments (see the module comment): `take` each segment of a read in
  * time order, then `endRead()`, until `done`.
@@ -359,14 +381,27 @@ export class StreamedStats {
   #lo: number[] = [];
   #hi: number[] = [];
   #cand: { cum: number[]; v: number[]; done: boolean }[] = [];
+  readonly #scratch: ScratchFactory | undefined;
+  #open: Scratch | undefined;
+  /** With a scratch: every value range, filled by the second read and walked from there (no read per range). */
+  #ranges: SetAside[] | undefined;
+  #rangeOf: Int32Array | undefined;
 
   /**
    * `total`: the ms averaged over, or undefined for the segments' summed duration (the active variants);
    * `expected`: at most how many segments there are, when known (more than the budget: none are kept in the first
-   * read, only their histogram).
+   * read, only their histogram); `scratch`: where the second read sets each value range's segments aside, so that a
+   * long run's curve is read twice, not once per range (without it, or with few ranges, the ranges are read again).
    */
-  constructor(total: number | undefined, budget = DEFAULT_SEGMENT_BUDGET, expected = 0, pool = new BufferPool()) {
+  constructor(
+    total: number | undefined,
+    budget = DEFAULT_SEGMENT_BUDGET,
+    expected = 0,
+    pool = new BufferPool(),
+    scratch?: ScratchFactory,
+  ) {
     this.#total = total;
+    this.#scratch = scratch;
     this.#budget = budget;
     this.#bits = bucketBits(budget);
     this.#pool = pool;
@@ -395,7 +430,12 @@ export class StreamedStats {
     else {
       if (this.#firstRound) this.#spread += d * (v - this.#avg) ** 2;
       const b = bucketOf(v, this.#bits);
-      if (b >= this.#b0 && b < this.#b1) {
+      const ranges = this.#ranges;
+      if (ranges !== undefined) {
+        const r = ranges[this.#rangeOf![b]];
+        r.vals.push(v);
+        r.durs.push(d);
+      } else if (b >= this.#b0 && b < this.#b1) {
         const at = this.#hist![b]++;
         this.#vals[at] = v;
         this.#durs[at] = d;
@@ -434,6 +474,7 @@ export class StreamedStats {
   endRead(): void {
     if (this.#result !== undefined) return;
     if (!this.#rounds) this.#endFirst();
+    else if (this.#ranges !== undefined) this.#walkSetAside();
     else {
       this.#walkRound();
       this.#firstRound = false;
@@ -467,6 +508,76 @@ export class StreamedStats {
     this.#hi = QUANTILES.map((q) => q * held * (1 + tol));
     this.#cand = QUANTILES.map(() => ({ cum: [], v: [], done: false }));
     this.#b1 = 0;
+    if (!this.#planSetAside()) this.#nextRound();
+  }
+
+  /**
+   * With a scratch and more than a few value ranges: the ranges (as `#nextRound` would take them, in turn), each
+   * with columns on the scratch that the next read fills. False when the ranges are to be read one at a time.
+   */
+  #planSetAside(): boolean {
+    if (this.#scratch === undefined) return false;
+    const hist = this.#hist!, budget = this.#budget;
+    const spans: { b0: number; b1: number; count: number }[] = [];
+    for (let b1 = 0;;) {
+      let b0 = b1;
+      while (b0 < hist.length && hist[b0] === 0) b0++;
+      if (b0 >= hist.length) break;
+      let count = hist[b0];
+      b1 = b0 + 1;
+      while (b1 < hist.length && count + hist[b1] <= budget) count += hist[b1++];
+      spans.push({ b0, b1, count });
+    }
+    // Up to three ranges cost no more reads than setting them aside and reading them back.
+    if (spans.length <= 3) return false;
+    const scratch = this.#scratch();
+    if (scratch === undefined) return false;
+    this.#open = scratch;
+    const rangeOf = this.#rangeOf = new Int32Array(hist.length);
+    this.#ranges = spans.map((s, r) => {
+      rangeOf.fill(r, s.b0, s.b1);
+      const column = () => new Float64Column(16, false, scratch.store, SCRATCH_SPILL_AT);
+      return { ...s, vals: column(), durs: column() };
+    });
+    return true;
+  }
+
+  /** Each value range set aside by the last read, placed by bucket and walked as a read of it would have been. */
+  #walkSetAside(): void {
+    const hist = this.#hist!, ranges = this.#ranges!;
+    this.#ranges = this.#rangeOf = undefined;
+    this.#firstRound = false;
+    try {
+      for (const r of ranges) {
+        if (r.vals.length !== r.count || r.durs.length !== r.count) {
+          throw new Error(`a curve gave ${r.vals.length} segments in a value range where it gave ${r.count} before`);
+        }
+        if (this.#vals.length < r.count) {
+          this.#pool.release(this.#vals, this.#durs);
+          this.#vals = this.#pool.float64(r.count);
+          this.#durs = this.#pool.float64(r.count);
+        }
+        for (let b = r.b0, at = 0; b < r.b1; b++) {
+          const c = hist[b];
+          hist[b] = at;
+          at += c;
+        }
+        this.#b0 = r.b0;
+        this.#b1 = r.b1;
+        const vals = r.vals.reader(1), durs = r.durs.reader(1), bits = this.#bits;
+        for (let i = 0; i < r.count; i++) {
+          const v = vals.at(i);
+          const at = hist[bucketOf(v, bits)]++;
+          this.#vals[at] = v;
+          this.#durs[at] = durs.at(i);
+        }
+        this.#walkRound();
+      }
+    } finally {
+      this.#open?.close();
+      this.#open = undefined;
+    }
+    // Past the last range every bucket is empty: the result.
     this.#nextRound();
   }
 
@@ -619,8 +730,9 @@ export function streamedStats(
   budget = DEFAULT_SEGMENT_BUDGET,
   expected = 0,
   pool = new BufferPool(),
+  scratch?: ScratchFactory,
 ): SweepStats {
-  const stats = new StreamedStats(total, budget, expected, pool);
+  const stats = new StreamedStats(total, budget, expected, pool, scratch);
   summarizeTogether(([sink]) => segments(sink), [stats]);
   return stats.result;
 }
@@ -734,11 +846,12 @@ export function rateStats(
   perUser: boolean,
   budget = DEFAULT_SEGMENT_BUDGET,
   pool = new BufferPool(),
+  scratch?: ScratchFactory,
 ): RateStats {
   const none = () => undefined;
   // A window's segments are at most its curves' steps, plus one.
   const stat = (on: boolean, total: number | undefined, steps = rate.steps + mask.steps) =>
-    on ? new StreamedStats(total, budget, steps + 1, pool) : undefined;
+    on ? new StreamedStats(total, budget, steps + 1, pool, scratch) : undefined;
   const window = !(we - ws <= 0), both = window && !rate.empty && !mask.empty;
   const twRate = stat(window && !rate.empty, we - ws, rate.steps);
   const twMask = stat(window && !mask.empty, we - ws, mask.steps);

@@ -14,6 +14,7 @@ import type { Phase, RequestRecord } from "../records/request_record.ts";
 import type { GoodputEvaluator } from "../metrics/goodput.ts";
 import type { MetricDef } from "../metrics/metric_def.ts";
 import type { ColumnStore } from "../metrics/float64_column.ts";
+import type { ScratchFactory } from "../metrics/sweep_stream.ts";
 import { type Logger, sinceStart } from "../ui/logger.ts";
 import { phaseConcurrency } from "../timing/phase_spec.ts";
 import type { StopSpec } from "../timing/stop_conditions.ts";
@@ -48,6 +49,8 @@ export interface CollectOptions {
   readonly counter?: TokenCounter;
   /** Where long columns hand their segments (`OpenRun.spill`); without one they stay in memory. */
   readonly store?: ColumnStore;
+  /** Where the time-weighted statistics set value ranges aside at the end (`OpenRun.scratch`). */
+  readonly scratch?: ScratchFactory;
   /** Renders a prompt built at send time for its ISL (`--apply-chat-template`; `RecordProcessorOptions`). */
   readonly renderInput?: RecordProcessorOptions["renderInput"];
   /** Called with the live view before anything is sent (an HTTP API, a dashboard). */
@@ -101,6 +104,7 @@ export async function collectRecords(o: CollectOptions): Promise<CollectResult> 
     warmup: withWarmup,
     stoppedItself,
     store: o.store,
+    scratch: o.scratch,
   });
   const gate = config.failedRequestThreshold === undefined ? undefined : new FailureGateSink({
     threshold: config.failedRequestThreshold,

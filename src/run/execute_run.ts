@@ -74,6 +74,7 @@ export async function executeRun(plan: RunPlan, run: OpenRun, o: ExecuteOptions)
       : undefined,
     counter: run.counter,
     store: run.spill,
+    scratch: run.scratch,
     renderInput: plan.workload.renderInput,
     config,
     spec,

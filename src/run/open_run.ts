@@ -18,7 +18,8 @@ import type { TelemetryCollector } from "../telemetry/telemetry_collector.ts";
 import type { JsonObject } from "../export/json_export.ts";
 import { CPU_DMA_LATENCY_PATH, type CpuDmaLatencyHold, holdCpuDmaLatency } from "../runtime/cpu_dma_latency.ts";
 import { lockArtifactDir } from "./artifact_dir_lock.ts";
-import { ColumnSpill, SPILL_FILE_NAME } from "../metrics/column_spill.ts";
+import { ColumnSpill, SCRATCH_FILE_NAME, SPILL_FILE_NAME } from "../metrics/column_spill.ts";
+import type { ScratchFactory } from "../metrics/sweep_stream.ts";
 import { errorReason } from "./unwritten_file.ts";
 import { probeTelemetry } from "./telemetry_session.ts";
 import type { ApiSession } from "./api_session.ts";
@@ -38,6 +39,8 @@ export interface OpenRun extends AsyncDisposable {
   readonly wake?: CpuDmaLatencyHold;
   /** The file long columns hand their segments to (removed when the run is disposed); none when it cannot be made. */
   readonly spill?: ColumnSpill;
+  /** Opens a file in the run's directory where a time-weighted statistic sets value ranges aside at the end. */
+  readonly scratch: ScratchFactory;
   /** Scraping the server's metrics and GPUs, once {@linkcode probeServers} started it. */
   telemetry?: TelemetryCollector;
   /** What the server says it is (`run_info.server`). */
@@ -104,6 +107,7 @@ export async function openRun(plan: RunPlan, o: OpenOptions): Promise<OpenRun> {
       counterReady: plan.counter?.catch(() => {}),
       wake,
       spill,
+      scratch: scratchIn(plan.dir, logger),
       async [Symbol.asyncDispose]() {
         await run.telemetry?.stop();
         await moved.disposeAsync();
@@ -124,6 +128,29 @@ function openSpill(path: string, logger: Logger): ColumnSpill | undefined {
     logger.warning(`cannot create ${path} (${errorReason(err)}): the run keeps every value in memory.`);
     return undefined;
   }
+}
+
+/**
+ * Scratch files for the time-weighted statistics, one at a time, each removed when its statistic is done; none (the
+ * value ranges are then read again) when the directory takes no file.
+ */
+function scratchIn(dir: string, logger: Logger): ScratchFactory {
+  return () => {
+    const path = join(dir, SCRATCH_FILE_NAME);
+    try {
+      const spill = ColumnSpill.open(path, { sync: true });
+      return {
+        store: spill,
+        close: () => {
+          spill.closeSync();
+          if (spill.failure !== undefined) logger.warning(`the scratch file stopped taking values (${spill.failure}).`);
+        },
+      };
+    } catch (err) {
+      logger.debug(`cannot create ${path} (${errorReason(err)}): value ranges are read again instead`);
+      return undefined;
+    }
+  };
 }
 
 /** The HTTP API (and its server library) is loaded only when asked for. */

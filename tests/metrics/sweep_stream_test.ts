@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { EventList, weightedStats } from "../../src/metrics/sweep_line.ts";
-import { mergedSource, type SegmentSource, streamedStats } from "../../src/metrics/sweep_stream.ts";
+import {
+  mergedSource,
+  type Scratch,
+  type ScratchFactory,
+  type SegmentSource,
+  streamedStats,
+} from "../../src/metrics/sweep_stream.ts";
+import { ColumnSpill } from "../../src/metrics/column_spill.ts";
+import { MEMORY_STORE } from "../../src/metrics/float64_column.ts";
 import {
   sweepCurves,
   sweepMetricStats,
@@ -22,6 +30,15 @@ function rng(seed: number): () => number {
 /** Every statistic's exact bits (so that -0 and 0, or two NaNs, are told apart as `Object.is` would). */
 function bits(s: object): string {
   return JSON.stringify(Object.entries(s).map(([k, v]) => [k, Object.is(v, -0) ? "-0" : String(v)]));
+}
+
+/** Scratches kept in memory, counting how many were opened and closed. */
+function memoryScratch(): ScratchFactory & { opened: number; closed: number } {
+  const factory = Object.assign((): Scratch => {
+    factory.opened++;
+    return { store: MEMORY_STORE, close: () => factory.closed++ };
+  }, { opened: 0, closed: 0 });
+  return factory;
 }
 
 const SHAPES: Record<string, (r: () => number) => number> = {
@@ -56,6 +73,11 @@ Deno.test("streamed statistics equal the whole-array ones bit for bit, whatever 
           // told the count up front: straight to the histogram past the budget
           const told = streamedStats(source, total, budget, n);
           assert.equal(bits(told), bits(want), `${name} seed ${seed} n ${n} budget ${budget} told`);
+          // the value ranges set aside by one read, instead of read one at a time
+          const scratch = memoryScratch();
+          const aside = streamedStats(source, total, budget, n, undefined, scratch);
+          assert.equal(bits(aside), bits(want), `${name} seed ${seed} n ${n} budget ${budget} set aside`);
+          assert.equal(scratch.closed, scratch.opened);
         }
       }
     }
@@ -83,6 +105,8 @@ Deno.test("streamed percentiles add the durations in the same order, where round
     if (held !== byValue) differing++;
     for (const budget of [1, 3]) {
       assert.equal(bits(streamedStats(source, 5 * 2 ** 52, budget)), bits(want), `trial ${trial} budget ${budget}`);
+      const aside = streamedStats(source, 5 * 2 ** 52, budget, 0, undefined, memoryScratch());
+      assert.equal(bits(aside), bits(want), `trial ${trial} budget ${budget} set aside`);
     }
   }
   // the cases are the ones meant: most totals depend on the order
@@ -106,6 +130,15 @@ Deno.test("streamed statistics read the segments at most twice plus twice per bu
     const most = n <= budget ? 1 : 1 + 2 * Math.ceil(n / budget);
     assert.ok(reads <= most, `budget ${budget}: ${reads} reads, at most ${most}`);
     if (n > budget) assert.ok(reads >= 2, `budget ${budget}: ${reads} reads`);
+    // With a scratch, the many ranges are set aside by one read: two reads, whatever the number of ranges.
+    reads = 0;
+    const scratch = memoryScratch();
+    streamedStats(source, undefined, budget, 0, undefined, scratch);
+    if (n > 4 * budget) {
+      assert.equal(reads, 2, `budget ${budget} with a scratch: ${reads} reads`);
+      assert.equal(scratch.opened, 1);
+    } else assert.equal(scratch.opened, 0, `budget ${budget}: few ranges are read again, not set aside`);
+    assert.equal(scratch.closed, scratch.opened);
   }
 });
 
@@ -158,6 +191,20 @@ Deno.test("every time-weighted metric, streamed with small budgets, is the whole
           assert.equal(bits(got.get(tag)!), bits(stats), `seed ${seed} budget ${budget} ${tag}`);
         }
       }
+      // The value ranges set aside in a real file (written as they come, read back, removed).
+      const dir = Deno.makeTempDirSync();
+      let files = 0;
+      const fileScratch: ScratchFactory = () => {
+        const spill = ColumnSpill.open(`${dir}/scratch-${files++}`, { sync: true });
+        return { store: spill, close: () => spill.closeSync() };
+      };
+      const aside = sweepStatsByGroup(sweepTable(reqs), window, 29, fileScratch);
+      for (const [tag, stats] of want) {
+        assert.equal(bits(aside.get(tag)!), bits(stats), `seed ${seed} set aside ${tag}`);
+      }
+      if (count >= 300) assert.ok(files > 0, `seed ${seed}: nothing was set aside`);
+      assert.deepEqual([...Deno.readDirSync(dir)], [], "a scratch file was left behind");
+      Deno.removeSync(dir);
     }
   }
 });

@@ -4,6 +4,7 @@ import type { MetricDef, RecordMetrics } from "../../metrics/metric_def.ts";
 import type { GoodputEvaluator } from "../../metrics/goodput.ts";
 import { MetricAccumulator } from "../../metrics/metric_accumulator.ts";
 import type { ColumnStore } from "../../metrics/float64_column.ts";
+import type { ScratchFactory } from "../../metrics/sweep_stream.ts";
 import type { RecordSink } from "../record_sink.ts";
 
 export interface MetricsSinkOptions {
@@ -19,6 +20,8 @@ export interface MetricsSinkOptions {
   readonly stoppedItself?: () => boolean;
   /** Where long columns hand their segments; without one they stay in memory. */
   readonly store?: ColumnStore;
+  /** Where the time-weighted statistics set value ranges aside at the end (`MetricAccumulatorOptions.scratch`). */
+  readonly scratch?: ScratchFactory;
 }
 
 export class MetricsSink implements RecordSink {
@@ -28,7 +31,12 @@ export class MetricsSink implements RecordSink {
   readonly #stoppedItself: () => boolean;
 
   constructor(metrics: readonly MetricDef[], options: MetricsSinkOptions) {
-    const settings = { timeOriginMs: options.timeOriginMs, goodput: options.goodput, store: options.store };
+    const settings = {
+      timeOriginMs: options.timeOriginMs,
+      goodput: options.goodput,
+      store: options.store,
+      scratch: options.scratch,
+    };
     this.profiling = new MetricAccumulator(metrics, settings);
     this.warmup = options.warmup ? new MetricAccumulator(metrics, settings) : undefined;
     this.#stoppedItself = options.stoppedItself ?? (() => false);
