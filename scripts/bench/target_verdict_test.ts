@@ -65,10 +65,11 @@ Deno.test("the cost verdict judges CPU per request, wrk ÷ ours and each endpoin
 });
 
 Deno.test("the memory verdict compares a long soak's peak with a 1-minute one's and reads bytes per request from the slope", () => {
-  const soak = (minutes: number, peak: number, slope: number, requests: number): SoakMemory => ({
+  // `peak`: the whole run's, its results' writing included; 20 MiB less while measuring.
+  const soak = (minutes: number, peak: number, slope: number, requests: number, measuring = peak - 20): SoakMemory => ({
     minutes,
     requests,
-    rss: { peakMeasuringMiB: peak, peakMiB: peak + 20, slopeMiBPerMin: slope, tenths: [] },
+    rss: { peakMeasuringMiB: measuring, peakMiB: peak, slopeMiBPerMin: slope, tenths: [] },
     retainedBytesPerRequest: 90,
     balanced: true,
   });
@@ -90,4 +91,9 @@ Deno.test("the memory verdict compares a long soak's peak with a 1-minute one's 
   assert.equal(find(bad, "long soak's peak RSS").pass, false);
   assert.equal(find(bad, "RSS kept per finished request").value, 120 * 2 ** 20 / 300_000 - 90);
   assert.equal(find(bad, "RSS kept per finished request").pass, false);
+  // Flat while measuring is not enough: the peak while the results are written counts.
+  const late: Extras = { soak: { short: soak(1, 200, 0, 300_000), long: soak(30, 450, 0, 9_000_000, 250) } };
+  assert.equal(find(costVerdict([], late), "memory flat").pass, false);
+  assert.equal(find(costVerdict([], late), "long soak's peak RSS").value, 450 * 2 ** 20 / 1e6);
+  assert.equal(find(costVerdict([], late), "long soak's peak RSS").pass, false);
 });
