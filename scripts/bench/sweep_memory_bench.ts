@@ -73,7 +73,11 @@ let scratches = 0;
 const scratchDir = Deno.args.includes("--scratch") ? Deno.makeTempDirSync({ prefix: "sweep_scratch_" }) : undefined;
 const scratch = scratchDir === undefined ? undefined : () => {
   const spill = ColumnSpill.open(`${scratchDir}/ranges-${scratches++}`, { sync: true });
-  return { store: spill, close: () => spill.closeSync() };
+  return {
+    append: (bytes: Uint8Array) => spill.append(bytes),
+    read: (offset: number, into: Uint8Array) => spill.readAt(offset, into),
+    close: () => spill.closeSync(),
+  };
 };
 const stats = sweepStatsByGroup(columns.table(gaps.reader()), undefined, undefined, scratch);
 if (scratchDir !== undefined) Deno.removeSync(scratchDir, { recursive: true });

@@ -105,6 +105,34 @@ export class ColumnSpill implements ColumnStore {
     return chunk;
   }
 
+  /**
+   * Writes `bytes` at the file's end now (a `sync` spill's raw use: the time-weighted statistics' value ranges); their
+   * offset, or undefined when the write failed (then nothing more is written, and `failure` says why).
+   */
+  append(bytes: Uint8Array): number | undefined {
+    if (!this.#sync || this.#failure !== undefined || this.#closed) return undefined;
+    const offset = this.#end;
+    try {
+      for (let at = 0; at < bytes.length;) at += this.#writer.writeSync(bytes.subarray(at));
+    } catch (err) {
+      this.#failure = `${this.path}: ${err instanceof Error ? err.message : String(err)}`;
+      return undefined;
+    }
+    this.#end += bytes.length;
+    this.written += bytes.length;
+    return offset;
+  }
+
+  /** Fills `into` with the bytes written at `offset`. */
+  readAt(offset: number, into: Uint8Array): void {
+    this.#reader.seekSync(offset, Deno.SeekMode.Start);
+    for (let at = 0; at < into.length;) {
+      const n = this.#reader.readSync(into.subarray(at));
+      if (n === null) throw new Error(`${this.path}: the file ends before what was written to it`);
+      at += n;
+    }
+  }
+
   /** Resolves once every segment handed over so far is written (or kept in memory after a failure). */
   drain(): Promise<void> {
     return this.#writes;

@@ -24,7 +24,6 @@
  * one read, as before.
  */
 import type { EventList, SweepStats } from "./sweep_line.ts";
-import { type ColumnStore, Float64Column } from "./float64_column.ts";
 import { weightedStats, ZERO_SWEEP_STATS } from "./sweep_line.ts";
 
 /** A curve read a step at a time: `next()` moves to the next step (false past the last), `t` and `v` are its own. */
@@ -325,25 +324,65 @@ export class BufferPool {
 
 const NONE = new Float64Array(0);
 
-/** Somewhere to set segments aside (a file at a run's end, written synchronously), given up with `close`. */
+/**
+ * Somewhere to set segments aside (a file at a run's end, written synchronously): bytes appended and read back by
+ * their offset, given up with `close`.
+ */
 export interface Scratch {
-  readonly store: ColumnStore;
+  /** Appends `bytes` (copied); their offset, or undefined when they could not be written (the caller keeps them). */
+  append(bytes: Uint8Array): number | undefined;
+  /** Fills `into` with the bytes appended at `offset`. */
+  read(offset: number, into: Uint8Array): void;
   close(): void;
 }
 
 /** Opens a scratch for one statistic, or undefined when there is none (the value ranges are then read again). */
 export type ScratchFactory = () => Scratch | undefined;
 
-/** Values a range's set-aside column holds in memory before a segment goes to the scratch. */
-const SCRATCH_SPILL_AT = 1 << 10;
+/** Doubles per set-aside block: 512 segments (value, duration), 8 KB. */
+const BLOCK = 1024;
 
-/** A value range of a statistic with many: its buckets `[b0, b1)`, its segments set aside in time order. */
-interface SetAside {
-  readonly b0: number;
-  readonly b1: number;
-  readonly count: number;
-  readonly vals: Float64Column;
-  readonly durs: Float64Column;
+/**
+ * A value range of a statistic with many: its buckets `[b0, b1)` and its segments set aside in time order, as blocks
+ * appended to the scratch (their offsets; a block the scratch could not take is kept) and the block being filled.
+ * Memory: 8 KB per range and 8 bytes per 512 segments, whatever the run's length otherwise.
+ */
+class SetAside {
+  readonly blocks: (number | Float64Array)[] = [];
+  fill = new Float64Array(BLOCK);
+  n = 0;
+  constructor(readonly b0: number, readonly b1: number, readonly count: number) {}
+
+  push(v: number, d: number, scratch: Scratch): void {
+    const fill = this.fill;
+    fill[this.n++] = v;
+    fill[this.n++] = d;
+    if (this.n < BLOCK) return;
+    const at = scratch.append(new Uint8Array(fill.buffer));
+    if (at !== undefined) this.blocks.push(at);
+    else {
+      this.blocks.push(fill);
+      this.fill = new Float64Array(BLOCK);
+    }
+    this.n = 0;
+  }
+
+  /** Each segment set aside, in the order pushed. */
+  forEach(scratch: Scratch, fn: (v: number, d: number) => void): void {
+    const read = new Float64Array(BLOCK), bytes = new Uint8Array(read.buffer);
+    for (const block of this.blocks) {
+      let data: Float64Array = read;
+      if (typeof block === "number") scratch.read(block, bytes);
+      else data = block;
+      for (let i = 0; i < BLOCK; i += 2) fn(data[i], data[i + 1]);
+    }
+    for (let i = 0; i < this.n; i += 2) fn(this.fill[i], this.fill[i + 1]);
+  }
+
+  /** Segments set aside so far. */
+  get length(): number {
+    return (this.blocks.length * BLOCK + this.n) / 2;
+  }
 }
 
 /**
@@ -431,11 +470,8 @@ export class StreamedStats {
       if (this.#firstRound) this.#spread += d * (v - this.#avg) ** 2;
       const b = bucketOf(v, this.#bits);
       const ranges = this.#ranges;
-      if (ranges !== undefined) {
-        const r = ranges[this.#rangeOf![b]];
-        r.vals.push(v);
-        r.durs.push(d);
-      } else if (b >= this.#b0 && b < this.#b1) {
+      if (ranges !== undefined) ranges[this.#rangeOf![b]].push(v, d, this.#open!);
+      else if (b >= this.#b0 && b < this.#b1) {
         const at = this.#hist![b]++;
         this.#vals[at] = v;
         this.#durs[at] = d;
@@ -536,8 +572,7 @@ export class StreamedStats {
     const rangeOf = this.#rangeOf = new Int32Array(hist.length);
     this.#ranges = spans.map((s, r) => {
       rangeOf.fill(r, s.b0, s.b1);
-      const column = () => new Float64Column(16, false, scratch.store, SCRATCH_SPILL_AT);
-      return { ...s, vals: column(), durs: column() };
+      return new SetAside(s.b0, s.b1, s.count);
     });
     return true;
   }
@@ -549,8 +584,8 @@ export class StreamedStats {
     this.#firstRound = false;
     try {
       for (const r of ranges) {
-        if (r.vals.length !== r.count || r.durs.length !== r.count) {
-          throw new Error(`a curve gave ${r.vals.length} segments in a value range where it gave ${r.count} before`);
+        if (r.length !== r.count) {
+          throw new Error(`a curve gave ${r.length} segments in a value range where it gave ${r.count} before`);
         }
         if (this.#vals.length < r.count) {
           this.#pool.release(this.#vals, this.#durs);
@@ -564,13 +599,12 @@ export class StreamedStats {
         }
         this.#b0 = r.b0;
         this.#b1 = r.b1;
-        const vals = r.vals.reader(1), durs = r.durs.reader(1), bits = this.#bits;
-        for (let i = 0; i < r.count; i++) {
-          const v = vals.at(i);
+        const bits = this.#bits, vals = this.#vals, durs = this.#durs;
+        r.forEach(this.#open!, (v, d) => {
           const at = hist[bucketOf(v, bits)]++;
-          this.#vals[at] = v;
-          this.#durs[at] = durs.at(i);
-        }
+          vals[at] = v;
+          durs[at] = d;
+        });
         this.#walkRound();
       }
     } finally {

@@ -140,7 +140,8 @@ function scratchIn(dir: string, logger: Logger): ScratchFactory {
     try {
       const spill = ColumnSpill.open(path, { sync: true });
       return {
-        store: spill,
+        append: (bytes) => spill.append(bytes),
+        read: (offset, into) => spill.readAt(offset, into),
         close: () => {
           spill.closeSync();
           if (spill.failure !== undefined) logger.warning(`the scratch file stopped taking values (${spill.failure}).`);

@@ -8,7 +8,6 @@ import {
   streamedStats,
 } from "../../src/metrics/sweep_stream.ts";
 import { ColumnSpill } from "../../src/metrics/column_spill.ts";
-import { MEMORY_STORE } from "../../src/metrics/float64_column.ts";
 import {
   sweepCurves,
   sweepMetricStats,
@@ -32,12 +31,22 @@ function bits(s: object): string {
   return JSON.stringify(Object.entries(s).map(([k, v]) => [k, Object.is(v, -0) ? "-0" : String(v)]));
 }
 
-/** Scratches kept in memory, counting how many were opened and closed. */
-function memoryScratch(): ScratchFactory & { opened: number; closed: number } {
+/** Scratches kept in memory (each append copied), counting how many were opened and closed. */
+function memoryScratch(refuseEvery = 0): ScratchFactory & { opened: number; closed: number; appended: number } {
   const factory = Object.assign((): Scratch => {
     factory.opened++;
-    return { store: MEMORY_STORE, close: () => factory.closed++ };
-  }, { opened: 0, closed: 0 });
+    const blocks: Uint8Array[] = [];
+    let calls = 0;
+    return {
+      append: (bytes) => {
+        if (refuseEvery > 0 && ++calls % refuseEvery === 0) return undefined;
+        factory.appended++;
+        return blocks.push(bytes.slice()) - 1;
+      },
+      read: (offset, into) => into.set(blocks[offset]),
+      close: () => factory.closed++,
+    };
+  }, { opened: 0, closed: 0, appended: 0 });
   return factory;
 }
 
@@ -78,6 +87,10 @@ Deno.test("streamed statistics equal the whole-array ones bit for bit, whatever 
           const aside = streamedStats(source, total, budget, n, undefined, scratch);
           assert.equal(bits(aside), bits(want), `${name} seed ${seed} n ${n} budget ${budget} set aside`);
           assert.equal(scratch.closed, scratch.opened);
+          // a scratch that refuses some blocks (a full disk): those stay in memory, and nothing changes
+          const flaky = memoryScratch(3);
+          const kept = streamedStats(source, total, budget, n, undefined, flaky);
+          assert.equal(bits(kept), bits(want), `${name} seed ${seed} n ${n} budget ${budget} some blocks refused`);
         }
       }
     }
@@ -131,9 +144,13 @@ Deno.test("streamed statistics read the segments at most twice plus twice per bu
     assert.ok(reads <= most, `budget ${budget}: ${reads} reads, at most ${most}`);
     if (n > budget) assert.ok(reads >= 2, `budget ${budget}: ${reads} reads`);
     // With a scratch, the many ranges are set aside by one read: two reads, whatever the number of ranges.
+    const want = streamedStats(source, undefined, budget);
+    // ranges of up to 20,000 segments: set aside in many blocks, some of them refused and kept in memory
+    assert.equal(bits(streamedStats(source, undefined, budget, 0, undefined, memoryScratch(4))), bits(want));
     reads = 0;
     const scratch = memoryScratch();
-    streamedStats(source, undefined, budget, 0, undefined, scratch);
+    assert.equal(bits(streamedStats(source, undefined, budget, 0, undefined, scratch)), bits(want));
+    if (budget === 1000) assert.ok(scratch.appended > 0, "no block was set aside");
     if (n > 4 * budget) {
       assert.equal(reads, 2, `budget ${budget} with a scratch: ${reads} reads`);
       assert.equal(scratch.opened, 1);
@@ -193,16 +210,26 @@ Deno.test("every time-weighted metric, streamed with small budgets, is the whole
       }
       // The value ranges set aside in a real file (written as they come, read back, removed).
       const dir = Deno.makeTempDirSync();
-      let files = 0;
+      let files = 0, written = 0;
       const fileScratch: ScratchFactory = () => {
         const spill = ColumnSpill.open(`${dir}/scratch-${files++}`, { sync: true });
-        return { store: spill, close: () => spill.closeSync() };
+        return {
+          append: (bytes) => spill.append(bytes),
+          read: (offset, into) => spill.readAt(offset, into),
+          close: () => {
+            written += spill.written;
+            spill.closeSync();
+          },
+        };
       };
-      const aside = sweepStatsByGroup(sweepTable(reqs), window, 29, fileScratch);
-      for (const [tag, stats] of want) {
-        assert.equal(bits(aside.get(tag)!), bits(stats), `seed ${seed} set aside ${tag}`);
+      for (const budget of [29, 1500]) {
+        const aside = sweepStatsByGroup(sweepTable(reqs), window, budget, fileScratch);
+        for (const [tag, stats] of want) {
+          assert.equal(bits(aside.get(tag)!), bits(stats), `seed ${seed} budget ${budget} set aside ${tag}`);
+        }
       }
       if (count >= 300) assert.ok(files > 0, `seed ${seed}: nothing was set aside`);
+      if (count >= 600) assert.ok(written > 0, `seed ${seed}: no block reached the file`);
       assert.deepEqual([...Deno.readDirSync(dir)], [], "a scratch file was left behind");
       Deno.removeSync(dir);
     }
