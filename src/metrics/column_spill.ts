@@ -13,12 +13,13 @@
  * (the statistics at a run's end), where a background write would never finish.
  */
 import type { ColumnData, ColumnStore, StoredChunk } from "./float64_column.ts";
+import type { Scratch, ScratchFactory } from "./sweep_stream.ts";
 
 /** The spill file's name in a run's artifact directory (removed when the run's results are written). */
 export const SPILL_FILE_NAME = ".infermeter-columns.spill";
 
-/** A time-weighted statistic's scratch file at a run's end (removed when the statistic is done). */
-export const SCRATCH_FILE_NAME = ".infermeter-ranges.spill";
+/** The time-weighted statistics' scratch files at a run's end: `<prefix><n>.spill`, each removed when done. */
+export const SCRATCH_FILE_PREFIX = ".infermeter-ranges-";
 
 type Form = "f64" | "f32" | "i32";
 
@@ -190,4 +191,37 @@ export class ColumnSpill implements ColumnStore {
       if (Deno.lstatSync(this.path).isFile) Deno.removeSync(this.path);
     } catch { /* gone already */ }
   }
+}
+
+/**
+ * Scratch files in `dir` for the time-weighted statistics, each a file of its own (several statistics set their
+ * ranges aside in the same read), written synchronously and removed when its statistic is done. `onFailure` hears
+ * why one stopped taking blocks (they then stay in memory); a file that cannot be created gives no scratch (the value
+ * ranges are read again instead).
+ */
+export function scratchFiles(
+  dir: string,
+  onFailure: (why: string) => void = () => {},
+): ScratchFactory & { readonly opened: () => number } {
+  let opened = 0;
+  const open = (): Scratch | undefined => {
+    const path = `${dir.replace(/\/+$/, "")}/${SCRATCH_FILE_PREFIX}${opened}.spill`;
+    let spill: ColumnSpill;
+    try {
+      spill = ColumnSpill.open(path, { sync: true });
+    } catch (err) {
+      onFailure(`cannot create ${path} (${err instanceof Error ? err.message : String(err)})`);
+      return undefined;
+    }
+    opened++;
+    return {
+      append: (bytes) => spill.append(bytes),
+      read: (offset, into) => spill.readAt(offset, into),
+      close: () => {
+        spill.closeSync();
+        if (spill.failure !== undefined) onFailure(spill.failure);
+      },
+    };
+  };
+  return Object.assign(open, { opened: () => opened });
 }

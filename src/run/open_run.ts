@@ -18,7 +18,7 @@ import type { TelemetryCollector } from "../telemetry/telemetry_collector.ts";
 import type { JsonObject } from "../export/json_export.ts";
 import { CPU_DMA_LATENCY_PATH, type CpuDmaLatencyHold, holdCpuDmaLatency } from "../runtime/cpu_dma_latency.ts";
 import { lockArtifactDir } from "./artifact_dir_lock.ts";
-import { ColumnSpill, SCRATCH_FILE_NAME, SPILL_FILE_NAME } from "../metrics/column_spill.ts";
+import { ColumnSpill, scratchFiles, SPILL_FILE_NAME } from "../metrics/column_spill.ts";
 import type { ScratchFactory } from "../metrics/sweep_stream.ts";
 import { errorReason } from "./unwritten_file.ts";
 import { probeTelemetry } from "./telemetry_session.ts";
@@ -107,7 +107,7 @@ export async function openRun(plan: RunPlan, o: OpenOptions): Promise<OpenRun> {
       counterReady: plan.counter?.catch(() => {}),
       wake,
       spill,
-      scratch: scratchIn(plan.dir, logger),
+      scratch: scratchFiles(plan.dir, (why) => logger.warning(`a scratch file of the results: ${why}`)),
       async [Symbol.asyncDispose]() {
         await run.telemetry?.stop();
         await moved.disposeAsync();
@@ -128,30 +128,6 @@ function openSpill(path: string, logger: Logger): ColumnSpill | undefined {
     logger.warning(`cannot create ${path} (${errorReason(err)}): the run keeps every value in memory.`);
     return undefined;
   }
-}
-
-/**
- * Scratch files for the time-weighted statistics, one at a time, each removed when its statistic is done; none (the
- * value ranges are then read again) when the directory takes no file.
- */
-function scratchIn(dir: string, logger: Logger): ScratchFactory {
-  return () => {
-    const path = join(dir, SCRATCH_FILE_NAME);
-    try {
-      const spill = ColumnSpill.open(path, { sync: true });
-      return {
-        append: (bytes) => spill.append(bytes),
-        read: (offset, into) => spill.readAt(offset, into),
-        close: () => {
-          spill.closeSync();
-          if (spill.failure !== undefined) logger.warning(`the scratch file stopped taking values (${spill.failure}).`);
-        },
-      };
-    } catch (err) {
-      logger.debug(`cannot create ${path} (${errorReason(err)}): value ranges are read again instead`);
-      return undefined;
-    }
-  };
 }
 
 /** The HTTP API (and its server library) is loaded only when asked for. */

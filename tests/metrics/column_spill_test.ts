@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ColumnSpill } from "../../src/metrics/column_spill.ts";
+import { ColumnSpill, scratchFiles } from "../../src/metrics/column_spill.ts";
 import { Float64Column } from "../../src/metrics/float64_column.ts";
 
 function values(count: number): number[] {
@@ -57,4 +57,33 @@ Deno.test({
   assert.deepEqual([...column.view()], input);
   await spill.close();
   assert.ok((await Deno.lstat("/dev/full")).isCharDevice, "closing must leave a path that is not its own file alone");
+});
+
+Deno.test("scratch files: several open at once each keep their own blocks, and closing removes each", () => {
+  const dir = Deno.makeTempDirSync();
+  const failures: string[] = [];
+  const factory = scratchFiles(dir, (why) => failures.push(why));
+  // Three statistics set their ranges aside in the same read: their blocks interleave.
+  const scratches = [factory()!, factory()!, factory()!];
+  const offsets: number[][] = [[], [], []];
+  for (let block = 0; block < 50; block++) {
+    scratches.forEach((s, k) => {
+      const at = s.append(new Uint8Array(new Float64Array(1024).fill(k * 1000 + block).buffer));
+      assert.notEqual(at, undefined);
+      offsets[k].push(at!);
+    });
+  }
+  assert.equal(factory.opened(), 3);
+  assert.equal(new Set(Deno.readDirSync(dir).map((e) => e.name)).size, 3, "each scratch needs a file of its own");
+  const back = new Float64Array(1024);
+  scratches.forEach((s, k) => {
+    for (let block = 0; block < 50; block += 7) {
+      s.read(offsets[k][block], new Uint8Array(back.buffer));
+      assert.ok(back.every((v) => v === k * 1000 + block), `scratch ${k} block ${block}`);
+    }
+  });
+  for (const s of scratches) s.close();
+  assert.deepEqual([...Deno.readDirSync(dir)], []);
+  assert.deepEqual(failures, []);
+  Deno.removeSync(dir);
 });
