@@ -50,6 +50,8 @@ export interface MetricAccumulatorOptions {
    * one its curve is read once per range. @default undefined
    */
   readonly scratch?: ScratchFactory;
+  /** Segments a time-weighted percentile keeps at once (`sweep_stream.ts`). @default DEFAULT_SEGMENT_BUDGET */
+  readonly sweepBudget?: number;
 }
 
 /** What the run knows beyond its records when it summarizes them. */
@@ -152,6 +154,7 @@ export class MetricAccumulator {
   #errorCount = 0;
   readonly #timeWeighted: boolean;
   readonly #scratch: ScratchFactory | undefined;
+  readonly #sweepBudget: number | undefined;
   #okFirstStart = Infinity;
   #okLastEnd = -Infinity;
   #anyFirstStart = Infinity;
@@ -165,6 +168,7 @@ export class MetricAccumulator {
     this.#timeOriginMs = options.timeOriginMs ?? 0;
     this.#timeWeighted = options.timeWeighted ?? true;
     this.#scratch = options.scratch;
+    this.#sweepBudget = options.sweepBudget;
     this.#ctx = options.goodput === undefined ? {} : { isGood: options.goodput };
     const capacity = options.initialCapacity ?? 1024;
     let gaps: Float64Column | undefined;
@@ -471,7 +475,7 @@ export class MetricAccumulator {
     const stats = sweepStatsByGroup(
       this.#sweep.table(gaps),
       w === undefined ? undefined : { start: w.start - this.#timeOriginMs, end: w.end - this.#timeOriginMs },
-      undefined,
+      this.#sweepBudget,
       this.#scratch,
     );
     return SWEEP_METRIC_SPECS.map((spec) => ({

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { parseGoodput, resolveGoodput } from "../../src/metrics/goodput.ts";
 import { MetricAccumulator } from "../../src/metrics/metric_accumulator.ts";
 import { MEMORY_STORE } from "../../src/metrics/float64_column.ts";
+import { scratchFiles } from "../../src/metrics/column_spill.ts";
 import { METRIC_REGISTRY } from "../../src/metrics/metric_registry.ts";
 import type { MetricResult, RunSummary } from "../../src/metrics/run_summary.ts";
 import { makeRecord } from "./record_fixture.ts";
@@ -362,4 +363,37 @@ Deno.test("a summary is the same, to the last bit, when the columns hand their s
   }
   assert.ok(plain.metrics.some((m) => m.tag === "effective_decode_throughput" && m.stats!.avg > 0));
   assert.ok(plain.metrics.some((m) => m.tag === "adj_request_latency"));
+});
+
+Deno.test("time-weighted metrics are the same when their value ranges are set aside in the run's scratch files", () => {
+  let seed = 9;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const records: ProcessedRecord[] = [];
+  for (let i = 0; i < 1500; i++) {
+    const start = i * 0.7 + random();
+    const times = Array.from({ length: 12 }, (_, k) => start + 15 + k * (1 + random()));
+    const failed = random() < 0.04;
+    records.push(makeRecord({
+      startAt: start,
+      endAt: times[11] + random(),
+      responseTimes: failed ? [] : times,
+      outputTokens: failed ? undefined : 12,
+      isl: 32,
+      error: failed ? { type: "HTTPError", code: 500, message: "boom" } : undefined,
+    }));
+  }
+  const dir = Deno.makeTempDirSync();
+  const scratch = scratchFiles(dir);
+  const summarize = (options: { scratch?: typeof scratch }) => {
+    // A small budget: many value ranges per statistic, as a long run has at the default one.
+    const acc = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN, sweepBudget: 500, ...options });
+    for (const r of records) acc.add(r);
+    return acc.summarize();
+  };
+  const plain = summarize({});
+  const aside = summarize({ scratch });
+  assert.ok(scratch.opened() >= 4, `${scratch.opened()} scratch files: the statistics were not set aside`);
+  assert.deepEqual(aside, plain);
+  assert.deepEqual([...Deno.readDirSync(dir)], [], "a scratch file was left behind");
+  Deno.removeSync(dir);
 });
