@@ -315,7 +315,8 @@ export class MetricAccumulator {
     }
     if (record.startAt < this.#anyFirstStart) this.#anyFirstStart = record.startAt;
     if (record.endAt > this.#anyLastEnd) this.#anyLastEnd = record.endAt;
-    if (record.scheduledAt !== undefined) this.#lateness.push(record.startAt - record.scheduledAt);
+    const late = record.scheduledAt === undefined ? NaN : record.startAt - record.scheduledAt;
+    if (Number.isFinite(late)) this.#lateness.push(late);
     // Every request's intervals feed the time-weighted metrics; a failed one has no first token or counts.
     const ttft = values["time_to_first_token"], isl = values["input_sequence_length"];
     const osl = values["output_sequence_length"];

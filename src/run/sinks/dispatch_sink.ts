@@ -16,6 +16,9 @@ export class DispatchSink implements RecordSink {
   }
 
   arrived(record: RequestRecord): void {
-    if (record.phase === "profiling") this.column.push(record.startAt - record.creditIssuedAt);
+    if (record.phase !== "profiling") return;
+    // A record without a credit time (NaN) has no dispatch overhead; statistics take finite values only.
+    const overhead = record.startAt - record.creditIssuedAt;
+    if (Number.isFinite(overhead)) this.column.push(overhead);
   }
 }

@@ -117,7 +117,8 @@ export class LoadSink implements RecordSink {
     if (record.phase !== "profiling") return;
     this.#starts.push(record.startAt);
     this.#ends.push(record.endAt);
-    if (record.scheduledAt !== undefined) this.#lags.push(record.startAt - record.scheduledAt);
+    const lag = record.scheduledAt === undefined ? NaN : record.startAt - record.scheduledAt;
+    if (Number.isFinite(lag)) this.#lags.push(lag);
     if (record.cancelled) this.#cancelled++;
   }
 
