@@ -13,7 +13,7 @@
  *     [--concurrency 256] [--seed 7] [--scratch]
  */
 import { Float64Column } from "../../src/metrics/float64_column.ts";
-import { ColumnSpill } from "../../src/metrics/column_spill.ts";
+import { scratchFiles } from "../../src/metrics/column_spill.ts";
 import { SweepColumns, sweepStatsByGroup } from "../../src/metrics/sweep_line_metrics.ts";
 
 function arg(name: string, fallback: number): number {
@@ -73,16 +73,8 @@ try {
   // Not Linux, or not permitted: the peak then includes building the inputs.
 }
 const t0 = performance.now();
-let scratches = 0;
 const scratchDir = Deno.args.includes("--scratch") ? Deno.makeTempDirSync({ prefix: "sweep_scratch_" }) : undefined;
-const scratch = scratchDir === undefined ? undefined : () => {
-  const spill = ColumnSpill.open(`${scratchDir}/ranges-${scratches++}`, { sync: true });
-  return {
-    append: (bytes: Uint8Array) => spill.append(bytes),
-    read: (offset: number, into: Uint8Array) => spill.readAt(offset, into),
-    close: () => spill.closeSync(),
-  };
-};
+const scratch = scratchDir === undefined ? undefined : scratchFiles(scratchDir);
 const stats = sweepStatsByGroup(columns.table(gaps.reader()), undefined, undefined, scratch);
 if (scratchDir !== undefined) Deno.removeSync(scratchDir, { recursive: true });
 const seconds = (performance.now() - t0) / 1000;
@@ -104,5 +96,5 @@ console.log(JSON.stringify({
   rss_before_mib: Number((rssBefore / 1024).toFixed(1)),
   peak_rss_mib: Number((peak / 1024).toFixed(1)),
   checksum: hash.toString(16),
-  scratch_files: scratches,
+  scratch_files: scratch?.opened() ?? 0,
 }));

@@ -80,19 +80,16 @@ export class ColumnSpill implements ColumnStore {
   put(data: ColumnData): StoredChunk {
     const form: Form = data instanceof Float64Array ? "f64" : data instanceof Float32Array ? "f32" : "i32";
     if (this.#failure !== undefined || this.#closed) return { read: () => data };
-    const chunk = new SpilledChunk(this, this.#end, data.length, form, data);
-    this.#end += data.byteLength;
     const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     if (this.#sync) {
-      try {
-        for (let at = 0; at < bytes.length;) at += this.#writer.writeSync(bytes.subarray(at));
-        this.written += bytes.length;
-        chunk.held = undefined;
-      } catch (err) {
-        this.#failure = `${this.path}: ${err instanceof Error ? err.message : String(err)}`;
-      }
-      return chunk;
+      const at = this.append(bytes);
+      if (at === undefined) return { read: () => data };
+      const written = new SpilledChunk(this, at, data.length, form, data);
+      written.held = undefined;
+      return written;
     }
+    const chunk = new SpilledChunk(this, this.#end, data.length, form, data);
+    this.#end += data.byteLength;
     this.#writes = this.#writes.then(async () => {
       if (this.#failure !== undefined) return;
       try {
@@ -100,7 +97,7 @@ export class ColumnSpill implements ColumnStore {
         this.written += bytes.length;
         chunk.held = undefined;
       } catch (err) {
-        this.#failure = `${this.path}: ${err instanceof Error ? err.message : String(err)}`;
+        this.#fail(err);
       }
     });
     return chunk;
@@ -116,7 +113,7 @@ export class ColumnSpill implements ColumnStore {
     try {
       for (let at = 0; at < bytes.length;) at += this.#writer.writeSync(bytes.subarray(at));
     } catch (err) {
-      this.#failure = `${this.path}: ${err instanceof Error ? err.message : String(err)}`;
+      this.#fail(err);
       return undefined;
     }
     this.#end += bytes.length;
@@ -124,12 +121,18 @@ export class ColumnSpill implements ColumnStore {
     return offset;
   }
 
+  #fail(err: unknown): void {
+    this.#failure = `${this.path}: ${err instanceof Error ? err.message : String(err)}`;
+  }
+
   /** Fills `into` with the bytes written at `offset`. */
   readAt(offset: number, into: Uint8Array): void {
     this.#reader.seekSync(offset, Deno.SeekMode.Start);
     for (let at = 0; at < into.length;) {
       const n = this.#reader.readSync(into.subarray(at));
-      if (n === null) throw new Error(`${this.path}: the file ends before what was written to it`);
+      if (n === null) {
+        throw new Error(`${this.path}: the file ends before what was written to it (it was changed during the run)`);
+      }
       at += n;
     }
   }
@@ -149,15 +152,7 @@ export class ColumnSpill implements ColumnStore {
       reuse.buffer.byteLength >= size;
     const buffer = own ? reuse.buffer as ArrayBuffer : new ArrayBuffer(size);
     if (!own) this.#made.add(buffer);
-    const bytes = new Uint8Array(buffer, 0, size);
-    this.#reader.seekSync(chunk.offset, Deno.SeekMode.Start);
-    for (let at = 0; at < bytes.length;) {
-      const n = this.#reader.readSync(bytes.subarray(at));
-      if (n === null) {
-        throw new Error(`${this.path}: a stored segment ends early (the file was changed during the run)`);
-      }
-      at += n;
-    }
+    this.readAt(chunk.offset, new Uint8Array(buffer, 0, size));
     return chunk.form === "f64"
       ? new Float64Array(buffer, 0, chunk.count)
       : chunk.form === "f32"

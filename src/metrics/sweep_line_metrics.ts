@@ -39,6 +39,7 @@ import {
 } from "./sweep_line.ts";
 import {
   BufferPool,
+  type CurveSource,
   mergedSource,
   rateStats,
   type RequestEmitter,
@@ -323,38 +324,27 @@ export function sweepStatsByGroup(
   out.set("effective_concurrency", total.mask);
   out.set("effective_total_throughput", perSec(total.rate));
   out.set("active_total_throughput", perSec(total.activeRate));
-  const decode = rateStats(
+  // A phase's rate and its concurrency: the five statistics AIPerf reports for it.
+  const phase = (name: "decode" | "prefill", rate: CurveSource, mask: CurveSource) => {
+    const s = rateStats(rate, mask, ws, we, true, budget, pool, scratch);
+    out.set(`effective_${name}_throughput`, perSec(s.rate));
+    out.set(`effective_${name}_concurrency`, s.mask);
+    out.set(`effective_${name}_throughput_per_user`, perSec(s.perUser));
+    out.set(`active_${name}_throughput`, perSec(s.activeRate));
+    out.set(`active_${name}_throughput_per_user`, perSec(s.activePerUser));
+  };
+  phase(
+    "decode",
     anyIcl
       ? curve((i, o) => chunkDecodeEvents(o, gen.at(i), osl.at(i), gaps, from(i), iclEnd.at(i), before[i]))
       : curve((i, o) => decodes(i) && interval(o, gen.at(i), end.at(i), decodeRate(i))),
     curve((i, o) => ok(gen.at(i)) && ok(end.at(i)) && interval(o, gen.at(i), end.at(i), 1)),
-    ws,
-    we,
-    true,
-    budget,
-    pool,
-    scratch,
   );
-  out.set("effective_decode_throughput", perSec(decode.rate));
-  out.set("effective_decode_concurrency", decode.mask);
-  out.set("effective_decode_throughput_per_user", perSec(decode.perUser));
-  out.set("active_decode_throughput", perSec(decode.activeRate));
-  out.set("active_decode_throughput_per_user", perSec(decode.activePerUser));
-  const prefill = rateStats(
+  phase(
+    "prefill",
     curve((i, o) => prefills(i) && interval(o, start.at(i), gen.at(i), prefillRate(i))),
     curve((i, o) => ok(start.at(i)) && ok(gen.at(i)) && interval(o, start.at(i), gen.at(i), 1)),
-    ws,
-    we,
-    true,
-    budget,
-    pool,
-    scratch,
   );
-  out.set("effective_prefill_throughput", perSec(prefill.rate));
-  out.set("effective_prefill_concurrency", prefill.mask);
-  out.set("effective_prefill_throughput_per_user", perSec(prefill.perUser));
-  out.set("active_prefill_throughput", perSec(prefill.activeRate));
-  out.set("active_prefill_throughput_per_user", perSec(prefill.activePerUser));
   const tif = anyIcl
     ? curve((i, o) =>
       chunkTokenEvents(
