@@ -5,8 +5,6 @@
 import { EXIT } from "./exit_codes.ts";
 import { VERSION } from "../base/version.ts";
 import { didYouMeanHint } from "../base/did_you_mean.ts";
-import { isHelpRequest } from "../config/help_request.ts";
-import { EarlyWorker } from "../runtime/spawn_worker.ts";
 
 interface CommandEntry {
   readonly summary: string;
@@ -16,15 +14,7 @@ interface CommandEntry {
 const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   profile: {
     summary: "Benchmark an OpenAI-compatible inference server (AIPerf-compatible flags).",
-    run: async (args) => {
-      // The counting Worker's runtime and modules load on another core while this command's own modules load.
-      const earlyCounter = countsTokensLocally(args) ? new EarlyWorker("token-counter") : undefined;
-      try {
-        return await (await import("./profile.ts")).runProfile(args, { earlyCounter });
-      } finally {
-        earlyCounter?.close();
-      }
-    },
+    run: async (args) => (await import("./profile.ts")).runProfile(args),
   },
   "serve-sim": {
     summary: "Run the simulated OpenAI-compatible inference server (no GPU, no network).",
@@ -95,14 +85,6 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     run: async (args) => (await import("./demo.ts")).runDemo(args),
   },
 };
-
-/**
- * Whether a `profile` command line counts tokens in a Worker, as far as its flags tell: not for help, nor with the
- * server's own counts. A configuration file that says otherwise only leaves the early Worker unused (and closed).
- */
-export function countsTokensLocally(args: readonly string[]): boolean {
-  return !isHelpRequest(args) && !args.includes("--use-server-token-count");
-}
 
 export function mainHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));

@@ -15,13 +15,10 @@ import { PROBE_OPTION_KEYS } from "../config/search_space.ts";
 import type { ProbeValues, SearchEnd } from "../run/search/run_search.ts";
 import { EXIT, type ExitCode } from "./exit_codes.ts";
 import { PROFILE_EXIT } from "./profile_exit.ts";
-import type { EarlyWorker } from "../runtime/spawn_worker.ts";
 
 export interface RunProfileOptions {
   /** Stops the run like Ctrl-C does (used by `demo`, which owns the process's signal handling). */
   readonly signal?: AbortSignal;
-  /** A token-counter Worker started before this module loaded (main_cli.ts); the run takes it, its caller closes it. */
-  readonly earlyCounter?: EarlyWorker;
 }
 
 /** Sweeps and repeated runs: a failed point fails the command, after the others ran. */
@@ -71,7 +68,7 @@ export async function runProfile(args: string[], options: RunProfileOptions = {}
   for (const w of parsed.warnings) logger.warning(w);
   const signals = options.signal === undefined ? interruptSignal() : undefined;
   try {
-    const run = { logger, isTty, stop: options.signal ?? signals?.signal, earlyCounter: options.earlyCounter };
+    const run = { logger, isTty, stop: options.signal ?? signals?.signal };
     if (search !== undefined) {
       const spec = search;
       const parseProbe = (v: ProbeValues) => parseProfileArgs(withOptionValues(args, probeOptions(spec, v)), io);

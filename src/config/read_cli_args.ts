@@ -34,7 +34,14 @@ export interface CliArgs {
   readonly operands: readonly string[];
 }
 
-export { isHelpRequest } from "./help_request.ts";
+/** True when the arguments ask for help (`-h`/`--help` before any `--`). */
+export function isHelpRequest(argv: readonly string[]): boolean {
+  for (const arg of argv) {
+    if (arg === "--") return false;
+    if (arg === "-h" || arg === "--help" || arg === "--help-all") return true;
+  }
+  return false;
+}
 
 /** Parses `argv` (the arguments after the command's name) against `command`'s table. Never throws. */
 export function readCliArgs(argv: readonly string[], command: Command): CliArgs {

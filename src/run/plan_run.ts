@@ -23,7 +23,6 @@ import { InputError } from "../base/input_error.ts";
 import type { Output } from "./outputs/output.ts";
 import { selectOutputs } from "./outputs/output_registry.ts";
 import type { Logger } from "../ui/logger.ts";
-import type { EarlyWorker } from "../runtime/spawn_worker.ts";
 
 /** Where the engine runs: shard count, threads or processes, cores. */
 export interface EngineLayoutPlan {
@@ -68,8 +67,6 @@ export interface PlanOptions {
   readonly modelNames: readonly string[];
   /** Ctrl-C: stops a long dataset build (an `InterruptedError`). */
   readonly signal?: AbortSignal;
-  /** A token-counter Worker started before the command loaded, taken by this run's counter. */
-  readonly earlyCounter?: EarlyWorker;
 }
 
 export async function planRun(endpoint: ResolvedEndpoint, o: PlanOptions): Promise<RunPlan> {
@@ -102,10 +99,8 @@ export async function planRun(endpoint: ResolvedEndpoint, o: PlanOptions): Promi
           inWorker: true,
           workers: Math.ceil(threadShards / 4),
           loaded,
-          early: o.earlyCounter,
         });
         counter.catch(() => {}); // reported through the counts
-        if (o.earlyCounter?.taken) o.logger.debug("token counting: in the Worker started before the command loaded");
       },
     });
     // Session metrics only where a session is more than one request.

@@ -9,7 +9,6 @@ import { discoverModels } from "../engine/prepare_server.ts";
 import type { ProfileOutcome } from "./run_outcome.ts";
 import { resolveArtifactDir } from "../export/artifact_paths.ts";
 import type { Logger } from "../ui/logger.ts";
-import type { EarlyWorker } from "../runtime/spawn_worker.ts";
 import { VERSION } from "../base/version.ts";
 import { InterruptedError } from "../base/interrupted_error.ts";
 import type { CollectOptions } from "./collect_records.ts";
@@ -44,8 +43,6 @@ export interface ProfileRunOptions {
    * process: no readiness wait, model discovery or reachability check here (`--model` must be given).
    */
   readonly engine?: CollectOptions["engine"];
-  /** A token-counter Worker started before the command loaded (`profile` from the command line); the run takes it. */
-  readonly earlyCounter?: EarlyWorker;
 }
 
 /**
@@ -70,12 +67,7 @@ export async function runProfileRun(parsed: ParsedProfile, o: ProfileRunOptions)
       artifactDir: resolveArtifactDir(parsed.config),
     };
   }
-  const plan = await planRun(endpoint, {
-    logger,
-    modelNames: models.modelNames,
-    signal: stop,
-    earlyCounter: o.earlyCounter,
-  }).catch((err) => {
+  const plan = await planRun(endpoint, { logger, modelNames: models.modelNames, signal: stop }).catch((err) => {
     if (err instanceof InterruptedError) return undefined;
     throw err;
   });

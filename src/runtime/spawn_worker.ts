@@ -20,60 +20,6 @@ export function spawnWorker(role: WorkerRole): Worker {
   return new Worker(workerEntryUrl(), { type: "module", name: NAME_PREFIX + role });
 }
 
-/**
- * A Worker started before the code that uses it has loaded. `new Worker` blocks the calling thread while the Worker's
- * runtime is built, wherever it is called; the Worker then loads its own modules on another core. Started first, that
- * load runs beside this thread's loading and planning rather than beside its server probes and first requests. Taken
- * once by its user; closed if never taken.
- */
-export class EarlyWorker {
-  #worker: Worker | undefined;
-  #failed = false;
-  #taken = false;
-
-  /** `spawn`: how the Worker is started (tests give a stand-in). */
-  constructor(role: WorkerRole, spawn: (role: WorkerRole) => Worker = spawnWorker) {
-    const worker = spawn(role);
-    // Until it is taken: a Worker that failed to load is not handed out (its user starts one of its own and reports
-    // that one's failure), and its error does not reach this thread as an uncaught one.
-    worker.onerror = (event: ErrorEvent) => {
-      event.preventDefault();
-      this.#failed = true;
-    };
-    this.#worker = worker;
-  }
-
-  /** Whether the Worker failed to load before it was taken. */
-  get failed(): boolean {
-    return this.#failed;
-  }
-
-  /** Whether `take()` handed the Worker out. */
-  get taken(): boolean {
-    return this.#taken;
-  }
-
-  /** The Worker, the first time; afterwards, after `close()` or when it failed to load, undefined. */
-  take(): Worker | undefined {
-    const worker = this.#worker;
-    this.#worker = undefined;
-    if (worker === undefined) return undefined;
-    worker.onerror = null;
-    if (this.#failed) {
-      worker.terminate();
-      return undefined;
-    }
-    this.#taken = true;
-    return worker;
-  }
-
-  /** Terminates the Worker if it was never taken. */
-  close(): void {
-    this.#worker?.terminate();
-    this.#worker = undefined;
-  }
-}
-
 /** The role of the current worker, or undefined on the main thread / in a worker we did not start. */
 export function currentWorkerRole(): WorkerRole | undefined {
   const scope = (globalThis as { WorkerGlobalScope?: abstract new () => unknown }).WorkerGlobalScope;

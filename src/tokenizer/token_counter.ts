@@ -6,7 +6,7 @@
  * made in the same tick are sent as one message, the worker answers them in order, and the loop only pays for a
  * `postMessage`. {@linkcode InlineTokenCounter} does the same work on the calling thread, for tests and tools.
  */
-import { type EarlyWorker, spawnWorker } from "../runtime/spawn_worker.ts";
+import { spawnWorker } from "../runtime/spawn_worker.ts";
 import type { SharedTokenizer, Tokenizer } from "./tokenizer.ts";
 import { packCountBatch, type TokenCounterReply, type TokenCounterRequest } from "./token_counter_worker.ts";
 
@@ -67,11 +67,8 @@ export class WorkerTokenCounter implements TokenCounter {
   #resolveReady!: (name: string) => void;
   #rejectReady!: (error: Error) => void;
 
-  /**
-   * `shared`: tables of the same tokenizer already loaded on this thread, counted with instead of loading `spec`.
-   * `started`: a token-counter Worker already started ({@linkcode EarlyWorker}), used instead of starting one.
-   */
-  constructor(spec: string, shared?: SharedTokenizer, started?: Worker) {
+  /** `shared`: tables of the same tokenizer already loaded on this thread, counted with instead of loading `spec`. */
+  constructor(spec: string, shared?: SharedTokenizer) {
     this.spec = spec;
     this.ready = new Promise((resolve, reject) => {
       this.#resolveReady = resolve;
@@ -79,7 +76,7 @@ export class WorkerTokenCounter implements TokenCounter {
     });
     // A load failure is also reported to every count; do not let an unobserved `ready` crash the process.
     this.ready.catch(() => {});
-    const worker = started ?? spawnWorker("token-counter");
+    const worker = spawnWorker("token-counter");
     worker.onmessage = (event: MessageEvent<TokenCounterReply>) => this.#onReply(event.data);
     worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
@@ -181,8 +178,6 @@ export interface TokenCounterOptions {
   readonly workers?: number;
   /** The same tokenizer, loaded here: Workers count with its tables ({@linkcode Tokenizer.share}) if it has any. */
   readonly loaded?: Tokenizer;
-  /** A token-counter Worker started ahead: the first counter takes it (when it loaded) instead of starting one. */
-  readonly early?: EarlyWorker;
 }
 
 /** Spreads count() calls round-robin over several counters; order of each call's result is preserved. */
@@ -212,7 +207,7 @@ export async function createTokenCounter(spec: string, options: TokenCounterOpti
     const shared = options.loaded?.share?.();
     const counters = Array.from(
       { length: Math.max(1, options.workers ?? 1) },
-      (_, i) => new WorkerTokenCounter(spec, shared, i === 0 ? options.early?.take() : undefined),
+      () => new WorkerTokenCounter(spec, shared),
     );
     try {
       await Promise.all(counters.map((c) => c.ready));

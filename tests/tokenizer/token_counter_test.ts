@@ -6,7 +6,6 @@ import {
   WorkerTokenCounter,
 } from "../../src/tokenizer/token_counter.ts";
 import { loadBuiltinTokenizer } from "../../src/tokenizer/builtin_tokenizer.ts";
-import { EarlyWorker } from "../../src/runtime/spawn_worker.ts";
 
 const FIXTURE_DIR = new URL("../fixtures/tiny_bpe/", import.meta.url).pathname;
 const builtin = await loadBuiltinTokenizer();
@@ -100,19 +99,6 @@ Deno.test("createTokenCounter builds a ready worker counter by default", async (
     assert.ok(counter instanceof WorkerTokenCounter);
     assert.deepEqual(await counter.count(TEXTS), EXPECTED);
   });
-});
-
-Deno.test("createTokenCounter counts in a Worker started early, which its first counter takes", async () => {
-  const early = new EarlyWorker("token-counter");
-  try {
-    await withCounter(await createTokenCounter("builtin", { workers: 2, early }), async (counter) => {
-      assert.equal(early.taken, true);
-      assert.deepEqual(await counter.count(TEXTS), EXPECTED);
-      assert.deepEqual(await counter.count(TEXTS), EXPECTED); // the second counter of the pool
-    });
-  } finally {
-    early.close();
-  }
 });
 
 Deno.test("createTokenCounter builds an inline counter when asked", async () => {
