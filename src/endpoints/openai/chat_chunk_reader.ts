@@ -20,8 +20,11 @@ import type { Delta } from "../endpoint_adapter.ts";
 
 const DELTA_KEY = '"delta"';
 const TEXT_DELTA = '{"content":"';
-/** A template's delta value, matched where its `"delta":` ends. */
-const TEMPLATE_DELTA = /\{(?:"role":"assistant",)?"content":"[^"\\\u0000-\u001f]*"\}/y;
+/**
+ * A template's delta value, matched where its `"delta":` ends. The string needs no check of its own: the chunk was
+ * parsed as JSON and has no backslash, so the string holds neither a quote nor a control character.
+ */
+const TEMPLATE_DELTA = /\{(?:"role":"assistant",)?"content":"[^"]*"\}/y;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const CLOSE_BRACE = 0x7d;
