@@ -43,7 +43,9 @@ export class ChatChunkReader {
 
   readonly read = (data: string): Delta | undefined => {
     const prefix = this.#prefix;
-    if (prefix !== undefined && data.startsWith(prefix)) {
+    // A slice compared with `===` (one memory compare), not `startsWith`/`endsWith`: those compared char by char here,
+    // and cost more than the parse they replace.
+    if (prefix !== undefined && data.slice(0, prefix.length) === prefix) {
       const text = this.#templateText(data, prefix.length);
       if (text !== undefined) {
         // asText's rule: an empty string is no content. Every key, in readChoice's order, for one object shape.
@@ -73,7 +75,7 @@ export class ChatChunkReader {
     if (quote < start || data.charCodeAt(quote) !== QUOTE || data.charCodeAt(quote + 1) !== CLOSE_BRACE) {
       return undefined;
     }
-    if (!data.endsWith(suffix)) return undefined;
+    if (data.slice(quote + 2) !== suffix) return undefined;
     for (let i = start; i < quote; i++) {
       const c = data.charCodeAt(i);
       if (c === QUOTE || c === BACKSLASH || c < 0x20) return undefined;
