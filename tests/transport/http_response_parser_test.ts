@@ -261,3 +261,16 @@ Deno.test("header lines seen before on a connection give the same fields as on a
     assert.equal(got.headers.get(`x-m-${i}`), "v");
   }
 });
+
+Deno.test("a header line is taken from the seen-line table only when every byte matches", () => {
+  // 900 lines of one length that differ in their digits: many share a slot of the table, some differing in one byte.
+  const kept = setup();
+  for (let i = 0; i < 1800; i++) {
+    const value = String(100 + (i * 7) % 900);
+    const head = `HTTP/1.1 200 OK\r\nx-k: ${value}\r\ncontent-length: 0\r\n\r\n`;
+    const bytes = new TextEncoder().encode(head);
+    kept.parser.start();
+    kept.parser.push(bytes, 0, bytes.length);
+    assert.equal(kept.heads[kept.heads.length - 1].headers.get("x-k"), value);
+  }
+});
