@@ -98,6 +98,10 @@ export class Connection {
   #earlyMark = 0;
   /** Set while the connection idles in the pool; a new value per idle period. */
   idleSince = 0;
+  /** The pool's handler of a read completing while the connection idles (made once per connection). */
+  idleEnded: (() => void) | undefined = undefined;
+  /** Its place among its pool's connections in use (`IndexedSet`). */
+  setIndex = -1;
 
   constructor(
     socket: Deno.Conn,

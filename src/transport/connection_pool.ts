@@ -5,6 +5,7 @@
  */
 import type { Connection } from "./connection.ts";
 import { closedError, type ExchangeState, SendControl } from "./send_control.ts";
+import { IndexedSet } from "./indexed_set.ts";
 
 export interface ConnectionPoolOptions {
   /** Most sockets open at once (connecting, busy or idle). */
@@ -35,7 +36,7 @@ export class ConnectionPool {
   #connectQueue: (() => void)[] = [];
   /** LIFO: the most recently used connection is the least likely to have been closed by the server. */
   readonly #idle: Connection[] = [];
-  readonly #busy = new Set<Connection>();
+  readonly #busy = new IndexedSet<Connection>();
   /** Connections counted against maxConnections: connecting, busy and idle. */
   #open = 0;
   #waiters: Waiter[] = [];
@@ -186,7 +187,7 @@ export class ConnectionPool {
     for (const c of this.#idle) c.closeSocket();
     this.#open -= this.#idle.length;
     this.#idle.length = 0;
-    for (const c of this.#busy) c.ctl?.interrupt("cancelled", " because the HTTP client was closed");
+    for (const c of this.#busy.members()) c.ctl?.interrupt("cancelled", " because the HTTP client was closed");
     for (let i = this.#waitersHead; i < this.#waiters.length; i++) {
       const w = this.#waiters[i];
       if (!w.done) {
@@ -204,10 +205,13 @@ export class ConnectionPool {
    * request would charge that request with an answer to nothing, or fail a request the server never received.
    */
   #watchIdle(c: Connection): void {
-    const since = ++this.#idleEpoch;
-    c.idleSince = since;
-    const ended = () => {
-      if (c.idleSince !== since) return;
+    c.idleSince = ++this.#idleEpoch;
+    // One handler per connection, made at its first idle period, rather than a closure per period. A watched read
+    // completes within the idle period that watched it or once the connection is in use again (idleSince 0): a
+    // request awaits its connection's reads to their end before the connection can idle again, and a connection
+    // given back unused idles on the same read.
+    const ended = c.idleEnded ??= () => {
+      if (c.idleSince === 0) return;
       c.idleSince = 0;
       const i = this.#idle.lastIndexOf(c);
       if (i < 0) return;

@@ -29,6 +29,10 @@ export class SendControl {
   onSent: ((at: number) => void) | undefined = undefined;
   /** The planned cancellation's queued deadline, once the request is written (SendOptions.cancelAfterSentMs). */
   cancelTimer: Deadline | undefined = undefined;
+  /** Its place among its client's sends in flight (`IndexedSet`). */
+  setIndex = -1;
+  /** The send's abort signal, if it has one. */
+  signal: AbortSignal | undefined = undefined;
   readonly #remote: string;
   readonly #startedAt: number;
 
