@@ -236,7 +236,7 @@ export class HttpClient {
     try {
       let fresh = false;
       for (;;) {
-        const conn = await pool.acquire(ex, ctl, fresh);
+        const conn = (fresh ? undefined : pool.takeIdle(ex, ctl)) ?? await pool.acquire(ex, ctl, fresh);
         if (conn === undefined) break;
         if (ctl.reason !== undefined) {
           // Interrupted between getting the connection and using it: the connection itself is still clean.
