@@ -4,7 +4,7 @@
  * attempts in flight.
  */
 import type { Connection } from "./connection.ts";
-import { closedError, type ExchangeState, SendControl } from "./send_control.ts";
+import { closedError, type ExchangeState, newExchangeState, SendControl } from "./send_control.ts";
 import { IndexedSet } from "./indexed_set.ts";
 
 export interface ConnectionPoolOptions {
@@ -134,7 +134,7 @@ export class ConnectionPool {
     let error: string | undefined;
     await Promise.all(Array.from({ length: want }, async () => {
       this.#open++;
-      const ex: ExchangeState = { reused: false, streamed: false, bytesSent: 0, bytesReceived: 0 };
+      const ex = newExchangeState();
       const c = await this.#connect(ex, new SendControl(remote, performance.now()));
       if (c === undefined) {
         this.#freeSlot();

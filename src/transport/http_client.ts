@@ -21,7 +21,7 @@ import { RequestEncoder } from "./request_encoder.ts";
 import { Connector } from "./connector.ts";
 import { ConnectionPool } from "./connection_pool.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, type Progress } from "./connection.ts";
-import { errorText, type ExchangeState, hostPort, SendControl, type Stage } from "./send_control.ts";
+import { errorText, hostPort, newExchangeState, SendControl, type Stage } from "./send_control.ts";
 import { IndexedSet } from "./indexed_set.ts";
 
 export type ConnectionReuse = "pooled" | "never";
@@ -194,7 +194,7 @@ export class HttpClient {
    */
   async send(req: HttpRequest, opts: SendOptions = {}): Promise<HttpExchange> {
     const startedAt = performance.now();
-    const ex: ExchangeState = { reused: false, streamed: false, bytesSent: 0, bytesReceived: 0 };
+    const ex = newExchangeState();
     let bytes: Uint8Array;
     try {
       bytes = this.#encoder.encode(req);

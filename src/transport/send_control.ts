@@ -57,6 +57,40 @@ export class SendControl {
   }
 }
 
+/**
+ * A new exchange, every field present from the start: one object of one shape, where adding some twenty fields as
+ * the exchange went made V8 grow its property store several times per request and give exchanges many shapes.
+ */
+export function newExchangeState(): ExchangeState {
+  return {
+    connectStart: undefined,
+    connectEnd: undefined,
+    reused: false,
+    poolWaitStart: undefined,
+    poolWaitEnd: undefined,
+    requestWriteStart: undefined,
+    requestSent: undefined,
+    writes: undefined,
+    bodyBytesSent: undefined,
+    bodyReads: undefined,
+    firstBodyAt: undefined,
+    lastBodyAt: undefined,
+    bodyBytesReceived: undefined,
+    firstByteAt: undefined,
+    headersAt: undefined,
+    lastByteAt: undefined,
+    status: undefined,
+    headers: undefined,
+    streamed: false,
+    body: undefined,
+    bytesSent: 0,
+    bytesReceived: 0,
+    retries: undefined,
+    contentEncoding: undefined,
+    error: undefined,
+  };
+}
+
 /** `host:port`, with brackets around an IPv6 address. */
 export function hostPort(hostname: string, port: number): string {
   return hostname.includes(":") ? `[${hostname}]:${port}` : `${hostname}:${port}`;
