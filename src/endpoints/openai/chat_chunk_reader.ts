@@ -2,37 +2,30 @@
  * Reads one streamed chat answer's SSE payloads, giving for each exactly what the chat adapter's `parseEvent` gives,
  * without a `JSON.parse` for the usual token chunk.
  *
- * Why: a stream's token chunks repeat the same bytes around their text (id, object, created, model, index,
- * logprobs, finish reason), and parsing each whole was most of the client's work per SSE event. Once a chunk has
- * been parsed in full and qualifies as a template (below), a later chunk whose bytes are the template's prefix,
- * then `{"content":"TEXT"}`, then the template's suffix, is the template with one object value replaced by another:
- * valid JSON, the same fields everywhere but that delta, so its Delta is the template's (nothing but content) with
- * TEXT as content. TEXT is taken only without a quote, a backslash or a control character, so it is the string
- * `JSON.parse` would give; anything else (an escape, reasoning, tool calls, a finish reason, usage, an error, a
- * changed prefix) goes the full way, with the full way's errors.
+ * Why: a stream's token chunks repeat the same bytes around their text (id, object, created, model, index, the
+ * delta's other fields, logprobs, finish reason), and parsing each whole was most of the client's work per SSE event.
+ * Once a chunk has been parsed in full and qualifies as a template (below), a later chunk whose bytes are the
+ * template's up to its content string, then a TEXT, then the template's from the string's closing quote on, is the
+ * template with one string value replaced by another: valid JSON, the same fields everywhere but that string, so its
+ * Delta is the template's (nothing but content) with TEXT as content. TEXT is taken only without a quote, a backslash
+ * or a control character, so it is the string `JSON.parse` would give; anything else (an escape, reasoning, tool
+ * calls, a finish reason, usage, an error, a changed prefix) goes the full way, with the full way's errors.
  *
- * A chunk becomes the template only when no backslash appears in it (keys are then written as they read), the key
- * `"delta"` appears in it once (so the object after it is `choices[0].delta`, the only one), its full parse gave
- * non-empty content and no other field, and its delta is `{"content":"…"}` or `{"role":"assistant","content":"…"}`
- * with a plain string.
+ * A chunk becomes the template only when no backslash appears in it (keys and strings are then written as they
+ * read), the key `"content"` appears in it once, followed by a string (so that string is `choices[0].delta.content`,
+ * the only one), and its full parse gave non-empty content and no other field.
  */
 import type { Delta } from "../endpoint_adapter.ts";
 
-const DELTA_KEY = '"delta"';
-const TEXT_DELTA = '{"content":"';
-/**
- * A template's delta value, matched where its `"delta":` ends. The string needs no check of its own: the chunk was
- * parsed as JSON and has no backslash, so the string holds neither a quote nor a control character.
- */
-const TEMPLATE_DELTA = /\{(?:"role":"assistant",)?"content":"[^"]*"\}/y;
+const CONTENT_KEY = '"content"';
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const CLOSE_BRACE = 0x7d;
+const COLON = 0x3a;
 
 export class ChatChunkReader {
-  /** The template's bytes up to its delta value (ending in `"delta":`), undefined before one qualifies. */
+  /** The template's bytes up to its content string's opening quote, included; undefined before one qualifies. */
   #prefix: string | undefined = undefined;
-  /** The template's bytes after its delta value. */
+  /** The template's bytes from its content string's closing quote on. */
   #suffix = "";
   readonly #parseEvent: (data: string) => Delta | undefined;
 
@@ -66,16 +59,11 @@ export class ChatChunkReader {
     return delta;
   };
 
-  /** The text of `data` when it is prefix + `{"content":"TEXT"}` + suffix with a plain TEXT; else undefined. */
-  #templateText(data: string, at: number): string | undefined {
-    if (!data.startsWith(TEXT_DELTA, at)) return undefined;
-    const start = at + TEXT_DELTA.length;
+  /** The text of `data` when it is prefix + TEXT + suffix with a plain TEXT; else undefined. */
+  #templateText(data: string, start: number): string | undefined {
     const suffix = this.#suffix;
-    const quote = data.length - suffix.length - 2;
-    if (quote < start || data.charCodeAt(quote) !== QUOTE || data.charCodeAt(quote + 1) !== CLOSE_BRACE) {
-      return undefined;
-    }
-    if (data.slice(quote + 2) !== suffix) return undefined;
+    const quote = data.length - suffix.length;
+    if (quote < start || data.slice(quote) !== suffix) return undefined;
     for (let i = start; i < quote; i++) {
       const c = data.charCodeAt(i);
       if (c === QUOTE || c === BACKSLASH || c < 0x20) return undefined;
@@ -92,13 +80,15 @@ export class ChatChunkReader {
       delta.video !== undefined
     ) return;
     if (data.indexOf("\\") >= 0) return;
-    const key = data.indexOf(DELTA_KEY);
-    if (key < 0 || data.indexOf(DELTA_KEY, key + 1) >= 0 || data.charCodeAt(key + DELTA_KEY.length) !== 0x3a) return;
-    const valueAt = key + DELTA_KEY.length + 1;
-    TEMPLATE_DELTA.lastIndex = valueAt;
-    const m = TEMPLATE_DELTA.exec(data);
-    if (m === null) return;
-    this.#prefix = data.slice(0, valueAt);
-    this.#suffix = data.slice(valueAt + m[0].length);
+    const key = data.indexOf(CONTENT_KEY);
+    if (key < 0 || data.indexOf(CONTENT_KEY, key + 1) >= 0) return;
+    const colon = key + CONTENT_KEY.length;
+    if (data.charCodeAt(colon) !== COLON || data.charCodeAt(colon + 1) !== QUOTE) return;
+    // Parsed, and without a backslash: the string ends at the next quote.
+    const open = colon + 1;
+    const close = data.indexOf('"', open + 1);
+    if (close < 0) return;
+    this.#prefix = data.slice(0, open + 1);
+    this.#suffix = data.slice(close);
   }
 }

@@ -36,6 +36,8 @@ const PREFIXES = [
   '{"id":"x","choices":[{"index":0,"delta": ',
   '{"error":{"message":"bad"},"choices":[{"index":0,"delta":',
   '{"id":"é😀","choices":[{"index":0,"delta":',
+  '{"id":"x","content":"top","choices":[{"index":0,"delta":',
+  '{"id":"x","choices":[{"index":0,"message":{"content":"m"},"delta":',
 ];
 const SUFFIXES = [
   ',"logprobs":null,"finish_reason":null}]}',
@@ -59,21 +61,28 @@ const DELTAS = [
   () => `{"content":null}`,
   () => `{}`,
   (t: string) => `{"content":"${t}"`,
+  (t: string) => `{"role":null,"content":"${t}","reasoning_content":null,"tool_calls":null}`,
+  (t: string) => `{"content":"${t}","reasoning_content":"think"}`,
+  (t: string) => `{"content":"${t}","x":{"content":"inner"}}`,
+  (t: string) => `{"x":"content","content":"${t}"}`,
+  (t: string) => `{"content":"${t}","c\\u006fntent":"shadow"}`,
 ];
 
 Deno.test("the chat chunk reader gives what parseEvent gives, on streams of every chunk shape, errors included", () => {
   const rand = seeded(34);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
-  for (let stream = 0; stream < 400; stream++) {
+  for (let stream = 0; stream < 1000; stream++) {
     const reader = new ChatChunkReader(CHAT_ADAPTER.parseEvent);
     // A stream mostly keeps its prefix and suffix, as servers do, and sometimes changes them.
     let prefix = pick(PREFIXES);
     let suffix = pick(SUFFIXES);
+    // A stream mostly keeps its delta's shape too: OpenAI's, or SGLang's with its null fields.
+    const delta = rand() < 0.5 ? 0 : 9;
     for (let event = 0; event < 30; event++) {
       if (rand() < 0.1) prefix = pick(PREFIXES);
       if (rand() < 0.15) suffix = pick(SUFFIXES);
       const r = rand();
-      const data = r < 0.02 ? "[DONE]" : r < 0.04 ? "" : prefix + (rand() < 0.6 ? DELTAS[0] : pick(DELTAS))(
+      const data = r < 0.02 ? "[DONE]" : r < 0.04 ? "" : prefix + (rand() < 0.6 ? DELTAS[delta] : pick(DELTAS))(
         rand() < 0.7 ? pick(TEXTS.slice(0, 2)) : pick(TEXTS),
       ) + suffix;
       assert.deepEqual(outcome(reader.read, data), outcome(CHAT_ADAPTER.parseEvent, data), data);
