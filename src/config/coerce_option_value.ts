@@ -207,12 +207,17 @@ function boundsText(spec: Extract<ValueOptionSpec, { type: "int" | "float" }>): 
   const inf = spec.type === "float" && spec.allowInfinity === true ? " (or inf)" : "";
   if (spec.min !== undefined && spec.max !== undefined) {
     return exclusive
-      ? ` greater than ${spec.min} and at most ${spec.max.toLocaleString("en-US")}${inf}`
-      : ` between ${spec.min} and ${spec.max.toLocaleString("en-US")}${inf}`;
+      ? ` greater than ${spec.min} and at most ${shownBound(spec.max)}${inf}`
+      : ` between ${spec.min} and ${shownBound(spec.max)}${inf}`;
   }
   if (spec.min !== undefined) return exclusive ? ` greater than ${spec.min}` : ` of at least ${spec.min}`;
-  if (spec.max !== undefined) return ` of at most ${spec.max.toLocaleString("en-US")}${inf}`;
+  if (spec.max !== undefined) return ` of at most ${shownBound(spec.max)}${inf}`;
   return "";
+}
+
+/** A bound as written: whole numbers with thousands separators, fractions whole (`toLocaleString` shows 0.999999 as 1). */
+function shownBound(n: number): string {
+  return Number.isInteger(n) ? n.toLocaleString("en-US") : String(n);
 }
 
 /** Case-insensitive, `-`/`_`-insensitive key for choice matching. */

@@ -549,3 +549,20 @@ Deno.test("AIPerf's environment settings that have an infermeter option are read
     /AIPERF_UI_CONSOLE_EXPORT_WIDTH/,
   );
 });
+
+Deno.test("parseProfileArgs names a fractional bound as it is, not rounded to one it refuses", async () => {
+  const [problem] = await problemsOf([
+    "-m",
+    "m",
+    "--num-profile-runs",
+    "3",
+    "--convergence-metric",
+    "request_latency",
+    "--convergence-threshold",
+    "1",
+  ]);
+  assert.match(
+    problem,
+    /--convergence-threshold: '1' is out of range; give a number greater than 0 and at most 0\.999999\./,
+  );
+});

@@ -9,7 +9,7 @@ Deno.test("calibrate reports small client-added errors for every level, as JSON"
   await using tmp = await tempDir();
   // deno-fmt-ignore
   const run = await runCli([
-    "calibrate", "--streams", "2,8", "--duration", "1", "--tokens", "6", "--ttft", "200", "--itl", "200", "--json",
+    "calibrate", "--streams", "2,8", "--duration", "1", "--tokens", "6", "--ttft", "400", "--itl", "400", "--json",
   ], { cwd: tmp.path, timeoutMs: 90_000 });
   assertExit(run, 0);
   const report = JSON.parse(run.stdout);
@@ -23,9 +23,9 @@ Deno.test("calibrate reports small client-added errors for every level, as JSON"
     assert.ok(level.requests > 0 && level.events === level.requests * 6, JSON.stringify(level));
     // Bounds of half an ITL: the point is that the exported times match the server's write times, not how fast
     // this (possibly busy) machine is — accuracy is the bench's verdict. A wrong join (another request's or token's
-    // times) is off by whole 200 ms gaps, and a wrong clock shows negative medians; a machine at load 9 delayed the
-    // client's reads by 60 ms at the median.
-    const bound = 100;
+    // times) is off by whole 400 ms gaps, and a wrong clock shows negative medians; a machine at load 9 delayed the
+    // client's reads by 60 ms at the median, one at load 10 by 135 ms.
+    const bound = 200;
     assert.ok(level.ttftErrorMs.p50 > -0.5 && level.ttftErrorMs.p50 < bound, `TTFT error p50 ${level.ttftErrorMs.p50}`);
     assert.ok(Math.abs(level.itlErrorMs.p50) < bound, `ITL error p50 ${level.itlErrorMs.p50}`);
     // The send lag includes loopback, so it is positive up to the clock-offset uncertainty.

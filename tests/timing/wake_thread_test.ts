@@ -15,12 +15,14 @@ Deno.test("WakeThread wakes each waiter near its time, earliest first, whatever 
         order.push(i);
         woke[i] = performance.now() - at;
       });
-    // The latest first, then an earlier one that must re-arm the helper for its own time.
-    await Promise.all([ask(2, t0 + 60), ask(0, t0 + 20), ask(1, t0 + 40)]);
+    // The latest first, then an earlier one that must re-arm the helper for its own time. A waiter the helper was
+    // not re-armed for wakes with the next one, 400 ms late; a busy machine delays a wake by tens of ms, rarely
+    // more than a hundred (220 ms seen at load 10 on 2 cores), so the bound sits between the two.
+    await Promise.all([ask(2, t0 + 820), ask(0, t0 + 20), ask(1, t0 + 420)]);
     assert.deepEqual(order, [0, 1, 2]);
     for (const late of woke) {
       assert.ok(late >= -WAKE_LEAD_MS - 0.05, `woke ${(-late).toFixed(3)} ms before its time`);
-      assert.ok(late < 50, `woke ${late.toFixed(1)} ms after its time`);
+      assert.ok(late < 350, `woke ${late.toFixed(1)} ms after its time`);
     }
   } finally {
     wake.close();
