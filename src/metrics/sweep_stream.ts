@@ -94,12 +94,11 @@ function before(ta: number, da: number, tb: number, db: number): boolean {
 
 /**
  * The per-request pre-pass of a merged curve: the requests with events, ordered by their first event (in the
- * merge's order), with that event's time and kind.
+ * merge's order). Only the order is kept (4 bytes a request): the merge reads each request's first event when it
+ * generates the request's events, just before it would add them.
  */
 interface MergePlan {
   readonly order: Uint32Array;
-  readonly firstT: Float64Array;
-  readonly firstStart: Uint8Array;
 }
 
 class MergeCursor implements StepCursor {
@@ -110,6 +109,8 @@ class MergeCursor implements StepCursor {
   #heap: RequestEvents[] = [];
   #free: RequestEvents[] = [];
   #pending = 0;
+  /** The next request of the plan's order, its events generated and sorted, not yet merged. */
+  #ahead: RequestEvents | undefined;
   #sum = 0;
   t = 0;
   v = 0;
@@ -160,29 +161,31 @@ class MergeCursor implements StepCursor {
     h[i] = e;
   }
 
-  /** Whether the next request not yet merged has the earliest event of all. */
+  /**
+   * Whether the next request not yet merged has the earliest event of all: its events are generated (once) to
+   * compare its first with the heap's.
+   */
   #pendingFirst(): boolean {
-    const plan = this.#plan;
-    if (this.#pending >= plan.order.length) return false;
-    if (this.#heap.length === 0) return true;
-    const r = plan.order[this.#pending], top = this.#heap[0];
-    const dt = plan.firstT[r] - top.times[top.pos];
-    if (dt !== 0 && dt === dt) return dt < 0;
-    const st = top.deltas[top.pos] > 0 ? 1 : 0;
-    if (plan.firstStart[r] !== st) return plan.firstStart[r] < st;
-    return r < top.request;
+    let next = this.#ahead;
+    if (next === undefined) {
+      const order = this.#plan.order;
+      if (this.#pending >= order.length) return false;
+      next = this.#free.pop() ?? new RequestEvents();
+      next.n = 0;
+      next.pos = 0;
+      next.request = order[this.#pending];
+      this.#emit(next.request, next);
+      next.sort();
+      this.#ahead = next;
+    }
+    return this.#heap.length === 0 || this.#less(next, this.#heap[0]);
   }
 
   next(): boolean {
     while (this.#pendingFirst()) {
-      const r = this.#plan.order[this.#pending++];
-      const e = this.#free.pop() ?? new RequestEvents();
-      e.n = 0;
-      e.pos = 0;
-      e.request = r;
-      this.#emit(r, e);
-      e.sort();
-      this.#push(e);
+      this.#push(this.#ahead!);
+      this.#ahead = undefined;
+      this.#pending++;
       if (this.#heap.length > this.peakMerging) this.peakMerging = this.#heap.length;
     }
     const h = this.#heap;
@@ -206,6 +209,54 @@ class MergeCursor implements StepCursor {
   }
 }
 
+/**
+ * Sorts `order` (request indices, ascending) by their first event: time, then ends before starts, then index — a
+ * stable merge sort on typed arrays (a comparator sort of a typed array copies it into the JS heap, twice its size
+ * in tagged values, for a long run tens of megabytes of garbage per curve). Requests come nearly in order (they are
+ * stored as they end), so the runs merged are long.
+ */
+export function sortByFirstEvent(order: Uint32Array, firstT: Float64Array, firstStart: Uint8Array): void {
+  const n = order.length;
+  const less = (a: number, b: number) => {
+    const ta = firstT[a], tb = firstT[b];
+    if (ta !== tb) return ta < tb;
+    return firstStart[a] < firstStart[b];
+  };
+  const RUN = 32;
+  for (let lo = 0; lo < n; lo += RUN) {
+    const hi = Math.min(n, lo + RUN);
+    for (let i = lo + 1; i < hi; i++) {
+      const x = order[i];
+      let j = i;
+      while (j > lo && less(x, order[j - 1])) {
+        order[j] = order[j - 1];
+        j--;
+      }
+      order[j] = x;
+    }
+  }
+  if (n <= RUN) return;
+  let a: Uint32Array = order, b: Uint32Array = new Uint32Array(n);
+  for (let width = RUN; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(n, lo + width), hi = Math.min(n, lo + 2 * width);
+      let i = lo, j = mid, k = lo;
+      // Already in order across the seam: copy the pair of runs as it is.
+      if (mid >= hi || !less(a[mid], a[mid - 1])) {
+        b.set(a.subarray(lo, hi), lo);
+        continue;
+      }
+      while (i < mid && j < hi) b[k++] = less(a[j], a[i]) ? a[j++] : a[i++];
+      while (i < mid) b[k++] = a[i++];
+      while (j < hi) b[k++] = a[j++];
+    }
+    const swap = a;
+    a = b;
+    b = swap;
+  }
+  if (a !== order) order.set(a);
+}
+
 /** A merged curve; its cursors tell the most requests they merged at once. */
 export interface MergedCurve extends CurveSource {
   open(): StepCursor & { readonly peakMerging: number };
@@ -217,7 +268,8 @@ export interface MergedCurve extends CurveSource {
  * requests orders them, one read of the merge finds the largest magnitude.
  */
 export function mergedSource(requests: number, emit: RequestEmitter): MergedCurve {
-  const firstT = new Float64Array(requests), firstStart = new Uint8Array(requests);
+  let firstT: Float64Array | undefined = new Float64Array(requests);
+  let firstStart: Uint8Array | undefined = new Uint8Array(requests);
   // The requests with events, in a typed array (a plain array of millions of indices costs twice as much).
   const has = new Uint32Array(requests);
   let count = 0;
@@ -234,9 +286,11 @@ export function mergedSource(requests: number, emit: RequestEmitter): MergedCurv
     firstStart[r] = e.deltas[best] > 0 ? 1 : 0;
     has[count++] = r;
   }
-  const order = has.subarray(0, count);
-  order.sort((a, b) => firstT[a] - firstT[b] || firstStart[a] - firstStart[b] || a - b);
-  const plan: MergePlan = { order, firstT, firstStart };
+  const order = count === requests ? has : has.slice(0, count);
+  sortByFirstEvent(order, firstT, firstStart);
+  // Only the order is kept: the first events are read again by the merge.
+  firstT = firstStart = undefined;
+  const plan: MergePlan = { order };
   let snap = 0;
   if (events > 0) {
     const probe = new MergeCursor(emit, plan, 0);
@@ -276,7 +330,7 @@ const QUANTILES = [0.5, 0.9, 0.95, 0.99] as const;
 /** Histogram buckets (leading bits of a value): finer for a larger budget, 2^20 at most (4 MB of counts). */
 const bucketBits = (budget: number) => Math.min(20, Math.max(10, Math.ceil(Math.log2(budget + 1)) + 6));
 /** Segments kept at once for the percentiles (16 bytes each). */
-export const DEFAULT_SEGMENT_BUDGET = 1 << 20;
+export const DEFAULT_SEGMENT_BUDGET = 1 << 17;
 
 const keyBuf = new Float64Array(1);
 const keyWords = new Uint32Array(keyBuf.buffer);
@@ -288,6 +342,27 @@ function bucketOf(v: number, bits: number): number {
   keyBuf[0] = v === 0 ? 0 : v;
   const hi = keyWords[HI];
   return (hi >= 0x80000000 ? ~hi : hi | 0x80000000) >>> (32 - bits);
+}
+
+/** Bits a value range past the budget is split by at a time (a histogram of 2^16 counts, 256 KB). */
+const SPLIT_BITS = 16;
+
+/**
+ * `width` bits of a value's order-keeping 64-bit key (`#sortSlice`'s: sign, exponent and mantissa, negatives
+ * inverted) from bit `at` (0 the highest), for values that share every bit above `at` (the same sign).
+ */
+function keyBits(v: number, at: number, width: number): number {
+  keyBuf[0] = v === 0 ? 0 : v;
+  let l = keyWords[1 - HI], h = keyWords[HI];
+  if (h >= 0x80000000) {
+    l = ~l;
+    h = ~h;
+  }
+  const end = at + width, mask = width >= 32 ? 0xffffffff : (1 << width) - 1;
+  if (end <= 32) return (h >>> (32 - end)) & mask;
+  if (at >= 32) return (l >>> (64 - end)) & mask;
+  // Straddling the two words: the high word's low bits, then the low word's high bits.
+  return (((h << (end - 32)) | (l >>> (64 - end))) & mask) >>> 0;
 }
 
 /**
@@ -315,16 +390,43 @@ export class BufferPool {
     return i < 0 ? new Uint32Array(n) : this.#counts.splice(i, 1)[0].fill(0);
   }
 
+  /** A buffer of at least `n` counts (contents unspecified): the smallest held that fits, or a new one of `n`. */
+  uint32AtLeast(n: number): Uint32Array {
+    let best = -1;
+    for (let i = 0; i < this.#counts.length; i++) {
+      const len = this.#counts[i].length;
+      if (len >= n && (best < 0 || len < this.#counts[best].length)) best = i;
+    }
+    return best < 0 ? new Uint32Array(n) : this.#counts.splice(best, 1)[0];
+  }
+
   release(...buffers: (Float64Array | Uint32Array | undefined)[]): void {
     for (const b of buffers) {
       if (b === undefined || b.length === 0) continue;
-      if (b instanceof Float64Array) this.#floats.push(b);
-      else this.#counts.push(b);
+      if (b instanceof Float64Array) keepLargest(this.#floats, b, MAX_POOLED_FLOATS);
+      else keepLargest(this.#counts, b, MAX_POOLED_COUNTS);
     }
   }
 }
 
+/**
+ * Pooled buffers at most: a statistic's value range (two) and the histograms of a group's five statistics with a
+ * sort's two buffers. A buffer that no longer fits a range (the ranges grew) goes to the collector rather than
+ * staying pooled beside the larger one that replaced it.
+ */
+const MAX_POOLED_FLOATS = 2;
+const MAX_POOLED_COUNTS = 7;
+
+/** Adds `b` to `pool`, then drops the smallest buffers beyond `max`. */
+function keepLargest<T extends { readonly length: number }>(pool: T[], b: T, max: number): void {
+  pool.push(b);
+  if (pool.length <= max) return;
+  pool.sort((x, y) => y.length - x.length);
+  pool.length = max;
+}
+
 const NONE = new Float64Array(0);
+const NO_COUNTS: Uint32Array = new Uint32Array(0);
 
 /**
  * Somewhere to set segments aside (a file at a run's end, written synchronously): bytes appended and read back by
@@ -414,8 +516,8 @@ export class StreamedStats {
   #rounds = false;
   #b0 = 0;
   #b1 = 0;
-  #order = new Uint32Array(0);
-  #keys = new Uint32Array(0);
+  #order: Uint32Array = NO_COUNTS;
+  #keys: Uint32Array = NO_COUNTS;
   readonly #digits = new Uint32Array(2049);
   #cum = 0;
   #last = 0;
@@ -426,7 +528,7 @@ export class StreamedStats {
   #open: Scratch | undefined;
   /** With a scratch: every value range, filled by the second read and walked from there (no read per range). */
   #ranges: SetAside[] | undefined;
-  #rangeOf: Int32Array | undefined;
+  #rangeOf: Uint16Array | Int32Array | undefined;
 
   /**
    * `total`: the ms averaged over, or undefined for the segments' summed duration (the active variants);
@@ -571,7 +673,10 @@ export class StreamedStats {
     const scratch = this.#scratch();
     if (scratch === undefined) return false;
     this.#open = scratch;
-    const rangeOf = this.#rangeOf = new Int32Array(hist.length);
+    // Each bucket's range: 2 bytes a bucket for up to 65,536 ranges (a 30-minute run's curves have a few hundred).
+    const rangeOf = this.#rangeOf = spans.length <= 0x10000
+      ? new Uint16Array(hist.length)
+      : new Int32Array(hist.length);
     this.#ranges = spans.map((s, r) => {
       rangeOf.fill(r, s.b0, s.b1);
       return new SetAside(s.b0, s.b1, s.count);
@@ -589,18 +694,19 @@ export class StreamedStats {
         if (r.length !== r.count) {
           throw new Error(`a curve gave ${r.length} segments in a value range where it gave ${r.count} before`);
         }
-        if (this.#vals.length < r.count) {
-          this.#pool.release(this.#vals, this.#durs);
-          this.#vals = this.#pool.float64(r.count);
-          this.#durs = this.#pool.float64(r.count);
+        this.#b0 = r.b0;
+        this.#b1 = r.b1;
+        if (r.count > this.#budget) {
+          // One bucket past the budget (one range holds several only within it): split by the values' next bits.
+          this.#walkLarge(r, this.#bits);
+          continue;
         }
+        this.#reserve(r.count);
         for (let b = r.b0, at = 0; b < r.b1; b++) {
           const c = hist[b];
           hist[b] = at;
           at += c;
         }
-        this.#b0 = r.b0;
-        this.#b1 = r.b1;
         const bits = this.#bits, vals = this.#vals, durs = this.#durs;
         r.forEach(this.#open!, (v, d) => {
           const at = hist[bucketOf(v, bits)]++;
@@ -640,9 +746,10 @@ export class StreamedStats {
         p99,
         std: Math.sqrt(this.#spread / over),
       };
-      this.#pool.release(this.#hist, this.#vals, this.#durs);
+      this.#pool.release(this.#hist, this.#vals, this.#durs, this.#order, this.#keys);
       this.#hist = undefined;
       this.#vals = this.#durs = NONE;
+      this.#order = this.#keys = NO_COUNTS;
       return;
     }
     let b1 = b0 + 1, count = hist[b0];
@@ -664,7 +771,19 @@ export class StreamedStats {
 
   /** Each bucket of the round in value order, its equal values in time order (a stable sort of a time-ordered slice). */
   #walkRound(): void {
-    const vals = this.#vals, durs = this.#durs, ends = this.#hist!;
+    const ends = this.#hist!;
+    for (let b = this.#b0; b < this.#b1; b++) {
+      const from = b > this.#b0 ? ends[b - 1] : 0, len = ends[b] - from;
+      if (len > 0) this.#walkSlice(from, len);
+    }
+  }
+
+  /**
+   * The segments at `vals`/`durs` `[from, from + len)`, in time order, walked in value order (a stable sort of the
+   * slice, which holds a range of values no other slice of the read shares), the running sum carried on.
+   */
+  #walkSlice(from: number, len: number): void {
+    const vals = this.#vals, durs = this.#durs;
     const lo = this.#lo, hi = this.#hi, cand = this.#cand;
     // The smallest running sum at which a percentile not yet decided takes candidates.
     const nextLo = () => {
@@ -673,29 +792,90 @@ export class StreamedStats {
       return m;
     };
     let watch = nextLo();
-    for (let b = this.#b0; b < this.#b1; b++) {
-      const from = b > this.#b0 ? ends[b - 1] : 0, to = ends[b], len = to - from;
-      if (len === 0) continue;
-      let sorted = true;
-      for (let i = from + 1; i < to && sorted; i++) sorted = !(vals[i] < vals[i - 1]);
-      const o = sorted ? undefined : this.#sortSlice(from, len);
-      let cum = this.#cum;
-      for (let i = 0; i < len; i++) {
-        const at = from + (o === undefined ? i : o[i]);
-        cum += durs[at];
-        if (cum < watch) continue;
-        const v = vals[at];
-        for (let q = 0; q < QUANTILES.length; q++) {
-          const c = cand[q];
-          if (c.done || cum < lo[q]) continue;
-          c.cum.push(cum);
-          c.v.push(v);
-          if (cum > hi[q]) c.done = true;
-        }
-        watch = nextLo();
+    const to = from + len;
+    let sorted = true;
+    for (let i = from + 1; i < to && sorted; i++) sorted = !(vals[i] < vals[i - 1]);
+    const o = sorted ? undefined : this.#sortSlice(from, len);
+    let cum = this.#cum;
+    for (let i = 0; i < len; i++) {
+      const at = from + (o === undefined ? i : o[i]);
+      cum += durs[at];
+      if (cum < watch) continue;
+      const v = vals[at];
+      for (let q = 0; q < QUANTILES.length; q++) {
+        const c = cand[q];
+        if (c.done || cum < lo[q]) continue;
+        c.cum.push(cum);
+        c.v.push(v);
+        if (cum > hi[q]) c.done = true;
       }
-      this.#last = vals[from + (o === undefined ? len - 1 : o[len - 1])];
-      this.#cum = cum;
+      watch = nextLo();
+    }
+    this.#last = vals[from + (o === undefined ? len - 1 : o[len - 1])];
+    this.#cum = cum;
+  }
+
+  /** Value-range buffers for at least `n` segments. */
+  #reserve(n: number): void {
+    if (this.#vals.length >= n) return;
+    this.#pool.release(this.#vals, this.#durs);
+    this.#vals = this.#pool.float64(n);
+    this.#durs = this.#pool.float64(n);
+  }
+
+  /**
+   * The segments of the set-aside range `r` (values sharing the key's bits above `at`), walked in value order, equal
+   * values in time order, holding at most the budget's segments: within it they are gathered and sorted as one slice;
+   * past it, a histogram of their next {@linkcode SPLIT_BITS} bits splits them into parts within the budget, which one
+   * more read sets aside in turn, each then walked the same way (a part of a single value is walked in time order, a
+   * budget at a time). A range is thus read back from the scratch two or three times, whatever its size.
+   */
+  #walkLarge(r: SetAside, at: number): void {
+    const scratch = this.#open!, budget = this.#budget, count = r.length;
+    const width = Math.min(SPLIT_BITS, 64 - at);
+    let first = NaN, one = true;
+    if (count > budget) {
+      r.forEach(scratch, (v) => {
+        if (first !== first) first = v;
+        else if (!(v === first)) one = false;
+      });
+    }
+    if (count <= budget || one || width <= 0) {
+      // Within the budget, or one value (−0 and +0 alike, as the sort keys them: time order is its sorted order).
+      this.#reserve(Math.min(count, budget));
+      const vals = this.#vals, durs = this.#durs;
+      let n = 0;
+      r.forEach(scratch, (v, d) => {
+        vals[n] = v;
+        durs[n++] = d;
+        if (n === budget && count > budget) {
+          this.#walkSlice(0, n);
+          n = 0;
+        }
+      });
+      if (n > 0) this.#walkSlice(0, n);
+      return;
+    }
+    const parts = this.#pool.uint32(1 << width);
+    r.forEach(scratch, (v) => parts[keyBits(v, at, width)]++);
+    // Consecutive parts within the budget together (one part at least), each set aside by one more read.
+    const spanOf = new Uint16Array(parts.length);
+    const spans: SetAside[] = [];
+    for (let p1 = 0; p1 < parts.length;) {
+      let p0 = p1;
+      while (p0 < parts.length && parts[p0] === 0) p0++;
+      if (p0 >= parts.length) break;
+      let n = parts[p0];
+      p1 = p0 + 1;
+      while (p1 < parts.length && n + parts[p1] <= budget) n += parts[p1++];
+      spanOf.fill(spans.length, p0, p1);
+      spans.push(new SetAside(p0, p1, n));
+    }
+    this.#pool.release(parts);
+    r.forEach(scratch, (v, d) => spans[spanOf[keyBits(v, at, width)]].push(v, d, scratch));
+    for (const span of spans) {
+      if (span.length !== span.count) throw new Error(`a value range read back ${span.length} of ${span.count}`);
+      this.#walkLarge(span, at + width);
     }
   }
 
@@ -704,8 +884,15 @@ export class StreamedStats {
    * bits below those the bucket shares (11-bit digits), −0 keyed as 0 since it equals it.
    */
   #sortSlice(from: number, len: number): Uint32Array {
-    if (this.#order.length < 2 * len) this.#order = new Uint32Array(Math.max(2 * len, 2 * this.#order.length));
-    if (this.#keys.length < 2 * len) this.#keys = new Uint32Array(Math.max(2 * len, 2 * this.#keys.length));
+    // The sort's buffers come from the pool and go back to it with the statistic's others (one set for a group).
+    if (this.#order.length < 2 * len) {
+      this.#pool.release(this.#order);
+      this.#order = this.#pool.uint32AtLeast(Math.max(2 * len, 2 * this.#order.length));
+    }
+    if (this.#keys.length < 2 * len) {
+      this.#pool.release(this.#keys);
+      this.#keys = this.#pool.uint32AtLeast(Math.max(2 * len, 2 * this.#keys.length));
+    }
     let a = this.#order.subarray(0, len), t = this.#order.subarray(len, 2 * len);
     const kLo = this.#keys.subarray(0, len), kHi = this.#keys.subarray(len, 2 * len);
     const vals = this.#vals;
