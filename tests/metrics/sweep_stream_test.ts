@@ -230,6 +230,13 @@ Deno.test("every time-weighted metric, streamed with small budgets, is the whole
           assert.equal(bits(aside.get(tag)!), bits(stats), `seed ${seed} budget ${budget} set aside ${tag}`);
         }
       }
+      // The chunk gaps' origins set aside too, 7 in memory at most (read back by pages, not in the order written).
+      const opened = files;
+      const origins = sweepStatsByGroup(sweepTable(reqs), window, 1500, fileScratch, 7);
+      for (const [tag, stats] of want) {
+        assert.equal(bits(origins.get(tag)!), bits(stats), `seed ${seed} origins set aside ${tag}`);
+      }
+      if (chunked) assert.ok(files > opened, `seed ${seed}: the origins were not set aside`);
       if (count >= 300) assert.ok(files > 0, `seed ${seed}: nothing was set aside`);
       if (count >= 600) assert.ok(written > 0, `seed ${seed}: no block reached the file`);
       assert.deepEqual([...Deno.readDirSync(dir)], [], "a scratch file was left behind");
