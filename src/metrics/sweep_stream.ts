@@ -266,15 +266,24 @@ export interface MergedCurve extends CurveSource {
  * A curve summed from `requests` requests' events (`emit` gives request i's), read by merging them: the steps of
  * `EventList.build` over every request's events added in request order, residues snapped alike. One read of the
  * requests orders them, one read of the merge finds the largest magnitude.
+ *
+ * The order is found through a heap of `window` requests (requests are stored as they end, so their first events come
+ * nearly in order): 4 bytes a request are kept, the order itself. Where a request's first event lies more than the
+ * window from its place (the heap would hand it out late), the requests are read again and sorted whole.
  */
-export function mergedSource(requests: number, emit: RequestEmitter): MergedCurve {
-  let firstT: Float64Array | undefined = new Float64Array(requests);
-  let firstStart: Uint8Array | undefined = new Uint8Array(requests);
-  // The requests with events, in a typed array (a plain array of millions of indices costs twice as much).
-  const has = new Uint32Array(requests);
-  let count = 0;
+export function mergedSource(requests: number, emit: RequestEmitter, window = PLAN_WINDOW): MergedCurve {
   const e = new RequestEvents();
-  let events = 0;
+  let events = 0, count = 0;
+  const order = new Uint32Array(requests);
+  const heap = new FirstEventHeap(Math.max(1, Math.min(window, requests)));
+  let strayed = false, lastT = -Infinity, lastS = 0;
+  const out = () => {
+    const t = heap.t[0], st = heap.start[0];
+    if (t < lastT || (t === lastT && st < lastS)) strayed = true;
+    lastT = t;
+    lastS = st;
+    order[count++] = heap.pop();
+  };
   for (let r = 0; r < requests; r++) {
     e.n = 0;
     emit(r, e);
@@ -282,15 +291,27 @@ export function mergedSource(requests: number, emit: RequestEmitter): MergedCurv
     events += e.n;
     let best = 0;
     for (let i = 1; i < e.n; i++) if (before(e.times[i], e.deltas[i], e.times[best], e.deltas[best])) best = i;
-    firstT[r] = e.times[best];
-    firstStart[r] = e.deltas[best] > 0 ? 1 : 0;
-    has[count++] = r;
+    if (heap.size === heap.capacity) out();
+    heap.push(e.times[best], e.deltas[best] > 0 ? 1 : 0, r);
   }
-  const order = count === requests ? has : has.slice(0, count);
-  sortByFirstEvent(order, firstT, firstStart);
-  // Only the order is kept: the first events are read again by the merge.
-  firstT = firstStart = undefined;
-  const plan: MergePlan = { order };
+  while (heap.size > 0) out();
+  if (strayed) {
+    // Out of order beyond the window: every request's first event, sorted whole (13 bytes a request for a moment).
+    const firstT = new Float64Array(requests), firstStart = new Uint8Array(requests);
+    count = 0;
+    for (let r = 0; r < requests; r++) {
+      e.n = 0;
+      emit(r, e);
+      if (e.n === 0) continue;
+      let best = 0;
+      for (let i = 1; i < e.n; i++) if (before(e.times[i], e.deltas[i], e.times[best], e.deltas[best])) best = i;
+      firstT[r] = e.times[best];
+      firstStart[r] = e.deltas[best] > 0 ? 1 : 0;
+      order[count++] = r;
+    }
+    sortByFirstEvent(order.subarray(0, count), firstT, firstStart);
+  }
+  const plan: MergePlan = { order: count === requests ? order : order.slice(0, count) };
   let snap = 0;
   if (events > 0) {
     const probe = new MergeCursor(emit, plan, 0);
@@ -298,6 +319,69 @@ export function mergedSource(requests: number, emit: RequestEmitter): MergedCurv
     snap = 1e-9 * probe.maxAbs;
   }
   return { empty: events === 0, steps: events, open: () => new MergeCursor(emit, plan, snap) };
+}
+
+/** Requests a merge's order is found through (13 bytes each, 208 KB). */
+export const PLAN_WINDOW = 1 << 14;
+
+/** A min-heap of requests by their first event: time, then ends before starts, then index. */
+class FirstEventHeap {
+  readonly t: Float64Array;
+  readonly start: Uint8Array;
+  readonly request: Uint32Array;
+  size = 0;
+  constructor(readonly capacity: number) {
+    this.t = new Float64Array(capacity);
+    this.start = new Uint8Array(capacity);
+    this.request = new Uint32Array(capacity);
+  }
+
+  #less(i: number, t: number, s: number, r: number): boolean {
+    const ti = this.t[i];
+    if (ti !== t) return ti < t;
+    const si = this.start[i];
+    if (si !== s) return si < s;
+    return this.request[i] < r;
+  }
+
+  #set(i: number, t: number, s: number, r: number): void {
+    this.t[i] = t;
+    this.start[i] = s;
+    this.request[i] = r;
+  }
+
+  push(t: number, s: number, r: number): void {
+    this.#siftUp(this.size++, t, s, r);
+  }
+
+  #siftUp(at: number, t: number, s: number, r: number): void {
+    let i = at;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (this.#less(p, t, s, r)) break;
+      this.#set(i, this.t[p], this.start[p], this.request[p]);
+      i = p;
+    }
+    this.#set(i, t, s, r);
+  }
+
+  /** Removes the least and returns its request. */
+  pop(): number {
+    const top = this.request[0];
+    const n = --this.size;
+    const t = this.t[n], s = this.start[n], r = this.request[n];
+    let i = 0;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && this.#less(c + 1, this.t[c], this.start[c], this.request[c])) c++;
+      if (!this.#less(c, t, s, r)) break;
+      this.#set(i, this.t[c], this.start[c], this.request[c]);
+      i = c;
+    }
+    if (n > 0) this.#set(i, t, s, r);
+    return top;
+  }
 }
 
 /** Segments (value, positive duration) in time order, read again from the start at each call. */

@@ -330,3 +330,31 @@ Deno.test("requests sorted by their first event: time, ends before starts, then 
     assert.deepEqual([...got], [...want], `n ${n}`);
   }
 });
+
+Deno.test("a merged curve's order found through a small window, or sorted whole where requests stray, is the same", () => {
+  const r = rng(8);
+  // 300 requests of 5 events each; in index order nearly by time, then shuffled far out of it
+  const near: [number, number][][] = Array.from({ length: 300 }, (_, i) => {
+    const base = i * 3 + Math.floor(r() * 20);
+    return Array.from({ length: 5 }, () => [base + Math.floor(r() * 15), Math.floor(r() * 5) - 2] as [number, number]);
+  });
+  const far = [...near].sort(() => r() - 0.5);
+  for (const events of [near, far]) {
+    const list = new EventList();
+    for (const req of events) for (const [t, d] of req) list.add(t, d);
+    const want = list.build();
+    for (const window of [1, 2, 7, 1 << 14]) {
+      const source = mergedSource(events.length, (i, out) => {
+        for (const [t, d] of events[i]) out.add(t, d);
+      }, window);
+      const cursor = source.open();
+      const times: number[] = [], values: string[] = [];
+      while (cursor.next()) {
+        times.push(cursor.t);
+        values.push(String(cursor.v));
+      }
+      assert.deepEqual(times, [...want.times], `window ${window}`);
+      assert.deepEqual(values, [...want.values].map(String), `window ${window}`);
+    }
+  }
+});
