@@ -412,7 +412,7 @@ export function windowSegments(f: CurveSource, ws: number, we: number): SegmentS
 
 const QUANTILES = [0.5, 0.9, 0.95, 0.99] as const;
 /** Histogram buckets (leading bits of a value): finer for a larger budget, 2^20 at most (4 MB of counts). */
-const bucketBits = (budget: number) => Math.min(20, Math.max(10, Math.ceil(Math.log2(budget + 1)) + 6));
+const bucketBits = (budget: number) => Math.min(16, Math.max(10, Math.ceil(Math.log2(budget + 1)) + 6));
 /** Segments kept at once for the percentiles (16 bytes each). */
 export const DEFAULT_SEGMENT_BUDGET = 1 << 17;
 
@@ -752,8 +752,9 @@ export class StreamedStats {
       while (b1 < hist.length && count + hist[b1] <= budget) count += hist[b1++];
       spans.push({ b0, b1, count });
     }
-    // Up to three ranges cost no more reads than setting them aside and reading them back.
-    if (spans.length <= 3) return false;
+    // Up to three ranges cost no more reads than setting them aside and reading them back, unless one is a bucket
+    // past the budget, which only a range set aside is walked in parts of.
+    if (spans.length <= 3 && spans.every((s) => s.count <= budget)) return false;
     const scratch = this.#scratch();
     if (scratch === undefined) return false;
     this.#open = scratch;

@@ -312,6 +312,14 @@ Deno.test("a value range set aside holding more than the budget is walked a budg
       assert.equal(bits(flaky), bits(want), `budget ${budget} total ${total}, some blocks refused`);
     }
   }
+  // Few ranges, one of them a bucket far past the budget (a concurrency held at one value): set aside all the same.
+  const steady = Float64Array.from({ length: n }, (_, i) => (i % 50 === 0 ? 255 : 256));
+  const want = weightedStats(steady, dur, n, held);
+  const pool = new WatchedPool(), scratch = memoryScratch();
+  const got = streamedStats((emit) => steady.forEach((v, i) => emit(v, dur[i])), held, 64, n, pool, scratch);
+  assert.equal(bits(got), bits(want));
+  assert.equal(scratch.opened, 1, "a bucket past the budget was not set aside");
+  assert.ok(pool.largest <= 64, `a buffer of ${pool.largest} segments`);
 });
 
 Deno.test("requests sorted by their first event: time, ends before starts, then index, as a comparator sort gives", () => {
