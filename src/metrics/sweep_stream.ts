@@ -18,10 +18,12 @@
  *   running sum reaches its fraction of the total, which is known only at the end: the segments whose running sum
  *   lies within a rounding bound of the fraction of the time-ordered total are kept as candidates and decided then.
  *
- * Memory: a read holds the requests being merged (those in flight at a time, with their events) and, per statistic,
- * one value range (16 bytes a segment) and a histogram (up to 2^20 counts); a single bucket larger than the budget (a
- * value held in millions of segments) is read whole. A curve within the budget is summarized from its segments in
- * one read, as before.
+ * Memory: a read holds the requests being merged (those in flight at a time, with their events) and each merge's
+ * order (4 bytes a request), and, per statistic, a histogram (up to 2^16 counts); one value range is walked at a time
+ * (16 bytes a segment, the budget at most). With a scratch, the ranges are set aside by one read, and a single bucket
+ * past the budget (a value held in millions of segments, or values that differ only in their low bits) is split by
+ * its next bits and walked in parts within the budget. Without one, such a bucket is read whole. A curve within the
+ * budget is summarized from its segments in one read, as before.
  */
 import type { EventList, SweepStats } from "./sweep_line.ts";
 import { weightedStats, ZERO_SWEEP_STATS } from "./sweep_line.ts";
@@ -411,9 +413,13 @@ export function windowSegments(f: CurveSource, ws: number, we: number): SegmentS
 }
 
 const QUANTILES = [0.5, 0.9, 0.95, 0.99] as const;
-/** Histogram buckets (leading bits of a value): finer for a larger budget, 2^20 at most (4 MB of counts). */
+/**
+ * Histogram buckets (leading bits of a value): finer for a larger budget, 2^16 at most (256 KB of counts, five
+ * statistics' at once): a bucket past the budget is split further, so finer buckets would buy fewer splits with
+ * memory held for the whole statistic.
+ */
 const bucketBits = (budget: number) => Math.min(16, Math.max(10, Math.ceil(Math.log2(budget + 1)) + 6));
-/** Segments kept at once for the percentiles (16 bytes each). */
+/** Segments kept at once for the percentiles (16 bytes each, and as much for sorting them: 4 MB in all). */
 export const DEFAULT_SEGMENT_BUDGET = 1 << 17;
 
 const keyBuf = new Float64Array(1);
