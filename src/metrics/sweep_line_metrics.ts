@@ -307,8 +307,16 @@ function scratchStore(scratch: Scratch): ColumnStore {
       const count = data.length;
       return {
         read(reuse?: ColumnData): ColumnData {
-          const own = reuse instanceof Float64Array && reuse.length === count && made.has(reuse.buffer as ArrayBuffer);
-          const out = own ? reuse : new Float64Array(count);
+          // In the form it was handed over in (whole numbers come as 4-byte integers).
+          const own = reuse !== undefined && reuse.constructor === data.constructor && reuse.length === count &&
+            made.has(reuse.buffer as ArrayBuffer);
+          const out = own
+            ? reuse
+            : data instanceof Int32Array
+            ? new Int32Array(count)
+            : data instanceof Float32Array
+            ? new Float32Array(count)
+            : new Float64Array(count);
           if (!own) made.add(out.buffer as ArrayBuffer);
           scratch.read(at, new Uint8Array(out.buffer, out.byteOffset, out.byteLength));
           return out;
