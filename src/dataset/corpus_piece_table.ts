@@ -95,30 +95,36 @@ export function piecePool(
 ): TokenPool | undefined {
   if (data.tokenizer !== tokenizerKey || data.textLength !== text.length) return undefined;
   if (!textKnown && data.textHash !== hashString(text)) return undefined;
+  // (code units, tokens) varint pairs, one per piece, decoded into typed arrays without a per-value allocation: this
+  // runs once before every synthetic run's first request, still in V8's interpreter (docs/performance.md §7).
   const bytes = Uint8Array.fromBase64(data.pieces);
-  const lengths: number[] = [];
-  const counts: number[] = [];
+  const lengths = new Int32Array(bytes.length >> 1);
+  const counts = new Int32Array(bytes.length >> 1);
+  let pieces = 0;
   let size = 0;
   for (let at = 0; at < bytes.length;) {
-    let value = 0;
-    for (let field = 0; field < 2; field++) {
-      value = 0;
-      for (let shift = 0;; shift += 7) {
-        const b = bytes[at++];
-        value += (b & 0x7f) * 2 ** shift;
-        if (b < 0x80) break;
-      }
-      if (field === 0) lengths.push(value);
-      else counts.push(value);
+    let b = bytes[at++];
+    let length = b & 0x7f;
+    for (let shift = 7; b >= 0x80; shift += 7) {
+      b = bytes[at++];
+      length += (b & 0x7f) * 2 ** shift;
     }
-    size += value;
+    b = bytes[at++];
+    let count = b & 0x7f;
+    for (let shift = 7; b >= 0x80; shift += 7) {
+      b = bytes[at++];
+      count += (b & 0x7f) * 2 ** shift;
+    }
+    lengths[pieces] = length;
+    counts[pieces++] = count;
+    size += count;
   }
   const boundary = new Uint8Array(size + 1);
   // Code-unit offset of each boundary token index (only read at boundaries).
   const offsetAt = new Int32Array(size + 1);
   let token = 0;
   let chars = 0;
-  for (let p = 0; p < counts.length; p++) {
+  for (let p = 0; p < pieces; p++) {
     boundary[token] = 1;
     offsetAt[token] = chars;
     token += counts[p];

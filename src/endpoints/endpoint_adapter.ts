@@ -232,6 +232,12 @@ export interface EndpointAdapter extends EndpointDeclaration {
   /** Parse one SSE `data:` payload. `[DONE]` and keep-alive payloads return undefined. */
   parseEvent(data: string): Delta | undefined;
   /**
+   * A reader of one response's SSE payloads, which may keep what it learned from the earlier ones (a stream's chunks
+   * repeat most of their bytes). It must give what `parseEvent` gives for every payload, errors included. Absent:
+   * `parseEvent` reads each.
+   */
+  eventReader?(): (data: string) => Delta | undefined;
+  /**
    * Whether this SSE payload ends the answer (OpenAI: `[DONE]`): the record is then complete even if the server
    * leaves the body open. Absent: the stream ends with the body.
    */

@@ -35,21 +35,20 @@ export class ResponseCollector {
   /** Every payload as received, when the raw export asks for them. */
   readonly raw: { t: number; text: string }[] | undefined;
 
-  readonly #isStreamEnd: ((data: string) => boolean) | undefined;
-  readonly #bodyForParse: ((body: Uint8Array) => string) | undefined;
+  /** The adapter's reader of this response's events, made at the first event (null: the adapter has none). */
+  #read: ((data: string) => Delta | undefined) | null | undefined = undefined;
 
   constructor(adapter: EndpointAdapter, keepRaw = false) {
     this.#adapter = adapter;
-    this.#isStreamEnd = adapter.isStreamEnd?.bind(adapter);
-    this.#bodyForParse = adapter.bodyForParse?.bind(adapter);
     this.raw = keepRaw ? [] : undefined;
   }
 
   // Events waiting for the parse microtask, in slots reused for the whole response: fresh arrays per read were
   // ~15 % of everything the engine allocated at 256 streams (V8 sampling heap profile), and allocation is what
-  // sets how often the young-generation collector pauses the thread that stamps reads.
-  readonly #pendingData: string[] = [];
-  readonly #pendingTimes: number[] = [];
+  // sets how often the young-generation collector pauses the thread that stamps reads. Made at the first event,
+  // as a plain body has none.
+  #pendingData: string[] | undefined = undefined;
+  #pendingTimes: number[] | undefined = undefined;
   #pending = 0;
 
   /**
@@ -59,10 +58,10 @@ export class ResponseCollector {
   readonly onEvent = (data: string, t: number): boolean => {
     this.raw?.push({ t, text: data });
     const i = this.#pending++;
-    this.#pendingData[i] = data;
-    this.#pendingTimes[i] = t;
+    (this.#pendingData ??= [])[i] = data;
+    (this.#pendingTimes ??= [])[i] = t;
     if (i === 0) queueMicrotask(this.flush);
-    return this.#isStreamEnd !== undefined && this.#isStreamEnd(data);
+    return this.#adapter.isStreamEnd !== undefined && this.#adapter.isStreamEnd(data);
   };
 
   /** Parses every event received so far; called before the record is built. */
@@ -70,14 +69,17 @@ export class ResponseCollector {
     const n = this.#pending;
     if (n === 0) return;
     this.#pending = 0;
-    const data = this.#pendingData;
-    const times = this.#pendingTimes;
+    const data = this.#pendingData!;
+    const times = this.#pendingTimes!;
+    const adapter = this.#adapter;
+    let read = this.#read;
+    if (read === undefined) read = this.#read = adapter.eventReader?.() ?? null;
     for (let i = 0; i < n; i++) {
       const payload = data[i];
       data[i] = ""; // an event may be a slice of its read's text: do not keep that text alive
       let delta: Delta | undefined;
       try {
-        delta = this.#adapter.parseEvent(payload);
+        delta = read !== null ? read(payload) : adapter.parseEvent(payload);
       } catch (err) {
         this.parseError ??= (err as Error).message;
         continue;
@@ -93,7 +95,10 @@ export class ResponseCollector {
     let whole: string | undefined;
     if (this.raw !== undefined) this.raw.push({ t, text: whole = UTF8.decode(body) });
     try {
-      json = JSON.parse(this.#bodyForParse === undefined ? (whole ??= UTF8.decode(body)) : this.#bodyForParse(body));
+      const adapter = this.#adapter;
+      json = JSON.parse(
+        adapter.bodyForParse === undefined ? (whole ??= UTF8.decode(body)) : adapter.bodyForParse(body),
+      );
     } catch {
       // An API whose answer may be plain text (a transcript) reads it its own way.
       if (this.#adapter.parseTextBody !== undefined) {
@@ -158,11 +163,14 @@ export class ResponseCollector {
  * `JOIN_EVERY` strings per level.
  */
 class TextParts {
-  /** `#levels[0]`: the latest parts; `#levels[i]`: blocks of `JOIN_EVERY`^i parts, older than those below. */
-  #levels: string[][] = [[]];
+  /**
+   * `#levels[0]`: the latest parts; `#levels[i]`: blocks of `JOIN_EVERY`^i parts, older than those below. Made at
+   * the first part: most answers have no reasoning, and a body's answer comes in one part.
+   */
+  #levels: string[][] | undefined = undefined;
 
   push(part: string): void {
-    const levels = this.#levels;
+    const levels = this.#levels ??= [[]];
     let item = part;
     for (let level = 0;; level++) {
       const blocks = levels[level] ??= [];
@@ -175,6 +183,7 @@ class TextParts {
 
   text(): string {
     const levels = this.#levels;
+    if (levels === undefined) return "";
     if (levels.length === 1 && levels[0].length <= 1) return levels[0][0] ?? "";
     const all: string[] = [];
     for (let level = levels.length - 1; level >= 0; level--) for (const block of levels[level]) all.push(block);

@@ -88,6 +88,13 @@ export class RecordLineFormatter {
   readonly #withWarmup: boolean;
   /** The line being built (reused: see json_bytes.ts). */
   readonly #out = new JsonBytes();
+  /**
+   * The metrics' tags of the last record written tag by tag, in their order, and for each the bytes before its value
+   * (undefined: a tag left out of per-record lines), then the bytes after the last value.
+   */
+  #planTags: readonly string[] = [];
+  #planPieces: readonly (Uint8Array | undefined)[] = [];
+  #planEnd: Uint8Array = EMPTY_BYTES;
 
   constructor(ctx: RecordLineContext) {
     this.#withWarmup = ctx.withWarmup ?? false;
@@ -164,19 +171,7 @@ export class RecordLineFormatter {
       out.chars(serverTimingJson(record.serverTiming));
     }
     out.raw(P_METRICS);
-    let first = true;
-    for (const tag in values) {
-      const field = this.#fields.get(tag);
-      if (field === undefined) continue;
-      if (!first) out.raw(P_COMMA);
-      out.raw(field[0]);
-      // Numbers print as JSON.stringify prints them (NaN and ±Infinity as null), lists as JSON arrays.
-      const value = values[tag];
-      if (typeof value === "number") out.number(value);
-      else out.numbers(value);
-      out.raw(field[1]);
-      first = false;
-    }
+    if (!this.#metricsByPlan(values)) this.#metricsByTag(values);
     const error = errorJson(record.error, record.cancelled);
     // AIPerf's engine-neutral speculative-decoding record, after the metrics, when the server reported one.
     if (record.specDecode !== undefined) {
@@ -199,6 +194,69 @@ export class RecordLineFormatter {
     return out;
   }
 
+  /**
+   * The metrics' fields, one by one: each tag's pieces looked up, a comma between fields. Also makes the plan that
+   * {@linkcode #metricsByPlan} follows for the next records whose values have the same tags in the same order.
+   */
+  #metricsByTag(values: RecordMetrics): void {
+    const out = this.#out;
+    const tags: string[] = [];
+    const pieces: (Uint8Array | undefined)[] = [];
+    let last: Uint8Array | undefined;
+    for (const tag in values) {
+      tags.push(tag);
+      const field = this.#fields.get(tag);
+      if (field === undefined) {
+        pieces.push(undefined);
+        continue;
+      }
+      if (last !== undefined) out.raw(P_COMMA);
+      pieces.push(last === undefined ? field[0] : new Uint8Array([...last, ...P_COMMA, ...field[0]]));
+      out.raw(field[0]);
+      // Numbers print as JSON.stringify prints them (NaN and ±Infinity as null), lists as JSON arrays.
+      const value = values[tag];
+      if (typeof value === "number") out.number(value);
+      else out.numbers(value);
+      out.raw(field[1]);
+      last = field[1];
+    }
+    this.#planTags = tags;
+    this.#planPieces = pieces;
+    this.#planEnd = last ?? EMPTY_BYTES;
+  }
+
+  /**
+   * The metrics' fields by the plan the last record of another shape left: the same bytes as
+   * {@linkcode #metricsByTag}, with one constant piece before each value (the previous field's end, the comma and
+   * this field's start, joined beforehand) and no lookup per tag. False, with nothing written, when `values` has
+   * other tags or another order than the plan (a record of another shape).
+   */
+  #metricsByPlan(values: RecordMetrics): boolean {
+    const tags = this.#planTags;
+    const pieces = this.#planPieces;
+    const out = this.#out;
+    const mark = out.at;
+    let k = 0;
+    for (const tag in values) {
+      if (k === tags.length || tags[k] !== tag) {
+        out.at = mark;
+        return false;
+      }
+      const piece = pieces[k++];
+      if (piece === undefined) continue;
+      out.raw(piece);
+      const value = values[tag];
+      if (typeof value === "number") out.number(value);
+      else out.numbers(value);
+    }
+    if (k !== tags.length) {
+      out.at = mark;
+      return false;
+    }
+    out.raw(this.#planEnd);
+    return true;
+  }
+
   #phaseBytes(phase: string): Uint8Array {
     let bytes = this.#phases.get(phase);
     if (bytes === undefined) this.#phases.set(phase, bytes = utf8(phaseFields(phase, this.#withWarmup)));
@@ -207,6 +265,7 @@ export class RecordLineFormatter {
 }
 
 // The constant pieces of a line, in order.
+const EMPTY_BYTES = new Uint8Array(0);
 const P_SESSION = utf8(`{"metadata":{"session_num":`);
 const P_REQUEST_ID = utf8(`,"x_request_id":`);
 const P_CORRELATION_ID = utf8(`,"x_correlation_id":`);

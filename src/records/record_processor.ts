@@ -103,6 +103,11 @@ export class RecordProcessor {
   #abandoned = false;
   /** Wakes the hand-on loop when it waits for a batch's counts and the drain gives up on them. */
   #wakeOnAbandon: ((records: undefined) => void) | undefined;
+  /**
+   * Token counts of short texts already counted, by text (see {@linkcode KNOWN_TEXT_CHARS}). Answers of a token or
+   * two repeat a few hundred texts, and sending each to the counting Worker cost more than the request's parsing.
+   */
+  readonly #known = new Map<string, number>();
 
   constructor(opts: RecordProcessorOptions) {
     if (!opts.useServerTokenCount && !opts.counter) {
@@ -237,7 +242,7 @@ export class RecordProcessor {
     this.#sentChars += chars;
     let counts: number[];
     try {
-      counts = texts.length > 0 ? await this.#opts.counter!.count(texts) : [];
+      counts = await this.#countTexts(texts);
     } catch (err) {
       if (this.#abandoned) return [...batch]; // the counter was closed after the drain gave up on it
       this.#failure ??= new Error(`counting output tokens failed: ${(err as Error).message}`, { cause: err });
@@ -262,6 +267,35 @@ export class RecordProcessor {
     return out;
   }
 
+  /**
+   * The token count of each text: short texts counted before are taken from `#known`, the others counted by the
+   * counter (and the short ones among them remembered). A batch whose texts were all counted before does not go to
+   * the counter at all.
+   */
+  async #countTexts(texts: readonly string[]): Promise<number[]> {
+    const known = this.#known;
+    const counts: number[] = new Array(texts.length);
+    let missing: string[] | undefined;
+    let missingAt: number[] | undefined;
+    for (let i = 0; i < texts.length; i++) {
+      const text = texts[i];
+      const count = text.length <= KNOWN_TEXT_CHARS ? known.get(text) : undefined;
+      if (count !== undefined) counts[i] = count;
+      else {
+        (missing ??= []).push(text);
+        (missingAt ??= []).push(i);
+      }
+    }
+    if (missing === undefined) return counts;
+    const got = await this.#opts.counter!.count(missing);
+    if (known.size + missing.length > KNOWN_TEXTS) known.clear();
+    for (let k = 0; k < missing.length; k++) {
+      counts[missingAt![k]] = got[k];
+      if (missing[k].length <= KNOWN_TEXT_CHARS) known.set(missing[k], got[k]);
+    }
+    return counts;
+  }
+
   #inputText(prompt: NonNullable<RequestRecord["inputPrompt"]>): string {
     const render = this.#opts.renderInput;
     return render !== undefined && prompt.messages !== undefined ? render(prompt.messages) : promptText(prompt);
@@ -276,6 +310,10 @@ export const NOTICE_AFTER_MS = 2000;
 export const NOTICE_EVERY_MS = 5000;
 /** After an interrupted run, how long the drain waits for counts before handing the rest on without, ms. */
 export const ABANDON_AFTER_MS = 700;
+/** Texts of at most this many UTF-16 units have their counts remembered… */
+const KNOWN_TEXT_CHARS = 32;
+/** …up to this many of them (then the table starts over). */
+const KNOWN_TEXTS = 4096;
 const DEFAULT_QUIET_MS = 5;
 const DEFAULT_MAX_DELAY_MS = 50;
 

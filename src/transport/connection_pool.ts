@@ -4,7 +4,8 @@
  * attempts in flight.
  */
 import type { Connection } from "./connection.ts";
-import { closedError, type ExchangeState, SendControl } from "./send_control.ts";
+import { closedError, type ExchangeState, newExchangeState, SendControl } from "./send_control.ts";
+import { IndexedSet } from "./indexed_set.ts";
 
 export interface ConnectionPoolOptions {
   /** Most sockets open at once (connecting, busy or idle). */
@@ -35,7 +36,7 @@ export class ConnectionPool {
   #connectQueue: (() => void)[] = [];
   /** LIFO: the most recently used connection is the least likely to have been closed by the server. */
   readonly #idle: Connection[] = [];
-  readonly #busy = new Set<Connection>();
+  readonly #busy = new IndexedSet<Connection>();
   /** Connections counted against maxConnections: connecting, busy and idle. */
   #open = 0;
   #waiters: Waiter[] = [];
@@ -72,6 +73,19 @@ export class ConnectionPool {
   }
 
   /**
+   * An idle connection, taken at once, where `acquire` would take one without waiting (not interrupted, pool open,
+   * pooled, one idle); else undefined, and `acquire` decides. Spares the usual request an async call.
+   */
+  takeIdle(ex: ExchangeState, ctl: SendControl): Connection | undefined {
+    if (ctl.reason !== undefined || this.#closed || !this.#pooled) return undefined;
+    const idle = this.#idle.pop();
+    if (idle === undefined) return undefined;
+    idle.idleSince = 0;
+    ex.reused = true;
+    return idle;
+  }
+
+  /**
    * A connection for this exchange, or undefined with `ex.error` set. `fresh`: a retry that keeps the slot of
    * the connection it replaces, so it never queues behind other sends and always connects anew.
    */
@@ -85,14 +99,8 @@ export class ConnectionPool {
       return undefined;
     }
     if (!fresh) {
-      if (this.#pooled) {
-        const idle = this.#idle.pop();
-        if (idle !== undefined) {
-          idle.idleSince = 0;
-          ex.reused = true;
-          return idle;
-        }
-      }
+      const idle = this.takeIdle(ex, ctl);
+      if (idle !== undefined) return idle;
       if (this.#open < this.#maxConnections) {
         this.#open++;
       } else {
@@ -126,7 +134,7 @@ export class ConnectionPool {
     let error: string | undefined;
     await Promise.all(Array.from({ length: want }, async () => {
       this.#open++;
-      const ex: ExchangeState = { reused: false, streamed: false, bytesSent: 0, bytesReceived: 0 };
+      const ex = newExchangeState();
       const c = await this.#connect(ex, new SendControl(remote, performance.now()));
       if (c === undefined) {
         this.#freeSlot();
@@ -186,7 +194,7 @@ export class ConnectionPool {
     for (const c of this.#idle) c.closeSocket();
     this.#open -= this.#idle.length;
     this.#idle.length = 0;
-    for (const c of this.#busy) c.ctl?.interrupt("cancelled", " because the HTTP client was closed");
+    for (const c of this.#busy.members()) c.ctl?.interrupt("cancelled", " because the HTTP client was closed");
     for (let i = this.#waitersHead; i < this.#waiters.length; i++) {
       const w = this.#waiters[i];
       if (!w.done) {
@@ -204,10 +212,13 @@ export class ConnectionPool {
    * request would charge that request with an answer to nothing, or fail a request the server never received.
    */
   #watchIdle(c: Connection): void {
-    const since = ++this.#idleEpoch;
-    c.idleSince = since;
-    const ended = () => {
-      if (c.idleSince !== since) return;
+    c.idleSince = ++this.#idleEpoch;
+    // One handler per connection, made at its first idle period, rather than a closure per period. A watched read
+    // completes within the idle period that watched it or once the connection is in use again (idleSince 0): a
+    // request awaits its connection's reads to their end before the connection can idle again, and a connection
+    // given back unused idles on the same read.
+    const ended = c.idleEnded ??= () => {
+      if (c.idleSince === 0) return;
       c.idleSince = 0;
       const i = this.#idle.lastIndexOf(c);
       if (i < 0) return;

@@ -21,7 +21,8 @@ import { RequestEncoder } from "./request_encoder.ts";
 import { Connector } from "./connector.ts";
 import { ConnectionPool } from "./connection_pool.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, type Progress } from "./connection.ts";
-import { errorText, type ExchangeState, hostPort, SendControl, type Stage } from "./send_control.ts";
+import { errorText, hostPort, newExchangeState, SendControl, type Stage } from "./send_control.ts";
+import { IndexedSet } from "./indexed_set.ts";
 
 export type ConnectionReuse = "pooled" | "never";
 
@@ -106,11 +107,12 @@ export class HttpClient {
   readonly #pool: ConnectionPool;
   /** Every send's deadline and every connect's time limit, on one timer. */
   readonly #deadlines = new DeadlineQueue();
-  readonly #watchers = new WeakMap<AbortSignal, Set<SendControl>>();
+  /** Signals this client listens to: each interrupts the sends in flight that carry it. */
+  readonly #watched = new WeakSet<AbortSignal>();
   readonly #turn = new TurnStamp();
   readonly #progress: Progress = { at: 0 };
   /** Sends in flight, for `activity()`. */
-  readonly #inFlight = new Set<SendControl>();
+  readonly #inFlight = new IndexedSet<SendControl>();
 
   constructor(target: Target, options: HttpClientOptions = {}) {
     this.#remote = hostPort(target.hostname, target.port);
@@ -182,7 +184,7 @@ export class HttpClient {
   /** Requests in flight by stage, and when a read last completed: what a stall notice reports. */
   activity(): TransportActivity {
     const stages: Partial<Record<Stage, number>> = {};
-    for (const ctl of this.#inFlight) stages[ctl.stage] = (stages[ctl.stage] ?? 0) + 1;
+    for (const ctl of this.#inFlight.members()) stages[ctl.stage] = (stages[ctl.stage] ?? 0) + 1;
     return { target: this.#remote, lastDataAt: this.#progress.at, stages, inFlight: this.#inFlight.size };
   }
 
@@ -192,7 +194,7 @@ export class HttpClient {
    */
   async send(req: HttpRequest, opts: SendOptions = {}): Promise<HttpExchange> {
     const startedAt = performance.now();
-    const ex: ExchangeState = { reused: false, streamed: false, bytesSent: 0, bytesReceived: 0 };
+    const ex = newExchangeState();
     let bytes: Uint8Array;
     try {
       bytes = this.#encoder.encode(req);
@@ -225,14 +227,16 @@ export class HttpClient {
       }
       deadline = this.#deadlines.add(opts.deadline, () => ctl.interrupt("timeout", ""));
     }
-    const watchers = signal === undefined ? undefined : this.#abortWatchers(signal);
-    watchers?.add(ctl);
+    if (signal !== undefined) {
+      ctl.signal = signal;
+      this.#watchAbort(signal);
+    }
     const pool = this.#pool;
     this.#inFlight.add(ctl);
     try {
       let fresh = false;
       for (;;) {
-        const conn = await pool.acquire(ex, ctl, fresh);
+        const conn = (fresh ? undefined : pool.takeIdle(ex, ctl)) ?? await pool.acquire(ex, ctl, fresh);
         if (conn === undefined) break;
         if (ctl.reason !== undefined) {
           // Interrupted between getting the connection and using it: the connection itself is still clean.
@@ -270,7 +274,6 @@ export class HttpClient {
     } finally {
       if (deadline !== undefined) this.#deadlines.cancel(deadline);
       if (ctl.cancelTimer !== undefined) this.#deadlines.cancel(ctl.cancelTimer);
-      watchers?.delete(ctl);
       this.#inFlight.delete(ctl);
     }
     if (ex.requestSent !== undefined) ex.bodyBytesSent = req.body?.length ?? 0;
@@ -278,23 +281,17 @@ export class HttpClient {
   }
 
   /**
-   * The sends in flight under `signal`, interrupted together when it aborts. One listener per signal and client
-   * rather than one per send: adding and removing an `abort` listener on every request was ~3 % of the engine
-   * thread's busy time (the engine passes one signal to all the requests of a phase).
+   * Interrupts the sends in flight under `signal` when it aborts. One listener per signal and client rather than one
+   * per send: adding and removing an `abort` listener on every request was ~3 % of the engine thread's busy time (the
+   * engine passes one signal to all the requests of a phase).
    */
-  #abortWatchers(signal: AbortSignal): Set<SendControl> {
-    let watchers = this.#watchers.get(signal);
-    if (watchers === undefined) {
-      const set = new Set<SendControl>();
-      watchers = set;
-      this.#watchers.set(signal, set);
-      signal.addEventListener("abort", () => {
-        const detail = abortDetail(signal);
-        for (const ctl of set) ctl.interrupt("cancelled", detail);
-        set.clear();
-      }, { once: true });
-    }
-    return watchers;
+  #watchAbort(signal: AbortSignal): void {
+    if (this.#watched.has(signal)) return;
+    this.#watched.add(signal);
+    signal.addEventListener("abort", () => {
+      const detail = abortDetail(signal);
+      for (const ctl of this.#inFlight.members()) if (ctl.signal === signal) ctl.interrupt("cancelled", detail);
+    }, { once: true });
   }
 
   /**

@@ -83,7 +83,7 @@ export class HttpResponseParser {
    */
   readonly #seen: (SeenLine | undefined)[] = new Array(SEEN_SLOTS).fill(undefined);
   /** The last status line parsed on this connection, likewise. */
-  #seenStatus: { bytes: Uint8Array; status: number; minor: number; reason: string } | undefined;
+  #seenStatus: { line: string; status: number; minor: number; reason: string } | undefined;
 
   constructor(handlers: HttpResponseParserHandlers) {
     this.#onHead = handlers.onHead;
@@ -284,15 +284,16 @@ export class HttpResponseParser {
       // Tolerate stray blank lines before the status line (RFC 9112 §2.2 robustness).
       if (e === s) return;
       const seen = this.#seenStatus;
-      if (seen !== undefined && sameBytes(seen.bytes, buf, s, e)) {
+      if (seen !== undefined && sameLine(seen.line, buf, s, e)) {
         this.#status = seen.status;
         this.#minor = seen.minor;
         this.#reason = seen.reason;
         return;
       }
-      this.#statusLine(latin1(buf, s, e));
+      const line = latin1(buf, s, e);
+      this.#statusLine(line);
       if (e - s <= MAX_SEEN_LINE_BYTES) {
-        this.#seenStatus = { bytes: buf.slice(s, e), status: this.#status, minor: this.#minor, reason: this.#reason };
+        this.#seenStatus = { line, status: this.#status, minor: this.#minor, reason: this.#reason };
       }
       return;
     }
@@ -303,7 +304,7 @@ export class HttpResponseParser {
     const first = buf[s];
     const slot = first === SPACE || first === TAB ? -1 : lineSlot(buf, s, e);
     const seen = slot < 0 ? undefined : this.#seen[slot];
-    if (seen !== undefined && sameBytes(seen.bytes, buf, s, e)) {
+    if (seen !== undefined && sameLine(seen.line, buf, s, e)) {
       this.#addHeader(seen.name, seen.value);
       return;
     }
@@ -323,7 +324,7 @@ export class HttpResponseParser {
     }
     const name = line.slice(0, colon).trim().toLowerCase();
     const value = line.slice(colon + 1).trim();
-    if (slot >= 0 && e - s <= MAX_SEEN_LINE_BYTES) this.#seen[slot] = { bytes: buf.slice(s, e), name, value };
+    if (slot >= 0 && e - s <= MAX_SEEN_LINE_BYTES) this.#seen[slot] = { line, name, value };
     this.#addHeader(name, value);
   }
 
@@ -361,8 +362,11 @@ export class HttpResponseParser {
     }
     const headers = this.#headers;
     const connection = headers.get("connection");
-    const tokens = connection === undefined ? [] : connection.toLowerCase().split(",").map((t) => t.trim());
-    this.#keepAlive = this.#minor >= 1 ? !tokens.includes("close") : tokens.includes("keep-alive");
+    if (connection === undefined) this.#keepAlive = this.#minor >= 1;
+    else {
+      const tokens = connection.toLowerCase().split(",").map((t) => t.trim());
+      this.#keepAlive = this.#minor >= 1 ? !tokens.includes("close") : tokens.includes("keep-alive");
+    }
 
     const te = headers.get("transfer-encoding");
     const cl = headers.get("content-length");
@@ -468,15 +472,22 @@ export class HttpResponseParser {
   }
 }
 
-/** A header line as received and the field it gave. */
+/**
+ * A header line as received (its bytes read as ISO-8859-1, one char per byte: a string rather than a copy of the
+ * bytes, as a copy is a new ArrayBuffer, allocated outside the heap, on every line not seen before) and the field
+ * it gave.
+ */
 interface SeenLine {
-  readonly bytes: Uint8Array;
+  readonly line: string;
   readonly name: string;
   readonly value: string;
 }
 
-/** Slots of the seen-line table (a power of two), and the longest line kept in it. */
-const SEEN_SLOTS = 16;
+/**
+ * Slots of the seen-line table (a power of two), and the longest line kept in it. Enough for a server's constant
+ * lines and a few dozen values of its changing ones (Content-Length, Date) side by side.
+ */
+const SEEN_SLOTS = 64;
 const MAX_SEEN_LINE_BYTES = 256;
 
 /** The seen-line slot of `buf[s, e)`: FNV-1a over its bytes. */
@@ -486,9 +497,10 @@ function lineSlot(buf: Uint8Array, s: number, e: number): number {
   return (h >>> 0) & (SEEN_SLOTS - 1);
 }
 
-function sameBytes(a: Uint8Array, buf: Uint8Array, s: number, e: number): boolean {
-  if (a.length !== e - s) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== buf[s + i]) return false;
+/** Whether `buf[s, e)` read as ISO-8859-1 is `line`. */
+function sameLine(line: string, buf: Uint8Array, s: number, e: number): boolean {
+  if (line.length !== e - s) return false;
+  for (let i = 0; i < line.length; i++) if (line.charCodeAt(i) !== buf[s + i]) return false;
   return true;
 }
 
@@ -520,6 +532,18 @@ function hexValue(b: number): number {
 
 /** Content-Length, allowing repeated identical values ("5, 5") as RFC 9110 §8.6 does. */
 function parseContentLength(value: string): number {
+  // The usual value, digits alone, read without splitting it.
+  const n = value.length;
+  if (n >= 1 && n <= 15) {
+    let length = 0;
+    let i = 0;
+    for (; i < n; i++) {
+      const d = value.charCodeAt(i) - 0x30;
+      if (d < 0 || d > 9) break;
+      length = length * 10 + d;
+    }
+    if (i === n) return length;
+  }
   const parts = value.split(",").map((p) => p.trim());
   const first = parts[0];
   if (!/^\d{1,15}$/.test(first) || parts.some((p) => p !== first)) {

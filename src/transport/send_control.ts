@@ -29,6 +29,10 @@ export class SendControl {
   onSent: ((at: number) => void) | undefined = undefined;
   /** The planned cancellation's queued deadline, once the request is written (SendOptions.cancelAfterSentMs). */
   cancelTimer: Deadline | undefined = undefined;
+  /** Its place among its client's sends in flight (`IndexedSet`). */
+  setIndex = -1;
+  /** The send's abort signal, if it has one. */
+  signal: AbortSignal | undefined = undefined;
   readonly #remote: string;
   readonly #startedAt: number;
 
@@ -51,6 +55,40 @@ export class SendControl {
   error(): TransportError {
     return { kind: this.reason ?? "cancelled", message: this.message };
   }
+}
+
+/**
+ * A new exchange, every field present from the start: one object of one shape, where adding some twenty fields as
+ * the exchange went made V8 grow its property store several times per request and give exchanges many shapes.
+ */
+export function newExchangeState(): ExchangeState {
+  return {
+    connectStart: undefined,
+    connectEnd: undefined,
+    reused: false,
+    poolWaitStart: undefined,
+    poolWaitEnd: undefined,
+    requestWriteStart: undefined,
+    requestSent: undefined,
+    writes: undefined,
+    bodyBytesSent: undefined,
+    bodyReads: undefined,
+    firstBodyAt: undefined,
+    lastBodyAt: undefined,
+    bodyBytesReceived: undefined,
+    firstByteAt: undefined,
+    headersAt: undefined,
+    lastByteAt: undefined,
+    status: undefined,
+    headers: undefined,
+    streamed: false,
+    body: undefined,
+    bytesSent: 0,
+    bytesReceived: 0,
+    retries: undefined,
+    contentEncoding: undefined,
+    error: undefined,
+  };
 }
 
 /** `host:port`, with brackets around an IPv6 address. */

@@ -253,3 +253,32 @@ Deno.test("per-record lines are exactly JSON.stringify's text, escapes and non-A
     await Deno.remove(path);
   }
 });
+
+Deno.test("a formatter writing records of changing metric sets and orders gives each the line a fresh formatter gives", () => {
+  const long = new RecordLineFormatter({ metrics, timeOriginMs: ORIGIN });
+  const tags = metrics.filter((d) => d.kind === "record").map((d) => d.tag);
+  let seed = 34;
+  const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+  const shapes: string[][] = [
+    tags,
+    tags.slice(0, 5),
+    tags.slice(0, 4),
+    [...tags].reverse(),
+    [...tags.slice(0, 3), "not_a_metric", ...tags.slice(3, 6)],
+    ["not_a_metric"],
+    [],
+  ];
+  for (let i = 0; i < 3000; i++) {
+    // Mostly one shape in a row, as a run's records are, with changes between them.
+    const shape = rand() < 0.7 ? shapes[i % 2] : shapes[Math.floor(rand() * shapes.length)];
+    const values: Record<string, number | number[]> = {};
+    for (const tag of shape) {
+      values[tag] = rand() < 0.1 ? [rand() * 10, NaN] : rand() < 0.5 ? Math.floor(rand() * 99) : rand();
+    }
+    const record = i % 3 === 0 ? failed : ok;
+    assert.equal(
+      long.format(record, values),
+      new RecordLineFormatter({ metrics, timeOriginMs: ORIGIN }).format(record, values),
+    );
+  }
+});

@@ -243,3 +243,36 @@ Deno.test("RecordProcessor keeps no record once it is handed on (a run's memory 
   assert.equal(handedOn, 2000);
   assert.ok(alive <= 10, `${alive} of ${handedOn} handed-on records still reachable`);
 });
+
+Deno.test("RecordProcessor counts a short text once and takes its count from then on; long texts always go to the counter", async () => {
+  const sent: string[] = [];
+  const counter: TokenCounter = {
+    count(texts) {
+      sent.push(...texts);
+      return Promise.resolve(texts.map((t) => t === "" ? 0 : t.split(" ").length));
+    },
+    close() {},
+  };
+  const seen: [string, number | undefined, number | undefined][] = [];
+  const p = new RecordProcessor({
+    counter,
+    useServerTokenCount: false,
+    batchSize: 7,
+    onProcessed: (r) => seen.push([r.xRequestId, r.outputTokens, r.reasoningTokens]),
+  });
+  const long = "w ".repeat(20).trim(); // 39 chars: past what is remembered
+  const contents = [" key", " mom", "a b", long, "x y z"];
+  // More distinct short texts than the table holds, so it starts over on the way.
+  const many = Array.from({ length: 5000 }, (_, i) => `t${i} u`);
+  const all = [...Array.from({ length: 700 }, (_, i) => contents[i % contents.length]), ...many, ...many.slice(0, 50)];
+  for (let i = 0; i < all.length; i++) {
+    p.push(rec(i, all[i]));
+    if (i % 7 === 6) await p.drain(); // batch by batch, each counted before the next
+  }
+  await p.drain();
+  deepStrictEqual(seen, all.map((c, i) => [`r${i}`, c.split(" ").length, 0]));
+  // The first 700: after the first batch (7 records, 2 texts each), only the long text went to the counter.
+  const first = sent.slice(0, sent.indexOf("t0 u"));
+  deepStrictEqual(new Set(first.slice(14)), new Set([long]));
+  assert.equal(first.filter((t) => t === long).length, 140);
+});

@@ -27,6 +27,7 @@ import {
   readUsage,
 } from "./openai_fields.ts";
 import { CHAT_ENDPOINT } from "../endpoint_declarations.ts";
+import { ChatChunkReader } from "./chat_chunk_reader.ts";
 
 /**
  * A single text alone is a plain string (some servers refuse parts then); otherwise content parts: the texts, then
@@ -90,6 +91,11 @@ function readChoice(obj: JsonObject, key: "delta" | "message"): Delta {
   };
 }
 
+function parseChatEvent(data: string): Delta | undefined {
+  const obj = parseSseJson(data);
+  return obj ? readChoice(obj, "delta") : undefined;
+}
+
 const CHUNK = '{"id":"w","object":"chat.completion.chunk","created":0,"model":"m","choices":';
 
 export const CHAT_ADAPTER: EndpointAdapter = {
@@ -122,10 +128,8 @@ export const CHAT_ADAPTER: EndpointAdapter = {
   },
 
   isStreamEnd: isDoneEvent,
-  parseEvent(data: string): Delta | undefined {
-    const obj = parseSseJson(data);
-    return obj ? readChoice(obj, "delta") : undefined;
-  },
+  parseEvent: parseChatEvent,
+  eventReader: () => new ChatChunkReader(parseChatEvent).read,
 
   parseBody(json: unknown): Delta {
     const obj = asObject(json);
