@@ -170,15 +170,18 @@ export class Float64Column {
    * change it): each stored segment, read back, then the in-memory part; whole numbers come as doubles.
    */
   forEachChunk(fn: (chunk: Float64Array | Float32Array) => void): void {
+    // One array read back into, one converted into, one filled with a repeated value, for every part of the read:
+    // a long column read a few times at a run's end leaves no garbage per segment.
     let done: ColumnData | undefined;
+    const floats = new FloatScratch();
     for (const segment of this.#segments) {
-      if (segment.chunk !== undefined) fn(asFloats(done = segment.chunk.read(done)));
-      else forConstant(segment.constant, segment.count, fn);
+      if (segment.chunk !== undefined) fn(floats.of(done = segment.chunk.read(done)));
+      else floats.constant(segment.constant, segment.count, fn);
     }
     const data = this.#data;
     if (data !== undefined) {
-      if (this.#length > 0) fn(asFloats(data.subarray(0, this.#length)));
-    } else forConstant(this.#constant, this.#length, fn);
+      if (this.#length > 0) fn(floats.of(data.subarray(0, this.#length)));
+    } else floats.constant(this.#constant, this.#length, fn);
   }
 
   /** Random access to the values (see {@linkcode ColumnReader}); valid until the next `push`. */
@@ -256,16 +259,33 @@ export class Float64Column {
   }
 }
 
-/** Whole numbers as doubles (statistics take float arrays); float arrays as they are. */
-function asFloats(data: ColumnData): Float64Array | Float32Array {
-  return data instanceof Int32Array ? Float64Array.from(data) : data;
-}
+/** The float arrays one `forEachChunk` hands out for parts not stored as floats, reused from part to part. */
+class FloatScratch {
+  #buffer: Float64Array | undefined;
 
-/** `count` copies of `value`, handed to `fn` in arrays of at most {@linkcode CONSTANT_PIECE}. */
-function forConstant(value: number, count: number, fn: (chunk: Float64Array) => void): void {
-  if (count === 0) return;
-  const piece = new Float64Array(Math.min(count, CONSTANT_PIECE)).fill(value);
-  for (let left = count; left > 0; left -= piece.length) fn(left >= piece.length ? piece : piece.subarray(0, left));
+  #take(n: number): Float64Array {
+    if (this.#buffer === undefined || this.#buffer.length < n) this.#buffer = new Float64Array(n);
+    return this.#buffer.subarray(0, n);
+  }
+
+  /** Whole numbers as doubles (statistics take float arrays); float arrays as they are. */
+  of(data: ColumnData): Float64Array | Float32Array {
+    if (!(data instanceof Int32Array)) return data;
+    const out = this.#take(data.length);
+    out.set(data);
+    return out;
+  }
+
+  /** `count` copies of `value`, handed to `fn` in arrays of at most {@linkcode CONSTANT_PIECE}. */
+  constant(value: number, count: number, fn: (chunk: Float64Array) => void): void {
+    if (count === 0) return;
+    const size = Math.min(count, CONSTANT_PIECE);
+    for (let left = count; left > 0; left -= size) {
+      // Filled again for each piece: the one before may have been handed out holding other values.
+      const piece = this.#take(Math.min(left, size)).fill(value);
+      fn(piece);
+    }
+  }
 }
 
 /** A reader's view of one segment: its values are `load()`'s, or all `constant` when there is no `load`. */

@@ -26,7 +26,7 @@
  * end uses `sweepStatsByGroup`, the same numbers to the bit read from merges of the requests' events
  * (`sweep_stream.ts`), so that its memory does not grow with the chunk gaps.
  */
-import { ColumnReader, type ColumnStore, Float64Column } from "./float64_column.ts";
+import { type ColumnData, ColumnReader, type ColumnStore, Float64Column } from "./float64_column.ts";
 import type { ConsoleGroup, MetricUnit } from "./metric_def.ts";
 import {
   activeWeightedStats,
@@ -43,6 +43,7 @@ import {
   mergedSource,
   rateStats,
   type RequestEmitter,
+  type Scratch,
   type ScratchFactory,
   streamedStats,
   windowSegments,
@@ -268,23 +269,77 @@ const perSec = (s: SweepStats): SweepStats => ({
  * `window` (run-clock ms) defaults to the first request's start to the last request's end; `budget`: the segments a
  * percentile keeps at once (`sweep_stream.ts`); `scratch`: where a statistic with many value ranges sets them aside,
  * so that its curve is read twice rather than once per range (the run's time to write its results then grows with
- * its length, not with its square).
+ * its length, not with its square), and where the requests' chunk-gap origins are kept (`originsSpillAt` of them in
+ * memory at most).
  */
 export function sweepStatsByGroup(
   table: SweepTable,
   window?: { readonly start: number; readonly end: number },
   budget?: number,
   scratch?: ScratchFactory,
+  originsSpillAt = ORIGINS_SPILL_AT,
+): Map<string, SweepStats> {
+  const { length: n, iclEnd } = table;
+  let anyIcl = false;
+  for (let i = 0, from = 0; i < n && !anyIcl; from = iclEnd.at(i++)) anyIcl = iclEnd.at(i) > from;
+  // Each request's running sum of earlier gaps (the chunk times' origin, as `buildCurves` computes it): 8 bytes a
+  // request, set aside in a scratch file when there is one (read back by pages, in about the order written).
+  const aside = anyIcl ? scratch?.() : undefined;
+  const store = aside && scratchStore(aside);
+  const origins = new Float64Column(store === undefined ? Math.max(1, n) : 1024, false, store, originsSpillAt);
+  try {
+    return summarizeGroups(table, origins, anyIcl, window, budget, scratch);
+  } finally {
+    aside?.close();
+  }
+}
+
+/** Chunk-gap origins per segment of their scratch file (512 KB). */
+const ORIGINS_SPILL_AT = 1 << 16;
+
+/** A column store on a scratch (written now, read back on demand); a segment it cannot write stays in memory. */
+function scratchStore(scratch: Scratch): ColumnStore {
+  const made = new WeakSet<ArrayBuffer>();
+  return {
+    put(data: ColumnData) {
+      const at = scratch.append(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+      if (at === undefined) return { read: () => data };
+      const count = data.length;
+      return {
+        read(reuse?: ColumnData): ColumnData {
+          // In the form it was handed over in (whole numbers come as 4-byte integers).
+          const own = reuse !== undefined && reuse.constructor === data.constructor && reuse.length === count &&
+            made.has(reuse.buffer as ArrayBuffer);
+          const out = own
+            ? reuse
+            : data instanceof Int32Array
+            ? new Int32Array(count)
+            : data instanceof Float32Array
+            ? new Float32Array(count)
+            : new Float64Array(count);
+          if (!own) made.add(out.buffer as ArrayBuffer);
+          scratch.read(at, new Uint8Array(out.buffer, out.byteOffset, out.byteLength));
+          return out;
+        },
+      };
+    },
+  };
+}
+
+/** `sweepStatsByGroup` once the run has chunk gaps or not (`anyIcl`), with the column of their origins to fill. */
+function summarizeGroups(
+  table: SweepTable,
+  origins: Float64Column,
+  anyIcl: boolean,
+  window: { readonly start: number; readonly end: number } | undefined,
+  budget: number | undefined,
+  scratch: ScratchFactory | undefined,
 ): Map<string, SweepStats> {
   const n = table.length;
   const { start, gen, end, isl, osl, iclEnd, gaps } = table;
-  let anyIcl = false;
-  for (let i = 0, from = 0; i < n && !anyIcl; from = iclEnd.at(i++)) anyIcl = iclEnd.at(i) > from;
-  // Each request's running sum of earlier gaps (the chunk times' origin, as `buildCurves` computes it).
-  const before = new Float64Array(anyIcl ? n : 0);
   let running = 0, first = Infinity, last = -Infinity;
   for (let i = 0, from = 0; i < n; from = iclEnd.at(i++)) {
-    if (anyIcl) before[i] = running;
+    if (anyIcl) origins.push(running);
     for (let k = from; k < iclEnd.at(i); k++) running += gaps.at(k);
     // The concurrency curve's first and last event times: the default window.
     if (ok(start.at(i)) && ok(end.at(i))) {
@@ -292,6 +347,7 @@ export function sweepStatsByGroup(
       last = Math.max(last, start.at(i), end.at(i));
     }
   }
+  const before = origins.reader();
   const from = (i: number) => (i > 0 ? iclEnd.at(i - 1) : 0);
   const ws = window?.start ?? (first <= last ? first : NaN);
   const we = window?.end ?? (first <= last ? last : NaN);
@@ -336,7 +392,7 @@ export function sweepStatsByGroup(
   phase(
     "decode",
     anyIcl
-      ? curve((i, o) => chunkDecodeEvents(o, gen.at(i), osl.at(i), gaps, from(i), iclEnd.at(i), before[i]))
+      ? curve((i, o) => chunkDecodeEvents(o, gen.at(i), osl.at(i), gaps, from(i), iclEnd.at(i), before.at(i)))
       : curve((i, o) => decodes(i) && interval(o, gen.at(i), end.at(i), decodeRate(i))),
     curve((i, o) => ok(gen.at(i)) && ok(end.at(i)) && interval(o, gen.at(i), end.at(i), 1)),
   );
@@ -357,7 +413,7 @@ export function sweepStatsByGroup(
         gaps,
         from(i),
         iclEnd.at(i),
-        before[i],
+        before.at(i),
       )
     )
     : curve((i, o) => {

@@ -18,10 +18,12 @@
  *   running sum reaches its fraction of the total, which is known only at the end: the segments whose running sum
  *   lies within a rounding bound of the fraction of the time-ordered total are kept as candidates and decided then.
  *
- * Memory: a read holds the requests being merged (those in flight at a time, with their events) and, per statistic,
- * one value range (16 bytes a segment) and a histogram (up to 2^20 counts); a single bucket larger than the budget (a
- * value held in millions of segments) is read whole. A curve within the budget is summarized from its segments in
- * one read, as before.
+ * Memory: a read holds the requests being merged (those in flight at a time, with their events) and each merge's
+ * order (4 bytes a request), and, per statistic, a histogram (up to 2^16 counts); one value range is walked at a time
+ * (16 bytes a segment, the budget at most). With a scratch, the ranges are set aside by one read, and a single bucket
+ * past the budget (a value held in millions of segments, or values that differ only in their low bits) is split by
+ * its next bits and walked in parts within the budget. Without one, such a bucket is read whole. A curve within the
+ * budget is summarized from its segments in one read, as before.
  */
 import type { EventList, SweepStats } from "./sweep_line.ts";
 import { weightedStats, ZERO_SWEEP_STATS } from "./sweep_line.ts";
@@ -94,12 +96,11 @@ function before(ta: number, da: number, tb: number, db: number): boolean {
 
 /**
  * The per-request pre-pass of a merged curve: the requests with events, ordered by their first event (in the
- * merge's order), with that event's time and kind.
+ * merge's order). Only the order is kept (4 bytes a request): the merge reads each request's first event when it
+ * generates the request's events, just before it would add them.
  */
 interface MergePlan {
   readonly order: Uint32Array;
-  readonly firstT: Float64Array;
-  readonly firstStart: Uint8Array;
 }
 
 class MergeCursor implements StepCursor {
@@ -110,6 +111,8 @@ class MergeCursor implements StepCursor {
   #heap: RequestEvents[] = [];
   #free: RequestEvents[] = [];
   #pending = 0;
+  /** The next request of the plan's order, its events generated and sorted, not yet merged. */
+  #ahead: RequestEvents | undefined;
   #sum = 0;
   t = 0;
   v = 0;
@@ -160,29 +163,31 @@ class MergeCursor implements StepCursor {
     h[i] = e;
   }
 
-  /** Whether the next request not yet merged has the earliest event of all. */
+  /**
+   * Whether the next request not yet merged has the earliest event of all: its events are generated (once) to
+   * compare its first with the heap's.
+   */
   #pendingFirst(): boolean {
-    const plan = this.#plan;
-    if (this.#pending >= plan.order.length) return false;
-    if (this.#heap.length === 0) return true;
-    const r = plan.order[this.#pending], top = this.#heap[0];
-    const dt = plan.firstT[r] - top.times[top.pos];
-    if (dt !== 0 && dt === dt) return dt < 0;
-    const st = top.deltas[top.pos] > 0 ? 1 : 0;
-    if (plan.firstStart[r] !== st) return plan.firstStart[r] < st;
-    return r < top.request;
+    let next = this.#ahead;
+    if (next === undefined) {
+      const order = this.#plan.order;
+      if (this.#pending >= order.length) return false;
+      next = this.#free.pop() ?? new RequestEvents();
+      next.n = 0;
+      next.pos = 0;
+      next.request = order[this.#pending];
+      this.#emit(next.request, next);
+      next.sort();
+      this.#ahead = next;
+    }
+    return this.#heap.length === 0 || this.#less(next, this.#heap[0]);
   }
 
   next(): boolean {
     while (this.#pendingFirst()) {
-      const r = this.#plan.order[this.#pending++];
-      const e = this.#free.pop() ?? new RequestEvents();
-      e.n = 0;
-      e.pos = 0;
-      e.request = r;
-      this.#emit(r, e);
-      e.sort();
-      this.#push(e);
+      this.#push(this.#ahead!);
+      this.#ahead = undefined;
+      this.#pending++;
       if (this.#heap.length > this.peakMerging) this.peakMerging = this.#heap.length;
     }
     const h = this.#heap;
@@ -206,6 +211,54 @@ class MergeCursor implements StepCursor {
   }
 }
 
+/**
+ * Sorts `order` (request indices, ascending) by their first event: time, then ends before starts, then index — a
+ * stable merge sort on typed arrays (a comparator sort of a typed array copies it into the JS heap, twice its size
+ * in tagged values, for a long run tens of megabytes of garbage per curve). Requests come nearly in order (they are
+ * stored as they end), so the runs merged are long.
+ */
+export function sortByFirstEvent(order: Uint32Array, firstT: Float64Array, firstStart: Uint8Array): void {
+  const n = order.length;
+  const less = (a: number, b: number) => {
+    const ta = firstT[a], tb = firstT[b];
+    if (ta !== tb) return ta < tb;
+    return firstStart[a] < firstStart[b];
+  };
+  const RUN = 32;
+  for (let lo = 0; lo < n; lo += RUN) {
+    const hi = Math.min(n, lo + RUN);
+    for (let i = lo + 1; i < hi; i++) {
+      const x = order[i];
+      let j = i;
+      while (j > lo && less(x, order[j - 1])) {
+        order[j] = order[j - 1];
+        j--;
+      }
+      order[j] = x;
+    }
+  }
+  if (n <= RUN) return;
+  let a: Uint32Array = order, b: Uint32Array = new Uint32Array(n);
+  for (let width = RUN; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(n, lo + width), hi = Math.min(n, lo + 2 * width);
+      let i = lo, j = mid, k = lo;
+      // Already in order across the seam: copy the pair of runs as it is.
+      if (mid >= hi || !less(a[mid], a[mid - 1])) {
+        b.set(a.subarray(lo, hi), lo);
+        continue;
+      }
+      while (i < mid && j < hi) b[k++] = less(a[j], a[i]) ? a[j++] : a[i++];
+      while (i < mid) b[k++] = a[i++];
+      while (j < hi) b[k++] = a[j++];
+    }
+    const swap = a;
+    a = b;
+    b = swap;
+  }
+  if (a !== order) order.set(a);
+}
+
 /** A merged curve; its cursors tell the most requests they merged at once. */
 export interface MergedCurve extends CurveSource {
   open(): StepCursor & { readonly peakMerging: number };
@@ -215,14 +268,24 @@ export interface MergedCurve extends CurveSource {
  * A curve summed from `requests` requests' events (`emit` gives request i's), read by merging them: the steps of
  * `EventList.build` over every request's events added in request order, residues snapped alike. One read of the
  * requests orders them, one read of the merge finds the largest magnitude.
+ *
+ * The order is found through a heap of `window` requests (requests are stored as they end, so their first events come
+ * nearly in order): 4 bytes a request are kept, the order itself. Where a request's first event lies more than the
+ * window from its place (the heap would hand it out late), the requests are read again and sorted whole.
  */
-export function mergedSource(requests: number, emit: RequestEmitter): MergedCurve {
-  const firstT = new Float64Array(requests), firstStart = new Uint8Array(requests);
-  // The requests with events, in a typed array (a plain array of millions of indices costs twice as much).
-  const has = new Uint32Array(requests);
-  let count = 0;
+export function mergedSource(requests: number, emit: RequestEmitter, window = PLAN_WINDOW): MergedCurve {
   const e = new RequestEvents();
-  let events = 0;
+  let events = 0, count = 0;
+  const order = new Uint32Array(requests);
+  const heap = new FirstEventHeap(Math.max(1, Math.min(window, requests)));
+  let strayed = false, lastT = -Infinity, lastS = 0;
+  const out = () => {
+    const t = heap.t[0], st = heap.start[0];
+    if (t < lastT || (t === lastT && st < lastS)) strayed = true;
+    lastT = t;
+    lastS = st;
+    order[count++] = heap.pop();
+  };
   for (let r = 0; r < requests; r++) {
     e.n = 0;
     emit(r, e);
@@ -230,13 +293,27 @@ export function mergedSource(requests: number, emit: RequestEmitter): MergedCurv
     events += e.n;
     let best = 0;
     for (let i = 1; i < e.n; i++) if (before(e.times[i], e.deltas[i], e.times[best], e.deltas[best])) best = i;
-    firstT[r] = e.times[best];
-    firstStart[r] = e.deltas[best] > 0 ? 1 : 0;
-    has[count++] = r;
+    if (heap.size === heap.capacity) out();
+    heap.push(e.times[best], e.deltas[best] > 0 ? 1 : 0, r);
   }
-  const order = has.subarray(0, count);
-  order.sort((a, b) => firstT[a] - firstT[b] || firstStart[a] - firstStart[b] || a - b);
-  const plan: MergePlan = { order, firstT, firstStart };
+  while (heap.size > 0) out();
+  if (strayed) {
+    // Out of order beyond the window: every request's first event, sorted whole (13 bytes a request for a moment).
+    const firstT = new Float64Array(requests), firstStart = new Uint8Array(requests);
+    count = 0;
+    for (let r = 0; r < requests; r++) {
+      e.n = 0;
+      emit(r, e);
+      if (e.n === 0) continue;
+      let best = 0;
+      for (let i = 1; i < e.n; i++) if (before(e.times[i], e.deltas[i], e.times[best], e.deltas[best])) best = i;
+      firstT[r] = e.times[best];
+      firstStart[r] = e.deltas[best] > 0 ? 1 : 0;
+      order[count++] = r;
+    }
+    sortByFirstEvent(order.subarray(0, count), firstT, firstStart);
+  }
+  const plan: MergePlan = { order: count === requests ? order : order.slice(0, count) };
   let snap = 0;
   if (events > 0) {
     const probe = new MergeCursor(emit, plan, 0);
@@ -244,6 +321,69 @@ export function mergedSource(requests: number, emit: RequestEmitter): MergedCurv
     snap = 1e-9 * probe.maxAbs;
   }
   return { empty: events === 0, steps: events, open: () => new MergeCursor(emit, plan, snap) };
+}
+
+/** Requests a merge's order is found through (13 bytes each, 208 KB). */
+export const PLAN_WINDOW = 1 << 14;
+
+/** A min-heap of requests by their first event: time, then ends before starts, then index. */
+class FirstEventHeap {
+  readonly t: Float64Array;
+  readonly start: Uint8Array;
+  readonly request: Uint32Array;
+  size = 0;
+  constructor(readonly capacity: number) {
+    this.t = new Float64Array(capacity);
+    this.start = new Uint8Array(capacity);
+    this.request = new Uint32Array(capacity);
+  }
+
+  #less(i: number, t: number, s: number, r: number): boolean {
+    const ti = this.t[i];
+    if (ti !== t) return ti < t;
+    const si = this.start[i];
+    if (si !== s) return si < s;
+    return this.request[i] < r;
+  }
+
+  #set(i: number, t: number, s: number, r: number): void {
+    this.t[i] = t;
+    this.start[i] = s;
+    this.request[i] = r;
+  }
+
+  push(t: number, s: number, r: number): void {
+    this.#siftUp(this.size++, t, s, r);
+  }
+
+  #siftUp(at: number, t: number, s: number, r: number): void {
+    let i = at;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (this.#less(p, t, s, r)) break;
+      this.#set(i, this.t[p], this.start[p], this.request[p]);
+      i = p;
+    }
+    this.#set(i, t, s, r);
+  }
+
+  /** Removes the least and returns its request. */
+  pop(): number {
+    const top = this.request[0];
+    const n = --this.size;
+    const t = this.t[n], s = this.start[n], r = this.request[n];
+    let i = 0;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= n) break;
+      if (c + 1 < n && this.#less(c + 1, this.t[c], this.start[c], this.request[c])) c++;
+      if (!this.#less(c, t, s, r)) break;
+      this.#set(i, this.t[c], this.start[c], this.request[c]);
+      i = c;
+    }
+    if (n > 0) this.#set(i, t, s, r);
+    return top;
+  }
 }
 
 /** Segments (value, positive duration) in time order, read again from the start at each call. */
@@ -273,10 +413,14 @@ export function windowSegments(f: CurveSource, ws: number, we: number): SegmentS
 }
 
 const QUANTILES = [0.5, 0.9, 0.95, 0.99] as const;
-/** Histogram buckets (leading bits of a value): finer for a larger budget, 2^20 at most (4 MB of counts). */
-const bucketBits = (budget: number) => Math.min(20, Math.max(10, Math.ceil(Math.log2(budget + 1)) + 6));
-/** Segments kept at once for the percentiles (16 bytes each). */
-export const DEFAULT_SEGMENT_BUDGET = 1 << 20;
+/**
+ * Histogram buckets (leading bits of a value): finer for a larger budget, 2^16 at most (256 KB of counts, five
+ * statistics' at once): a bucket past the budget is split further, so finer buckets would buy fewer splits with
+ * memory held for the whole statistic.
+ */
+const bucketBits = (budget: number) => Math.min(16, Math.max(10, Math.ceil(Math.log2(budget + 1)) + 6));
+/** Segments kept at once for the percentiles (16 bytes each, and as much for sorting them: 4 MB in all). */
+export const DEFAULT_SEGMENT_BUDGET = 1 << 17;
 
 const keyBuf = new Float64Array(1);
 const keyWords = new Uint32Array(keyBuf.buffer);
@@ -288,6 +432,27 @@ function bucketOf(v: number, bits: number): number {
   keyBuf[0] = v === 0 ? 0 : v;
   const hi = keyWords[HI];
   return (hi >= 0x80000000 ? ~hi : hi | 0x80000000) >>> (32 - bits);
+}
+
+/** Bits a value range past the budget is split by at a time (a histogram of 2^16 counts, 256 KB). */
+const SPLIT_BITS = 16;
+
+/**
+ * `width` bits of a value's order-keeping 64-bit key (`#sortSlice`'s: sign, exponent and mantissa, negatives
+ * inverted) from bit `at` (0 the highest), for values that share every bit above `at` (the same sign).
+ */
+function keyBits(v: number, at: number, width: number): number {
+  keyBuf[0] = v === 0 ? 0 : v;
+  let l = keyWords[1 - HI], h = keyWords[HI];
+  if (h >= 0x80000000) {
+    l = ~l;
+    h = ~h;
+  }
+  const end = at + width, mask = width >= 32 ? 0xffffffff : (1 << width) - 1;
+  if (end <= 32) return (h >>> (32 - end)) & mask;
+  if (at >= 32) return (l >>> (64 - end)) & mask;
+  // Straddling the two words: the high word's low bits, then the low word's high bits.
+  return (((h << (end - 32)) | (l >>> (64 - end))) & mask) >>> 0;
 }
 
 /**
@@ -315,16 +480,43 @@ export class BufferPool {
     return i < 0 ? new Uint32Array(n) : this.#counts.splice(i, 1)[0].fill(0);
   }
 
+  /** A buffer of at least `n` counts (contents unspecified): the smallest held that fits, or a new one of `n`. */
+  uint32AtLeast(n: number): Uint32Array {
+    let best = -1;
+    for (let i = 0; i < this.#counts.length; i++) {
+      const len = this.#counts[i].length;
+      if (len >= n && (best < 0 || len < this.#counts[best].length)) best = i;
+    }
+    return best < 0 ? new Uint32Array(n) : this.#counts.splice(best, 1)[0];
+  }
+
   release(...buffers: (Float64Array | Uint32Array | undefined)[]): void {
     for (const b of buffers) {
       if (b === undefined || b.length === 0) continue;
-      if (b instanceof Float64Array) this.#floats.push(b);
-      else this.#counts.push(b);
+      if (b instanceof Float64Array) keepLargest(this.#floats, b, MAX_POOLED_FLOATS);
+      else keepLargest(this.#counts, b, MAX_POOLED_COUNTS);
     }
   }
 }
 
+/**
+ * Pooled buffers at most: a statistic's value range (two) and the histograms of a group's five statistics with a
+ * sort's two buffers. A buffer that no longer fits a range (the ranges grew) goes to the collector rather than
+ * staying pooled beside the larger one that replaced it.
+ */
+const MAX_POOLED_FLOATS = 2;
+const MAX_POOLED_COUNTS = 7;
+
+/** Adds `b` to `pool`, then drops the smallest buffers beyond `max`. */
+function keepLargest<T extends { readonly length: number }>(pool: T[], b: T, max: number): void {
+  pool.push(b);
+  if (pool.length <= max) return;
+  pool.sort((x, y) => y.length - x.length);
+  pool.length = max;
+}
+
 const NONE = new Float64Array(0);
+const NO_COUNTS: Uint32Array = new Uint32Array(0);
 
 /**
  * Somewhere to set segments aside (a file at a run's end, written synchronously): bytes appended and read back by
@@ -414,8 +606,8 @@ export class StreamedStats {
   #rounds = false;
   #b0 = 0;
   #b1 = 0;
-  #order = new Uint32Array(0);
-  #keys = new Uint32Array(0);
+  #order: Uint32Array = NO_COUNTS;
+  #keys: Uint32Array = NO_COUNTS;
   readonly #digits = new Uint32Array(2049);
   #cum = 0;
   #last = 0;
@@ -426,7 +618,7 @@ export class StreamedStats {
   #open: Scratch | undefined;
   /** With a scratch: every value range, filled by the second read and walked from there (no read per range). */
   #ranges: SetAside[] | undefined;
-  #rangeOf: Int32Array | undefined;
+  #rangeOf: Uint16Array | Int32Array | undefined;
 
   /**
    * `total`: the ms averaged over, or undefined for the segments' summed duration (the active variants);
@@ -566,12 +758,16 @@ export class StreamedStats {
       while (b1 < hist.length && count + hist[b1] <= budget) count += hist[b1++];
       spans.push({ b0, b1, count });
     }
-    // Up to three ranges cost no more reads than setting them aside and reading them back.
-    if (spans.length <= 3) return false;
+    // Up to three ranges cost no more reads than setting them aside and reading them back, unless one is a bucket
+    // past the budget, which only a range set aside is walked in parts of.
+    if (spans.length <= 3 && spans.every((s) => s.count <= budget)) return false;
     const scratch = this.#scratch();
     if (scratch === undefined) return false;
     this.#open = scratch;
-    const rangeOf = this.#rangeOf = new Int32Array(hist.length);
+    // Each bucket's range: 2 bytes a bucket for up to 65,536 ranges (a 30-minute run's curves have a few hundred).
+    const rangeOf = this.#rangeOf = spans.length <= 0x10000
+      ? new Uint16Array(hist.length)
+      : new Int32Array(hist.length);
     this.#ranges = spans.map((s, r) => {
       rangeOf.fill(r, s.b0, s.b1);
       return new SetAside(s.b0, s.b1, s.count);
@@ -589,18 +785,19 @@ export class StreamedStats {
         if (r.length !== r.count) {
           throw new Error(`a curve gave ${r.length} segments in a value range where it gave ${r.count} before`);
         }
-        if (this.#vals.length < r.count) {
-          this.#pool.release(this.#vals, this.#durs);
-          this.#vals = this.#pool.float64(r.count);
-          this.#durs = this.#pool.float64(r.count);
+        this.#b0 = r.b0;
+        this.#b1 = r.b1;
+        if (r.count > this.#budget) {
+          // One bucket past the budget (one range holds several only within it): split by the values' next bits.
+          this.#walkLarge(r, this.#bits);
+          continue;
         }
+        this.#reserve(r.count);
         for (let b = r.b0, at = 0; b < r.b1; b++) {
           const c = hist[b];
           hist[b] = at;
           at += c;
         }
-        this.#b0 = r.b0;
-        this.#b1 = r.b1;
         const bits = this.#bits, vals = this.#vals, durs = this.#durs;
         r.forEach(this.#open!, (v, d) => {
           const at = hist[bucketOf(v, bits)]++;
@@ -640,9 +837,10 @@ export class StreamedStats {
         p99,
         std: Math.sqrt(this.#spread / over),
       };
-      this.#pool.release(this.#hist, this.#vals, this.#durs);
+      this.#pool.release(this.#hist, this.#vals, this.#durs, this.#order, this.#keys);
       this.#hist = undefined;
       this.#vals = this.#durs = NONE;
+      this.#order = this.#keys = NO_COUNTS;
       return;
     }
     let b1 = b0 + 1, count = hist[b0];
@@ -664,7 +862,19 @@ export class StreamedStats {
 
   /** Each bucket of the round in value order, its equal values in time order (a stable sort of a time-ordered slice). */
   #walkRound(): void {
-    const vals = this.#vals, durs = this.#durs, ends = this.#hist!;
+    const ends = this.#hist!;
+    for (let b = this.#b0; b < this.#b1; b++) {
+      const from = b > this.#b0 ? ends[b - 1] : 0, len = ends[b] - from;
+      if (len > 0) this.#walkSlice(from, len);
+    }
+  }
+
+  /**
+   * The segments at `vals`/`durs` `[from, from + len)`, in time order, walked in value order (a stable sort of the
+   * slice, which holds a range of values no other slice of the read shares), the running sum carried on.
+   */
+  #walkSlice(from: number, len: number): void {
+    const vals = this.#vals, durs = this.#durs;
     const lo = this.#lo, hi = this.#hi, cand = this.#cand;
     // The smallest running sum at which a percentile not yet decided takes candidates.
     const nextLo = () => {
@@ -673,29 +883,90 @@ export class StreamedStats {
       return m;
     };
     let watch = nextLo();
-    for (let b = this.#b0; b < this.#b1; b++) {
-      const from = b > this.#b0 ? ends[b - 1] : 0, to = ends[b], len = to - from;
-      if (len === 0) continue;
-      let sorted = true;
-      for (let i = from + 1; i < to && sorted; i++) sorted = !(vals[i] < vals[i - 1]);
-      const o = sorted ? undefined : this.#sortSlice(from, len);
-      let cum = this.#cum;
-      for (let i = 0; i < len; i++) {
-        const at = from + (o === undefined ? i : o[i]);
-        cum += durs[at];
-        if (cum < watch) continue;
-        const v = vals[at];
-        for (let q = 0; q < QUANTILES.length; q++) {
-          const c = cand[q];
-          if (c.done || cum < lo[q]) continue;
-          c.cum.push(cum);
-          c.v.push(v);
-          if (cum > hi[q]) c.done = true;
-        }
-        watch = nextLo();
+    const to = from + len;
+    let sorted = true;
+    for (let i = from + 1; i < to && sorted; i++) sorted = !(vals[i] < vals[i - 1]);
+    const o = sorted ? undefined : this.#sortSlice(from, len);
+    let cum = this.#cum;
+    for (let i = 0; i < len; i++) {
+      const at = from + (o === undefined ? i : o[i]);
+      cum += durs[at];
+      if (cum < watch) continue;
+      const v = vals[at];
+      for (let q = 0; q < QUANTILES.length; q++) {
+        const c = cand[q];
+        if (c.done || cum < lo[q]) continue;
+        c.cum.push(cum);
+        c.v.push(v);
+        if (cum > hi[q]) c.done = true;
       }
-      this.#last = vals[from + (o === undefined ? len - 1 : o[len - 1])];
-      this.#cum = cum;
+      watch = nextLo();
+    }
+    this.#last = vals[from + (o === undefined ? len - 1 : o[len - 1])];
+    this.#cum = cum;
+  }
+
+  /** Value-range buffers for at least `n` segments. */
+  #reserve(n: number): void {
+    if (this.#vals.length >= n) return;
+    this.#pool.release(this.#vals, this.#durs);
+    this.#vals = this.#pool.float64(n);
+    this.#durs = this.#pool.float64(n);
+  }
+
+  /**
+   * The segments of the set-aside range `r` (values sharing the key's bits above `at`), walked in value order, equal
+   * values in time order, holding at most the budget's segments: within it they are gathered and sorted as one slice;
+   * past it, a histogram of their next {@linkcode SPLIT_BITS} bits splits them into parts within the budget, which one
+   * more read sets aside in turn, each then walked the same way (a part of a single value is walked in time order, a
+   * budget at a time). A range is thus read back from the scratch two or three times, whatever its size.
+   */
+  #walkLarge(r: SetAside, at: number): void {
+    const scratch = this.#open!, budget = this.#budget, count = r.length;
+    const width = Math.min(SPLIT_BITS, 64 - at);
+    let first = NaN, one = true;
+    if (count > budget) {
+      r.forEach(scratch, (v) => {
+        if (first !== first) first = v;
+        else if (!(v === first)) one = false;
+      });
+    }
+    if (count <= budget || one || width <= 0) {
+      // Within the budget, or one value (−0 and +0 alike, as the sort keys them: time order is its sorted order).
+      this.#reserve(Math.min(count, budget));
+      const vals = this.#vals, durs = this.#durs;
+      let n = 0;
+      r.forEach(scratch, (v, d) => {
+        vals[n] = v;
+        durs[n++] = d;
+        if (n === budget && count > budget) {
+          this.#walkSlice(0, n);
+          n = 0;
+        }
+      });
+      if (n > 0) this.#walkSlice(0, n);
+      return;
+    }
+    const parts = this.#pool.uint32(1 << width);
+    r.forEach(scratch, (v) => parts[keyBits(v, at, width)]++);
+    // Consecutive parts within the budget together (one part at least), each set aside by one more read.
+    const spanOf = new Uint16Array(parts.length);
+    const spans: SetAside[] = [];
+    for (let p1 = 0; p1 < parts.length;) {
+      let p0 = p1;
+      while (p0 < parts.length && parts[p0] === 0) p0++;
+      if (p0 >= parts.length) break;
+      let n = parts[p0];
+      p1 = p0 + 1;
+      while (p1 < parts.length && n + parts[p1] <= budget) n += parts[p1++];
+      spanOf.fill(spans.length, p0, p1);
+      spans.push(new SetAside(p0, p1, n));
+    }
+    this.#pool.release(parts);
+    r.forEach(scratch, (v, d) => spans[spanOf[keyBits(v, at, width)]].push(v, d, scratch));
+    for (const span of spans) {
+      if (span.length !== span.count) throw new Error(`a value range read back ${span.length} of ${span.count}`);
+      this.#walkLarge(span, at + width);
     }
   }
 
@@ -704,8 +975,15 @@ export class StreamedStats {
    * bits below those the bucket shares (11-bit digits), −0 keyed as 0 since it equals it.
    */
   #sortSlice(from: number, len: number): Uint32Array {
-    if (this.#order.length < 2 * len) this.#order = new Uint32Array(Math.max(2 * len, 2 * this.#order.length));
-    if (this.#keys.length < 2 * len) this.#keys = new Uint32Array(Math.max(2 * len, 2 * this.#keys.length));
+    // The sort's buffers come from the pool and go back to it with the statistic's others (one set for a group).
+    if (this.#order.length < 2 * len) {
+      this.#pool.release(this.#order);
+      this.#order = this.#pool.uint32AtLeast(Math.max(2 * len, 2 * this.#order.length));
+    }
+    if (this.#keys.length < 2 * len) {
+      this.#pool.release(this.#keys);
+      this.#keys = this.#pool.uint32AtLeast(Math.max(2 * len, 2 * this.#keys.length));
+    }
     let a = this.#order.subarray(0, len), t = this.#order.subarray(len, 2 * len);
     const kLo = this.#keys.subarray(0, len), kHi = this.#keys.subarray(len, 2 * len);
     const vals = this.#vals;

@@ -17,7 +17,6 @@ import { recordsPathOf } from "./run_files.ts";
 import type { HtmlSection } from "./report_html.ts";
 import { ReportError } from "./report_error.ts";
 import { type PeerRecord, readPeerRecords, ttftMs } from "./peers/peer_records.ts";
-import { scanLines, STOP } from "./record_stream.ts";
 import { mean, percentile } from "./peers/peer_stats.ts";
 
 /** One line of the decomposition. */
@@ -211,15 +210,13 @@ export const SERVER_TIMING_SPLIT_FILE = "server_timing_split.json";
  * @throws {ReportError} when the records cannot be read.
  */
 export async function readServerTimingSplit(recordsPath: string): Promise<ServerTimingSplit | undefined> {
-  // Most servers report no timing: a first pass, a line at a time, stops at the first record that carries one.
+  // Most servers report no timing: a first pass over the file's bytes stops at the first `"server_timing"` (a key
+  // has no line break, so this is the line test; nothing is decoded, and a long run's file leaves no garbage).
   let carries = false;
   try {
     // A device or pipe in its place (a full disk simulated with /dev/full) would never end: read files only.
     if (!(await Deno.stat(recordsPath)).isFile) return undefined;
-    await scanLines(recordsPath, (row) => {
-      carries = row.includes('"server_timing"');
-      return carries ? STOP : undefined;
-    });
+    carries = await fileContains(recordsPath, SERVER_TIMING_KEY);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return undefined;
     if (e instanceof ReportError) throw e;
@@ -227,6 +224,44 @@ export async function readServerTimingSplit(recordsPath: string): Promise<Server
   }
   if (!carries) return undefined;
   return serverTimingSplit((await readPeerRecords("", recordsPath)).records);
+}
+
+const SERVER_TIMING_KEY = new TextEncoder().encode('"server_timing"');
+
+/**
+ * Whether the file at `path` holds the bytes `needle` (read through one 1 MiB buffer). Candidates are found by the
+ * needle's byte that is rarest in the first read (in JSON, a quote is everywhere; a `v` is not).
+ */
+export async function fileContains(path: string, needle: Uint8Array): Promise<boolean> {
+  if (needle.length === 0) return true;
+  using file = await Deno.open(path, { read: true });
+  const buf = new Uint8Array(Math.max(1 << 20, 2 * needle.length));
+  // Bytes kept from the last read: a needle may straddle two reads.
+  let kept = 0, anchor = -1;
+  for (;;) {
+    const n = await file.read(buf.subarray(kept));
+    if (n === null) return false;
+    const end = kept + n;
+    if (anchor < 0) anchor = rarestByte(needle, buf.subarray(0, end));
+    const b = needle[anchor];
+    for (let at = buf.indexOf(b, anchor); at >= 0 && at - anchor + needle.length <= end; at = buf.indexOf(b, at + 1)) {
+      const from = at - anchor;
+      let k = 0;
+      while (k < needle.length && buf[from + k] === needle[k]) k++;
+      if (k === needle.length) return true;
+    }
+    kept = Math.min(needle.length - 1, end);
+    buf.copyWithin(0, end - kept, end);
+  }
+}
+
+/** The index in `needle` of its byte least frequent in `sample`. */
+function rarestByte(needle: Uint8Array, sample: Uint8Array): number {
+  const counts = new Uint32Array(256);
+  for (let i = 0; i < sample.length; i++) counts[sample[i]]++;
+  let best = 0;
+  for (let k = 1; k < needle.length; k++) if (counts[needle[k]] < counts[needle[best]]) best = k;
+  return best;
 }
 
 /**

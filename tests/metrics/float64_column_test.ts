@@ -122,3 +122,29 @@ Deno.test("a column with a store gives back every value, in every form and reade
     }
   }
 });
+
+Deno.test("a stored column's whole-number and one-value parts are handed out in reused arrays, values exact", () => {
+  const store = { put: (data: Int32Array | Float64Array | Float32Array) => ({ read: () => data }) };
+  const column = new Float64Column(16, false, store, 100);
+  const want: number[] = [];
+  // segments of whole numbers, of one repeated value, of floats (none whole), and whole numbers again in memory
+  for (let i = 0; i < 4000; i++) {
+    const v = i < 1500 ? i * 7 - 500 : i < 2000 ? 42 : i < 2500 ? i / 3 + 0.5 : i;
+    column.push(v);
+    want.push(v);
+  }
+  const got: number[] = [];
+  const arrays = new Set<ArrayBufferLike>();
+  let converted = 0;
+  column.forEachChunk((chunk) => {
+    if (chunk.length > 0 && chunk[0] % 1 === 0) {
+      converted++;
+      arrays.add(chunk.buffer);
+    }
+    for (const v of chunk) got.push(v);
+  });
+  assert.deepEqual(got, want);
+  assert.ok(converted >= 30, `${converted} parts not stored as floats`);
+  // a new array only when a part is longer than any before: the first segment, the run of 42s
+  assert.ok(arrays.size <= 3, `${arrays.size} arrays for ${converted} parts`);
+});

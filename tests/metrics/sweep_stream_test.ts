@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { EventList, weightedStats } from "../../src/metrics/sweep_line.ts";
 import {
+  BufferPool,
   mergedSource,
   type Scratch,
   type ScratchFactory,
   type SegmentSource,
+  sortByFirstEvent,
   streamedStats,
 } from "../../src/metrics/sweep_stream.ts";
 import { ColumnSpill } from "../../src/metrics/column_spill.ts";
@@ -228,6 +230,23 @@ Deno.test("every time-weighted metric, streamed with small budgets, is the whole
           assert.equal(bits(aside.get(tag)!), bits(stats), `seed ${seed} budget ${budget} set aside ${tag}`);
         }
       }
+      // The chunk gaps' origins set aside too, 7 in memory at most (read back by pages, not in the order written).
+      const opened = files;
+      const origins = sweepStatsByGroup(sweepTable(reqs), window, 1500, fileScratch, 7);
+      for (const [tag, stats] of want) {
+        assert.equal(bits(origins.get(tag)!), bits(stats), `seed ${seed} origins set aside ${tag}`);
+      }
+      if (chunked) assert.ok(files > opened, `seed ${seed}: the origins were not set aside`);
+      // Whole-number gaps: origins held as 4-byte integers, read back as such.
+      if (chunked) {
+        const whole = reqs.map((q) => ({ ...q, icl: q.icl.map(Math.round) }));
+        const wholeCurves = sweepCurves(whole);
+        const wantWhole = sweepMetricStats(wholeCurves, window?.start ?? t[0], window?.end ?? t[t.length - 1]);
+        const gotWhole = sweepStatsByGroup(sweepTable(whole), window, 1500, fileScratch, 7);
+        for (const [tag, stats] of wantWhole) {
+          assert.equal(bits(gotWhole.get(tag)!), bits(stats), `seed ${seed} whole-number origins set aside ${tag}`);
+        }
+      }
       if (count >= 300) assert.ok(files > 0, `seed ${seed}: nothing was set aside`);
       if (count >= 600) assert.ok(written > 0, `seed ${seed}: no block reached the file`);
       assert.deepEqual([...Deno.readDirSync(dir)], [], "a scratch file was left behind");
@@ -260,4 +279,100 @@ Deno.test("a merged curve is the built event list's steps, holding only the requ
   // a request's events span at most 12 ms and a new group of 4 starts every 10 ms: at most 8 are merged at once
   assert.ok(cursor.peakMerging <= 8, `${cursor.peakMerging} requests merged at once`);
   assert.ok(cursor.peakMerging >= 4);
+});
+
+/** A pool that notes the largest value-range buffer a statistic asked it for. */
+class WatchedPool extends BufferPool {
+  largest = 0;
+  override float64(n: number): Float64Array {
+    this.largest = Math.max(this.largest, n);
+    return super.float64(n);
+  }
+}
+
+Deno.test("a value range set aside holding more than the budget is walked a budget at a time, same statistics", () => {
+  // Buckets (a value's leading bits) far larger than the budget: one value held in long runs (concurrency-like),
+  // values differing only in low mantissa bits (a rate that barely moves: split past the first 16 bits), and a few
+  // magnitudes so that there are many ranges to set aside.
+  const r = rng(31);
+  const n = 6000;
+  const val = Float64Array.from({ length: n }, () => {
+    const k = r();
+    if (k < 0.3) return 7;
+    if (k < 0.6) return 1000 + r() * 1e-9;
+    if (k < 0.7) return r() < 0.5 ? -0 : 0;
+    return 10 ** Math.floor(r() * 8) * (1 + r());
+  });
+  const dur = Float64Array.from({ length: n }, () => 10 ** (r() * 9 - 3));
+  const source: SegmentSource = (emit) => {
+    for (let i = 0; i < n; i++) emit(val[i], dur[i]);
+  };
+  let held = 0;
+  for (let i = 0; i < n; i++) held += dur[i];
+  for (const total of [held * 1.25, undefined]) {
+    const want = weightedStats(val, dur, n, total ?? held);
+    for (const budget of [16, 100, 700]) {
+      const pool = new WatchedPool(), scratch = memoryScratch();
+      const got = streamedStats(source, total, budget, n, pool, scratch);
+      assert.equal(bits(got), bits(want), `budget ${budget} total ${total}`);
+      assert.equal(scratch.opened, 1, "the ranges were not set aside");
+      // 1,800 segments of 7 and 1,800 near 1000 each share a bucket: never gathered whole
+      assert.ok(pool.largest <= budget, `budget ${budget}: a buffer of ${pool.largest} segments`);
+      const flaky = streamedStats(source, total, budget, n, new WatchedPool(), memoryScratch(5));
+      assert.equal(bits(flaky), bits(want), `budget ${budget} total ${total}, some blocks refused`);
+    }
+  }
+  // Few ranges, one of them a bucket far past the budget (a concurrency held at one value): set aside all the same.
+  const steady = Float64Array.from({ length: n }, (_, i) => (i % 50 === 0 ? 255 : 256));
+  const want = weightedStats(steady, dur, n, held);
+  const pool = new WatchedPool(), scratch = memoryScratch();
+  const got = streamedStats((emit) => steady.forEach((v, i) => emit(v, dur[i])), held, 64, n, pool, scratch);
+  assert.equal(bits(got), bits(want));
+  assert.equal(scratch.opened, 1, "a bucket past the budget was not set aside");
+  assert.ok(pool.largest <= 64, `a buffer of ${pool.largest} segments`);
+});
+
+Deno.test("requests sorted by their first event: time, ends before starts, then index, as a comparator sort gives", () => {
+  const r = rng(77);
+  for (const n of [0, 1, 31, 32, 33, 100, 1000, 5000]) {
+    // nearly in order with ties of time and kind, and some far out of place
+    const firstT = Float64Array.from(
+      { length: n },
+      (_, i) => (r() < 0.05 ? Math.floor(r() * n) : i + Math.floor(r() * 40)) / 4,
+    );
+    const firstStart = Uint8Array.from({ length: n }, () => (r() < 0.5 ? 1 : 0));
+    const want = Uint32Array.from({ length: n }, (_, i) => i)
+      .sort((a, b) => firstT[a] - firstT[b] || firstStart[a] - firstStart[b] || a - b);
+    const got = Uint32Array.from({ length: n }, (_, i) => i);
+    sortByFirstEvent(got, firstT, firstStart);
+    assert.deepEqual([...got], [...want], `n ${n}`);
+  }
+});
+
+Deno.test("a merged curve's order found through a small window, or sorted whole where requests stray, is the same", () => {
+  const r = rng(8);
+  // 300 requests of 5 events each; in index order nearly by time, then shuffled far out of it
+  const near: [number, number][][] = Array.from({ length: 300 }, (_, i) => {
+    const base = i * 3 + Math.floor(r() * 20);
+    return Array.from({ length: 5 }, () => [base + Math.floor(r() * 15), Math.floor(r() * 5) - 2] as [number, number]);
+  });
+  const far = [...near].sort(() => r() - 0.5);
+  for (const events of [near, far]) {
+    const list = new EventList();
+    for (const req of events) for (const [t, d] of req) list.add(t, d);
+    const want = list.build();
+    for (const window of [1, 2, 7, 1 << 14]) {
+      const source = mergedSource(events.length, (i, out) => {
+        for (const [t, d] of events[i]) out.add(t, d);
+      }, window);
+      const cursor = source.open();
+      const times: number[] = [], values: string[] = [];
+      while (cursor.next()) {
+        times.push(cursor.t);
+        values.push(String(cursor.v));
+      }
+      assert.deepEqual(times, [...want.times], `window ${window}`);
+      assert.deepEqual(values, [...want.values].map(String), `window ${window}`);
+    }
+  }
 });

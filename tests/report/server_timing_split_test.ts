@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { parsePeerRecords } from "../../src/report/peers/peer_records.ts";
 import {
+  fileContains,
   serverTimingSplit,
   serverTimingSplitJson,
   serverTimingSplitSections,
@@ -95,4 +96,28 @@ Deno.test("server timing split: a malformed server_timing names the line", () =>
     () => parsePeerRecords(line(0, {}, { source: "tgi", queue_ms: "3" }), "r.jsonl"),
     /r\.jsonl:1: server_timing\.queue_ms/,
   );
+});
+
+Deno.test("server timing split: the first pass finds the key anywhere in the file, across its reads, or not at all", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const key = new TextEncoder().encode('"server_timing"');
+    const path = `${dir}/records.jsonl`;
+    const filler = (n: number) => new Uint8Array(n).fill(0x22); // quotes: the key's first byte, everywhere
+    for (const at of [0, 5, (1 << 20) - 7, (1 << 20) - 1, 1 << 20, 3 * (1 << 20) + 11]) {
+      const bytes = new Uint8Array(at + key.length + 100);
+      bytes.set(filler(at));
+      bytes.set(key, at);
+      await Deno.writeFile(path, bytes);
+      assert.equal(await fileContains(path, key), true, `key at ${at}`);
+      // one byte of it changed: not found
+      bytes[at + key.length - 2] = 0x78;
+      await Deno.writeFile(path, bytes);
+      assert.equal(await fileContains(path, key), false, `broken key at ${at}`);
+    }
+    await Deno.writeFile(path, new Uint8Array(0));
+    assert.equal(await fileContains(path, key), false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -37,8 +37,10 @@ type Times = Float64Array | Float32Array | Float64Column;
 const readerOf = (t: Times): ColumnReader => (t instanceof Float64Column ? t.reader(2) : ColumnReader.of(t));
 
 /**
- * The report of requests with these start/end/due times (ms); `targetRate` in req/s. Holds 16 bytes per request for
- * a moment (the sorted start and end keys), whatever else the columns keep on disk.
+ * The report of requests with these start/end/due times (ms); `targetRate` in req/s. The columns are read in order,
+ * a page at a time; the peak in flight sorts their keys through a window of {@linkcode SORT_WINDOW} values (1 MB),
+ * as records arrive nearly in time order, and only a run whose requests stray further from it holds 16 bytes per
+ * request for a moment (the sorted copies).
  */
 export function loadReport(
   starts: Times,
@@ -46,35 +48,20 @@ export function loadReport(
   lags: Times,
   targetRate: number | undefined,
   cancelled: number,
+  sortWindow = SORT_WINDOW,
 ): LoadReport {
   const n = starts.length;
   const start = readerOf(starts), end = readerOf(ends);
   let first = Infinity, last = -Infinity, lastEnd = -Infinity, busy = 0;
-  // Peak in flight: sweep over starts (+1) and ends (−1), ends first at equal times (a start's key 2t + 1, an end's
-  // 2t; a start first where the keys are equal). Two sorted copies merged: no index array or comparator.
-  const startKeys = new Float64Array(n), endKeys = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const s = start.at(i), e = end.at(i);
     first = Math.min(first, s);
     last = Math.max(last, s);
     lastEnd = Math.max(lastEnd, e);
     busy += Math.max(0, e - s);
-    startKeys[i] = s * 2 + 1;
-    endKeys[i] = e * 2;
   }
-  startKeys.sort();
-  endKeys.sort();
-  let level = 0, peak = 0;
-  for (let i = 0, j = 0; i < n || j < n;) {
-    if (j >= n || (i < n && startKeys[i] <= endKeys[j])) {
-      level++;
-      i++;
-    } else {
-      level--;
-      j++;
-    }
-    if (level > peak) peak = level;
-  }
+  const peak = peakInFlight(n, (i) => starts2(start.at(i)), (i) => ends2(end.at(i)), sortWindow) ??
+    peakInFlight(n, (i) => starts2(start.at(i)), (i) => ends2(end.at(i)), n) ?? 0;
   const achievedRate = n >= 2 && last > first ? (n - 1) / ((last - first) / 1000) : null;
   const lag = lags instanceof Float64Column ? columnStats(lags) : computeStats(lags);
   const scheduleLagMs = lag ? { p50: lag.p50, p90: lag.p90, p99: lag.p99, max: lag.max } : null;
@@ -96,6 +83,90 @@ export function loadReport(
     cancelledRequests: cancelled,
     ...(warning === undefined ? {} : { warning }),
   };
+}
+
+/** Keys sorted through a window by default: 65,536 values (512 KB) for the starts, as many for the ends. */
+export const SORT_WINDOW = 1 << 16;
+
+// A start's key 2t + 1, an end's 2t: ends first at equal times (a start first where the keys are equal).
+const starts2 = (t: number) => t * 2 + 1;
+const ends2 = (t: number) => t * 2;
+
+/**
+ * Most requests in flight: a sweep over the starts' keys (+1) and the ends' (−1) in ascending order, a start first
+ * where keys are equal. Each column's keys are sorted by a heap holding `window` of them (a value at most that many
+ * places from its sorted place comes out in order); undefined when one strays further (the output would go down).
+ */
+function peakInFlight(
+  n: number,
+  startKey: (i: number) => number,
+  endKey: (i: number) => number,
+  window: number,
+): number | undefined {
+  const s = new WindowSort(n, startKey, window), e = new WindowSort(n, endKey, window);
+  let level = 0, peak = 0, sHave = s.next(), eHave = e.next();
+  while (sHave || eHave) {
+    if (!eHave || (sHave && s.value <= e.value)) {
+      level++;
+      sHave = s.next();
+    } else {
+      level--;
+      eHave = e.next();
+    }
+    if (level > peak) peak = level;
+  }
+  return s.strayed || e.strayed ? undefined : peak;
+}
+
+/** `n` keys in ascending order through a min-heap of at most `window` (see `peakInFlight`). */
+class WindowSort {
+  readonly #heap: Float64Array;
+  #size = 0;
+  #read = 0;
+  value = -Infinity;
+  /** A key came out below the one before it: it was further than the window from its place. */
+  strayed = false;
+
+  constructor(readonly n: number, readonly key: (i: number) => number, window: number) {
+    this.#heap = new Float64Array(Math.max(1, Math.min(n, window)));
+  }
+
+  next(): boolean {
+    if (this.strayed) return false;
+    const h = this.#heap;
+    while (this.#size < h.length && this.#read < this.n) this.#push(this.key(this.#read++));
+    if (this.#size === 0) return false;
+    const top = h[0];
+    const last = h[--this.#size];
+    let i = 0;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= this.#size) break;
+      if (c + 1 < this.#size && h[c + 1] < h[c]) c++;
+      if (!(h[c] < last)) break;
+      h[i] = h[c];
+      i = c;
+    }
+    h[i] = last;
+    if (top < this.value) {
+      this.strayed = true;
+      return false;
+    }
+    this.value = top;
+    return true;
+  }
+
+  #push(v: number): void {
+    const h = this.#heap;
+    let i = this.#size++;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!(v < h[p])) break;
+      h[i] = h[p];
+      i = p;
+    }
+    h[i] = v;
+  }
 }
 
 /** Collects the profiling records' send times for `loadReport`. */

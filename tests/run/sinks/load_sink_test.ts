@@ -12,3 +12,45 @@ Deno.test("peak in flight: a request ending when another starts is not counted t
   assert.equal(peak([3, 1, 2, 0.5], [4, 5, 3.5, 2.2]), 3); // unsorted input: 1–5, 2–3.5 and 0.5–2.2 at 2–2.2
   assert.equal(peak([], []), 0);
 });
+
+Deno.test("peak in flight is the same through a small sort window, nearly ordered or not, as from sorted copies", () => {
+  let x = 12345;
+  const r = () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+  // The reference: both key columns sorted whole, merged with a start first where keys are equal.
+  const reference = (starts: Float64Array, ends: Float64Array) => {
+    const s = starts.map((t) => t * 2 + 1).sort(), e = ends.map((t) => t * 2).sort();
+    let level = 0, peak = 0;
+    for (let i = 0, j = 0; i < s.length || j < e.length;) {
+      if (j >= e.length || (i < s.length && s[i] <= e[j])) (level++, i++);
+      else (level--, j++);
+      peak = Math.max(peak, level);
+    }
+    return peak;
+  };
+  for (const n of [1, 2, 50, 2000]) {
+    for (const shape of ["arrival", "shuffled", "ties"]) {
+      // 64 streams: a request ends, the stream's next starts; records arrive in end order (some long ones stray far)
+      const streams = new Float64Array(64);
+      const reqs = Array.from({ length: n }, (_, i) => {
+        const k = i % 64;
+        const start = shape === "ties" ? Math.floor(streams[k]) : streams[k] + r();
+        const end = start + (shape === "ties" ? Math.floor(r() * 3) * 0.5 : r() < 0.02 ? 500 * r() : 5 * r());
+        streams[k] = end;
+        return { start, end };
+      });
+      if (shape === "shuffled") reqs.sort(() => r() - 0.5);
+      else reqs.sort((a, b) => a.end - b.end);
+      const starts = Float64Array.from(reqs, (q) => q.start), ends = Float64Array.from(reqs, (q) => q.end);
+      const want = reference(starts, ends);
+      for (const window of [1, 4, 64, 1 << 16]) {
+        const got = loadReport(starts, ends, none, undefined, 0, window).peakInFlight;
+        assert.equal(got, want, `n ${n} ${shape} window ${window}`);
+      }
+    }
+  }
+});
