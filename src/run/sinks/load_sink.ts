@@ -60,8 +60,8 @@ export function loadReport(
     lastEnd = Math.max(lastEnd, e);
     busy += Math.max(0, e - s);
   }
-  const peak = peakInFlight(n, (i) => starts2(start.at(i)), (i) => ends2(end.at(i)), sortWindow) ??
-    peakInFlight(n, (i) => starts2(start.at(i)), (i) => ends2(end.at(i)), n) ?? 0;
+  const startAt = (i: number) => start.at(i), endAt = (i: number) => end.at(i);
+  const peak = peakInFlight(n, startAt, endAt, sortWindow) ?? peakInFlight(n, startAt, endAt, n) ?? 0;
   const achievedRate = n >= 2 && last > first ? (n - 1) / ((last - first) / 1000) : null;
   const lag = lags instanceof Float64Column ? columnStats(lags) : computeStats(lags);
   const scheduleLagMs = lag ? { p50: lag.p50, p90: lag.p90, p99: lag.p99, max: lag.max } : null;
@@ -88,14 +88,11 @@ export function loadReport(
 /** Keys sorted through a window by default: 65,536 values (512 KB) for the starts, as many for the ends. */
 export const SORT_WINDOW = 1 << 16;
 
-// A start's key 2t + 1, an end's 2t: ends first at equal times (a start first where the keys are equal).
-const starts2 = (t: number) => t * 2 + 1;
-const ends2 = (t: number) => t * 2;
-
 /**
- * Most requests in flight: a sweep over the starts' keys (+1) and the ends' (−1) in ascending order, a start first
- * where keys are equal. Each column's keys are sorted by a heap holding `window` of them (a value at most that many
- * places from its sorted place comes out in order); undefined when one strays further (the output would go down).
+ * Most requests in flight: a sweep over the start times (+1) and the end times (−1) in ascending order, an end first
+ * at equal times (a request that ends as another starts does not overlap it). Each column's times are sorted by a
+ * heap holding `window` of them (a value at most that many places from its sorted place comes out in order);
+ * undefined when one strays further (the output would go down).
  */
 function peakInFlight(
   n: number,
@@ -106,7 +103,7 @@ function peakInFlight(
   const s = new WindowSort(n, startKey, window), e = new WindowSort(n, endKey, window);
   let level = 0, peak = 0, sHave = s.next(), eHave = e.next();
   while (sHave || eHave) {
-    if (!eHave || (sHave && s.value <= e.value)) {
+    if (!eHave || (sHave && s.value < e.value)) {
       level++;
       sHave = s.next();
     } else {

@@ -11,6 +11,10 @@ Deno.test("peak in flight: a request ending when another starts is not counted t
   assert.equal(peak([0, 0, 0, 0], [1, 1, 1, 1]), 4); // identical
   assert.equal(peak([3, 1, 2, 0.5], [4, 5, 3.5, 2.2]), 3); // unsorted input: 1–5, 2–3.5 and 0.5–2.2 at 2–2.2
   assert.equal(peak([], []), 0);
+  // Times closer than a millisecond: each request counts from its start to its end, however short.
+  assert.equal(peak([5], [5.2]), 1); // a 0.2 ms request (a refused connection)
+  assert.equal(peak([0, 10.2], [10.3, 20]), 2); // 10.2–10.3: both in flight
+  assert.equal(peak([0, 10.3], [10.3, 20]), 1); // back to back at a fractional time
 });
 
 Deno.test("peak in flight is the same through a small sort window, nearly ordered or not, as from sorted copies", () => {
@@ -21,12 +25,12 @@ Deno.test("peak in flight is the same through a small sort window, nearly ordere
     x ^= x << 5;
     return (x >>> 0) / 2 ** 32;
   };
-  // The reference: both key columns sorted whole, merged with a start first where keys are equal.
+  // The reference: both time columns sorted whole, merged with an end first at equal times.
   const reference = (starts: Float64Array, ends: Float64Array) => {
-    const s = starts.map((t) => t * 2 + 1).sort(), e = ends.map((t) => t * 2).sort();
+    const s = starts.slice().sort(), e = ends.slice().sort();
     let level = 0, peak = 0;
     for (let i = 0, j = 0; i < s.length || j < e.length;) {
-      if (j >= e.length || (i < s.length && s[i] <= e[j])) (level++, i++);
+      if (j >= e.length || (i < s.length && s[i] < e[j])) (level++, i++);
       else (level--, j++);
       peak = Math.max(peak, level);
     }
