@@ -37,7 +37,7 @@ export interface ColumnStore {
 export const MEMORY_STORE: ColumnStore = { put: (data) => ({ read: () => data }) };
 
 /** Values a column holds in memory before handing a segment to its store. */
-export const DEFAULT_SPILL_AT = 1 << 17;
+export const DEFAULT_SPILL_AT = 1 << 15;
 
 /** A finished segment: `count` values, either all `constant` (nothing stored) or held by `chunk`. */
 interface Segment {
