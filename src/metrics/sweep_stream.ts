@@ -455,6 +455,16 @@ function keyBits(v: number, at: number, width: number): number {
   return (((h << (end - 32)) | (l >>> (64 - end))) & mask) >>> 0;
 }
 
+/** Removes and returns the smallest of `held` with at least `n` elements; undefined when none fits. */
+function takeSmallestFit<T extends { readonly length: number }>(held: T[], n: number): T | undefined {
+  let best = -1;
+  for (let i = 0; i < held.length; i++) {
+    const len = held[i].length;
+    if (len >= n && (best < 0 || len < held[best].length)) best = i;
+  }
+  return best < 0 ? undefined : held.splice(best, 1)[0];
+}
+
 /**
  * Buffers handed from one statistic to the next: a finished statistic's value range and histogram are reused by the
  * next group's rather than left for the collector (a dead buffer of an old object lingers until a full collection,
@@ -466,12 +476,7 @@ export class BufferPool {
 
   /** A buffer of at least `n` numbers (contents unspecified). */
   float64(n: number): Float64Array {
-    let best = -1;
-    for (let i = 0; i < this.#floats.length; i++) {
-      const len = this.#floats[i].length;
-      if (len >= n && (best < 0 || len < this.#floats[best].length)) best = i;
-    }
-    return best < 0 ? new Float64Array(n) : this.#floats.splice(best, 1)[0];
+    return takeSmallestFit(this.#floats, n) ?? new Float64Array(n);
   }
 
   /** `n` zeroed counts. */
@@ -482,12 +487,7 @@ export class BufferPool {
 
   /** A buffer of at least `n` counts (contents unspecified): the smallest held that fits, or a new one of `n`. */
   uint32AtLeast(n: number): Uint32Array {
-    let best = -1;
-    for (let i = 0; i < this.#counts.length; i++) {
-      const len = this.#counts[i].length;
-      if (len >= n && (best < 0 || len < this.#counts[best].length)) best = i;
-    }
-    return best < 0 ? new Uint32Array(n) : this.#counts.splice(best, 1)[0];
+    return takeSmallestFit(this.#counts, n) ?? new Uint32Array(n);
   }
 
   release(...buffers: (Float64Array | Uint32Array | undefined)[]): void {
