@@ -113,6 +113,7 @@ export async function executeRequest(
     deadline: start + ctx.timeoutMs,
     onSseEvent: first === undefined ? collector.onEvent : firstEventHook(collector.onEvent, first),
     cancelAfterSentMs: meta.cancelAfterMs,
+    startedAt: start,
   };
   const route: RequestRoute = { session: meta.sessionIndex, turn: meta.turnIndex, lastTurn: meta.lastTurn ?? true };
   const job = ctx.adapter.job;

@@ -193,7 +193,7 @@ export class HttpClient {
    * failures are returned in `exchange.error`, with whatever timings were observed before them.
    */
   async send(req: HttpRequest, opts: SendOptions = {}): Promise<HttpExchange> {
-    const startedAt = performance.now();
+    const startedAt = opts.startedAt ?? performance.now();
     const ex = newExchangeState();
     let bytes: Uint8Array;
     try {
@@ -216,6 +216,7 @@ export class HttpClient {
     if (signal?.aborted) {
       ctl.interrupt("cancelled", abortDetail(signal));
       ex.error = ctl.error();
+      this.#encoder.release(bytes);
       return ex;
     }
     let deadline: Deadline | undefined;
@@ -223,6 +224,7 @@ export class HttpClient {
       if (opts.deadline <= startedAt) {
         ctl.interrupt("timeout", "");
         ex.error = ctl.error();
+        this.#encoder.release(bytes);
         return ex;
       }
       deadline = this.#deadlines.add(opts.deadline, () => ctl.interrupt("timeout", ""));
@@ -275,6 +277,8 @@ export class HttpClient {
       if (deadline !== undefined) this.#deadlines.cancel(deadline);
       if (ctl.cancelTimer !== undefined) this.#deadlines.cancel(ctl.cancelTimer);
       this.#inFlight.delete(ctl);
+      // Every write of these bytes has completed (an exchange awaits its writes, failed ones included).
+      this.#encoder.release(bytes);
     }
     if (ex.requestSent !== undefined) ex.bodyBytesSent = req.body?.length ?? 0;
     return ex;

@@ -58,6 +58,11 @@ export interface SendOptions {
    * the server always receives the whole request; 0 = disconnect right after sending). `error.kind = "cancelled"`.
    */
   readonly cancelAfterSentMs?: number;
+  /**
+   * `performance.now()` as the caller read it immediately before calling `send` (the send's start, from which its
+   * deadline and the time in its messages count); spares the client a clock read of its own. @default now
+   */
+  readonly startedAt?: number;
 }
 
 /**

@@ -282,3 +282,44 @@ Deno.test("a formatter writing records of changing metric sets and orders gives 
     );
   }
 });
+
+Deno.test("a formatter writing a metric's value again, then another, gives each record the line a fresh formatter gives", () => {
+  const long = new RecordLineFormatter({ metrics, timeOriginMs: ORIGIN });
+  const tags = metrics.filter((d) => d.kind === "record").map((d) => d.tag).slice(0, 6);
+  // Values repeat from record to record (as a request's size in KB does), then change, including to the values whose
+  // digits are special: -0 (written "0"), NaN and the infinities (written null), and numbers equal to earlier ones.
+  const sequence = [
+    0.263671875,
+    0.263671875,
+    0.5,
+    0.5,
+    -0,
+    0,
+    -0,
+    NaN,
+    NaN,
+    Infinity,
+    Infinity,
+    -Infinity,
+    1e21,
+    1e21,
+    0.1 + 0.2,
+    0.3,
+    3,
+    3,
+  ];
+  let seed = 7;
+  const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+  for (let i = 0; i < 600; i++) {
+    const values: Record<string, number | number[]> = {};
+    for (const [j, tag] of tags.entries()) {
+      values[tag] = j === 5 && i % 7 === 0
+        ? [sequence[i % sequence.length]]
+        : sequence[(i + j * (rand() < 0.8 ? 0 : 1)) % sequence.length];
+    }
+    assert.equal(
+      long.format(ok, values),
+      new RecordLineFormatter({ metrics, timeOriginMs: ORIGIN }).format(ok, values),
+    );
+  }
+});

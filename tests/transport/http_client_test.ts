@@ -773,3 +773,66 @@ Deno.test("HttpClient gives reads completed in one event-loop turn that turn's f
     await server.close();
   }
 });
+
+Deno.test("HttpClient sends each request's own bytes when many are encoded before any connection is ready", async () => {
+  // Every send encodes its request at once, then waits for its connection: the encoder's reused buffers must stay
+  // with their request until its writes are over, then serve later requests unchanged.
+  const seen: string[] = [];
+  const echo = startRawServer(async (conn) => {
+    for (;;) {
+      const req = await conn.readRequest();
+      if (req === undefined) return;
+      seen.push(`${req.headers.get("x-id")} ${dec.decode(req.body)}`);
+      await conn.write(lengthResponse(200, dec.decode(req.body)));
+    }
+  });
+  const client = new HttpClient(targetOf(echo));
+  const enc = new TextEncoder();
+  const request = (i: number): HttpRequest => ({
+    method: "POST",
+    path: "/echo",
+    headers: [["X-Id", String(i)]],
+    body: enc.encode(`{"n":${i},"pad":"${"p".repeat((i * 37) % 300)}"}`),
+  });
+  try {
+    for (let round = 0; round < 3; round++) {
+      const deadline = performance.now() + 3000;
+      const sends = Array.from({ length: 16 }, (_, i) => client.send(request(round * 100 + i), { deadline }));
+      const done = await Promise.all(sends);
+      done.forEach((ex, i) => {
+        deepStrictEqual(ex.error, undefined);
+        deepStrictEqual(dec.decode(ex.body), dec.decode(request(round * 100 + i).body));
+      });
+    }
+    deepStrictEqual(seen.length, 48);
+    for (const line of seen) {
+      const [id, body] = [line.slice(0, line.indexOf(" ")), line.slice(line.indexOf(" ") + 1)];
+      deepStrictEqual(body, dec.decode(request(Number(id)).body));
+    }
+  } finally {
+    client.close();
+    await echo.close();
+  }
+});
+
+Deno.test("HttpClient counts a send from the start its caller read, and sends nothing whose deadline is not after it", async () => {
+  const server = startRawServer(eachRequest(async (c) => {
+    await c.write(lengthResponse(200, "ok"));
+  }));
+  const client = new HttpClient(targetOf(server));
+  try {
+    // The caller's start, not a clock read of the client's own, decides: a deadline before it fails at once, unsent
+    // (with the client's own, later-read start, it would be sent and answered well within the deadline).
+    const now = performance.now();
+    const late = await client.send(GET, { startedAt: now + 60_000, deadline: now + 30_000 });
+    deepStrictEqual(late.error?.kind, "timeout");
+    deepStrictEqual(late.requestSent, undefined);
+    deepStrictEqual(server.accepted, 0);
+    const ex = await client.send(GET, { startedAt: performance.now(), deadline: performance.now() + 5000 });
+    deepStrictEqual(ex.error, undefined);
+    deepStrictEqual(dec.decode(ex.body), "ok");
+  } finally {
+    client.close();
+    await server.close();
+  }
+});

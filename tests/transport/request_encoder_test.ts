@@ -1,5 +1,5 @@
-import { deepStrictEqual, throws } from "node:assert/strict";
-import { RequestEncoder } from "../../src/transport/request_encoder.ts";
+import { deepStrictEqual, equal, throws } from "node:assert/strict";
+import { POOLED_REQUEST_BYTES, RequestEncoder } from "../../src/transport/request_encoder.ts";
 import type { HttpRequest } from "../../src/transport/http_exchange.ts";
 
 const dec = new TextDecoder();
@@ -62,4 +62,41 @@ Deno.test("RequestEncoder encodes non-ASCII header values as UTF-8 and keeps the
   const text = dec.decode(out.subarray(0, out.length - body.length));
   deepStrictEqual(text, "POST / HTTP/1.1\r\nHost: h\r\nX: é\r\nContent-Length: 4\r\n\r\n");
   deepStrictEqual(out.subarray(out.length - 4), body);
+});
+
+Deno.test("RequestEncoder reuses a released buffer, never one still held, and keeps each request's bytes intact", () => {
+  const e = new RequestEncoder("h", false);
+  const common: [string, string][] = [["Content-Type", "application/json"]];
+  const req = (id: string, body: string): HttpRequest => ({
+    method: "POST",
+    path: "/v1/chat/completions",
+    commonHeaders: common,
+    headers: [["X-Request-ID", id]],
+    body: enc.encode(body),
+  });
+  const fresh = (r: HttpRequest) => dec.decode(new RequestEncoder("h", false).encode(r));
+  const a = e.encode(req("a", '{"x":1}'));
+  const b = e.encode(req("b", '{"y":22}'));
+  // Both held: two buffers, neither overwritten by the other.
+  equal(a.buffer === b.buffer, false);
+  equal(dec.decode(a), fresh(req("a", '{"x":1}')));
+  equal(dec.decode(b), fresh(req("b", '{"y":22}')));
+  e.release(a);
+  const c = e.encode(req("c", '{"z":333}'));
+  equal(c.buffer, a.buffer, "the released buffer is taken again");
+  equal(dec.decode(c), fresh(req("c", '{"z":333}')));
+  equal(dec.decode(b), fresh(req("b", '{"y":22}')), "a held request is untouched");
+  // A request larger than the buffer released: a new one, right bytes; then a request over the pooled size.
+  e.release(c);
+  const long = "w".repeat(5000);
+  const d = e.encode(req("d", long));
+  equal(d.buffer === c.buffer, false);
+  equal(dec.decode(d), fresh(req("d", long)));
+  const huge = "h".repeat(POOLED_REQUEST_BYTES * 2);
+  const f = e.encode(req("f", huge));
+  equal(dec.decode(f), fresh(req("f", huge)));
+  e.release(d);
+  e.release(f);
+  const g = e.encode(req("g", "{}"));
+  equal(g.buffer, d.buffer, "a buffer over the pooled size is not kept");
 });
