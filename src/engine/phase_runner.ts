@@ -225,6 +225,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     at: Tick | undefined,
     turns: number,
     fromTimestamp: boolean,
+    issuedAt?: number,
   ) => {
     const requestIndex = firstIndex + requestsSent++ * indexStride;
     inFlight++;
@@ -245,7 +246,8 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
         sessionIndex,
         turnIndex: k,
         lastTurn: k === turns - 1,
-        creditIssuedAt: at?.scheduledAt ?? clock.now(),
+        // The clock read of the check that let this request go, where the caller made one just before.
+        creditIssuedAt: at?.scheduledAt ?? issuedAt ?? clock.now(),
         scheduledAt: at?.scheduledAt,
         cancelAfterMs,
         onFirstResponse: prefill === undefined ? undefined : freePrefill,
@@ -316,11 +318,12 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     if (!(await takePrefill())) return false;
     const pause = slicer.beforeIssue();
     if (pause !== undefined) await pause;
-    if (stop.signal.aborted || !stops.canSendAnyTurn(state())) {
+    const issue = state();
+    if (stop.signal.aborted || !stops.canSendAnyTurn(issue)) {
       prefill?.release();
       return false;
     }
-    await sendTurn(session, sessionIndex, k, at, turns, own !== undefined && !strategy.pacesContinuations);
+    await sendTurn(session, sessionIndex, k, at, turns, own !== undefined && !strategy.pacesContinuations, issue.now);
     return true;
   };
 
@@ -329,8 +332,9 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     sessionIndex: number,
     first: Tick,
     turns: number,
+    issuedAt: number,
   ): Promise<void> => {
-    await sendTurn(session, sessionIndex, 0, first, turns, followsTimestamps);
+    await sendTurn(session, sessionIndex, 0, first, turns, followsTimestamps, issuedAt);
     let previousDue = first.scheduledAt ?? clock.now();
     for (let k = 1; k < turns && !inflight.signal.aborted; k++) {
       const { due, own } = turnDue(session, k, previousDue);
@@ -441,13 +445,16 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
       break;
     }
     if (!(await strategy.acquireSession())) break;
-    if (!(await takePrefill())) {
+    // Without a prefill limit the slot is `true` at once: no await (and no turn of the microtask queue) for it.
+    const slot = takePrefill();
+    if (slot !== true && !(await slot)) {
       strategy.releaseSession();
       break;
     }
     const pause = slicer.beforeIssue();
     if (pause !== undefined) await pause;
-    if (stop.signal.aborted || !stops.canStartNewSession(state())) {
+    const issue = state();
+    if (stop.signal.aborted || !stops.canStartNewSession(issue)) {
       prefill?.release();
       strategy.releaseSession();
       break;
@@ -460,8 +467,8 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     const run = session.spawns === true
       ? runTreeSession(session, sessionIndex, tick, turns)
       : turns === 1
-      ? sendTurn(session, sessionIndex, 0, tick, 1, followsTimestamps)
-      : runSession(session, sessionIndex, tick, turns);
+      ? sendTurn(session, sessionIndex, 0, tick, 1, followsTimestamps, issue.now)
+      : runSession(session, sessionIndex, tick, turns, issue.now);
     const p: Promise<void> = run.finally(() => {
       running.delete(p);
       strategy.releaseSession();

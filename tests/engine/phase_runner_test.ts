@@ -283,3 +283,37 @@ Deno.test("a burst of closed-loop issues lets a pending socket read complete bef
     io.close();
   }
 });
+
+Deno.test("closed loop reads the clock twice per single-turn request, the credit time being the read that let it go", async () => {
+  // Each clock read costs the engine thread as much as a few fields of a record: the loop reads it once when a
+  // session slot is sought and once when the request is let go, whose reading is the request's credit time.
+  let reads = 0;
+  let t = 5000;
+  const clock = new (class extends ManualClock {
+    override now(): number {
+      reads++;
+      return (t += 1);
+    }
+  })(5000);
+  const credits: { credit: number; after: number }[] = [];
+  const outcome = await runPhase({
+    shard: shardPhase(closed(4, { requestCount: 200 }), 0, 1),
+    clock,
+    rng: new SeededRandom(3),
+    signal: new AbortController().signal,
+    openSession: (): PhaseSession => ({
+      turnCount: 1,
+      delayBefore: () => undefined,
+      timestampOf: () => undefined,
+      send: async (_k, meta) => {
+        credits.push({ credit: meta.creditIssuedAt, after: t });
+        await Promise.resolve();
+      },
+    }),
+  });
+  assert.equal(outcome.issued, 200);
+  // The credit is the latest reading when the request goes: no read between the check and the send.
+  for (const c of credits) assert.equal(c.credit, c.after);
+  // Two reads per request, and a few for the phase's start and end.
+  assert.ok(reads <= 2 * 200 + 8, `${reads} clock reads for 200 requests`);
+});
