@@ -91,6 +91,9 @@ export class Connection {
   /** Decodes a `Content-Encoding` body; undefined for identity bodies (the usual case). */
   decoder: BodyDecoder | undefined = undefined;
   #coding = "";
+  /** The last Content-Type seen on this connection and whether it is an event stream (a server repeats its own). */
+  #lastType: string | undefined = undefined;
+  #lastTypeIsStream = false;
   readonly #deadlines: DeadlineQueue;
   #grace: Deadline | undefined = undefined;
   /** A read posted while the connection idled in the pool (direct or public reads without a second buffer). */
@@ -464,7 +467,11 @@ export class Connection {
     this.#progress.at = this.t;
     if (this.ctl !== undefined) this.ctl.stage = "reading the response body";
     const type = head.headers.get("content-type");
-    this.streaming = this.sse !== undefined && type !== undefined && isEventStream(type);
+    if (type !== this.#lastType && type !== undefined) {
+      this.#lastType = type;
+      this.#lastTypeIsStream = isEventStream(type);
+    }
+    this.streaming = this.sse !== undefined && type !== undefined && this.#lastTypeIsStream;
     ex.streamed = this.streaming;
     const length = this.parser.contentLength;
     if (length !== undefined && length > this.maxBodyBytes) {

@@ -836,3 +836,39 @@ Deno.test("HttpClient counts a send from the start its caller read, and sends no
     await server.close();
   }
 });
+
+Deno.test("HttpClient tells an event stream from a plain body on each response of a kept-alive connection", async () => {
+  // One connection, its responses' types changing: each response is streamed or buffered by its own Content-Type.
+  const types = [
+    "text/event-stream",
+    "application/json",
+    "application/json",
+    "Text/Event-Stream; charset=utf-8",
+    "text/event-stream",
+    "text/plain",
+  ];
+  const server = startRawServer(eachRequest(async (c, n) => {
+    const type = types[n % types.length];
+    const body = `data: {"n":${n}}\n\n`;
+    await c.write(`HTTP/1.1 200 OK\r\nContent-Type: ${type}\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+  }));
+  const client = new HttpClient(targetOf(server));
+  try {
+    for (let n = 0; n < 12; n++) {
+      const events: string[] = [];
+      const ex = await client.send(GET, { onSseEvent: (data) => void events.push(data) });
+      const stream = types[n % types.length].toLowerCase().startsWith("text/event-stream");
+      deepStrictEqual(ex.error, undefined);
+      deepStrictEqual(ex.streamed, stream, `response ${n}`);
+      deepStrictEqual(events, stream ? [`{"n":${n}}`] : []);
+      deepStrictEqual(
+        ex.body === undefined ? undefined : dec.decode(ex.body),
+        stream ? undefined : `data: {"n":${n}}\n\n`,
+      );
+    }
+    deepStrictEqual(server.accepted, 1);
+  } finally {
+    client.close();
+    await server.close();
+  }
+});
