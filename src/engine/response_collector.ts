@@ -35,12 +35,17 @@ export class ResponseCollector {
   /** Every payload as received, when the raw export asks for them. */
   readonly raw: { t: number; text: string }[] | undefined;
 
-  /** The adapter's reader of this response's events, made at the first event (null: the adapter has none). */
-  #read: ((data: string) => Delta | undefined) | null | undefined = undefined;
+  /**
+   * The reader of this response's events: the run's (shared by its responses), else the adapter's made at the first
+   * event (null: the adapter has none).
+   */
+  #read: ((data: string) => Delta | undefined) | null | undefined;
 
-  constructor(adapter: EndpointAdapter, keepRaw = false) {
+  /** `read`: the run's reader of SSE payloads (the adapter's `eventReader`, made once), when the caller keeps one. */
+  constructor(adapter: EndpointAdapter, keepRaw = false, read?: (data: string) => Delta | undefined) {
     this.#adapter = adapter;
     this.raw = keepRaw ? [] : undefined;
+    this.#read = read;
   }
 
   // Events waiting for the parse microtask, in slots reused for the whole response: fresh arrays per read were
