@@ -64,15 +64,28 @@ interface Template {
   readonly usageKeys: readonly string[];
   /** The full parse's Delta, whose hole-free fields every match shares (all undefined but content and finish). */
   readonly delta: Delta;
+  /** The Delta has the fields of a choice with a delta object (else those of one without). */
+  readonly withPart: boolean;
+  /** The CONTENT hole, the FINISH hole (-1: none). */
+  readonly content: number;
+  readonly finish: number;
   readonly hasUsage: boolean;
+  /**
+   * It has a CONTENT hole, and its other holes are ignored ones and a FINISH hole after the content: the bytes before
+   * and after the content string may then be compared whole with the last match's.
+   */
+  readonly simple: boolean;
+  /** The bytes up to the content string of the last match (checked then). */
+  lastHead: string | undefined;
+  /** The bytes after the content string of the last match without usage, and the finish reason they held. */
+  lastTail: string | undefined;
+  lastFinish: string | undefined;
   /** Usage counts read before, and the Usage each gave, by a hash of the counts. */
   readonly usageCounts: (number[] | undefined)[];
   readonly usages: (Usage | undefined)[];
   /** The template that matched the payload after this one's last match. */
   successor: number;
 }
-
-type MutableDelta = { -readonly [K in keyof Delta]: Delta[K] };
 
 export class ChatChunkReader {
   readonly #parseJson: (data: string) => JsonObject | undefined;
@@ -160,22 +173,58 @@ export class ChatChunkReader {
 
   /** The Delta of `data` read from `t`, or undefined when `data` is not `t` with other hole values. */
   #match(t: Template, data: string): Delta | undefined {
+    const holes = t.kinds.length;
+    const c = t.content;
+    if (!t.simple) {
+      const pos = this.#scan(t, data, 0, 0, holes);
+      if (pos < 0 || !this.#endsWell(t, data, pos)) return undefined;
+      const content = c < 0 ? undefined : this.#text(data, c);
+      return this.#deltaOf(t, data, content, this.#finish(t, data));
+    }
+    // The bytes up to the content string: the same as last time (a stream's chunks share their id and `created`),
+    // already checked then, or checked now.
+    let pos: number;
+    const head = t.lastHead;
+    if (head !== undefined && data.slice(0, head.length) === head) pos = head.length;
+    else {
+      pos = this.#scan(t, data, 0, 0, c);
+      if (pos < 0) return undefined;
+      const piece = t.pieces[c];
+      if (data.slice(pos, pos + piece.length) !== piece) return undefined;
+      pos += piece.length;
+      t.lastHead = data.slice(0, pos);
+    }
+    pos = this.#string(data, pos, c);
+    if (pos < 0) return undefined;
+    const content = this.#text(data, c);
+    // The bytes after it: the same as last time (the finish reason read then), or read now.
+    const tail = t.lastTail;
+    if (tail !== undefined && data.length - pos === tail.length && data.slice(pos) === tail) {
+      return this.#deltaOf(t, data, content, t.lastFinish);
+    }
+    const from = pos;
+    pos = this.#scan(t, data, pos, c + 1, holes);
+    if (pos < 0 || !this.#endsWell(t, data, pos)) return undefined;
+    const finish = this.#finish(t, data);
+    t.lastTail = data.slice(from);
+    t.lastFinish = finish;
+    return this.#deltaOf(t, data, content, finish);
+  }
+
+  /** Checks `t.pieces[h]` then hole `h` for `h` in `[from, to)` from `pos`; the position after, or -1. */
+  #scan(t: Template, data: string, pos: number, from: number, to: number): number {
     const pieces = t.pieces;
     const kinds = t.kinds;
-    const starts = this.#starts;
-    const ends = this.#ends;
     const len = data.length;
-    let pos = 0;
-    for (let h = 0; h < kinds.length; h++) {
+    for (let h = from; h < to && pos >= 0; h++) {
       const piece = pieces[h];
       // A slice compared with `===` (one memory compare): `startsWith` compared char by char in optimized code.
-      if (data.slice(pos, pos + piece.length) !== piece) return undefined;
+      if (data.slice(pos, pos + piece.length) !== piece) return -1;
       pos += piece.length;
       const kind = kinds[h];
       if (kind === IGNORED_COUNT || kind === USAGE_COUNT) {
         const start = pos;
-        const first = data.charCodeAt(pos);
-        if (first === ZERO) pos++;
+        if (data.charCodeAt(pos) === ZERO) pos++;
         else {
           while (pos < len && pos - start < MAX_DIGITS) {
             const c = data.charCodeAt(pos);
@@ -183,63 +232,90 @@ export class ChatChunkReader {
             pos++;
           }
         }
-        if (pos === start) return undefined;
+        if (pos === start) return -1;
         // A digit left over: a leading zero, or more than MAX_DIGITS digits.
         const after = data.charCodeAt(pos);
-        if (after >= ZERO && after <= NINE) return undefined;
-        starts[h] = start;
-        ends[h] = pos;
+        if (after >= ZERO && after <= NINE) return -1;
+        this.#starts[h] = start;
+        this.#ends[h] = pos;
+      } else if (kind === FINISH && data.charCodeAt(pos) !== QUOTE) {
+        if (data.slice(pos, pos + 4) !== "null") return -1;
+        this.#starts[h] = -1;
+        pos += 4;
       } else {
-        // A string (its quotes included in the hole), or for FINISH also `null`.
-        if (data.charCodeAt(pos) !== QUOTE) {
-          if (kind !== FINISH || data.slice(pos, pos + 4) !== "null") return undefined;
-          starts[h] = -1;
-          pos += 4;
-          continue;
-        }
-        const start = ++pos;
-        for (;;) {
-          if (pos >= len) return undefined;
-          const c = data.charCodeAt(pos);
-          if (c === QUOTE) break;
-          if (c === BACKSLASH || c < 0x20) return undefined;
-          pos++;
-        }
-        starts[h] = start;
-        ends[h] = pos++;
+        pos = this.#string(data, pos, h);
       }
     }
-    const last = pieces[kinds.length];
-    if (len - pos !== last.length || data.slice(pos) !== last) return undefined;
-    return this.#deltaOf(t, data);
+    return pos;
   }
 
-  /** The template's Delta with its holes' fields read from `data` (bounds in the scratch arrays). */
-  #deltaOf(t: Template, data: string): Delta {
-    const out: MutableDelta = { ...t.delta };
-    const kinds = t.kinds;
-    const starts = this.#starts;
-    const ends = this.#ends;
-    let counts = 0;
-    for (let h = 0; h < kinds.length; h++) {
-      const kind = kinds[h];
-      if (kind === CONTENT) {
-        // asText's rule: an empty string is no content.
-        out.content = ends[h] > starts[h] ? data.slice(starts[h], ends[h]) : undefined;
-      } else if (kind === FINISH) {
-        out.finishReason = starts[h] >= 0 && ends[h] > starts[h] ? data.slice(starts[h], ends[h]) : undefined;
-      } else if (kind === USAGE_COUNT) {
-        let value = 0;
-        for (let i = starts[h]; i < ends[h]; i++) value = value * 10 + data.charCodeAt(i) - ZERO;
-        this.#counts[counts++] = value;
-      }
+  /** Reads the string hole `h` (its quotes included) at `pos`: the position after it, or -1. */
+  #string(data: string, pos: number, h: number): number {
+    if (data.charCodeAt(pos) !== QUOTE) return -1;
+    const start = ++pos;
+    const len = data.length;
+    for (;;) {
+      if (pos >= len) return -1;
+      const c = data.charCodeAt(pos);
+      if (c === QUOTE) break;
+      if (c === BACKSLASH || c < 0x20) return -1;
+      pos++;
     }
-    if (t.hasUsage) out.usage = this.#usageOf(t, counts);
-    return out;
+    this.#starts[h] = start;
+    this.#ends[h] = pos;
+    return pos + 1;
   }
 
-  /** The usage reader's answer for the template's usage keys with the counts just read. */
-  #usageOf(t: Template, n: number): Usage | undefined {
+  /** `data` ends with the template's last piece at `pos`. */
+  #endsWell(t: Template, data: string, pos: number): boolean {
+    const last = t.pieces[t.kinds.length];
+    return data.length - pos === last.length && data.slice(pos) === last;
+  }
+
+  /** The text of string hole `h` (asText's rule: an empty string is none). */
+  #text(data: string, h: number): string | undefined {
+    return this.#ends[h] > this.#starts[h] ? data.slice(this.#starts[h], this.#ends[h]) : undefined;
+  }
+
+  /** The finish reason the template's FINISH hole holds (asText's rule: null or "" is none). */
+  #finish(t: Template, data: string): string | undefined {
+    const h = t.finish;
+    if (h < 0) return t.delta.finishReason;
+    const start = this.#starts[h];
+    return start >= 0 && this.#ends[h] > start ? data.slice(start, this.#ends[h]) : undefined;
+  }
+
+  /**
+   * The Delta of a match, in the shape the chat reading gives (with a delta object, or without): the template's
+   * fields, with the content, finish reason and usage read from `data`. The error, the timing and the statistics are
+   * none (the template qualified so).
+   */
+  #deltaOf(t: Template, data: string, content: string | undefined, finish: string | undefined): Delta {
+    const usage = t.hasUsage ? this.#usageOf(t, data) : undefined;
+    if (!t.withPart) {
+      return { usage, error: undefined, finishReason: finish, serverTiming: undefined, specDecode: undefined };
+    }
+    return {
+      content: t.content < 0 ? t.delta.content : content,
+      reasoning: t.delta.reasoning,
+      toolCalls: t.delta.toolCalls,
+      usage,
+      finishReason: finish,
+      error: undefined,
+      serverTiming: undefined,
+      specDecode: undefined,
+    };
+  }
+
+  /** The usage reader's answer for the template's usage keys with the counts in `data`. */
+  #usageOf(t: Template, data: string): Usage | undefined {
+    let n = 0;
+    for (let h = 0; h < t.kinds.length; h++) {
+      if (t.kinds[h] !== USAGE_COUNT) continue;
+      let value = 0;
+      for (let i = this.#starts[h]; i < this.#ends[h]; i++) value = value * 10 + data.charCodeAt(i) - ZERO;
+      this.#counts[n++] = value;
+    }
     const counts = this.#counts;
     let hash = 0;
     for (let i = 0; i < n; i++) hash = (Math.imul(hash, 31) + counts[i]) | 0;
@@ -314,7 +390,27 @@ function learn(data: string, delta: Delta): Template | undefined {
     pos = scan.ends[h];
   }
   pieces.push(data.slice(pos));
-  return { pieces, kinds: scan.kinds, usageKeys, delta, hasUsage, usageCounts: [], usages: [], successor: 0 };
+  const content = scan.kinds.indexOf(CONTENT);
+  return {
+    pieces,
+    kinds: scan.kinds,
+    usageKeys,
+    delta,
+    withPart: "content" in delta,
+    simple: content >= 0 &&
+      scan.kinds.every((k, h) =>
+        k === IGNORED_TEXT || k === IGNORED_COUNT || k === CONTENT || (k === FINISH && h > content)
+      ),
+    content,
+    finish: scan.kinds.indexOf(FINISH),
+    hasUsage,
+    lastHead: undefined,
+    lastTail: undefined,
+    lastFinish: undefined,
+    usageCounts: [],
+    usages: [],
+    successor: 0,
+  };
 }
 
 /** A walk over JSON known to be valid and free of backslashes, noting the holes' bounds. */
