@@ -170,12 +170,23 @@ export class ResponseCollector {
 class TextParts {
   /**
    * `#levels[0]`: the latest parts; `#levels[i]`: blocks of `JOIN_EVERY`^i parts, older than those below. Made at
-   * the first part: most answers have no reasoning, and a body's answer comes in one part.
+   * the second part: most answers have no reasoning, and a body's or a 1-token answer comes in one part.
    */
   #levels: string[][] | undefined = undefined;
+  /** The only part so far, kept without the levels (a 1-token answer, a body's answer). */
+  #only: string | undefined = undefined;
 
   push(part: string): void {
-    const levels = this.#levels ??= [[]];
+    if (this.#levels === undefined) {
+      const only = this.#only;
+      if (only === undefined) {
+        this.#only = part;
+        return;
+      }
+      this.#only = undefined;
+      this.#levels = [[only]];
+    }
+    const levels = this.#levels;
     let item = part;
     for (let level = 0;; level++) {
       const blocks = levels[level] ??= [];
@@ -188,7 +199,7 @@ class TextParts {
 
   text(): string {
     const levels = this.#levels;
-    if (levels === undefined) return "";
+    if (levels === undefined) return this.#only ?? "";
     if (levels.length === 1 && levels[0].length <= 1) return levels[0][0] ?? "";
     const all: string[] = [];
     for (let level = levels.length - 1; level >= 0; level--) for (const block of levels[level]) all.push(block);
