@@ -62,7 +62,7 @@ interface Template {
   readonly kinds: readonly HoleKind[];
   /** The usage key of each `USAGE_COUNT` hole, in the template's order (the others: ""). */
   readonly usageKeys: readonly string[];
-  /** The full parse's Delta, whose hole-free fields every match shares (all undefined but content and finish). */
+  /** The full parse's Delta: a match takes its reasoning and tool-call text (literal bytes); no object of it. */
   readonly delta: Delta;
   /** The Delta has the fields of a choice with a delta object (else those of one without). */
   readonly withPart: boolean;
