@@ -11,7 +11,8 @@
  * Every dynamic import between them is then written with a computed specifier (`import(String("./x.js"))`): Deno
  * builds the module graph of what it runs following literal dynamic imports, so a literal one made every start —
  * `--version`, each command, each Worker re-entering the entry — resolve and analyze all the chunks reachable from
- * the entry (11 MB), though a run loads a few dozen. A computed one is loaded when the import runs, as before.
+ * the entry (11 MB), though a run loads a few dozen. A computed one is loaded when the import runs, as before; it is
+ * read under the run's permissions, so the bundle needs read access to its folder (`-A`, as documented, gives it).
  */
 import { basename, dirname, join } from "node:path";
 
