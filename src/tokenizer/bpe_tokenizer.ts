@@ -18,6 +18,7 @@
 import type { PieceEncoding, Tokenizer } from "./tokenizer.ts";
 import { BPE_HASH_PRIME, BPE_HASH_SEED, type BpeRanks, finishHash, hashBytes, NO_RANK } from "./bpe_ranks.ts";
 import { LONG_PIECE_WINDOW, LongPieceMerger } from "./long_piece.ts";
+import { BacktrackMerger } from "./bpe_backtrack.ts";
 
 /** Default for {@linkcode BpeTokenizerOptions.heapMergeThreshold}. */
 export const HEAP_MERGE_THRESHOLD = 128;
@@ -42,6 +43,11 @@ export interface BpeTokenizerOptions {
    * 0 merges every piece whole. @default LONG_PIECE_WINDOW
    */
   readonly longPieceWindow?: number;
+  /**
+   * Merge long pieces' windows with the linear search of bpe_backtrack.ts (the same result; its tables are built
+   * on the first long piece). false keeps the heap merge for them. @default true
+   */
+  readonly backtrack?: boolean;
 }
 
 type MemoEntry = readonly number[];
@@ -68,6 +74,8 @@ export class BpeTokenizer implements Tokenizer {
   #hash = 0;
   /** Long pieces are merged in windows (long_piece.ts); undefined when disabled. */
   readonly #longPieces: LongPieceMerger | undefined;
+  readonly #useBacktrack: boolean;
+  #backtrack: BacktrackMerger | undefined;
 
   constructor(options: BpeTokenizerOptions) {
     this.name = options.name;
@@ -78,9 +86,10 @@ export class BpeTokenizer implements Tokenizer {
     this.#memoMaxPieceLength = options.memoMaxPieceLength ?? 256;
     this.#heapMergeThreshold = options.heapMergeThreshold ?? HEAP_MERGE_THRESHOLD;
     const window = options.longPieceWindow ?? LONG_PIECE_WINDOW;
+    this.#useBacktrack = options.backtrack ?? true;
     this.#longPieces = window > 0
       ? new LongPieceMerger(
-        { mergeRange: (start, end, ranks, ends) => this.#heapMerge(start, end, ranks, ends) },
+        { mergeRange: (start, end, ranks, ends) => this.#windowMerge(start, end, ranks, ends) },
         window,
       )
       : undefined;
@@ -306,6 +315,15 @@ export class BpeTokenizer implements Tokenizer {
       if (best > 0) pairRanks[best - 1] = ranks.rankOf(bytes, parts[best - 1], parts[best + 1]);
     }
     for (let k = 0; k < m; k++) out.push(this.#partRank(parts[k], parts[k + 1]));
+  }
+
+  /** A long piece's window: the linear search when enabled (and it finds the answer), else the heap merge. */
+  #windowMerge(start: number, end: number, ranks: number[], ends: number[]): void {
+    if (this.#useBacktrack) {
+      this.#backtrack ??= new BacktrackMerger(this.#ranks);
+      if (this.#backtrack.mergeRange(this.#scratch, start, end, ranks, ends)) return;
+    }
+    this.#heapMerge(start, end, ranks, ends);
   }
 
   /**

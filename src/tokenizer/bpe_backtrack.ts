@@ -1,0 +1,378 @@
+/**
+ * Byte-pair merging of a stretch of bytes in time linear in its length, without a heap: a search for the one
+ * sequence of tokens in which every two neighbours are "compatible", which is exactly the merge's result.
+ *
+ * Why it is exact (the argument of GitHub's `bpe` crate README, crates/bpe, "Corollary I–IIIa"; it uses only
+ * that the merge picks the lowest-ranked adjacent pair, leftmost among equals, and that a pair's rank depends only
+ * on its two parts, so it holds for tiktoken's rank of the joined bytes):
+ * - the merge's result for a text is unique, and every token in it merges to itself when merged alone;
+ * - two neighbouring tokens `a b` of a result are compatible: merging the bytes of `a` and `b` alone gives `a b`;
+ * - a sequence of self-merging tokens in which every neighbour pair is compatible is therefore a valid result, and
+ *   being unique, it is the result.
+ * So any search that finds such a sequence has found the answer. This one tries, at each position, the longest
+ * token first, then shorter ones, and steps back when no token fits (as the crate's "backtracking" encoder does);
+ * a position from which nothing fits is remembered, so the search stays linear. When the search gives up (it
+ * never has on real text), the caller merges the stretch with its heap instead.
+ *
+ * Compatibility of `a b` without merging them: until a merge crosses the boundary, each side goes through its own
+ * merges, in the order it would alone; only the rightmost part of `a` and the leftmost part of `b` can meet. The
+ * boundary pair is merged when its rank is below the next merge of the left side and not above the next merge of
+ * the right side (leftmost wins among equals). Each token's own merge order is computed once and kept; answers
+ * for pairs are cached.
+ *
+ * Longest token at a position: a hash set of every prefix of every token (with the token's rank where the prefix
+ * is a whole token), walked one byte at a time with the same running hash as {@linkcode BpeRanks}. It is built on
+ * first use (a few tens of milliseconds) and only for tokenizers that meet long pieces.
+ */
+import { BPE_HASH_PRIME, BPE_HASH_SEED, type BpeRanks, finishHash, NO_RANK } from "./bpe_ranks.ts";
+
+/** Prefix-set value: a prefix of some token that is not itself a token. */
+const PREFIX_ONLY = -2;
+/** Prefix-set value: two tokens share the slot's hash; ask the rank table. */
+const AMBIGUOUS = -3;
+/** Token-info index: not computed yet; a token that does not merge to itself. */
+const UNKNOWN = -1;
+const UNUSABLE = -2;
+/** Pair-cache entries (direct-mapped, a power of two). */
+const PAIR_CACHE = 1 << 18;
+/** Matches remembered per walk (the longest first), so that trying a shorter token does not walk again. */
+const MAX_MATCHES = 16;
+
+export class BacktrackMerger {
+  readonly #ranks: BpeRanks;
+  /** Open addressing, slot `s` = `[2s]` hash, `[2s + 1]` value (rank, PREFIX_ONLY, AMBIGUOUS); 0 hash + 0 value = empty. */
+  readonly #prefixes: Int32Array;
+  readonly #mask: number;
+  /** The prefix set's values for one- and two-byte prefixes, indexed by the bytes (0 = none). */
+  readonly #short = new Int32Array(256 + 65536);
+  /** Per rank: offset of its merge order in `#steps`, or UNKNOWN / UNUSABLE. */
+  readonly #info: Int32Array;
+  /** Per token: `[K, (rank, rightmost part length, leftmost part length) × K]`. */
+  #steps = new Int32Array(1 << 16);
+  #stepsUsed = 0;
+  /** Pair cache: `[3i] = left, [3i + 1] = right, [3i + 2] = 1 compatible / 0 not`; left -1 = empty. */
+  readonly #pairs = new Int32Array(3 * PAIR_CACHE).fill(-1);
+  #pair = new Uint8Array(512);
+  #tokens = new Int32Array(1024);
+  #starts = new Int32Array(1024);
+  #dead = new Uint8Array(1024);
+  /** The tokens the last {@linkcode #walk} found, shortest first: ranks and lengths. */
+  readonly #matchRanks = new Int32Array(MAX_MATCHES);
+  readonly #matchLengths = new Int32Array(MAX_MATCHES);
+  #matches = 0;
+  /** Stretches merged, and stretches given up on (for tests and benchmarks). */
+  merged = 0;
+  gaveUp = 0;
+
+  constructor(ranks: BpeRanks) {
+    this.#ranks = ranks;
+    let total = 0;
+    for (let r = 0; r <= ranks.maxRank; r++) if (ranks.has(r)) total += ranks.tokenLength(r);
+    let capacity = 1024;
+    while (capacity * 0.6 < total) capacity *= 2;
+    const slots = new Int32Array(2 * capacity);
+    const mask = capacity - 1;
+    for (let r = 0; r <= ranks.maxRank; r++) {
+      if (!ranks.has(r)) continue;
+      const bytes = ranks.tokenBytes(r);
+      // A byte string that appears twice encodes as its later rank; the earlier one is never produced.
+      if (ranks.rankOf(bytes, 0, bytes.length) !== r) continue;
+      let h = BPE_HASH_SEED;
+      for (let i = 0; i < bytes.length; i++) {
+        h = Math.imul(h ^ bytes[i], BPE_HASH_PRIME);
+        const key = finishHash(h);
+        const value = i + 1 === bytes.length ? r : PREFIX_ONLY;
+        let s = key & mask;
+        for (;;) {
+          const old = slots[2 * s + 1];
+          if (old === 0) {
+            slots[2 * s] = key;
+            slots[2 * s + 1] = value + 4; // stored +4 so that 0 means empty
+            break;
+          }
+          if (slots[2 * s] === key) {
+            const was = old - 4;
+            if (was === PREFIX_ONLY) slots[2 * s + 1] = value + 4;
+            else if (value !== PREFIX_ONLY && value !== was) slots[2 * s + 1] = AMBIGUOUS + 4;
+            break;
+          }
+          s = (s + 1) & mask;
+        }
+      }
+    }
+    this.#prefixes = slots;
+    this.#mask = mask;
+    const one = new Uint8Array(1);
+    const two = new Uint8Array(2);
+    for (let a = 0; a < 256; a++) {
+      one[0] = two[0] = a;
+      this.#short[a] = this.#shortValue(one);
+      for (let b = 0; b < 256; b++) {
+        two[1] = b;
+        this.#short[256 + (a << 8 | b)] = this.#shortValue(two);
+      }
+    }
+    this.#info = new Int32Array(ranks.maxRank + 1).fill(UNKNOWN);
+  }
+
+  /**
+   * Merges `bytes[start, end)` alone: appends each token's rank to `ranks` and its end (absolute) to `ends` and
+   * returns true, or returns false having appended nothing (the caller then merges it another way).
+   */
+  mergeRange(bytes: Uint8Array, start: number, end: number, ranks: number[], ends: number[]): boolean {
+    const n = end - start;
+    if (this.#dead.length < n + 1) {
+      this.#dead = new Uint8Array(2 * (n + 1));
+      this.#tokens = new Int32Array(2 * (n + 1));
+      this.#starts = new Int32Array(2 * (n + 1));
+    }
+    const dead = this.#dead;
+    dead.fill(0, 0, n + 1);
+    const tokens = this.#tokens;
+    const starts = this.#starts;
+    let top = 0;
+    let pos = start;
+    let limit = n;
+    let budget = 8 * n + 64;
+    while (pos < end) {
+      if (--budget < 0) {
+        this.gaveUp++;
+        return false;
+      }
+      let found = false;
+      // Tokens at `pos` no longer than `limit`, the longest first.
+      let m = this.#walk(bytes, pos, Math.min(end, pos + limit));
+      while (m > 0) {
+        m--;
+        const r = this.#matchRanks[m];
+        const length = this.#matchLengths[m];
+        if (
+          dead[pos + length - start] === 0 && this.#info[r] !== UNUSABLE &&
+          (top === 0 ? this.#selfMerging(r) : this.#compatible(tokens[top - 1], r))
+        ) {
+          tokens[top] = r;
+          starts[top++] = pos;
+          pos += length;
+          limit = n;
+          found = true;
+          break;
+        }
+      }
+      if (found) continue;
+      // Nothing fits after the current tokens: this position is a dead end; try the last token shorter.
+      if (top === 0) {
+        this.gaveUp++;
+        return false;
+      }
+      dead[pos - start] = 1;
+      top--;
+      limit = pos - starts[top] - 1;
+      pos = starts[top];
+    }
+    for (let i = 0; i < top; i++) {
+      ranks.push(tokens[i]);
+      ends.push(i + 1 < top ? starts[i + 1] : end);
+    }
+    this.merged++;
+    return true;
+  }
+
+  /**
+   * The tokens that start at `from` and end at or before `to`, into `#matchRanks` / `#matchLengths` (shortest
+   * first, at most the {@linkcode MAX_MATCHES} longest); returns how many.
+   */
+  #walk(bytes: Uint8Array, from: number, to: number): number {
+    const ranks = this.#ranks;
+    const matchRanks = this.#matchRanks;
+    const matchLengths = this.#matchLengths;
+    let found = 0;
+    if (from >= to) return 0;
+    const b0 = bytes[from];
+    let value = this.#short[b0];
+    if (value === 0) return 0;
+    if (value >= 4) {
+      matchRanks[0] = value - 4;
+      matchLengths[0] = 1;
+      found = 1;
+    }
+    if (from + 1 >= to) return found;
+    const b1 = bytes[from + 1];
+    value = this.#short[256 + (b0 << 8 | b1)];
+    if (value === 0) return found;
+    if (value >= 4) {
+      matchRanks[found] = value - 4;
+      matchLengths[found++] = 2;
+    }
+    const slots = this.#prefixes;
+    const mask = this.#mask;
+    let h = Math.imul(Math.imul(BPE_HASH_SEED ^ b0, BPE_HASH_PRIME) ^ b1, BPE_HASH_PRIME);
+    for (let i = from + 2; i < to; i++) {
+      h = Math.imul(h ^ bytes[i], BPE_HASH_PRIME);
+      const key = finishHash(h);
+      let s = key & mask;
+      value = 0;
+      for (;;) {
+        const v = slots[2 * s + 1];
+        if (v === 0) break;
+        if (slots[2 * s] === key) {
+          value = v;
+          break;
+        }
+        s = (s + 1) & mask;
+      }
+      if (value === 0) break; // no token goes on with these bytes
+      if (value === PREFIX_ONLY + 4) continue;
+      if (value === AMBIGUOUS + 4) {
+        found = this.#record(bytes, from, i + 1, found);
+        continue;
+      }
+      const r = value - 4;
+      if (!ranks.isRankOf(r, bytes, from, i + 1)) continue; // another prefix with the same hash
+      if (found === MAX_MATCHES) {
+        matchRanks.copyWithin(0, 1);
+        matchLengths.copyWithin(0, 1);
+        found--;
+      }
+      matchRanks[found] = r;
+      matchLengths[found++] = i + 1 - from;
+    }
+    return found;
+  }
+
+  /** Adds the token `bytes[from, to)` (if it is one) to the walk's matches; returns their count. */
+  #record(bytes: Uint8Array, from: number, to: number, found: number): number {
+    const r = this.#ranks.rankOf(bytes, from, to);
+    if (r === NO_RANK) return found;
+    if (found === MAX_MATCHES) {
+      this.#matchRanks.copyWithin(0, 1);
+      this.#matchLengths.copyWithin(0, 1);
+      found--;
+    }
+    this.#matchRanks[found] = r;
+    this.#matchLengths[found] = to - from;
+    return found + 1;
+  }
+
+  /** The exact prefix-set value of a one- or two-byte string (its rank when it is a token, never AMBIGUOUS). */
+  #shortValue(bytes: Uint8Array): number {
+    const r = this.#ranks.rankOf(bytes, 0, bytes.length);
+    if (r !== NO_RANK) return r + 4;
+    return this.#lookup(bytes, 0, bytes.length) === 0 ? 0 : PREFIX_ONLY + 4;
+  }
+
+  /** The prefix set's stored value for `bytes[from, to)` (0 when no token starts with them). */
+  #lookup(bytes: Uint8Array, from: number, to: number): number {
+    let h = BPE_HASH_SEED;
+    for (let i = from; i < to; i++) h = Math.imul(h ^ bytes[i], BPE_HASH_PRIME);
+    const key = finishHash(h);
+    const slots = this.#prefixes;
+    for (let s = key & this.#mask;; s = (s + 1) & this.#mask) {
+      const v = slots[2 * s + 1];
+      if (v === 0) return 0;
+      if (slots[2 * s] === key) return v;
+    }
+  }
+
+  /** Whether token `r` merges to itself when merged alone (computes its merge order on first use). */
+  #selfMerging(r: number): boolean {
+    return this.#order(r) >= 0;
+  }
+
+  /** Offset of `r`'s merge order in `#steps`, or UNUSABLE. */
+  #order(r: number): number {
+    const known = this.#info[r];
+    if (known !== UNKNOWN) return known;
+    const ranks = this.#ranks;
+    const bytes = ranks.tokenBytes(r);
+    const n = bytes.length;
+    // The linear merge of bytes_tokenizer.ts, recording each step's rank and the outer parts' lengths.
+    const parts: number[] = [];
+    for (let k = 0; k <= n; k++) parts.push(k);
+    const need = this.#stepsUsed + 1 + 3 * n;
+    if (need > this.#steps.length) {
+      const grown = new Int32Array(Math.max(need, 2 * this.#steps.length));
+      grown.set(this.#steps.subarray(0, this.#stepsUsed));
+      this.#steps = grown;
+    }
+    const steps = this.#steps;
+    const at = this.#stepsUsed;
+    let k = 0;
+    let ok = true;
+    for (let m = n; m > 1; m--) {
+      let best = -1;
+      let bestRank = 0x7fffffff;
+      for (let p = 0; p < m - 1; p++) {
+        const pr = ranks.rankOf(bytes, parts[p], parts[p + 2]);
+        if (pr !== NO_RANK && pr < bestRank) {
+          bestRank = pr;
+          best = p;
+        }
+      }
+      if (best < 0) {
+        ok = false;
+        break;
+      }
+      parts.splice(best + 1, 1);
+      steps[at + 1 + 3 * k] = bestRank;
+      steps[at + 2 + 3 * k] = n - parts[parts.length - 2];
+      steps[at + 3 + 3 * k] = parts[1];
+      k++;
+    }
+    if (!ok || ranks.rankOf(bytes, 0, n) !== r) {
+      this.#info[r] = UNUSABLE;
+      return UNUSABLE;
+    }
+    steps[at] = k;
+    this.#stepsUsed = at + 1 + 3 * k;
+    this.#info[r] = at;
+    return at;
+  }
+
+  /** Whether merging the bytes of tokens `a` and `b` alone gives `a b` (cached). */
+  #compatible(a: number, b: number): boolean {
+    const cache = this.#pairs;
+    const slot = 3 * ((Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77)) >>> 16 & (PAIR_CACHE - 1));
+    if (cache[slot] === a && cache[slot + 1] === b) return cache[slot + 2] === 1;
+    const answer = this.#computeCompatible(a, b);
+    cache[slot] = a;
+    cache[slot + 1] = b;
+    cache[slot + 2] = answer ? 1 : 0;
+    return answer;
+  }
+
+  #computeCompatible(a: number, b: number): boolean {
+    const oa = this.#order(a);
+    const ob = this.#order(b);
+    if (oa < 0 || ob < 0) return false;
+    const ranks = this.#ranks;
+    const la = ranks.tokenLength(a);
+    const lb = ranks.tokenLength(b);
+    if (this.#pair.length < la + lb) this.#pair = new Uint8Array(2 * (la + lb));
+    const pair = this.#pair;
+    ranks.copyToken(b, pair, ranks.copyToken(a, pair, 0));
+    const steps = this.#steps;
+    const ka = steps[oa];
+    const kb = steps[ob];
+    let i = 0;
+    let j = 0;
+    let right = 1; // length of a's rightmost part
+    let left = 1; // length of b's leftmost part
+    let across = ranks.rankOf(pair, la - right, la + left);
+    for (;;) {
+      const nextA = i < ka ? steps[oa + 1 + 3 * i] : 0x7fffffff;
+      const nextB = j < kb ? steps[ob + 1 + 3 * j] : 0x7fffffff;
+      if (across !== NO_RANK && across < nextA && across <= nextB) return false;
+      if (i === ka && j === kb) return true;
+      if (nextA <= nextB) {
+        const r = steps[oa + 2 + 3 * i++];
+        if (r === right) continue;
+        right = r;
+      } else {
+        const l = steps[ob + 3 + 3 * j++];
+        if (l === left) continue;
+        left = l;
+      }
+      across = ranks.rankOf(pair, la - right, la + left);
+    }
+  }
+}
