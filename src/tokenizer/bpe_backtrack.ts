@@ -24,6 +24,7 @@
  * is a whole token), walked one byte at a time with the same running hash as {@linkcode BpeRanks}. It is built on
  * first use (a few tens of milliseconds) and only for tokenizers that meet long pieces.
  */
+import type { PartList } from "./long_piece.ts";
 import { BPE_HASH_PRIME, BPE_HASH_SEED, type BpeRanks, finishHash, NO_RANK } from "./bpe_ranks.ts";
 
 /** Prefix-set value: a prefix of some token that is not itself a token. */
@@ -40,11 +41,25 @@ const MAX_MATCHES = 16;
 
 export class BacktrackMerger {
   readonly #ranks: BpeRanks;
-  /** Open addressing, slot `s` = `[2s]` hash, `[2s + 1]` value (rank, PREFIX_ONLY, AMBIGUOUS); 0 hash + 0 value = empty. */
-  readonly #prefixes: Int32Array;
-  readonly #mask: number;
-  /** The prefix set's values for one- and two-byte prefixes, indexed by the bytes (0 = none). */
+  /** The rank table's own arrays: token `r` is `#bytes[#rankStart[r], #rankEnd[r])` (-1 start: no token). */
+  readonly #bytes: Uint8Array;
+  readonly #rankStart: Int32Array;
+  readonly #rankEnd: Int32Array;
+  /**
+   * Prefixes of three bytes or more: open addressing, slot `s` = `[2s]` hash, `[2s + 1]` value + 4 (a rank,
+   * PREFIX_ONLY or AMBIGUOUS; 0 = empty). Filled one group of tokens at a time (those that begin with the same two
+   * bytes), when a walk first reaches that group, so a text pays only for the groups it uses.
+   */
+  #prefixes = new Int32Array(2 * 4096);
+  #mask = 4095;
+  #prefixCount = 0;
+  /** The prefix set's values (+ 4) for one- and two-byte prefixes, indexed by the bytes (0 = none); exact. */
   readonly #short = new Int32Array(256 + 65536);
+  /** Tokens of three bytes or more grouped by their first two bytes: group `g` is `#grouped[#groupStart[g], #groupStart[g + 1])`. */
+  readonly #groupStart = new Int32Array(65536 + 1);
+  readonly #grouped: Int32Array;
+  /** Whether group `g`'s prefixes are in the prefix set. */
+  readonly #groupLoaded = new Uint8Array(65536);
   /** Per rank: offset of its merge order in `#steps`, or UNKNOWN / UNUSABLE. */
   readonly #info: Int32Array;
   /** Per token: `[K, (rank, rightmost part length, leftmost part length) × K]`. */
@@ -59,67 +74,115 @@ export class BacktrackMerger {
   /** The tokens the last {@linkcode #walk} found, shortest first: ranks and lengths. */
   readonly #matchRanks = new Int32Array(MAX_MATCHES);
   readonly #matchLengths = new Int32Array(MAX_MATCHES);
-  #matches = 0;
   /** Stretches merged, and stretches given up on (for tests and benchmarks). */
   merged = 0;
   gaveUp = 0;
 
   constructor(ranks: BpeRanks) {
     this.#ranks = ranks;
-    let total = 0;
-    for (let r = 0; r <= ranks.maxRank; r++) if (ranks.has(r)) total += ranks.tokenLength(r);
-    let capacity = 1024;
-    while (capacity * 0.6 < total) capacity *= 2;
+    const table = ranks.snapshot();
+    const bytes = table.bytes;
+    const rankStart = table.rankStart;
+    const rankEnd = table.rankEnd;
+    this.#bytes = bytes;
+    this.#rankStart = rankStart;
+    this.#rankEnd = rankEnd;
+    const count = rankStart.length;
+    const groupStart = this.#groupStart;
+    const short = this.#short;
+    for (let r = 0; r < count; r++) {
+      const at = rankStart[r];
+      if (at < 0) continue;
+      const length = rankEnd[r] - at;
+      // A byte string that appears twice encodes as its later rank; the earlier one is never produced.
+      if (length <= 2 && ranks.rankOf(bytes, at, at + length) !== r) continue;
+      if (length === 1) short[bytes[at]] = r + 4;
+      else if (length === 2) {
+        const g = bytes[at] << 8 | bytes[at + 1];
+        short[256 + g] = r + 4;
+        if (short[bytes[at]] === 0) short[bytes[at]] = PREFIX_ONLY + 4;
+      } else {
+        const g = bytes[at] << 8 | bytes[at + 1];
+        groupStart[g + 1]++;
+        if (short[256 + g] === 0) short[256 + g] = PREFIX_ONLY + 4;
+        if (short[bytes[at]] === 0) short[bytes[at]] = PREFIX_ONLY + 4;
+      }
+    }
+    for (let g = 0; g < 65536; g++) groupStart[g + 1] += groupStart[g];
+    const grouped = new Int32Array(groupStart[65536]);
+    const fill = groupStart.slice(0, 65536);
+    for (let r = 0; r < count; r++) {
+      const at = rankStart[r];
+      if (at < 0 || rankEnd[r] - at <= 2) continue;
+      grouped[fill[bytes[at] << 8 | bytes[at + 1]]++] = r;
+    }
+    this.#grouped = grouped;
+    this.#info = new Int32Array(count).fill(UNKNOWN);
+  }
+
+  /** Puts the prefixes (from the third byte) of group `g`'s tokens in the prefix set. */
+  #loadGroup(g: number): void {
+    this.#groupLoaded[g] = 1;
+    const ranks = this.#ranks;
+    const bytes = this.#bytes;
+    const rankStart = this.#rankStart;
+    const rankEnd = this.#rankEnd;
+    const grouped = this.#grouped;
+    for (let k = this.#groupStart[g]; k < this.#groupStart[g + 1]; k++) {
+      const r = grouped[k];
+      const at = rankStart[r];
+      const end = rankEnd[r];
+      if (ranks.rankOf(bytes, at, end) !== r) continue; // a duplicate's earlier rank
+      let h = Math.imul(Math.imul(BPE_HASH_SEED ^ bytes[at], BPE_HASH_PRIME) ^ bytes[at + 1], BPE_HASH_PRIME);
+      for (let i = at + 2; i < end; i++) {
+        h = Math.imul(h ^ bytes[i], BPE_HASH_PRIME);
+        this.#insert(finishHash(h), i + 1 === end ? r : PREFIX_ONLY);
+      }
+    }
+  }
+
+  #insert(key: number, value: number): void {
+    if ((this.#prefixCount + 1) * 10 > (this.#mask + 1) * 6) this.#grow();
+    const slots = this.#prefixes;
+    const mask = this.#mask;
+    for (let s = key & mask;; s = (s + 1) & mask) {
+      const old = slots[2 * s + 1];
+      if (old === 0) {
+        slots[2 * s] = key;
+        slots[2 * s + 1] = value + 4;
+        this.#prefixCount++;
+        return;
+      }
+      if (slots[2 * s] === key) {
+        const was = old - 4;
+        if (was === PREFIX_ONLY) slots[2 * s + 1] = value + 4;
+        else if (value !== PREFIX_ONLY && value !== was) slots[2 * s + 1] = AMBIGUOUS + 4;
+        return;
+      }
+    }
+  }
+
+  #grow(): void {
+    const old = this.#prefixes;
+    const capacity = old.length; // twice the slots
     const slots = new Int32Array(2 * capacity);
     const mask = capacity - 1;
-    for (let r = 0; r <= ranks.maxRank; r++) {
-      if (!ranks.has(r)) continue;
-      const bytes = ranks.tokenBytes(r);
-      // A byte string that appears twice encodes as its later rank; the earlier one is never produced.
-      if (ranks.rankOf(bytes, 0, bytes.length) !== r) continue;
-      let h = BPE_HASH_SEED;
-      for (let i = 0; i < bytes.length; i++) {
-        h = Math.imul(h ^ bytes[i], BPE_HASH_PRIME);
-        const key = finishHash(h);
-        const value = i + 1 === bytes.length ? r : PREFIX_ONLY;
-        let s = key & mask;
-        for (;;) {
-          const old = slots[2 * s + 1];
-          if (old === 0) {
-            slots[2 * s] = key;
-            slots[2 * s + 1] = value + 4; // stored +4 so that 0 means empty
-            break;
-          }
-          if (slots[2 * s] === key) {
-            const was = old - 4;
-            if (was === PREFIX_ONLY) slots[2 * s + 1] = value + 4;
-            else if (value !== PREFIX_ONLY && value !== was) slots[2 * s + 1] = AMBIGUOUS + 4;
-            break;
-          }
-          s = (s + 1) & mask;
-        }
-      }
+    for (let s = 0; s < old.length; s += 2) {
+      if (old[s + 1] === 0) continue;
+      let t = old[s] & mask;
+      while (slots[2 * t + 1] !== 0) t = (t + 1) & mask;
+      slots[2 * t] = old[s];
+      slots[2 * t + 1] = old[s + 1];
     }
     this.#prefixes = slots;
     this.#mask = mask;
-    const one = new Uint8Array(1);
-    const two = new Uint8Array(2);
-    for (let a = 0; a < 256; a++) {
-      one[0] = two[0] = a;
-      this.#short[a] = this.#shortValue(one);
-      for (let b = 0; b < 256; b++) {
-        two[1] = b;
-        this.#short[256 + (a << 8 | b)] = this.#shortValue(two);
-      }
-    }
-    this.#info = new Int32Array(ranks.maxRank + 1).fill(UNKNOWN);
   }
 
   /**
-   * Merges `bytes[start, end)` alone: appends each token's rank to `ranks` and its end (absolute) to `ends` and
-   * returns true, or returns false having appended nothing (the caller then merges it another way).
+   * Merges `bytes[start, end)` alone: pushes each token's rank and end (absolute) to `out` and returns true, or
+   * returns false having pushed nothing (the caller then merges it another way).
    */
-  mergeRange(bytes: Uint8Array, start: number, end: number, ranks: number[], ends: number[]): boolean {
+  mergeRange(bytes: Uint8Array, start: number, end: number, out: PartList): boolean {
     const n = end - start;
     if (this.#dead.length < n + 1) {
       this.#dead = new Uint8Array(2 * (n + 1));
@@ -169,10 +232,15 @@ export class BacktrackMerger {
       limit = pos - starts[top] - 1;
       pos = starts[top];
     }
+    out.reserve(out.length + top);
+    const syms = out.syms;
+    const ends = out.ends;
+    const at = out.length;
     for (let i = 0; i < top; i++) {
-      ranks.push(tokens[i]);
-      ends.push(i + 1 < top ? starts[i + 1] : end);
+      syms[at + i] = tokens[i];
+      ends[at + i] = i + 1 < top ? starts[i + 1] : end;
     }
+    out.length = at + top;
     this.merged++;
     return true;
   }
@@ -182,7 +250,9 @@ export class BacktrackMerger {
    * first, at most the {@linkcode MAX_MATCHES} longest); returns how many.
    */
   #walk(bytes: Uint8Array, from: number, to: number): number {
-    const ranks = this.#ranks;
+    const own = this.#bytes;
+    const rankStart = this.#rankStart;
+    const rankEnd = this.#rankEnd;
     const matchRanks = this.#matchRanks;
     const matchLengths = this.#matchLengths;
     let found = 0;
@@ -197,12 +267,15 @@ export class BacktrackMerger {
     }
     if (from + 1 >= to) return found;
     const b1 = bytes[from + 1];
-    value = this.#short[256 + (b0 << 8 | b1)];
+    const g = b0 << 8 | b1;
+    value = this.#short[256 + g];
     if (value === 0) return found;
     if (value >= 4) {
       matchRanks[found] = value - 4;
       matchLengths[found++] = 2;
     }
+    if (from + 2 >= to) return found;
+    if (this.#groupLoaded[g] === 0) this.#loadGroup(g);
     const slots = this.#prefixes;
     const mask = this.#mask;
     let h = Math.imul(Math.imul(BPE_HASH_SEED ^ b0, BPE_HASH_PRIME) ^ b1, BPE_HASH_PRIME);
@@ -227,7 +300,17 @@ export class BacktrackMerger {
         continue;
       }
       const r = value - 4;
-      if (!ranks.isRankOf(r, bytes, from, i + 1)) continue; // another prefix with the same hash
+      // Another prefix with the same hash: compare the bytes.
+      const at = rankStart[r];
+      if (rankEnd[r] - at !== i + 1 - from) continue;
+      let same = true;
+      for (let j = 0; j <= i - from; j++) {
+        if (own[at + j] !== bytes[from + j]) {
+          same = false;
+          break;
+        }
+      }
+      if (!same) continue;
       if (found === MAX_MATCHES) {
         matchRanks.copyWithin(0, 1);
         matchLengths.copyWithin(0, 1);
@@ -251,26 +334,6 @@ export class BacktrackMerger {
     this.#matchRanks[found] = r;
     this.#matchLengths[found] = to - from;
     return found + 1;
-  }
-
-  /** The exact prefix-set value of a one- or two-byte string (its rank when it is a token, never AMBIGUOUS). */
-  #shortValue(bytes: Uint8Array): number {
-    const r = this.#ranks.rankOf(bytes, 0, bytes.length);
-    if (r !== NO_RANK) return r + 4;
-    return this.#lookup(bytes, 0, bytes.length) === 0 ? 0 : PREFIX_ONLY + 4;
-  }
-
-  /** The prefix set's stored value for `bytes[from, to)` (0 when no token starts with them). */
-  #lookup(bytes: Uint8Array, from: number, to: number): number {
-    let h = BPE_HASH_SEED;
-    for (let i = from; i < to; i++) h = Math.imul(h ^ bytes[i], BPE_HASH_PRIME);
-    const key = finishHash(h);
-    const slots = this.#prefixes;
-    for (let s = key & this.#mask;; s = (s + 1) & this.#mask) {
-      const v = slots[2 * s + 1];
-      if (v === 0) return 0;
-      if (slots[2 * s] === key) return v;
-    }
   }
 
   /** Whether token `r` merges to itself when merged alone (computes its merge order on first use). */

@@ -17,7 +17,7 @@
  */
 import type { PieceEncoding, Tokenizer } from "./tokenizer.ts";
 import { BPE_HASH_PRIME, BPE_HASH_SEED, type BpeRanks, finishHash, hashBytes, NO_RANK } from "./bpe_ranks.ts";
-import { LONG_PIECE_WINDOW, LongPieceMerger } from "./long_piece.ts";
+import { LONG_PIECE_WINDOW, LongPieceMerger, type PartList } from "./long_piece.ts";
 import { BacktrackMerger } from "./bpe_backtrack.ts";
 
 /** Default for {@linkcode BpeTokenizerOptions.heapMergeThreshold}. */
@@ -89,7 +89,7 @@ export class BpeTokenizer implements Tokenizer {
     this.#useBacktrack = options.backtrack ?? true;
     this.#longPieces = window > 0
       ? new LongPieceMerger(
-        { mergeRange: (start, end, ranks, ends) => this.#windowMerge(start, end, ranks, ends) },
+        { mergeRange: (start, end, parts) => this.#windowMerge(start, end, parts) },
         window,
       )
       : undefined;
@@ -222,19 +222,21 @@ export class BpeTokenizer implements Tokenizer {
         continue;
       }
       const memoize = this.#memoSize > 0 && end - pos <= this.#memoMaxPieceLength;
-      const piece = memoize ? text.substring(pos, end) : "";
-      let ids = memoize ? memo.get(piece) : undefined;
+      if (!memoize) {
+        // A long piece: its ids go straight to the output (or are only counted).
+        count += this.#merge(byteLength, out);
+        pos = end;
+        continue;
+      }
+      const piece = text.substring(pos, end);
+      let ids = memo.get(piece);
       if (ids === undefined) {
         const fresh = this.#pieceIds;
         fresh.length = 0;
         this.#merge(byteLength, fresh);
-        if (memoize) {
-          if (memo.size >= this.#memoSize) memo.clear();
-          ids = fresh.slice();
-          memo.set(piece, ids);
-        } else {
-          ids = fresh;
-        }
+        if (memo.size >= this.#memoSize) memo.clear();
+        ids = fresh.slice();
+        memo.set(piece, ids);
       }
       if (out !== undefined) { for (let i = 0; i < ids.length; i++) out.push(ids[i]); }
       count += ids.length;
@@ -275,14 +277,18 @@ export class BpeTokenizer implements Tokenizer {
     return n;
   }
 
-  /** Byte-pair merge of the scratch bytes `[0, n)`; appends the resulting ranks to `out`. */
-  #merge(n: number, out: number[]): void {
+  /** Byte-pair merge of the scratch bytes `[0, n)`; appends the resulting ranks to `out` (when given), returns their count. */
+  #merge(n: number, out: number[] | undefined): number {
     const long = this.#longPieces;
-    if (long !== undefined && n > long.minBytes && long.merge(this.#scratch, n, (rank) => out.push(rank))) return;
+    if (long !== undefined && n > long.minBytes) {
+      const count = long.merge(this.#scratch, n, out === undefined ? undefined : (rank) => out.push(rank));
+      if (count >= 0) return count;
+    }
     if (n > this.#heapMergeThreshold) {
-      const ends: number[] = [];
-      this.#heapMerge(0, n, out, ends);
-      return;
+      const ranks: number[] = [];
+      this.#heapMerge(0, n, ranks, []);
+      if (out !== undefined) { for (let i = 0; i < ranks.length; i++) out.push(ranks[i]); }
+      return ranks.length;
     }
     const bytes = this.#scratch;
     const ranks = this.#ranks;
@@ -314,16 +320,23 @@ export class BpeTokenizer implements Tokenizer {
       pairRanks[best] = best + 1 < m ? ranks.rankOf(bytes, parts[best], parts[best + 2]) : NO_RANK;
       if (best > 0) pairRanks[best - 1] = ranks.rankOf(bytes, parts[best - 1], parts[best + 1]);
     }
-    for (let k = 0; k < m; k++) out.push(this.#partRank(parts[k], parts[k + 1]));
+    for (let k = 0; k < m; k++) {
+      const rank = this.#partRank(parts[k], parts[k + 1]);
+      if (out !== undefined) out.push(rank);
+    }
+    return m;
   }
 
   /** A long piece's window: the linear search when enabled (and it finds the answer), else the heap merge. */
-  #windowMerge(start: number, end: number, ranks: number[], ends: number[]): void {
+  #windowMerge(start: number, end: number, out: PartList): void {
     if (this.#useBacktrack) {
       this.#backtrack ??= new BacktrackMerger(this.#ranks);
-      if (this.#backtrack.mergeRange(this.#scratch, start, end, ranks, ends)) return;
+      if (this.#backtrack.mergeRange(this.#scratch, start, end, out)) return;
     }
+    const ranks: number[] = [];
+    const ends: number[] = [];
     this.#heapMerge(start, end, ranks, ends);
+    for (let i = 0; i < ranks.length; i++) out.push(ranks[i], ends[i]);
   }
 
   /**

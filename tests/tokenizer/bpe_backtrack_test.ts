@@ -9,6 +9,7 @@ import { Tiktoken } from "js-tiktoken/lite";
 import { BpeRanks, NO_RANK } from "../../src/tokenizer/bpe_ranks.ts";
 import { BacktrackMerger } from "../../src/tokenizer/bpe_backtrack.ts";
 import { BpeTokenizer } from "../../src/tokenizer/bpe_tokenizer.ts";
+import { PartList } from "../../src/tokenizer/long_piece.ts";
 import { SeededRandom } from "../../src/base/seeded_random.ts";
 
 const encodings = [
@@ -56,6 +57,13 @@ const ALPHABETS: Record<string, string> = {
   symbols: "=-_*#~^|/\\.,:;+<>",
 };
 
+/** `bytes[from, to)` through the merger: its ids and part ends, or undefined when it gave up. */
+function search(merger: BacktrackMerger, bytes: Uint8Array, from = 0, to = bytes.length) {
+  const out = new PartList();
+  if (!merger.mergeRange(bytes, from, to, out)) return undefined;
+  return { ids: [...out.syms.subarray(0, out.length)], ends: [...out.ends.subarray(0, out.length)] };
+}
+
 function randomText(rng: SeededRandom, alphabet: string, length: number): string {
   const chars = [...alphabet];
   let text = "";
@@ -73,11 +81,10 @@ Deno.test("BacktrackMerger gives exactly the merge's tokens on random text witho
       for (const length of [1, 2, 3, 5, 8, 13, 40, 150, 600]) {
         for (let trial = 0; trial < 3; trial++) {
           const bytes = utf8.encode(randomText(rng, alphabet, length));
-          const ids: number[] = [];
-          const ends: number[] = [];
-          assert.ok(merger.mergeRange(bytes, 0, bytes.length, ids, ends), `${name} ${label} ${length}: gave up`);
-          assert.deepEqual(ids, referenceMerge(ranks, bytes), `${name} ${label} ${length}`);
-          assert.equal(ends[ends.length - 1], bytes.length);
+          const got = search(merger, bytes);
+          assert.ok(got, `${name} ${label} ${length}: gave up`);
+          assert.deepEqual(got.ids, referenceMerge(ranks, bytes), `${name} ${label} ${length}`);
+          assert.equal(got.ends[got.ends.length - 1], bytes.length);
           checked++;
         }
       }
@@ -85,16 +92,12 @@ Deno.test("BacktrackMerger gives exactly the merge's tokens on random text witho
     // raw bytes (not UTF-8), and a stretch in the middle of a buffer
     for (let trial = 0; trial < 60; trial++) {
       const bytes = new Uint8Array(1 + rng.int(200)).map(() => rng.int(256));
-      const ids: number[] = [];
-      assert.ok(merger.mergeRange(bytes, 0, bytes.length, ids, []));
-      assert.deepEqual(ids, referenceMerge(ranks, bytes), `${name} bytes ${bytes.join(",")}`);
+      assert.deepEqual(search(merger, bytes)?.ids, referenceMerge(ranks, bytes), `${name} bytes ${bytes.join(",")}`);
       const from = rng.int(bytes.length);
       const to = from + rng.int(bytes.length - from + 1);
-      const part: number[] = [];
-      const ends: number[] = [];
-      assert.ok(merger.mergeRange(bytes, from, to, part, ends));
-      assert.deepEqual(part, referenceMerge(ranks, bytes.slice(from, to)));
-      if (to > from) assert.equal(ends[ends.length - 1], to);
+      const part = search(merger, bytes, from, to);
+      assert.deepEqual(part?.ids, referenceMerge(ranks, bytes.slice(from, to)));
+      if (to > from) assert.equal(part?.ends[part.ends.length - 1], to);
       checked++;
     }
     assert.equal(merger.gaveUp, 0);
