@@ -24,7 +24,7 @@
  * is a whole token), walked one byte at a time with the same running hash as {@linkcode BpeRanks}. It is built on
  * first use (a few tens of milliseconds) and only for tokenizers that meet long pieces.
  */
-import type { PartList } from "./long_piece.ts";
+import { PartList } from "./long_piece.ts";
 import { BPE_HASH_PRIME, BPE_HASH_SEED, type BpeRanks, finishHash, NO_RANK } from "./bpe_ranks.ts";
 
 /** Prefix-set value: a prefix of some token that is not itself a token. */
@@ -35,7 +35,12 @@ const AMBIGUOUS = -3;
 const UNKNOWN = -1;
 const UNUSABLE = -2;
 /** Pair-cache entries (direct-mapped, a power of two). */
-const PAIR_CACHE = 1 << 18;
+const PAIR_BITS = 19;
+const PAIR_CACHE = 1 << PAIR_BITS;
+/** Windows searched directly after the shortcut failed, before it is tried again. */
+const COMPOSE_SKIP = 8;
+/** Characters whose tokens are kept (slots: twice as many). */
+const UNITS = 1 << 14;
 /** Matches remembered per walk (the longest first), so that trying a shorter token does not walk again. */
 const MAX_MATCHES = 16;
 
@@ -74,6 +79,18 @@ export class BacktrackMerger {
   /** The tokens the last {@linkcode #walk} found, shortest first: ranks and lengths. */
   readonly #matchRanks = new Int32Array(MAX_MATCHES);
   readonly #matchLengths = new Int32Array(MAX_MATCHES);
+  /** Characters' own tokens for the shortcut: open addressing by the character's bytes (slot `at` 0 = empty). */
+  readonly #unitKeys = new Int32Array(2 * UNITS);
+  readonly #unitAt = new Int32Array(2 * UNITS);
+  readonly #unitPool = new Int32Array(8 * UNITS);
+  #unitUsed = 1;
+  #unitCount = 0;
+  readonly #unitParts = new PartList();
+  #composeSkip = 0;
+  /** Per stack entry: 1 when it was taken as part of a character's own tokens. */
+  #composedAt = new Uint8Array(1024);
+  /** Characters taken as their own tokens (for tests and benchmarks). */
+  composed = 0;
   /** Stretches merged, and stretches given up on (for tests and benchmarks). */
   merged = 0;
   gaveUp = 0;
@@ -181,6 +198,14 @@ export class BacktrackMerger {
   /**
    * Merges `bytes[start, end)` alone: pushes each token's rank and end (absolute) to `out` and returns true, or
    * returns false having pushed nothing (the caller then merges it another way).
+   *
+   * Tokens are tried at each position, the longest first, and the last one is taken back when nothing fits after
+   * it. Where characters stay apart (CJK ideographs, most scripts without spaces, in most vocabularies), a
+   * character's own tokens (its merge alone, kept per character) are tried first, as one step: when its first
+   * token is compatible with the one before, they are taken without looking at longer tokens; taking one of them
+   * back later looks at every token at its position. Whatever path it takes, a sequence in which all neighbours
+   * are compatible is the answer; the shortcut is switched off for a while when it keeps missing (letters that
+   * merge into words).
    */
   mergeRange(bytes: Uint8Array, start: number, end: number, out: PartList): boolean {
     const n = end - start;
@@ -188,11 +213,21 @@ export class BacktrackMerger {
       this.#dead = new Uint8Array(2 * (n + 1));
       this.#tokens = new Int32Array(2 * (n + 1));
       this.#starts = new Int32Array(2 * (n + 1));
+      this.#composedAt = new Uint8Array(2 * (n + 1));
     }
+    // dead[p]: no sequence goes on from p (p - start); explored[p] = 2: every token at p has been looked at.
     const dead = this.#dead;
     dead.fill(0, 0, n + 1);
+    const composedAt = this.#composedAt;
     const tokens = this.#tokens;
     const starts = this.#starts;
+    const pool = this.#unitPool;
+    const rankStart = this.#rankStart;
+    const rankEnd = this.#rankEnd;
+    let compose = this.#composeSkip === 0;
+    if (!compose) this.#composeSkip--;
+    let tries = 0;
+    let misses = 0;
     let top = 0;
     let pos = start;
     let limit = n;
@@ -202,6 +237,34 @@ export class BacktrackMerger {
         this.gaveUp++;
         return false;
       }
+      if (compose && limit === n && dead[pos - start] < 2 && (bytes[pos] & 0xc0) !== 0x80) {
+        // One character: a lead byte and the continuation bytes it announces.
+        const b0 = bytes[pos];
+        const want = b0 < 0xc0 ? 1 : b0 < 0xe0 ? 2 : b0 < 0xf0 ? 3 : 4;
+        let q = pos + 1;
+        let key = b0;
+        while (q < end && q - pos < want && (bytes[q] & 0xc0) === 0x80) {
+          key |= bytes[q] << (8 * (q - pos));
+          q++;
+        }
+        const at = this.#unitTokens(bytes, pos, q, key);
+        tries++;
+        if (at > 0 && dead[q - start] !== 1 && (top === 0 || this.#compatible(tokens[top - 1], pool[at + 1]))) {
+          const count = pool[at];
+          let p = pos;
+          for (let i = 1; i <= count; i++) {
+            const r = this.#unitPool[at + i];
+            composedAt[top] = 1;
+            tokens[top] = r;
+            starts[top++] = p;
+            p += rankEnd[r] - rankStart[r];
+          }
+          this.composed++;
+          pos = q;
+          continue;
+        }
+        if (++misses * 4 > tries && tries >= 8) compose = false;
+      }
       let found = false;
       // Tokens at `pos` no longer than `limit`, the longest first.
       let m = this.#walk(bytes, pos, Math.min(end, pos + limit));
@@ -210,9 +273,10 @@ export class BacktrackMerger {
         const r = this.#matchRanks[m];
         const length = this.#matchLengths[m];
         if (
-          dead[pos + length - start] === 0 && this.#info[r] !== UNUSABLE &&
+          dead[pos + length - start] !== 1 && this.#info[r] !== UNUSABLE &&
           (top === 0 ? this.#selfMerging(r) : this.#compatible(tokens[top - 1], r))
         ) {
+          composedAt[top] = 0;
           tokens[top] = r;
           starts[top++] = pos;
           pos += length;
@@ -222,16 +286,22 @@ export class BacktrackMerger {
         }
       }
       if (found) continue;
-      // Nothing fits after the current tokens: this position is a dead end; try the last token shorter.
+      // Nothing fits after the current tokens: this position is a dead end; take the last token back.
       if (top === 0) {
         this.gaveUp++;
         return false;
       }
       dead[pos - start] = 1;
       top--;
-      limit = pos - starts[top] - 1;
+      if (composedAt[top] === 1) {
+        // Taken without looking at longer ones: now look at every token there.
+        dead[starts[top] - start] = 2;
+        limit = n + 1;
+      } else limit = pos - starts[top] - 1;
       pos = starts[top];
     }
+    // Missed too often in this window: search the next few directly.
+    if (tries > 0 && (!compose || misses * 4 > tries)) this.#composeSkip = COMPOSE_SKIP;
     out.reserve(out.length + top);
     const syms = out.syms;
     const ends = out.ends;
@@ -243,6 +313,68 @@ export class BacktrackMerger {
     out.length = at + top;
     this.merged++;
     return true;
+  }
+
+  /** The merge by its definition (lowest-ranked pair first), for a few bytes: pushes the parts' ranks to `out`. */
+  #mergeAlone(bytes: Uint8Array, from: number, to: number, out: PartList): boolean {
+    const ranks = this.#ranks;
+    const parts: number[] = [];
+    for (let k = from; k <= to; k++) parts.push(k);
+    for (;;) {
+      let best = -1;
+      let bestRank = 0x7fffffff;
+      for (let k = 0; k + 2 < parts.length; k++) {
+        const r = ranks.rankOf(bytes, parts[k], parts[k + 2]);
+        if (r !== NO_RANK && r < bestRank) {
+          bestRank = r;
+          best = k;
+        }
+      }
+      if (best < 0) break;
+      parts.splice(best + 1, 1);
+    }
+    for (let k = 0; k + 1 < parts.length; k++) {
+      const r = ranks.rankOf(bytes, parts[k], parts[k + 1]);
+      if (r === NO_RANK || this.#order(r) < 0) return false;
+      out.push(r, parts[k + 1]);
+    }
+    return true;
+  }
+
+  /**
+   * Offset in `#unitPool` of the tokens of the character `bytes[from, to)` merged alone (`[count, ranks…]`),
+   * computed on first use; -1 when the search cannot merge it.
+   */
+  #unitTokens(bytes: Uint8Array, from: number, to: number, key: number): number {
+    const keys = this.#unitKeys;
+    const mask = keys.length - 1;
+    let s = Math.imul(key, 0x9e3779b1) >>> 16 & mask;
+    for (;;) {
+      const at = this.#unitAt[s];
+      if (at === 0) break;
+      if (keys[s] === key) return at;
+      s = (s + 1) & mask;
+    }
+    const parts = this.#unitParts;
+    parts.length = 0;
+    if (!this.#mergeAlone(bytes, from, to, parts)) return -1;
+    if (this.#unitCount * 2 >= keys.length || this.#unitUsed + parts.length + 1 > this.#unitPool.length) {
+      // Full: start over (a text rarely has this many different characters).
+      this.#unitKeys.fill(0);
+      this.#unitAt.fill(0);
+      this.#unitCount = 0;
+      this.#unitUsed = 1;
+      s = Math.imul(key, 0x9e3779b1) >>> 16 & mask;
+    }
+    const at = this.#unitUsed;
+    const pool = this.#unitPool;
+    pool[at] = parts.length;
+    for (let i = 0; i < parts.length; i++) pool[at + 1 + i] = parts.syms[i];
+    this.#unitUsed = at + 1 + parts.length;
+    keys[s] = key;
+    this.#unitAt[s] = at;
+    this.#unitCount++;
+    return at;
   }
 
   /**
@@ -394,7 +526,8 @@ export class BacktrackMerger {
   /** Whether merging the bytes of tokens `a` and `b` alone gives `a b` (cached). */
   #compatible(a: number, b: number): boolean {
     const cache = this.#pairs;
-    const slot = 3 * ((Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77)) >>> 16 & (PAIR_CACHE - 1));
+    const h = Math.imul(Math.imul(a, 0x9e3779b1) + b ^ a >>> 7, 0x85ebca77);
+    const slot = 3 * ((h ^ h >>> 16) >>> (32 - PAIR_BITS));
     if (cache[slot] === a && cache[slot + 1] === b) return cache[slot + 2] === 1;
     const answer = this.#computeCompatible(a, b);
     cache[slot] = a;

@@ -75,9 +75,16 @@ Deno.test("BacktrackMerger gives exactly the merge's tokens on random text witho
   const rng = new SeededRandom(20261129);
   const utf8 = new TextEncoder();
   for (const { name, ranks } of encodings) {
-    const merger = new BacktrackMerger(ranks);
+    let merger = new BacktrackMerger(ranks);
     let checked = 0;
+    let composed = 0;
+    let searched = 0;
     for (const [label, alphabet] of Object.entries(ALPHABETS)) {
+      // a fresh merger per alphabet, so that each starts by trying to compose characters' tokens
+      composed += merger.composed;
+      searched += merger.merged;
+      assert.equal(merger.gaveUp, 0);
+      merger = new BacktrackMerger(ranks);
       for (const length of [1, 2, 3, 5, 8, 13, 40, 150, 600]) {
         for (let trial = 0; trial < 3; trial++) {
           const bytes = utf8.encode(randomText(rng, alphabet, length));
@@ -102,6 +109,9 @@ Deno.test("BacktrackMerger gives exactly the merge's tokens on random text witho
     }
     assert.equal(merger.gaveUp, 0);
     assert.ok(checked > 400);
+    // both ways were taken: characters' own tokens composed, and the search
+    assert.ok(composed >= 8, `${name}: composed ${composed}`);
+    assert.ok(searched > 300, `${name}: searched ${searched}`);
   }
 });
 
