@@ -51,11 +51,14 @@ export class BacktrackMerger {
   readonly #rankStart: Int32Array;
   readonly #rankEnd: Int32Array;
   /**
-   * Prefixes of three bytes or more: open addressing, slot `s` = `[2s]` hash, `[2s + 1]` value + 4 (a rank,
+   * Prefixes of five bytes or more: open addressing, slot `s` = `[2s]` hash, `[2s + 1]` value + 4 (a rank,
    * PREFIX_ONLY or AMBIGUOUS; 0 = empty). Filled one group of tokens at a time (those that begin with the same two
    * bytes), when a walk first reaches that group, so a text pays only for the groups it uses.
    */
   #prefixes = new Int32Array(2 * 4096);
+  /** Three- and four-byte prefixes, keyed by their bytes (little-endian), values as in `#prefixes`. */
+  readonly #three = new ExactTable();
+  readonly #four = new ExactTable();
   #mask = 4095;
   #prefixCount = 0;
   /** The prefix set's values (+ 4) for one- and two-byte prefixes, indexed by the bytes (0 = none); exact. */
@@ -137,7 +140,7 @@ export class BacktrackMerger {
     this.#info = new Int32Array(count).fill(UNKNOWN);
   }
 
-  /** Puts the prefixes (from the third byte) of group `g`'s tokens in the prefix set. */
+  /** Puts the prefixes (from the third byte: three- and four-byte ones by their bytes, longer ones hashed) of group `g`'s tokens in the prefix set. */
   #loadGroup(g: number): void {
     this.#groupLoaded[g] = 1;
     const ranks = this.#ranks;
@@ -150,8 +153,13 @@ export class BacktrackMerger {
       const at = rankStart[r];
       const end = rankEnd[r];
       if (ranks.rankOf(bytes, at, end) !== r) continue; // a duplicate's earlier rank
-      let h = Math.imul(Math.imul(BPE_HASH_SEED ^ bytes[at], BPE_HASH_PRIME) ^ bytes[at + 1], BPE_HASH_PRIME);
-      for (let i = at + 2; i < end; i++) {
+      const key3 = bytes[at] | bytes[at + 1] << 8 | bytes[at + 2] << 16;
+      this.#three.insert(key3, end - at === 3 ? r : PREFIX_ONLY);
+      if (end - at < 4) continue;
+      this.#four.insert(key3 | bytes[at + 3] << 24, end - at === 4 ? r : PREFIX_ONLY);
+      let h = BPE_HASH_SEED;
+      for (let i = at; i < at + 4; i++) h = Math.imul(h ^ bytes[i], BPE_HASH_PRIME);
+      for (let i = at + 4; i < end; i++) {
         h = Math.imul(h ^ bytes[i], BPE_HASH_PRIME);
         this.#insert(finishHash(h), i + 1 === end ? r : PREFIX_ONLY);
       }
@@ -159,7 +167,7 @@ export class BacktrackMerger {
   }
 
   #insert(key: number, value: number): void {
-    if ((this.#prefixCount + 1) * 10 > (this.#mask + 1) * 6) this.#grow();
+    if ((this.#prefixCount + 1) * 8 > (this.#mask + 1) * 3) this.#grow();
     const slots = this.#prefixes;
     const mask = this.#mask;
     for (let s = key & mask;; s = (s + 1) & mask) {
@@ -408,10 +416,28 @@ export class BacktrackMerger {
     }
     if (from + 2 >= to) return found;
     if (this.#groupLoaded[g] === 0) this.#loadGroup(g);
+    // Three and four bytes: looked up by the bytes themselves (exact, nothing to compare).
+    const b2 = bytes[from + 2];
+    const key3 = g >> 8 | (g & 255) << 8 | b2 << 16;
+    value = this.#three.get(key3);
+    if (value === 0) return found;
+    if (value >= 4) {
+      matchRanks[found] = value - 4;
+      matchLengths[found++] = 3;
+    }
+    if (from + 3 >= to) return found;
+    const b3 = bytes[from + 3];
+    value = this.#four.get(key3 | b3 << 24);
+    if (value === 0) return found;
+    if (value >= 4) {
+      matchRanks[found] = value - 4;
+      matchLengths[found++] = 4;
+    }
     const slots = this.#prefixes;
     const mask = this.#mask;
     let h = Math.imul(Math.imul(BPE_HASH_SEED ^ b0, BPE_HASH_PRIME) ^ b1, BPE_HASH_PRIME);
-    for (let i = from + 2; i < to; i++) {
+    h = Math.imul(Math.imul(h ^ b2, BPE_HASH_PRIME) ^ b3, BPE_HASH_PRIME);
+    for (let i = from + 4; i < to; i++) {
       h = Math.imul(h ^ bytes[i], BPE_HASH_PRIME);
       const key = finishHash(h);
       let s = key & mask;
@@ -570,5 +596,51 @@ export class BacktrackMerger {
       }
       across = ranks.rankOf(pair, la - right, la + left);
     }
+  }
+}
+
+/** Open addressing from an exact 32-bit key to a prefix-set value (+ 4; 0 = none), growing as it fills. */
+class ExactTable {
+  #keys = new Int32Array(4096);
+  #values = new Int32Array(4096);
+  #count = 0;
+
+  get(key: number): number {
+    const keys = this.#keys;
+    const values = this.#values;
+    const mask = keys.length - 1;
+    for (let s = Math.imul(key, 0x9e3779b1) >>> 8 & mask;; s = (s + 1) & mask) {
+      const v = values[s];
+      if (v === 0 || keys[s] === key) return v;
+    }
+  }
+
+  /** Adds `key` with `value` (a rank or PREFIX_ONLY); a rank wins over PREFIX_ONLY. */
+  insert(key: number, value: number): void {
+    if ((this.#count + 1) * 8 > this.#keys.length * 3) this.#grow();
+    const keys = this.#keys;
+    const values = this.#values;
+    const mask = keys.length - 1;
+    for (let s = Math.imul(key, 0x9e3779b1) >>> 8 & mask;; s = (s + 1) & mask) {
+      if (values[s] === 0) {
+        keys[s] = key;
+        values[s] = value + 4;
+        this.#count++;
+        return;
+      }
+      if (keys[s] === key) {
+        if (value !== PREFIX_ONLY) values[s] = value + 4;
+        return;
+      }
+    }
+  }
+
+  #grow(): void {
+    const keys = this.#keys;
+    const values = this.#values;
+    this.#keys = new Int32Array(2 * keys.length);
+    this.#values = new Int32Array(2 * keys.length);
+    this.#count = 0;
+    for (let s = 0; s < keys.length; s++) if (values[s] !== 0) this.insert(keys[s], values[s] - 4);
   }
 }
