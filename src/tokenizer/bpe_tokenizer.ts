@@ -17,7 +17,7 @@
  */
 import type { PieceEncoding, Tokenizer } from "./tokenizer.ts";
 import { BPE_HASH_PRIME, BPE_HASH_SEED, type BpeRanks, finishHash, hashBytes, NO_RANK } from "./bpe_ranks.ts";
-import { LONG_PIECE_WINDOW, LongPieceMerger, type PartList } from "./long_piece.ts";
+import { LONG_PIECE_WINDOW, LongPieceMerger, PartList } from "./long_piece.ts";
 import { BacktrackMerger } from "./bpe_backtrack.ts";
 
 /** Default for {@linkcode BpeTokenizerOptions.heapMergeThreshold}. */
@@ -44,8 +44,8 @@ export interface BpeTokenizerOptions {
    */
   readonly longPieceWindow?: number;
   /**
-   * Merge long pieces' windows with the linear search of bpe_backtrack.ts (the same result; its tables are built
-   * on the first long piece). false keeps the heap merge for them. @default true
+   * Merge pieces longer than `heapMergeThreshold` with the linear search of bpe_backtrack.ts (the same result;
+   * its tables are built on the first piece over 1 KB). false keeps the heap merge for them. @default true
    */
   readonly backtrack?: boolean;
 }
@@ -76,6 +76,7 @@ export class BpeTokenizer implements Tokenizer {
   readonly #longPieces: LongPieceMerger | undefined;
   readonly #useBacktrack: boolean;
   #backtrack: BacktrackMerger | undefined;
+  readonly #midParts = new PartList();
 
   constructor(options: BpeTokenizerOptions) {
     this.name = options.name;
@@ -213,8 +214,10 @@ export class BpeTokenizer implements Tokenizer {
         blank?.push(BLANK_PIECE.test(text.substring(pos, end)));
       }
       contiguous = true;
-      const byteLength = this.#utf8(text, pos, end);
-      const whole = ranks.rankOfHashed(this.#scratch, 0, byteLength, this.#hash);
+      // A piece longer (in UTF-16 units, so at least as long in bytes) than the longest token is not one.
+      const long = end - pos > 256 && end - pos > this.#maxTokenBytes();
+      const byteLength = long ? this.#utf8Long(text, pos, end) : this.#utf8(text, pos, end);
+      const whole = long ? NO_RANK : ranks.rankOfHashed(this.#scratch, 0, byteLength, this.#hash);
       if (whole !== NO_RANK) {
         if (out !== undefined) out.push(whole);
         count++;
@@ -246,6 +249,31 @@ export class BpeTokenizer implements Tokenizer {
     this.#droppedAny = dropped;
     if (this.#scratch.length > BIG_PIECE_BYTES) this.#scratch = new Uint8Array(1024);
     return count;
+  }
+
+  /** Bytes of the vocabulary's longest token (counted on first use: most texts never need it). */
+  #maxTokenBytes(): number {
+    if (this.#longestToken < 0) {
+      const ranks = this.#ranks;
+      let longest = 0;
+      for (let r = 0; r <= ranks.maxRank; r++) {
+        if (ranks.has(r) && ranks.tokenLength(r) > longest) longest = ranks.tokenLength(r);
+      }
+      this.#longestToken = longest;
+    }
+    return this.#longestToken;
+  }
+
+  #longestToken = -1;
+
+  /** UTF-8 encode `text[start, end)` into the scratch buffer (no hash: a long piece is never a whole token). */
+  #utf8Long(text: string, start: number, end: number): number {
+    let need = (end - start) * 3;
+    if (need > BIG_PIECE_BYTES) need = utf8Length(text, start, end);
+    if (need > this.#scratch.length) {
+      this.#scratch = new Uint8Array(need > BIG_PIECE_BYTES ? need : Math.max(need, this.#scratch.length * 2));
+    }
+    return this.#encoder.encodeInto(text.substring(start, end), this.#scratch).written;
   }
 
   /**
@@ -285,6 +313,16 @@ export class BpeTokenizer implements Tokenizer {
       if (count >= 0) return count;
     }
     if (n > this.#heapMergeThreshold) {
+      // The linear search once its tables exist (or for a piece worth building them for), else the heap.
+      if (this.#useBacktrack && (this.#backtrack !== undefined || n > BUILD_BACKTRACK_BYTES)) {
+        this.#backtrack ??= new BacktrackMerger(this.#ranks);
+        const parts = this.#midParts;
+        parts.length = 0;
+        if (this.#backtrack.mergeRange(this.#scratch, 0, n, parts)) {
+          if (out !== undefined) { for (let i = 0; i < parts.length; i++) out.push(parts.syms[i]); }
+          return parts.length;
+        }
+      }
       const ranks: number[] = [];
       this.#heapMerge(0, n, ranks, []);
       if (out !== undefined) { for (let i = 0; i < ranks.length; i++) out.push(ranks[i]); }
@@ -401,6 +439,9 @@ export class BpeTokenizer implements Tokenizer {
     return r;
   }
 }
+
+/** A piece longer than this many bytes (merged alone) builds the linear search's tables (~10 ms) if need be. */
+const BUILD_BACKTRACK_BYTES = 1024;
 
 /** Pieces whose UTF-8 scratch buffer is sized exactly and given back afterwards, bytes. */
 const BIG_PIECE_BYTES = 1 << 20;
