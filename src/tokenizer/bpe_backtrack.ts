@@ -73,8 +73,8 @@ export class BacktrackMerger {
   /** Per token: `[K, (rank, rightmost part length, leftmost part length) × K]`. */
   #steps = new Int32Array(1 << 16);
   #stepsUsed = 0;
-  /** Pair cache: `[3i] = left, [3i + 1] = right, [3i + 2] = 1 compatible / 0 not`; left -1 = empty. */
-  readonly #pairs = new Int32Array(3 * PAIR_CACHE).fill(-1);
+  /** Pair cache: `[3i] = left + 1 (0 = empty), [3i + 1] = right, [3i + 2] = 1 compatible / 0 not`. */
+  readonly #pairs = new Int32Array(3 * PAIR_CACHE);
   #pair = new Uint8Array(512);
   #tokens = new Int32Array(1024);
   #starts = new Int32Array(1024);
@@ -554,9 +554,9 @@ export class BacktrackMerger {
     const cache = this.#pairs;
     const h = Math.imul(Math.imul(a, 0x9e3779b1) + b ^ a >>> 7, 0x85ebca77);
     const slot = 3 * ((h ^ h >>> 16) >>> (32 - PAIR_BITS));
-    if (cache[slot] === a && cache[slot + 1] === b) return cache[slot + 2] === 1;
+    if (cache[slot] === a + 1 && cache[slot + 1] === b) return cache[slot + 2] === 1;
     const answer = this.#computeCompatible(a, b);
-    cache[slot] = a;
+    cache[slot] = a + 1;
     cache[slot + 1] = b;
     cache[slot + 2] = answer ? 1 : 0;
     return answer;
