@@ -50,6 +50,8 @@ export class BacktrackMerger {
   readonly #bytes: Uint8Array;
   readonly #rankStart: Int32Array;
   readonly #rankEnd: Int32Array;
+  /** The rank table's hash slots (`[2s]` hash, `[2s + 1]` rank or NO_RANK), probed as {@linkcode BpeRanks} does. */
+  readonly #rankSlots: Int32Array;
   /**
    * Prefixes of five bytes or more: open addressing, slot `s` = `[2s]` hash, `[2s + 1]` value + 4 (a rank,
    * PREFIX_ONLY or AMBIGUOUS; 0 = empty). Filled one group of tokens at a time (those that begin with the same two
@@ -73,9 +75,8 @@ export class BacktrackMerger {
   /** Per token: `[K, (rank, rightmost part length, leftmost part length) × K]`. */
   #steps = new Int32Array(1 << 16);
   #stepsUsed = 0;
-  /** Pair cache: `[3i] = left + 1 (0 = empty), [3i + 1] = right, [3i + 2] = 1 compatible / 0 not`. */
-  readonly #pairs = new Int32Array(3 * PAIR_CACHE);
-  #pair = new Uint8Array(512);
+  /** Compatibility of pairs of tokens, cached (see {@linkcode #compatible}). */
+  readonly #pairs = new Int32Array(2 * PAIR_CACHE);
   #tokens = new Int32Array(1024);
   #starts = new Int32Array(1024);
   #dead = new Uint8Array(1024);
@@ -107,6 +108,7 @@ export class BacktrackMerger {
     this.#bytes = bytes;
     this.#rankStart = rankStart;
     this.#rankEnd = rankEnd;
+    this.#rankSlots = table.slots;
     const count = rankStart.length;
     const groupStart = this.#groupStart;
     const short = this.#short;
@@ -140,10 +142,12 @@ export class BacktrackMerger {
     this.#info = new Int32Array(count).fill(UNKNOWN);
   }
 
-  /** Puts the prefixes (from the third byte: three- and four-byte ones by their bytes, longer ones hashed) of group `g`'s tokens in the prefix set. */
+  /**
+   * Puts the prefixes of group `g`'s tokens in the prefix set, from the third byte: three- and four-byte ones by
+   * their bytes, longer ones hashed.
+   */
   #loadGroup(g: number): void {
     this.#groupLoaded[g] = 1;
-    const ranks = this.#ranks;
     const bytes = this.#bytes;
     const rankStart = this.#rankStart;
     const rankEnd = this.#rankEnd;
@@ -152,7 +156,8 @@ export class BacktrackMerger {
       const r = grouped[k];
       const at = rankStart[r];
       const end = rankEnd[r];
-      if (ranks.rankOf(bytes, at, end) !== r) continue; // a duplicate's earlier rank
+      // Ranks go up within a group: a byte string that appears twice ends up with its later rank (in the hashed
+      // part both ranks share a key and the slot says AMBIGUOUS: the rank table decides).
       const key3 = bytes[at] | bytes[at + 1] << 8 | bytes[at + 2] << 16;
       this.#three.insert(key3, end - at === 3 ? r : PREFIX_ONLY);
       if (end - at < 4) continue;
@@ -551,14 +556,18 @@ export class BacktrackMerger {
 
   /** Whether merging the bytes of tokens `a` and `b` alone gives `a b` (cached). */
   #compatible(a: number, b: number): boolean {
+    // Two ways per set, the newer first: `[a + 1, b << 1 | answer]` (0 = empty).
     const cache = this.#pairs;
     const h = Math.imul(Math.imul(a, 0x9e3779b1) + b ^ a >>> 7, 0x85ebca77);
-    const slot = 3 * ((h ^ h >>> 16) >>> (32 - PAIR_BITS));
-    if (cache[slot] === a + 1 && cache[slot + 1] === b) return cache[slot + 2] === 1;
+    const set = 4 * ((h ^ h >>> 16) >>> (33 - PAIR_BITS));
+    const key = b << 1;
+    if (cache[set] === a + 1 && (cache[set + 1] & ~1) === key) return (cache[set + 1] & 1) === 1;
+    if (cache[set + 2] === a + 1 && (cache[set + 3] & ~1) === key) return (cache[set + 3] & 1) === 1;
     const answer = this.#computeCompatible(a, b);
-    cache[slot] = a + 1;
-    cache[slot + 1] = b;
-    cache[slot + 2] = answer ? 1 : 0;
+    cache[set + 2] = cache[set];
+    cache[set + 3] = cache[set + 1];
+    cache[set] = a + 1;
+    cache[set + 1] = key | (answer ? 1 : 0);
     return answer;
   }
 
@@ -566,12 +575,6 @@ export class BacktrackMerger {
     const oa = this.#order(a);
     const ob = this.#order(b);
     if (oa < 0 || ob < 0) return false;
-    const ranks = this.#ranks;
-    const la = ranks.tokenLength(a);
-    const lb = ranks.tokenLength(b);
-    if (this.#pair.length < la + lb) this.#pair = new Uint8Array(2 * (la + lb));
-    const pair = this.#pair;
-    ranks.copyToken(b, pair, ranks.copyToken(a, pair, 0));
     const steps = this.#steps;
     const ka = steps[oa];
     const kb = steps[ob];
@@ -579,7 +582,7 @@ export class BacktrackMerger {
     let j = 0;
     let right = 1; // length of a's rightmost part
     let left = 1; // length of b's leftmost part
-    let across = ranks.rankOf(pair, la - right, la + left);
+    let across = this.#joinedRank(a, right, b, left);
     for (;;) {
       const nextA = i < ka ? steps[oa + 1 + 3 * i] : 0x7fffffff;
       const nextB = j < kb ? steps[ob + 1 + 3 * j] : 0x7fffffff;
@@ -594,7 +597,32 @@ export class BacktrackMerger {
         if (l === left) continue;
         left = l;
       }
-      across = ranks.rankOf(pair, la - right, la + left);
+      across = this.#joinedRank(a, right, b, left);
+    }
+  }
+
+  /** The rank of the last `right` bytes of token `a` followed by the first `left` bytes of token `b` (no copy). */
+  #joinedRank(a: number, right: number, b: number, left: number): number {
+    const own = this.#bytes;
+    const aEnd = this.#rankEnd[a];
+    const bStart = this.#rankStart[b];
+    let h = BPE_HASH_SEED;
+    for (let i = aEnd - right; i < aEnd; i++) h = Math.imul(h ^ own[i], BPE_HASH_PRIME);
+    for (let i = bStart; i < bStart + left; i++) h = Math.imul(h ^ own[i], BPE_HASH_PRIME);
+    const key = finishHash(h);
+    const slots = this.#rankSlots;
+    const mask = slots.length / 2 - 1;
+    for (let s = key & mask;; s = (s + 1) & mask) {
+      const r = slots[2 * s + 1];
+      if (r === NO_RANK) return NO_RANK;
+      if (slots[2 * s] !== key) continue;
+      const at = this.#rankStart[r];
+      if (this.#rankEnd[r] - at !== right + left) continue;
+      let same = true;
+      for (let k = 0; k < right + left && same; k++) {
+        same = own[at + k] === (k < right ? own[aEnd - right + k] : own[bStart + k - right]);
+      }
+      if (same) return r;
     }
   }
 }
