@@ -75,6 +75,8 @@ export class BacktrackMerger {
   /** Per token: `[K, (rank, rightmost part length, leftmost part length) × K]`. */
   #steps = new Int32Array(1 << 16);
   #stepsUsed = 0;
+  #orderParts = new Int32Array(256);
+  #orderPairs = new Int32Array(256);
   /** Compatibility of pairs of tokens, cached (see {@linkcode #compatible}). */
   readonly #pairs = new Int32Array(2 * PAIR_CACHE);
   #tokens = new Int32Array(1024);
@@ -193,8 +195,9 @@ export class BacktrackMerger {
   }
 
   #grow(): void {
+    // Four times the slots: a text that needs more groups tends to need many more.
     const old = this.#prefixes;
-    const capacity = old.length; // twice the slots
+    const capacity = 2 * old.length;
     const slots = new Int32Array(2 * capacity);
     const mask = capacity - 1;
     for (let s = 0; s < old.length; s += 2) {
@@ -511,9 +514,16 @@ export class BacktrackMerger {
     const ranks = this.#ranks;
     const bytes = ranks.tokenBytes(r);
     const n = bytes.length;
-    // The linear merge of bytes_tokenizer.ts, recording each step's rank and the outer parts' lengths.
-    const parts: number[] = [];
-    for (let k = 0; k <= n; k++) parts.push(k);
+    // The linear merge of bpe_tokenizer.ts (pair ranks kept, two looked up per merge), recording each step's
+    // rank and the outer parts' lengths.
+    if (this.#orderParts.length < n + 1) {
+      this.#orderParts = new Int32Array(2 * (n + 1));
+      this.#orderPairs = new Int32Array(2 * (n + 1));
+    }
+    const parts = this.#orderParts;
+    const pairs = this.#orderPairs;
+    for (let p = 0; p <= n; p++) parts[p] = p;
+    for (let p = 0; p < n - 1; p++) pairs[p] = ranks.rankOf(bytes, p, p + 2);
     const need = this.#stepsUsed + 1 + 3 * n;
     if (need > this.#steps.length) {
       const grown = new Int32Array(Math.max(need, 2 * this.#steps.length));
@@ -525,10 +535,11 @@ export class BacktrackMerger {
     let k = 0;
     let ok = true;
     for (let m = n; m > 1; m--) {
+      // m parts: parts[0..m], pairs[0..m-2]
       let best = -1;
       let bestRank = 0x7fffffff;
       for (let p = 0; p < m - 1; p++) {
-        const pr = ranks.rankOf(bytes, parts[p], parts[p + 2]);
+        const pr = pairs[p];
         if (pr !== NO_RANK && pr < bestRank) {
           bestRank = pr;
           best = p;
@@ -538,9 +549,12 @@ export class BacktrackMerger {
         ok = false;
         break;
       }
-      parts.splice(best + 1, 1);
+      for (let p = best + 1; p < m; p++) parts[p] = parts[p + 1];
+      for (let p = best + 1; p < m - 2; p++) pairs[p] = pairs[p + 1];
+      pairs[best] = best + 1 < m - 1 ? ranks.rankOf(bytes, parts[best], parts[best + 2]) : NO_RANK;
+      if (best > 0) pairs[best - 1] = ranks.rankOf(bytes, parts[best - 1], parts[best + 1]);
       steps[at + 1 + 3 * k] = bestRank;
-      steps[at + 2 + 3 * k] = n - parts[parts.length - 2];
+      steps[at + 2 + 3 * k] = n - parts[m - 2];
       steps[at + 3 + 3 * k] = parts[1];
       k++;
     }
@@ -666,8 +680,8 @@ class ExactTable {
   #grow(): void {
     const keys = this.#keys;
     const values = this.#values;
-    this.#keys = new Int32Array(2 * keys.length);
-    this.#values = new Int32Array(2 * keys.length);
+    this.#keys = new Int32Array(4 * keys.length);
+    this.#values = new Int32Array(4 * keys.length);
     this.#count = 0;
     for (let s = 0; s < keys.length; s++) if (values[s] !== 0) this.insert(keys[s], values[s] - 4);
   }
