@@ -159,6 +159,6 @@ for (const r of long.rows) {
     `${r.mbPerCpuSec.toFixed(1)} MB/s (${r.cpuSec.toFixed(2)} s CPU), again ${r.againMbPerCpuSec.toFixed(1)} MB/s`,
   );
 }
-row("first piece without spaces (once per process)", `${long.firstLongPieceMs.toFixed(1)} ms wall`);
+row("first text of other scripts without spaces (once per process)", `${long.firstLongPieceMs.toFixed(1)} ms wall`);
 for (const r of long.worker) row(`through the Worker: ${r.label}`, `${r.wallSec.toFixed(2)} s wall (target ≤ 3 s)`);
 console.log(`(load average ${Deno.loadavg().map((x) => x.toFixed(1)).join(" ")})`);
