@@ -128,7 +128,10 @@ Deno.test("BpeTokenizer counts long text without spaces exactly as with the heap
         const text = randomText(rng, alphabet, length);
         const want = heap.encode(text);
         assert.deepEqual(whole.encode(text), want, `${name} ${label} ${length}: whole`);
-        for (const t of fast) assert.deepEqual(t.encode(text), want, `${t.name} ${label} ${length}`);
+        for (const t of fast) {
+          assert.deepEqual(t.encode(text), want, `${t.name} ${label} ${length}`);
+          assert.equal(t.count(text), want.length, `${t.name} ${label} ${length}: count`);
+        }
       }
     }
     // long pieces went through the search
