@@ -7,6 +7,12 @@
  * The entry keeps its name and place, so `deno run -A … infermeter.js` and Workers re-entering `Deno.mainModule`
  * work as before; the chunks import each other from their own folder, and only the entry's specifiers are rewritten
  * to point into it. Both must travel together (`bundleFiles` lists them for packaging).
+ *
+ * Every dynamic import between them is then written with a computed specifier (`import(String("./x.js"))`): Deno
+ * builds the module graph of what it runs following literal dynamic imports, so a literal one made every start —
+ * `--version`, each command, each Worker re-entering the entry — resolve and analyze all the chunks reachable from
+ * the entry (11 MB), though a run loads a few dozen. A computed one is loaded when the import runs, as before; it is
+ * read under the run's permissions, so the bundle needs read access to its folder (`-A`, as documented, gives it).
  */
 import { basename, dirname, join } from "node:path";
 
@@ -36,10 +42,46 @@ export async function buildBundle(root: string, entry: string): Promise<{ ok: bo
   // Static (`from "./x.js"`, `import "./x.js"`) and dynamic (`import("./x.js")`) specifiers of the entry alone.
   const rewritten = main.replace(/((?:\bfrom|\bimport)\s*\(?\s*)"\.\/([^"/]+\.js)"/g, `$1"./${name}/$2"`);
   if (/"\.\/[^"/]+\.js"/.test(rewritten)) return { ok: false, out: "an import of the entry was not rewritten" };
+  const computed = await computeDynamicImports(staging);
+  if (!computed.ok) return { ok: false, out: computed.out };
+  const entryText = computedImports(rewritten);
+  if (LITERAL_DYNAMIC_IMPORT.test(entryText)) return { ok: false, out: "a dynamic import of the entry stayed literal" };
   await Deno.remove(chunks, { recursive: true }).catch(() => {}); // first build
   await Deno.rename(staging, chunks);
-  await Deno.writeTextFile(entry, rewritten);
+  await Deno.writeTextFile(entry, entryText);
   return { ok: true, out };
+}
+
+/** A dynamic import of a bundled module, as the bundler writes it: `import("./x.js")` (`../` from nowhere). */
+const LITERAL_DYNAMIC_IMPORT = /\bimport\(\s*"(\.\.?\/[^"]+\.js)"\s*\)/;
+
+/** `import("./x.js")` → `import(String("./x.js"))`: the same module, resolved against the same file, on use. */
+export function computedImports(code: string): string {
+  return code.replace(new RegExp(LITERAL_DYNAMIC_IMPORT.source, "g"), 'import(String("$1"))');
+}
+
+/**
+ * Rewrites the chunks' dynamic imports (see the module's comment). The build fails on a chunk that is not UTF-8 text
+ * (none is today: Deno reads modules as UTF-8) or where a literal one is left.
+ */
+async function computeDynamicImports(dir: string): Promise<{ ok: boolean; out: string }> {
+  const utf8 = new TextDecoder("utf-8", { fatal: true });
+  for await (const e of Deno.readDir(dir)) {
+    if (!e.isFile || !e.name.endsWith(".js")) continue;
+    const path = join(dir, e.name);
+    const bytes = await Deno.readFile(path);
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      return { ok: false, out: `${e.name}: not UTF-8 text, its imports cannot be rewritten` };
+    }
+    if (!LITERAL_DYNAMIC_IMPORT.test(text)) continue;
+    const rewritten = computedImports(text);
+    if (LITERAL_DYNAMIC_IMPORT.test(rewritten)) return { ok: false, out: `${e.name}: a dynamic import stayed literal` };
+    await Deno.writeTextFile(path, rewritten);
+  }
+  return { ok: true, out: "" };
 }
 
 /** The bundler's `require` for npm code, as it writes it in its shared runtime chunk. */

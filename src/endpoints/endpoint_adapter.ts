@@ -232,9 +232,10 @@ export interface EndpointAdapter extends EndpointDeclaration {
   /** Parse one SSE `data:` payload. `[DONE]` and keep-alive payloads return undefined. */
   parseEvent(data: string): Delta | undefined;
   /**
-   * A reader of one response's SSE payloads, which may keep what it learned from the earlier ones (a stream's chunks
-   * repeat most of their bytes). It must give what `parseEvent` gives for every payload, errors included. Absent:
-   * `parseEvent` reads each.
+   * A reader of SSE payloads, which may keep what it learned from the earlier ones (a stream's chunks, and one
+   * answer's chunks and the next's, repeat most of their bytes): the engine makes one per run and reads every
+   * response's events with it. It must give what `parseEvent` gives for every payload, errors included, whatever it
+   * read before. Absent: `parseEvent` reads each.
    */
   eventReader?(): (data: string) => Delta | undefined;
   /**

@@ -3,7 +3,7 @@
  * HTTP status, API error objects, unparsable payloads, timeouts, cancellation) become `record.error`;
  * nothing here throws.
  */
-import type { EndpointAdapter, Usage } from "../endpoints/endpoint_adapter.ts";
+import type { Delta, EndpointAdapter, Usage } from "../endpoints/endpoint_adapter.ts";
 import type { InputPrompt } from "../dataset/payload_text.ts";
 import type {
   HttpExchange,
@@ -48,6 +48,8 @@ export interface ExecutorContext {
   readonly phase: Phase;
   /** Keep every response payload on the record (`--export-level raw`). */
   readonly keepRaw?: boolean;
+  /** The run's reader of SSE payloads (the adapter's `eventReader`, made once), shared by its responses. */
+  readonly readEvent?: (data: string) => Delta | undefined;
   /** Keep the body as sent on the record (`--bundle`; `--export-level raw` keeps it too). */
   readonly keepBody?: boolean;
   /** Header that carries the session's correlation id (`--session-header`). @default "X-Correlation-ID" */
@@ -92,7 +94,7 @@ export async function executeRequest(
   signal: AbortSignal,
 ): Promise<RequestRecord> {
   const xRequestId = crypto.randomUUID();
-  const collector = new ResponseCollector(ctx.adapter, ctx.keepRaw);
+  const collector = new ResponseCollector(ctx.adapter, ctx.keepRaw, ctx.readEvent);
   const request: HttpRequest = {
     method: ctx.adapter.capabilities.method,
     path: ctx.path,

@@ -35,12 +35,17 @@ export class ResponseCollector {
   /** Every payload as received, when the raw export asks for them. */
   readonly raw: { t: number; text: string }[] | undefined;
 
-  /** The adapter's reader of this response's events, made at the first event (null: the adapter has none). */
-  #read: ((data: string) => Delta | undefined) | null | undefined = undefined;
+  /**
+   * The reader of this response's events: the run's (shared by its responses), else the adapter's made at the first
+   * event (null: the adapter has none).
+   */
+  #read: ((data: string) => Delta | undefined) | null | undefined;
 
-  constructor(adapter: EndpointAdapter, keepRaw = false) {
+  /** `read`: the run's reader of SSE payloads (the adapter's `eventReader`, made once), when the caller keeps one. */
+  constructor(adapter: EndpointAdapter, keepRaw = false, read?: (data: string) => Delta | undefined) {
     this.#adapter = adapter;
     this.raw = keepRaw ? [] : undefined;
+    this.#read = read;
   }
 
   // Events waiting for the parse microtask, in slots reused for the whole response: fresh arrays per read were
@@ -165,12 +170,23 @@ export class ResponseCollector {
 class TextParts {
   /**
    * `#levels[0]`: the latest parts; `#levels[i]`: blocks of `JOIN_EVERY`^i parts, older than those below. Made at
-   * the first part: most answers have no reasoning, and a body's answer comes in one part.
+   * the second part: most answers have no reasoning, and a body's or a 1-token answer comes in one part.
    */
   #levels: string[][] | undefined = undefined;
+  /** The only part so far, kept without the levels (a 1-token answer, a body's answer). */
+  #only: string | undefined = undefined;
 
   push(part: string): void {
-    const levels = this.#levels ??= [[]];
+    if (this.#levels === undefined) {
+      const only = this.#only;
+      if (only === undefined) {
+        this.#only = part;
+        return;
+      }
+      this.#only = undefined;
+      this.#levels = [[only]];
+    }
+    const levels = this.#levels;
     let item = part;
     for (let level = 0;; level++) {
       const blocks = levels[level] ??= [];
@@ -183,7 +199,7 @@ class TextParts {
 
   text(): string {
     const levels = this.#levels;
-    if (levels === undefined) return "";
+    if (levels === undefined) return this.#only ?? "";
     if (levels.length === 1 && levels[0].length <= 1) return levels[0][0] ?? "";
     const all: string[] = [];
     for (let level = levels.length - 1; level >= 0; level--) for (const block of levels[level]) all.push(block);

@@ -96,6 +96,8 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
   const arrivals = rng.derive(`arrivals-${spec.shardIndex}`);
   warmUpHotPath(adapter);
 
+  // One reader of SSE payloads for the whole run: what it learns from one answer's chunks reads the next's.
+  const readEvent = adapter.eventReader?.();
   const outcome: { -readonly [K in PhaseName]?: PhaseOutcome } = {};
   // A later phase does not start over the dataset where an earlier one started (warmup, then profiling).
   let sessionOffset = 0;
@@ -119,6 +121,7 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
         phase: phase.name,
         keepRaw: spec.keepRaw,
         keepBody: spec.keepBody,
+        readEvent,
         ...(spec.downloadContent === true ? { downloadContent: true } : {}),
       },
     };

@@ -103,14 +103,14 @@ async function openOutputSinks(plan: RunPlan, ctx: SinkContext): Promise<Map<Out
 }
 
 /**
- * When the engine threads have every core this process may use (e.g. `taskset -c 0`), nothing is sent while the
- * counting Worker still builds its tables: on the engine's core that work would delay the first requests'
- * timestamps. With a core to spare it builds there while the run starts. A load failure is reported through the
- * counts either way.
+ * When the engine threads have every core this process may use (e.g. `taskset -c 0`), the counting Worker builds
+ * its tables before anything is sent: on the engine's core that work would delay the first requests' timestamps.
+ * With a core to spare it builds there at the run's first count. A load failure is reported through the counts
+ * either way.
  */
 async function waitForCounterWhenNoCoreIsFree(plan: RunPlan, run: OpenRun, logger: Logger): Promise<void> {
-  if (run.counterReady === undefined || navigator.hardwareConcurrency > plan.layout.shards) return;
+  if (run.counter === undefined || navigator.hardwareConcurrency > plan.layout.shards) return;
   const waitStart = performance.now();
-  await run.counterReady;
+  await run.counter.load().catch(() => {});
   logger.debug(`token counter ready (waited ${(performance.now() - waitStart).toFixed(1)} ms) ${sinceStart()}`);
 }

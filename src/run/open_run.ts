@@ -13,7 +13,7 @@ import { checkReachable } from "../engine/preflight.ts";
 import { waitUntilReady } from "../engine/prepare_server.ts";
 import { readServerIdentity } from "../engine/server_probe.ts";
 import { credentialNotices, targetPath } from "../engine/request_headers.ts";
-import type { TokenCounter } from "../tokenizer/token_counter.ts";
+import type { StartedTokenCounter } from "../tokenizer/token_counter.ts";
 import type { TelemetryCollector } from "../telemetry/telemetry_collector.ts";
 import type { JsonObject } from "../export/json_export.ts";
 import { CPU_DMA_LATENCY_PATH, type CpuDmaLatencyHold, holdCpuDmaLatency } from "../runtime/cpu_dma_latency.ts";
@@ -32,10 +32,8 @@ export interface OpenRun extends AsyncDisposable {
   readonly logFile: FileSink;
   readonly logPath: string;
   readonly api?: ApiSession;
-  /** Counts tokens once its Worker is ready (calls wait for it). */
-  readonly counter?: TokenCounter;
-  /** Resolves when the counter's tables are loaded (or failed to). */
-  readonly counterReady?: Promise<unknown>;
+  /** Counts tokens once its Worker is ready (calls wait for it; the first one starts the tokenizer's loading). */
+  readonly counter?: StartedTokenCounter;
   readonly wake?: CpuDmaLatencyHold;
   /** The file long columns hand their segments to (removed when the run is disposed); none when it cannot be made. */
   readonly spill?: ColumnSpill;
@@ -57,7 +55,7 @@ export async function openRun(plan: RunPlan, o: OpenOptions): Promise<OpenRun> {
   const { logger } = o;
   const stack = new AsyncDisposableStack();
   try {
-    const counter = plan.counter && deferredCounter(plan.counter);
+    const counter = plan.counter;
     if (counter !== undefined) stack.defer(() => counter.close());
     // One run per directory; this also proves it writable before anything is sent.
     const lock = stack.use(await lockArtifactDir(plan.dir));
@@ -104,7 +102,6 @@ export async function openRun(plan: RunPlan, o: OpenOptions): Promise<OpenRun> {
       logPath,
       api,
       counter,
-      counterReady: plan.counter?.catch(() => {}),
       wake,
       spill,
       scratch: scratchFiles(plan.dir, (why) => logger.warning(`a scratch file of the results: ${why}`)),
@@ -204,17 +201,4 @@ export async function probeServers(plan: RunPlan, run: OpenRun, o: OpenOptions &
   };
   for (const notice of credentialNotices(endpoint.targets[0], headerOptions)) logger.info(notice);
   return { ok: true } as const;
-}
-
-/** A counter usable at once: calls wait for the Worker to be ready; a load failure rejects every count. */
-function deferredCounter(ready: Promise<TokenCounter>): TokenCounter {
-  let closed = false;
-  return {
-    count: async (texts) => (await ready).count(texts),
-    close: () => {
-      if (closed) return;
-      closed = true;
-      void ready.then((c) => c.close(), () => {});
-    },
-  };
 }

@@ -1,15 +1,15 @@
 /**
  * Step 1 of a profile run: everything that can fail on input, with nothing sent — tokenizer, dataset, request
  * bodies, phases, metrics and goodput, engine layout, artifact paths, the outputs to write. It fails only with an
- * {@linkcode InputError} (exit 2, said once). The token-counting Worker starts here, beside the dataset build, and
- * is handed to the open run (or closed when planning fails).
+ * {@linkcode InputError} (exit 2, said once). The token-counting Worker starts here, and is handed to the open run
+ * (or closed when planning fails); it loads its tokenizer at the run's first count.
  */
 import type { ProfileConfig } from "../config/profile_config.ts";
 import { toInputConfig } from "../config/input_config.ts";
 import { METRIC_REGISTRY } from "../metrics/metric_registry.ts";
 import { type ResolvedGoodput, resolveGoodput } from "../metrics/goodput.ts";
 import type { MetricDef } from "../metrics/metric_def.ts";
-import { createTokenCounter, type TokenCounter } from "../tokenizer/token_counter.ts";
+import { type StartedTokenCounter, startTokenCounter } from "../tokenizer/token_counter.ts";
 import type { Tokenizer } from "../tokenizer/tokenizer.ts";
 import { phaseConcurrency } from "../timing/phase_spec.ts";
 import { type ArtifactPaths, artifactPaths, resolveArtifactDir } from "../export/artifact_paths.ts";
@@ -55,8 +55,8 @@ export interface RunPlan {
   readonly outputs: readonly Output[];
   /** Things to say once the log file is open (the hint on cold code, an open-file shortage, …). */
   readonly notices: readonly { readonly level: "info" | "warning"; readonly text: string }[];
-  /** The token-counting Worker, loading beside the dataset; undefined with `--use-server-token-count`. */
-  readonly counter?: Promise<TokenCounter>;
+  /** The token-counting Worker, started, loading at the first count; undefined with `--use-server-token-count`. */
+  readonly counter?: StartedTokenCounter;
   /** A tokenizer.json loaded here, whose full tables are cached after the run (`persist`). */
   readonly loadedTokenizer?: Tokenizer;
 }
@@ -80,8 +80,10 @@ export async function planRun(endpoint: ResolvedEndpoint, o: PlanOptions): Promi
     outputTokensMean: config.outputTokensMean,
   });
   // The counting Worker counts with the tables this thread loaded (shared memory), or loads its own on its own
-  // thread while this one builds the dataset.
-  let counter: Promise<TokenCounter> | undefined;
+  // thread. It is created now, before anything is sent: creating a Worker blocks this thread for ~12 ms while its
+  // runtime is built, which would stamp the bytes of requests in flight late. Its tables load at the first count
+  // (or before the first request where no core is free, execute_run.ts), not in the run's start.
+  let counter: StartedTokenCounter | undefined;
   let loadedTokenizer: Tokenizer | undefined;
   try {
     const workload = await buildRunSpec({
@@ -95,12 +97,11 @@ export async function planRun(endpoint: ResolvedEndpoint, o: PlanOptions): Promi
       onTokenizer: (tokenizerSpec, loaded) => {
         loadedTokenizer = loaded;
         if (config.useServerTokenCount) return;
-        counter = createTokenCounter(tokenizerSpec, {
-          inWorker: true,
+        counter = startTokenCounter(tokenizerSpec, {
           workers: Math.ceil(threadShards / 4),
           loaded,
+          load: "first-count",
         });
-        counter.catch(() => {}); // reported through the counts
       },
     });
     // Session metrics only where a session is more than one request.
@@ -135,7 +136,7 @@ export async function planRun(endpoint: ResolvedEndpoint, o: PlanOptions): Promi
       loadedTokenizer,
     };
   } catch (err) {
-    void counter?.then((c) => c.close(), () => {});
+    counter?.close();
     throw err;
   }
 }

@@ -17,7 +17,8 @@
  */
 import type { PieceEncoding, Tokenizer } from "./tokenizer.ts";
 import { BPE_HASH_PRIME, BPE_HASH_SEED, type BpeRanks, finishHash, hashBytes, NO_RANK } from "./bpe_ranks.ts";
-import { LONG_PIECE_WINDOW, LongPieceMerger } from "./long_piece.ts";
+import { LONG_PIECE_WINDOW, LongPieceMerger, PartList } from "./long_piece.ts";
+import { BacktrackMerger } from "./bpe_backtrack.ts";
 
 /** Default for {@linkcode BpeTokenizerOptions.heapMergeThreshold}. */
 export const HEAP_MERGE_THRESHOLD = 128;
@@ -42,6 +43,11 @@ export interface BpeTokenizerOptions {
    * 0 merges every piece whole. @default LONG_PIECE_WINDOW
    */
   readonly longPieceWindow?: number;
+  /**
+   * Merge pieces longer than `heapMergeThreshold` with the linear search of bpe_backtrack.ts (the same result;
+   * its tables are built on the first piece over 1 KB). false keeps the heap merge for them. @default true
+   */
+  readonly backtrack?: boolean;
 }
 
 type MemoEntry = readonly number[];
@@ -68,6 +74,9 @@ export class BpeTokenizer implements Tokenizer {
   #hash = 0;
   /** Long pieces are merged in windows (long_piece.ts); undefined when disabled. */
   readonly #longPieces: LongPieceMerger | undefined;
+  readonly #useBacktrack: boolean;
+  #backtrack: BacktrackMerger | undefined;
+  readonly #midParts = new PartList();
 
   constructor(options: BpeTokenizerOptions) {
     this.name = options.name;
@@ -78,9 +87,10 @@ export class BpeTokenizer implements Tokenizer {
     this.#memoMaxPieceLength = options.memoMaxPieceLength ?? 256;
     this.#heapMergeThreshold = options.heapMergeThreshold ?? HEAP_MERGE_THRESHOLD;
     const window = options.longPieceWindow ?? LONG_PIECE_WINDOW;
+    this.#useBacktrack = options.backtrack ?? true;
     this.#longPieces = window > 0
       ? new LongPieceMerger(
-        { mergeRange: (start, end, ranks, ends) => this.#heapMerge(start, end, ranks, ends) },
+        { mergeRange: (start, end, parts) => this.#windowMerge(start, end, parts) },
         window,
       )
       : undefined;
@@ -204,8 +214,10 @@ export class BpeTokenizer implements Tokenizer {
         blank?.push(BLANK_PIECE.test(text.substring(pos, end)));
       }
       contiguous = true;
-      const byteLength = this.#utf8(text, pos, end);
-      const whole = ranks.rankOfHashed(this.#scratch, 0, byteLength, this.#hash);
+      // A piece longer (in UTF-16 units, so at least as long in bytes) than the longest token is not one.
+      const long = end - pos > 256 && end - pos > this.#maxTokenBytes();
+      const byteLength = long ? this.#utf8Long(text, pos, end) : this.#utf8(text, pos, end);
+      const whole = long ? NO_RANK : ranks.rankOfHashed(this.#scratch, 0, byteLength, this.#hash);
       if (whole !== NO_RANK) {
         if (out !== undefined) out.push(whole);
         count++;
@@ -213,19 +225,21 @@ export class BpeTokenizer implements Tokenizer {
         continue;
       }
       const memoize = this.#memoSize > 0 && end - pos <= this.#memoMaxPieceLength;
-      const piece = memoize ? text.substring(pos, end) : "";
-      let ids = memoize ? memo.get(piece) : undefined;
+      if (!memoize) {
+        // A long piece: its ids go straight to the output (or are only counted).
+        count += this.#merge(byteLength, out);
+        pos = end;
+        continue;
+      }
+      const piece = text.substring(pos, end);
+      let ids = memo.get(piece);
       if (ids === undefined) {
         const fresh = this.#pieceIds;
         fresh.length = 0;
         this.#merge(byteLength, fresh);
-        if (memoize) {
-          if (memo.size >= this.#memoSize) memo.clear();
-          ids = fresh.slice();
-          memo.set(piece, ids);
-        } else {
-          ids = fresh;
-        }
+        if (memo.size >= this.#memoSize) memo.clear();
+        ids = fresh.slice();
+        memo.set(piece, ids);
       }
       if (out !== undefined) { for (let i = 0; i < ids.length; i++) out.push(ids[i]); }
       count += ids.length;
@@ -235,6 +249,31 @@ export class BpeTokenizer implements Tokenizer {
     this.#droppedAny = dropped;
     if (this.#scratch.length > BIG_PIECE_BYTES) this.#scratch = new Uint8Array(1024);
     return count;
+  }
+
+  /** Bytes of the vocabulary's longest token (counted on first use: most texts never need it). */
+  #maxTokenBytes(): number {
+    if (this.#longestToken < 0) {
+      const ranks = this.#ranks;
+      let longest = 0;
+      for (let r = 0; r <= ranks.maxRank; r++) {
+        if (ranks.has(r) && ranks.tokenLength(r) > longest) longest = ranks.tokenLength(r);
+      }
+      this.#longestToken = longest;
+    }
+    return this.#longestToken;
+  }
+
+  #longestToken = -1;
+
+  /** UTF-8 encode `text[start, end)` into the scratch buffer (no hash: a long piece is never a whole token). */
+  #utf8Long(text: string, start: number, end: number): number {
+    let need = (end - start) * 3;
+    if (need > BIG_PIECE_BYTES) need = utf8Length(text, start, end);
+    if (need > this.#scratch.length) {
+      this.#scratch = new Uint8Array(need > BIG_PIECE_BYTES ? need : Math.max(need, this.#scratch.length * 2));
+    }
+    return this.#encoder.encodeInto(text.substring(start, end), this.#scratch).written;
   }
 
   /**
@@ -266,14 +305,28 @@ export class BpeTokenizer implements Tokenizer {
     return n;
   }
 
-  /** Byte-pair merge of the scratch bytes `[0, n)`; appends the resulting ranks to `out`. */
-  #merge(n: number, out: number[]): void {
+  /** Byte-pair merge of the scratch bytes `[0, n)`; appends the resulting ranks to `out` (when given), returns their count. */
+  #merge(n: number, out: number[] | undefined): number {
     const long = this.#longPieces;
-    if (long !== undefined && n > long.minBytes && long.merge(this.#scratch, n, (rank) => out.push(rank))) return;
+    if (long !== undefined && n > long.minBytes) {
+      const count = long.merge(this.#scratch, n, out === undefined ? undefined : (rank) => out.push(rank));
+      if (count >= 0) return count;
+    }
     if (n > this.#heapMergeThreshold) {
-      const ends: number[] = [];
-      this.#heapMerge(0, n, out, ends);
-      return;
+      // The linear search once its tables exist (or for a piece worth building them for), else the heap.
+      if (this.#useBacktrack && (this.#backtrack !== undefined || n > BUILD_BACKTRACK_BYTES)) {
+        this.#backtrack ??= new BacktrackMerger(this.#ranks);
+        const parts = this.#midParts;
+        parts.length = 0;
+        if (this.#backtrack.mergeRange(this.#scratch, 0, n, parts)) {
+          if (out !== undefined) { for (let i = 0; i < parts.length; i++) out.push(parts.syms[i]); }
+          return parts.length;
+        }
+      }
+      const ranks: number[] = [];
+      this.#heapMerge(0, n, ranks, []);
+      if (out !== undefined) { for (let i = 0; i < ranks.length; i++) out.push(ranks[i]); }
+      return ranks.length;
     }
     const bytes = this.#scratch;
     const ranks = this.#ranks;
@@ -305,7 +358,23 @@ export class BpeTokenizer implements Tokenizer {
       pairRanks[best] = best + 1 < m ? ranks.rankOf(bytes, parts[best], parts[best + 2]) : NO_RANK;
       if (best > 0) pairRanks[best - 1] = ranks.rankOf(bytes, parts[best - 1], parts[best + 1]);
     }
-    for (let k = 0; k < m; k++) out.push(this.#partRank(parts[k], parts[k + 1]));
+    for (let k = 0; k < m; k++) {
+      const rank = this.#partRank(parts[k], parts[k + 1]);
+      if (out !== undefined) out.push(rank);
+    }
+    return m;
+  }
+
+  /** A long piece's window: the linear search when enabled (and it finds the answer), else the heap merge. */
+  #windowMerge(start: number, end: number, out: PartList): void {
+    if (this.#useBacktrack) {
+      this.#backtrack ??= new BacktrackMerger(this.#ranks);
+      if (this.#backtrack.mergeRange(this.#scratch, start, end, out)) return;
+    }
+    const ranks: number[] = [];
+    const ends: number[] = [];
+    this.#heapMerge(start, end, ranks, ends);
+    for (let i = 0; i < ranks.length; i++) out.push(ranks[i], ends[i]);
   }
 
   /**
@@ -370,6 +439,9 @@ export class BpeTokenizer implements Tokenizer {
     return r;
   }
 }
+
+/** A piece longer than this many bytes (merged alone) builds the linear search's tables (~10 ms) if need be. */
+const BUILD_BACKTRACK_BYTES = 1024;
 
 /** Pieces whose UTF-8 scratch buffer is sized exactly and given back afterwards, bytes. */
 const BIG_PIECE_BYTES = 1 << 20;

@@ -127,7 +127,12 @@ export class HfBpeTokenizer implements Tokenizer {
   #pieceIds: number[] = [];
   /** Long pieces are merged in windows (long_piece.ts). */
   readonly #longPieces = new LongPieceMerger({
-    mergeRange: (start, end, parts, ends) => this.#heapMerge(start, end, parts, ends),
+    mergeRange: (start, end, out) => {
+      const parts: number[] = [];
+      const ends: number[] = [];
+      this.#heapMerge(start, end, parts, ends);
+      for (let i = 0; i < parts.length; i++) out.push(parts[i], ends[i]);
+    },
   });
 
   /** Long pieces merged in windows, and handed back to be merged whole (for tests and benchmarks). */
@@ -394,7 +399,7 @@ export class HfBpeTokenizer implements Tokenizer {
         return;
       }
     }
-    if (n > this.#longPieces.minBytes && this.#longPieces.merge(bytes, n, (sym) => this.#emit(sym, out))) return;
+    if (n > this.#longPieces.minBytes && this.#longPieces.merge(bytes, n, (sym) => this.#emit(sym, out)) >= 0) return;
     if (n > HEAP_MERGE_THRESHOLD) {
       const parts: number[] = [];
       this.#heapMerge(0, n, parts, []);

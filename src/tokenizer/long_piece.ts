@@ -19,13 +19,37 @@
  */
 import { hashBytes } from "./bpe_ranks.ts";
 
+/** The parts of a stretch: symbols and end offsets, in typed arrays reused from one stretch to the next. */
+export class PartList {
+  syms = new Int32Array(1024);
+  ends = new Int32Array(1024);
+  length = 0;
+
+  push(sym: number, end: number): void {
+    if (this.length === this.syms.length) this.reserve(2 * this.length);
+    this.syms[this.length] = sym;
+    this.ends[this.length++] = end;
+  }
+
+  /** Makes room for `n` parts in all (keeping those held). */
+  reserve(n: number): void {
+    if (n <= this.syms.length) return;
+    const syms = new Int32Array(n);
+    const ends = new Int32Array(n);
+    syms.set(this.syms.subarray(0, this.length));
+    ends.set(this.ends.subarray(0, this.length));
+    this.syms = syms;
+    this.ends = ends;
+  }
+}
+
 /** Merges stretches of the caller's piece bytes (absolute offsets), as if each were a whole piece. */
 export interface RangeMerger {
   /**
-   * Merges `bytes[start, end)` alone; appends each resulting part's symbol (any number the caller can emit) and
-   * its end offset (absolute) to `syms` and `ends`, in order.
+   * Merges `bytes[start, end)` alone; pushes each resulting part's symbol (any number the caller can emit) and its
+   * end offset (absolute) to `out` (emptied by the caller), in order.
    */
-  mergeRange(start: number, end: number, syms: number[], ends: number[]): void;
+  mergeRange(start: number, end: number, out: PartList): void;
 }
 
 /** Bytes per window. */
@@ -37,15 +61,10 @@ const CUT_TRIES = 4;
 /** Windows remembered by their bytes. */
 const MEMO_WINDOWS = 64;
 
-interface WindowParts {
-  readonly syms: Int32Array;
-  /** Part ends relative to the window's start. */
-  readonly ends: Int32Array;
-}
-
 interface MemoEntry {
   readonly bytes: Uint8Array;
-  readonly parts: WindowParts;
+  /** The window's parts, ends relative to its start. */
+  readonly parts: PartList;
 }
 
 /** The windowed merge of one tokenizer's long pieces (its memo of windows lives as long as it does). */
@@ -57,11 +76,14 @@ export class LongPieceMerger {
   readonly #margin: number;
   readonly #memo = new Map<number, MemoEntry[]>();
   #memoCount = 0;
-  readonly #syms: number[] = [];
+  /** The current window's parts and the next one's (swapped when the next agrees), ends relative. */
+  #cur = new PartList();
+  #next = new PartList();
+  /** Final parts, held until the whole piece has agreed (only when they are to be emitted). */
+  #committed = new PartList();
   /** Pieces merged in windows, and pieces handed back to be merged whole (for tests and benchmarks). */
   windowed = 0;
   handedBack = 0;
-  readonly #ends: number[] = [];
 
   constructor(merger: RangeMerger, window = LONG_PIECE_WINDOW) {
     this.#merger = merger;
@@ -71,38 +93,43 @@ export class LongPieceMerger {
   }
 
   /**
-   * The parts of `bytes[0, n)` merged as one piece: calls `emit` with each part's symbol, in order. Returns false
-   * (having emitted nothing) when no cut agreed; the caller then merges the piece whole.
+   * The parts of `bytes[0, n)` merged as one piece: calls `emit` (when given) with each part's symbol, in order,
+   * and returns how many there are. Returns -1 (having emitted nothing) when no cut agreed; the caller then merges
+   * the piece whole.
    */
-  merge(bytes: Uint8Array, n: number, emit: (sym: number) => void): boolean {
+  merge(bytes: Uint8Array, n: number, emit?: (sym: number) => void): number {
     const w = this.#window;
     // Final parts, held until the whole piece has agreed (4 bytes each: a 64 MiB run of one letter has 8 M).
-    let committed = new Int32Array(1024);
+    const committed = this.#committed;
+    committed.length = 0;
     let done = 0;
     let start = 0;
-    let cur = this.#parts(bytes, 0, Math.min(n, w));
+    let cur = this.#parts(bytes, 0, Math.min(n, w), this.#cur);
     for (;;) {
-      const end = start + cur.ends[cur.ends.length - 1];
+      const end = start + cur.ends[cur.length - 1];
       if (end >= n) {
-        for (let i = 0; i < done; i++) emit(committed[i]);
-        for (let i = 0; i < cur.syms.length; i++) emit(cur.syms[i]);
+        if (emit !== undefined) {
+          for (let i = 0; i < committed.length; i++) emit(committed.syms[i]);
+          for (let i = 0; i < cur.length; i++) emit(cur.syms[i]);
+        }
+        if (committed.syms.length > BIG_LIST) this.#committed = new PartList();
         this.windowed++;
-        return true;
+        return done + cur.length;
       }
-      let last = cur.ends.length - 1;
+      let last = cur.length - 1;
       while (last > 0 && start + cur.ends[last] > end - this.#margin) last--;
       let agreed = false;
       for (let c = last, tries = 0; c >= 1 && tries < CUT_TRIES; c--, tries++) {
         const a = start + cur.ends[c - 1];
         const b = start + cur.ends[c];
-        const next = this.#parts(bytes, a, Math.min(n, a + w));
+        const spare = cur === this.#cur ? this.#next : this.#cur;
+        const next = this.#parts(bytes, a, Math.min(n, a + w), spare);
         if (next.ends[0] !== b - a || next.syms[0] !== cur.syms[c]) continue;
-        if (done + c > committed.length) {
-          const grown = new Int32Array(Math.max(done + c, 2 * committed.length));
-          grown.set(committed.subarray(0, done));
-          committed = grown;
+        if (emit !== undefined) {
+          committed.reserve(committed.length + c);
+          committed.syms.set(cur.syms.subarray(0, c), committed.length);
+          committed.length += c;
         }
-        committed.set(cur.syms.subarray(0, c), done);
         done += c;
         start = a;
         cur = next;
@@ -111,39 +138,38 @@ export class LongPieceMerger {
       }
       if (!agreed) {
         this.handedBack++;
-        return false;
+        return -1;
       }
     }
   }
 
   /**
-   * The parts of `bytes[start, end)` merged alone. Windows that repeat a short stretch (a run of one character or
-   * of a few) are remembered by their bytes, so the next such window is looked up instead of merged; others are
-   * merged each time (remembering them would cost a hash and a copy of every window for nothing).
+   * The parts of `bytes[start, end)` merged alone (into `into`, or a remembered list). Windows that repeat a
+   * short stretch (a run of one character or of a few) are remembered by their bytes, so the next such window is
+   * looked up instead of merged; others are merged each time (remembering them would cost a hash and a copy of
+   * every window for nothing).
    */
-  #parts(bytes: Uint8Array, start: number, end: number): WindowParts {
+  #parts(bytes: Uint8Array, start: number, end: number, into: PartList): PartList {
     const periodic = hasShortPeriod(bytes, start, end);
     const hash = periodic ? hashBytes(bytes, start, end) : 0;
     const bucket = periodic ? this.#memo.get(hash) : undefined;
     if (bucket !== undefined) {
       for (const entry of bucket) if (sameBytes(entry.bytes, bytes, start, end)) return entry.parts;
     }
-    const syms = this.#syms;
-    const ends = this.#ends;
-    syms.length = 0;
-    ends.length = 0;
-    this.#merger.mergeRange(start, end, syms, ends);
-    const n = syms.length;
-    const parts: WindowParts = { syms: new Int32Array(n), ends: new Int32Array(n) };
-    for (let i = 0; i < n; i++) {
-      parts.syms[i] = syms[i];
-      parts.ends[i] = ends[i] - start;
-    }
-    if (!periodic) return parts;
+    into.length = 0;
+    this.#merger.mergeRange(start, end, into);
+    const ends = into.ends;
+    for (let i = 0; i < into.length; i++) ends[i] -= start;
+    if (!periodic) return into;
     if (this.#memoCount >= MEMO_WINDOWS) {
       this.#memo.clear();
       this.#memoCount = 0;
     }
+    const parts = new PartList();
+    parts.reserve(into.length);
+    parts.syms.set(into.syms.subarray(0, into.length));
+    parts.ends.set(into.ends.subarray(0, into.length));
+    parts.length = into.length;
     const entry = { bytes: bytes.slice(start, end), parts };
     const list = this.#memo.get(hash);
     if (list !== undefined) list.push(entry);
@@ -152,6 +178,9 @@ export class LongPieceMerger {
     return parts;
   }
 }
+
+/** Committed-part lists longer than this are given back after their piece. */
+const BIG_LIST = 1 << 20;
 
 /** Whether `bytes[start, end)` repeats a stretch of at most {@linkcode MAX_PERIOD} bytes from its start. */
 function hasShortPeriod(bytes: Uint8Array, start: number, end: number): boolean {

@@ -49,14 +49,25 @@ interface Pending {
 }
 
 /**
+ * When a Worker counter loads its tokenizer: at once (`"start"`), or at its first count or `load()` call
+ * (`"first-count"`: a run's start does not pay for the tables' ~30 ms of CPU before its first request).
+ */
+export type CounterLoad = "start" | "first-count";
+
+/**
  * Counts in a dedicated Deno Worker that loads the tokenizer itself (from the same `--tokenizer` spec), so the
  * main thread never holds the rank tables. Counting may start before the worker is ready; requests queue.
  */
 export class WorkerTokenCounter implements TokenCounter {
   readonly spec: string;
-  /** Resolves with the tokenizer's name once the worker has loaded it; rejects with the load error. */
+  /**
+   * Resolves with the tokenizer's name once the worker has loaded it; rejects with the load error. With
+   * `"first-count"` loading, it settles only after the first count or `load()`.
+   */
   readonly ready: Promise<string>;
   #worker: Worker | undefined;
+  /** The `init` message, until it is sent. */
+  #init: TokenCounterRequest | undefined;
   #nextId = 0;
   /** Sent and unanswered, in request order (the worker answers in order). */
   #inFlight: Pending[] = [];
@@ -67,8 +78,12 @@ export class WorkerTokenCounter implements TokenCounter {
   #resolveReady!: (name: string) => void;
   #rejectReady!: (error: Error) => void;
 
-  /** `shared`: tables of the same tokenizer already loaded on this thread, counted with instead of loading `spec`. */
-  constructor(spec: string, shared?: SharedTokenizer) {
+  /**
+   * `shared`: tables of the same tokenizer already loaded on this thread, counted with instead of loading `spec`.
+   * The Worker itself starts here either way: creating one blocks the calling thread while its runtime is built,
+   * which must not happen once requests are in flight on this thread.
+   */
+  constructor(spec: string, shared?: SharedTokenizer, load: CounterLoad = "start") {
     this.spec = spec;
     this.ready = new Promise((resolve, reject) => {
       this.#resolveReady = resolve;
@@ -88,12 +103,29 @@ export class WorkerTokenCounter implements TokenCounter {
       );
     };
     this.#worker = worker;
-    worker.postMessage({ type: "init", spec, shared } satisfies TokenCounterRequest);
+    this.#init = { type: "init", spec, shared };
+    if (load === "start") this.load();
+  }
+
+  /** Whether the tokenizer's loading has been asked for (at start, or by the first count or `load()`). */
+  get loading(): boolean {
+    return this.#init === undefined;
+  }
+
+  /** Starts loading the tokenizer, if not yet started (idempotent); the outcome is {@linkcode ready}. */
+  load(): Promise<string> {
+    const init = this.#init;
+    if (init !== undefined && this.#worker !== undefined) {
+      this.#init = undefined;
+      this.#worker.postMessage(init);
+    }
+    return this.ready;
   }
 
   count(texts: readonly string[]): Promise<number[]> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     if (this.#worker === undefined) return Promise.reject(new Error(CLOSED_MESSAGE));
+    this.load(); // before this count's batch is posted: the worker handles messages in order
     const bad = texts.findIndex((t) => typeof t !== "string");
     if (bad >= 0) {
       return Promise.reject(new Error(`Token counting failed: text ${bad} is a ${typeof texts[bad]}, not a string`));
@@ -178,6 +210,8 @@ export interface TokenCounterOptions {
   readonly workers?: number;
   /** The same tokenizer, loaded here: Workers count with its tables ({@linkcode Tokenizer.share}) if it has any. */
   readonly loaded?: Tokenizer;
+  /** When the Workers load the tokenizer. @default "start" */
+  readonly load?: CounterLoad;
 }
 
 /** Spreads count() calls round-robin over several counters; order of each call's result is preserved. */
@@ -196,6 +230,33 @@ export class PooledTokenCounter implements TokenCounter {
   close(): void {
     for (const c of this.#counters) c.close();
   }
+}
+
+/** A counter usable at once, whose Workers are started and whose tokenizer may still be loading or unloaded. */
+export interface StartedTokenCounter extends TokenCounter {
+  /** Starts loading where not yet started; resolves once every Worker is ready, rejects with the load error. */
+  load(): Promise<void>;
+}
+
+/**
+ * Starts the counting Workers for `spec` now and returns at once: counts made before the tokenizer is ready wait for
+ * it, and a load failure rejects every count. With `load: "first-count"` nothing is loaded until the first count or
+ * `load()`.
+ */
+export function startTokenCounter(spec: string, options: TokenCounterOptions = {}): StartedTokenCounter {
+  const shared = options.loaded?.share?.();
+  const counters = Array.from(
+    { length: Math.max(1, options.workers ?? 1) },
+    () => new WorkerTokenCounter(spec, shared, options.load ?? "start"),
+  );
+  const pool = counters.length === 1 ? counters[0] : new PooledTokenCounter(counters);
+  return {
+    count: (texts) => pool.count(texts),
+    close: () => pool.close(),
+    load: async () => {
+      await Promise.all(counters.map((c) => c.load()));
+    },
+  };
 }
 
 /**

@@ -24,6 +24,8 @@ const TEXT_UNUSABLE = 2;
 const TEXT_COOLDOWN = 8;
 /** Undeclared pushes smaller than this are decoded line by line. */
 const MIN_UNDECLARED_TEXT_BYTES = 512;
+/** `#textCr` before the text has been searched for a CR. */
+const NO_CR = -2;
 /**
  * Longest line, and longest event (all its `data` lines), accepted. Without a cap a server that never sends a
  * line break grows the carried line until memory runs out; 32 MiB is far above any token event, and leaves room
@@ -57,6 +59,9 @@ export class SseFramer {
   #textEnd = 0;
   #text = "";
   #textState = TEXT_UNUSABLE;
+  /** Where the text's next CR is, as far as `#pushText` has searched (-1: none to its end; NO_CR: not searched). */
+  #textCr = NO_CR;
+  #textCrFrom = 0;
   /** The current text range was declared by {@linkcode beginRead} (spans several pushes). */
   #textDeclared = false;
   #textCooldown = 0;
@@ -91,6 +96,7 @@ export class SseFramer {
       this.#skipLf = false;
       if (bytes[i] === LF && ++i >= end) return;
     }
+    if (this.#carryLen === 0 && this.#textState !== TEXT_UNUSABLE && this.#pushText(bytes, i, end, t)) return;
     while (i < end) {
       // A plain loop beats indexOf here: lines are short and we need the first of two terminator bytes.
       let j = i;
@@ -123,6 +129,49 @@ export class SseFramer {
       }
       i = j;
     }
+  }
+
+  /**
+   * `push` on the decoded text of `bytes[i, end)` when its chars map 1:1 onto the bytes and it has no CR: lines are
+   * found by `indexOf` (a fast search) instead of a loop over every byte. False, with nothing consumed, when the text
+   * is not usable so.
+   */
+  #pushText(bytes: Uint8Array, i: number, end: number, t: number): boolean {
+    if (this.#textState === TEXT_PENDING) this.#decodeText();
+    if (this.#textState !== TEXT_OK) return false;
+    const text = this.#text;
+    const base = this.#textStart;
+    let s = i - base;
+    const e = end - base;
+    // The first CR at or after `s`, found once per read where nothing passes it (a chunked body's pushes each end
+    // before the CR of their chunk's trailer, so each search is short).
+    let cr = this.#textCr;
+    if (cr === NO_CR || s < this.#textCrFrom || (cr >= 0 && cr < s)) {
+      cr = this.#textCr = text.indexOf("\r", s);
+      this.#textCrFrom = s;
+    }
+    if (cr >= 0 && cr < e) return false;
+    while (s < e) {
+      const lf = text.indexOf("\n", s);
+      if (lf < 0 || lf >= e) {
+        this.#appendCarry(bytes, s + base, end, t);
+        return true;
+      }
+      if (lf === s) this.#dispatch();
+      else if (text.charCodeAt(s) !== 0x3a) {
+        if (!this.#started) {
+          this.#started = true;
+          this.#eventT = t;
+        }
+        if (text.startsWith("data:", s)) {
+          let v = s + 5;
+          if (v < lf && text.charCodeAt(v) === SPACE) v++;
+          this.#appendValue(text.slice(v, lf));
+        } else this.#line(bytes, s + base, lf + base, t);
+      }
+      s = lf + 1;
+    }
+    return true;
   }
 
   /**
@@ -183,23 +232,25 @@ export class SseFramer {
   #decode(buf: Uint8Array, s: number, e: number): string {
     if (s >= e) return "";
     if (buf === this.#textBytes) {
-      let state = this.#textState;
-      if (state === TEXT_PENDING) {
-        const start = this.#textStart;
-        const text = this.#decoder.decode(buf.subarray(start, this.#textEnd));
-        if (text.length === this.#textEnd - start) {
-          this.#text = text;
-          state = TEXT_OK;
-        } else {
-          // Multi-byte characters shift offsets; stop trying for a while (non-ASCII streams tend to stay so).
-          state = TEXT_UNUSABLE;
-          this.#textCooldown = TEXT_COOLDOWN;
-        }
-        this.#textState = state;
-      }
-      if (state === TEXT_OK) return this.#text.slice(s - this.#textStart, e - this.#textStart);
+      if (this.#textState === TEXT_PENDING) this.#decodeText();
+      if (this.#textState === TEXT_OK) return this.#text.slice(s - this.#textStart, e - this.#textStart);
     }
     return this.#decoder.decode(buf.subarray(s, e));
+  }
+
+  /** Decodes the current range; its text is usable when its chars map 1:1 onto its bytes. */
+  #decodeText(): void {
+    const start = this.#textStart;
+    const text = this.#decoder.decode(this.#textBytes!.subarray(start, this.#textEnd));
+    if (text.length === this.#textEnd - start) {
+      this.#text = text;
+      this.#textState = TEXT_OK;
+      this.#textCr = NO_CR;
+    } else {
+      // Multi-byte characters shift offsets; stop trying for a while (non-ASCII streams tend to stay so).
+      this.#textState = TEXT_UNUSABLE;
+      this.#textCooldown = TEXT_COOLDOWN;
+    }
   }
 
   /** Consumes a leading UTF-8 BOM, possibly split across pushes; returns where parsing continues. */
@@ -274,7 +325,11 @@ export class SseFramer {
   /** `v` is just past the colon (or `e` when the line had none). */
   #appendData(buf: Uint8Array, v: number, e: number): void {
     if (v < e && buf[v] === SPACE) v++;
-    const value = this.#decode(buf, v, e);
+    this.#appendValue(this.#decode(buf, v, e));
+  }
+
+  /** Adds a `data` line's value to the event being assembled. */
+  #appendValue(value: string): void {
     if (this.#hasData) {
       if (this.#data.length + value.length >= MAX_SSE_LINE_BYTES) {
         throw new SyntaxError(

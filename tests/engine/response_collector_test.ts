@@ -56,3 +56,23 @@ Deno.test("ResponseCollector keeps a long answer of many events whole and in ord
   assert.equal(c.content, expected);
   assert.equal(c.responseTimes.length, 40_000);
 });
+
+Deno.test("ResponseCollector reads its events with the run's reader when given one, shared by its responses", () => {
+  const read = CHAT.eventReader!();
+  const seen: string[] = [];
+  const spy = (data: string) => {
+    seen.push(data);
+    return read(data);
+  };
+  for (let answer = 0; answer < 3; answer++) {
+    const c = new ResponseCollector(CHAT, false, spy);
+    c.onEvent(chunk({ role: "assistant", content: "" }), 1);
+    c.onEvent(chunk({ content: ` a${answer}` }), 2);
+    c.onEvent("[DONE]", 3);
+    c.flush();
+    assert.equal(c.content, ` a${answer}`);
+    assert.deepEqual(c.responseTimes, [2]);
+    assert.equal(c.lastResponseAt, 2);
+  }
+  assert.equal(seen.length, 9);
+});

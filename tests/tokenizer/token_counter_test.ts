@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   createTokenCounter,
   InlineTokenCounter,
+  startTokenCounter,
   type TokenCounter,
   WorkerTokenCounter,
 } from "../../src/tokenizer/token_counter.ts";
@@ -130,5 +131,55 @@ Deno.test("token counter workers never lose their init message when many start a
     for (const c of counts) assert.deepStrictEqual(c, [2]);
   } finally {
     for (const c of counters) c.close();
+  }
+});
+
+Deno.test("WorkerTokenCounter loading at the first count loads nothing before it, then counts the same", async () => {
+  const counter = new WorkerTokenCounter("builtin", undefined, "first-count");
+  await withCounter(counter, async () => {
+    assert.equal(counter.loading, false);
+    const counts = counter.count(TEXTS);
+    assert.equal(counter.loading, true);
+    assert.deepEqual(await counts, EXPECTED);
+    assert.equal(await counter.ready, "builtin");
+    assert.deepEqual(await counter.count(["four"]), [1]);
+  });
+});
+
+Deno.test("WorkerTokenCounter loading at the first count reports a tokenizer that cannot load to that count", async () => {
+  const counter = new WorkerTokenCounter("no-such-org/no-such-model", undefined, "first-count");
+  await withCounter(counter, async () => {
+    assert.equal(counter.loading, false);
+    await assert.rejects(counter.count(["x"]), /no-such-org\/no-such-model/);
+    await assert.rejects(counter.ready, /no-such-org\/no-such-model/);
+  });
+});
+
+Deno.test("WorkerTokenCounter loading at the first count closes at once when nothing was counted", async () => {
+  const counter = new WorkerTokenCounter("builtin", undefined, "first-count");
+  counter.close();
+  assert.equal(counter.loading, false);
+  await assert.rejects(counter.ready, /token counter is closed/);
+  await assert.rejects(counter.count(["x"]), /token counter is closed/);
+});
+
+Deno.test("startTokenCounter returns a counter at once that loads on load() and counts like the tokenizer", async () => {
+  const started = startTokenCounter("builtin", { load: "first-count", workers: 2 });
+  try {
+    await started.load();
+    const results = await Promise.all(TEXTS.map((t) => started.count([t])));
+    assert.deepEqual(results.flat(), EXPECTED);
+  } finally {
+    started.close();
+  }
+  await assert.rejects(started.count(["x"]), /token counter is closed/);
+});
+
+Deno.test("startTokenCounter's load() rejects with the load error", async () => {
+  const started = startTokenCounter("no-such-org/no-such-model", { load: "first-count" });
+  try {
+    await assert.rejects(started.load(), /no-such-org\/no-such-model/);
+  } finally {
+    started.close();
   }
 });

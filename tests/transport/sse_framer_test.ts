@@ -278,3 +278,55 @@ Deno.test("SseFramer refuses a line longer than the cap with a clear error, and 
   framer.push(ok1, 0, ok1.length, 1);
   assertEquals(events, ["fine"]);
 });
+
+Deno.test("SseFramer finds lines in a read's text as it does byte by byte: same events, same first-byte times", () => {
+  // Without CR and with every char one byte, a declared read's lines are found in its text; elsewhere byte by byte.
+  const pieces = ["data:", "data: ", "data", "event: e", "event:", ": c", "id: 1", "\n", "\n\n", "abc", '{"k":1}', " "]
+    .map((p) => enc.encode(p)).concat([new Uint8Array([0xff]), new Uint8Array([0x80])]);
+  let seed = 11;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return Math.floor((seed / 2147483648) * n);
+  };
+  for (let round = 0; round < 600; round++) {
+    const parts: Uint8Array[] = [];
+    for (let k = 1 + random(60); k > 0; k--) parts.push(pieces[random(pieces.length)]);
+    const stream = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      stream.set(p, at);
+      at += p.length;
+    }
+    const cuts = [0, random(stream.length + 1), random(stream.length + 1), stream.length].sort((a, b) => a - b);
+    // Reference: each range pushed alone (under 512 bytes, undeclared: read byte by byte), at its own time.
+    const reference = collector();
+    for (let k = 0; k + 1 < cuts.length; k++) {
+      reference.framer.push(stream.slice(cuts[k], cuts[k + 1]), 0, cuts[k + 1] - cuts[k], k + 1);
+    }
+    // Declared: every range in one read buffer, junk between them, each pushed at its own time.
+    const junk = enc.encode("\r\n1f\r\n");
+    const read = new Uint8Array(stream.length + junk.length * cuts.length);
+    const ranges: [number, number][] = [];
+    let w = 0;
+    for (let k = 0; k + 1 < cuts.length; k++) {
+      read.set(junk, w);
+      w += junk.length;
+      read.set(stream.subarray(cuts[k], cuts[k + 1]), w);
+      ranges.push([w, w + cuts[k + 1] - cuts[k]]);
+      w += cuts[k + 1] - cuts[k];
+    }
+    const hinted = collector();
+    hinted.framer.beginRead(read, 0, w);
+    ranges.forEach(([s, e], k) => hinted.framer.push(read, s, e, k + 1));
+    assertEquals(hinted.events, reference.events, `round ${round}`);
+  }
+});
+
+Deno.test("SseFramer does not start an event's clock on a comment when it reads a declared read's text", () => {
+  const { framer, events } = collector();
+  const bytes = enc.encode(": ping\ndata: x\n\n");
+  framer.beginRead(bytes, 0, bytes.length);
+  framer.push(bytes, 0, 7, 1);
+  framer.push(bytes, 7, bytes.length, 2);
+  assertEquals(events, [{ data: "x", t: 2, event: undefined }]);
+});

@@ -91,9 +91,13 @@ function readChoice(obj: JsonObject, key: "delta" | "message"): Delta {
   };
 }
 
+function readChunk(obj: JsonObject): Delta {
+  return readChoice(obj, "delta");
+}
+
 function parseChatEvent(data: string): Delta | undefined {
   const obj = parseSseJson(data);
-  return obj ? readChoice(obj, "delta") : undefined;
+  return obj ? readChunk(obj) : undefined;
 }
 
 const CHUNK = '{"id":"w","object":"chat.completion.chunk","created":0,"model":"m","choices":';
@@ -129,7 +133,7 @@ export const CHAT_ADAPTER: EndpointAdapter = {
 
   isStreamEnd: isDoneEvent,
   parseEvent: parseChatEvent,
-  eventReader: () => new ChatChunkReader(parseChatEvent).read,
+  eventReader: () => new ChatChunkReader(parseSseJson, readChunk, readUsage).read,
 
   parseBody(json: unknown): Delta {
     const obj = asObject(json);
