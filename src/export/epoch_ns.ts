@@ -30,6 +30,46 @@ export function epochNsDigits(timeOriginMs: number, t: number): string {
   return `${ms}${NS_PAD[String(ns).length]}${ns}`;
 }
 
+/**
+ * Writes `epochNsDigits(timeOriginMs, t)` as ASCII bytes into `buf` at `at` (room for 26 bytes) and returns where
+ * they end, or -1 (nothing written) before 1970. Why: a record line has four or five timestamps, and
+ * `epochNsDigits` builds three strings for each, one of them the ms count, a number too large for the engine's
+ * small-integer fast path; here the ms digits come from `cache` (the last ms count written, which requests finishing
+ * within the same millisecond share) and the six ns digits are written by arithmetic.
+ */
+export function writeEpochNs(
+  timeOriginMs: number,
+  t: number,
+  buf: Uint8Array,
+  at: number,
+  cache: EpochMsCache,
+): number {
+  const originMs = Math.floor(timeOriginMs);
+  const restNs = Math.round((timeOriginMs - originMs) * 1e6 + t * 1e6);
+  const wholeMs = Math.floor(restNs / 1e6);
+  const ms = originMs + wholeMs;
+  let ns = restNs - wholeMs * 1e6;
+  if (ms <= 0) return -1;
+  if (ms !== cache.ms) {
+    cache.ms = ms;
+    cache.digits = String(ms);
+  }
+  const digits = cache.digits;
+  for (let i = 0; i < digits.length; i++) buf[at++] = digits.charCodeAt(i);
+  for (let i = at + 5; i >= at; i--) {
+    const q = Math.floor(ns / 10);
+    buf[i] = 0x30 + ns - q * 10;
+    ns = q;
+  }
+  return at + 6;
+}
+
+/** The last whole-ms count {@linkcode writeEpochNs} wrote and its digits (`NaN`: none yet). */
+export interface EpochMsCache {
+  ms: number;
+  digits: string;
+}
+
 /** Zeros that pad an ns count of n digits to six. */
 const NS_PAD = ["", "00000", "0000", "000", "00", "0", ""];
 

@@ -11,12 +11,16 @@
  * string with anything to escape, or any non-ASCII character, goes through `JSON.stringify` itself.
  */
 
+import { epochNsDigits, type EpochMsCache, writeEpochNs } from "./epoch_ns.ts";
+
 const ENCODER = new TextEncoder();
 
 export class JsonBytes {
   /** The bytes so far are `buf[0, at)`. */
   buf: Uint8Array;
   at = 0;
+  /** The last ms count {@linkcode epochNs} wrote, with its digits. */
+  readonly #epochMs: EpochMsCache = { ms: NaN, digits: "" };
 
   constructor(initialBytes = 4096) {
     this.buf = new Uint8Array(initialBytes);
@@ -112,6 +116,14 @@ export class JsonBytes {
     let at = this.at;
     for (let i = 0; i < n; i++) buf[at++] = s.charCodeAt(i);
     this.at = at;
+  }
+
+  /** Appends `epochNsDigits(timeOriginMs, t)` (see {@linkcode writeEpochNs}). */
+  epochNs(timeOriginMs: number, t: number): void {
+    this.ensure(32);
+    const end = writeEpochNs(timeOriginMs, t, this.buf, this.at, this.#epochMs);
+    if (end >= 0) this.at = end;
+    else this.chars(epochNsDigits(timeOriginMs, t));
   }
 
   /** Appends `JSON.stringify(values)` of a list of numbers. */

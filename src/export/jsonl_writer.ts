@@ -15,7 +15,6 @@
 import type { ProcessedRecord, RecordError } from "../records/request_record.ts";
 import { SERVER_TIMING_FIELDS, type ServerTiming } from "../endpoints/server_timing.ts";
 import type { MetricDef, RecordMetrics } from "../metrics/metric_def.ts";
-import { epochNsDigits } from "./epoch_ns.ts";
 import { specDecodeJson } from "../endpoints/spec_decode.ts";
 import { LineFileWriter } from "./line_file_writer.ts";
 import { JsonBytes, utf8 } from "./json_bytes.ts";
@@ -140,15 +139,15 @@ export class RecordLineFormatter {
     out.raw(P_TURN);
     out.chars(String(record.turnIndex));
     out.raw(P_CREDIT);
-    out.chars(epochNsDigits(origin, record.creditIssuedAt));
+    out.epochNs(origin, record.creditIssuedAt);
     out.raw(P_START);
-    out.chars(epochNsDigits(origin, record.startAt));
+    out.epochNs(origin, record.startAt);
     if (record.headersAt !== undefined) {
       out.raw(P_ACK);
-      out.chars(epochNsDigits(origin, record.headersAt));
+      out.epochNs(origin, record.headersAt);
     }
     out.raw(P_END);
-    out.chars(epochNsDigits(origin, record.endAt));
+    out.epochNs(origin, record.endAt);
     out.raw(P_WORKER);
     out.string(record.workerId);
     out.raw(this.#processorId);
@@ -156,7 +155,7 @@ export class RecordLineFormatter {
     out.raw(record.cancelled ? P_CANCELLED_TRUE : P_CANCELLED_FALSE);
     if (record.cancelled) {
       out.raw(P_CANCELLATION_TIME);
-      out.chars(epochNsDigits(origin, record.endAt));
+      out.epochNs(origin, record.endAt);
     }
     const lineage = record.lineage;
     out.raw(P_DEPTH);
@@ -170,7 +169,7 @@ export class RecordLineFormatter {
     // infermeter: when the request was due (open loop, replay, think time); start − scheduled is its lag.
     if (record.scheduledAt !== undefined) {
       out.raw(P_SCHEDULED);
-      out.chars(epochNsDigits(origin, record.scheduledAt));
+      out.epochNs(origin, record.scheduledAt);
     }
     // infermeter: the server's own timing split, when it reported one (llama.cpp, TGI, OpenAI, SGLang).
     if (record.serverTiming !== undefined) {
@@ -248,6 +247,10 @@ export class RecordLineFormatter {
     const out = this.#out;
     const mark = out.at;
     let k = 0;
+    // The last number converted on this line, and its digits: metrics that follow one another often share a value
+    // (a streamed 1-token answer's latency, TTFT and TTFOT; a new connection's connecting time and its overhead).
+    let prevValue = NaN;
+    let prevDigits = "";
     for (const tag in values) {
       if (k === tags.length || tags[k] !== tag) {
         out.at = mark;
@@ -262,9 +265,9 @@ export class RecordLineFormatter {
       else if (!Number.isFinite(value)) out.number(value);
       else {
         // The digits JSON.stringify gives a finite number (-0 as "0", like 0).
-        const digits = String(value);
-        lastValues[k - 1] = value;
-        lastDigits[k - 1] = digits;
+        const digits = value === prevValue ? prevDigits : String(value);
+        prevValue = lastValues[k - 1] = value;
+        prevDigits = lastDigits[k - 1] = digits;
         out.chars(digits);
       }
     }

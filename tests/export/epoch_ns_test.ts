@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { epochNs, epochNsDigits, isoUtcMicros } from "../../src/export/epoch_ns.ts";
+import { epochNs, epochNsDigits, isoUtcMicros, writeEpochNs } from "../../src/export/epoch_ns.ts";
+import { JsonBytes } from "../../src/export/json_bytes.ts";
 
 Deno.test("epochNs keeps every nanosecond digit beyond 2^53", () => {
   // origin 1 759 813 207 532 ms + 0.900363 ms → 1 759 813 207 532 900 363 ns
@@ -33,4 +34,31 @@ Deno.test("epochNsDigits writes the same digits as epochNs, ns padded to six, ac
     const t = (i - 100) * 987.654321 + i / 7;
     assert.equal(epochNsDigits(origin, t), epochNs(origin, t).toString(), `t = ${t}`);
   }
+});
+
+Deno.test("writeEpochNs writes epochNsDigits' bytes, its ms digits reused only while the ms count is the same", () => {
+  const cache = { ms: NaN, digits: "" };
+  const buf = new Uint8Array(64);
+  const text = (end: number) => new TextDecoder().decode(buf.subarray(3, end));
+  // Hand-checked, as above; the second shares the first's ms count, the third moves to the next ms.
+  assert.equal(text(writeEpochNs(1_759_813_207_532.5, 1234.25, buf, 3, cache)), "1759813208766750000");
+  assert.equal(text(writeEpochNs(1_759_813_207_532.5, 1234.250007, buf, 3, cache)), "1759813208766750007");
+  assert.equal(text(writeEpochNs(1_759_813_207_532.5, 1234.5, buf, 3, cache)), "1759813208767000000");
+  assert.equal(text(writeEpochNs(1_759_813_207_532.5, 1233.5, buf, 3, cache)), "1759813208766000000");
+  // Before 1970: nothing written.
+  assert.equal(writeEpochNs(0, -5, buf, 3, cache), -1);
+  const origin = 1_759_813_207_532.123456;
+  let seed = 11;
+  const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+  const out = new JsonBytes(16);
+  for (let i = 0; i < 3000; i++) {
+    // Runs of times within one ms, then jumps back and forth.
+    const t = rand() < 0.7 ? i * 0.000731 : (rand() - 0.1) * 1e6;
+    out.reset();
+    out.epochNs(origin, t);
+    assert.equal(out.text(), epochNs(origin, t).toString(), `t = ${t}`);
+  }
+  out.reset();
+  out.epochNs(0.5, -1); // before 1970 the digits still come out exact, through BigInt
+  assert.equal(out.text(), epochNsDigits(0.5, -1));
 });
