@@ -11,7 +11,7 @@
  * string with anything to escape, or any non-ASCII character, goes through `JSON.stringify` itself.
  */
 
-import { epochNsDigits, type EpochMsCache, writeEpochNs } from "./epoch_ns.ts";
+import { type EpochMsCache, epochNsDigits, writeEpochNs } from "./epoch_ns.ts";
 
 const ENCODER = new TextEncoder();
 

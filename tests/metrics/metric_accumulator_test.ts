@@ -397,3 +397,42 @@ Deno.test("time-weighted metrics are the same when their value ranges are set as
   assert.deepEqual([...Deno.readDirSync(dir)], [], "a scratch file was left behind");
   Deno.removeSync(dir);
 });
+
+Deno.test("folding the values measure just gave (read by slot) sums up as folding values read by tag, interleaved", () => {
+  let seed = 5;
+  const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+  const records = Array.from({ length: 400 }, (_, i) => {
+    const start = i * 3 + rand();
+    const kind = Math.floor(rand() * 4);
+    if (kind === 3) return makeRecord({ startAt: start, endAt: start + 7, error: http500, isl: 30 });
+    // Streamed (several chunks) or not (one chunk of 5 tokens): the non-streamed ones have no streaming-only values.
+    const chunks = kind === 0 ? 1 : 2 + Math.floor(rand() * 3);
+    const times = Array.from({ length: chunks }, (_, c) => start + 10 + c * (1 + rand()));
+    return makeRecord({
+      startAt: start,
+      responseTimes: times,
+      endAt: times[chunks - 1] + 1,
+      outputTokens: kind === 0 ? 5 : chunks,
+      isl: 10 + i,
+    });
+  });
+  // `bySlot` folds what its own `measure` just returned; `byTag` gets values another accumulator measured.
+  const bySlot = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN });
+  const byTag = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN });
+  const other = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN });
+  for (let i = 0; i < records.length; i += 2) {
+    const a = records[i], b = records[i + 1];
+    byTag.fold(a, other.measure(a));
+    byTag.fold(b, other.measure(b));
+    if (i % 4 === 0) {
+      bySlot.add(a);
+      bySlot.add(b);
+    } else {
+      // Measured one after the other, then folded: the first one's values are no longer the last measured.
+      const va = bySlot.measure(a), vb = bySlot.measure(b);
+      bySlot.fold(a, va);
+      bySlot.fold(b, vb);
+    }
+  }
+  assert.deepEqual(bySlot.summarize(), byTag.summarize());
+});
