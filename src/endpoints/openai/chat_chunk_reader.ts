@@ -106,17 +106,22 @@ export class ChatChunkReader {
   readonly #starts: number[] = [];
   readonly #ends: number[] = [];
   readonly #counts: number[] = [];
+  /** The member of `choices[0]` whose `content` is a hole: `delta` (stream chunks) or `message` (whole bodies). */
+  readonly #part: string;
 
   /**
    * `parseJson(data)`: the payload's JSON object, or undefined for `[DONE]` and empty payloads (throwing for
    * malformed ones); `readChunk(obj)`: its Delta (`parseEvent` is the two in turn); `readUsage`: the usage reader
-   * `readChunk` uses.
+   * `readChunk` uses; `part`: the member of `choices[0]` that `readChunk` reads the content from (`message` for
+   * non-streaming bodies).
    */
   constructor(
     parseJson: (data: string) => JsonObject | undefined,
     readChunk: (obj: JsonObject) => Delta,
     readUsage: (value: unknown) => Usage | undefined,
+    part: "delta" | "message" = "delta",
   ) {
+    this.#part = part;
     this.#parseJson = parseJson;
     this.#readChunk = readChunk;
     this.#readUsage = readUsage;
@@ -155,7 +160,7 @@ export class ChatChunkReader {
     }
     if (this.#credit > 0 && data.indexOf("\\") < 0 && qualifies(delta, obj)) {
       this.#credit--;
-      const template = learn(data, delta);
+      const template = learn(data, delta, this.#part);
       if (template !== undefined) {
         const at = n < MAX_TEMPLATES ? n : this.#oldest;
         if (n < MAX_TEMPLATES) templates.push(template);
@@ -364,11 +369,11 @@ type Place =
   | typeof AT_DELTA0
   | typeof AT_USAGE;
 
-/** Where the members of a container at `place` under `key` sit. */
-function placeOf(place: Place, key: string): Place {
+/** Where the members of a container at `place` under `key` sit (`part`: the choice's member holding the content). */
+function placeOf(place: Place, key: string, part: string): Place {
   if (place === AT_TOP) return key === "choices" ? AT_CHOICES : key === "usage" ? AT_USAGE : AT_OTHER;
   if (place === AT_CHOICES) return key === "0" ? AT_CHOICE0 : AT_OTHER;
-  if (place === AT_CHOICE0) return key === "delta" ? AT_DELTA0 : AT_OTHER;
+  if (place === AT_CHOICE0) return key === part ? AT_DELTA0 : AT_OTHER;
   return AT_OTHER;
 }
 
@@ -376,8 +381,8 @@ function placeOf(place: Place, key: string): Place {
  * Splits a parsed payload (valid JSON, without a backslash) into pieces and holes; undefined when it does not
  * qualify (a repeated key, a usage object with other than whole numbers, no hole that matters).
  */
-function learn(data: string, delta: Delta): Template | undefined {
-  const scan = new SkeletonScan(data);
+function learn(data: string, delta: Delta, part: string): Template | undefined {
+  const scan = new SkeletonScan(data, part);
   if (!scan.run()) return undefined;
   const usageKeys: string[] = [];
   for (let h = 0; h < scan.kinds.length; h++) usageKeys.push(scan.kinds[h] === USAGE_COUNT ? scan.keys[h] : "");
@@ -424,9 +429,11 @@ class SkeletonScan {
   /** The usage object's values are whole numbers only (else it has no holes). */
   #usageFlat = true;
   #usageHoles: number[] = [];
+  readonly #part: string;
 
-  constructor(s: string) {
+  constructor(s: string, part: string) {
     this.#s = s;
+    this.#part = part;
   }
 
   run(): boolean {
@@ -470,7 +477,7 @@ class SkeletonScan {
       // A container in the usage object: its counts are not all at the top.
       if (place === AT_USAGE) this.#usageFlat = false;
       // `choices` counts only as an array, its item 0 and the delta only as objects (as the chat reading takes them).
-      const inner = placeOf(place, key);
+      const inner = placeOf(place, key, this.#part);
       if (c === 0x5b) return this.#array(inner === AT_CHOICES ? AT_CHOICES : AT_OTHER);
       return this.#object(inner === AT_CHOICES ? AT_OTHER : inner);
     }
