@@ -246,6 +246,13 @@ export interface EndpointAdapter extends EndpointDeclaration {
   /** Parse a complete non-streaming JSON body. */
   parseBody(json: unknown): Delta;
   /**
+   * A reader of non-streaming bodies' text, which may keep what it learned from the earlier ones (one answer's body
+   * and the next's repeat most of their bytes): the engine makes one per run. For a body whose JSON is an object it
+   * must give what `parseBody(JSON.parse(text))` gives, whatever it read before; undefined (or a throw) leaves the
+   * body to the ordinary reading (`JSON.parse`, `parseTextBody`, the parse error). Absent: every body is parsed.
+   */
+  bodyReader?(): (text: string) => Delta | undefined;
+  /**
    * Parse a complete non-streaming body that is not JSON, for an API whose answer may be plain text (a transcript
    * asked for as `text`, `srt` or `vtt`). Absent: such a body is a parse error.
    */

@@ -50,6 +50,8 @@ export interface ExecutorContext {
   readonly keepRaw?: boolean;
   /** The run's reader of SSE payloads (the adapter's `eventReader`, made once), shared by its responses. */
   readonly readEvent?: (data: string) => Delta | undefined;
+  /** The run's reader of non-streaming bodies (the adapter's `bodyReader`, made once), shared by its responses. */
+  readonly readBody?: (text: string) => Delta | undefined;
   /** Keep the body as sent on the record (`--bundle`; `--export-level raw` keeps it too). */
   readonly keepBody?: boolean;
   /** Header that carries the session's correlation id (`--session-header`). @default "X-Correlation-ID" */
@@ -94,7 +96,7 @@ export async function executeRequest(
   signal: AbortSignal,
 ): Promise<RequestRecord> {
   const xRequestId = crypto.randomUUID();
-  const collector = new ResponseCollector(ctx.adapter, ctx.keepRaw, ctx.readEvent);
+  const collector = new ResponseCollector(ctx.adapter, ctx.keepRaw, ctx.readEvent, ctx.readBody);
   const request: HttpRequest = {
     method: ctx.adapter.capabilities.method,
     path: ctx.path,

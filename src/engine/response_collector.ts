@@ -41,11 +41,23 @@ export class ResponseCollector {
    */
   #read: ((data: string) => Delta | undefined) | null | undefined;
 
-  /** `read`: the run's reader of SSE payloads (the adapter's `eventReader`, made once), when the caller keeps one. */
-  constructor(adapter: EndpointAdapter, keepRaw = false, read?: (data: string) => Delta | undefined) {
+  /** The run's reader of non-streaming bodies' text (the adapter's `bodyReader`, made once), if any. */
+  readonly #readBody: ((text: string) => Delta | undefined) | undefined;
+
+  /**
+   * `read`: the run's reader of SSE payloads (the adapter's `eventReader`, made once), when the caller keeps one;
+   * `readBody`: the same for whole bodies (`bodyReader`).
+   */
+  constructor(
+    adapter: EndpointAdapter,
+    keepRaw = false,
+    read?: (data: string) => Delta | undefined,
+    readBody?: (text: string) => Delta | undefined,
+  ) {
     this.#adapter = adapter;
     this.raw = keepRaw ? [] : undefined;
     this.#read = read;
+    this.#readBody = adapter.bodyForParse === undefined ? readBody : undefined;
   }
 
   // Events waiting for the parse microtask, in slots reused for the whole response: fresh arrays per read were
@@ -99,6 +111,16 @@ export class ResponseCollector {
     // The whole text, decoded once where something needs it (the raw export, a parse of all of it, a text body).
     let whole: string | undefined;
     if (this.raw !== undefined) this.raw.push({ t, text: whole = UTF8.decode(body) });
+    const readBody = this.#readBody;
+    if (readBody !== undefined) {
+      let delta: Delta | undefined;
+      try {
+        delta = readBody(whole ??= UTF8.decode(body));
+      } catch {
+        // Not JSON: the ordinary reading below says so (or reads it as text).
+      }
+      if (delta !== undefined) return this.add(delta, t);
+    }
     try {
       const adapter = this.#adapter;
       json = JSON.parse(

@@ -98,6 +98,7 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
 
   // One reader of SSE payloads for the whole run: what it learns from one answer's chunks reads the next's.
   const readEvent = adapter.eventReader?.();
+  const readBody = adapter.bodyReader?.();
   const outcome: { -readonly [K in PhaseName]?: PhaseOutcome } = {};
   // A later phase does not start over the dataset where an earlier one started (warmup, then profiling).
   let sessionOffset = 0;
@@ -122,6 +123,7 @@ export async function runShard(spec: ShardSpec, deps: ShardDeps): Promise<ShardO
         keepRaw: spec.keepRaw,
         keepBody: spec.keepBody,
         readEvent,
+        readBody,
         ...(spec.downloadContent === true ? { downloadContent: true } : {}),
       },
     };

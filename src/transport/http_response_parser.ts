@@ -82,6 +82,14 @@ export class HttpResponseParser {
    * lines on every response, and a line's text, name and value were strings made again per response.
    */
   readonly #seen: (SeenLine | undefined)[] = new Array(SEEN_SLOTS).fill(undefined);
+  /**
+   * The header line met at each position of the heads before (the status line not counted), as in `#seen`: a server
+   * sends its lines in the same order, so a line equal to the one at its position is known without searching for its
+   * end or hashing it.
+   */
+  readonly #atPosition: (SeenLine | undefined)[] = [];
+  /** The position of the next header line of this head. */
+  #position = 0;
   /** The last status line parsed on this connection, likewise. */
   #seenStatus: { line: string; status: number; minor: number; reason: string } | undefined;
 
@@ -237,18 +245,32 @@ export class HttpResponseParser {
     this.#minor = 1;
     this.#headers = new Map();
     this.#lastHeader = undefined;
+    this.#position = 0;
   }
 
   #pushHead(bytes: Uint8Array, i: number, end: number): number {
     while (i < end && this.#state === S_HEAD) {
+      if (this.#status !== 0 && this.#lineCarryLen === 0) {
+        // The line met at this position before, with its CR and LF, is known.
+        const known = this.#atPosition[this.#position];
+        if (known !== undefined) {
+          const n = known.line.length;
+          if (
+            i + n + 1 < end && bytes[i + n] === CR && bytes[i + n + 1] === LF && sameLine(known.line, bytes, i, i + n)
+          ) {
+            this.#headBytes += n + 2;
+            if (this.#headBytes > MAX_HEAD_BYTES) throw headTooLong();
+            this.#position++;
+            this.#addHeader(known.name, known.value);
+            i += n + 2;
+            continue;
+          }
+        }
+      }
       let j = i;
       while (j < end && bytes[j] !== LF) j++;
       this.#headBytes += j - i + (j < end ? 1 : 0);
-      if (this.#headBytes > MAX_HEAD_BYTES) {
-        throw new SyntaxError(
-          `HTTP response head exceeds ${MAX_HEAD_BYTES} bytes without ending; the server is not sending a valid response.`,
-        );
-      }
+      if (this.#headBytes > MAX_HEAD_BYTES) throw headTooLong();
       if (j === end) {
         this.#carryLine(bytes, i, end);
         return end;
@@ -301,10 +323,12 @@ export class HttpResponseParser {
       this.#endOfHead();
       return;
     }
+    const position = this.#position++;
     const first = buf[s];
     const slot = first === SPACE || first === TAB ? -1 : lineSlot(buf, s, e);
     const seen = slot < 0 ? undefined : this.#seen[slot];
     if (seen !== undefined && sameLine(seen.line, buf, s, e)) {
+      if (position < MAX_POSITIONS) this.#atPosition[position] = seen;
       this.#addHeader(seen.name, seen.value);
       return;
     }
@@ -324,7 +348,11 @@ export class HttpResponseParser {
     }
     const name = line.slice(0, colon).trim().toLowerCase();
     const value = line.slice(colon + 1).trim();
-    if (slot >= 0 && e - s <= MAX_SEEN_LINE_BYTES) this.#seen[slot] = { line, name, value };
+    if (slot >= 0 && e - s <= MAX_SEEN_LINE_BYTES) {
+      const entry = { line, name, value };
+      this.#seen[slot] = entry;
+      if (position < MAX_POSITIONS) this.#atPosition[position] = entry;
+    }
     this.#addHeader(name, value);
   }
 
@@ -489,6 +517,14 @@ interface SeenLine {
  */
 const SEEN_SLOTS = 64;
 const MAX_SEEN_LINE_BYTES = 256;
+/** Header line positions remembered (a head's first lines). */
+const MAX_POSITIONS = 32;
+
+function headTooLong(): SyntaxError {
+  return new SyntaxError(
+    `HTTP response head exceeds ${MAX_HEAD_BYTES} bytes without ending; the server is not sending a valid response.`,
+  );
+}
 
 /** The seen-line slot of `buf[s, e)`: FNV-1a over its bytes. */
 function lineSlot(buf: Uint8Array, s: number, e: number): number {

@@ -274,3 +274,57 @@ Deno.test("a header line is taken from the seen-line table only when every byte 
     assert.equal(kept.heads[kept.heads.length - 1].headers.get("x-k"), value);
   }
 });
+
+Deno.test("a kept-alive parser reads seeded heads whose lines change order, value and ending as a fresh one does", () => {
+  let a = 77;
+  const rand = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  // Lines of equal length that differ in a byte, a name or a value, as well as folded and bare-LF ones.
+  const pool = [
+    "content-type: application/json",
+    "content-type: application/jsoN",
+    "content-typf: application/json",
+    "date: Sun, 29 Nov 2026 01:26:10 GMT",
+    "date: Sun, 29 Nov 2026 01:26:11 GMT",
+    "server: uvicorn",
+    "x-a: 1",
+    "x-a: 12",
+    "server: uvicorm",
+    "x-b: 1",
+    "x-a: 2",
+    "x-a:1",
+    "Via: a",
+    "via: b",
+    " folded",
+    "\tfolded",
+  ];
+  const kept = setup();
+  for (let i = 0; i < 3000; i++) {
+    const lines: string[] = [];
+    const n = Math.floor(rand() * 6);
+    for (let k = 0; k < n; k++) {
+      const line = pool[Math.floor(rand() * (rand() < 0.7 ? 7 : pool.length))];
+      if (lines.length === 0 && (line[0] === " " || line[0] === "\t")) continue;
+      lines.push(line + (rand() < 0.2 ? "\n" : "\r\n"));
+    }
+    const body = "x".repeat(Math.floor(rand() * 3));
+    const interim = rand() < 0.05 ? "HTTP/1.1 100 Continue\r\nx-a: 1\r\n\r\n" : "";
+    const text = interim + (rand() < 0.5 ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.1 201 Made\r\n") + lines.join("") +
+      `content-length: ${body.length}\r\n\r\n${body}`;
+    const cuts = rand() < 0.3 ? [1 + Math.floor(rand() * (text.length - 1))] : [];
+    const fresh = setup();
+    pushSplit(fresh, text, cuts);
+    const heads = kept.heads.length;
+    kept.parser.start();
+    pushSplit(kept, text, cuts);
+    assert.equal(kept.heads.length, heads + 1, text);
+    const got = kept.heads[heads];
+    const want = fresh.heads[0];
+    deepStrictEqual([got.status, got.reason, [...got.headers]], [want.status, want.reason, [...want.headers]], text);
+    assert.ok(kept.parser.done, text);
+  }
+});

@@ -100,6 +100,22 @@ function parseChatEvent(data: string): Delta | undefined {
   return obj ? readChunk(obj) : undefined;
 }
 
+/** A whole body's JSON object; undefined for JSON that is not an object (the ordinary reading says what is wrong). */
+function parseBodyObject(text: string): JsonObject | undefined {
+  return asObject(JSON.parse(text));
+}
+
+function parseChatBody(json: unknown): Delta {
+  const obj = asObject(json);
+  if (!obj) return { error: { message: "the response body is not a JSON object", type: "ParseError" } };
+  // Some servers answer a streaming request with a plain completion (and vice versa); accept both shapes.
+  const first = Array.isArray(obj.choices) ? asObject(obj.choices[0]) : undefined;
+  return readChoice(
+    obj,
+    first && asObject(first.message) === undefined && asObject(first.delta) ? "delta" : "message",
+  );
+}
+
 const CHUNK = '{"id":"w","object":"chat.completion.chunk","created":0,"model":"m","choices":';
 
 export const CHAT_ADAPTER: EndpointAdapter = {
@@ -134,17 +150,9 @@ export const CHAT_ADAPTER: EndpointAdapter = {
   isStreamEnd: isDoneEvent,
   parseEvent: parseChatEvent,
   eventReader: () => new ChatChunkReader(parseSseJson, readChunk, readUsage).read,
+  bodyReader: () => new ChatChunkReader(parseBodyObject, parseChatBody, readUsage, "message").read,
 
-  parseBody(json: unknown): Delta {
-    const obj = asObject(json);
-    if (!obj) return { error: { message: "the response body is not a JSON object", type: "ParseError" } };
-    // Some servers answer a streaming request with a plain completion (and vice versa); accept both shapes.
-    const first = Array.isArray(obj.choices) ? asObject(obj.choices[0]) : undefined;
-    return readChoice(
-      obj,
-      first && asObject(first.message) === undefined && asObject(first.delta) ? "delta" : "message",
-    );
-  },
+  parseBody: parseChatBody,
 
   // AIPerf's bare-text ISL: every text the body carries (system message, each text part) joined by one space.
   inputText(turn: Turn, ctx: Pick<BuildContext, "systemMessage">): string {

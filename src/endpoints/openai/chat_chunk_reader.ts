@@ -2,7 +2,9 @@
  * Reads streamed chat answers' SSE payloads, giving for each exactly what the chat adapter's `parseEvent` gives,
  * without a `JSON.parse` for the chunks a server repeats: the role chunk, token chunks, the last token chunk with its
  * finish reason, the usage chunk. One reader serves a whole run (every response of it), so a 1-token answer's three
- * chunks are read from the shapes the earlier answers showed.
+ * chunks are read from the shapes the earlier answers showed. The same reader reads non-streaming chat bodies (the
+ * content under `choices[0].message`, giving what `parseBody` gives) and completions' chunks and bodies (the content
+ * at `choices[0].text`).
  *
  * Why: such chunks repeat the same bytes from one to the next but for a few scalar values (the id, `created`, the
  * content text, the finish reason, the usage counts), and parsing each whole was most of the client's work per SSE
@@ -106,17 +108,25 @@ export class ChatChunkReader {
   readonly #starts: number[] = [];
   readonly #ends: number[] = [];
   readonly #counts: number[] = [];
+  /**
+   * Where the content is: `choices[0].delta.content` (chat stream chunks), `choices[0].message.content` (chat bodies)
+   * or `choices[0].text` (completions).
+   */
+  readonly #part: ContentAt;
 
   /**
    * `parseJson(data)`: the payload's JSON object, or undefined for `[DONE]` and empty payloads (throwing for
    * malformed ones); `readChunk(obj)`: its Delta (`parseEvent` is the two in turn); `readUsage`: the usage reader
-   * `readChunk` uses.
+   * `readChunk` uses; `part`: where `readChunk` reads the content (`delta`: `choices[0].delta.content`, `message`:
+   * `choices[0].message.content`, `text`: `choices[0].text`, the Delta then in the completions adapter's shape).
    */
   constructor(
     parseJson: (data: string) => JsonObject | undefined,
     readChunk: (obj: JsonObject) => Delta,
     readUsage: (value: unknown) => Usage | undefined,
+    part: ContentAt = "delta",
   ) {
+    this.#part = part;
     this.#parseJson = parseJson;
     this.#readChunk = readChunk;
     this.#readUsage = readUsage;
@@ -155,7 +165,7 @@ export class ChatChunkReader {
     }
     if (this.#credit > 0 && data.indexOf("\\") < 0 && qualifies(delta, obj)) {
       this.#credit--;
-      const template = learn(data, delta);
+      const template = learn(data, delta, this.#part);
       if (template !== undefined) {
         const at = n < MAX_TEMPLATES ? n : this.#oldest;
         if (n < MAX_TEMPLATES) templates.push(template);
@@ -292,6 +302,17 @@ export class ChatChunkReader {
    */
   #deltaOf(t: Template, data: string, content: string | undefined, finish: string | undefined): Delta {
     const usage = t.hasUsage ? this.#usageOf(t, data) : undefined;
+    if (this.#part === "text") {
+      return {
+        content: t.content < 0 ? t.delta.content : content,
+        reasoning: t.delta.reasoning,
+        usage,
+        finishReason: finish,
+        error: undefined,
+        serverTiming: undefined,
+        specDecode: undefined,
+      };
+    }
     if (!t.withPart) {
       return { usage, error: undefined, finishReason: finish, serverTiming: undefined, specDecode: undefined };
     }
@@ -364,11 +385,14 @@ type Place =
   | typeof AT_DELTA0
   | typeof AT_USAGE;
 
+/** Where the content of an answer is read from (see the constructor). */
+type ContentAt = "delta" | "message" | "text";
+
 /** Where the members of a container at `place` under `key` sit. */
-function placeOf(place: Place, key: string): Place {
+function placeOf(place: Place, key: string, part: ContentAt): Place {
   if (place === AT_TOP) return key === "choices" ? AT_CHOICES : key === "usage" ? AT_USAGE : AT_OTHER;
   if (place === AT_CHOICES) return key === "0" ? AT_CHOICE0 : AT_OTHER;
-  if (place === AT_CHOICE0) return key === "delta" ? AT_DELTA0 : AT_OTHER;
+  if (place === AT_CHOICE0) return part !== "text" && key === part ? AT_DELTA0 : AT_OTHER;
   return AT_OTHER;
 }
 
@@ -376,8 +400,8 @@ function placeOf(place: Place, key: string): Place {
  * Splits a parsed payload (valid JSON, without a backslash) into pieces and holes; undefined when it does not
  * qualify (a repeated key, a usage object with other than whole numbers, no hole that matters).
  */
-function learn(data: string, delta: Delta): Template | undefined {
-  const scan = new SkeletonScan(data);
+function learn(data: string, delta: Delta, part: ContentAt): Template | undefined {
+  const scan = new SkeletonScan(data, part);
   if (!scan.run()) return undefined;
   const usageKeys: string[] = [];
   for (let h = 0; h < scan.kinds.length; h++) usageKeys.push(scan.kinds[h] === USAGE_COUNT ? scan.keys[h] : "");
@@ -424,9 +448,11 @@ class SkeletonScan {
   /** The usage object's values are whole numbers only (else it has no holes). */
   #usageFlat = true;
   #usageHoles: number[] = [];
+  readonly #part: ContentAt;
 
-  constructor(s: string) {
+  constructor(s: string, part: ContentAt) {
     this.#s = s;
+    this.#part = part;
   }
 
   run(): boolean {
@@ -470,7 +496,7 @@ class SkeletonScan {
       // A container in the usage object: its counts are not all at the top.
       if (place === AT_USAGE) this.#usageFlat = false;
       // `choices` counts only as an array, its item 0 and the delta only as objects (as the chat reading takes them).
-      const inner = placeOf(place, key);
+      const inner = placeOf(place, key, this.#part);
       if (c === 0x5b) return this.#array(inner === AT_CHOICES ? AT_CHOICES : AT_OTHER);
       return this.#object(inner === AT_CHOICES ? AT_OTHER : inner);
     }
@@ -479,7 +505,9 @@ class SkeletonScan {
       const close = s.indexOf('"', start + 1);
       this.#i = close + 1;
       if (place === AT_TOP && key === "id") this.#hole(IGNORED_TEXT, start, close + 1, key);
-      else if (place === AT_DELTA0 && key === "content") this.#hole(CONTENT, start, close + 1, key);
+      else if (
+        (place === AT_DELTA0 && key === "content") || (place === AT_CHOICE0 && key === "text" && this.#part === "text")
+      ) this.#hole(CONTENT, start, close + 1, key);
       else if (place === AT_CHOICE0 && key === "finish_reason") this.#hole(FINISH, start, close + 1, key);
       else if (place === AT_USAGE) this.#usageFlat = false;
       return true;

@@ -22,6 +22,7 @@ import {
   readUsage,
 } from "./openai_fields.ts";
 import { COMPLETIONS_ENDPOINT } from "../endpoint_declarations.ts";
+import { ChatChunkReader } from "./chat_chunk_reader.ts";
 
 function readChoice(obj: JsonObject): Delta {
   const choices = Array.isArray(obj.choices) ? obj.choices : [];
@@ -37,6 +38,11 @@ function readChoice(obj: JsonObject): Delta {
     serverTiming: choice !== undefined && finishReason === undefined ? undefined : readBodyServerTiming(obj),
     specDecode: readSpecDecodePayload(obj),
   };
+}
+
+/** A whole body's JSON object; undefined for JSON that is not an object (the ordinary reading says what is wrong). */
+function parseBodyObject(text: string): JsonObject | undefined {
+  return asObject(JSON.parse(text));
 }
 
 const CHUNK = '{"id":"w","object":"text_completion","created":0,"model":"m","choices":';
@@ -62,6 +68,8 @@ export const COMPLETIONS_ADAPTER: EndpointAdapter = {
     const obj = parseSseJson(data);
     return obj ? readChoice(obj) : undefined;
   },
+  eventReader: () => new ChatChunkReader(parseSseJson, readChoice, readUsage, "text").read,
+  bodyReader: () => new ChatChunkReader(parseBodyObject, readChoice, readUsage, "text").read,
 
   parseBody(json: unknown): Delta {
     const obj = asObject(json);

@@ -1,0 +1,105 @@
+/**
+ * A/B micro-benchmark of a non-streaming 1-token chat answer's reading between two source trees: serve-sim's body
+ * (each answer with its own id, `created` and counts) handed to the tree's `ResponseCollector.addBody` as the engine
+ * hands it, 64 answers at a time. The collector gets one reader of bodies for the whole run (the adapter's
+ * `bodyReader`), as the engine gives it; a tree without one parses every body.
+ *
+ *   git archive <commit> | tar -x -C /tmp/base
+ *   deno run -A scripts/bench/body_answer_ab.ts --base /tmp/base [--rounds 60]
+ *
+ * Both trees run in one process in alternating 100 ms rounds; it prints the median ns per answer of each and the
+ * median per-round B/A ratio (A = base, B = this tree).
+ */
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+function arg(name: string, fallback?: string): string {
+  const at = Deno.args.indexOf(`--${name}`);
+  if (at >= 0 && at + 1 < Deno.args.length) return Deno.args[at + 1];
+  if (fallback === undefined) throw new TypeError(`--${name} is required.`);
+  return fallback;
+}
+
+const WORDS = [" bring", " the", " cat", " sat", " on", " mat", " and", " ran"];
+const ANSWERS = 1024;
+const BATCH = 64;
+
+/** Serve-sim's 1-token answer number `i`, as its bytes. */
+function answer(i: number): Uint8Array {
+  const id = `chatcmpl-${(0x10000000 + i * 7919).toString(16)}${(0x20000000 + i * 104729).toString(16)}`;
+  const prompt = 30 + (i % 5);
+  return new TextEncoder().encode(
+    `{"id":"${id}","object":"chat.completion","created":${1795915599 + (i >> 6)},"model":"sim-model",` +
+      `"choices":[{"index":0,"message":{"role":"assistant","content":"${WORDS[i % 8]}"},"logprobs":null,` +
+      `"finish_reason":"length"}],"usage":{"prompt_tokens":${prompt},"total_tokens":${prompt + 1},` +
+      `"completion_tokens":1}}`,
+  );
+}
+
+interface Collector {
+  addBody(body: Uint8Array, t: number): void;
+  readonly content: string;
+  readonly usage?: { readonly totalTokens?: number };
+  readonly finishReason?: string;
+}
+
+/** A batch of answers through one tree's collector. */
+async function loadTree(tree: string): Promise<(from: number) => number> {
+  const url = (path: string) => pathToFileURL(`${tree}/${path}`).href;
+  const { ResponseCollector } = await import(url("src/engine/response_collector.ts"));
+  const { CHAT_ADAPTER } = await import(url("src/endpoints/openai/chat.ts"));
+  const answers = Array.from({ length: ANSWERS }, (_, i) => answer(i));
+  const readEvent = CHAT_ADAPTER.eventReader?.();
+  const readBody = CHAT_ADAPTER.bodyReader?.();
+  return (from: number) => {
+    let sink = 0;
+    for (let k = 0; k < BATCH; k++) {
+      const c = new ResponseCollector(CHAT_ADAPTER, false, readEvent, readBody) as Collector;
+      c.addBody(answers[(from + k) % ANSWERS], from + k);
+      sink += c.content.length + (c.usage?.totalTokens ?? 0) + (c.finishReason?.length ?? 0);
+    }
+    return sink;
+  };
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const base = resolve(arg("base"));
+const ours = resolve(new URL("../..", import.meta.url).pathname);
+const rounds = Number(arg("rounds", "60"));
+const runs = [await loadTree(base), await loadTree(ours)];
+let sink = 0;
+let next = 0;
+const time = (run: (from: number) => number, ms: number): number => {
+  let n = 0;
+  const start = performance.now();
+  while (performance.now() - start < ms) {
+    sink += run(next);
+    next += BATCH;
+    n += BATCH;
+  }
+  return ((performance.now() - start) * 1e6) / n;
+};
+for (let i = 0; i < 10; i++) time(runs[i % 2], 100); // warm both up
+const a: number[] = [];
+const b: number[] = [];
+for (let i = 0; i < rounds; i++) {
+  const first = i % 2;
+  const x = time(runs[first], 100);
+  const y = time(runs[1 - first], 100);
+  a.push(first === 0 ? x : y);
+  b.push(first === 0 ? y : x);
+}
+const ratios = a.map((x, i) => b[i] / x);
+const sorted = [...ratios].sort((p, q) => p - q);
+console.log(
+  `${rounds} alternating rounds of 100 ms: ns per answer median A ${median(a).toFixed(0)}, B ${
+    median(b).toFixed(0)
+  }; B/A median ${median(ratios).toFixed(3)} (p25 ${sorted[Math.floor(rounds / 4)].toFixed(3)}, p75 ${
+    sorted[Math.floor((3 * rounds) / 4)].toFixed(3)
+  })${sink < 0 ? "" : ""}`,
+);
