@@ -12,6 +12,7 @@
  */
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { runAlternating } from "./alternating_ab.ts";
 
 function arg(name: string, fallback?: string): string {
   const at = Deno.args.indexOf(`--${name}`);
@@ -62,44 +63,8 @@ async function loadTree(tree: string): Promise<(from: number) => number> {
   };
 }
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
 const base = resolve(arg("base"));
 const ours = resolve(new URL("../..", import.meta.url).pathname);
 const rounds = Number(arg("rounds", "60"));
-const runs = [await loadTree(base), await loadTree(ours)];
-let sink = 0;
-let next = 0;
-const time = (run: (from: number) => number, ms: number): number => {
-  let n = 0;
-  const start = performance.now();
-  while (performance.now() - start < ms) {
-    sink += run(next);
-    next += BATCH;
-    n += BATCH;
-  }
-  return ((performance.now() - start) * 1e6) / n;
-};
-for (let i = 0; i < 10; i++) time(runs[i % 2], 100); // warm both up
-const a: number[] = [];
-const b: number[] = [];
-for (let i = 0; i < rounds; i++) {
-  const first = i % 2;
-  const x = time(runs[first], 100);
-  const y = time(runs[1 - first], 100);
-  a.push(first === 0 ? x : y);
-  b.push(first === 0 ? y : x);
-}
-const ratios = a.map((x, i) => b[i] / x);
-const sorted = [...ratios].sort((p, q) => p - q);
-console.log(
-  `${rounds} alternating rounds of 100 ms: ns per answer median A ${median(a).toFixed(0)}, B ${
-    median(b).toFixed(0)
-  }; B/A median ${median(ratios).toFixed(3)} (p25 ${sorted[Math.floor(rounds / 4)].toFixed(3)}, p75 ${
-    sorted[Math.floor((3 * rounds) / 4)].toFixed(3)
-  })${sink < 0 ? "" : ""}`,
-);
+const runs = [await loadTree(base), await loadTree(ours)] as const;
+await runAlternating(runs, rounds, BATCH);
