@@ -3,6 +3,31 @@
  * (which goes first alternates too), so both see the same machine; prints each side's median ns per item and the
  * B/A ratio's median and quartiles.
  */
+import { resolve } from "node:path";
+
+/** The answers' texts, one per answer in turn (serve-sim's 1-token answers). */
+export const AB_WORDS = [" bring", " the", " cat", " sat", " on", " mat", " and", " ran"];
+/** Answers made, used round-robin. */
+export const AB_ANSWERS = 1024;
+/** Answers per timed call. */
+export const AB_BATCH = 64;
+
+/** Serve-sim's id for answer `i` (each answer its own). */
+export function simAnswerId(i: number): string {
+  return `chatcmpl-${(0x10000000 + i * 7919).toString(16)}${(0x20000000 + i * 104729).toString(16)}`;
+}
+
+/** The trees to compare, from the command line: `--base DIR` (A) and this checkout (B), and `--rounds N`. */
+export function abArgs(): { base: string; ours: string; rounds: number } {
+  const at = Deno.args.indexOf("--base");
+  if (at < 0 || at + 1 >= Deno.args.length) throw new TypeError("--base is required.");
+  const r = Deno.args.indexOf("--rounds");
+  return {
+    base: resolve(Deno.args[at + 1]),
+    ours: resolve(new URL("../..", import.meta.url).pathname),
+    rounds: r >= 0 && r + 1 < Deno.args.length ? Number(Deno.args[r + 1]) : 60,
+  };
+}
 
 /** Processes `batch` items starting at item `from`; returns a checksum so the work cannot be optimized away. */
 export type AbRun = (from: number) => number | Promise<number>;

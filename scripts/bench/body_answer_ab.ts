@@ -10,28 +10,16 @@
  * Both trees run in one process in alternating 100 ms rounds; it prints the median ns per answer of each and the
  * median per-round B/A ratio (A = base, B = this tree).
  */
-import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { runAlternating } from "./alternating_ab.ts";
-
-function arg(name: string, fallback?: string): string {
-  const at = Deno.args.indexOf(`--${name}`);
-  if (at >= 0 && at + 1 < Deno.args.length) return Deno.args[at + 1];
-  if (fallback === undefined) throw new TypeError(`--${name} is required.`);
-  return fallback;
-}
-
-const WORDS = [" bring", " the", " cat", " sat", " on", " mat", " and", " ran"];
-const ANSWERS = 1024;
-const BATCH = 64;
+import { AB_ANSWERS, AB_BATCH, AB_WORDS, abArgs, runAlternating, simAnswerId } from "./alternating_ab.ts";
 
 /** Serve-sim's 1-token answer number `i`, as its bytes. */
 function answer(i: number): Uint8Array {
-  const id = `chatcmpl-${(0x10000000 + i * 7919).toString(16)}${(0x20000000 + i * 104729).toString(16)}`;
+  const id = simAnswerId(i);
   const prompt = 30 + (i % 5);
   return new TextEncoder().encode(
     `{"id":"${id}","object":"chat.completion","created":${1795915599 + (i >> 6)},"model":"sim-model",` +
-      `"choices":[{"index":0,"message":{"role":"assistant","content":"${WORDS[i % 8]}"},"logprobs":null,` +
+      `"choices":[{"index":0,"message":{"role":"assistant","content":"${AB_WORDS[i % 8]}"},"logprobs":null,` +
       `"finish_reason":"length"}],"usage":{"prompt_tokens":${prompt},"total_tokens":${prompt + 1},` +
       `"completion_tokens":1}}`,
   );
@@ -49,22 +37,20 @@ async function loadTree(tree: string): Promise<(from: number) => number> {
   const url = (path: string) => pathToFileURL(`${tree}/${path}`).href;
   const { ResponseCollector } = await import(url("src/engine/response_collector.ts"));
   const { CHAT_ADAPTER } = await import(url("src/endpoints/openai/chat.ts"));
-  const answers = Array.from({ length: ANSWERS }, (_, i) => answer(i));
+  const answers = Array.from({ length: AB_ANSWERS }, (_, i) => answer(i));
   const readEvent = CHAT_ADAPTER.eventReader?.();
   const readBody = CHAT_ADAPTER.bodyReader?.();
   return (from: number) => {
     let sink = 0;
-    for (let k = 0; k < BATCH; k++) {
+    for (let k = 0; k < AB_BATCH; k++) {
       const c = new ResponseCollector(CHAT_ADAPTER, false, readEvent, readBody) as Collector;
-      c.addBody(answers[(from + k) % ANSWERS], from + k);
+      c.addBody(answers[(from + k) % AB_ANSWERS], from + k);
       sink += c.content.length + (c.usage?.totalTokens ?? 0) + (c.finishReason?.length ?? 0);
     }
     return sink;
   };
 }
 
-const base = resolve(arg("base"));
-const ours = resolve(new URL("../..", import.meta.url).pathname);
-const rounds = Number(arg("rounds", "60"));
+const { base, ours, rounds } = abArgs();
 const runs = [await loadTree(base), await loadTree(ours)] as const;
-await runAlternating(runs, rounds, BATCH);
+await runAlternating(runs, rounds, AB_BATCH);

@@ -12,31 +12,19 @@
  * Both trees run in one process in alternating 100 ms rounds; it prints the median ns per answer of each and the
  * median per-round B/A ratio (A = base, B = this tree).
  */
-import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { runAlternating } from "./alternating_ab.ts";
-
-function arg(name: string, fallback?: string): string {
-  const at = Deno.args.indexOf(`--${name}`);
-  if (at >= 0 && at + 1 < Deno.args.length) return Deno.args[at + 1];
-  if (fallback === undefined) throw new TypeError(`--${name} is required.`);
-  return fallback;
-}
-
-const WORDS = [" bring", " the", " cat", " sat", " on", " mat", " and", " ran"];
-const ANSWERS = 1024;
-const BATCH = 64;
+import { AB_ANSWERS, AB_BATCH, AB_WORDS, abArgs, runAlternating, simAnswerId } from "./alternating_ab.ts";
 
 /** Serve-sim's 1-token streamed answer number `i` (head included) and where its body starts. */
 function answer(i: number): { bytes: Uint8Array; body: number } {
-  const id = `chatcmpl-${(0x10000000 + i * 7919).toString(16)}${(0x20000000 + i * 104729).toString(16)}`;
+  const id = simAnswerId(i);
   const head = `{"id":"${id}","object":"chat.completion.chunk","created":${
     1795915599 + (i >> 6)
   },"model":"sim-model","choices":[`;
   const prompt = 30 + (i % 5);
   const body = `data: ${head}{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,` +
     `"finish_reason":null}]}\n\n` +
-    `data: ${head}{"index":0,"delta":{"content":"${WORDS[i % 8]}"},"logprobs":null,"finish_reason":"length"}]}\n\n` +
+    `data: ${head}{"index":0,"delta":{"content":"${AB_WORDS[i % 8]}"},"logprobs":null,"finish_reason":"length"}]}\n\n` +
     `data: ${head}],"usage":{"prompt_tokens":${prompt},"completion_tokens":1,"total_tokens":${prompt + 1}}}\n\n` +
     "data: [DONE]\n\n";
   const responseHead =
@@ -58,14 +46,14 @@ async function loadTree(tree: string): Promise<(from: number) => Promise<number>
   const { ResponseCollector } = await import(url("src/engine/response_collector.ts"));
   const { CHAT_ADAPTER } = await import(url("src/endpoints/openai/chat.ts"));
   const { SseFramer } = await import(url("src/transport/sse_framer.ts"));
-  const answers = Array.from({ length: ANSWERS }, (_, i) => answer(i));
+  const answers = Array.from({ length: AB_ANSWERS }, (_, i) => answer(i));
   const read = CHAT_ADAPTER.eventReader?.();
   let current: Collector | undefined;
   const framer = new SseFramer((data: string, t: number) => current!.onEvent(data, t));
-  const batch: Collector[] = new Array(BATCH);
+  const batch: Collector[] = new Array(AB_BATCH);
   return async (from: number) => {
-    for (let k = 0; k < BATCH; k++) {
-      const { bytes, body } = answers[(from + k) % ANSWERS];
+    for (let k = 0; k < AB_BATCH; k++) {
+      const { bytes, body } = answers[(from + k) % AB_ANSWERS];
       current = new ResponseCollector(CHAT_ADAPTER, false, read) as Collector;
       framer.beginRead(bytes, 0, bytes.length);
       framer.push(bytes, body, bytes.length, from + k);
@@ -79,8 +67,6 @@ async function loadTree(tree: string): Promise<(from: number) => Promise<number>
   };
 }
 
-const base = resolve(arg("base"));
-const ours = resolve(new URL("../..", import.meta.url).pathname);
-const rounds = Number(arg("rounds", "60"));
+const { base, ours, rounds } = abArgs();
 const runs = [await loadTree(base), await loadTree(ours)] as const;
-await runAlternating(runs, rounds, BATCH);
+await runAlternating(runs, rounds, AB_BATCH);
