@@ -53,6 +53,25 @@ const EXPECTED: readonly { data: string; event: string | undefined; offset: numb
   { data: "[DONE]", event: undefined, offset: byteOffset(STREAM, "data: [DONE]") },
 ];
 
+/** The stream's ranges between `cuts` laid out in one read buffer with `junk` before each (like chunk framing). */
+function spreadWithJunk(
+  stream: Uint8Array,
+  cuts: readonly number[],
+  junk: Uint8Array,
+): { read: Uint8Array; ranges: [number, number][]; w: number } {
+  const read = new Uint8Array(stream.length + junk.length * cuts.length);
+  const ranges: [number, number][] = [];
+  let w = 0;
+  for (let k = 0; k + 1 < cuts.length; k++) {
+    read.set(junk, w);
+    w += junk.length;
+    read.set(stream.subarray(cuts[k], cuts[k + 1]), w);
+    ranges.push([w, w + cuts[k + 1] - cuts[k]]);
+    w += cuts[k + 1] - cuts[k];
+  }
+  return { read, ranges, w };
+}
+
 Deno.test("SseFramer parses a mixed stream in one push", () => {
   const events = feed(BYTES, []);
   assertEquals(events, EXPECTED.map((e) => ({ data: e.data, t: 1, event: e.event })));
@@ -228,16 +247,7 @@ Deno.test("SseFramer gives the same events with and without the beginRead hint o
     cuts.push(stream.length);
     cuts.sort((a, b) => a - b);
     const junk = enc.encode("\r\n1f;x\r\n");
-    const read = new Uint8Array(stream.length + junk.length * cuts.length);
-    const ranges: [number, number][] = [];
-    let w = 0;
-    for (let k = 0; k + 1 < cuts.length; k++) {
-      read.set(junk, w);
-      w += junk.length;
-      read.set(stream.subarray(cuts[k], cuts[k + 1]), w);
-      ranges.push([w, w + cuts[k + 1] - cuts[k]]);
-      w += cuts[k + 1] - cuts[k];
-    }
+    const { read, ranges, w } = spreadWithJunk(stream, cuts, junk);
     const hinted = collector();
     hinted.framer.beginRead(read, 0, w);
     for (const [s, e] of ranges) hinted.framer.push(read, s, e, 1);
@@ -305,16 +315,7 @@ Deno.test("SseFramer finds lines in a read's text as it does byte by byte: same 
     }
     // Declared: every range in one read buffer, junk between them, each pushed at its own time.
     const junk = enc.encode("\r\n1f\r\n");
-    const read = new Uint8Array(stream.length + junk.length * cuts.length);
-    const ranges: [number, number][] = [];
-    let w = 0;
-    for (let k = 0; k + 1 < cuts.length; k++) {
-      read.set(junk, w);
-      w += junk.length;
-      read.set(stream.subarray(cuts[k], cuts[k + 1]), w);
-      ranges.push([w, w + cuts[k + 1] - cuts[k]]);
-      w += cuts[k + 1] - cuts[k];
-    }
+    const { read, ranges, w } = spreadWithJunk(stream, cuts, junk);
     const hinted = collector();
     hinted.framer.beginRead(read, 0, w);
     ranges.forEach(([s, e], k) => hinted.framer.push(read, s, e, k + 1));
