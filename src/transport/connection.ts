@@ -11,6 +11,7 @@ import type { TurnStamp } from "../timing/turn_stamp.ts";
 import type { Deadline, DeadlineQueue } from "../timing/deadline_queue.ts";
 import { BodyDecoder, decompressionFormat } from "./body_decoder.ts";
 import { errorText, type ExchangeState, type SendControl } from "./send_control.ts";
+import { BodySlab } from "./body_slab.ts";
 
 /**
  * How an exchange left its connection. `unused`: interrupted before anything was written, the socket is clean.
@@ -66,6 +67,8 @@ export class Connection {
   /** Most body bytes one response may have, as received and as decoded; past it the exchange ends. */
   readonly maxBodyBytes: number;
   readonly #progress: Progress;
+  /** Where small bodies' arrays come from (shared by a client's connections). */
+  readonly #slab: BodySlab;
   /** Arrival of the latest SSE event with data on this connection (folded into `#progress` once per read). */
   dataAt = 0;
   /** Decoded body bytes of the exchange in progress (a compressed body; 0 otherwise). */
@@ -116,8 +119,10 @@ export class Connection {
     deadlines: DeadlineQueue,
     maxBodyBytes: number = DEFAULT_MAX_RESPONSE_BYTES,
     progress: Progress = { at: 0 },
+    slab: BodySlab = new BodySlab(),
   ) {
     this.socket = socket;
+    this.#slab = slab;
     this.maxBodyBytes = maxBodyBytes;
     this.#progress = progress;
     this.#deadlines = deadlines;
@@ -479,7 +484,7 @@ export class Connection {
       return;
     }
     if (!this.streaming && length !== undefined && length > 0) {
-      this.body = new Uint8Array(Math.min(length, MAX_BODY_PREALLOC));
+      this.body = this.#slab.take(Math.min(length, MAX_BODY_PREALLOC));
     }
     const coding = head.headers.get("content-encoding");
     if (coding !== undefined) this.#startDecoder(ex, coding.trim().toLowerCase());

@@ -4,6 +4,7 @@
  */
 import type { Target } from "./http_exchange.ts";
 import { Connection, type Progress } from "./connection.ts";
+import { BodySlab } from "./body_slab.ts";
 import { socketOps } from "../runtime/socket_ops.ts";
 import type { DeadlineQueue } from "../timing/deadline_queue.ts";
 import type { TurnStamp } from "../timing/turn_stamp.ts";
@@ -31,6 +32,8 @@ export class Connector {
   readonly #deadlines: DeadlineQueue;
   readonly #turn: TurnStamp;
   readonly #progress: Progress;
+  /** One slab of small bodies for all of this client's connections. */
+  readonly #slab = new BodySlab();
 
   constructor(
     target: Target,
@@ -135,6 +138,7 @@ export class Connector {
       this.#deadlines,
       this.#options.maxResponseBytes,
       this.#progress,
+      this.#slab,
     );
   }
 }
