@@ -124,9 +124,11 @@ class IssueSlicer {
   constructor(yieldToIo: YieldToIo) {
     this.#yield = yieldToIo;
   }
-  /** Undefined when the caller may issue at once; else a promise to await first. */
-  beforeIssue(): Promise<void> | undefined {
-    const now = performance.now();
+  /**
+   * Undefined when the caller may issue at once; else a promise to await first. `now`: `performance.now()` read by
+   * the caller just before.
+   */
+  beforeIssue(now: number): Promise<void> | undefined {
     let pause: Promise<void> | undefined;
     if (now - this.#lastIssueAt > ISSUE_SLICE_MS) {
       this.#sliceStart = now; // the loop was idle: a new burst starts
@@ -210,6 +212,10 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
   let sessionsStarted = 0;
   let inFlight = 0;
   const state = (): IssueState => ({ requestsSent, sessionsStarted, now: clock.now() });
+  /** `state()` at the moment `performance.now()` read `t`: one clock read where the clock follows it. */
+  const fromPerformanceNow = clock.fromPerformanceNow?.bind(clock);
+  const stateAt = (t: number): IssueState =>
+    fromPerformanceNow === undefined ? state() : { requestsSent, sessionsStarted, now: fromPerformanceNow(t) };
   const running = new Set<Promise<void>>();
   /** The loop gives no more ticks: a session must not start waiting for one. */
   let ticksOver = false;
@@ -316,9 +322,11 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
     }
     if (!stops.canSendAnyTurn(state())) return false;
     if (!(await takePrefill())) return false;
-    const pause = slicer.beforeIssue();
+    // The slicer's reading is the issue check's too (the credit time), unless the slicer paused in between.
+    const readAt = performance.now();
+    const pause = slicer.beforeIssue(readAt);
     if (pause !== undefined) await pause;
-    const issue = state();
+    const issue = pause === undefined ? stateAt(readAt) : state();
     if (stop.signal.aborted || !stops.canSendAnyTurn(issue)) {
       prefill?.release();
       return false;
@@ -415,7 +423,7 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
         if (stop.signal.aborted || !stops.canSendAnyTurn(state())) return;
         if (!requestFree) {
           if (!(await takePrefill())) return;
-          const pause = slicer.beforeIssue();
+          const pause = slicer.beforeIssue(performance.now());
           if (pause !== undefined) await pause;
           if (stop.signal.aborted || !stops.canSendAnyTurn(state())) {
             prefill?.release();
@@ -451,9 +459,11 @@ export async function runPhase(opts: PhaseRunOptions): Promise<PhaseOutcome> {
       strategy.releaseSession();
       break;
     }
-    const pause = slicer.beforeIssue();
+    // The slicer's reading is the issue check's too (the credit time), unless the slicer paused in between.
+    const readAt = performance.now();
+    const pause = slicer.beforeIssue(readAt);
     if (pause !== undefined) await pause;
-    const issue = state();
+    const issue = pause === undefined ? stateAt(readAt) : state();
     if (stop.signal.aborted || !stops.canStartNewSession(issue)) {
       prefill?.release();
       strategy.releaseSession();

@@ -14,6 +14,11 @@ export interface Clock {
   now(): number;
   /** Resolves at or after `t`; resolves early (at once) when `signal` aborts. */
   sleepUntil(t: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * What `now()` reads at the moment this thread's `performance.now()` read `t`, for a clock that follows it (the
+   * real one): a caller that needs both readings at one moment reads the clock once. Absent on other clocks.
+   */
+  fromPerformanceNow?(t: number): number;
 }
 
 /**
@@ -33,6 +38,9 @@ export class SystemClock implements Clock {
   }
   now(): number {
     return performance.now() + this.#offset;
+  }
+  fromPerformanceNow(t: number): number {
+    return t + this.#offset;
   }
   sleepUntil(t: number, signal?: AbortSignal): Promise<void> {
     return preciseSleepUntil(t - this.#offset, signal, undefined, this.#yieldToIo, this.#wake);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type PhaseSession, runPhase, type SendMeta } from "../../src/engine/phase_runner.ts";
-import { ManualClock } from "../../src/timing/clock.ts";
+import { ManualClock, SystemClock } from "../../src/timing/clock.ts";
 import { type PhaseSpec, shardPhase } from "../../src/timing/phase_spec.ts";
 import type { StopSpec } from "../../src/timing/stop_conditions.ts";
 import { SeededRandom } from "../../src/base/seeded_random.ts";
@@ -315,5 +315,41 @@ Deno.test("closed loop reads the clock twice per single-turn request, the credit
   // The credit is the latest reading when the request goes: no read between the check and the send.
   for (const c of credits) assert.equal(c.credit, c.after);
   // Two reads per request, and a few for the phase's start and end.
+  assert.ok(reads <= 2 * 200 + 8, `${reads} clock reads for 200 requests`);
+});
+
+Deno.test("closed loop on the real clock reads it twice per single-turn request, the issue slicer's reading being the credit time", async () => {
+  // The slicer's `performance.now()` and the issue check's clock read were two reads at one moment: one now.
+  const real = performance.now.bind(performance);
+  let reads = 0;
+  let latest = 0;
+  performance.now = () => {
+    reads++;
+    return latest = real();
+  };
+  const credits: { credit: number; latest: number }[] = [];
+  let outcome;
+  try {
+    outcome = await runPhase({
+      shard: shardPhase(closed(4, { requestCount: 200 }), 0, 1),
+      clock: new SystemClock(7),
+      rng: new SeededRandom(3),
+      signal: new AbortController().signal,
+      openSession: (): PhaseSession => ({
+        turnCount: 1,
+        delayBefore: () => undefined,
+        timestampOf: () => undefined,
+        send: async (_k, meta) => {
+          credits.push({ credit: meta.creditIssuedAt, latest });
+          await Promise.resolve();
+        },
+      }),
+    });
+  } finally {
+    performance.now = real;
+  }
+  assert.equal(outcome.issued, 200);
+  // The credit is the latest reading on the run clock (offset 7) when the request goes.
+  for (const c of credits) assert.equal(c.credit, c.latest + 7);
   assert.ok(reads <= 2 * 200 + 8, `${reads} clock reads for 200 requests`);
 });
