@@ -353,3 +353,43 @@ Deno.test("closed loop on the real clock reads it twice per single-turn request,
   for (const c of credits) assert.equal(c.credit, c.latest + 7);
   assert.ok(reads <= 2 * 200 + 8, `${reads} clock reads for 200 requests`);
 });
+
+Deno.test("a session whose send rejects gives its slot back, and its error is not swallowed", async () => {
+  // Sessions must not reject; where one does anyway, its slot is not lost (later sessions run) and its error still
+  // surfaces (an unhandled rejection, as before: nothing in the loop awaits a finished session).
+  const surfaced: unknown[] = [];
+  const onUnhandled = (e: PromiseRejectionEvent) => {
+    surfaced.push(e.reason);
+    e.preventDefault();
+  };
+  globalThis.addEventListener("unhandledrejection", onUnhandled);
+  let sent = 0;
+  const boom = new Error("boom");
+  try {
+    const phase = runPhase({
+      shard: shardPhase(closed(1, { requestCount: 3 }), 0, 1),
+      clock: new ManualClock(0),
+      rng: new SeededRandom(5),
+      signal: new AbortController().signal,
+      openSession: (): PhaseSession => ({
+        turnCount: 1,
+        delayBefore: () => undefined,
+        timestampOf: () => undefined,
+        send: async () => {
+          await Promise.resolve();
+          if (sent++ === 0) throw boom;
+        },
+      }),
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const hung = new Promise<string>((r) => timer = setTimeout(() => r("hung"), 2_000));
+    const result = await Promise.race([phase.then((o) => o.issued, (e) => e), hung]);
+    clearTimeout(timer);
+    assert.equal(result, 3);
+    assert.equal(sent, 3);
+    await new Promise((r) => setTimeout(r, 20)); // the runtime reports unhandled rejections at the end of a turn
+  } finally {
+    globalThis.removeEventListener("unhandledrejection", onUnhandled);
+  }
+  assert.deepEqual(surfaced, [boom]);
+});
