@@ -19,7 +19,7 @@ import type { PieceEncoding, Tokenizer } from "./tokenizer.ts";
 import { BPE_HASH_PRIME, BPE_HASH_SEED, type BpeRanks, finishHash, hashBytes, NO_RANK } from "./bpe_ranks.ts";
 import { LONG_PIECE_WINDOW, LongPieceMerger, PartList } from "./long_piece.ts";
 import { BacktrackMerger } from "./bpe_backtrack.ts";
-import { LongRunScanner, O200K_PATTERN, RUN_SAMPLE_STRIDE } from "./long_run_scanner.ts";
+import { LETTER_RUN, LETTER_RUN_BOTH, LongRunScanner, O200K_PATTERN, RUN_SAMPLE_STRIDE } from "./long_run_scanner.ts";
 
 /** Default for {@linkcode BpeTokenizerOptions.heapMergeThreshold}. */
 export const HEAP_MERGE_THRESHOLD = 128;
@@ -205,16 +205,22 @@ export class BpeTokenizer implements Tokenizer {
     const scanner = this.#runs;
     const runs = scanner !== undefined && length >= 2 * this.#runStride ? scanner.findRuns(text) : NO_RUNS;
     let run = 0;
-    let watch = runs.length > 0 ? runs[0] - 1 : length;
+    // The character before a run (two code units if astral) may be the prefix of its first piece.
+    let watch = runs.length > 0 ? runs[0] - 2 : length;
     while (pos < length) {
       let end = -1;
       if (pos >= watch) {
         while (run < runs.length && pos >= runs[run + 1]) run += 3;
         if (run >= runs.length) watch = length;
-        else if (pos < runs[run] - 1) watch = runs[run] - 1;
-        else {end = runs[run + 2] === 0
+        else if (pos < runs[run] - 2) watch = runs[run] - 2;
+        else {
+          const kind = runs[run + 2];
+          end = kind === LETTER_RUN
             ? scanner!.letterPiece(text, pos)
-            : scanner!.symbolPiece(text, pos, runs[run + 1]);}
+            : kind === LETTER_RUN_BOTH
+            ? scanner!.bothPiece(text, pos, runs[run], runs[run + 1])
+            : scanner!.symbolPiece(text, pos, runs[run + 1]);
+        }
       }
       if (end < 0) {
         sticky.lastIndex = pos;
@@ -299,7 +305,9 @@ export class BpeTokenizer implements Tokenizer {
   /** UTF-8 encode `text[start, end)` into the scratch buffer (no hash: a long piece is never a whole token). */
   #utf8Long(text: string, start: number, end: number): number {
     let need = (end - start) * 3;
-    if (need > BIG_PIECE_BYTES) need = utf8Length(text, start, end);
+    // Up to a few million characters, three bytes each is room enough without counting them (a pass as long as
+    // the encoding); beyond, the buffer gets the exact size.
+    if (need > HUGE_PIECE_BYTES) need = utf8Length(text, start, end);
     if (need > this.#scratch.length) {
       this.#scratch = new Uint8Array(need > BIG_PIECE_BYTES ? need : Math.max(need, this.#scratch.length * 2));
     }
@@ -477,6 +485,8 @@ const NO_RUNS: readonly number[] = [];
 
 /** Pieces whose UTF-8 scratch buffer is sized exactly and given back afterwards, bytes. */
 const BIG_PIECE_BYTES = 1 << 20;
+/** Pieces that may need more than this many bytes get a buffer of their exact UTF-8 length. */
+const HUGE_PIECE_BYTES = 16 << 20;
 
 /** Bytes of `text[start, end)` in UTF-8 (a lone surrogate takes three, as `TextEncoder` writes U+FFFD). */
 export function utf8Length(text: string, start: number, end: number): number {

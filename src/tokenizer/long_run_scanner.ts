@@ -44,6 +44,12 @@ const KNOWN = 128;
 
 const LETTER = U | W;
 
+/** Run kinds of {@linkcode LongRunScanner.findRuns}. */
+export const LETTER_RUN = 0;
+/** Letters and marks that are each in both letter classes (`\p{Lm}`, `\p{Lo}`, `\p{M}`: CJK, Thai, kana…). */
+export const LETTER_RUN_BOTH = 2;
+export const SYMBOL_RUN = 1;
+
 const CLASSES: readonly [number, RegExp][] = [
   [U, /^[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]$/u],
   [W, /^[\p{Ll}\p{Lm}\p{Lo}\p{M}]$/u],
@@ -114,31 +120,43 @@ export class LongRunScanner {
     return this.#at(text, i - 1);
   }
 
+  /** The bits every character of the last {@linkcode #runEnd} or {@linkcode #runStart} run has. */
+  #common = 0;
+
   /** The end of the run of `cls` characters that starts at `i`. */
   #runEnd(text: string, i: number, cls: number): number {
     const n = text.length;
     const units = this.#units;
+    let common = 0xff;
     while (i < n) {
       const c = text.charCodeAt(i);
-      const bits = units[c];
+      let bits = units[c];
       if (bits !== 0 && (c < 0xd800 || c > 0xdfff)) {
-        if ((bits & cls) === 0) return i;
+        if ((bits & cls) === 0) break;
+        common &= bits;
         i++;
         continue;
       }
-      if ((this.#at(text, i) & cls) === 0) return i;
+      bits = this.#at(text, i);
+      if ((bits & cls) === 0) break;
+      common &= bits;
       i += this.#size;
     }
-    return n;
+    this.#common = common;
+    return i;
   }
 
   /** The start of the run of `cls` characters that ends at `i`. */
   #runStart(text: string, i: number, cls: number): number {
+    let common = 0xff;
     while (i > 0) {
-      if ((this.#before(text, i) & cls) === 0) return i;
+      const bits = this.#before(text, i);
+      if ((bits & cls) === 0) break;
+      common &= bits;
       i -= this.#size;
     }
-    return 0;
+    this.#common = common;
+    return i;
   }
 
   /**
@@ -162,9 +180,12 @@ export class LongRunScanner {
         done = end;
         continue;
       }
+      const after = this.#common;
       const start = this.#runStart(text, s, cls);
       done = end;
-      if (end - start >= stride) runs.push(start, end, cls === LETTER ? 0 : 1);
+      if (end - start < stride) continue;
+      const both = after & this.#common & U & W ? LETTER_RUN_BOTH : LETTER_RUN;
+      runs.push(start, end, cls === LETTER ? both : SYMBOL_RUN);
     }
     return runs;
   }
@@ -175,6 +196,22 @@ export class LongRunScanner {
    * pattern).
    */
   letterPiece(text: string, pos: number): number {
+    return this.#letterPiece(text, pos);
+  }
+
+  /**
+   * {@linkcode letterPiece} in a run `[start, end)` of {@linkcode LETTER_RUN_BOTH} (`start - 2 <= pos`): every
+   * character is in both letter loops' classes, so the first alternative takes the rest of the run (from the
+   * prefix on: the character before the run, where it is one) and the contraction after it, without looking at the
+   * characters again.
+   */
+  bothPiece(text: string, pos: number, start: number, end: number): number {
+    if (pos >= end) return -1;
+    if (pos < start && ((this.#at(text, pos) & P) === 0 || pos + this.#size !== start)) return -1;
+    return this.#contraction(text, end);
+  }
+
+  #letterPiece(text: string, pos: number): number {
     const first = this.#at(text, pos);
     const size = this.#size;
     // Alternative 1, then 2, each with the optional prefix taken first, then without it.

@@ -60,12 +60,20 @@ function symbolRunEnd(text: string, start: number): number {
 }
 
 const LETTER_OR_MARK = /^[\p{L}\p{M}]/u;
+const BOTH_AT = /^[\p{Lm}\p{Lo}\p{M}]/u;
+const BOTH_RUN = /[\p{Lm}\p{Lo}\p{M}]*/uy;
+function bothRunEnd(text: string, start: number): number {
+  BOTH_RUN.lastIndex = start;
+  BOTH_RUN.test(text);
+  return BOTH_RUN.lastIndex;
+}
 
 Deno.test("long-run scanner finds the pattern's piece wherever it answers, and answers at every letter or mark", () => {
   const rng = new SeededRandom(20261129);
   const scanner = new LongRunScanner();
   let letters = 0;
   let symbols = 0;
+  let runs = 0;
   for (let t = 0; t < 3000; t++) {
     const text = randomText(rng, 1 + rng.int(80));
     for (let pos = 0; pos < text.length; pos++) {
@@ -79,6 +87,18 @@ Deno.test("long-run scanner finds the pattern's piece wherever it answers, and a
         letters++;
       }
       if (LETTER_OR_MARK.test(text.slice(pos))) assert.ok(letter >= 0, `no letter piece, ${where}`);
+      // A run of letters and marks that are in both letter classes, maximal among letters and marks, at `pos` or
+      // just after the character there.
+      const both = BOTH_AT.test(text.slice(pos)) ? pos : pos + (text.codePointAt(pos)! > 0xffff ? 2 : 1);
+      const bothEnd = bothRunEnd(text, both);
+      if (bothEnd > both && !LETTER_OR_MARK.test(text.slice(bothEnd))) {
+        const piece = scanner.bothPiece(text, pos, both, bothEnd);
+        if (piece >= 0) {
+          assert.equal(piece, expected, `run piece, ${where}`);
+          runs++;
+        }
+        if (pos === both) assert.ok(piece >= 0, `no run piece, ${where}`);
+      }
       const start = text[pos] === " " ? pos + 1 : pos;
       const symbol = scanner.symbolPiece(text, pos, symbolRunEnd(text, start));
       if (symbol >= 0) {
@@ -90,6 +110,7 @@ Deno.test("long-run scanner finds the pattern's piece wherever it answers, and a
   // Both kinds answered often enough for the comparison to mean something.
   assert.ok(letters > 20_000, `${letters} letter pieces`);
   assert.ok(symbols > 5_000, `${symbols} symbol pieces`);
+  assert.ok(runs > 5_000, `${runs} run pieces`);
 });
 
 Deno.test("long-run scanner finds every run of twice the stride, and only runs of one class", () => {
@@ -169,7 +190,8 @@ Deno.test("tokenizer with the long-run scanner matches js-tiktoken on long CJK, 
 Deno.test("tokenizer counts a run of millions of characters without spaces (the pattern alone overflows)", () => {
   const tokenizer = new BpeTokenizer({ name: "o200k", ranks, pattern: O200K_PATTERN });
   const rng = new SeededRandom(5);
-  const cjk = Array.from({ length: 4 << 20 }, () => String.fromCharCode(0x4e00 + rng.int(2000))).join("");
+  // After an astral symbol, which is the first piece's prefix.
+  const cjk = "😀" + Array.from({ length: 4 << 20 }, () => String.fromCharCode(0x4e00 + rng.int(2000))).join("");
   const symbols = "中" + "!?#(".repeat(2 << 20);
   for (const text of [cjk, symbols]) {
     const ids = tokenizer.encode(text);
