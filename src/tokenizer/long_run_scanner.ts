@@ -39,6 +39,8 @@ const X = 8;
 const T = 16;
 /** A symbol that is no mark (X without U or W): what long symbol runs are made of. */
 const SYM = 32;
+/** In both U and W (`\p{Lm}`, `\p{Lo}`, `\p{M}`). */
+const BOTH = 64;
 /** Set on every classified entry (0 = not classified yet). */
 const KNOWN = 128;
 
@@ -61,7 +63,8 @@ const CLASSES: readonly [number, RegExp][] = [
 function classify(text: string): number {
   let bits = KNOWN;
   for (const [bit, re] of CLASSES) if (re.test(text)) bits |= bit;
-  return (bits & X) !== 0 && (bits & LETTER) === 0 ? bits | SYM : bits;
+  if ((bits & X) !== 0 && (bits & LETTER) === 0) bits |= SYM;
+  return (bits & U) !== 0 && (bits & W) !== 0 ? bits | BOTH : bits;
 }
 
 const APOSTROPHE = 0x27;
@@ -120,43 +123,25 @@ export class LongRunScanner {
     return this.#at(text, i - 1);
   }
 
-  /** The bits every character of the last {@linkcode #runEnd} or {@linkcode #runStart} run has. */
-  #common = 0;
-
   /** The end of the run of `cls` characters that starts at `i`. */
   #runEnd(text: string, i: number, cls: number): number {
     const n = text.length;
     const units = this.#units;
-    let common = 0xff;
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      let bits = units[c];
-      if (bits !== 0 && (c < 0xd800 || c > 0xdfff)) {
-        if ((bits & cls) === 0) break;
-        common &= bits;
-        i++;
-        continue;
-      }
-      bits = this.#at(text, i);
-      if ((bits & cls) === 0) break;
-      common &= bits;
+    for (;;) {
+      // Surrogates and characters not classified yet read 0 here and take the slow path.
+      while (i < n && (units[text.charCodeAt(i)] & cls) !== 0) i++;
+      if (i >= n || (this.#at(text, i) & cls) === 0) return i;
       i += this.#size;
     }
-    this.#common = common;
-    return i;
   }
 
   /** The start of the run of `cls` characters that ends at `i`. */
   #runStart(text: string, i: number, cls: number): number {
-    let common = 0xff;
     while (i > 0) {
-      const bits = this.#before(text, i);
-      if ((bits & cls) === 0) break;
-      common &= bits;
+      if ((this.#before(text, i) & cls) === 0) return i;
       i -= this.#size;
     }
-    this.#common = common;
-    return i;
+    return 0;
   }
 
   /**
@@ -175,17 +160,28 @@ export class LongRunScanner {
       const bits = this.#at(text, s);
       const cls = (bits & LETTER) !== 0 ? LETTER : (bits & SYM) !== 0 ? SYM : 0;
       if (cls === 0) continue;
-      const end = this.#runEnd(text, s, cls);
+      // Letters each in both letter classes first: where that run ends at a character that is no letter, the
+      // letter run is made of them alone (scanned once).
+      const both = cls === LETTER && (bits & BOTH) !== 0;
+      let end = this.#runEnd(text, s, both ? BOTH : cls);
+      let bothAfter = both;
+      if (both && end < n && (this.#at(text, end) & LETTER) !== 0) {
+        bothAfter = false;
+        end = this.#runEnd(text, end, LETTER);
+      }
       if (end - s < stride / 2 && end < n) {
         done = end;
         continue;
       }
-      const after = this.#common;
-      const start = this.#runStart(text, s, cls);
+      let start = this.#runStart(text, s, both ? BOTH : cls);
+      let bothBefore = both;
+      if (both && start > 0 && (this.#before(text, start) & LETTER) !== 0) {
+        bothBefore = false;
+        start = this.#runStart(text, start, LETTER);
+      }
       done = end;
       if (end - start < stride) continue;
-      const both = after & this.#common & U & W ? LETTER_RUN_BOTH : LETTER_RUN;
-      runs.push(start, end, cls === LETTER ? both : SYMBOL_RUN);
+      runs.push(start, end, cls === SYM ? SYMBOL_RUN : bothAfter && bothBefore ? LETTER_RUN_BOTH : LETTER_RUN);
     }
     return runs;
   }
