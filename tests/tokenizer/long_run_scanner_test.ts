@@ -9,7 +9,14 @@ import o200k from "js-tiktoken/ranks/o200k_base";
 import { Tiktoken } from "js-tiktoken/lite";
 import { BpeRanks } from "../../src/tokenizer/bpe_ranks.ts";
 import { BpeTokenizer } from "../../src/tokenizer/bpe_tokenizer.ts";
-import { LongRunScanner, O200K_PATTERN, RUN_SAMPLE_STRIDE } from "../../src/tokenizer/long_run_scanner.ts";
+import {
+  LETTER_RUN,
+  LETTER_RUN_BOTH,
+  LongRunScanner,
+  O200K_PATTERN,
+  RUN_SAMPLE_STRIDE,
+  SYMBOL_RUN,
+} from "../../src/tokenizer/long_run_scanner.ts";
 import { SeededRandom } from "../../src/base/seeded_random.ts";
 
 const ranks = BpeRanks.parse(o200k.bpe_ranks);
@@ -52,11 +59,11 @@ function patternEnd(text: string, pos: number): number {
   return sticky.test(text) ? sticky.lastIndex : -1;
 }
 
-const SYMBOL_RUN = /[^\s\p{L}\p{N}\p{M}]*/uy;
+const SYMBOL_RUN_AT = /[^\s\p{L}\p{N}\p{M}]*/uy;
 function symbolRunEnd(text: string, start: number): number {
-  SYMBOL_RUN.lastIndex = start;
-  SYMBOL_RUN.test(text);
-  return SYMBOL_RUN.lastIndex;
+  SYMBOL_RUN_AT.lastIndex = start;
+  SYMBOL_RUN_AT.test(text);
+  return SYMBOL_RUN_AT.lastIndex;
 }
 
 const LETTER_OR_MARK = /^[\p{L}\p{M}]/u;
@@ -121,13 +128,24 @@ Deno.test("long-run scanner finds every run of twice the stride, and only runs o
     // Short words, then a run of letters and marks or of symbols, then short words again.
     const words = () =>
       Array.from({ length: 300 + rng.int(2000) }, () => randomText(rng, 1 + rng.int(5)) + " ").join("");
-    const kind = rng.int(2);
+    // Letters and marks (mixed; each in both letter classes; those with Latin letters only at one end), symbols.
+    const shape = rng.int(5);
+    const kind = shape === 4 ? SYMBOL_RUN : shape === 1 ? LETTER_RUN_BOTH : LETTER_RUN;
     const length = 2 * stride + rng.int(3 * stride);
-    const group = kind === 0 ? [..."中国語的กขคง\u0e31\u0e48abcXYZ\u0301"] : [..."!?#()=+*&%$@~|"];
+    const group = [
+      ...(shape === 0
+        ? "中国語的กขคง\u0e31\u0e48abcXYZ\u0301"
+        : shape === 4
+        ? "!?#()=+*&%$@~|"
+        : "中国語的กขคง\u0e31\u0e48"),
+    ];
     let run = "";
     while (run.length < length) run += group[rng.int(group.length)];
-    const before = words() + (kind === 0 ? "1" : "a");
-    const text = before + run + (kind === 0 ? "1" : "a") + words();
+    if (shape === 2) run = "abC" + run;
+    if (shape === 3) run += "Xy";
+    const edge = kind === SYMBOL_RUN ? "a" : "1";
+    const before = words() + edge;
+    const text = before + run + edge + words();
     const runs = scanner.findRuns(text);
     const at = runs.findIndex((_, i) => i % 3 === 0 && runs[i] === before.length);
     assert.ok(at >= 0, `run at ${before.length} not found in ${JSON.stringify(runs)}`);
@@ -135,7 +153,7 @@ Deno.test("long-run scanner finds every run of twice the stride, and only runs o
     for (let i = 0; i < runs.length; i += 3) {
       const piece = text.slice(runs[i], runs[i + 1]);
       assert.ok(runs[i + 1] - runs[i] >= stride);
-      assert.match(piece, runs[i + 2] === 0 ? /^[\p{L}\p{M}]+$/u : /^[^\s\p{L}\p{N}\p{M}]+$/u);
+      assert.match(piece, runs[i + 2] !== SYMBOL_RUN ? /^[\p{L}\p{M}]+$/u : /^[^\s\p{L}\p{N}\p{M}]+$/u);
     }
   }
 });
@@ -162,7 +180,9 @@ Deno.test("tokenizer gives the same ids with and without the long-run scanner on
       const length = rng.int(5 * stride);
       let run = "";
       while (run.length < length) run += group[rng.int(group.length)];
-      text += run;
+      // Upper- or lower-case letters at one end of a run of letters each in both classes change its pieces.
+      const end = rng.int(6);
+      text += end === 0 ? "ABC" + run : end === 1 ? run + "XYZ" : end === 2 ? run + "xyz" : run;
     }
     text += randomText(rng, rng.int(60));
     const expected = plain.encode(text);
