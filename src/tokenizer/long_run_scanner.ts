@@ -63,8 +63,36 @@ const CLASSES: readonly [number, RegExp][] = [
 function classify(text: string): number {
   let bits = KNOWN;
   for (const [bit, re] of CLASSES) if (re.test(text)) bits |= bit;
+  return derived(bits);
+}
+
+/** The bits that follow from the pattern's classes: SYM and BOTH. */
+function derived(bits: number): number {
   if ((bits & X) !== 0 && (bits & LETTER) === 0) bits |= SYM;
   return (bits & U) !== 0 && (bits & W) !== 0 ? bits | BOTH : bits;
+}
+
+/** The same classes, to find every member in a block of characters at once. */
+const BLOCK_CLASSES: readonly [number, RegExp][] = CLASSES.map(([bit, re]) => [
+  bit,
+  new RegExp(re.source.slice(1, -1), "gu"),
+]);
+
+/** Characters classified together: a text's characters tend to come from few blocks (~8 for common CJK). */
+const BLOCK = 256;
+
+/** Classifies the block of {@linkcode BLOCK} code units holding `c` (no surrogate) into `units`. */
+function classifyBlock(units: Uint8Array, c: number): void {
+  const base = c & ~(BLOCK - 1);
+  const codes: number[] = [];
+  for (let i = 0; i < BLOCK; i++) codes.push(base + i);
+  const block = String.fromCharCode(...codes);
+  const bits = new Uint8Array(BLOCK).fill(KNOWN);
+  for (const [bit, re] of BLOCK_CLASSES) {
+    re.lastIndex = 0;
+    for (let m = re.exec(block); m !== null; m = re.exec(block)) bits[m.index] |= bit;
+  }
+  for (let i = 0; i < BLOCK; i++) units[base + i] = derived(bits[i]);
 }
 
 const APOSTROPHE = 0x27;
@@ -93,8 +121,9 @@ export class LongRunScanner {
     const c = text.charCodeAt(i);
     if (c < 0xd800 || c > 0xdfff) {
       this.#size = 1;
-      const bits = this.#units[c];
-      return bits !== 0 ? bits : (this.#units[c] = classify(String.fromCharCode(c)));
+      const units = this.#units;
+      if (units[c] === 0) classifyBlock(units, c);
+      return units[c];
     }
     let cp = c;
     this.#size = 1;
