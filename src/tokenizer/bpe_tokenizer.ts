@@ -203,7 +203,11 @@ export class BpeTokenizer implements Tokenizer {
     // Long runs of letters or symbols, as [start, end, kind] triples; the pieces from just before one to its end
     // are found by the scanner (the pattern's cost there grows with the run, and fails past a few million).
     const scanner = this.#runs;
-    const runs = scanner !== undefined && length >= 2 * this.#runStride ? scanner.findRuns(text) : NO_RUNS;
+    // Only in a string with characters past U+00FF: for one-byte strings V8 compiles the classes into simple
+    // loops that are fast and keep no stack per character (and the test answers at once).
+    const runs = scanner !== undefined && length >= 2 * this.#runStride && TWO_BYTE.test(text)
+      ? scanner.findRuns(text)
+      : NO_RUNS;
     let run = 0;
     // The character before a run (two code units if astral) may be the prefix of its first piece.
     let watch = runs.length > 0 ? runs[0] - 2 : length;
@@ -482,6 +486,8 @@ export class BpeTokenizer implements Tokenizer {
 const BUILD_BACKTRACK_BYTES = 1024;
 
 const NO_RUNS: readonly number[] = [];
+/** A character that a one-byte (Latin-1) string cannot hold. */
+const TWO_BYTE = /[^\x00-\xff]/;
 
 /** Pieces whose UTF-8 scratch buffer is sized exactly and given back afterwards, bytes. */
 const BIG_PIECE_BYTES = 1 << 20;
