@@ -487,7 +487,7 @@ const BUILD_BACKTRACK_BYTES = 1024;
 
 const NO_RUNS: readonly number[] = [];
 /** A character that a one-byte (Latin-1) string cannot hold. */
-const TWO_BYTE = /[^\x00-\xff]/;
+const TWO_BYTE = /[\u0100-\uffff]/;
 
 /** Pieces whose UTF-8 scratch buffer is sized exactly and given back afterwards, bytes. */
 const BIG_PIECE_BYTES = 1 << 20;
