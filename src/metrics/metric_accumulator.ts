@@ -303,7 +303,8 @@ export class MetricAccumulator {
       }
       byTag = foreign === undefined || foreign.viewCovers ? values.view : values.toObject();
       if (!failed) {
-        const at = (slot: number) => slot < 0 ? undefined : values.value(foreign === undefined ? slot : foreign.slots[slot]);
+        const at = (slot: number) =>
+          slot < 0 ? undefined : values.value(foreign === undefined ? slot : foreign.slots[slot]);
         latency = at(this.#latencySlot);
         ttft = at(this.#ttftSlot);
         isl = at(this.#islSlot);

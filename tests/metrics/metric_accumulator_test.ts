@@ -432,3 +432,39 @@ Deno.test("folding rows (its own, read by slot, or another accumulator's) sums u
   assert.deepEqual(foreign.summarize(), byTag.summarize());
   assert.deepEqual(bySlot.summarize(), byTag.summarize());
 });
+
+Deno.test("goodput judges every SLO's metric, also one no other metric reads", () => {
+  // TTST is read by no metric's formula: the row's view must still carry it for the SLO.
+  const { evaluator } = resolveGoodput(parseGoodput("time_to_second_token:5"), metrics);
+  const acc = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN, goodput: evaluator });
+  // TTST 3 ms (good), 8 ms (not good), 4.5 ms (good): 2 good of 3.
+  for (const [i, gap] of [3, 8, 4.5].entries()) {
+    const start = 100 * i;
+    acc.add(
+      makeRecord({ startAt: start, responseTimes: [start + 10, start + 10 + gap], endAt: start + 30, outputTokens: 2 }),
+    );
+  }
+  assert.equal(get(acc.summarize(), "good_request_count").value, 2);
+});
+
+Deno.test("folding rows of another metric set maps them by tag: the sums of folding their values keyed by tag", () => {
+  // Rows of a non-streaming run's layout (no streaming-only slots), folded by accumulators of the streaming set.
+  const plain = METRIC_REGISTRY.selectMetrics({ ...selection, streaming: false });
+  const other = new MetricAccumulator(plain, { timeOriginMs: ORIGIN });
+  const byRow = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN });
+  const byTag = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN });
+  for (let i = 0; i < 50; i++) {
+    const start = i * 10;
+    const r = i % 5 === 4 ? makeRecord({ startAt: start, endAt: start + 3, error: http500, isl: 7 }) : makeRecord({
+      startAt: start,
+      responseTimes: [start + 2 + (i % 3)],
+      endAt: start + 6,
+      outputTokens: 4,
+      isl: 9 + i,
+    });
+    byTag.fold(r, other.measure(r).toObject());
+    byRow.fold(r, other.measure(r));
+  }
+  assert.deepEqual(byRow.summarize(), byTag.summarize());
+  assert.equal(get(byRow.summarize(), "input_sequence_length").stats!.max, 9 + 48);
+});
