@@ -64,20 +64,6 @@ export class JsonBytes {
     this.at = at;
   }
 
-  /** Appends `bytes[from, to)`. */
-  range(bytes: Uint8Array, from: number, to: number): void {
-    const n = to - from;
-    this.ensure(n);
-    const buf = this.buf;
-    let at = this.at;
-    if (n < 12) { for (let i = from; i < to; i++) buf[at++] = bytes[i]; }
-    else {
-      buf.set(bytes.subarray(from, to), at);
-      at += n;
-    }
-    this.at = at;
-  }
-
   /** Appends text as UTF-8, unquoted (pieces already in JSON form). */
   chars(text: string): void {
     const n = text.length;

@@ -91,14 +91,6 @@ interface RowPlan {
   /** Per place, the last number written there and its digits (`NaN`, equal to nothing, where none was). */
   readonly lastValues: Float64Array;
   readonly lastDigits: string[];
-  /**
-   * The bytes of the last record's metrics part by this plan (`bytes[0, length)`; length -1: none yet), and where each
-   * place's value starts and ends in them: the next record copies the stretches between the values that changed.
-   */
-  bytes: Uint8Array;
-  length: number;
-  readonly starts: Int32Array;
-  readonly ends: Int32Array;
 }
 
 /** Row shapes a formatter keeps plans for; a run has a few (succeeded or failed, streamed or not). */
@@ -316,42 +308,24 @@ export class RecordLineFormatter {
    */
   #metricsOfRow(row: RecordRow): void {
     const plan = this.#rowPlan(row);
-    const { slots, pieces, lastValues, lastDigits, starts, ends } = plan;
+    const { slots, pieces, lastValues, lastDigits } = plan;
     const nums = row.nums, lists = row.lists;
     const out = this.#out;
-    const base = out.at;
-    // The last record's bytes by this plan differ from this one's only in the values that changed: the stretches
-    // between those (field names, units, values kept) are copied whole, `shift` the offset the new digits add.
-    const prev = plan.length >= 0 ? plan.bytes : undefined;
-    let from = 0;
-    let shift = 0;
     // The last number converted on this line, and its digits: metrics that follow one another often share a value
     // (a streamed 1-token answer's latency, TTFT and TTFOT; a new connection's connecting time and its overhead).
     let prevValue = NaN;
     let prevDigits = "";
     for (let k = 0; k < slots.length; k++) {
       const slot = slots[k];
+      out.raw(pieces[k]);
       const list = lists[slot];
-      const value = nums[slot];
-      if (list === undefined && value === lastValues[k]) {
-        if (prev === undefined) {
-          out.raw(pieces[k]);
-          starts[k] = out.at - base;
-          out.chars(lastDigits[k]);
-          ends[k] = out.at - base;
-        } else {
-          starts[k] += shift;
-          ends[k] += shift;
-        }
-        continue;
-      }
-      if (prev === undefined) out.raw(pieces[k]);
-      else out.range(prev, from, starts[k]);
-      const start = out.at - base;
       if (list !== undefined) {
         out.numbers(list);
-        lastValues[k] = NaN;
-      } else if (!Number.isFinite(value)) out.number(value);
+        continue;
+      }
+      const value = nums[slot];
+      if (value === lastValues[k]) out.chars(lastDigits[k]);
+      else if (!Number.isFinite(value)) out.number(value);
       else {
         // The digits JSON.stringify gives a finite number (-0 as "0", like 0).
         const digits = value === prevValue ? prevDigits : String(value);
@@ -359,20 +333,8 @@ export class RecordLineFormatter {
         prevDigits = lastDigits[k] = digits;
         out.chars(digits);
       }
-      if (prev !== undefined) {
-        from = ends[k];
-        shift = out.at - base - from;
-      }
-      starts[k] = start;
-      ends[k] = out.at - base;
     }
-    if (prev === undefined) out.raw(plan.end);
-    else out.range(prev, from, plan.length);
-    // This record's bytes for the next one.
-    const length = out.at - base;
-    if (plan.bytes.length < length) plan.bytes = new Uint8Array(2 * length);
-    plan.bytes.set(out.buf.subarray(base, out.at));
-    plan.length = length;
+    out.raw(plan.end);
   }
 
   /** The plan of `row`'s shape: found among the kept ones (the last used first), else made and kept. */
@@ -416,10 +378,6 @@ export class RecordLineFormatter {
       end: last ?? EMPTY_BYTES,
       lastValues: new Float64Array(slots.length).fill(NaN),
       lastDigits: slots.map(() => ""),
-      bytes: new Uint8Array(0),
-      length: -1,
-      starts: new Int32Array(slots.length),
-      ends: new Int32Array(slots.length),
     };
     if (plans.length >= MAX_ROW_PLANS) plans.pop();
     plans.unshift(plan);
