@@ -35,7 +35,7 @@ export interface LongAnswerResults {
  * This thread's CPU seconds: from /proc/thread-self/schedstat (nanoseconds on the CPU), else /proc's stat (user +
  * system, in 10 ms ticks), else wall seconds.
  */
-function threadCpuSec(): number {
+export function threadCpuSec(): number {
   try {
     const ns = Number(Deno.readTextFileSync("/proc/thread-self/schedstat").split(" ")[0]);
     if (ns > 0) return ns / 1e9; // 0 where the kernel keeps no scheduler statistics

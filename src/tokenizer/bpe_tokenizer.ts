@@ -19,6 +19,7 @@ import type { PieceEncoding, Tokenizer } from "./tokenizer.ts";
 import { BPE_HASH_PRIME, BPE_HASH_SEED, type BpeRanks, finishHash, hashBytes, NO_RANK } from "./bpe_ranks.ts";
 import { LONG_PIECE_WINDOW, LongPieceMerger, PartList } from "./long_piece.ts";
 import { BacktrackMerger } from "./bpe_backtrack.ts";
+import { LETTER_RUN, LETTER_RUN_BOTH, LongRunScanner, O200K_PATTERN, RUN_SAMPLE_STRIDE } from "./long_run_scanner.ts";
 
 /** Default for {@linkcode BpeTokenizerOptions.heapMergeThreshold}. */
 export const HEAP_MERGE_THRESHOLD = 128;
@@ -48,6 +49,12 @@ export interface BpeTokenizerOptions {
    * its tables are built on the first piece over 1 KB). false keeps the heap merge for them. @default true
    */
   readonly backtrack?: boolean;
+  /**
+   * Where the pattern is o200k_base's, the pieces of runs of letters or symbols at least this long (UTF-16 units;
+   * every run twice as long) are found without the pattern (long_run_scanner.ts; the same pieces). 0 always uses
+   * the pattern. @default RUN_SAMPLE_STRIDE
+   */
+  readonly longRunStride?: number;
 }
 
 type MemoEntry = readonly number[];
@@ -77,12 +84,18 @@ export class BpeTokenizer implements Tokenizer {
   readonly #useBacktrack: boolean;
   #backtrack: BacktrackMerger | undefined;
   readonly #midParts = new PartList();
+  /** Pieces in long runs found without the pattern (long_run_scanner.ts); undefined for other patterns. */
+  readonly #runs: LongRunScanner | undefined;
+  readonly #runStride: number;
 
   constructor(options: BpeTokenizerOptions) {
     this.name = options.name;
     this.#ranks = options.ranks;
     this.#sticky = new RegExp(options.pattern, "uy");
     this.#search = new RegExp(options.pattern, "gu");
+    const stride = options.longRunStride ?? RUN_SAMPLE_STRIDE;
+    this.#runs = options.pattern === O200K_PATTERN && stride > 0 ? new LongRunScanner(stride) : undefined;
+    this.#runStride = stride;
     this.#memoSize = options.memoSize ?? 50_000;
     this.#memoMaxPieceLength = options.memoMaxPieceLength ?? 256;
     this.#heapMergeThreshold = options.heapMergeThreshold ?? HEAP_MERGE_THRESHOLD;
@@ -187,20 +200,47 @@ export class BpeTokenizer implements Tokenizer {
     /** Whether `pos` is where the previous piece ended (nothing skipped since). */
     let contiguous = true;
     let dropped = false;
+    // Long runs of letters or symbols, as [start, end, kind] triples; the pieces from just before one to its end
+    // are found by the scanner (the pattern's cost there grows with the run, and fails past a few million).
+    const scanner = this.#runs;
+    // Only in a string with characters past U+00FF: for one-byte strings V8 compiles the classes into simple
+    // loops that are fast and keep no stack per character (and the test answers at once).
+    const runs = scanner !== undefined && length >= 2 * this.#runStride && TWO_BYTE.test(text)
+      ? scanner.findRuns(text)
+      : NO_RUNS;
+    let run = 0;
+    // The character before a run (two code units if astral) may be the prefix of its first piece.
+    let watch = runs.length > 0 ? runs[0] - 2 : length;
     while (pos < length) {
-      sticky.lastIndex = pos;
-      if (!sticky.test(text)) {
-        contiguous = false;
-        dropped = true;
-        // Nothing matches here: skip to the next match, dropping the unmatched characters like tiktoken.
-        const search = this.#search;
-        search.lastIndex = pos;
-        const next = search.exec(text);
-        if (next === null) break;
-        pos = next.index;
-        continue;
+      let end = -1;
+      if (pos >= watch) {
+        while (run < runs.length && pos >= runs[run + 1]) run += 3;
+        if (run >= runs.length) watch = length;
+        else if (pos < runs[run] - 2) watch = runs[run] - 2;
+        else {
+          const kind = runs[run + 2];
+          end = kind === LETTER_RUN
+            ? scanner!.letterPiece(text, pos)
+            : kind === LETTER_RUN_BOTH
+            ? scanner!.bothPiece(text, pos, runs[run], runs[run + 1])
+            : scanner!.symbolPiece(text, pos, runs[run + 1]);
+        }
       }
-      const end = sticky.lastIndex;
+      if (end < 0) {
+        sticky.lastIndex = pos;
+        if (!sticky.test(text)) {
+          contiguous = false;
+          dropped = true;
+          // Nothing matches here: skip to the next match, dropping the unmatched characters like tiktoken.
+          const search = this.#search;
+          search.lastIndex = pos;
+          const next = search.exec(text);
+          if (next === null) break;
+          pos = next.index;
+          continue;
+        }
+        end = sticky.lastIndex;
+      }
       if (end === pos) {
         // An empty match encodes to nothing; step over one code point.
         contiguous = false;
@@ -269,7 +309,9 @@ export class BpeTokenizer implements Tokenizer {
   /** UTF-8 encode `text[start, end)` into the scratch buffer (no hash: a long piece is never a whole token). */
   #utf8Long(text: string, start: number, end: number): number {
     let need = (end - start) * 3;
-    if (need > BIG_PIECE_BYTES) need = utf8Length(text, start, end);
+    // Up to a few million characters, three bytes each is room enough without counting them (a pass as long as
+    // the encoding); beyond, the buffer gets the exact size.
+    if (need > HUGE_PIECE_BYTES) need = utf8Length(text, start, end);
     if (need > this.#scratch.length) {
       this.#scratch = new Uint8Array(need > BIG_PIECE_BYTES ? need : Math.max(need, this.#scratch.length * 2));
     }
@@ -443,8 +485,14 @@ export class BpeTokenizer implements Tokenizer {
 /** A piece longer than this many bytes (merged alone) builds the linear search's tables (~10 ms) if need be. */
 const BUILD_BACKTRACK_BYTES = 1024;
 
+const NO_RUNS: readonly number[] = [];
+/** A character that a one-byte (Latin-1) string cannot hold. */
+const TWO_BYTE = /[\u0100-\uffff]/;
+
 /** Pieces whose UTF-8 scratch buffer is sized exactly and given back afterwards, bytes. */
 const BIG_PIECE_BYTES = 1 << 20;
+/** Pieces that may need more than this many bytes get a buffer of their exact UTF-8 length. */
+const HUGE_PIECE_BYTES = 16 << 20;
 
 /** Bytes of `text[start, end)` in UTF-8 (a lone surrogate takes three, as `TextEncoder` writes U+FFFD). */
 export function utf8Length(text: string, start: number, end: number): number {

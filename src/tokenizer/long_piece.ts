@@ -31,11 +31,15 @@ export class PartList {
     this.ends[this.length++] = end;
   }
 
-  /** Makes room for `n` parts in all (keeping those held). */
+  /**
+   * Makes room for `n` parts in all (keeping those held), at least doubling the room: a long piece's parts are
+   * reserved window by window, and growing to the exact size each time copied them all per window.
+   */
   reserve(n: number): void {
     if (n <= this.syms.length) return;
-    const syms = new Int32Array(n);
-    const ends = new Int32Array(n);
+    const size = Math.max(n, 2 * this.syms.length);
+    const syms = new Int32Array(size);
+    const ends = new Int32Array(size);
     syms.set(this.syms.subarray(0, this.length));
     ends.set(this.ends.subarray(0, this.length));
     this.syms = syms;
