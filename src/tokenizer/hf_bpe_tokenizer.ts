@@ -169,7 +169,9 @@ export class HfBpeTokenizer implements Tokenizer {
     const meta = tables.meta;
     this.#regex = new RegExp(meta.regexSource, meta.regexFlags.includes("g") ? meta.regexFlags : meta.regexFlags + "g");
     const rules = longRunRules(this.#regex.source, this.#regex.flags);
-    this.#longRuns = rules === undefined || options.longRuns === false ? undefined : new LongRunFinder(rules, options.longRunStride);
+    this.#longRuns = rules === undefined || options.longRuns === false
+      ? undefined
+      : new LongRunFinder(rules, options.longRunStride);
     this.#keepGaps = meta.keepGaps;
     this.#addPrefixSpace = meta.addPrefixSpace;
     this.#ignoreMerges = meta.ignoreMerges;
