@@ -330,6 +330,24 @@ export class HfBpeTokenizer implements Tokenizer {
     out: number[] | undefined,
     pieces?: { readonly starts: number[]; readonly blank: boolean[]; dropped: boolean },
   ): number {
+    try {
+      return this.#splitAndEncode(section, out, pieces);
+    } catch (error) {
+      if (!(error instanceof RangeError) || !/call stack/.test(error.message)) throw error;
+      throw new Error(
+        `${this.name}: the tokenizer.json pre-tokenizer pattern ran out of stack on a text of ${section.length} ` +
+          `characters (a run of millions of characters without spaces), and this pattern is not one whose long ` +
+          `runs this build splits without it (GPT-2, Llama 3 and Qwen 2 patterns); count with --tokenizer builtin`,
+        { cause: error },
+      );
+    }
+  }
+
+  #splitAndEncode(
+    section: string,
+    out: number[] | undefined,
+    pieces?: { readonly starts: number[]; readonly blank: boolean[]; dropped: boolean },
+  ): number {
     const starts = pieces?.starts;
     const blank = pieces?.blank;
     const text = this.#addPrefixSpace && !section.startsWith(" ") ? " " + section : section;
@@ -359,7 +377,7 @@ export class HfBpeTokenizer implements Tokenizer {
     let prev = 0;
     for (;;) {
       const from = regex.lastIndex;
-      const m = this.#exec(regex, subject, text.length);
+      const m = regex.exec(subject);
       if (m === null) {
         if (subject === text) break;
         // No match before the edge (the accepted patterns always match): let the pattern see the whole text.
@@ -409,22 +427,6 @@ export class HfBpeTokenizer implements Tokenizer {
       }
     }
     return count;
-  }
-
-  /** `regex.exec(subject)`, with a clear error where the pattern runs out of stack on a long run. */
-  #exec(regex: RegExp, subject: string, length: number): RegExpExecArray | null {
-    try {
-      return regex.exec(subject);
-    } catch (error) {
-      if (!(error instanceof RangeError)) throw error;
-      throw new Error(
-        `${this.name}: the tokenizer.json pre-tokenizer pattern ran out of stack on a text of ${length} characters ` +
-          `(a run of millions of characters without spaces); this pattern is not one whose long runs this build ` +
-          `splits without it: count with --tokenizer builtin, or a tokenizer whose pattern is of the GPT-2, ` +
-          `Llama 3 or Qwen 2 family`,
-        { cause: error },
-      );
-    }
   }
 
   /** BPE of `text[start, end)`; appends ids to `out` when given; returns how many. */
