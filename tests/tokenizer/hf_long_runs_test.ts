@@ -157,3 +157,10 @@ Deno.test("HfBpeTokenizer reports a pattern outside the long-run families that o
   const text = "中".repeat(8 << 20);
   assert.throws(() => tok.count(text), /custom: the tokenizer\.json pre-tokenizer pattern ran out of stack/);
 });
+
+Deno.test("HfTokenizer (the library's path) reports a long run its pattern overflows on", async () => {
+  const path = `${FIXTURES}tiny_split_bpe/tokenizer.json`;
+  const library = new HfTokenizer("library", JSON.parse(await Deno.readTextFile(path)));
+  assert.equal(library.count("中文字符"), 12);
+  assert.throws(() => library.count("中".repeat(8 << 20)), /library: @huggingface\/tokenizers ran out of stack/);
+});
