@@ -9,7 +9,7 @@
 import { parseArgs } from "node:util";
 import { parseProfileArgs } from "../../src/config/parse_profile_args.ts";
 import { METRIC_DEFS } from "../../src/metrics/metric_defs.ts";
-import type { RecordMetrics } from "../../src/metrics/metric_def.ts";
+import { RecordRow } from "../../src/metrics/record_row.ts";
 import type { ProcessedRecord } from "../../src/records/request_record.ts";
 import { RecordTelemetry } from "../../src/run/outputs/record_telemetry.ts";
 
@@ -26,6 +26,7 @@ const metrics = METRIC_DEFS;
 const values: Record<string, number | number[]> = {};
 for (const def of metrics) if (def.kind === "record" && !def.flags.list) values[def.tag] = 10 + Math.random() * 100;
 values.inter_chunk_latency = Array.from({ length: 128 }, () => 4 + Math.random());
+const row = RecordRow.of(values);
 const record = {
   phase: "profiling",
   workerId: "worker_0",
@@ -48,7 +49,7 @@ const reference = time("JSON.stringify of the values (reference)", () => {
 });
 const otel = time("OpenTelemetry histograms", () => {
   const t = new RecordTelemetry({ config, metrics, streamMetrics: true, streamTiming: true });
-  for (let i = 0; i < n; i++) t.measured(record, values as RecordMetrics);
+  for (let i = 0; i < n; i++) t.measured(record, row);
 });
 const live = time("OpenTelemetry histograms + MLflow live values", () => {
   let buffered: unknown[] = [];
@@ -62,7 +63,7 @@ const live = time("OpenTelemetry histograms + MLflow live values", () => {
       if (buffered.length >= 10_000) buffered = [];
     },
   });
-  for (let i = 0; i < n; i++) t.measured(record, values as RecordMetrics);
+  for (let i = 0; i < n; i++) t.measured(record, row);
 });
 console.log(`values per record: ${Object.keys(values).length - 1} + 128 listed; (${sink > 0 ? "ok" : ""})`);
 console.log(`OpenTelemetry / reference: ${(otel / reference).toFixed(2)}×`);

@@ -15,6 +15,7 @@
 import type { ProcessedRecord, RecordError } from "../records/request_record.ts";
 import { SERVER_TIMING_FIELDS, type ServerTiming } from "../endpoints/server_timing.ts";
 import type { MetricDef, RecordMetrics } from "../metrics/metric_def.ts";
+import { RecordRow, type RowLayout } from "../metrics/record_row.ts";
 import { specDecodeJson } from "../endpoints/spec_decode.ts";
 import { LineFileWriter } from "./line_file_writer.ts";
 import { JsonBytes, utf8 } from "./json_bytes.ts";
@@ -76,6 +77,25 @@ export function phaseFields(phase: string, withWarmup = false): string {
       `"phase_name":${JSON.stringify(phase)},"phase_kind":${JSON.stringify(phase)}`;
 }
 
+/**
+ * The metrics' part of the lines of one shape of row (a layout and which of its slots have values): the slots written,
+ * in order, each with the constant bytes before its value (the previous field's end, the comma and this field's start,
+ * joined beforehand), and the bytes after the last value.
+ */
+interface RowPlan {
+  readonly layout: RowLayout;
+  readonly present: Uint32Array;
+  readonly slots: Int32Array;
+  readonly pieces: readonly Uint8Array[];
+  readonly end: Uint8Array;
+  /** Per place, the last number written there and its digits (`NaN`, equal to nothing, where none was). */
+  readonly lastValues: Float64Array;
+  readonly lastDigits: string[];
+}
+
+/** Row shapes a formatter keeps plans for; a run has a few (succeeded or failed, streamed or not). */
+const MAX_ROW_PLANS = 16;
+
 /** Formats records with a fixed context (units and constant pieces resolved once). */
 export class RecordLineFormatter {
   /** Per-record metric tag → the line's bytes around its value: `"tag":{"value":` and `,"unit":"ms"}`. */
@@ -101,6 +121,8 @@ export class RecordLineFormatter {
   #planValues: number[] = [];
   #planDigits: string[] = [];
   #planEnd: Uint8Array = EMPTY_BYTES;
+  /** The plans of the row shapes seen, the last one used first. */
+  #rowPlans: RowPlan[] = [];
 
   constructor(ctx: RecordLineContext) {
     this.#withWarmup = ctx.withWarmup ?? false;
@@ -116,7 +138,7 @@ export class RecordLineFormatter {
   }
 
   /** One JSONL line (without the trailing newline). */
-  format(record: ProcessedRecord, values: RecordMetrics): string {
+  format(record: ProcessedRecord, values: RecordRow | RecordMetrics): string {
     return this.formatInto(record, values).text();
   }
 
@@ -124,7 +146,7 @@ export class RecordLineFormatter {
    * One JSONL line (without the trailing newline) as UTF-8 bytes in a buffer reused by the next call: the same
    * bytes as encoding {@linkcode format}'s text, built without the line's string (see json_bytes.ts).
    */
-  formatInto(record: ProcessedRecord, values: RecordMetrics): JsonBytes {
+  formatInto(record: ProcessedRecord, values: RecordRow | RecordMetrics): JsonBytes {
     const origin = this.#origin;
     const out = this.#out;
     out.reset();
@@ -177,7 +199,8 @@ export class RecordLineFormatter {
       out.chars(serverTimingJson(record.serverTiming));
     }
     out.raw(P_METRICS);
-    if (!this.#metricsByPlan(values)) this.#metricsByTag(values);
+    if (values instanceof RecordRow) this.#metricsOfRow(values);
+    else if (!this.#metricsByPlan(values)) this.#metricsByTag(values);
     const error = errorJson(record.error, record.cancelled);
     // AIPerf's engine-neutral speculative-decoding record, after the metrics, when the server reported one.
     if (record.specDecode !== undefined) {
@@ -279,6 +302,88 @@ export class RecordLineFormatter {
     return true;
   }
 
+  /**
+   * The metrics' fields of a row, by the plan of its shape (made at its first record): the same bytes as
+   * {@linkcode #metricsByTag} given the row's values keyed by tag, with no lookup per tag.
+   */
+  #metricsOfRow(row: RecordRow): void {
+    const plan = this.#rowPlan(row);
+    const { slots, pieces, lastValues, lastDigits } = plan;
+    const nums = row.nums, lists = row.lists;
+    const out = this.#out;
+    // The last number converted on this line, and its digits: metrics that follow one another often share a value
+    // (a streamed 1-token answer's latency, TTFT and TTFOT; a new connection's connecting time and its overhead).
+    let prevValue = NaN;
+    let prevDigits = "";
+    for (let k = 0; k < slots.length; k++) {
+      const slot = slots[k];
+      out.raw(pieces[k]);
+      const list = lists[slot];
+      if (list !== undefined) {
+        out.numbers(list);
+        continue;
+      }
+      const value = nums[slot];
+      if (value === lastValues[k]) out.chars(lastDigits[k]);
+      else if (!Number.isFinite(value)) out.number(value);
+      else {
+        // The digits JSON.stringify gives a finite number (-0 as "0", like 0).
+        const digits = value === prevValue ? prevDigits : String(value);
+        prevValue = lastValues[k] = value;
+        prevDigits = lastDigits[k] = digits;
+        out.chars(digits);
+      }
+    }
+    out.raw(plan.end);
+  }
+
+  /** The plan of `row`'s shape: found among the kept ones (the last used first), else made and kept. */
+  #rowPlan(row: RecordRow): RowPlan {
+    const plans = this.#rowPlans;
+    const present = row.present;
+    for (let p = 0; p < plans.length; p++) {
+      const plan = plans[p];
+      if (plan.layout !== row.layout) continue;
+      let same = true;
+      for (let w = 0; w < present.length; w++) {
+        if (plan.present[w] !== present[w]) {
+          same = false;
+          break;
+        }
+      }
+      if (!same) continue;
+      if (p > 0) {
+        plans.splice(p, 1);
+        plans.unshift(plan);
+      }
+      return plan;
+    }
+    const slots: number[] = [];
+    const pieces: Uint8Array[] = [];
+    let last: Uint8Array | undefined;
+    const tags = row.layout.tags;
+    for (let i = 0; i < tags.length; i++) {
+      if ((present[i >>> 5] & (1 << (i & 31))) === 0) continue;
+      const field = this.#fields.get(tags[i]);
+      if (field === undefined) continue;
+      slots.push(i);
+      pieces.push(last === undefined ? field[0] : new Uint8Array([...last, ...P_COMMA, ...field[0]]));
+      last = field[1];
+    }
+    const plan: RowPlan = {
+      layout: row.layout,
+      present: present.slice(),
+      slots: Int32Array.from(slots),
+      pieces,
+      end: last ?? EMPTY_BYTES,
+      lastValues: new Float64Array(slots.length).fill(NaN),
+      lastDigits: slots.map(() => ""),
+    };
+    if (plans.length >= MAX_ROW_PLANS) plans.pop();
+    plans.unshift(plan);
+    return plan;
+  }
+
   #phaseBytes(phase: string): Uint8Array {
     let bytes = this.#phases.get(phase);
     if (bytes === undefined) this.#phases.set(phase, bytes = utf8(phaseFields(phase, this.#withWarmup)));
@@ -364,7 +469,7 @@ export class JsonlWriter {
   }
 
   /** Buffers one record's line; never blocks. */
-  write(record: ProcessedRecord, values: RecordMetrics): void {
+  write(record: ProcessedRecord, values: RecordRow | RecordMetrics): void {
     this.#lines.writeBytes(this.#formatter.formatInto(record, values).bytes());
   }
 
@@ -373,7 +478,7 @@ export class JsonlWriter {
    * first profiling requests finish together, this code is already compiled instead of running cold (and being
    * compiled) while streams still running on the same thread wait for their reads to be stamped.
    */
-  rehearse(record: ProcessedRecord, values: RecordMetrics): void {
+  rehearse(record: ProcessedRecord, values: RecordRow | RecordMetrics): void {
     this.#formatter.formatInto(record, values);
   }
 

@@ -19,6 +19,7 @@ import type {
   RecordMetrics,
   RecordValue,
 } from "./metric_def.ts";
+import { RecordRow, RowLayout } from "./record_row.ts";
 import type { ErrorDetails, ErrorSummaryEntry, LiveSnapshot, MetricResult, RunSummary } from "./run_summary.ts";
 import type { Stats } from "./stats.ts";
 import { columnErrorAdjustedStats, columnStats } from "./column_stats.ts";
@@ -100,25 +101,13 @@ function allFinite(values: readonly number[]): boolean {
   return true;
 }
 
-/**
- * The metrics a kind of record carries, in computation order, and an object with those properties (null) that a
- * record's values start as a copy of. Why: a record's ~25 values added by computed name to an empty object made
- * V8 turn it into a hash table (past 4 in-object and 12 more properties), ~3 KB allocated per record and slow
- * lookups in every sink that reads it; a copy of a template keeps its properties in place (docs/performance.md).
- */
-interface RecordShape {
-  readonly tags: readonly string[];
-  readonly template: Readonly<Record<string, unknown>>;
-}
-
-/** Distinct shapes kept per accumulator; records of a shape beyond them are built on plain objects. */
-const MAX_SHAPES = 64;
-
-/** A plain object with the first `n` of `tags` and their values in `values`, in that order. */
-function firstOf(values: Record<string, RecordValue>, tags: readonly string[], n: number): Record<string, RecordValue> {
-  const out: Record<string, RecordValue> = {};
-  for (let i = 0; i < n; i++) out[tags[i]] = values[tags[i]];
-  return out;
+/** How a row of another accumulator's layout maps onto this one's slots. */
+interface ForeignLayout {
+  readonly layout: RowLayout;
+  /** Per slot of this accumulator's layout, the row's slot holding the same metric (-1: none). */
+  readonly slots: Int32Array;
+  /** The row's `view` holds every value this accumulator's aggregates read. */
+  readonly viewCovers: boolean;
 }
 
 /** The "(error-adjusted)" rows come after every other row of the main table, as in AIPerf. */
@@ -147,16 +136,22 @@ export class MetricAccumulator {
   readonly #sweep: SweepColumns;
   /** The `inter_chunk_latency` column (kept in arrival order: the time-weighted metrics replay it). */
   readonly #gaps: Float64Column | undefined;
-  /** The last shape of each kind of record's values: [ok, ok streamed, failed, failed streamed]. */
-  readonly #shapes: (RecordShape | undefined)[] = [undefined, undefined, undefined, undefined];
-  readonly #shapeByTags = new Map<string, RecordShape>();
   /**
-   * The values `measure` last returned, and each of their slot's value there by the slot's index (undefined: none),
-   * so that `fold` of those values reads them by index instead of by tag: ~30 lookups by a different name each on
-   * the record's object were a visible part of folding a 1-token request (docs/performance.md).
+   * One reused row per kind of record (succeeded, failed), refilled by `measure`: see record_row.ts. `fold` of a row
+   * of this layout reads it by slot; another accumulator's row (the warmup's, a timeslice's) maps through its slots.
    */
-  #lastMeasured: RecordMetrics | undefined;
-  #lastBySlot: (RecordValue | undefined)[] = [];
+  readonly #okRow: RecordRow;
+  readonly #errRow: RecordRow;
+  /** Per slot, whether some metric reads its value by tag (so `measure` keeps it in the row's view). */
+  readonly #okInput: Uint8Array;
+  readonly #errInput: Uint8Array;
+  /** The slots of the values `fold` reads itself, in the succeeded layout (-1: not measured in this run). */
+  readonly #latencySlot: number;
+  readonly #ttftSlot: number;
+  readonly #islSlot: number;
+  readonly #oslSlot: number;
+  /** The last foreign layouts `fold` was given rows of, and how they map (a run has one or two). */
+  #foreign: ForeignLayout[] = [];
   #successCount = 0;
   #errorCount = 0;
   readonly #timeWeighted: boolean;
@@ -195,98 +190,144 @@ export class MetricAccumulator {
       }
     }
     this.#gaps = gaps;
+    // Inputs: what each record and aggregate metric reads by tag; every value when goodput SLOs read them.
+    const inputsOf = (defs: readonly MetricDef[]) =>
+      options.goodput === undefined
+        ? defs.flatMap((def) => [...def.requires, ...(def.reads ?? [])])
+        : metrics.map((def) => def.tag);
+    const okDefs = [...this.#okRecord.map((s) => s.def), ...this.#okAggregate.map((s) => s.def)];
+    const errDefs = [...this.#errRecord.map((s) => s.def), ...this.#errAggregate.map((s) => s.def)];
+    const okLayout = new RowLayout(this.#okRecord.map((s) => s.def.tag), inputsOf(okDefs));
+    const errLayout = new RowLayout(this.#errRecord.map((s) => s.def.tag), inputsOf(errDefs));
+    this.#okRow = new RecordRow(okLayout);
+    this.#errRow = new RecordRow(errLayout);
+    this.#okInput = Uint8Array.from(okLayout.tags, (tag) => okLayout.inputs.has(tag) ? 1 : 0);
+    this.#errInput = Uint8Array.from(errLayout.tags, (tag) => errLayout.inputs.has(tag) ? 1 : 0);
+    this.#latencySlot = okLayout.slotOf("request_latency");
+    this.#ttftSlot = okLayout.slotOf("time_to_first_token");
+    this.#islSlot = okLayout.slotOf("input_sequence_length");
+    this.#oslSlot = okLayout.slotOf("output_sequence_length");
   }
 
   /**
-   * Computes one record's metric values, folds them into the run, and returns them (record metrics only,
-   * in computation order) for the per-record JSONL writer. Metrics that do not apply are absent.
+   * Computes one record's metric values, folds them into the run, and returns a copy of them (record metrics only,
+   * in computation order; metrics that do not apply are absent).
    */
   add(record: ProcessedRecord): RecordMetrics {
-    const values = this.measure(record);
-    this.fold(record, values);
-    return values;
+    const row = this.measure(record);
+    this.fold(record, row);
+    return row.toObject();
   }
 
   /**
-   * One record's record-metric values, in computation order, without folding them into the run: pure, so a
-   * record bus measures each record once and hands the values to every sink (this accumulator's `fold` among
-   * them). Non-finite values are dropped (list metrics keep their finite elements).
+   * One record's record-metric values, in computation order, without folding them into the run: a record bus measures
+   * each record once and hands the row to every sink (this accumulator's `fold` among them). Non-finite values are
+   * dropped (list metrics keep their finite elements). The row is this accumulator's, refilled by the next call.
    */
-  measure(record: ProcessedRecord): RecordMetrics {
+  measure(record: ProcessedRecord): RecordRow {
     const failed = record.error !== undefined || record.cancelled;
     const slots = failed ? this.#errRecord : this.#okRecord;
+    const row = failed ? this.#errRow : this.#okRow;
+    const input = failed ? this.#errInput : this.#okInput;
     // A response that did not stream (one body, or one event carrying many tokens) has no first token apart from
     // its last: it is kept out of TTFT, ITL and every other streaming metric.
     const streamed = didStream(record);
-    const kind = (failed ? 2 : 0) + (streamed ? 1 : 0);
-    // The values start as a copy of the shape the last record of this kind had (see `RecordShape`), filled in
-    // order; at the first metric that differs they continue on a plain object holding what was filled so far.
-    const shape = this.#shapes[kind];
-    // Its nulls are placeholders: each is set before the record is returned, or the record leaves the template.
-    let values = (shape === undefined ? {} : { ...shape.template }) as Record<string, RecordValue>;
-    let filled = shape === undefined ? -1 : 0;
-    const bySlot = this.#lastBySlot;
+    const nums = row.nums, lists = row.lists, present = row.present;
+    // What a metric's `compute` reads: the values computed before it, by tag (only those some metric reads).
+    const view = row.view as Record<string, RecordValue | undefined>;
+    present.fill(0);
     for (let i = 0; i < slots.length; i++) {
       const def = slots[i].def;
-      if (!streamed && def.flags.streamingOnly) {
-        bySlot[i] = undefined;
-        continue;
+      let v: RecordValue | undefined;
+      if (streamed || !def.flags.streamingOnly) {
+        v = def.compute(record, view as RecordMetrics);
+        if (typeof v === "number") {
+          if (!Number.isFinite(v)) v = undefined;
+        } else if (v !== undefined && !allFinite(v)) v = v.filter(Number.isFinite);
       }
-      let v = def.compute(record, values);
-      if (typeof v === "number") {
-        if (!Number.isFinite(v)) v = undefined;
-      } else if (v !== undefined && !allFinite(v)) v = v.filter(Number.isFinite);
-      bySlot[i] = v;
-      if (filled >= 0) {
-        const expected = shape!.tags[filled];
-        if (v === undefined ? expected !== def.tag : expected === def.tag) {
-          if (v !== undefined) {
-            values[def.tag] = v;
-            filled++;
-          }
-          continue;
+      if (v === undefined) {
+        nums[i] = NaN;
+        lists[i] = undefined;
+      } else {
+        if (typeof v === "number") {
+          nums[i] = v;
+          lists[i] = undefined;
+        } else {
+          nums[i] = NaN;
+          lists[i] = v;
         }
-        values = firstOf(values, shape!.tags, filled);
-        filled = -1;
+        present[i >>> 5] |= 1 << (i & 31);
       }
-      if (v !== undefined) values[def.tag] = v;
+      if (input[i] === 1) view[def.tag] = v;
     }
-    // A record that stayed on its template filled all of it: each template tag is one of the slots visited above,
-    // in their order, and reaching one without a value leaves the template.
-    if (filled < 0) this.#shapes[kind] = this.#shapeOf(values);
-    this.#lastMeasured = values;
-    return values;
+    return row;
   }
 
-  /** The shape of `values` (cached by its tags; at most {@linkcode MAX_SHAPES} are made). */
-  #shapeOf(values: RecordMetrics): RecordShape | undefined {
-    const tags = Object.keys(values);
-    const key = tags.join(",");
-    let shape = this.#shapeByTags.get(key);
-    if (shape === undefined && this.#shapeByTags.size < MAX_SHAPES) {
-      shape = { tags, template: Object.fromEntries(tags.map((tag) => [tag, null])) };
-      this.#shapeByTags.set(key, shape);
-    }
-    return shape;
+  /** The mapping of a row of another layout onto this accumulator's (made once per layout). */
+  #foreignOf(layout: RowLayout, failed: boolean): ForeignLayout {
+    for (const f of this.#foreign) if (f.layout === layout) return f;
+    const own = failed ? this.#errRow.layout : this.#okRow.layout;
+    const f: ForeignLayout = {
+      layout,
+      slots: Int32Array.from(own.tags, (tag) => layout.slotOf(tag)),
+      viewCovers: [...own.inputs].every((tag) => layout.inputs.has(tag)),
+    };
+    if (this.#foreign.length >= 8) this.#foreign.shift();
+    this.#foreign.push(f);
+    return f;
   }
 
-  /** Folds a record and the values `measure` gave for it into the run's columns, aggregates and counts. */
-  fold(record: ProcessedRecord, values: RecordMetrics): void {
+  /**
+   * Folds a record and the values `measure` gave for it (a row of any accumulator's, or values keyed by tag) into the
+   * run's columns, aggregates and counts.
+   */
+  fold(record: ProcessedRecord, values: RecordRow | RecordMetrics): void {
     const failed = record.error !== undefined || record.cancelled;
     const slots = failed ? this.#errRecord : this.#okRecord;
-    // The values this accumulator's `measure` just returned have theirs by slot (the same slots: `failed` decides both).
-    const bySlot = values === this.#lastMeasured ? this.#lastBySlot : undefined;
-    for (let i = 0; i < slots.length; i++) {
-      const { def, column } = slots[i];
-      const v = bySlot === undefined ? values[def.tag] : bySlot[i];
-      if (v === undefined) continue;
-      if (typeof v === "number") column.push(v);
-      else column.pushAll(v);
+    let byTag: RecordMetrics;
+    let latency: RecordValue | undefined, ttft: RecordValue | undefined;
+    let isl: RecordValue | undefined, osl: RecordValue | undefined;
+    if (values instanceof RecordRow) {
+      const own = values.layout === (failed ? this.#errRow.layout : this.#okRow.layout);
+      const foreign = own ? undefined : this.#foreignOf(values.layout, failed);
+      const nums = values.nums, lists = values.lists;
+      for (let i = 0; i < slots.length; i++) {
+        const j = foreign === undefined ? i : foreign.slots[i];
+        if (j < 0) continue;
+        const list = lists[j];
+        if (list !== undefined) slots[i].column.pushAll(list);
+        else {
+          const n = nums[j];
+          if (n === n) slots[i].column.push(n);
+        }
+      }
+      byTag = foreign === undefined || foreign.viewCovers ? values.view : values.toObject();
+      if (!failed) {
+        const at = (slot: number) =>
+          slot < 0 ? undefined : values.value(foreign === undefined ? slot : foreign.slots[slot]);
+        latency = at(this.#latencySlot);
+        ttft = at(this.#ttftSlot);
+        isl = at(this.#islSlot);
+        osl = at(this.#oslSlot);
+      }
+    } else {
+      for (let i = 0; i < slots.length; i++) {
+        const { def, column } = slots[i];
+        const v = values[def.tag];
+        if (v === undefined) continue;
+        if (typeof v === "number") column.push(v);
+        else column.pushAll(v);
+      }
+      byTag = values;
+      latency = values["request_latency"];
+      ttft = values["time_to_first_token"];
+      isl = values["input_sequence_length"];
+      osl = values["output_sequence_length"];
     }
     const aggregates = failed ? this.#errAggregate : this.#okAggregate;
     for (let i = 0; i < aggregates.length; i++) {
       const slot = aggregates[i];
-      const v = slot.def.compute(record, values, this.#ctx);
+      const v = slot.def.compute(record, byTag, this.#ctx);
       if (v === undefined || !Number.isFinite(v)) continue;
       slot.seen = true;
       switch (slot.def.fold) {
@@ -323,7 +364,6 @@ export class MetricAccumulator {
       } else entry.count++;
     } else {
       this.#successCount++;
-      const latency = values["request_latency"];
       const end = typeof latency === "number" ? record.startAt + latency : record.endAt;
       if (record.startAt < this.#okFirstStart) this.#okFirstStart = record.startAt;
       if (end > this.#okLastEnd) this.#okLastEnd = end;
@@ -333,8 +373,6 @@ export class MetricAccumulator {
     const late = record.scheduledAt === undefined ? NaN : record.startAt - record.scheduledAt;
     if (Number.isFinite(late)) this.#lateness.push(late);
     // Every request's intervals feed the time-weighted metrics; a failed one has no first token or counts.
-    const ttft = values["time_to_first_token"], isl = values["input_sequence_length"];
-    const osl = values["output_sequence_length"];
     if (this.#timeWeighted) {
       this.#sweep.add({
         start: record.startAt,

@@ -3,17 +3,20 @@
  * `measured` after token counting, with the record's metric values computed once for every sink.
  */
 import type { Phase, ProcessedRecord, RequestRecord } from "../records/request_record.ts";
-import type { RecordMetrics } from "../metrics/metric_def.ts";
+import type { RecordRow } from "../metrics/record_row.ts";
 import type { RecordSink } from "./record_sink.ts";
 
 export class RecordBus {
   readonly #arrived: RecordSink[];
   readonly #measured: RecordSink[];
   readonly #sinks: readonly RecordSink[];
-  readonly #measure: (record: ProcessedRecord) => RecordMetrics;
+  readonly #measure: (record: ProcessedRecord) => RecordRow;
 
-  /** @param measure a record's metric values (`MetricAccumulator.measure`), computed once per record */
-  constructor(sinks: readonly RecordSink[], measure: (record: ProcessedRecord) => RecordMetrics) {
+  /**
+   * @param measure a record's metric values (`MetricAccumulator.measure`), computed once per record into a row that
+   * the next record's measuring refills: every sink reads it within its `measured` call
+   */
+  constructor(sinks: readonly RecordSink[], measure: (record: ProcessedRecord) => RecordRow) {
     this.#sinks = sinks;
     this.#measure = measure;
     // Only the sinks that listen, so the per-record loops do no dead calls.
@@ -31,9 +34,9 @@ export class RecordBus {
   }
 
   measured(record: ProcessedRecord): void {
-    const values = this.#measure(record);
+    const row = this.#measure(record);
     const sinks = this.#measured;
-    for (let i = 0; i < sinks.length; i++) sinks[i].measured!(record, values);
+    for (let i = 0; i < sinks.length; i++) sinks[i].measured!(record, row);
   }
 
   /** Closes every sink, in order; one failing does not keep the others from closing (the first error is thrown). */

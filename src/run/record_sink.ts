@@ -4,7 +4,7 @@
  * Sinks never call back into the engine; one that must stop the run is given an abort callback when made.
  */
 import type { Phase, ProcessedRecord, RequestRecord } from "../records/request_record.ts";
-import type { RecordMetrics } from "../metrics/metric_def.ts";
+import type { RecordRow } from "../metrics/record_row.ts";
 
 export interface RecordSink {
   readonly name: string;
@@ -15,8 +15,11 @@ export interface RecordSink {
    * where the in-process shard's socket reads also run: keep it to a few field reads.
    */
   arrived?(record: RequestRecord): void;
-  /** A record with its token counts and metric values, in completion order, off the engine's hot path. */
-  measured?(record: ProcessedRecord, values: RecordMetrics): void;
+  /**
+   * A record with its token counts and metric values, in completion order, off the engine's hot path. The row is
+   * refilled for the next record: read it here, and copy (`row.toObject()`) whatever must outlive the call.
+   */
+  measured?(record: ProcessedRecord, row: RecordRow): void;
   /** The run is over (completed, cancelled or failed): flush and release. Called once, in sink order. */
   close?(): Promise<void> | void;
 }

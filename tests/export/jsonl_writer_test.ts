@@ -3,6 +3,7 @@ import { JsonlWriter, RecordLineFormatter } from "../../src/export/jsonl_writer.
 import { MetricAccumulator } from "../../src/metrics/metric_accumulator.ts";
 import { METRIC_REGISTRY } from "../../src/metrics/metric_registry.ts";
 import { makeRecord } from "../metrics/record_fixture.ts";
+import { RecordRow } from "../../src/metrics/record_row.ts";
 
 const metrics = METRIC_REGISTRY.selectMetrics({
   streaming: true,
@@ -320,6 +321,73 @@ Deno.test("a formatter writing a metric's value again, then another, gives each 
     assert.equal(
       long.format(ok, values),
       new RecordLineFormatter({ metrics, timeOriginMs: ORIGIN }).format(ok, values),
+    );
+  }
+});
+
+Deno.test("a record's row gives the line its values keyed by tag give, over a long run of changing records", () => {
+  // The row path, as a run takes it: the lines checked above first (by hand: see `lines()`), then again.
+  const f = new RecordLineFormatter({ metrics, timeOriginMs: ORIGIN });
+  const acc = new MetricAccumulator(metrics);
+  for (let i = 0; i < 2; i++) {
+    assert.deepEqual([f.format(ok, acc.measure(ok)), f.format(failed, acc.measure(failed))], lines());
+  }
+  assert.equal(lines()[1], FAILED_LINE);
+  // Then records whose values change, repeat and go missing: streamed or not, failed, new connections or reused.
+  let seed = 21;
+  const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+  const long = new RecordLineFormatter({ metrics, timeOriginMs: ORIGIN });
+  let record = ok;
+  for (let i = 0; i < 2000; i++) {
+    const kind = rand();
+    if (kind > 0.3) {
+      // Most records differ from the one before in only a few values, as a run's do.
+      const start = 1000 + i;
+      const chunks = kind < 0.5 ? 1 : 2 + Math.floor(rand() * 3);
+      const gap = rand() < 0.5 ? 2 : rand() * 3;
+      const times = Array.from({ length: chunks }, (_, c) => start + 10 + c * gap);
+      record = makeRecord({
+        startAt: start,
+        creditIssuedAt: start - 1,
+        responseTimes: times,
+        endAt: times[chunks - 1] + (rand() < 0.5 ? 0 : rand()),
+        outputTokens: rand() < 0.9 ? chunks : undefined,
+        isl: rand() < 0.8 ? 32 : 33,
+        connectionReused: rand() < 0.8,
+        bytesSent: rand() < 0.7 ? 300 : 301 + Math.floor(rand() * 5),
+        error: kind > 0.95 ? { code: 500, type: "HTTPError", message: "boom" } : undefined,
+        cancelled: kind > 0.93 && kind <= 0.95,
+      });
+    }
+    const row = acc.measure(record);
+    assert.equal(long.format(record, row), f.format(record, row.toObject()), `record ${i}`);
+  }
+});
+
+Deno.test("a row whose metrics come and go gives each record the line its values keyed by tag give", () => {
+  const tags = metrics.filter((d) => d.kind === "record").map((d) => d.tag);
+  const row = RecordRow.of(Object.fromEntries(tags.map((tag) => [tag, 0])));
+  const long = new RecordLineFormatter({ metrics, timeOriginMs: ORIGIN });
+  let seed = 99;
+  const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+  // Few shapes at first (plans reused), then many (plans made and let go), values repeating from record to record.
+  for (let i = 0; i < 3000; i++) {
+    const shapes = i < 1500 ? 3 : 40;
+    let shape = Math.floor(rand() * shapes);
+    for (let slot = 0; slot < tags.length; slot++, shape = (shape * 7 + 3) % 41) {
+      const keep = shape % 3 !== 0 || slot === 0;
+      const value = rand() < 0.6
+        ? slot
+        : rand() < 0.1
+        ? [rand(), slot]
+        : rand() < 0.5
+        ? Math.floor(rand() * 99)
+        : rand();
+      row.set(slot, keep ? value : undefined);
+    }
+    assert.equal(
+      long.format(ok, row),
+      new RecordLineFormatter({ metrics, timeOriginMs: ORIGIN }).format(ok, row.toObject()),
     );
   }
 });

@@ -230,13 +230,13 @@ Deno.test("measure is pure and fold of its values equals add", () => {
   const byAdd = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN, goodput: evaluator });
   const bySteps = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN, goodput: evaluator });
   for (const r of [r1, e1, r2, e2, cancelled]) {
-    const values = bySteps.measure(r);
-    assert.deepEqual(bySteps.measure(r), values); // measuring twice changes nothing
+    const values = bySteps.measure(r).toObject();
+    assert.deepEqual(bySteps.measure(r).toObject(), values); // measuring twice changes nothing
     assert.equal(
       bySteps.snapshot().successCount + bySteps.snapshot().errorCount,
       byAdd.snapshot().successCount + byAdd.snapshot().errorCount,
     );
-    bySteps.fold(r, values);
+    bySteps.fold(r, bySteps.measure(r));
     assert.deepEqual(byAdd.add(r), values);
   }
   assert.deepEqual(bySteps.summarize(), byAdd.summarize());
@@ -273,7 +273,7 @@ Deno.test("accumulator summarizes the time-weighted metrics over the phase windo
   assert.ok(Number.isNaN(c.p1) && Number.isNaN(c.count));
 });
 
-/** A record's values the plain way: each record metric in order, on an empty object (no shapes). */
+/** A record's values the plain way: each record metric in order, on an object holding every value computed so far. */
 function measuredPlainly(record: ProcessedRecord): Record<string, RecordValue> {
   const failed = record.error !== undefined || record.cancelled;
   const streamed = didStream(record);
@@ -314,7 +314,7 @@ Deno.test("measure gives the plain values, in the same order, whatever the mix o
       cancelled: kind > 0.85 && kind <= 0.9,
       creditIssuedAt: random() < 0.05 ? NaN : start,
     });
-    const values = acc.measure(record);
+    const values = acc.measure(record).toObject();
     const plain = measuredPlainly(record);
     assert.deepEqual(values, plain, `record ${i}`);
     assert.deepEqual(Object.keys(values), Object.keys(plain), `record ${i}: key order`);
@@ -398,7 +398,7 @@ Deno.test("time-weighted metrics are the same when their value ranges are set as
   Deno.removeSync(dir);
 });
 
-Deno.test("folding the values measure just gave (read by slot) sums up as folding values read by tag, interleaved", () => {
+Deno.test("folding rows (its own, read by slot, or another accumulator's) sums up as folding values read by tag", () => {
   let seed = 5;
   const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
   const records = Array.from({ length: 400 }, (_, i) => {
@@ -416,23 +416,55 @@ Deno.test("folding the values measure just gave (read by slot) sums up as foldin
       isl: 10 + i,
     });
   });
-  // `bySlot` folds what its own `measure` just returned; `byTag` gets values another accumulator measured.
+  // `bySlot` folds the rows its own `measure` returns; `byTag` gets copies keyed by tag of the rows another accumulator
+  // measured, and `foreign` those rows themselves (another layout, mapped slot by slot).
   const bySlot = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN });
   const byTag = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN });
+  const foreign = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN });
   const other = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN });
-  for (let i = 0; i < records.length; i += 2) {
-    const a = records[i], b = records[i + 1];
-    byTag.fold(a, other.measure(a));
-    byTag.fold(b, other.measure(b));
-    if (i % 4 === 0) {
-      bySlot.add(a);
-      bySlot.add(b);
-    } else {
-      // Measured one after the other, then folded: the first one's values are no longer the last measured.
-      const va = bySlot.measure(a), vb = bySlot.measure(b);
-      bySlot.fold(a, va);
-      bySlot.fold(b, vb);
-    }
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    byTag.fold(r, other.measure(r).toObject());
+    foreign.fold(r, other.measure(r));
+    if (i % 2 === 0) bySlot.add(r);
+    else bySlot.fold(r, bySlot.measure(r));
   }
+  assert.deepEqual(foreign.summarize(), byTag.summarize());
   assert.deepEqual(bySlot.summarize(), byTag.summarize());
+});
+
+Deno.test("goodput judges every SLO's metric, also one no other metric reads", () => {
+  // TTST is read by no metric's formula: the row's view must still carry it for the SLO.
+  const { evaluator } = resolveGoodput(parseGoodput("time_to_second_token:5"), metrics);
+  const acc = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN, goodput: evaluator });
+  // TTST 3 ms (good), 8 ms (not good), 4.5 ms (good): 2 good of 3.
+  for (const [i, gap] of [3, 8, 4.5].entries()) {
+    const start = 100 * i;
+    acc.add(
+      makeRecord({ startAt: start, responseTimes: [start + 10, start + 10 + gap], endAt: start + 30, outputTokens: 2 }),
+    );
+  }
+  assert.equal(get(acc.summarize(), "good_request_count").value, 2);
+});
+
+Deno.test("folding rows of another metric set maps them by tag: the sums of folding their values keyed by tag", () => {
+  // Rows of a non-streaming run's layout (no streaming-only slots), folded by accumulators of the streaming set.
+  const plain = METRIC_REGISTRY.selectMetrics({ ...selection, streaming: false });
+  const other = new MetricAccumulator(plain, { timeOriginMs: ORIGIN });
+  const byRow = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN });
+  const byTag = new MetricAccumulator(metrics, { timeOriginMs: ORIGIN });
+  for (let i = 0; i < 50; i++) {
+    const start = i * 10;
+    const r = i % 5 === 4 ? makeRecord({ startAt: start, endAt: start + 3, error: http500, isl: 7 }) : makeRecord({
+      startAt: start,
+      responseTimes: [start + 2 + (i % 3)],
+      endAt: start + 6,
+      outputTokens: 4,
+      isl: 9 + i,
+    });
+    byTag.fold(r, other.measure(r).toObject());
+    byRow.fold(r, other.measure(r));
+  }
+  assert.deepEqual(byRow.summarize(), byTag.summarize());
+  assert.equal(get(byRow.summarize(), "input_sequence_length").stats!.max, 9 + 48);
 });

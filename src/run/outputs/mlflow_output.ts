@@ -18,7 +18,7 @@ import {
   type MlflowRunInfo,
 } from "../../export/mlflow_rest.ts";
 import { failureReason, shownUrl } from "../../export/service_call.ts";
-import type { RecordMetrics } from "../../metrics/metric_def.ts";
+import type { RecordRow } from "../../metrics/record_row.ts";
 import type { ProcessedRecord, RequestRecord } from "../../records/request_record.ts";
 import type { Logger } from "../../ui/logger.ts";
 import type { LiveRun } from "../live_run.ts";
@@ -176,8 +176,8 @@ class MlflowSink implements OutputSink {
     this.#telemetry.arrived(record);
   }
 
-  measured(record: ProcessedRecord, values: RecordMetrics): void {
-    this.#telemetry.measured(record, values);
+  measured(record: ProcessedRecord, row: RecordRow): void {
+    this.#telemetry.measured(record, row);
   }
 
   close(): void {

@@ -10,7 +10,7 @@ import { exportRequest, otlpMetricsUrl } from "../../export/otlp_metrics.ts";
 import { encodeExportRequest } from "../../export/otlp_protobuf.ts";
 import { failureReason, serviceCall, shownUrl, splitCredentials } from "../../export/service_call.ts";
 import type { ProcessedRecord, RequestRecord } from "../../records/request_record.ts";
-import type { RecordMetrics } from "../../metrics/metric_def.ts";
+import type { RecordRow } from "../../metrics/record_row.ts";
 import type { Logger } from "../../ui/logger.ts";
 import type { LiveRun } from "../live_run.ts";
 import type { Output, OutputSink, SinkContext } from "./output.ts";
@@ -84,8 +84,8 @@ class OtelSink implements OutputSink {
     this.#telemetry.arrived(record);
   }
 
-  measured(record: ProcessedRecord, values: RecordMetrics): void {
-    this.#telemetry.measured(record, values);
+  measured(record: ProcessedRecord, row: RecordRow): void {
+    this.#telemetry.measured(record, row);
   }
 
   close(): void {

@@ -8,7 +8,8 @@
  * not know them. Points carry `aiperf.worker.id` but not AIPerf's `aiperf.record_processor.id` (no such process here).
  */
 import type { ProfileConfig } from "../../config/profile_config.ts";
-import type { MetricDef, RecordMetrics } from "../../metrics/metric_def.ts";
+import type { MetricDef } from "../../metrics/metric_def.ts";
+import type { RecordRow } from "../../metrics/record_row.ts";
 import type { Phase, ProcessedRecord, RequestRecord } from "../../records/request_record.ts";
 import {
   aiperfBaseUnit,
@@ -114,11 +115,14 @@ export class RecordTelemetry {
     else if (record.error === undefined && record.isFinalTurn !== false) counts.sessionsCompleted++;
   }
 
-  measured(record: ProcessedRecord, values: RecordMetrics): void {
+  measured(record: ProcessedRecord, row: RecordRow): void {
     if (!this.#metrics) return;
     const sets = this.#attributeSets(record);
-    for (const tag in values) {
-      const value = values[tag];
+    const tags = row.layout.tags;
+    for (let i = 0; i < tags.length; i++) {
+      const value = row.value(i);
+      if (value === undefined) continue;
+      const tag = tags[i];
       const spec = SEMCONV_METRICS[tag];
       if (spec !== undefined) {
         const set = spec.tokenType !== undefined ? sets.tokens : sets.duration;

@@ -1,6 +1,7 @@
 /** `profile_export.jsonl`: one line per profiling record; warmup records only rehearse the formatting. */
 import type { ProcessedRecord } from "../../records/request_record.ts";
-import type { MetricDef, RecordMetrics } from "../../metrics/metric_def.ts";
+import type { MetricDef } from "../../metrics/metric_def.ts";
+import type { RecordRow } from "../../metrics/record_row.ts";
 import { JsonlWriter } from "../../export/jsonl_writer.ts";
 import type { RecordSink } from "../record_sink.ts";
 import { type UnwrittenFile, unwrittenLines } from "../unwritten_file.ts";
@@ -30,9 +31,9 @@ export class JsonlSink implements RecordSink {
     return new JsonlSink(await JsonlWriter.open(path, { metrics, timeOriginMs, withWarmup, onFailure }), path);
   }
 
-  measured(record: ProcessedRecord, values: RecordMetrics): void {
-    if (record.phase === "warmup") this.#writer.rehearse(record, values);
-    else this.#writer.write(record, values);
+  measured(record: ProcessedRecord, row: RecordRow): void {
+    if (record.phase === "warmup") this.#writer.rehearse(record, row);
+    else this.#writer.write(record, row);
   }
 
   /** Never rejects: a failed write is reported by {@link unwritten}. */

@@ -1,6 +1,7 @@
 /** Folds measured records into one metric accumulator per phase: the run's summary and its live figures. */
 import type { ProcessedRecord } from "../../records/request_record.ts";
-import type { MetricDef, RecordMetrics } from "../../metrics/metric_def.ts";
+import type { MetricDef } from "../../metrics/metric_def.ts";
+import type { RecordRow } from "../../metrics/record_row.ts";
 import type { GoodputEvaluator } from "../../metrics/goodput.ts";
 import { MetricAccumulator } from "../../metrics/metric_accumulator.ts";
 import type { ColumnStore } from "../../metrics/float64_column.ts";
@@ -43,10 +44,10 @@ export class MetricsSink implements RecordSink {
   }
 
   /** A record's metric values (both phases share the metric set); the bus calls it once per record. */
-  readonly measure = (record: ProcessedRecord): RecordMetrics => this.profiling.measure(record);
+  readonly measure = (record: ProcessedRecord): RecordRow => this.profiling.measure(record);
 
-  measured(record: ProcessedRecord, values: RecordMetrics): void {
+  measured(record: ProcessedRecord, row: RecordRow): void {
     if (record.stopCancelled === true && this.#stoppedItself()) return;
-    (record.phase === "warmup" ? this.warmup : this.profiling)?.fold(record, values);
+    (record.phase === "warmup" ? this.warmup : this.profiling)?.fold(record, row);
   }
 }

@@ -8,7 +8,8 @@
  * next arrive, so a long run's memory does not grow with its windows; a late record is still counted.
  */
 import type { Phase, ProcessedRecord } from "../../records/request_record.ts";
-import type { MetricDef, RecordMetrics } from "../../metrics/metric_def.ts";
+import type { MetricDef } from "../../metrics/metric_def.ts";
+import type { RecordRow } from "../../metrics/record_row.ts";
 import type { GoodputEvaluator } from "../../metrics/goodput.ts";
 import { MetricAccumulator } from "../../metrics/metric_accumulator.ts";
 import type { ColumnStore } from "../../metrics/float64_column.ts";
@@ -52,13 +53,13 @@ export class TimesliceSink implements RecordSink {
     if (phase === "profiling") this.#origin = at;
   }
 
-  measured(record: ProcessedRecord, values: RecordMetrics): void {
+  measured(record: ProcessedRecord, row: RecordRow): void {
     if (record.phase !== "profiling") return;
     const origin = this.#origin ??= record.startAt;
     const index = Math.max(0, Math.floor((record.startAt - origin) / this.#sliceMs));
     let acc = this.#slices.get(index);
     if (acc === undefined) this.#slices.set(index, acc = new MetricAccumulator(this.#metrics, this.#options));
-    acc.fold(record, values);
+    acc.fold(record, row);
     if (this.#options.store !== undefined) {
       for (; this.#sealedBelow < index - 1; this.#sealedBelow++) this.#slices.get(this.#sealedBelow)?.seal();
     }
