@@ -251,7 +251,7 @@ export class LongRunFinder {
   }
 }
 
-const TWO_BYTE = /[^\x00-\xff]/;
+const TWO_BYTE = /[\u0100-\uffff]/;
 
 function isHigh(c: number): boolean {
   return c >= 0xd800 && c <= 0xdbff;
