@@ -142,6 +142,8 @@ export class LongRunFinder {
 
   /** `stride`: runs of at least this many code units are found, every run twice as long (tests use less). */
   constructor(rules: LongRunRules, stride = LONG_RUN_STRIDE) {
+    // A run must reach past the head's edge (four characters in, five where that cuts a surrogate pair).
+    if (!(stride >= 8)) throw new RangeError(`a long-run stride of at least 8 code units, not ${stride}`);
     this.#rules = rules;
     this.#stride = stride;
     const sources: [number, string][] = [
