@@ -4,9 +4,11 @@
  * then again. Reports MB of text (UTF-16 code units) per CPU-second of the counting thread, median and range over
  * `--runs` processes per shape, the shapes taken in turn.
  *
- *   deno run -A scripts/bench/first_count_bench.ts [--runs 3] [--root DIR] [--only WORD] [--json]
+ *   deno run -A scripts/bench/first_count_bench.ts [--runs 3] [--root DIR] [--only WORD] [--json] [--tokenizer FILE]
  *
- * `--root` counts with the tokenizer of another checkout (e.g. main's), for before/after pairs.
+ * `--root` counts with the tokenizer of another checkout (e.g. main's), for before/after pairs. `--tokenizer` counts
+ * with a `tokenizer.json` instead of the builtin tokenizer, on {@linkcode HF_SHAPES} (long runs in two-byte
+ * strings of 2 to 16 Mi characters, and ordinary text in both string widths).
  * Target: ≥ 30 MB/s per core on long answers, the first count included.
  */
 import { threadCpuSec } from "./long_answer_bench.ts";
@@ -31,6 +33,24 @@ export const SHAPES: Record<string, () => string> = {
   "random bytes as Latin-1 characters, 4 Mi": () => randomString(4 << 20, (r) => String.fromCharCode((r >> 8) & 0xff)),
 };
 
+/** The shapes with `--tokenizer`: long runs of each class in two-byte strings, and the bundled corpus. */
+export function hfShapes(corpus: string): Record<string, () => string> {
+  const cjk = (n: number) => () => randomString(n, (r) => String.fromCharCode(0x4e00 + r % 2000));
+  const repeatCorpus = (n: number) => corpus.repeat(Math.ceil(n / corpus.length)).slice(0, n);
+  return {
+    "random CJK ideographs, no spaces, 2 Mi": cjk(2 << 20),
+    "random CJK ideographs, no spaces, 4 Mi": cjk(4 << 20),
+    "random CJK ideographs, no spaces, 16 Mi": cjk(16 << 20),
+    "random Thai letters and marks, no spaces, 2 Mi": SHAPES["random Thai letters and marks, no spaces, 2 Mi"],
+    "random letters after one CJK character (two-byte), 4 Mi":
+      SHAPES["random letters after one CJK character (two-byte), 4 Mi"],
+    "random symbols after one CJK character (two-byte), 4 Mi": () =>
+      "中" + randomString(4 << 20, (r) => "!?#(/*-"[(r >> 8) % 7]),
+    "the bundled corpus, 4 Mi (one-byte)": () => repeatCorpus(4 << 20),
+    "the bundled corpus after one CJK character (two-byte), 4 Mi": () => "中" + repeatCorpus(4 << 20),
+  };
+}
+
 interface ChildResult {
   readonly tokens: number;
   readonly firstSec: number;
@@ -38,11 +58,12 @@ interface ChildResult {
   readonly length: number;
 }
 
-async function child(root: string, shape: string): Promise<ChildResult> {
+async function child(root: string, shape: string, tokenizerFile: string | undefined): Promise<ChildResult> {
   const { loadBuiltinTokenizer } = await import(`${root}/src/tokenizer/builtin_tokenizer.ts`);
+  const { loadHfTokenizer } = await import(`${root}/src/tokenizer/hf_tokenizer.ts`);
   const { DEFAULT_CORPUS } = await import(`${root}/src/dataset/default_corpus.ts`);
-  const text = SHAPES[shape]();
-  const tokenizer = await loadBuiltinTokenizer();
+  const text = (tokenizerFile === undefined ? SHAPES : hfShapes(DEFAULT_CORPUS))[shape]();
+  const tokenizer = tokenizerFile === undefined ? await loadBuiltinTokenizer() : await loadHfTokenizer(tokenizerFile);
   tokenizer.count(DEFAULT_CORPUS.slice(0, 2000));
   const c0 = threadCpuSec();
   const tokens = tokenizer.count(text);
@@ -66,16 +87,29 @@ if (import.meta.main) {
   const root = arg("--root") ?? new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
   const childShape = arg("--child");
   if (childShape !== undefined) {
-    console.log(JSON.stringify(await child(root, childShape)));
+    console.log(JSON.stringify(await child(root, childShape, arg("--tokenizer"))));
   } else {
     const runs = Number(arg("--runs") ?? 3);
     const only = arg("--only");
-    const shapes = Object.keys(SHAPES).filter((s) => only === undefined || s.includes(only));
+    const tokenizerFile = arg("--tokenizer");
+    const { DEFAULT_CORPUS } = await import("../../src/dataset/default_corpus.ts");
+    const shapes = Object.keys(tokenizerFile === undefined ? SHAPES : hfShapes(DEFAULT_CORPUS)).filter((s) =>
+      only === undefined || s.includes(only)
+    );
     const results = new Map<string, (ChildResult | undefined)[]>(shapes.map((s) => [s, []]));
     for (let r = 0; r < runs; r++) {
       for (const shape of shapes) {
         const out = await new Deno.Command(Deno.execPath(), {
-          args: ["run", "-A", new URL(import.meta.url).pathname, "--root", root, "--child", shape],
+          args: [
+            "run",
+            "-A",
+            new URL(import.meta.url).pathname,
+            "--root",
+            root,
+            "--child",
+            shape,
+            ...(tokenizerFile === undefined ? [] : ["--tokenizer", tokenizerFile]),
+          ],
           stderr: "inherit",
         }).output();
         // A count that throws (the pattern's stack overflow on a long two-byte run) is recorded as such.

@@ -21,6 +21,7 @@
 import { BpeRanks, hashBytes, NO_RANK } from "./bpe_ranks.ts";
 import { BLANK_PIECE, boundarySafe, markPieceBoundaries, MergeHeap, utf8Length } from "./bpe_tokenizer.ts";
 import { LongPieceMerger } from "./long_piece.ts";
+import { LongRunFinder, longRunRules } from "./hf_long_runs.ts";
 import type { AddedTokenSpec } from "./hf_bpe_spec.ts";
 import { type HfBpeTables, pairSlot } from "./hf_bpe_tables.ts";
 import type { PieceEncoding, SharedTokenizer, Tokenizer } from "./tokenizer.ts";
@@ -109,6 +110,9 @@ export class HfBpeTokenizer implements Tokenizer {
   readonly #outIds: Int32Array;
   readonly #byteSymbols: Int32Array;
   readonly #regex: RegExp;
+  /** Long runs of letters, digits or symbols, pre-tokenized around the pattern (hf_long_runs.ts); undefined for
+   * patterns outside the families that rule is proven for. */
+  readonly #longRuns: LongRunFinder | undefined;
   readonly #keepGaps: boolean;
   readonly #addPrefixSpace: boolean;
   readonly #ignoreMerges: boolean;
@@ -145,7 +149,12 @@ export class HfBpeTokenizer implements Tokenizer {
   #persisted: Promise<void> | undefined;
 
   /** `persist`: builds and caches the full tables, for tables that are chained merges (a quick first load). */
-  constructor(name: string, tables: HfBpeTables, persist?: () => Promise<void>) {
+  constructor(
+    name: string,
+    tables: HfBpeTables,
+    persist?: () => Promise<void>,
+    options: { readonly longRunStride?: number; readonly longRuns?: boolean } = {},
+  ) {
     this.name = name;
     this.#tables = tables;
     this.#persist = persist;
@@ -159,6 +168,10 @@ export class HfBpeTokenizer implements Tokenizer {
     this.#byteSymbols = tables.byteSymbols;
     const meta = tables.meta;
     this.#regex = new RegExp(meta.regexSource, meta.regexFlags.includes("g") ? meta.regexFlags : meta.regexFlags + "g");
+    const rules = longRunRules(this.#regex.source, this.#regex.flags);
+    this.#longRuns = rules === undefined || options.longRuns === false
+      ? undefined
+      : new LongRunFinder(rules, options.longRunStride);
     this.#keepGaps = meta.keepGaps;
     this.#addPrefixSpace = meta.addPrefixSpace;
     this.#ignoreMerges = meta.ignoreMerges;
@@ -317,19 +330,75 @@ export class HfBpeTokenizer implements Tokenizer {
     out: number[] | undefined,
     pieces?: { readonly starts: number[]; readonly blank: boolean[]; dropped: boolean },
   ): number {
+    try {
+      return this.#splitAndEncode(section, out, pieces);
+    } catch (error) {
+      if (!(error instanceof RangeError) || !/call stack/.test(error.message)) throw error;
+      throw new Error(
+        `${this.name}: the tokenizer.json pre-tokenizer pattern ran out of stack on a text of ${section.length} ` +
+          `characters (a run of millions of characters without spaces), and this pattern is not one whose long ` +
+          `runs this build splits without it (GPT-2, Llama 3 and Qwen 2 patterns); count with --tokenizer builtin`,
+        { cause: error },
+      );
+    }
+  }
+
+  #splitAndEncode(
+    section: string,
+    out: number[] | undefined,
+    pieces?: { readonly starts: number[]; readonly blank: boolean[]; dropped: boolean },
+  ): number {
     const starts = pieces?.starts;
     const blank = pieces?.blank;
     const text = this.#addPrefixSpace && !section.startsWith(" ") ? " " + section : section;
     const regex = this.#regex;
     const keepGaps = this.#keepGaps;
+    // Long runs: the pattern runs on the text up to a few characters into the run (`subject`, ending at `edge`),
+    // and the match that reaches that edge goes on to the run's end (hf_long_runs.ts says why that is exact).
+    const finder = this.#longRuns;
+    const runs = finder === undefined ? NO_RUNS : finder.find(text);
+    let run = 0;
+    let subject = text;
+    let edge = -1;
+    const nextRun = (from: number) => {
+      while (run < runs.length && runs[run] < from) run += 3;
+      if (run >= runs.length) {
+        subject = text;
+        edge = -1;
+        return;
+      }
+      edge = runs[run] + RUN_EDGE;
+      if (isHighSurrogate(text.charCodeAt(edge - 1))) edge++;
+      subject = text.substring(0, edge);
+    };
+    if (runs.length > 0) nextRun(0);
     regex.lastIndex = 0;
     let count = 0;
     let prev = 0;
     for (;;) {
-      const m = regex.exec(text);
-      if (m === null) break;
+      const from = regex.lastIndex;
+      const m = regex.exec(subject);
+      if (m === null) {
+        if (subject === text) break;
+        // No match before the edge (the accepted patterns always match): let the pattern see the whole text.
+        runs.length = 0;
+        nextRun(0);
+        regex.lastIndex = from;
+        continue;
+      }
       const start = m.index;
-      const end = start + m[0].length;
+      let end = start + m[0].length;
+      let piece = m[0];
+      if (end === edge) {
+        const kind = runs[run + 2];
+        end = runs[run + 1];
+        if (finder!.hasTail(kind)) {
+          for (let c = text.charCodeAt(end); c === 0x0a || c === 0x0d; c = text.charCodeAt(++end));
+        }
+        piece = "";
+        regex.lastIndex = end;
+        nextRun(end);
+      }
       if (prev < start) {
         if (keepGaps) {
           starts?.push(out!.length);
@@ -341,7 +410,7 @@ export class HfBpeTokenizer implements Tokenizer {
       }
       if (end > start) {
         starts?.push(out!.length);
-        blank?.push(BLANK_PIECE.test(m[0]));
+        blank?.push(piece !== "" && BLANK_PIECE.test(piece));
         count += this.#piece(text, start, end, out);
       } else {
         regex.lastIndex = advance(text, end);
@@ -564,6 +633,14 @@ export class HfBpeTokenizer implements Tokenizer {
       ends.push(start + next[k]);
     }
   }
+}
+
+/** Characters of a long run the pattern reads before its match is taken on to the run's end (at least three). */
+const RUN_EDGE = 4;
+const NO_RUNS: number[] = [];
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
 }
 
 /** The index after the code point at `i` (RegExp's AdvanceStringIndex in Unicode mode). */

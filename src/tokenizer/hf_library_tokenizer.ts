@@ -40,7 +40,19 @@ export class HfTokenizer implements Tokenizer {
 
   encode(text: string): number[] {
     if (text.length === 0) return [];
-    return this.#core.encode(text, { add_special_tokens: false }).ids;
+    try {
+      return this.#core.encode(text, { add_special_tokens: false }).ids;
+    } catch (error) {
+      // The library's pre-tokenizer patterns overflow V8's regular-expression stack on runs of millions of
+      // letters without spaces in a two-byte string (hf_long_runs.ts); say so rather than "Maximum call stack".
+      if (!(error instanceof RangeError) || !/call stack/.test(error.message)) throw error;
+      throw new Error(
+        `${this.name}: @huggingface/tokenizers ran out of stack on a text of ${text.length} characters (a run of ` +
+          `millions of characters without spaces, which its pre-tokenizer pattern cannot take); count with ` +
+          `--tokenizer builtin, or a tokenizer.json of the GPT-2, Llama 3 or Qwen 2 family`,
+        { cause: error },
+      );
+    }
   }
 
   decode(ids: readonly number[]): string {
