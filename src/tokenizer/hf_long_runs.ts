@@ -27,6 +27,7 @@
  * loop is greedy and nothing after it needs it to give any back), then the tail takes the `\r`/`\n` after `b`.
  * The pattern has no lookbehind, so matching resumes at the piece's end as it would in the whole text.
  */
+import { CharClassTable } from "./char_class_table.ts";
 
 /** Runs shorter than this many code units are left to the pattern; every run twice as long is found. */
 export const LONG_RUN_STRIDE = 4096;
@@ -35,7 +36,6 @@ export const LONG_RUN_STRIDE = 4096;
 const LETTER = 1;
 const DIGIT = 2;
 const SYMBOL = 4;
-const KNOWN = 128;
 
 /** One class's run rule: whether its loop's piece takes the `[\r\n]*` after the run. */
 export interface LongRunRules {
@@ -132,13 +132,8 @@ export function longRunRules(source: string, flags: string): LongRunRules | unde
 export class LongRunFinder {
   readonly #rules: LongRunRules;
   readonly #stride: number;
-  /** Class bits per BMP code unit outside the surrogates (0 = not classified yet). */
-  readonly #units = new Uint8Array(0x10000);
-  /** Class bits per astral code point, and per lone surrogate (by its code unit). */
-  readonly #astral = new Map<number, number>();
-  readonly #classes: readonly [number, RegExp][];
-  readonly #blockClasses: readonly [number, RegExp][];
-  #size = 1;
+  /** Class bits of the characters met, by the pattern's own classes (see char_class_table.ts). */
+  readonly #chars: CharClassTable;
 
   /** `stride`: runs of at least this many code units are found, every run twice as long (tests use less). */
   constructor(rules: LongRunRules, stride = LONG_RUN_STRIDE) {
@@ -151,80 +146,12 @@ export class LongRunFinder {
       [DIGIT, "\\p{N}"],
       [SYMBOL, `[^${rules.space}\\p{L}\\p{N}]`],
     ];
-    const handled = sources.filter(([bit]) => (rules.classes & bit) !== 0);
-    this.#classes = handled.map(([bit, s]) => [bit, new RegExp(`^${s}$`, "u")]);
-    this.#blockClasses = handled.map(([bit, s]) => [bit, new RegExp(s, "gu")]);
+    this.#chars = new CharClassTable(sources.filter(([bit]) => (rules.classes & bit) !== 0));
   }
 
   /** Whether the piece that ends a run of class `kind` takes the `\r`/`\n` after it. */
   hasTail(kind: number): boolean {
     return (this.#rules.tails & kind) !== 0;
-  }
-
-  #at(text: string, i: number): number {
-    const c = text.charCodeAt(i);
-    this.#size = 1;
-    if (c < 0xd800 || c > 0xdfff) {
-      const units = this.#units;
-      if (units[c] === 0) this.#classifyBlock(c);
-      return units[c];
-    }
-    let cp = c;
-    if (c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        cp = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
-        this.#size = 2;
-      }
-    }
-    let bits = this.#astral.get(cp);
-    if (bits === undefined) {
-      const s = this.#size === 2 ? text.substring(i, i + 2) : String.fromCharCode(c);
-      bits = KNOWN;
-      for (const [bit, re] of this.#classes) if (re.test(s)) bits |= bit;
-      this.#astral.set(cp, bits);
-    }
-    return bits;
-  }
-
-  #classifyBlock(c: number): void {
-    const base = c & ~0xff;
-    const codes: number[] = [];
-    for (let i = 0; i < 256; i++) codes.push(base + i);
-    const block = String.fromCharCode(...codes);
-    const units = this.#units;
-    for (let i = 0; i < 256; i++) units[base + i] = KNOWN;
-    for (const [bit, re] of this.#blockClasses) {
-      re.lastIndex = 0;
-      for (let m = re.exec(block); m !== null; m = re.exec(block)) units[base + m.index] |= bit;
-    }
-  }
-
-  #before(text: string, i: number): number {
-    const d = text.charCodeAt(i - 1);
-    if (d >= 0xdc00 && d <= 0xdfff && i >= 2) {
-      const c = text.charCodeAt(i - 2);
-      if (c >= 0xd800 && c <= 0xdbff) return this.#at(text, i - 2);
-    }
-    return this.#at(text, i - 1);
-  }
-
-  #runEnd(text: string, i: number, cls: number): number {
-    const n = text.length;
-    const units = this.#units;
-    for (;;) {
-      while (i < n && (units[text.charCodeAt(i)] & cls) !== 0) i++;
-      if (i >= n || (this.#at(text, i) & cls) === 0) return i;
-      i += this.#size;
-    }
-  }
-
-  #runStart(text: string, i: number, cls: number): number {
-    while (i > 0) {
-      if ((this.#before(text, i) & cls) === 0) return i;
-      i -= this.#size;
-    }
-    return 0;
   }
 
   /**
@@ -241,10 +168,10 @@ export class LongRunFinder {
       if (s < done) continue;
       // A sample on a surrogate pair's second half is read from its first.
       const at = s > 0 && isLow(text.charCodeAt(s)) && isHigh(text.charCodeAt(s - 1)) ? s - 1 : s;
-      const bits = this.#at(text, at) & this.#rules.classes;
+      const bits = this.#chars.at(text, at) & this.#rules.classes;
       if (bits === 0) continue;
-      const end = this.#runEnd(text, at, bits);
-      const start = this.#runStart(text, at, bits);
+      const end = this.#chars.runEnd(text, at, bits);
+      const start = this.#chars.runStart(text, at, bits);
       done = end;
       if (end - start < stride) continue;
       runs.push(start, end, bits);

@@ -17,6 +17,8 @@
  * random text of many scripts.
  */
 
+import { CharClassTable } from "./char_class_table.ts";
+
 /** The o200k_base pre-tokenizer pattern (tiktoken `pat_str`, as js-tiktoken spells it) the scanner implements. */
 export const O200K_PATTERN =
   "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)?|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
@@ -41,8 +43,6 @@ const T = 16;
 const SYM = 32;
 /** In both U and W (`\p{Lm}`, `\p{Lo}`, `\p{M}`). */
 const BOTH = 64;
-/** Set on every classified entry (0 = not classified yet). */
-const KNOWN = 128;
 
 const LETTER = U | W;
 
@@ -52,47 +52,19 @@ export const LETTER_RUN = 0;
 export const LETTER_RUN_BOTH = 2;
 export const SYMBOL_RUN = 1;
 
-const CLASSES: readonly [number, RegExp][] = [
-  [U, /^[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]$/u],
-  [W, /^[\p{Ll}\p{Lm}\p{Lo}\p{M}]$/u],
-  [P, /^[^\r\n\p{L}\p{N}]$/u],
-  [X, /^[^\s\p{L}\p{N}]$/u],
-  [T, /^[\r\n/]$/u],
+/** The pattern's classes that the scanner reads, by bit. */
+const CLASSES: readonly (readonly [number, string])[] = [
+  [U, String.raw`[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]`],
+  [W, String.raw`[\p{Ll}\p{Lm}\p{Lo}\p{M}]`],
+  [P, String.raw`[^\r\n\p{L}\p{N}]`],
+  [X, String.raw`[^\s\p{L}\p{N}]`],
+  [T, String.raw`[\r\n/]`],
 ];
-
-function classify(text: string): number {
-  let bits = KNOWN;
-  for (const [bit, re] of CLASSES) if (re.test(text)) bits |= bit;
-  return derived(bits);
-}
 
 /** The bits that follow from the pattern's classes: SYM and BOTH. */
 function derived(bits: number): number {
   if ((bits & X) !== 0 && (bits & LETTER) === 0) bits |= SYM;
   return (bits & U) !== 0 && (bits & W) !== 0 ? bits | BOTH : bits;
-}
-
-/** The same classes, to find every member in a block of characters at once. */
-const BLOCK_CLASSES: readonly [number, RegExp][] = CLASSES.map(([bit, re]) => [
-  bit,
-  new RegExp(re.source.slice(1, -1), "gu"),
-]);
-
-/** Characters classified together: a text's characters tend to come from few blocks (~8 for common CJK). */
-const BLOCK = 256;
-
-/** Classifies the block of {@linkcode BLOCK} code units holding `c` (no surrogate) into `units`. */
-function classifyBlock(units: Uint8Array, c: number): void {
-  const base = c & ~(BLOCK - 1);
-  const codes: number[] = [];
-  for (let i = 0; i < BLOCK; i++) codes.push(base + i);
-  const block = String.fromCharCode(...codes);
-  const bits = new Uint8Array(BLOCK).fill(KNOWN);
-  for (const [bit, re] of BLOCK_CLASSES) {
-    re.lastIndex = 0;
-    for (let m = re.exec(block); m !== null; m = re.exec(block)) bits[m.index] |= bit;
-  }
-  for (let i = 0; i < BLOCK; i++) units[base + i] = derived(bits[i]);
 }
 
 const APOSTROPHE = 0x27;
@@ -109,69 +81,8 @@ export class LongRunScanner {
     this.#stride = stride;
   }
 
-  /** Class bits per UTF-16 code unit outside the surrogates (0 = not classified yet). */
-  readonly #units = new Uint8Array(0x10000);
-  /** Class bits per astral code point, and per lone surrogate (by its code unit). */
-  readonly #astral = new Map<number, number>();
-  /** Code units taken by the last {@linkcode #at} (1, or 2 for a surrogate pair). */
-  #size = 1;
-
-  /** Class bits of the code point at `i` (`i < text.length`); sets {@linkcode #size}. */
-  #at(text: string, i: number): number {
-    const c = text.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdfff) {
-      this.#size = 1;
-      const units = this.#units;
-      if (units[c] === 0) classifyBlock(units, c);
-      return units[c];
-    }
-    let cp = c;
-    this.#size = 1;
-    if (c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        cp = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
-        this.#size = 2;
-      }
-    }
-    let bits = this.#astral.get(cp);
-    if (bits === undefined) {
-      bits = classify(this.#size === 2 ? text.substring(i, i + 2) : String.fromCharCode(c));
-      this.#astral.set(cp, bits);
-    }
-    return bits;
-  }
-
-  /** Class bits of the code point that ends just before `i` (`i > 0`); sets {@linkcode #size}. */
-  #before(text: string, i: number): number {
-    const d = text.charCodeAt(i - 1);
-    if (d >= 0xdc00 && d <= 0xdfff && i >= 2) {
-      const c = text.charCodeAt(i - 2);
-      if (c >= 0xd800 && c <= 0xdbff) return this.#at(text, i - 2);
-    }
-    return this.#at(text, i - 1);
-  }
-
-  /** The end of the run of `cls` characters that starts at `i`. */
-  #runEnd(text: string, i: number, cls: number): number {
-    const n = text.length;
-    const units = this.#units;
-    for (;;) {
-      // Surrogates and characters not classified yet read 0 here and take the slow path.
-      while (i < n && (units[text.charCodeAt(i)] & cls) !== 0) i++;
-      if (i >= n || (this.#at(text, i) & cls) === 0) return i;
-      i += this.#size;
-    }
-  }
-
-  /** The start of the run of `cls` characters that ends at `i`. */
-  #runStart(text: string, i: number, cls: number): number {
-    while (i > 0) {
-      if ((this.#before(text, i) & cls) === 0) return i;
-      i -= this.#size;
-    }
-    return 0;
-  }
+  /** Class bits of the characters met, by the pattern's own classes (see char_class_table.ts). */
+  readonly #chars = new CharClassTable(CLASSES, derived);
 
   /**
    * Runs of at least the stride's length of letters and marks (kind 0) or of symbols other than
@@ -186,27 +97,27 @@ export class LongRunScanner {
     let done = 0;
     for (let s = stride; s < n; s += stride) {
       if (s < done) continue;
-      const bits = this.#at(text, s);
+      const bits = this.#chars.at(text, s);
       const cls = (bits & LETTER) !== 0 ? LETTER : (bits & SYM) !== 0 ? SYM : 0;
       if (cls === 0) continue;
       // Letters each in both letter classes first: where that run ends at a character that is no letter, the
       // letter run is made of them alone (scanned once).
       const both = cls === LETTER && (bits & BOTH) !== 0;
-      let end = this.#runEnd(text, s, both ? BOTH : cls);
+      let end = this.#chars.runEnd(text, s, both ? BOTH : cls);
       let bothAfter = both;
-      if (both && end < n && (this.#at(text, end) & LETTER) !== 0) {
+      if (both && end < n && (this.#chars.at(text, end) & LETTER) !== 0) {
         bothAfter = false;
-        end = this.#runEnd(text, end, LETTER);
+        end = this.#chars.runEnd(text, end, LETTER);
       }
       if (end - s < stride / 2 && end < n) {
         done = end;
         continue;
       }
-      let start = this.#runStart(text, s, both ? BOTH : cls);
+      let start = this.#chars.runStart(text, s, both ? BOTH : cls);
       let bothBefore = both;
-      if (both && start > 0 && (this.#before(text, start) & LETTER) !== 0) {
+      if (both && start > 0 && (this.#chars.before(text, start) & LETTER) !== 0) {
         bothBefore = false;
-        start = this.#runStart(text, start, LETTER);
+        start = this.#chars.runStart(text, start, LETTER);
       }
       done = end;
       if (end - start < stride) continue;
@@ -232,13 +143,13 @@ export class LongRunScanner {
    */
   bothPiece(text: string, pos: number, start: number, end: number): number {
     if (pos >= end) return -1;
-    if (pos < start && ((this.#at(text, pos) & P) === 0 || pos + this.#size !== start)) return -1;
+    if (pos < start && ((this.#chars.at(text, pos) & P) === 0 || pos + this.#chars.size !== start)) return -1;
     return this.#contraction(text, end);
   }
 
   #letterPiece(text: string, pos: number): number {
-    const first = this.#at(text, pos);
-    const size = this.#size;
+    const first = this.#chars.at(text, pos);
+    const size = this.#chars.size;
     // Alternative 1, then 2, each with the optional prefix taken first, then without it.
     if ((first & P) !== 0) {
       const e = this.#uStarWPlus(text, pos + size);
@@ -256,22 +167,22 @@ export class LongRunScanner {
   /** `[U]*[W]+C?` at `i`: the end of its match, or -1. */
   #uStarWPlus(text: string, i: number): number {
     const n = text.length;
-    const r = this.#runEnd(text, i, U);
-    if (r < n && (this.#at(text, r) & W) !== 0) return this.#contraction(text, this.#runEnd(text, r, W));
+    const r = this.#chars.runEnd(text, i, U);
+    if (r < n && (this.#chars.at(text, r) & W) !== 0) return this.#contraction(text, this.#chars.runEnd(text, r, W));
     // Backtrack the U loop one character at a time until the W loop can take one: the last W in [i, r).
     for (let j = r; j > i;) {
-      const bits = this.#before(text, j);
+      const bits = this.#chars.before(text, j);
       if ((bits & W) !== 0) return this.#contraction(text, j); // the W loop takes that character, then stops
-      j -= this.#size;
+      j -= this.#chars.size;
     }
     return -1;
   }
 
   /** `[U]+[W]*C?` at `i`: the end of its match, or -1. */
   #uPlusWStar(text: string, i: number): number {
-    const r = this.#runEnd(text, i, U);
+    const r = this.#chars.runEnd(text, i, U);
     if (r === i) return -1;
-    return this.#contraction(text, this.#runEnd(text, r, W));
+    return this.#contraction(text, this.#chars.runEnd(text, r, W));
   }
 
   /** `('s|'t|'re|'ve|'m|'ll|'d)?` in either case at `i` (the pattern lists the case variants): the end. */
@@ -294,7 +205,7 @@ export class LongRunScanner {
    */
   symbolPiece(text: string, pos: number, end: number): number {
     const start = text.charCodeAt(pos) === 0x20 ? pos + 1 : pos;
-    if (start >= end || (this.#at(text, start) & SYM) === 0 || start + this.#size >= end) return -1;
-    return this.#runEnd(text, this.#runEnd(text, start, X), T);
+    if (start >= end || (this.#chars.at(text, start) & SYM) === 0 || start + this.#chars.size >= end) return -1;
+    return this.#chars.runEnd(text, this.#chars.runEnd(text, start, X), T);
   }
 }
