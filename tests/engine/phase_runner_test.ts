@@ -35,6 +35,14 @@ const open = (rate: number, stops: Partial<StopSpec>, concurrency?: number): Pha
   stops: { gracePeriodMs: 0, ...stops },
 });
 
+/** Sessions of one turn each, sent by `send`. */
+const oneTurn = (send: PhaseSession["send"]) => (): PhaseSession => ({
+  turnCount: 1,
+  delayBefore: () => undefined,
+  timestampOf: () => undefined,
+  send,
+});
+
 /**
  * Runs a phase on a virtual clock where every request takes `serviceMs`; session k runs `shapes[k % n]`, or the
  * conversation the tick names.
@@ -119,14 +127,9 @@ Deno.test("cancellation stops issuing and aborts requests in flight", async () =
     clock,
     rng: new SeededRandom(1),
     signal: ac.signal,
-    openSession: () => ({
-      turnCount: 1,
-      delayBefore: () => undefined,
-      timestampOf: () => undefined,
-      send: async (_k, _meta, reqSignal) => {
-        await clock.sleepUntil(clock.now() + 100, reqSignal);
-        seen.push(reqSignal.aborted);
-      },
+    openSession: oneTurn(async (_k, _meta, reqSignal) => {
+      await clock.sleepUntil(clock.now() + 100, reqSignal);
+      seen.push(reqSignal.aborted);
     }),
   });
   await clock.advanceTo(250);
@@ -264,15 +267,10 @@ Deno.test("a burst of closed-loop issues lets a pending socket read complete bef
       rng: new SeededRandom(1),
       signal: new AbortController().signal,
       yieldToIo: io.wait,
-      openSession: () => ({
-        turnCount: 1,
-        delayBefore: () => undefined,
-        timestampOf: () => undefined,
-        send: () => {
-          busy(0.2); // ~the CPU cost of issuing a request
-          if (!read.done()) issuedBefore++;
-          return Promise.resolve();
-        },
+      openSession: oneTurn(() => {
+        busy(0.2); // ~the CPU cost of issuing a request
+        if (!read.done()) issuedBefore++;
+        return Promise.resolve();
       }),
     });
     assert.equal(outcome.issued, 40);
@@ -301,14 +299,9 @@ Deno.test("closed loop reads the clock twice per single-turn request, the credit
     clock,
     rng: new SeededRandom(3),
     signal: new AbortController().signal,
-    openSession: (): PhaseSession => ({
-      turnCount: 1,
-      delayBefore: () => undefined,
-      timestampOf: () => undefined,
-      send: async (_k, meta) => {
-        credits.push({ credit: meta.creditIssuedAt, after: t });
-        await Promise.resolve();
-      },
+    openSession: oneTurn(async (_k, meta) => {
+      credits.push({ credit: meta.creditIssuedAt, after: t });
+      await Promise.resolve();
     }),
   });
   assert.equal(outcome.issued, 200);
@@ -335,14 +328,9 @@ Deno.test("closed loop on the real clock reads it twice per single-turn request,
       clock: new SystemClock(7),
       rng: new SeededRandom(3),
       signal: new AbortController().signal,
-      openSession: (): PhaseSession => ({
-        turnCount: 1,
-        delayBefore: () => undefined,
-        timestampOf: () => undefined,
-        send: async (_k, meta) => {
-          credits.push({ credit: meta.creditIssuedAt, latest });
-          await Promise.resolve();
-        },
+      openSession: oneTurn(async (_k, meta) => {
+        credits.push({ credit: meta.creditIssuedAt, latest });
+        await Promise.resolve();
       }),
     });
   } finally {
@@ -371,14 +359,9 @@ Deno.test("a session whose send rejects gives its slot back, and its error is no
       clock: new ManualClock(0),
       rng: new SeededRandom(5),
       signal: new AbortController().signal,
-      openSession: (): PhaseSession => ({
-        turnCount: 1,
-        delayBefore: () => undefined,
-        timestampOf: () => undefined,
-        send: async () => {
-          await Promise.resolve();
-          if (sent++ === 0) throw boom;
-        },
+      openSession: oneTurn(async () => {
+        await Promise.resolve();
+        if (sent++ === 0) throw boom;
       }),
     });
     let timer: ReturnType<typeof setTimeout> | undefined;
