@@ -14,7 +14,7 @@ import { METRIC_REGISTRY } from "../../src/metrics/metric_registry.ts";
 import { MetricAccumulator } from "../../src/metrics/metric_accumulator.ts";
 import { RecordLineFormatter } from "../../src/export/jsonl_writer.ts";
 import { LineFileWriter } from "../../src/export/line_file_writer.ts";
-import type { ProcessedRecord } from "../../src/records/request_record.ts";
+import { benchRecord, type RecordShape } from "./bench_record.ts";
 
 function arg(name: string, fallback: string): string {
   const at = Deno.args.indexOf(`--${name}`);
@@ -35,70 +35,18 @@ function threadCpuMs(): number {
   }
 }
 
-interface Shape {
-  readonly name: string;
-  readonly streaming: boolean;
-  readonly tokens: number;
-}
-
-const SHAPES: readonly Shape[] = [
+const SHAPES: readonly RecordShape[] = [
   { name: "1-token, non-streaming", streaming: false, tokens: 1 },
   { name: "1-token, streaming", streaming: true, tokens: 1 },
   { name: "512-token stream", streaming: true, tokens: 512 },
 ];
-
-function record(i: number, shape: Shape): ProcessedRecord {
-  const t = 1000 + i * 0.137;
-  const ttft = 1.5 + (i % 97) * 0.013;
-  const responseTimes = Array.from({ length: shape.tokens }, (_, k) => t + ttft + k * 0.0131 + (i % 7) * 1e-3);
-  const last = responseTimes[responseTimes.length - 1];
-  return {
-    phase: "profiling",
-    requestIndex: i,
-    sessionNum: i % 64,
-    conversationId: `session_${String(i % 100).padStart(6, "0")}`,
-    turnIndex: 0,
-    xRequestId: crypto.randomUUID(),
-    xCorrelationId: crypto.randomUUID(),
-    workerId: "worker_0",
-    creditIssuedAt: t - 0.004,
-    startAt: t,
-    sentAt: t + 0.011,
-    writeStartAt: t + 0.002,
-    headersAt: t + ttft,
-    firstBodyAt: t + ttft,
-    lastBodyAt: last,
-    endAt: last + 0.001,
-    responseTimes,
-    lastResponseAt: last,
-    firstOutputAt: responseTimes[0],
-    status: 200,
-    content: " the".repeat(shape.tokens),
-    reasoning: "",
-    usage: { promptTokens: 32, completionTokens: shape.tokens, totalTokens: 32 + shape.tokens },
-    finishReason: "length",
-    cancelled: false,
-    inputTokens: 32,
-    requestedOutputTokens: shape.tokens,
-    connectionReused: true,
-    bytesSent: 305,
-    bytesReceived: 285 + shape.tokens * 180,
-    bodyBytesSent: 180,
-    bodyBytesReceived: 160 + shape.tokens * 180,
-    chunksSent: 1,
-    chunksReceived: shape.streaming ? 1 + Math.ceil(shape.tokens / 8) : 1,
-    outputTokens: shape.tokens,
-    reasoningTokens: 0,
-    isl: 32,
-  };
-}
 
 function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 }
 
-async function benchShape(shape: Shape): Promise<Record<string, number[]>> {
+async function benchShape(shape: RecordShape): Promise<Record<string, number[]>> {
   const metrics = METRIC_REGISTRY.selectMetrics({
     streaming: shape.streaming,
     producesTokens: true,
@@ -107,7 +55,7 @@ async function benchShape(shape: Shape): Promise<Record<string, number[]>> {
     goodput: false,
   });
   const n = shape.tokens > 1 ? Math.max(1000, Math.floor(RECORDS / 20)) : RECORDS;
-  const records = Array.from({ length: n }, (_, i) => record(i, shape));
+  const records = Array.from({ length: n }, (_, i) => benchRecord(i, shape));
   const formatter = new RecordLineFormatter({ metrics, timeOriginMs: 1795872225783, withWarmup: true });
   const path = await Deno.makeTempFile({ prefix: "record-path-bench-" });
   const out: Record<string, number[]> = { measure: [], fold: [], format: [], writeLine: [], total: [], retainedB: [] };
